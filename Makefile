@@ -1,0 +1,49 @@
+# gpgpu-matrix. The two commands of the README:
+#   make serve   build the wasm and serve the page on http://127.0.0.1:8000/
+#   make test    every check: fmt, clippy (host + wasm), native tests, browser tests, page tests
+SHELL := /bin/bash
+export PATH := $(HOME)/.cargo/bin:$(PATH)
+WASM_TARGET := wasm32-unknown-unknown
+PORT ?= 8000
+
+# Browser tests: Debian's chromedriver, SwiftShader flags from webdriver.json.
+export CHROMEDRIVER ?= /usr/bin/chromedriver
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER := wasm-bindgen-test-runner
+export WASM_BINDGEN_TEST_WEBDRIVER_JSON := $(CURDIR)/webdriver.json
+
+.PHONY: setup setup-test build serve test lint test-native test-browser test-e2e bench report clean
+
+setup:
+	@scripts/setup.sh build
+
+setup-test:
+	@scripts/setup.sh test
+
+build: setup
+	cargo build --release --target $(WASM_TARGET) --lib
+	wasm-bindgen --target web --out-dir www/pkg \
+	  target/$(WASM_TARGET)/release/gpgpu_matrix.wasm
+
+serve: build
+	python3 scripts/serve.py --port $(PORT)
+
+lint: setup
+	cargo fmt --check
+	cargo clippy --all-targets -- -D warnings
+	cargo clippy --all-targets --target $(WASM_TARGET) -- -D warnings
+
+test-native:
+	cargo test --lib
+
+test-browser: setup-test
+	cargo test --target $(WASM_TARGET) --test '*'
+
+test-e2e: setup-test build
+	node tests/e2e/run.mjs
+
+test: setup-test lint test-native test-browser test-e2e
+	@echo "== all tests passed"
+
+clean:
+	cargo clean
+	rm -rf www/pkg

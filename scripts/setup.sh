@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what the build and the tests need, skipping what is already there.
+#   scripts/setup.sh build    rust wasm target + the pinned wasm-bindgen-cli
+#   scripts/setup.sh test     the above + Debian chromium/chromedriver + npm packages
+set -euo pipefail
+cd "$(dirname "$0")/.."
+WASM_BINDGEN_VERSION=0.2.130
+export PATH="$HOME/.cargo/bin:$PATH"
+
+if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+  echo "== installing the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
+  # No --locked: its lockfile wants a webpki-roots the registry mirror lacks.
+  echo "== installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 3 minutes)"
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
+fi
+[ "${1:-build}" = test ] || exit 0
+
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+  echo "== installing chromium and chromium-driver from Debian"
+  apt-get update -q
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver
+fi
+if [ ! -d node_modules/playwright-core ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "== installing npm packages (playwright-core drives Debian's chromium)"
+  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund
+fi

@@ -1,0 +1,293 @@
+//! The engine: one WebGL2 context with its shared resources (the quad, the
+//! program cache, a pool of render targets) and the three things data does:
+//! upload → passes → readback. It survives context loss: objects of the lost
+//! context are forgotten and rebuilt on the first call after restoration.
+
+use std::cell::Cell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+
+use crate::error::{GpgpuError, Result};
+use crate::gl::capabilities::{self, DeviceInfo};
+use crate::gl::context::Canvas;
+use crate::gl::program::Program;
+use crate::gl::quad::Quad;
+use crate::gl::target::{RenderTarget, TexFormat};
+use crate::gl::{Gl, LiveCounts};
+use crate::kernels::{Kernel, ProgramKey};
+use crate::plan::layout::Layout;
+use crate::plan::semiring::Semiring;
+use crate::plan::shape::Shape;
+
+/// Free render targets kept for reuse (creating textures is slow on real GPUs).
+const POOL_MAX_TARGETS: usize = 6;
+const POOL_MAX_BYTES: usize = 512 << 20;
+
+/// A matrix resident on the GPU, in one layout.
+pub struct DeviceMatrix {
+    pub shape: Shape,
+    pub layout: Layout,
+    pub target: RenderTarget,
+}
+
+impl DeviceMatrix {
+    fn bytes(&self) -> usize {
+        target_bytes(&self.target)
+    }
+}
+
+fn target_bytes(t: &RenderTarget) -> usize {
+    t.width() * t.height() * t.format().channels() * 4 * t.textures().len()
+}
+
+fn format_of(layout: Layout) -> TexFormat {
+    match layout.channels() {
+        1 => TexFormat::R32F,
+        _ => TexFormat::Rgba32F,
+    }
+}
+
+/// Objects that live as long as the context does.
+struct Resources {
+    quad: Quad,
+    programs: HashMap<ProgramKey, Program>,
+    free: Vec<RenderTarget>,
+}
+
+impl Resources {
+    fn new(gl: &Gl) -> Result<Resources> {
+        Ok(Resources {
+            quad: Quad::new(gl)?,
+            programs: HashMap::new(),
+            free: Vec::new(),
+        })
+    }
+}
+
+type Listener = Closure<dyn FnMut(web_sys::Event)>;
+
+pub struct Engine {
+    canvas: Canvas,
+    gl: Gl,
+    info: DeviceInfo,
+    resources: Option<Resources>,
+    /// Set by the 'webglcontextlost' listener; cleared once resources are rebuilt.
+    lost: Rc<Cell<bool>>,
+    poison: Option<f32>,
+    listeners: Vec<(&'static str, Listener)>,
+}
+
+impl Engine {
+    pub fn new(canvas: Canvas) -> Result<Engine> {
+        let gl = Gl::new(canvas.webgl2()?);
+        let lost = Rc::new(Cell::new(false));
+        let on_lost: Listener = {
+            let (gl, lost) = (gl.clone(), lost.clone());
+            Closure::new(move |event: web_sys::Event| {
+                // Without preventDefault the browser never restores the context.
+                event.prevent_default();
+                gl.invalidate();
+                lost.set(true);
+            })
+        };
+        canvas
+            .event_target()
+            .add_event_listener_with_callback("webglcontextlost", on_lost.as_ref().unchecked_ref())
+            .map_err(|e| GpgpuError::Gl {
+                detail: format!("addEventListener failed: {e:?}"),
+            })?;
+        let mut engine = Engine {
+            info: capabilities::describe(&gl),
+            canvas,
+            gl,
+            resources: None,
+            lost,
+            poison: None,
+            listeners: vec![("webglcontextlost", on_lost)],
+        };
+        engine.ensure()?;
+        Ok(engine)
+    }
+
+    /// Fails with ContextLost while the context is lost; rebuilds after a restore.
+    pub fn ensure(&mut self) -> Result<()> {
+        if self.gl.is_context_lost() {
+            return Err(GpgpuError::ContextLost);
+        }
+        if self.lost.replace(false) {
+            // Everything made before the loss died with it (Drop skips the deletes).
+            self.resources = None;
+        }
+        if self.resources.is_none() {
+            capabilities::enable_float_rendering(&self.gl)?;
+            self.info.float_renderable = true;
+            self.info.timer_query =
+                capabilities::enable_extension(&self.gl, "EXT_disjoint_timer_query_webgl2");
+            self.resources = Some(Resources::new(&self.gl)?);
+        }
+        Ok(())
+    }
+
+    fn resources(&mut self) -> Result<&mut Resources> {
+        self.ensure()?;
+        self.resources.as_mut().ok_or(GpgpuError::ContextLost)
+    }
+
+    pub fn gl(&self) -> &Gl {
+        &self.gl
+    }
+
+    pub fn canvas(&self) -> &Canvas {
+        &self.canvas
+    }
+
+    pub fn info(&self) -> &DeviceInfo {
+        &self.info
+    }
+
+    pub fn live_objects(&self) -> LiveCounts {
+        self.gl.counts()
+    }
+
+    /// Fill every output with `value` before each pass (tests use NaN).
+    pub fn set_poison(&mut self, value: Option<f32>) {
+        self.poison = value;
+    }
+
+    /// The program for `key`, compiled on first use and cached for the context's life.
+    pub fn program(&mut self, key: ProgramKey) -> Result<&Program> {
+        let gl = self.gl.clone();
+        let res = self.resources()?;
+        let program = match res.programs.entry(key) {
+            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::hash_map::Entry::Vacant(e) => e.insert(Program::new(
+                &gl,
+                &key.name(),
+                &ProgramKey::vertex_source(),
+                &key.fragment_source(),
+            )?),
+        };
+        Ok(program)
+    }
+
+    /// A matrix-sized target, from the pool when one fits.
+    pub fn alloc(&mut self, shape: Shape, layout: Layout) -> Result<DeviceMatrix> {
+        let gl = self.gl.clone();
+        let (w, h) = layout.texture_size(shape);
+        let (format, planes) = (format_of(layout), layout.planes());
+        let res = self.resources()?;
+        let found = res.free.iter().position(|t| {
+            t.width() == w
+                && t.height() == h
+                && t.format() == format
+                && t.textures().len() == planes
+        });
+        let target = match found {
+            Some(i) => res.free.swap_remove(i),
+            None => RenderTarget::new(&gl, w, h, format, planes)?,
+        };
+        Ok(DeviceMatrix {
+            shape,
+            layout,
+            target,
+        })
+    }
+
+    /// Returns a matrix's textures to the pool.
+    pub fn recycle(&mut self, m: DeviceMatrix) {
+        if m.bytes() > POOL_MAX_BYTES || self.lost.get() {
+            return;
+        }
+        if let Some(res) = self.resources.as_mut() {
+            res.free.push(m.target);
+            while res.free.len() > POOL_MAX_TARGETS
+                || res.free.iter().map(target_bytes).sum::<usize>() > POOL_MAX_BYTES
+            {
+                res.free.remove(0);
+            }
+        }
+    }
+
+    /// Drops every pooled target (frees GPU memory now rather than at the next reuse).
+    pub fn trim(&mut self) {
+        if let Some(res) = self.resources.as_mut() {
+            res.free.clear();
+        }
+    }
+
+    /// Uploads a row-major matrix into `layout`, padding with `pad`.
+    pub fn upload(
+        &mut self,
+        shape: Shape,
+        layout: Layout,
+        data: &[f32],
+        pad: f32,
+    ) -> Result<DeviceMatrix> {
+        let m = self.alloc(shape, layout)?;
+        for (texture, plane) in m
+            .target
+            .textures()
+            .iter()
+            .zip(layout.pack(shape, data, pad))
+        {
+            texture.upload(&self.gl, &plane)?;
+        }
+        Ok(m)
+    }
+
+    /// Reads a matrix back into row-major order.
+    pub fn download(&mut self, m: &DeviceMatrix) -> Result<Vec<f32>> {
+        self.ensure()?;
+        let planes = (0..m.layout.planes())
+            .map(|p| m.target.read(p))
+            .collect::<Result<Vec<_>>>()?;
+        // A context lost during the passes leaves the buffers unwritten: say so.
+        if self.gl.is_context_lost() {
+            return Err(GpgpuError::ContextLost);
+        }
+        let views: Vec<&[f32]> = planes.iter().map(|p| &p[..]).collect();
+        Ok(m.layout.unpack(m.shape, &views))
+    }
+
+    /// One render-to-texture pass: out ← a · b in `semiring`, by `kernel`.
+    pub fn product(
+        &mut self,
+        kernel: Kernel,
+        semiring: Semiring,
+        a: &DeviceMatrix,
+        b: &DeviceMatrix,
+        out: &DeviceMatrix,
+    ) -> Result<()> {
+        let layout = kernel.layout();
+        assert!(
+            a.layout == layout && b.layout == layout && out.layout == layout,
+            "operands must be in the kernel's layout"
+        );
+        assert_eq!(a.shape.cols, b.shape.rows, "inner dimensions differ");
+        assert_eq!(out.shape, Shape::new(a.shape.rows, b.shape.cols));
+        if let Some(value) = self.poison {
+            out.target.poison(value);
+        }
+        let program = self.program(ProgramKey { kernel, semiring })?;
+        program.use_program();
+        kernel.bind(program, a, b, out.shape);
+        out.target.bind_for_drawing();
+        let res = self.resources.as_ref().ok_or(GpgpuError::ContextLost)?;
+        res.quad.draw();
+        self.gl.check("drawing a product pass")
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        for (name, listener) in &self.listeners {
+            let _ = self
+                .canvas
+                .event_target()
+                .remove_event_listener_with_callback(name, listener.as_ref().unchecked_ref());
+        }
+    }
+}

@@ -1,0 +1,197 @@
+//! The library's one error type. Every variant is something a caller can act on,
+//! and its message says what went wrong and what to do about it.
+
+use std::fmt;
+
+/// Why a dimension or count given by the caller was refused.
+#[derive(Clone, Debug, PartialEq)]
+pub enum NumberProblem {
+    NotFinite,
+    NotInteger,
+    Negative,
+    Zero,
+    TooLarge { limit: f64 },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum GpgpuError {
+    /// The browser could not give a WebGL2 context.
+    NoWebGl2 { detail: String },
+    /// Float32 textures cannot be rendered to (extension missing or the
+    /// framebuffer-completeness probe failed).
+    NoFloatRenderTarget { detail: String },
+    /// A dimension is larger than what this GPU accepts for a texture or viewport.
+    SizeOverLimit {
+        name: String,
+        value: usize,
+        limit: usize,
+    },
+    /// A dimension that is not a positive integer.
+    BadDimension {
+        name: String,
+        value: f64,
+        problem: NumberProblem,
+    },
+    /// An exponent or repeat count that is not a non-negative integer.
+    BadCount {
+        name: String,
+        value: f64,
+        problem: NumberProblem,
+    },
+    /// An array whose length does not match the shape it was given with.
+    BadLength {
+        name: String,
+        rows: usize,
+        cols: usize,
+        actual: usize,
+    },
+    /// An argument of the wrong kind (not a typed array, unknown option value, ...).
+    BadArgument { name: String, detail: String },
+    /// GLSL failed to compile; carries the driver's info log.
+    ShaderCompile {
+        program: String,
+        stage: &'static str,
+        log: String,
+    },
+    /// A program failed to link; carries the driver's info log.
+    ProgramLink { program: String, log: String },
+    /// The WebGL context is lost (GPU reset, driver update, too many contexts, or
+    /// WEBGL_lose_context). Resources are rebuilt once it is restored.
+    ContextLost,
+    /// The GPU refused an operation for a reason not covered above (e.g. out of memory).
+    Gl { detail: String },
+}
+
+pub type Result<T> = std::result::Result<T, GpgpuError>;
+
+impl GpgpuError {
+    /// A stable, machine-readable name of the variant (JavaScript gets it as `error.code`).
+    pub fn code(&self) -> &'static str {
+        match self {
+            GpgpuError::NoWebGl2 { .. } => "NO_WEBGL2",
+            GpgpuError::NoFloatRenderTarget { .. } => "NO_FLOAT_RENDER_TARGET",
+            GpgpuError::SizeOverLimit { .. } => "SIZE_OVER_LIMIT",
+            GpgpuError::BadDimension { .. } => "BAD_DIMENSION",
+            GpgpuError::BadCount { .. } => "BAD_COUNT",
+            GpgpuError::BadLength { .. } => "BAD_LENGTH",
+            GpgpuError::BadArgument { .. } => "BAD_ARGUMENT",
+            GpgpuError::ShaderCompile { .. } => "SHADER_COMPILE",
+            GpgpuError::ProgramLink { .. } => "PROGRAM_LINK",
+            GpgpuError::ContextLost => "CONTEXT_LOST",
+            GpgpuError::Gl { .. } => "GL_ERROR",
+        }
+    }
+}
+
+fn describe(problem: &NumberProblem) -> String {
+    match problem {
+        NumberProblem::NotFinite => "is not a finite number".into(),
+        NumberProblem::NotInteger => "is not an integer".into(),
+        NumberProblem::Negative => "is negative".into(),
+        NumberProblem::Zero => "is 0".into(),
+        NumberProblem::TooLarge { limit } => format!("is larger than {limit}"),
+    }
+}
+
+impl fmt::Display for GpgpuError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GpgpuError::NoWebGl2 { detail } => write!(
+                f,
+                "WebGL2 is not available ({detail}). Use a browser with WebGL2 enabled \
+                 (check chrome://gpu or about:support), or pass a canvas that has no other context."
+            ),
+            GpgpuError::NoFloatRenderTarget { detail } => write!(
+                f,
+                "this GPU cannot render to float32 textures ({detail}). GPGPU here needs \
+                 EXT_color_buffer_float; try another browser or device."
+            ),
+            GpgpuError::SizeOverLimit { name, value, limit } => write!(
+                f,
+                "{name} = {value} is larger than this GPU's limit of {limit} \
+                 (MAX_TEXTURE_SIZE / MAX_VIEWPORT_DIMS). Use {name} <= {limit}."
+            ),
+            GpgpuError::BadDimension {
+                name,
+                value,
+                problem,
+            } => write!(
+                f,
+                "{name} = {value} {}: a dimension must be a whole number >= 1.",
+                describe(problem)
+            ),
+            GpgpuError::BadCount {
+                name,
+                value,
+                problem,
+            } => write!(
+                f,
+                "{name} = {value} {}: it must be a whole number >= 0.",
+                describe(problem)
+            ),
+            GpgpuError::BadLength {
+                name,
+                rows,
+                cols,
+                actual,
+            } => write!(
+                f,
+                "{name} has {actual} elements but a {rows}x{cols} matrix needs {}. \
+                 Pass a row-major Float32Array of length rows*cols.",
+                rows * cols
+            ),
+            GpgpuError::BadArgument { name, detail } => write!(f, "{name}: {detail}"),
+            GpgpuError::ShaderCompile {
+                program,
+                stage,
+                log,
+            } => write!(
+                f,
+                "the {stage} shader of program '{program}' failed to compile; this is a bug \
+                 or a driver limitation, please report it with this log: {log}"
+            ),
+            GpgpuError::ProgramLink { program, log } => write!(
+                f,
+                "program '{program}' failed to link; please report it with this log: {log}"
+            ),
+            GpgpuError::ContextLost => write!(
+                f,
+                "the WebGL context is lost. Wait for the canvas's 'webglcontextrestored' \
+                 event and call again: GPU resources are rebuilt automatically."
+            ),
+            GpgpuError::Gl { detail } => write!(
+                f,
+                "the GPU refused the operation ({detail}). Try a smaller size or reload the page."
+            ),
+        }
+    }
+}
+
+impl std::error::Error for GpgpuError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_say_what_and_what_to_do() {
+        let e = GpgpuError::BadLength {
+            name: "m".into(),
+            rows: 3,
+            cols: 3,
+            actual: 8,
+        };
+        let s = e.to_string();
+        assert!(s.contains("8 elements") && s.contains("needs 9"), "{s}");
+        assert_eq!(e.code(), "BAD_LENGTH");
+        let e = GpgpuError::SizeOverLimit {
+            name: "n".into(),
+            value: 9000,
+            limit: 8192,
+        };
+        assert!(e.to_string().contains("n <= 8192"));
+        assert!(GpgpuError::ContextLost
+            .to_string()
+            .contains("webglcontextrestored"));
+    }
+}

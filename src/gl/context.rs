@@ -1,0 +1,116 @@
+//! Getting a WebGL2 context from a canvas, the caller's or our own.
+
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{EventTarget, HtmlCanvasElement, OffscreenCanvas, WebGl2RenderingContext};
+
+use crate::error::{GpgpuError, Result};
+
+/// The canvas a context lives on: an element on the page or an OffscreenCanvas
+/// (in a worker, where there is no document).
+#[derive(Clone)]
+pub enum Canvas {
+    Element(HtmlCanvasElement),
+    Offscreen(OffscreenCanvas),
+}
+
+impl Canvas {
+    /// Accepts an HTMLCanvasElement or OffscreenCanvas; anything else is a bad argument.
+    pub fn from_js(value: &JsValue) -> Result<Canvas> {
+        if let Some(c) = value.dyn_ref::<HtmlCanvasElement>() {
+            Ok(Canvas::Element(c.clone()))
+        } else if let Some(c) = value.dyn_ref::<OffscreenCanvas>() {
+            Ok(Canvas::Offscreen(c.clone()))
+        } else {
+            Err(GpgpuError::BadArgument {
+                name: "canvas".into(),
+                detail: "expected an HTMLCanvasElement or OffscreenCanvas (or nothing, to let \
+                         the library make its own)"
+                    .into(),
+            })
+        }
+    }
+
+    /// A small canvas of our own: the work happens in textures, not on the canvas.
+    pub fn create() -> Result<Canvas> {
+        if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
+            let el = doc
+                .create_element("canvas")
+                .map_err(|e| GpgpuError::NoWebGl2 {
+                    detail: format!("could not create a canvas: {e:?}"),
+                })?;
+            let canvas: HtmlCanvasElement = el.unchecked_into();
+            canvas.set_width(1);
+            canvas.set_height(1);
+            return Ok(Canvas::Element(canvas));
+        }
+        OffscreenCanvas::new(1, 1)
+            .map(Canvas::Offscreen)
+            .map_err(|e| GpgpuError::NoWebGl2 {
+                detail: format!("no document and no OffscreenCanvas: {e:?}"),
+            })
+    }
+
+    pub fn event_target(&self) -> &EventTarget {
+        match self {
+            Canvas::Element(c) => c.as_ref(),
+            Canvas::Offscreen(c) => c.as_ref(),
+        }
+    }
+
+    pub fn js_value(&self) -> JsValue {
+        match self {
+            Canvas::Element(c) => c.clone().into(),
+            Canvas::Offscreen(c) => c.clone().into(),
+        }
+    }
+
+    pub fn set_size(&self, width: u32, height: u32) {
+        match self {
+            Canvas::Element(c) => {
+                c.set_width(width);
+                c.set_height(height);
+            }
+            Canvas::Offscreen(c) => {
+                c.set_width(width);
+                c.set_height(height);
+            }
+        }
+    }
+
+    /// A WebGL2 context without depth, stencil or antialiasing (none is used), and
+    /// asking for the fast GPU where a machine has two.
+    pub fn webgl2(&self) -> Result<WebGl2RenderingContext> {
+        let attrs = js_sys::Object::new();
+        for (k, v) in [
+            ("alpha", JsValue::TRUE),
+            ("antialias", JsValue::FALSE),
+            ("depth", JsValue::FALSE),
+            ("stencil", JsValue::FALSE),
+            ("premultipliedAlpha", JsValue::FALSE),
+            ("preserveDrawingBuffer", JsValue::TRUE),
+            ("powerPreference", JsValue::from_str("high-performance")),
+        ] {
+            js_sys::Reflect::set(&attrs, &k.into(), &v).ok();
+        }
+        let got = match self {
+            Canvas::Element(c) => c.get_context_with_context_options("webgl2", &attrs),
+            Canvas::Offscreen(c) => c.get_context_with_context_options("webgl2", &attrs),
+        };
+        match got {
+            Ok(Some(ctx)) => {
+                ctx.dyn_into::<WebGl2RenderingContext>()
+                    .map_err(|_| GpgpuError::NoWebGl2 {
+                        detail: "getContext('webgl2') returned something else".into(),
+                    })
+            }
+            Ok(None) => Err(GpgpuError::NoWebGl2 {
+                detail: "getContext('webgl2') returned null: WebGL2 is disabled or \
+                         unsupported, or the canvas already has a different context"
+                    .into(),
+            }),
+            Err(e) => Err(GpgpuError::NoWebGl2 {
+                detail: format!("getContext('webgl2') threw {e:?}"),
+            }),
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! A thin, safe layer over WebGL2. Each GL object is owned by exactly one Rust
+//! value that deletes it on Drop; the shared `Gl` handle counts live objects (so
+//! tests can prove nothing leaks) and knows which objects died with a lost context.
+
+pub mod capabilities;
+pub mod context;
+pub mod objects;
+pub mod program;
+pub mod quad;
+pub mod target;
+
+use std::cell::Cell;
+use std::ops::Deref;
+use std::rc::Rc;
+
+use web_sys::WebGl2RenderingContext;
+
+use crate::error::GpgpuError;
+
+pub use web_sys::WebGl2RenderingContext as GL;
+
+/// Live GL objects created through this layer and not yet dropped.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LiveCounts {
+    pub textures: u32,
+    pub framebuffers: u32,
+    pub programs: u32,
+    pub shaders: u32,
+    pub buffers: u32,
+    pub vertex_arrays: u32,
+    pub queries: u32,
+    pub syncs: u32,
+}
+
+struct Inner {
+    gl: WebGl2RenderingContext,
+    counts: Cell<LiveCounts>,
+    /// Bumped on every context loss: objects of an older generation are already gone.
+    generation: Cell<u32>,
+}
+
+/// A cheap, clonable handle to one WebGL2 context (the Ruffle pattern: every
+/// owned object keeps a clone so it can delete itself).
+#[derive(Clone)]
+pub struct Gl(Rc<Inner>);
+
+impl Gl {
+    pub fn new(gl: WebGl2RenderingContext) -> Self {
+        Gl(Rc::new(Inner {
+            gl,
+            counts: Cell::new(LiveCounts::default()),
+            generation: Cell::new(0),
+        }))
+    }
+
+    pub fn counts(&self) -> LiveCounts {
+        self.0.counts.get()
+    }
+
+    pub(crate) fn adjust(&self, f: impl FnOnce(&mut LiveCounts)) {
+        let mut c = self.0.counts.get();
+        f(&mut c);
+        self.0.counts.set(c);
+    }
+
+    pub fn generation(&self) -> u32 {
+        self.0.generation.get()
+    }
+
+    /// Marks every existing object as gone with the lost context.
+    pub fn invalidate(&self) {
+        self.0
+            .generation
+            .set(self.0.generation.get().wrapping_add(1));
+    }
+
+    /// Whether an object made in `generation` still lives on the GPU.
+    pub(crate) fn owns(&self, generation: u32) -> bool {
+        generation == self.generation() && !self.0.gl.is_context_lost()
+    }
+
+    /// The error for a failed GL call: context loss explains most of them.
+    pub fn failure(&self, detail: impl Into<String>) -> GpgpuError {
+        if self.0.gl.is_context_lost() {
+            GpgpuError::ContextLost
+        } else {
+            GpgpuError::Gl {
+                detail: detail.into(),
+            }
+        }
+    }
+
+    /// Fails with ContextLost if the context is gone, else with the GL error if any.
+    pub fn check(&self, what: &str) -> Result<(), GpgpuError> {
+        if self.0.gl.is_context_lost() {
+            return Err(GpgpuError::ContextLost);
+        }
+        match self.0.gl.get_error() {
+            GL::NO_ERROR => Ok(()),
+            GL::OUT_OF_MEMORY => Err(self.failure(format!("{what}: out of GPU memory"))),
+            code => Err(self.failure(format!("{what}: GL error 0x{code:04X}"))),
+        }
+    }
+}
+
+impl Deref for Gl {
+    type Target = WebGl2RenderingContext;
+    fn deref(&self) -> &WebGl2RenderingContext {
+        &self.0.gl
+    }
+}

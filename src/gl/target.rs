@@ -1,0 +1,253 @@
+//! Float textures and the framebuffers that render into them: upload, poison,
+//! bind for a pass, read back.
+
+use super::objects::{FramebufferObject, TextureObject};
+use super::{Gl, GL};
+use crate::error::{GpgpuError, Result};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TexFormat {
+    /// One float per texel.
+    R32F,
+    /// Four floats per texel.
+    Rgba32F,
+}
+
+impl TexFormat {
+    pub fn internal(self) -> u32 {
+        match self {
+            TexFormat::R32F => GL::R32F,
+            TexFormat::Rgba32F => GL::RGBA32F,
+        }
+    }
+    pub fn format(self) -> u32 {
+        match self {
+            TexFormat::R32F => GL::RED,
+            TexFormat::Rgba32F => GL::RGBA,
+        }
+    }
+    pub fn channels(self) -> usize {
+        match self {
+            TexFormat::R32F => 1,
+            TexFormat::Rgba32F => 4,
+        }
+    }
+}
+
+/// An immutable-storage float texture with NEAREST sampling and CLAMP_TO_EDGE.
+pub struct Texture {
+    object: TextureObject,
+    pub width: usize,
+    pub height: usize,
+    pub format: TexFormat,
+}
+
+impl Texture {
+    pub fn new(gl: &Gl, width: usize, height: usize, format: TexFormat) -> Result<Texture> {
+        let object = TextureObject::new(gl)?;
+        gl.bind_texture(GL::TEXTURE_2D, Some(object.raw()));
+        gl.tex_storage_2d(
+            GL::TEXTURE_2D,
+            1,
+            format.internal(),
+            width as i32,
+            height as i32,
+        );
+        // NEAREST: the default minifying filter wants mipmaps, and float32 textures
+        // are not filterable without OES_texture_float_linear anyway.
+        for (pname, value) in [
+            (GL::TEXTURE_MIN_FILTER, GL::NEAREST),
+            (GL::TEXTURE_MAG_FILTER, GL::NEAREST),
+            (GL::TEXTURE_WRAP_S, GL::CLAMP_TO_EDGE),
+            (GL::TEXTURE_WRAP_T, GL::CLAMP_TO_EDGE),
+        ] {
+            gl.tex_parameteri(GL::TEXTURE_2D, pname, value as i32);
+        }
+        gl.check("allocating a float texture")?;
+        Ok(Texture {
+            object,
+            width,
+            height,
+            format,
+        })
+    }
+
+    pub fn raw(&self) -> &web_sys::WebGlTexture {
+        self.object.raw()
+    }
+
+    pub fn len(&self) -> usize {
+        self.width * self.height * self.format.channels()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Replaces the whole texture with `data` (texel rows bottom-up, y = row index).
+    pub fn upload(&self, gl: &Gl, data: &[f32]) -> Result<()> {
+        assert_eq!(data.len(), self.len(), "texture upload of the wrong length");
+        gl.bind_texture(GL::TEXTURE_2D, Some(self.raw()));
+        gl.pixel_storei(GL::UNPACK_ALIGNMENT, 1);
+        // SAFETY: the view into wasm memory is used at once, with no allocation
+        // (which could grow and move the memory) between its creation and its use.
+        let result = unsafe {
+            let view = js_sys::Float32Array::view(data);
+            gl.tex_sub_image_2d_with_i32_and_i32_and_u32_and_type_and_opt_array_buffer_view(
+                GL::TEXTURE_2D,
+                0,
+                0,
+                0,
+                self.width as i32,
+                self.height as i32,
+                self.format.format(),
+                GL::FLOAT,
+                Some(&view),
+            )
+        };
+        result.map_err(|e| gl.failure(format!("texSubImage2D threw {e:?}")))?;
+        gl.check("uploading a float texture")
+    }
+}
+
+/// One or more same-sized textures attached to one framebuffer (color attachments
+/// 0..count), so a single draw writes all of them.
+pub struct RenderTarget {
+    gl: Gl,
+    textures: Vec<Texture>,
+    framebuffer: FramebufferObject,
+}
+
+impl RenderTarget {
+    pub fn new(
+        gl: &Gl,
+        width: usize,
+        height: usize,
+        format: TexFormat,
+        count: usize,
+    ) -> Result<RenderTarget> {
+        let textures = (0..count)
+            .map(|_| Texture::new(gl, width, height, format))
+            .collect::<Result<Vec<_>>>()?;
+        let framebuffer = FramebufferObject::new(gl)?;
+        gl.bind_framebuffer(GL::FRAMEBUFFER, Some(framebuffer.raw()));
+        for (i, t) in textures.iter().enumerate() {
+            gl.framebuffer_texture_2d(
+                GL::FRAMEBUFFER,
+                GL::COLOR_ATTACHMENT0 + i as u32,
+                GL::TEXTURE_2D,
+                Some(t.raw()),
+                0,
+            );
+        }
+        let status = gl.check_framebuffer_status(GL::FRAMEBUFFER);
+        gl.bind_framebuffer(GL::FRAMEBUFFER, None);
+        match status {
+            GL::FRAMEBUFFER_COMPLETE => {}
+            _ if gl.is_context_lost() => return Err(GpgpuError::ContextLost),
+            GL::FRAMEBUFFER_UNSUPPORTED | GL::FRAMEBUFFER_INCOMPLETE_ATTACHMENT => {
+                return Err(GpgpuError::NoFloatRenderTarget {
+                    detail: format!(
+                        "a {format:?} framebuffer of {width}x{height} is incomplete (status 0x{status:04X})"
+                    ),
+                })
+            }
+            _ => {
+                return Err(gl.failure(format!(
+                    "framebuffer of {count} {format:?} {width}x{height} textures incomplete (0x{status:04X})"
+                )))
+            }
+        }
+        Ok(RenderTarget {
+            gl: gl.clone(),
+            textures,
+            framebuffer,
+        })
+    }
+
+    pub fn textures(&self) -> &[Texture] {
+        &self.textures
+    }
+
+    pub fn width(&self) -> usize {
+        self.textures[0].width
+    }
+
+    pub fn height(&self) -> usize {
+        self.textures[0].height
+    }
+
+    pub fn format(&self) -> TexFormat {
+        self.textures[0].format
+    }
+
+    /// Binds for drawing: all attachments as draw buffers, viewport = texture size,
+    /// so the full-screen quad makes exactly one fragment per texel.
+    pub fn bind_for_drawing(&self) {
+        let gl = &self.gl;
+        gl.bind_framebuffer(GL::FRAMEBUFFER, Some(self.framebuffer.raw()));
+        let buffers = js_sys::Array::new();
+        for i in 0..self.textures.len() {
+            buffers.push(&(GL::COLOR_ATTACHMENT0 + i as u32).into());
+        }
+        gl.draw_buffers(&buffers);
+        gl.viewport(0, 0, self.width() as i32, self.height() as i32);
+    }
+
+    /// Fills every attachment with `value` (NaN in tests), so a texel that a pass
+    /// fails to write shows up in the result.
+    pub fn poison(&self, value: f32) {
+        self.bind_for_drawing();
+        for i in 0..self.textures.len() {
+            self.gl
+                .clear_bufferfv_with_f32_array(GL::COLOR, i as i32, &[value; 4]);
+        }
+    }
+
+    /// Reads attachment `plane` back: width·height·channels floats, texel rows in order.
+    pub fn read(&self, plane: usize) -> Result<Vec<f32>> {
+        let gl = &self.gl;
+        let (w, h, format) = (self.width(), self.height(), self.format());
+        gl.bind_framebuffer(GL::READ_FRAMEBUFFER, Some(self.framebuffer.raw()));
+        gl.read_buffer(GL::COLOR_ATTACHMENT0 + plane as u32);
+        // RGBA/FLOAT is always allowed; RED/FLOAT only where the implementation says so.
+        let direct = format == TexFormat::Rgba32F
+            || (gl
+                .get_parameter(GL::IMPLEMENTATION_COLOR_READ_FORMAT)
+                .ok()
+                .and_then(|v| v.as_f64())
+                == Some(GL::RED as f64)
+                && gl
+                    .get_parameter(GL::IMPLEMENTATION_COLOR_READ_TYPE)
+                    .ok()
+                    .and_then(|v| v.as_f64())
+                    == Some(GL::FLOAT as f64));
+        let (read_format, read_channels) = if direct {
+            (format.format(), format.channels())
+        } else {
+            (GL::RGBA, 4)
+        };
+        let mut data = vec![f32::NAN; w * h * read_channels];
+        gl.pixel_storei(GL::PACK_ALIGNMENT, 1);
+        // SAFETY: as in `Texture::upload`, nothing allocates while the view lives.
+        let result = unsafe {
+            let view = js_sys::Float32Array::view_mut_raw(data.as_mut_ptr(), data.len());
+            gl.read_pixels_with_opt_array_buffer_view(
+                0,
+                0,
+                w as i32,
+                h as i32,
+                read_format,
+                GL::FLOAT,
+                Some(&view),
+            )
+        };
+        gl.bind_framebuffer(GL::READ_FRAMEBUFFER, None);
+        result.map_err(|e| gl.failure(format!("readPixels threw {e:?}")))?;
+        gl.check("reading back a float texture")?;
+        if read_channels != format.channels() {
+            data = data.chunks_exact(4).map(|t| t[0]).collect();
+        }
+        Ok(data)
+    }
+}

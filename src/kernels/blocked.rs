@@ -1,0 +1,21 @@
+//! Binds glsl/matmul_blocked.frag: A's planes on texture units 0..P, B's on P..2P,
+//! and the number of k steps (each step covers P values of k).
+
+use crate::engine::DeviceMatrix;
+use crate::gl::program::Program;
+use crate::plan::shape::Shape;
+
+pub const SOURCE: &str = include_str!("../../glsl/matmul_blocked.frag");
+
+pub(crate) fn bind(program: &Program, a: &DeviceMatrix, b: &DeviceMatrix, out: Shape) {
+    let planes = a.layout.planes();
+    for (r, t) in a.target.textures().iter().enumerate() {
+        program.set_texture(&format!("u_a[{r}]"), r as u32, t);
+    }
+    for (q, t) in b.target.textures().iter().enumerate() {
+        program.set_texture(&format!("u_b[{q}]"), (planes + q) as u32, t);
+    }
+    let inner = a.layout.padded(a.shape).cols;
+    program.set_int("u_steps", (inner / planes) as i32);
+    program.set_ivec2("u_valid", out.cols as i32, out.rows as i32);
+}

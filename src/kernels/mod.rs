@@ -1,0 +1,224 @@
+//! Product kernels. Each pairs one GLSL file in glsl/ with the Rust that binds its
+//! inputs; all share the vertex shader, the semiring chunk and the header.
+//!
+//! The source of a program depends only on its `ProgramKey` (kernel + semiring),
+//! so the key is a complete cache key: one compile per key per context.
+
+pub mod blocked;
+pub mod naive;
+pub mod packed;
+
+use crate::gl::capabilities::Limits;
+use crate::gl::program::Program;
+use crate::plan::layout::Layout;
+use crate::plan::semiring::{Semiring, NO_EDGE};
+use crate::plan::shape::Shape;
+
+pub const QUAD_VERT: &str = include_str!("../../glsl/quad.vert");
+pub const SEMIRING_GLSL: &str = include_str!("../../glsl/semiring.glsl");
+
+/// The first lines of every shader: GLSL ES 3.00 and full float precision (a
+/// mediump float would be 16-bit on some phones).
+pub const HEADER: &str = "#version 300 es\n\
+precision highp float;\n\
+precision highp int;\n\
+precision highp sampler2D;\n";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kernel {
+    /// One fragment per element, R32F: the tutorial's kernel and the teaching baseline.
+    Naive,
+    /// Four columns per RGBA32F texel, vec4 arithmetic, one texel per fragment.
+    Packed,
+    /// 4 rows x 4 columns per fragment over four render targets.
+    Blocked4,
+    /// 8 rows x 4 columns per fragment over eight render targets.
+    Blocked8,
+}
+
+impl Kernel {
+    pub const ALL: [Kernel; 4] = [
+        Kernel::Naive,
+        Kernel::Packed,
+        Kernel::Blocked4,
+        Kernel::Blocked8,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Kernel::Naive => "naive",
+            Kernel::Packed => "packed",
+            Kernel::Blocked4 => "blocked4",
+            Kernel::Blocked8 => "blocked8",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Kernel> {
+        Kernel::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    pub fn description(self) -> &'static str {
+        match self {
+            Kernel::Naive => "one fragment per element, one float per texel (R32F)",
+            Kernel::Packed => "four columns per RGBA32F texel, one texel per fragment",
+            Kernel::Blocked4 => "4x4 outputs per fragment through 4 render targets",
+            Kernel::Blocked8 => "8x4 outputs per fragment through 8 render targets",
+        }
+    }
+
+    pub fn layout(self) -> Layout {
+        match self {
+            Kernel::Naive => Layout::Scalar,
+            Kernel::Packed => Layout::Packed { planes: 1 },
+            Kernel::Blocked4 => Layout::Packed { planes: 4 },
+            Kernel::Blocked8 => Layout::Packed { planes: 8 },
+        }
+    }
+
+    /// The GLSL file behind the kernel.
+    pub fn glsl(self) -> &'static str {
+        match self {
+            Kernel::Naive => naive::SOURCE,
+            Kernel::Packed => packed::SOURCE,
+            Kernel::Blocked4 | Kernel::Blocked8 => blocked::SOURCE,
+        }
+    }
+
+    /// Whether this device can run the kernel: the blocked ones need one render
+    /// target per plane and a texture unit per plane of each operand.
+    pub fn supported(self, limits: &Limits) -> bool {
+        let planes = self.layout().planes();
+        planes == 1 || (limits.max_draw_buffers >= planes && limits.max_texture_units >= 2 * planes)
+    }
+
+    /// Fragments one product of these shapes runs.
+    pub fn fragments(self, out: Shape) -> usize {
+        let (w, h) = self.layout().texture_size(out);
+        w * h
+    }
+
+    /// Binds the kernel's inputs and uniforms for R (rows × cols) = A · B with the
+    /// given inner dimension. The program is in use; the target is bound after.
+    pub(crate) fn bind(
+        self,
+        program: &Program,
+        a: &crate::engine::DeviceMatrix,
+        b: &crate::engine::DeviceMatrix,
+        out: Shape,
+    ) {
+        match self {
+            Kernel::Naive => naive::bind(program, a, b, out),
+            Kernel::Packed => packed::bind(program, a, b, out),
+            Kernel::Blocked4 | Kernel::Blocked8 => blocked::bind(program, a, b, out),
+        }
+    }
+}
+
+/// The default kernel for a product of this shape (measured, see bench/NOTES.md).
+pub fn choose(out: Shape, inner: usize, limits: &Limits) -> Kernel {
+    let _ = (out, inner);
+    if Kernel::Blocked4.supported(limits) {
+        Kernel::Blocked4
+    } else {
+        Kernel::Packed
+    }
+}
+
+/// Everything that shapes a program's source, and so its cache key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ProgramKey {
+    pub kernel: Kernel,
+    pub semiring: Semiring,
+}
+
+impl ProgramKey {
+    /// A readable name, used in error messages and the page.
+    pub fn name(&self) -> String {
+        format!("{}/{}", self.kernel.name(), self.semiring.name())
+    }
+
+    /// The defines derived from the key, in source form.
+    pub fn defines(&self) -> String {
+        let semiring = match self.semiring {
+            Semiring::Ordinary => "SEMIRING_ORDINARY",
+            Semiring::Boolean => "SEMIRING_BOOLEAN",
+            Semiring::MinPlus => "SEMIRING_MIN_PLUS",
+        };
+        let mut d = format!("#define {semiring} 1\n#define NO_EDGE {NO_EDGE:.1e}\n");
+        if matches!(self.kernel, Kernel::Blocked4 | Kernel::Blocked8) {
+            d += &format!("#define PLANES {}\n", self.kernel.layout().planes());
+        }
+        d
+    }
+
+    /// The complete fragment shader source.
+    pub fn fragment_source(&self) -> String {
+        format!(
+            "{HEADER}{}{SEMIRING_GLSL}\n{}",
+            self.defines(),
+            self.kernel.glsl()
+        )
+    }
+
+    /// The complete vertex shader source (shared by every program).
+    pub fn vertex_source() -> String {
+        format!("{HEADER}{QUAD_VERT}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    fn all_keys() -> Vec<ProgramKey> {
+        let semirings = [Semiring::Ordinary, Semiring::Boolean, Semiring::MinPlus];
+        Kernel::ALL
+            .iter()
+            .flat_map(|&kernel| {
+                semirings
+                    .iter()
+                    .map(move |&semiring| ProgramKey { kernel, semiring })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_source_starts_with_the_version_line() {
+        for key in all_keys() {
+            assert!(key.fragment_source().starts_with("#version 300 es\n"));
+        }
+        assert!(ProgramKey::vertex_source().starts_with("#version 300 es\n"));
+    }
+
+    #[test]
+    fn distinct_keys_give_distinct_sources() {
+        // The cache is sound only if the key determines the source and vice versa.
+        let keys = all_keys();
+        let sources: HashSet<String> = keys.iter().map(|k| k.fragment_source()).collect();
+        assert_eq!(sources.len(), keys.len());
+        let names: HashSet<String> = keys.iter().map(|k| k.name()).collect();
+        assert_eq!(names.len(), keys.len());
+    }
+
+    #[test]
+    fn no_edge_define_is_a_float_literal() {
+        let key = ProgramKey {
+            kernel: Kernel::Naive,
+            semiring: Semiring::MinPlus,
+        };
+        assert!(
+            key.defines().contains("#define NO_EDGE 1.0e30"),
+            "{}",
+            key.defines()
+        );
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for k in Kernel::ALL {
+            assert_eq!(Kernel::parse(k.name()), Some(k));
+        }
+        assert_eq!(Kernel::parse("fast"), None);
+    }
+}

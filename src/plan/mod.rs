@@ -1,0 +1,11 @@
+//! The pure-Rust part: shapes and validation, texture layouts, pass plans, the
+//! float64 reference, error metrics and seeded random inputs. None of it touches
+//! WebGL, so `cargo test` checks it natively without a browser.
+
+pub mod layout;
+pub mod metrics;
+pub mod passes;
+pub mod random;
+pub mod reference;
+pub mod semiring;
+pub mod shape;

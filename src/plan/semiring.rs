@@ -1,0 +1,127 @@
+//! The algebra a product runs in. The GPU kernels take the same choice as a
+//! compile-time define (see glsl/semiring.glsl), so one kernel serves every use.
+
+use std::borrow::Cow;
+
+/// "No edge" in the (min, +) semiring. GLSL ES does not promise IEEE infinities, so
+/// unreachable is this explicit finite value, far above any real path length
+/// (|weights| · n must stay below 1e29), and sums involving it stay at it.
+pub const NO_EDGE: f32 = 1.0e30;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Semiring {
+    /// (+, ×): the ordinary matrix product.
+    #[default]
+    Ordinary,
+    /// (OR, AND) on 0/1 values: nonzero counts as 1 and results are exactly 0 or 1.
+    Boolean,
+    /// (min, +): shortest paths; `NO_EDGE` is its zero.
+    MinPlus,
+}
+
+impl Semiring {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Semiring::Ordinary => "ordinary",
+            Semiring::Boolean => "boolean",
+            Semiring::MinPlus => "min-plus",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Semiring> {
+        [Semiring::Ordinary, Semiring::Boolean, Semiring::MinPlus]
+            .into_iter()
+            .find(|s| s.name() == name)
+    }
+
+    /// The additive identity: what padding and "nothing yet" hold.
+    pub fn zero(&self) -> f64 {
+        match self {
+            Semiring::Ordinary | Semiring::Boolean => 0.0,
+            Semiring::MinPlus => NO_EDGE as f64,
+        }
+    }
+
+    /// The multiplicative identity: the diagonal of the identity matrix.
+    pub fn one(&self) -> f64 {
+        match self {
+            Semiring::Ordinary | Semiring::Boolean => 1.0,
+            Semiring::MinPlus => 0.0,
+        }
+    }
+
+    pub fn add(&self, x: f64, y: f64) -> f64 {
+        match self {
+            Semiring::Ordinary => x + y,
+            Semiring::Boolean => (x != 0.0 || y != 0.0) as u8 as f64,
+            Semiring::MinPlus => x.min(y),
+        }
+    }
+
+    /// Brings caller data into the semiring's domain before upload: Boolean maps
+    /// nonzero (NaN included) to 1; MinPlus maps +Inf, NaN and anything at or above
+    /// NO_EDGE / 2 to NO_EDGE. Ordinary data passes untouched.
+    pub fn prepare<'a>(&self, data: &'a [f32]) -> Cow<'a, [f32]> {
+        match self {
+            Semiring::Ordinary => Cow::Borrowed(data),
+            Semiring::Boolean => {
+                Cow::Owned(data.iter().map(|&v| (v != 0.0) as u8 as f32).collect())
+            }
+            Semiring::MinPlus => Cow::Owned(
+                data.iter()
+                    .map(|&v| {
+                        if v.is_nan() || v >= 0.5 * NO_EDGE {
+                            NO_EDGE
+                        } else {
+                            v
+                        }
+                    })
+                    .collect(),
+            ),
+        }
+    }
+
+    pub fn mul(&self, x: f64, y: f64) -> f64 {
+        match self {
+            Semiring::Ordinary => x * y,
+            Semiring::Boolean => (x != 0.0 && y != 0.0) as u8 as f64,
+            Semiring::MinPlus => {
+                let none = NO_EDGE as f64;
+                if x >= none || y >= none {
+                    none
+                } else {
+                    x + y
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inputs_are_brought_into_the_domain() {
+        let data = [0.0, 2.5, -1.0, f32::NAN, f32::INFINITY, 1e31];
+        assert_eq!(
+            &*Semiring::Boolean.prepare(&data),
+            &[0.0, 1.0, 1.0, 1.0, 1.0, 1.0]
+        );
+        assert_eq!(
+            &*Semiring::MinPlus.prepare(&data),
+            &[0.0, 2.5, -1.0, NO_EDGE, NO_EDGE, NO_EDGE]
+        );
+        assert!(matches!(
+            Semiring::Ordinary.prepare(&data),
+            Cow::Borrowed(_)
+        ));
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for s in [Semiring::Ordinary, Semiring::Boolean, Semiring::MinPlus] {
+            assert_eq!(Semiring::parse(s.name()), Some(s));
+        }
+    }
+}

@@ -1,0 +1,136 @@
+//! Shapes and the validation of everything a caller passes in: dimensions,
+//! counts and array lengths. Pure Rust, so it is tested natively.
+
+use crate::error::{GpgpuError, NumberProblem, Result};
+
+/// Largest exponent accepted: every integer up to 2^53 is exact in an f64.
+pub const MAX_COUNT: f64 = 9_007_199_254_740_992.0;
+
+/// A matrix shape: `rows` × `cols`, stored row-major (element (i, j) at i·cols + j).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Shape {
+    pub rows: usize,
+    pub cols: usize,
+}
+
+impl Shape {
+    pub fn new(rows: usize, cols: usize) -> Self {
+        Shape { rows, cols }
+    }
+    pub fn square(n: usize) -> Self {
+        Shape { rows: n, cols: n }
+    }
+    pub fn len(&self) -> usize {
+        self.rows * self.cols
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+fn number_problem(value: f64) -> Option<NumberProblem> {
+    if !value.is_finite() {
+        Some(NumberProblem::NotFinite)
+    } else if value.fract() != 0.0 {
+        Some(NumberProblem::NotInteger)
+    } else if value < 0.0 {
+        Some(NumberProblem::Negative)
+    } else {
+        None
+    }
+}
+
+/// A dimension: a whole number in 1..=limit (limit = the device's texture/viewport limit).
+pub fn dimension(name: &str, value: f64, limit: usize) -> Result<usize> {
+    let bad = |problem| GpgpuError::BadDimension {
+        name: name.into(),
+        value,
+        problem,
+    };
+    if let Some(p) = number_problem(value) {
+        return Err(bad(p));
+    }
+    if value == 0.0 {
+        return Err(bad(NumberProblem::Zero));
+    }
+    if value > limit as f64 {
+        return Err(GpgpuError::SizeOverLimit {
+            name: name.into(),
+            value: if value > usize::MAX as f64 {
+                usize::MAX
+            } else {
+                value as usize
+            },
+            limit,
+        });
+    }
+    Ok(value as usize)
+}
+
+/// An exponent or repeat count: a whole number in 0..=max.
+pub fn count(name: &str, value: f64, max: f64) -> Result<u64> {
+    let bad = |problem| GpgpuError::BadCount {
+        name: name.into(),
+        value,
+        problem,
+    };
+    if let Some(p) = number_problem(value) {
+        return Err(bad(p));
+    }
+    if value > max {
+        return Err(bad(NumberProblem::TooLarge { limit: max }));
+    }
+    Ok(value as u64)
+}
+
+/// Checks that `len` elements make a `shape` matrix.
+pub fn check_len(name: &str, shape: Shape, len: usize) -> Result<()> {
+    if len != shape.len() {
+        return Err(GpgpuError::BadLength {
+            name: name.into(),
+            rows: shape.rows,
+            cols: shape.cols,
+            actual: len,
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dimensions_must_be_whole_positive_and_within_the_limit() {
+        assert_eq!(dimension("n", 1.0, 8192), Ok(1));
+        assert_eq!(dimension("n", 8192.0, 8192), Ok(8192));
+        let code = |v: f64| dimension("n", v, 8192).unwrap_err().code();
+        assert_eq!(code(0.0), "BAD_DIMENSION");
+        assert_eq!(code(-3.0), "BAD_DIMENSION");
+        assert_eq!(code(2.5), "BAD_DIMENSION");
+        assert_eq!(code(f64::NAN), "BAD_DIMENSION");
+        assert_eq!(code(f64::INFINITY), "BAD_DIMENSION");
+        assert_eq!(code(8193.0), "SIZE_OVER_LIMIT");
+        assert_eq!(code(1e300), "SIZE_OVER_LIMIT");
+        let msg = dimension("rows", 2.5, 10).unwrap_err().to_string();
+        assert!(msg.contains("rows = 2.5 is not an integer"), "{msg}");
+    }
+
+    #[test]
+    fn counts_may_be_zero_but_not_negative_or_fractional() {
+        assert_eq!(count("p", 0.0, MAX_COUNT), Ok(0));
+        assert_eq!(count("p", 13.0, MAX_COUNT), Ok(13));
+        for bad in [-1.0, 0.5, f64::NAN, f64::NEG_INFINITY, 1e17] {
+            assert_eq!(count("p", bad, MAX_COUNT).unwrap_err().code(), "BAD_COUNT");
+        }
+        assert_eq!(count("times", 65.0, 64.0).unwrap_err().code(), "BAD_COUNT");
+    }
+
+    #[test]
+    fn lengths_must_match_the_shape() {
+        assert!(check_len("a", Shape::new(3, 5), 15).is_ok());
+        let e = check_len("a", Shape::new(3, 5), 14).unwrap_err();
+        assert_eq!(e.code(), "BAD_LENGTH");
+        assert!(e.to_string().contains("3x5"));
+    }
+}

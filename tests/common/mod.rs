@@ -1,0 +1,75 @@
+//! Shared helpers of the browser tests: a poisoned engine, seeded inputs, and
+//! comparison against the float64 reference with a stated tolerance.
+#![allow(dead_code)]
+
+use gpgpu_matrix::plan::metrics::{compare, Metrics};
+use gpgpu_matrix::plan::random;
+use gpgpu_matrix::{Gpgpu, Kernel, Options, Semiring};
+use wasm_bindgen::JsCast;
+
+/// Relative Frobenius tolerance for random float inputs in [-1, 1].
+pub const FROBENIUS_TOL: f64 = 1e-5;
+
+/// An engine whose outputs are filled with NaN before every pass, so a texel a
+/// kernel forgets to write fails the comparison.
+pub fn poisoned() -> Gpgpu {
+    let mut g = Gpgpu::new(None).expect("WebGL2 with float render targets");
+    g.set_poison(Some(f32::NAN));
+    g
+}
+
+/// Every kernel this device supports.
+pub fn kernels(g: &Gpgpu) -> Vec<Kernel> {
+    Kernel::ALL
+        .into_iter()
+        .filter(|k| k.supported(&g.info().limits))
+        .collect()
+}
+
+pub fn opts(kernel: Kernel) -> Options {
+    Options {
+        kernel: Some(kernel),
+        semiring: Semiring::Ordinary,
+    }
+}
+
+pub fn uniform(seed: u32, len: usize) -> Vec<f32> {
+    random::uniform(seed, len, -1.0, 1.0)
+}
+
+/// Asserts the result is close to the reference and has no NaN (poison) left.
+pub fn assert_close(what: &str, result: &[f32], reference: &[f64], tol: f64) -> Metrics {
+    assert!(
+        result.iter().all(|v| !v.is_nan()),
+        "{what}: NaN in the result (an unwritten texel?)"
+    );
+    let m = compare(result, reference);
+    assert!(
+        m.rel_frobenius <= tol && m.nonfinite_mismatch == 0,
+        "{what}: relative Frobenius error {:e} > {tol:e} ({m:?})",
+        m.rel_frobenius
+    );
+    m
+}
+
+/// Asserts every entry equals the reference exactly.
+pub fn assert_exact(what: &str, result: &[f32], reference: &[f64]) {
+    for (i, (&r, &x)) in result.iter().zip(reference).enumerate() {
+        assert!(
+            r as f64 == x,
+            "{what}: entry {i} is {r}, exactly {x} expected"
+        );
+    }
+    assert_eq!(result.len(), reference.len(), "{what}: length");
+}
+
+/// Resolves after `ms` milliseconds (lets the browser deliver events).
+pub async fn sleep(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let global: web_sys::Window = js_sys::global().unchecked_into();
+        global
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
+            .unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+}

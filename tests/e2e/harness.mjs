@@ -1,0 +1,66 @@
+// Shared set-up of the page tests: the repository served on a free local port,
+// Debian's Chromium driven by playwright-core (never a downloaded browser), and a
+// record of console errors and of every request's origin.
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const ARTIFACTS = join(ROOT, 'tests', 'e2e', 'artifacts');
+mkdirSync(ARTIFACTS, { recursive: true });
+
+/** Chromium flags for WebGL2 on SwiftShader when there is no GPU (TOOLCHAIN.md). */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
+  '--ignore-gpu-blocklist', '--disable-gpu-watchdog', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--disable-background-timer-throttling', '--disable-renderer-backgrounding',
+];
+
+/** Starts scripts/serve.py on `port` (0 = any free one); resolves to its origin. */
+export async function startServer(port = 0) {
+  if (port === 0) port = 18000 + Math.floor(Math.random() * 2000);
+  const proc = spawn('python3', [join(ROOT, 'scripts', 'serve.py'), '--port', String(port), '--quiet'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise((resolve, reject) => {
+    proc.stdout.on('data', (d) => { if (String(d).includes('served at')) resolve(); });
+    proc.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  return { origin: `http://127.0.0.1:${port}`, stop: () => proc.kill() };
+}
+
+export async function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
+}
+
+/**
+ * A page that records console errors, page errors and the origin of every request.
+ * `page.problems()` lists console errors and uncaught exceptions.
+ */
+export async function openPage(browser, url, viewport = { width: 1280, height: 720 }) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const errors = [];
+  const origins = new Set();
+  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(`console: ${msg.text()}`); });
+  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+  page.on('request', (req) => origins.add(new URL(req.url()).origin));
+  await page.goto(url);
+  page.problems = () => errors.slice();
+  page.origins = () => [...origins];
+  return page;
+}
+
+/** Waits until the page sets body[data-status] to done or error; returns which. */
+export async function waitForStatus(page, timeout = 120_000) {
+  await page.waitForFunction(
+    () => ['done', 'error'].includes(document.body.dataset.status), null, { timeout });
+  return page.evaluate(() => document.body.dataset.status);
+}
