@@ -1,16 +1,17 @@
 //! The Rust API: the operations of the JavaScript API with Rust types. Every call
 //! validates its input, then runs upload → passes → one readback.
 
-use crate::engine::{DeviceMatrix, Engine};
+use crate::engine::Engine;
 use crate::error::{GpgpuError, Result};
 use crate::gl::capabilities::DeviceInfo;
 use crate::gl::context::Canvas;
 use crate::gl::{Gl, LiveCounts};
 use crate::kernels::Kernel;
 use crate::plan::passes::{self, PassPlan};
-use crate::plan::reference;
 use crate::plan::semiring::Semiring;
 use crate::plan::shape::{self, Shape};
+use crate::readback::PendingRead;
+use crate::run::Run;
 
 /// Per-call choices. `kernel: None` lets `Gpgpu::choose_kernel` pick.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -62,6 +63,11 @@ impl Gpgpu {
         self.engine.info().limits.max_dimension()
     }
 
+    /// Checks a dimension given as a JS number against the device limit.
+    pub fn dim(&self, name: &str, value: f64) -> Result<usize> {
+        shape::dimension(name, value, self.max_dimension())
+    }
+
     /// Checks a dimension against the device limit.
     pub fn dimension(&self, name: &str, value: usize) -> Result<usize> {
         shape::dimension(name, value as f64, self.max_dimension())
@@ -99,32 +105,13 @@ impl Gpgpu {
         b: &[f32],
         options: &Options,
     ) -> Result<Vec<f32>> {
-        let rows = self.dimension("rows", rows)?;
-        let inner = self.dimension("inner", inner)?;
-        let cols = self.dimension("cols", cols)?;
-        let (sa, sb) = (Shape::new(rows, inner), Shape::new(inner, cols));
-        shape::check_len("a", sa, a.len())?;
-        shape::check_len("b", sb, b.len())?;
-        let out = Shape::new(rows, cols);
-        let kernel = self.choose_kernel(options, out, inner)?;
-        let sr = options.semiring;
-        let e = &mut self.engine;
-        e.ensure()?;
-        let (layout, pad) = (kernel.layout(), sr.zero() as f32);
-        let da = e.upload(sa, layout, &sr.prepare(a), pad)?;
-        let db = e.upload(sb, layout, &sr.prepare(b), pad)?;
-        let dc = e.alloc(out, layout)?;
-        e.product(kernel, sr, &da, &db, &dc)?;
-        let result = e.download(&dc)?;
-        for m in [da, db, dc] {
-            e.recycle(m);
-        }
-        Ok(result)
+        let run = self.start_product(rows, inner, cols, a, b, options)?;
+        self.finish(run)
     }
 
     /// R = M · M.
     pub fn square(&mut self, n: usize, m: &[f32], options: &Options) -> Result<Vec<f32>> {
-        self.run_plan(n, m, &passes::power(2), options)
+        self.run_plan(n, m, passes::power(2), options)
     }
 
     /// M^(2^times): `times` squarings on the GPU, no readback between them.
@@ -135,12 +122,12 @@ impl Gpgpu {
         times: u64,
         options: &Options,
     ) -> Result<Vec<f32>> {
-        self.run_plan(n, m, &passes::repeated_square(times), options)
+        self.run_plan(n, m, passes::repeated_square(times), options)
     }
 
     /// M^p by binary exponentiation on the GPU; p = 0 gives the identity.
     pub fn power(&mut self, n: usize, m: &[f32], p: u64, options: &Options) -> Result<Vec<f32>> {
-        self.run_plan(n, m, &passes::power(p), options)
+        self.run_plan(n, m, passes::power(p), options)
     }
 
     /// Runs a pass plan on an n×n matrix and reads the result back once.
@@ -148,38 +135,80 @@ impl Gpgpu {
         &mut self,
         n: usize,
         m: &[f32],
-        plan: &PassPlan,
+        plan: PassPlan,
         options: &Options,
     ) -> Result<Vec<f32>> {
+        let run = self.start_plan(n, m, plan, options)?;
+        self.finish(run)
+    }
+
+    /// Validates and uploads A and B; the product pass is not run yet.
+    pub fn start_product(
+        &mut self,
+        rows: usize,
+        inner: usize,
+        cols: usize,
+        a: &[f32],
+        b: &[f32],
+        options: &Options,
+    ) -> Result<Run> {
+        let rows = self.dimension("rows", rows)?;
+        let inner = self.dimension("inner", inner)?;
+        let cols = self.dimension("cols", cols)?;
+        let (sa, sb) = (Shape::new(rows, inner), Shape::new(inner, cols));
+        shape::check_len("a", sa, a.len())?;
+        shape::check_len("b", sb, b.len())?;
+        let kernel = self.choose_kernel(options, Shape::new(rows, cols), inner)?;
+        let inputs = [(sa, a), (sb, b)];
+        Run::new(
+            &mut self.engine,
+            kernel,
+            options.semiring,
+            passes::product(),
+            &inputs,
+        )
+    }
+
+    /// Validates and uploads M for a plan on an n×n matrix; no pass is run yet.
+    pub fn start_plan(
+        &mut self,
+        n: usize,
+        m: &[f32],
+        plan: PassPlan,
+        options: &Options,
+    ) -> Result<Run> {
         let n = self.dimension("n", n)?;
         let shape = Shape::square(n);
         shape::check_len("m", shape, m.len())?;
         let kernel = self.choose_kernel(options, shape, n)?;
-        let sr = options.semiring;
-        let e = &mut self.engine;
-        e.ensure()?;
-        let Some(result_slot) = plan.result else {
-            return Ok(reference::identity(sr, n)
-                .into_iter()
-                .map(|v| v as f32)
-                .collect());
+        Run::new(
+            &mut self.engine,
+            kernel,
+            options.semiring,
+            plan,
+            &[(shape, m)],
+        )
+    }
+
+    /// Runs the remaining passes and queues a non-blocking readback of the result.
+    pub fn finish_async(&mut self, mut run: Run) -> Result<PendingRead> {
+        run.run_all(&mut self.engine)?;
+        let gl = self.engine.gl().clone();
+        let pending = match run.plan().result {
+            Some(slot) => PendingRead::start(&gl, run.slot(slot).expect("result slot")),
+            None => run
+                .read_result(&mut self.engine)
+                .map(|i| PendingRead::ready(&gl, i)),
         };
-        let layout = kernel.layout();
-        let mut slots: Vec<Option<DeviceMatrix>> = (0..plan.slots).map(|_| None).collect();
-        slots[0] = Some(e.upload(shape, layout, &sr.prepare(m), sr.zero() as f32)?);
-        for step in &plan.steps {
-            let dst = step.dst();
-            if slots[dst].is_none() {
-                slots[dst] = Some(e.alloc(shape, layout)?);
-            }
-            let (a, b) = step.sources();
-            let get = |s: usize| slots[s].as_ref().expect("plan reads a slot it wrote");
-            e.product(kernel, sr, get(a), get(b), get(dst))?;
-        }
-        let result = e.download(slots[result_slot].as_ref().expect("result slot"))?;
-        for m in slots.into_iter().flatten() {
-            e.recycle(m);
-        }
-        Ok(result)
+        run.recycle(&mut self.engine);
+        pending
+    }
+
+    /// Runs the remaining passes, reads the result, recycles the textures.
+    pub fn finish(&mut self, mut run: Run) -> Result<Vec<f32>> {
+        run.run_all(&mut self.engine)?;
+        let result = run.read_result(&mut self.engine);
+        run.recycle(&mut self.engine);
+        result
     }
 }

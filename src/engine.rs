@@ -16,7 +16,7 @@ use crate::gl::context::Canvas;
 use crate::gl::program::Program;
 use crate::gl::quad::Quad;
 use crate::gl::target::{RenderTarget, TexFormat};
-use crate::gl::{Gl, LiveCounts};
+use crate::gl::{Gl, LiveCounts, GL};
 use crate::kernels::{Kernel, ProgramKey};
 use crate::plan::layout::Layout;
 use crate::plan::semiring::Semiring;
@@ -33,10 +33,10 @@ pub struct DeviceMatrix {
     pub target: RenderTarget,
 }
 
-impl DeviceMatrix {
-    fn bytes(&self) -> usize {
-        target_bytes(&self.target)
-    }
+/// Where a draw goes: a render target, or the context's own canvas (to show it).
+pub enum Destination<'a> {
+    Texture(&'a RenderTarget),
+    Canvas { width: usize, height: usize },
 }
 
 fn target_bytes(t: &RenderTarget) -> usize {
@@ -173,22 +173,76 @@ impl Engine {
         Ok(program)
     }
 
-    /// A matrix-sized target, from the pool when one fits.
-    pub fn alloc(&mut self, shape: Shape, layout: Layout) -> Result<DeviceMatrix> {
+    /// One draw of the full-screen quad with program `key` into `dest`; `bind` sets
+    /// the program's uniforms and textures. Poisons texture destinations first when
+    /// poisoning is on.
+    pub fn draw(
+        &mut self,
+        key: ProgramKey,
+        dest: Destination,
+        bind: impl FnOnce(&Program),
+    ) -> Result<()> {
+        self.program(key)?;
+        if let (Some(value), Destination::Texture(t)) = (self.poison, &dest) {
+            t.poison(value);
+        }
+        match dest {
+            Destination::Texture(t) => t.bind_for_drawing(),
+            Destination::Canvas { width, height } => {
+                self.canvas.set_size(width as u32, height as u32);
+                self.gl.bind_framebuffer(GL::FRAMEBUFFER, None);
+                self.gl.viewport(0, 0, width as i32, height as i32);
+            }
+        }
+        let res = self.resources.as_ref().ok_or(GpgpuError::ContextLost)?;
+        let program = &res.programs[&key];
+        program.use_program();
+        bind(program);
+        res.quad.draw();
+        self.gl.check(&format!("drawing with {}", key.name()))
+    }
+
+    /// A render target of `count` textures, from the pool when one fits.
+    pub fn alloc_target(
+        &mut self,
+        width: usize,
+        height: usize,
+        format: TexFormat,
+        count: usize,
+    ) -> Result<RenderTarget> {
         let gl = self.gl.clone();
-        let (w, h) = layout.texture_size(shape);
-        let (format, planes) = (format_of(layout), layout.planes());
         let res = self.resources()?;
         let found = res.free.iter().position(|t| {
-            t.width() == w
-                && t.height() == h
+            t.width() == width
+                && t.height() == height
                 && t.format() == format
-                && t.textures().len() == planes
+                && t.textures().len() == count
         });
-        let target = match found {
-            Some(i) => res.free.swap_remove(i),
-            None => RenderTarget::new(&gl, w, h, format, planes)?,
-        };
+        match found {
+            Some(i) => Ok(res.free.swap_remove(i)),
+            None => RenderTarget::new(&gl, width, height, format, count),
+        }
+    }
+
+    /// Returns a render target to the pool (the oldest are deleted past its limits).
+    pub fn recycle_target(&mut self, target: RenderTarget) {
+        if target_bytes(&target) > POOL_MAX_BYTES || self.lost.get() {
+            return;
+        }
+        if let Some(res) = self.resources.as_mut() {
+            res.free.push(target);
+            while res.free.len() > POOL_MAX_TARGETS
+                || res.free.iter().map(target_bytes).sum::<usize>() > POOL_MAX_BYTES
+            {
+                res.free.remove(0);
+            }
+        }
+    }
+
+    /// A matrix-sized target, from the pool when one fits.
+    pub fn alloc(&mut self, shape: Shape, layout: Layout) -> Result<DeviceMatrix> {
+        let (w, h) = layout.texture_size(shape);
+        let target = self.alloc_target(w, h, format_of(layout), layout.planes())?;
         Ok(DeviceMatrix {
             shape,
             layout,
@@ -198,17 +252,7 @@ impl Engine {
 
     /// Returns a matrix's textures to the pool.
     pub fn recycle(&mut self, m: DeviceMatrix) {
-        if m.bytes() > POOL_MAX_BYTES || self.lost.get() {
-            return;
-        }
-        if let Some(res) = self.resources.as_mut() {
-            res.free.push(m.target);
-            while res.free.len() > POOL_MAX_TARGETS
-                || res.free.iter().map(target_bytes).sum::<usize>() > POOL_MAX_BYTES
-            {
-                res.free.remove(0);
-            }
-        }
+        self.recycle_target(m.target);
     }
 
     /// Drops every pooled target (frees GPU memory now rather than at the next reuse).
@@ -268,16 +312,11 @@ impl Engine {
         );
         assert_eq!(a.shape.cols, b.shape.rows, "inner dimensions differ");
         assert_eq!(out.shape, Shape::new(a.shape.rows, b.shape.cols));
-        if let Some(value) = self.poison {
-            out.target.poison(value);
-        }
-        let program = self.program(ProgramKey { kernel, semiring })?;
-        program.use_program();
-        kernel.bind(program, a, b, out.shape);
-        out.target.bind_for_drawing();
-        let res = self.resources.as_ref().ok_or(GpgpuError::ContextLost)?;
-        res.quad.draw();
-        self.gl.check("drawing a product pass")
+        self.draw(
+            ProgramKey::product(kernel, semiring),
+            Destination::Texture(&out.target),
+            |program| kernel.bind(program, a, b, out.shape),
+        )
     }
 }
 

@@ -2,16 +2,26 @@
 //! are validated here, so 2.5 or -1 is an error rather than a silent cast; errors
 //! leave as `Error` objects with `name = "GpgpuError"` and a `code` property.
 
-use js_sys::{Array, Float32Array, Float64Array, Object, Reflect};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use js_sys::{Array, Float32Array, Float64Array, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::future_to_promise;
+use web_sys::HtmlCanvasElement;
 
 use crate::api::{Gpgpu, Options};
 use crate::error::{GpgpuError, Result};
 use crate::gl::context::Canvas;
-use crate::kernels::Kernel;
+use crate::kernels::heatmap::{self, Drawn, Style};
+use crate::kernels::reduce::{self, Stats};
+use crate::kernels::{Kernel, ProgramKey};
+use crate::plan::layout::Layout;
+use crate::plan::passes;
 use crate::plan::semiring::Semiring;
-use crate::plan::shape::{self, MAX_COUNT};
+use crate::plan::shape::{self, Shape, MAX_COUNT};
+use crate::run::Run;
 
 /// Converts a library error into a JS `Error` with `code` set.
 pub fn to_js_error(e: GpgpuError) -> JsValue {
@@ -101,10 +111,126 @@ pub fn options_arg(value: &JsValue) -> Result<Options> {
     Ok(options)
 }
 
-/// Matrix products, repeated squaring and powers on WebGL2 fragment shaders.
+fn number_option(obj: &JsValue, key: &str) -> Result<Option<f64>> {
+    let v = Reflect::get(obj, &key.into()).unwrap_or(JsValue::UNDEFINED);
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    match v.as_f64() {
+        Some(x) if x.is_finite() => Ok(Some(x)),
+        _ => Err(GpgpuError::BadArgument {
+            name: format!("style.{key}"),
+            detail: "must be a finite number".into(),
+        }),
+    }
+}
+
+/// `{ range?: number, sequential?: boolean, logFloor?: number }`; the range
+/// defaults to the largest |finite value| of the matrix.
+fn style_arg(value: &JsValue, default_range: f32) -> Result<Style> {
+    let mut style = Style {
+        sequential: false,
+        range: default_range,
+        log_floor: None,
+    };
+    if value.is_undefined() || value.is_null() {
+        return Ok(style);
+    }
+    if let Some(r) = number_option(value, "range")? {
+        style.range = r as f32;
+    }
+    style.log_floor = number_option(value, "logFloor")?.map(|f| f as f32);
+    style.sequential = Reflect::get(value, &"sequential".into())
+        .ok()
+        .and_then(|v| v.as_bool())
+        .unwrap_or(false);
+    Ok(style)
+}
+
+fn canvas_arg(value: &JsValue) -> Result<HtmlCanvasElement> {
+    value
+        .dyn_ref::<HtmlCanvasElement>()
+        .cloned()
+        .ok_or_else(|| GpgpuError::BadArgument {
+            name: "canvas".into(),
+            detail: "expected an HTMLCanvasElement to draw the heatmap on".into(),
+        })
+}
+
+fn kernel_arg(name: &str) -> Result<Kernel> {
+    Kernel::parse(name).ok_or_else(|| GpgpuError::BadArgument {
+        name: "kernel".into(),
+        detail: format!(
+            "unknown kernel '{name}'; use one of {}",
+            Kernel::ALL.map(|k| k.name()).join(", ")
+        ),
+    })
+}
+
+fn drawn_object(d: Drawn) -> Object {
+    let o = Object::new();
+    set(&o, "blockCols", d.block.0 as u32);
+    set(&o, "blockRows", d.block.1 as u32);
+    set(&o, "stride", d.stride as u32);
+    o
+}
+
+fn stats_object(s: Stats) -> Object {
+    let o = Object::new();
+    set(&o, "maxAbs", s.max_abs);
+    set(&o, "nan", s.nan);
+    set(&o, "inf", s.inf);
+    set(&o, "sumAbs", s.sum_abs);
+    o
+}
+
+/// Validates JS arguments and starts the matching run; shared by the blocking,
+/// non-blocking and step-through entry points.
+mod start {
+    use super::*;
+
+    pub fn square(g: &mut Gpgpu, n: f64, m: &JsValue, options: &JsValue) -> Result<Run> {
+        let n = g.dim("n", n)?;
+        let m = matrix_arg("m", m)?;
+        g.start_plan(n, &m, passes::power(2), &options_arg(options)?)
+    }
+
+    pub fn multiply(
+        g: &mut Gpgpu,
+        [rows, inner, cols]: [f64; 3],
+        a: &JsValue,
+        b: &JsValue,
+        options: &JsValue,
+    ) -> Result<Run> {
+        let rows = g.dim("rows", rows)?;
+        let inner = g.dim("inner", inner)?;
+        let cols = g.dim("cols", cols)?;
+        let (a, b) = (matrix_arg("a", a)?, matrix_arg("b", b)?);
+        g.start_product(rows, inner, cols, &a, &b, &options_arg(options)?)
+    }
+
+    pub fn repeat(g: &mut Gpgpu, n: f64, m: &JsValue, times: f64, opts: &JsValue) -> Result<Run> {
+        let n = g.dim("n", n)?;
+        let times = shape::count("times", times, 64.0)?;
+        let m = matrix_arg("m", m)?;
+        g.start_plan(n, &m, passes::repeated_square(times), &options_arg(opts)?)
+    }
+
+    pub fn power(g: &mut Gpgpu, n: f64, m: &JsValue, p: f64, opts: &JsValue) -> Result<Run> {
+        let n = g.dim("n", n)?;
+        let p = shape::count("p", p, MAX_COUNT)?;
+        let m = matrix_arg("m", m)?;
+        g.start_plan(n, &m, passes::power(p), &options_arg(opts)?)
+    }
+}
+
+type Shared = Rc<RefCell<Gpgpu>>;
+type JsResult<T> = std::result::Result<T, JsValue>;
+
+/// Matrix products, repeated squaring and matrix powers on WebGL2 fragment shaders.
 #[wasm_bindgen(js_name = Gpgpu)]
 pub struct JsGpgpu {
-    inner: Gpgpu,
+    inner: Shared,
 }
 
 #[wasm_bindgen(js_class = Gpgpu)]
@@ -115,94 +241,172 @@ impl JsGpgpu {
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "HTMLCanvasElement | OffscreenCanvas | undefined")]
         canvas: JsValue,
-    ) -> std::result::Result<JsGpgpu, JsValue> {
+    ) -> JsResult<JsGpgpu> {
         let canvas = if canvas.is_undefined() || canvas.is_null() {
             None
         } else {
             Some(Canvas::from_js(&canvas).map_err(to_js_error)?)
         };
         let inner = Gpgpu::new(canvas).map_err(to_js_error)?;
-        Ok(JsGpgpu { inner })
-    }
-
-    fn dim(&self, name: &str, value: f64) -> Result<usize> {
-        shape::dimension(name, value, self.inner.max_dimension())
+        Ok(JsGpgpu {
+            inner: Rc::new(RefCell::new(inner)),
+        })
     }
 
     /// R = M·M for an n×n row-major Float32Array.
-    pub fn square(
-        &mut self,
-        n: f64,
-        m: JsValue,
-        options: JsValue,
-    ) -> std::result::Result<Float32Array, JsValue> {
-        self.run(|me| {
-            let n = me.dim("n", n)?;
-            let m = matrix_arg("m", &m)?;
-            me.inner.square(n, &m, &options_arg(&options)?)
-        })
+    pub fn square(&self, n: f64, m: JsValue, options: JsValue) -> JsResult<Float32Array> {
+        self.blocking(|g| start::square(g, n, &m, &options))
     }
 
     /// A·B with A rows×inner and B inner×cols.
     pub fn multiply(
-        &mut self,
+        &self,
         rows: f64,
         inner: f64,
         cols: f64,
         a: JsValue,
         b: JsValue,
         options: JsValue,
-    ) -> std::result::Result<Float32Array, JsValue> {
-        self.run(|me| {
-            let (rows, inner, cols) = (
-                me.dim("rows", rows)?,
-                me.dim("inner", inner)?,
-                me.dim("cols", cols)?,
-            );
-            let (a, b) = (matrix_arg("a", &a)?, matrix_arg("b", &b)?);
-            me.inner
-                .multiply(rows, inner, cols, &a, &b, &options_arg(&options)?)
-        })
+    ) -> JsResult<Float32Array> {
+        self.blocking(|g| start::multiply(g, [rows, inner, cols], &a, &b, &options))
     }
 
     /// M^(2^times): `times` squarings chained on the GPU; times = 0 returns M.
     #[wasm_bindgen(js_name = squareRepeatedly)]
     pub fn square_repeatedly(
-        &mut self,
+        &self,
         n: f64,
         m: JsValue,
         times: f64,
         options: JsValue,
-    ) -> std::result::Result<Float32Array, JsValue> {
-        self.run(|me| {
-            let n = me.dim("n", n)?;
-            let times = shape::count("times", times, 64.0)?;
-            let m = matrix_arg("m", &m)?;
-            me.inner
-                .square_repeatedly(n, &m, times, &options_arg(&options)?)
-        })
+    ) -> JsResult<Float32Array> {
+        self.blocking(|g| start::repeat(g, n, &m, times, &options))
     }
 
     /// M^p for a whole p >= 0 by binary exponentiation; p = 0 gives the identity.
-    pub fn power(
-        &mut self,
+    pub fn power(&self, n: f64, m: JsValue, p: f64, options: JsValue) -> JsResult<Float32Array> {
+        self.blocking(|g| start::power(g, n, &m, p, &options))
+    }
+
+    /// Like `square`, but the readback goes through a pixel-pack buffer and a fence,
+    /// so the main thread does not wait for the GPU.
+    #[wasm_bindgen(js_name = squareAsync, unchecked_return_type = "Promise<Float32Array>")]
+    pub fn square_async(&self, n: f64, m: JsValue, options: JsValue) -> Promise {
+        self.non_blocking(|g| start::square(g, n, &m, &options))
+    }
+
+    /// Like `multiply`, with a non-blocking readback.
+    #[wasm_bindgen(js_name = multiplyAsync, unchecked_return_type = "Promise<Float32Array>")]
+    pub fn multiply_async(
+        &self,
+        rows: f64,
+        inner: f64,
+        cols: f64,
+        a: JsValue,
+        b: JsValue,
+        options: JsValue,
+    ) -> Promise {
+        self.non_blocking(|g| start::multiply(g, [rows, inner, cols], &a, &b, &options))
+    }
+
+    /// Like `squareRepeatedly`, with a non-blocking readback.
+    #[wasm_bindgen(
+        js_name = squareRepeatedlyAsync,
+        unchecked_return_type = "Promise<Float32Array>"
+    )]
+    pub fn square_repeatedly_async(
+        &self,
         n: f64,
         m: JsValue,
-        p: f64,
+        times: f64,
         options: JsValue,
-    ) -> std::result::Result<Float32Array, JsValue> {
-        self.run(|me| {
-            let n = me.dim("n", n)?;
-            let p = shape::count("p", p, MAX_COUNT)?;
-            let m = matrix_arg("m", &m)?;
-            me.inner.power(n, &m, p, &options_arg(&options)?)
-        })
+    ) -> Promise {
+        self.non_blocking(|g| start::repeat(g, n, &m, times, &options))
+    }
+
+    /// Like `power`, with a non-blocking readback.
+    #[wasm_bindgen(js_name = powerAsync, unchecked_return_type = "Promise<Float32Array>")]
+    pub fn power_async(&self, n: f64, m: JsValue, p: f64, options: JsValue) -> Promise {
+        self.non_blocking(|g| start::power(g, n, &m, p, &options))
+    }
+
+    /// `square` as a `Run` whose passes the caller steps through.
+    #[wasm_bindgen(js_name = startSquare)]
+    pub fn start_square(&self, n: f64, m: JsValue, options: JsValue) -> JsResult<JsRun> {
+        self.stepwise(|g| start::square(g, n, &m, &options))
+    }
+
+    /// `multiply` as a `Run`.
+    #[wasm_bindgen(js_name = startMultiply)]
+    pub fn start_multiply(
+        &self,
+        rows: f64,
+        inner: f64,
+        cols: f64,
+        a: JsValue,
+        b: JsValue,
+        options: JsValue,
+    ) -> JsResult<JsRun> {
+        self.stepwise(|g| start::multiply(g, [rows, inner, cols], &a, &b, &options))
+    }
+
+    /// `squareRepeatedly` as a `Run`.
+    #[wasm_bindgen(js_name = startSquareRepeatedly)]
+    pub fn start_square_repeatedly(
+        &self,
+        n: f64,
+        m: JsValue,
+        times: f64,
+        options: JsValue,
+    ) -> JsResult<JsRun> {
+        self.stepwise(|g| start::repeat(g, n, &m, times, &options))
+    }
+
+    /// `power` as a `Run`.
+    #[wasm_bindgen(js_name = startPower)]
+    pub fn start_power(&self, n: f64, m: JsValue, p: f64, options: JsValue) -> JsResult<JsRun> {
+        self.stepwise(|g| start::power(g, n, &m, p, &options))
+    }
+
+    /// Draws any rows×cols array (e.g. |GPU − double|) as a heatmap on `canvas`,
+    /// through the same colour-map shader. Returns { blockRows, blockCols, stride }.
+    #[wasm_bindgen(js_name = drawHeatmap)]
+    pub fn draw_heatmap(
+        &self,
+        rows: f64,
+        cols: f64,
+        data: JsValue,
+        canvas: JsValue,
+        style: JsValue,
+    ) -> JsResult<Object> {
+        let mut g = self.inner.borrow_mut();
+        let mut draw = || {
+            let (rows, cols) = (g.dim("rows", rows)?, g.dim("cols", cols)?);
+            let data = matrix_arg("data", &data)?;
+            shape::check_len("data", Shape::new(rows, cols), data.len())?;
+            let canvas = canvas_arg(&canvas)?;
+            let range = data
+                .iter()
+                .filter(|v| v.is_finite())
+                .fold(0f32, |a, v| a.max(v.abs()));
+            let style = style_arg(&style, range)?;
+            let e = g.engine();
+            let m = e.upload(Shape::new(rows, cols), Layout::Scalar, &data, 0.0)?;
+            let (w, h) = (canvas.width() as usize, canvas.height() as usize);
+            let drawn = heatmap::draw(e, &m, w, h, style)
+                .and_then(|d| heatmap::present(e, &canvas).map(|_| d));
+            e.recycle(m);
+            drawn.map(drawn_object)
+        };
+        draw().map_err(to_js_error)
     }
 
     /// { renderer, vendor, webglVersion, glslVersion, maxTextureSize, maxViewportDims,
-    ///   maxDrawBuffers, maxTextureUnits, floatRenderable, timerQuery, kernels }
+    ///   maxDrawBuffers, maxTextureUnits, maxDimension, floatRenderable, timerQuery,
+    ///   kernels (the names this device runs) }
     pub fn info(&self) -> Object {
-        let i = self.inner.info();
+        let g = self.inner.borrow();
+        let i = g.info();
         let o = Object::new();
         set(&o, "renderer", i.renderer.as_str());
         set(&o, "vendor", i.vendor.as_str());
@@ -228,10 +432,65 @@ impl JsGpgpu {
         o
     }
 
+    /// Every kernel of the library, naive first: [{ name, description, planes }].
+    pub fn kernels() -> Array {
+        Kernel::ALL
+            .iter()
+            .map(|k| {
+                let o = Object::new();
+                set(&o, "name", k.name());
+                set(&o, "description", k.description());
+                set(&o, "planes", k.layout().planes() as u32);
+                JsValue::from(o)
+            })
+            .collect()
+    }
+
+    /// The GLSL file of a kernel, as written (with its comments).
+    #[wasm_bindgen(js_name = kernelSource)]
+    pub fn kernel_source(name: &str) -> JsResult<String> {
+        kernel_arg(name)
+            .map(|k| k.glsl().to_string())
+            .map_err(to_js_error)
+    }
+
+    /// The complete fragment shader the GPU compiles for a kernel and semiring.
+    #[wasm_bindgen(js_name = programSource)]
+    pub fn program_source(name: &str, semiring: Option<String>) -> JsResult<String> {
+        let source = || {
+            let kernel = kernel_arg(name)?;
+            let semiring = match semiring.as_deref() {
+                None => Semiring::Ordinary,
+                Some(s) => {
+                    options_arg(&{
+                        let o = Object::new();
+                        set(&o, "semiring", s);
+                        o.into()
+                    })?
+                    .semiring
+                }
+            };
+            Ok(ProgramKey::product(kernel, semiring).fragment_source())
+        };
+        source().map_err(to_js_error)
+    }
+
+    /// The kernel `auto` picks for an n×n product on this device.
+    #[wasm_bindgen(js_name = defaultKernel)]
+    pub fn default_kernel(&self, n: f64) -> JsResult<String> {
+        let g = self.inner.borrow();
+        let pick = || {
+            let n = g.dim("n", n)?;
+            let k = g.choose_kernel(&Options::default(), Shape::square(n), n)?;
+            Ok(k.name().to_string())
+        };
+        pick().map_err(to_js_error)
+    }
+
     /// Live GL objects created by this instance (for leak checks).
     #[wasm_bindgen(js_name = liveObjects)]
     pub fn live_objects(&self) -> Object {
-        let c = self.inner.live_objects();
+        let c = self.inner.borrow().live_objects();
         let o = Object::new();
         for (k, v) in [
             ("textures", c.textures),
@@ -251,22 +510,222 @@ impl JsGpgpu {
     /// Fill outputs with `value` (e.g. NaN) before every pass, so unwritten texels
     /// show; `null` turns it off. For tests and debugging.
     #[wasm_bindgen(js_name = setPoison)]
-    pub fn set_poison(&mut self, value: Option<f64>) {
-        self.inner.set_poison(value.map(|v| v as f32));
+    pub fn set_poison(&self, value: Option<f64>) {
+        self.inner.borrow_mut().set_poison(value.map(|v| v as f32));
+    }
+
+    /// Frees pooled GPU textures now rather than at their next reuse.
+    pub fn trim(&self) {
+        self.inner.borrow_mut().engine().trim();
     }
 
     /// The canvas the context lives on.
     #[wasm_bindgen(getter)]
-    pub fn canvas(&mut self) -> JsValue {
-        self.inner.engine().canvas().js_value()
+    pub fn canvas(&self) -> JsValue {
+        self.inner.borrow_mut().engine().canvas().js_value()
     }
 
-    fn run(
-        &mut self,
-        f: impl FnOnce(&mut Self) -> Result<Vec<f32>>,
-    ) -> std::result::Result<Float32Array, JsValue> {
-        f(self)
+    fn blocking(&self, start: impl FnOnce(&mut Gpgpu) -> Result<Run>) -> JsResult<Float32Array> {
+        let mut g = self.inner.borrow_mut();
+        start(&mut g)
+            .and_then(|run| g.finish(run))
             .map(|v| Float32Array::from(&v[..]))
             .map_err(to_js_error)
+    }
+
+    fn non_blocking(&self, start: impl FnOnce(&mut Gpgpu) -> Result<Run>) -> Promise {
+        // The passes and the reads into pack buffers are queued now; only the wait
+        // on the fence and the copy out come later, with no borrow held meanwhile.
+        let pending = {
+            let mut g = self.inner.borrow_mut();
+            start(&mut g).and_then(|run| g.finish_async(run))
+        };
+        future_to_promise(async move {
+            let pending = pending.map_err(to_js_error)?;
+            let data = pending.wait().await.map_err(to_js_error)?;
+            Ok(Float32Array::from(&data[..]).into())
+        })
+    }
+
+    fn stepwise(&self, start: impl FnOnce(&mut Gpgpu) -> Result<Run>) -> JsResult<JsRun> {
+        let run = start(&mut self.inner.borrow_mut()).map_err(to_js_error)?;
+        Ok(JsRun {
+            gpgpu: self.inner.clone(),
+            run: Some(run),
+        })
+    }
+}
+
+/// Which matrix of a run to look at: "a" (the input M, or A), "b" (B of a
+/// product), "latest" (the last pass's output) or "result".
+fn pick<'r>(run: &'r Run, which: &str) -> Result<&'r crate::engine::DeviceMatrix> {
+    let slot = match which {
+        "a" | "input" => run.slot(0),
+        "b" if run.is_product() => run.slot(1),
+        "latest" => Some(run.latest()),
+        "result" if run.is_done() => run.result(),
+        "result" => {
+            return Err(GpgpuError::BadArgument {
+                name: "which".into(),
+                detail: "the result exists once every pass has run".into(),
+            })
+        }
+        _ => None,
+    };
+    slot.ok_or_else(|| GpgpuError::BadArgument {
+        name: "which".into(),
+        detail: format!(
+            "'{which}' is not a matrix of this run; use 'a', 'b' (products), 'latest' or 'result'"
+        ),
+    })
+}
+
+/// One operation stepped pass by pass, for teaching: its textures stay on the GPU
+/// to be drawn, summarised and read between passes. Call `free()` when done.
+#[wasm_bindgen(js_name = Run)]
+pub struct JsRun {
+    gpgpu: Shared,
+    run: Option<Run>,
+}
+
+#[wasm_bindgen(js_class = Run)]
+impl JsRun {
+    fn with<T>(&mut self, f: impl FnOnce(&mut Gpgpu, &mut Run) -> Result<T>) -> JsResult<T> {
+        let mut g = self.gpgpu.borrow_mut();
+        let run = self.run.as_mut().ok_or_else(|| {
+            to_js_error(GpgpuError::BadArgument {
+                name: "run".into(),
+                detail: "this run was finished or freed".into(),
+            })
+        })?;
+        run.check_alive(g.engine())
+            .and_then(|_| f(&mut g, run))
+            .map_err(to_js_error)
+    }
+
+    fn peek<T>(&self, f: impl FnOnce(&Run) -> T) -> T {
+        f(self.run.as_ref().expect("run is alive"))
+    }
+
+    /// Number of passes the plan has.
+    #[wasm_bindgen(getter, js_name = passCount)]
+    pub fn pass_count(&self) -> u32 {
+        self.peek(|r| r.pass_count() as u32)
+    }
+
+    /// Number of passes run so far.
+    #[wasm_bindgen(getter, js_name = passesDone)]
+    pub fn passes_done(&self) -> u32 {
+        self.peek(|r| r.passes_done() as u32)
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn done(&self) -> bool {
+        self.peek(|r| r.is_done())
+    }
+
+    /// The kernel running the passes.
+    #[wasm_bindgen(getter)]
+    pub fn kernel(&self) -> String {
+        self.peek(|r| r.kernel.name().to_string())
+    }
+
+    /// One label per pass, e.g. "M^6 = M^3 · M^3".
+    pub fn labels(&self) -> Array {
+        self.peek(|r| {
+            r.plan()
+                .labels()
+                .iter()
+                .map(|l| JsValue::from_str(l))
+                .collect()
+        })
+    }
+
+    /// Runs the next pass (timed with a GPU timer query when `timed` and the browser
+    /// offers EXT_disjoint_timer_query_webgl2). Returns false when none was left.
+    pub fn step(&mut self, timed: Option<bool>) -> JsResult<bool> {
+        self.with(|g, run| run.step(g.engine(), timed.unwrap_or(false)))
+    }
+
+    /// Blocks until the GPU has finished every pass issued so far (a one-texel
+    /// readback): wall time around `step` + `sync` is a pass's time when the timer
+    /// extension is missing.
+    pub fn sync(&mut self) -> JsResult<()> {
+        self.with(|g, run| run.sync(g.engine()))
+    }
+
+    /// GPU milliseconds of each pass run with timing (null: pending, untimed or
+    /// unreliable). Results arrive after control returns to the browser.
+    #[wasm_bindgen(js_name = gpuTimes)]
+    pub fn gpu_times(&mut self) -> JsResult<Array> {
+        self.with(|g, run| {
+            Ok(run
+                .gpu_times_ms(g.engine())
+                .into_iter()
+                .map(|t| t.map_or(JsValue::NULL, JsValue::from_f64))
+                .collect())
+        })
+    }
+
+    /// { maxAbs, nan, inf, sumAbs } of a matrix of the run, by GPU reduction.
+    pub fn stats(&mut self, which: &str) -> JsResult<Object> {
+        self.with(|g, run| reduce::stats(g.engine(), pick(run, which)?).map(stats_object))
+    }
+
+    /// Reads a matrix of the run back (row-major Float32Array).
+    pub fn read(&mut self, which: &str) -> JsResult<Float32Array> {
+        self.with(|g, run| {
+            let m = pick(run, which)?;
+            g.engine().download(m).map(|v| Float32Array::from(&v[..]))
+        })
+    }
+
+    /// The answer (every pass must have run); M^0 gives the identity.
+    pub fn result(&mut self) -> JsResult<Float32Array> {
+        self.with(|g, run| {
+            if !run.is_done() {
+                return Err(GpgpuError::BadArgument {
+                    name: "run".into(),
+                    detail: format!(
+                        "{} of {} passes have run; step() to the end first",
+                        run.passes_done(),
+                        run.pass_count()
+                    ),
+                });
+            }
+            run.read_result(g.engine())
+                .map(|v| Float32Array::from(&v[..]))
+        })
+    }
+
+    /// Draws a matrix of the run on `canvas` as a heatmap straight from its GPU
+    /// texture. `style`: { range?, sequential?, logFloor? }; the range defaults to
+    /// the matrix's largest |finite value|. Returns { blockRows, blockCols, stride }.
+    #[wasm_bindgen(js_name = drawHeatmap)]
+    pub fn draw_heatmap(
+        &mut self,
+        which: &str,
+        canvas: JsValue,
+        style: JsValue,
+    ) -> JsResult<Object> {
+        self.with(|g, run| {
+            let canvas = canvas_arg(&canvas)?;
+            let m = pick(run, which)?;
+            let e = g.engine();
+            let range = reduce::stats(e, m)?.max_abs;
+            let style = style_arg(&style, range)?;
+            let (w, h) = (canvas.width() as usize, canvas.height() as usize);
+            let drawn = heatmap::draw(e, m, w, h, style)?;
+            heatmap::present(e, &canvas)?;
+            Ok(drawn_object(drawn))
+        })
+    }
+}
+
+impl Drop for JsRun {
+    fn drop(&mut self) {
+        if let (Some(run), Ok(mut g)) = (self.run.take(), self.gpgpu.try_borrow_mut()) {
+            run.recycle(g.engine());
+        }
     }
 }

@@ -15,6 +15,8 @@ pub mod gl;
 pub mod js;
 pub mod kernels;
 pub mod plan;
+pub mod readback;
+pub mod run;
 
 pub use api::{Gpgpu, Options};
 pub use error::{GpgpuError, Result};

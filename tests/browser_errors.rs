@@ -53,7 +53,7 @@ fn options(pairs: &[(&str, &str)]) -> JsValue {
 
 #[wasm_bindgen_test]
 fn bad_dimensions_are_refused_with_a_clear_message() {
-    let mut g = js_gpgpu();
+    let g = js_gpgpu();
     let u = JsValue::UNDEFINED;
     assert_js_error(
         g.square(0.0, f32s(0), u.clone()),
@@ -98,7 +98,7 @@ fn bad_dimensions_are_refused_with_a_clear_message() {
 
 #[wasm_bindgen_test]
 fn lengths_counts_and_arguments_are_checked() {
-    let mut g = js_gpgpu();
+    let g = js_gpgpu();
     let u = JsValue::UNDEFINED;
     assert_js_error(g.square(3.0, f32s(8), u.clone()), "BAD_LENGTH", "needs 9");
     assert_js_error(
@@ -290,7 +290,7 @@ fn a_thousand_calls_leave_the_same_live_objects_as_one() {
 
 #[wasm_bindgen_test]
 async fn context_loss_fails_clearly_and_restore_recovers() {
-    let mut g = js_gpgpu();
+    let g = js_gpgpu();
     let n = 17.0;
     let m: Vec<f32> = uniform(4, 17 * 17);
     let want = reference::square(Semiring::Ordinary, 17, &to_f64(&m));

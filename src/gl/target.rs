@@ -204,31 +204,41 @@ impl RenderTarget {
         }
     }
 
+    /// The readPixels format for this target and its floats per texel: RGBA/FLOAT is
+    /// always allowed; RED/FLOAT only where the implementation says so.
+    pub fn read_format(&self) -> (u32, usize) {
+        let gl = &self.gl;
+        let format = self.format();
+        if format == TexFormat::Rgba32F {
+            return (GL::RGBA, 4);
+        }
+        gl.bind_framebuffer(GL::READ_FRAMEBUFFER, Some(self.framebuffer.raw()));
+        let param = |p| gl.get_parameter(p).ok().and_then(|v| v.as_f64());
+        let red_ok = param(GL::IMPLEMENTATION_COLOR_READ_FORMAT) == Some(GL::RED as f64)
+            && param(GL::IMPLEMENTATION_COLOR_READ_TYPE) == Some(GL::FLOAT as f64);
+        gl.bind_framebuffer(GL::READ_FRAMEBUFFER, None);
+        if red_ok {
+            (GL::RED, 1)
+        } else {
+            (GL::RGBA, 4)
+        }
+    }
+
+    /// Selects attachment `plane` as the read source; readPixels may follow.
+    pub fn bind_for_reading(&self, plane: usize) {
+        self.gl
+            .bind_framebuffer(GL::READ_FRAMEBUFFER, Some(self.framebuffer.raw()));
+        self.gl.read_buffer(GL::COLOR_ATTACHMENT0 + plane as u32);
+        self.gl.pixel_storei(GL::PACK_ALIGNMENT, 1);
+    }
+
     /// Reads attachment `plane` back: width·height·channels floats, texel rows in order.
     pub fn read(&self, plane: usize) -> Result<Vec<f32>> {
         let gl = &self.gl;
-        let (w, h, format) = (self.width(), self.height(), self.format());
-        gl.bind_framebuffer(GL::READ_FRAMEBUFFER, Some(self.framebuffer.raw()));
-        gl.read_buffer(GL::COLOR_ATTACHMENT0 + plane as u32);
-        // RGBA/FLOAT is always allowed; RED/FLOAT only where the implementation says so.
-        let direct = format == TexFormat::Rgba32F
-            || (gl
-                .get_parameter(GL::IMPLEMENTATION_COLOR_READ_FORMAT)
-                .ok()
-                .and_then(|v| v.as_f64())
-                == Some(GL::RED as f64)
-                && gl
-                    .get_parameter(GL::IMPLEMENTATION_COLOR_READ_TYPE)
-                    .ok()
-                    .and_then(|v| v.as_f64())
-                    == Some(GL::FLOAT as f64));
-        let (read_format, read_channels) = if direct {
-            (format.format(), format.channels())
-        } else {
-            (GL::RGBA, 4)
-        };
+        let (w, h) = (self.width(), self.height());
+        let (read_format, read_channels) = self.read_format();
         let mut data = vec![f32::NAN; w * h * read_channels];
-        gl.pixel_storei(GL::PACK_ALIGNMENT, 1);
+        self.bind_for_reading(plane);
         // SAFETY: as in `Texture::upload`, nothing allocates while the view lives.
         let result = unsafe {
             let view = js_sys::Float32Array::view_mut_raw(data.as_mut_ptr(), data.len());
@@ -245,9 +255,43 @@ impl RenderTarget {
         gl.bind_framebuffer(GL::READ_FRAMEBUFFER, None);
         result.map_err(|e| gl.failure(format!("readPixels threw {e:?}")))?;
         gl.check("reading back a float texture")?;
-        if read_channels != format.channels() {
-            data = data.chunks_exact(4).map(|t| t[0]).collect();
-        }
-        Ok(data)
+        Ok(keep_channels(data, read_channels, self.format().channels()))
+    }
+}
+
+impl RenderTarget {
+    /// Reads one texel of attachment `plane` (RGBA): a cheap way to wait for the GPU.
+    pub fn read_texel(&self, plane: usize) -> Result<[f32; 4]> {
+        let mut texel = [f32::NAN; 4];
+        self.bind_for_reading(plane);
+        // SAFETY: as in `Texture::upload`, nothing allocates while the view lives.
+        let result = unsafe {
+            let view = js_sys::Float32Array::view_mut_raw(texel.as_mut_ptr(), 4);
+            self.gl.read_pixels_with_opt_array_buffer_view(
+                0,
+                0,
+                1,
+                1,
+                GL::RGBA,
+                GL::FLOAT,
+                Some(&view),
+            )
+        };
+        self.gl.bind_framebuffer(GL::READ_FRAMEBUFFER, None);
+        result.map_err(|e| self.gl.failure(format!("readPixels threw {e:?}")))?;
+        self.gl.check("reading one texel")?;
+        Ok(texel)
+    }
+}
+
+/// Drops the channels readPixels had to return beyond the texture's own.
+pub fn keep_channels(data: Vec<f32>, read: usize, keep: usize) -> Vec<f32> {
+    if read == keep {
+        data
+    } else {
+        data.chunks_exact(read)
+            .flat_map(|t| &t[..keep])
+            .copied()
+            .collect()
     }
 }

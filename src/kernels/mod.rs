@@ -5,8 +5,10 @@
 //! so the key is a complete cache key: one compile per key per context.
 
 pub mod blocked;
+pub mod heatmap;
 pub mod naive;
 pub mod packed;
+pub mod reduce;
 
 use crate::gl::capabilities::Limits;
 use crate::gl::program::Program;
@@ -124,40 +126,85 @@ pub fn choose(out: Shape, inner: usize, limits: &Limits) -> Kernel {
     }
 }
 
-/// Everything that shapes a program's source, and so its cache key.
+pub const LAYOUT_GLSL: &str = include_str!("../../glsl/layout.glsl");
+
+/// Everything that shapes a program's source, and so its cache key: two programs
+/// with equal keys have equal sources, and distinct keys give distinct sources.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct ProgramKey {
-    pub kernel: Kernel,
-    pub semiring: Semiring,
+pub enum ProgramKey {
+    /// A product pass.
+    Product { kernel: Kernel, semiring: Semiring },
+    /// The colour-map shader reading a matrix in `layout`.
+    Heatmap { layout: Layout },
+    /// A statistics reduction pass: from a matrix in a layout (the first pass) or
+    /// from the previous pass's statistics (None).
+    Reduce { from: Option<Layout> },
+}
+
+fn layout_name(layout: Layout) -> String {
+    match layout {
+        Layout::Scalar => "scalar".into(),
+        Layout::Packed { planes } => format!("packed{planes}"),
+    }
+}
+
+fn layout_define(layout: Layout) -> String {
+    let planes = match layout {
+        Layout::Scalar => 0,
+        Layout::Packed { planes } => planes,
+    };
+    format!("#define LAYOUT_PLANES {planes}\n")
 }
 
 impl ProgramKey {
+    pub fn product(kernel: Kernel, semiring: Semiring) -> ProgramKey {
+        ProgramKey::Product { kernel, semiring }
+    }
+
     /// A readable name, used in error messages and the page.
     pub fn name(&self) -> String {
-        format!("{}/{}", self.kernel.name(), self.semiring.name())
+        match *self {
+            ProgramKey::Product { kernel, semiring } => {
+                format!("{}/{}", kernel.name(), semiring.name())
+            }
+            ProgramKey::Heatmap { layout } => format!("heatmap/{}", layout_name(layout)),
+            ProgramKey::Reduce { from: Some(l) } => format!("reduce/{}", layout_name(l)),
+            ProgramKey::Reduce { from: None } => "reduce/stats".into(),
+        }
     }
 
     /// The defines derived from the key, in source form.
     pub fn defines(&self) -> String {
-        let semiring = match self.semiring {
-            Semiring::Ordinary => "SEMIRING_ORDINARY",
-            Semiring::Boolean => "SEMIRING_BOOLEAN",
-            Semiring::MinPlus => "SEMIRING_MIN_PLUS",
-        };
-        let mut d = format!("#define {semiring} 1\n#define NO_EDGE {NO_EDGE:.1e}\n");
-        if matches!(self.kernel, Kernel::Blocked4 | Kernel::Blocked8) {
-            d += &format!("#define PLANES {}\n", self.kernel.layout().planes());
+        match *self {
+            ProgramKey::Product { kernel, semiring } => {
+                let semiring = match semiring {
+                    Semiring::Ordinary => "SEMIRING_ORDINARY",
+                    Semiring::Boolean => "SEMIRING_BOOLEAN",
+                    Semiring::MinPlus => "SEMIRING_MIN_PLUS",
+                };
+                let mut d = format!("#define {semiring} 1\n#define NO_EDGE {NO_EDGE:.1e}\n");
+                if matches!(kernel, Kernel::Blocked4 | Kernel::Blocked8) {
+                    d += &format!("#define PLANES {}\n", kernel.layout().planes());
+                }
+                d
+            }
+            ProgramKey::Heatmap { layout } => layout_define(layout),
+            ProgramKey::Reduce { from: Some(layout) } => {
+                layout_define(layout) + "#define REDUCE_FIRST 1\n"
+            }
+            ProgramKey::Reduce { from: None } => String::new(),
         }
-        d
     }
 
     /// The complete fragment shader source.
     pub fn fragment_source(&self) -> String {
-        format!(
-            "{HEADER}{}{SEMIRING_GLSL}\n{}",
-            self.defines(),
-            self.kernel.glsl()
-        )
+        let body = match *self {
+            ProgramKey::Product { kernel, .. } => format!("{SEMIRING_GLSL}\n{}", kernel.glsl()),
+            ProgramKey::Heatmap { .. } => format!("{LAYOUT_GLSL}\n{}", heatmap::SOURCE),
+            ProgramKey::Reduce { from: Some(_) } => format!("{LAYOUT_GLSL}\n{}", reduce::SOURCE),
+            ProgramKey::Reduce { from: None } => reduce::SOURCE.to_string(),
+        };
+        format!("{HEADER}{}{body}", self.defines())
     }
 
     /// The complete vertex shader source (shared by every program).
@@ -178,8 +225,16 @@ mod tests {
             .flat_map(|&kernel| {
                 semirings
                     .iter()
-                    .map(move |&semiring| ProgramKey { kernel, semiring })
+                    .map(move |&semiring| ProgramKey::product(kernel, semiring))
             })
+            .chain(Kernel::ALL.iter().flat_map(|k| {
+                let layout = k.layout();
+                [
+                    ProgramKey::Heatmap { layout },
+                    ProgramKey::Reduce { from: Some(layout) },
+                ]
+            }))
+            .chain([ProgramKey::Reduce { from: None }])
             .collect()
     }
 
@@ -203,10 +258,7 @@ mod tests {
 
     #[test]
     fn no_edge_define_is_a_float_literal() {
-        let key = ProgramKey {
-            kernel: Kernel::Naive,
-            semiring: Semiring::MinPlus,
-        };
+        let key = ProgramKey::product(Kernel::Naive, Semiring::MinPlus);
         assert!(
             key.defines().contains("#define NO_EDGE 1.0e30"),
             "{}",

@@ -53,6 +53,30 @@ impl PassPlan {
             })
             .collect()
     }
+
+    /// One label per step for the page's pass timeline, e.g. "M^6 = M^3 · M^3".
+    pub fn labels(&self) -> Vec<String> {
+        if *self == product() {
+            return vec!["C = A · B".into()];
+        }
+        let mut before = vec![0u128; self.slots.max(1)];
+        before[0] = 1;
+        self.exponents()
+            .iter()
+            .zip(&self.steps)
+            .map(|(after, step)| {
+                let (a, b) = step.sources();
+                let label = format!(
+                    "M^{} = M^{} · M^{}",
+                    after[step.dst()],
+                    before[a],
+                    before[b]
+                );
+                before.clone_from(after);
+                label
+            })
+            .collect()
+    }
 }
 
 /// M^p by left-to-right binary exponentiation: for each bit after the leading one,
@@ -85,6 +109,15 @@ pub fn power(p: u64) -> PassPlan {
         steps,
         slots,
         result: Some(cur),
+    }
+}
+
+/// A · B: slot 0 holds A, slot 1 holds B, the product goes to slot 2.
+pub fn product() -> PassPlan {
+    PassPlan {
+        steps: vec![Step::Multiply { a: 0, b: 1, dst: 2 }],
+        slots: 3,
+        result: Some(2),
     }
 }
 
@@ -158,6 +191,19 @@ mod tests {
             .map(|(e, s)| e[s.dst()])
             .collect();
         assert_eq!(exps, [2, 3, 6, 12, 13]);
+    }
+
+    #[test]
+    fn labels_name_the_powers() {
+        assert_eq!(
+            power(5).labels(),
+            ["M^2 = M^1 · M^1", "M^4 = M^2 · M^2", "M^5 = M^4 · M^1"]
+        );
+        assert_eq!(product().labels(), ["C = A · B"]);
+        assert_eq!(
+            repeated_square(2).labels(),
+            ["M^2 = M^1 · M^1", "M^4 = M^2 · M^2"]
+        );
     }
 
     #[test]

@@ -1,0 +1,52 @@
+// Draws a matrix as a heatmap straight from its GPU textures: one canvas pixel
+// covers a block of entries and shows the one of largest magnitude, so a lone
+// outlier stays visible when a large matrix is drawn small. Row 0 is at the top.
+uniform ivec2 u_size;     // the matrix: (cols, rows)
+uniform ivec2 u_canvas;   // the drawing: (width, height) in pixels
+uniform int u_stride;     // sample every u_stride-th entry of a block (1 = all)
+uniform float u_range;    // |value| that gets the full colour
+uniform int u_mode;       // 0: diverging (blue - white - red); 1: sequential |value|
+uniform int u_log;        // 1: symmetric log scale from u_floor up to u_range
+uniform float u_floor;
+out vec4 o_colour;
+
+vec3 diverging(float t) {  // t in [-1, 1]
+    vec3 blue = vec3(0.13, 0.40, 0.67), red = vec3(0.70, 0.09, 0.17), white = vec3(0.97);
+    return t < 0.0 ? mix(white, blue, -t) : mix(white, red, t);
+}
+
+vec3 sequential(float t) {  // t in [0, 1]: pale yellow to dark purple
+    vec3 a = vec3(0.99, 0.98, 0.85), b = vec3(0.93, 0.45, 0.25), c = vec3(0.23, 0.05, 0.33);
+    return t < 0.5 ? mix(a, b, 2.0 * t) : mix(b, c, 2.0 * t - 1.0);
+}
+
+float scaled(float v) {
+    float m = abs(v);
+    float t = u_log == 1 ? log(1.0 + m / u_floor) / log(1.0 + u_range / u_floor) : m / u_range;
+    return sign(v) * clamp(t, 0.0, 1.0);
+}
+
+void main() {
+    ivec2 px = ivec2(gl_FragCoord.xy);
+    int row = u_canvas.y - 1 - px.y;
+    int i0 = row * u_size.y / u_canvas.y;
+    int i1 = max(i0 + 1, (row + 1) * u_size.y / u_canvas.y);
+    int j0 = px.x * u_size.x / u_canvas.x;
+    int j1 = max(j0 + 1, (px.x + 1) * u_size.x / u_canvas.x);
+    float pick = 0.0;
+    bool nan = false;
+    for (int i = i0; i < i1; i += u_stride) {
+        for (int j = j0; j < j1; j += u_stride) {
+            float v = element(i, j);
+            if (isnan(v)) nan = true;
+            else if (abs(v) >= abs(pick)) pick = v;
+        }
+    }
+    vec3 colour;
+    if (nan) colour = vec3(0.60, 0.00, 0.80);                          // NaN: violet
+    else if (isinf(pick)) colour = pick > 0.0 ? vec3(0.25, 0.0, 0.0)   // +Inf: near black red
+                                              : vec3(0.0, 0.0, 0.25); // -Inf: near black blue
+    else if (u_mode == 1) colour = sequential(abs(scaled(pick)));
+    else colour = diverging(scaled(pick));
+    o_colour = vec4(colour, 1.0);
+}

@@ -1,0 +1,106 @@
+//! Binds glsl/heatmap.frag: draws a resident matrix as a heatmap onto the
+//! context's canvas, then copies that onto a page canvas (GPU to GPU in the
+//! browser: no readPixels).
+
+use wasm_bindgen::JsCast;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+
+use super::ProgramKey;
+use crate::engine::{Destination, DeviceMatrix, Engine};
+use crate::error::{GpgpuError, Result};
+use crate::gl::context::Canvas;
+use crate::gl::program::Program;
+
+pub const SOURCE: &str = include_str!("../../glsl/heatmap.frag");
+
+/// A block larger than this per side is sampled with a stride, bounding a pixel's cost.
+pub const MAX_SAMPLES_PER_AXIS: usize = 16;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Style {
+    /// Sequential (|value|, for errors) instead of diverging (signed values).
+    pub sequential: bool,
+    /// |value| that gets the full colour.
+    pub range: f32,
+    /// Symmetric log scale starting at this magnitude, for values spanning decades.
+    pub log_floor: Option<f32>,
+}
+
+/// How a heatmap maps entries to pixels, for an honest label.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Drawn {
+    /// Entries per pixel along each axis (1 when every entry has its pixel or more).
+    pub block: (usize, usize),
+    /// 1 when every entry of a block is looked at, else the sampling step.
+    pub stride: usize,
+}
+
+/// Points the sampler array `name[0..planes]` at `m`'s planes, from texture unit `first`.
+pub fn bind_matrix(program: &Program, name: &str, m: &DeviceMatrix, first: u32) {
+    for (p, t) in m.target.textures().iter().enumerate() {
+        program.set_texture(&format!("{name}[{p}]"), first + p as u32, t);
+    }
+}
+
+/// Entries per pixel and the sampling stride for a matrix side drawn on a canvas side.
+pub fn mapping(rows: usize, cols: usize, width: usize, height: usize) -> Drawn {
+    let block = (cols.div_ceil(width), rows.div_ceil(height));
+    let stride = block.0.max(block.1).div_ceil(MAX_SAMPLES_PER_AXIS);
+    Drawn { block, stride }
+}
+
+/// Draws `m` onto the context's canvas, resized to width×height.
+pub fn draw(
+    engine: &mut Engine,
+    m: &DeviceMatrix,
+    width: usize,
+    height: usize,
+    style: Style,
+) -> Result<Drawn> {
+    let drawn = mapping(m.shape.rows, m.shape.cols, width, height);
+    engine.draw(
+        ProgramKey::Heatmap { layout: m.layout },
+        Destination::Canvas { width, height },
+        |program| {
+            bind_matrix(program, "u_m", m, 0);
+            program.set_ivec2("u_size", m.shape.cols as i32, m.shape.rows as i32);
+            program.set_ivec2("u_canvas", width as i32, height as i32);
+            program.set_int("u_stride", drawn.stride as i32);
+            program.set_float("u_range", style.range.max(f32::MIN_POSITIVE));
+            program.set_int("u_mode", style.sequential as i32);
+            program.set_int("u_log", style.log_floor.is_some() as i32);
+            program.set_float(
+                "u_floor",
+                style.log_floor.unwrap_or(1.0).max(f32::MIN_POSITIVE),
+            );
+        },
+    )?;
+    Ok(drawn)
+}
+
+/// Copies the context's canvas onto `target` (a 2D canvas of the same size).
+pub fn present(engine: &Engine, target: &HtmlCanvasElement) -> Result<()> {
+    let ctx = target
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
+        .ok_or_else(|| GpgpuError::BadArgument {
+            name: "canvas".into(),
+            detail: "a heatmap needs a canvas that can give a '2d' context".into(),
+        })?;
+    ctx.set_image_smoothing_enabled(false);
+    let (w, h) = (target.width() as f64, target.height() as f64);
+    ctx.clear_rect(0.0, 0.0, w, h);
+    let drawn = match engine.canvas() {
+        Canvas::Element(c) => {
+            ctx.draw_image_with_html_canvas_element_and_dw_and_dh(c, 0.0, 0.0, w, h)
+        }
+        Canvas::Offscreen(c) => {
+            ctx.draw_image_with_offscreen_canvas_and_dw_and_dh(c, 0.0, 0.0, w, h)
+        }
+    };
+    drawn.map_err(|e| GpgpuError::Gl {
+        detail: format!("drawImage of the heatmap failed: {e:?}"),
+    })
+}

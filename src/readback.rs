@@ -1,0 +1,149 @@
+//! Non-blocking readback (the TF.js way): readPixels into PIXEL_PACK_BUFFERs,
+//! a fence after them, then poll the fence from the event loop and copy out with
+//! getBufferSubData only once the GPU is done, so the main thread never stalls.
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+use crate::engine::DeviceMatrix;
+use crate::error::{GpgpuError, Result};
+use crate::gl::objects::{Buffer, Fence};
+use crate::gl::target::keep_channels;
+use crate::gl::{Gl, GL};
+use crate::plan::layout::Layout;
+use crate::plan::shape::Shape;
+
+/// One plane's pixels in flight to a pack buffer.
+struct PlaneRead {
+    buffer: Buffer,
+    floats: usize,
+    read_channels: usize,
+}
+
+/// A readback issued to the GPU; `wait` resolves when the data is on the CPU.
+pub struct PendingRead {
+    gl: Gl,
+    state: State,
+}
+
+enum State {
+    /// Known without the GPU (e.g. M^0 = I).
+    Ready(Vec<f32>),
+    InFlight {
+        planes: Vec<PlaneRead>,
+        fence: Fence,
+        shape: Shape,
+        layout: Layout,
+        channels: usize,
+    },
+}
+
+impl PendingRead {
+    pub fn ready(gl: &Gl, data: Vec<f32>) -> PendingRead {
+        PendingRead {
+            gl: gl.clone(),
+            state: State::Ready(data),
+        }
+    }
+
+    /// Queues readPixels of every plane of `m` into pack buffers, then a fence. The
+    /// textures may be reused at once: later draws are ordered after these reads.
+    pub fn start(gl: &Gl, m: &DeviceMatrix) -> Result<PendingRead> {
+        let target = &m.target;
+        let (w, h) = (target.width(), target.height());
+        let (format, read_channels) = target.read_format();
+        let mut planes = Vec::new();
+        for plane in 0..m.layout.planes() {
+            let floats = w * h * read_channels;
+            let buffer = Buffer::new(gl)?;
+            gl.bind_buffer(GL::PIXEL_PACK_BUFFER, Some(buffer.raw()));
+            gl.buffer_data_with_i32(GL::PIXEL_PACK_BUFFER, (floats * 4) as i32, GL::STREAM_READ);
+            target.bind_for_reading(plane);
+            let read = gl.read_pixels_with_i32(0, 0, w as i32, h as i32, format, GL::FLOAT, 0);
+            gl.bind_framebuffer(GL::READ_FRAMEBUFFER, None);
+            gl.bind_buffer(GL::PIXEL_PACK_BUFFER, None);
+            read.map_err(|e| gl.failure(format!("readPixels into a pack buffer threw {e:?}")))?;
+            planes.push(PlaneRead {
+                buffer,
+                floats,
+                read_channels,
+            });
+        }
+        let fence = Fence::new(gl)?;
+        gl.flush();
+        gl.check("queueing an asynchronous readback")?;
+        Ok(PendingRead {
+            gl: gl.clone(),
+            state: State::InFlight {
+                planes,
+                fence,
+                shape: m.shape,
+                layout: m.layout,
+                channels: target.format().channels(),
+            },
+        })
+    }
+
+    /// Polls the fence once per event-loop turn, then copies the data out.
+    pub async fn wait(self) -> Result<Vec<f32>> {
+        let gl = self.gl;
+        let (planes, fence, shape, layout, channels) = match self.state {
+            State::Ready(data) => return Ok(data),
+            State::InFlight {
+                planes,
+                fence,
+                shape,
+                layout,
+                channels,
+            } => (planes, fence, shape, layout, channels),
+        };
+        loop {
+            if gl.is_context_lost() {
+                return Err(GpgpuError::ContextLost);
+            }
+            match gl.client_wait_sync_with_u32(fence.raw(), 0, 0) {
+                GL::ALREADY_SIGNALED | GL::CONDITION_SATISFIED => break,
+                GL::WAIT_FAILED => return Err(gl.failure("clientWaitSync failed")),
+                _ => next_tick().await,
+            }
+        }
+        let mut data = Vec::with_capacity(planes.len());
+        for p in &planes {
+            let mut floats = vec![f32::NAN; p.floats];
+            gl.bind_buffer(GL::PIXEL_PACK_BUFFER, Some(p.buffer.raw()));
+            // SAFETY: nothing allocates between the view's creation and its use.
+            unsafe {
+                let view = js_sys::Float32Array::view_mut_raw(floats.as_mut_ptr(), floats.len());
+                gl.get_buffer_sub_data_with_i32_and_array_buffer_view(
+                    GL::PIXEL_PACK_BUFFER,
+                    0,
+                    &view,
+                );
+            }
+            gl.bind_buffer(GL::PIXEL_PACK_BUFFER, None);
+            data.push(keep_channels(floats, p.read_channels, channels));
+        }
+        gl.check("copying an asynchronous readback out")?;
+        let views: Vec<&[f32]> = data.iter().map(|p| &p[..]).collect();
+        Ok(layout.unpack(shape, &views))
+    }
+}
+
+/// Resolves on the next macrotask (setTimeout 0), in a window or a worker.
+pub async fn next_tick() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let global = js_sys::global();
+        let set_timeout = js_sys::Reflect::get(&global, &"setTimeout".into())
+            .ok()
+            .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+        match set_timeout {
+            Some(f) => {
+                let _ = f.call2(&global, &resolve, &0.into());
+            }
+            None => {
+                let _ = resolve.call0(&global);
+            }
+        }
+    });
+    let _ = JsFuture::from(promise).await;
+}

@@ -1,0 +1,221 @@
+//! A run: one operation's inputs uploaded, its pass plan, and the GPU textures
+//! in between. Every operation goes through a run; the teaching page drives one
+//! pass at a time (`step`), the plain calls run them all (`run_all`).
+
+use crate::engine::{DeviceMatrix, Engine};
+use crate::error::{GpgpuError, Result};
+use crate::gl::objects::Query;
+use crate::gl::GL;
+use crate::kernels::Kernel;
+use crate::plan::passes::PassPlan;
+use crate::plan::reference;
+use crate::plan::semiring::Semiring;
+use crate::plan::shape::Shape;
+
+/// EXT_disjoint_timer_query_webgl2's enums.
+const TIME_ELAPSED_EXT: u32 = 0x88BF;
+const GPU_DISJOINT_EXT: u32 = 0x8FBB;
+
+pub struct Run {
+    pub kernel: Kernel,
+    pub semiring: Semiring,
+    plan: PassPlan,
+    /// Shape each slot holds (known up front: inputs, and each step's output).
+    shapes: Vec<Shape>,
+    slots: Vec<Option<DeviceMatrix>>,
+    next: usize,
+    /// One timer per pass run with timing on (None where it was off or unsupported).
+    timers: Vec<Option<Query>>,
+    /// The context generation the textures belong to.
+    generation: u32,
+}
+
+impl Run {
+    /// A run of `plan` whose slots 0.. hold `inputs` (row-major, already validated).
+    pub fn new(
+        engine: &mut Engine,
+        kernel: Kernel,
+        semiring: Semiring,
+        plan: PassPlan,
+        inputs: &[(Shape, &[f32])],
+    ) -> Result<Run> {
+        engine.ensure()?;
+        let mut shapes: Vec<Shape> = inputs.iter().map(|(s, _)| *s).collect();
+        shapes.resize(plan.slots.max(inputs.len()), inputs[0].0);
+        for step in &plan.steps {
+            let (a, b) = step.sources();
+            shapes[step.dst()] = Shape::new(shapes[a].rows, shapes[b].cols);
+        }
+        let mut slots: Vec<Option<DeviceMatrix>> = (0..shapes.len()).map(|_| None).collect();
+        let (layout, pad) = (kernel.layout(), semiring.zero() as f32);
+        for (i, (shape, data)) in inputs.iter().enumerate() {
+            slots[i] = Some(engine.upload(*shape, layout, &semiring.prepare(data), pad)?);
+        }
+        Ok(Run {
+            kernel,
+            semiring,
+            plan,
+            shapes,
+            slots,
+            next: 0,
+            timers: Vec::new(),
+            generation: engine.gl().generation(),
+        })
+    }
+
+    pub fn plan(&self) -> &PassPlan {
+        &self.plan
+    }
+
+    pub fn pass_count(&self) -> usize {
+        self.plan.steps.len()
+    }
+
+    pub fn passes_done(&self) -> usize {
+        self.next
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.next == self.plan.steps.len()
+    }
+
+    /// Runs the next pass; `timed` wraps it in a GPU timer query where supported.
+    /// Returns false when every pass has run.
+    pub fn step(&mut self, engine: &mut Engine, timed: bool) -> Result<bool> {
+        let Some(&step) = self.plan.steps.get(self.next) else {
+            return Ok(false);
+        };
+        self.check_alive(engine)?;
+        let dst = step.dst();
+        if self.slots[dst].is_none() {
+            self.slots[dst] = Some(engine.alloc(self.shapes[dst], self.kernel.layout())?);
+        }
+        let timer = if timed && engine.info().timer_query {
+            Some(Query::new(engine.gl())?)
+        } else {
+            None
+        };
+        if let Some(q) = &timer {
+            engine.gl().begin_query(TIME_ELAPSED_EXT, q.raw());
+        }
+        let (a, b) = step.sources();
+        let get = |s: usize| {
+            self.slots[s]
+                .as_ref()
+                .expect("a plan reads only written slots")
+        };
+        let drawn = engine.product(self.kernel, self.semiring, get(a), get(b), get(dst));
+        if timer.is_some() {
+            engine.gl().end_query(TIME_ELAPSED_EXT);
+        }
+        drawn?;
+        self.timers.push(timer);
+        self.next += 1;
+        Ok(true)
+    }
+
+    /// Runs every remaining pass.
+    pub fn run_all(&mut self, engine: &mut Engine) -> Result<()> {
+        while self.step(engine, false)? {}
+        Ok(())
+    }
+
+    /// The matrix in slot `slot` (inputs are slots 0 and, for products, 1).
+    pub fn slot(&self, slot: usize) -> Option<&DeviceMatrix> {
+        self.slots.get(slot).and_then(|s| s.as_ref())
+    }
+
+    /// Whether this run is a product of two inputs (A in slot 0, B in slot 1).
+    pub fn is_product(&self) -> bool {
+        self.plan == crate::plan::passes::product()
+    }
+
+    /// The answer's matrix (None for M^0 = I, which needs no GPU).
+    pub fn result(&self) -> Option<&DeviceMatrix> {
+        self.plan.result.and_then(|s| self.slot(s))
+    }
+
+    /// Waits for the GPU to finish the passes issued so far (reads one texel).
+    pub fn sync(&self, engine: &mut Engine) -> Result<()> {
+        self.check_alive(engine)?;
+        let target = &self.latest().target;
+        target.read_texel(0)?;
+        Ok(())
+    }
+
+    /// Fails if the context was lost since this run uploaded its inputs: its
+    /// textures died with it and the run must be started again.
+    pub fn check_alive(&self, engine: &mut Engine) -> Result<()> {
+        engine.ensure()?;
+        if engine.gl().generation() != self.generation {
+            return Err(GpgpuError::ContextLost);
+        }
+        Ok(())
+    }
+
+    /// The output of the latest pass, or the first input before any pass ran.
+    pub fn latest(&self) -> &DeviceMatrix {
+        let slot = match self.next {
+            0 => 0,
+            k => self.plan.steps[k - 1].dst(),
+        };
+        self.slots[slot].as_ref().expect("written slot")
+    }
+
+    /// The answer's shape.
+    pub fn result_shape(&self) -> Shape {
+        match self.plan.result {
+            Some(slot) => self.shapes[slot],
+            None => self.shapes[0],
+        }
+    }
+
+    /// Reads the answer back (all passes must have run). p = 0 gives the identity.
+    pub fn read_result(&self, engine: &mut Engine) -> Result<Vec<f32>> {
+        assert!(self.is_done(), "read_result before the last pass");
+        match self.plan.result {
+            Some(slot) => engine.download(self.slots[slot].as_ref().expect("result slot")),
+            None => {
+                engine.ensure()?;
+                let n = self.shapes[0].rows;
+                Ok(reference::identity(self.semiring, n)
+                    .into_iter()
+                    .map(|v| v as f32)
+                    .collect())
+            }
+        }
+    }
+
+    /// GPU time of each pass run so far in ms: None while the result is pending (it
+    /// arrives after control returns to the browser), if timing was off or
+    /// unsupported, or if the GPU reported a disjoint (unreliable) interval.
+    pub fn gpu_times_ms(&self, engine: &Engine) -> Vec<Option<f64>> {
+        let gl = engine.gl();
+        let disjoint = gl
+            .get_parameter(GPU_DISJOINT_EXT)
+            .ok()
+            .and_then(|v| v.as_bool())
+            .unwrap_or(false);
+        self.timers
+            .iter()
+            .map(|t| {
+                let q = t.as_ref()?;
+                let ready = gl
+                    .get_query_parameter(q.raw(), GL::QUERY_RESULT_AVAILABLE)
+                    .as_bool()?;
+                if !ready || disjoint {
+                    return None;
+                }
+                let ns = gl.get_query_parameter(q.raw(), GL::QUERY_RESULT).as_f64()?;
+                Some(ns / 1e6)
+            })
+            .collect()
+    }
+
+    /// Returns the run's textures to the engine's pool.
+    pub fn recycle(self, engine: &mut Engine) {
+        for m in self.slots.into_iter().flatten() {
+            engine.recycle(m);
+        }
+    }
+}

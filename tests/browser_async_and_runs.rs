@@ -1,0 +1,349 @@
+//! The non-blocking readback path (pixel-pack buffer + fence) against the same
+//! references as the blocking one, and the step-through `Run` the page uses:
+//! pass labels, GPU statistics, heatmaps drawn from textures, timer queries.
+
+mod common;
+
+use common::*;
+use gpgpu_matrix::js::JsGpgpu;
+use gpgpu_matrix::plan::random;
+use gpgpu_matrix::plan::reference::{self, to_f64};
+use gpgpu_matrix::Semiring::Ordinary;
+use js_sys::{Float32Array, Object, Reflect};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn kernel_opts(name: &str) -> JsValue {
+    let o = Object::new();
+    Reflect::set(&o, &"kernel".into(), &name.into()).unwrap();
+    o.into()
+}
+
+fn js(m: &[f32]) -> JsValue {
+    Float32Array::from(m).into()
+}
+
+async fn resolve(p: js_sys::Promise) -> Vec<f32> {
+    let v = JsFuture::from(p).await.expect("promise resolves");
+    v.unchecked_into::<Float32Array>().to_vec()
+}
+
+fn get(o: &JsValue, key: &str) -> f64 {
+    Reflect::get(o, &key.into()).unwrap().as_f64().unwrap()
+}
+
+fn kernel_names() -> Vec<String> {
+    let g = poisoned();
+    kernels(&g).iter().map(|k| k.name().to_string()).collect()
+}
+
+#[wasm_bindgen_test]
+async fn async_products_match_the_reference() {
+    let g = JsGpgpu::new(JsValue::UNDEFINED).unwrap();
+    g.set_poison(Some(f64::NAN));
+    for name in kernel_names() {
+        for &n in &[1usize, 3, 17, 100] {
+            let m = uniform(n as u32, n * n);
+            let got = resolve(g.square_async(n as f64, js(&m), kernel_opts(&name))).await;
+            let want = reference::square(Ordinary, n, &to_f64(&m));
+            assert_close(
+                &format!("{name} squareAsync n={n}"),
+                &got,
+                &want,
+                FROBENIUS_TOL,
+            );
+        }
+        let (rows, inner, cols) = (3, 5, 2);
+        let a = uniform(1, rows * inner);
+        let b = uniform(2, inner * cols);
+        let p = g.multiply_async(
+            rows as f64,
+            inner as f64,
+            cols as f64,
+            js(&a),
+            js(&b),
+            kernel_opts(&name),
+        );
+        let want = reference::multiply(Ordinary, rows, inner, cols, &to_f64(&a), &to_f64(&b));
+        assert_close(
+            &format!("{name} multiplyAsync 3x5·5x2"),
+            &resolve(p).await,
+            &want,
+            FROBENIUS_TOL,
+        );
+        let s = random::integers(5, 64 * 64, -3, 3);
+        let got =
+            resolve(g.multiply_async(64.0, 64.0, 64.0, js(&s), js(&s), kernel_opts(&name))).await;
+        assert_exact(
+            &format!("{name} integer multiplyAsync"),
+            &got,
+            &reference::square(Ordinary, 64, &to_f64(&s)),
+        );
+        let m: Vec<f32> = uniform(9, 17 * 17)
+            .iter()
+            .map(|v| v / 17f32.sqrt())
+            .collect();
+        for p in [0u64, 1, 5, 13] {
+            let got = resolve(g.power_async(17.0, js(&m), p as f64, kernel_opts(&name))).await;
+            let want = reference::power(Ordinary, 17, &to_f64(&m), p);
+            assert_close(
+                &format!("{name} powerAsync p={p}"),
+                &got,
+                &want,
+                4.0 * FROBENIUS_TOL,
+            );
+        }
+        let got = resolve(g.square_repeatedly_async(17.0, js(&m), 3.0, kernel_opts(&name))).await;
+        let want = reference::repeated_square(Ordinary, 17, &to_f64(&m), 3);
+        assert_close(
+            &format!("{name} squareRepeatedlyAsync"),
+            &got,
+            &want,
+            8.0 * FROBENIUS_TOL,
+        );
+    }
+}
+
+#[wasm_bindgen_test]
+async fn async_errors_reject_the_promise() {
+    let g = JsGpgpu::new(JsValue::UNDEFINED).unwrap();
+    let err = JsFuture::from(g.square_async(2.5, js(&[0.0; 4]), JsValue::UNDEFINED))
+        .await
+        .expect_err("a bad dimension rejects");
+    let code = Reflect::get(&err, &"code".into()).unwrap().as_string();
+    assert_eq!(code.as_deref(), Some("BAD_DIMENSION"));
+}
+
+#[wasm_bindgen_test]
+async fn two_async_calls_in_flight_at_once_both_resolve() {
+    let g = JsGpgpu::new(JsValue::UNDEFINED).unwrap();
+    let a = uniform(1, 33 * 33);
+    let b = uniform(2, 33 * 33);
+    let pa = g.square_async(33.0, js(&a), JsValue::UNDEFINED);
+    let pb = g.square_async(33.0, js(&b), JsValue::UNDEFINED);
+    let rb = resolve(pb).await;
+    let ra = resolve(pa).await;
+    assert_close(
+        "first",
+        &ra,
+        &reference::square(Ordinary, 33, &to_f64(&a)),
+        FROBENIUS_TOL,
+    );
+    assert_close(
+        "second",
+        &rb,
+        &reference::square(Ordinary, 33, &to_f64(&b)),
+        FROBENIUS_TOL,
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_run_steps_pass_by_pass_with_stats_and_timers() {
+    let g = JsGpgpu::new(JsValue::UNDEFINED).unwrap();
+    g.set_poison(Some(f64::NAN));
+    let n = 24;
+    let m = random::integers(3, n * n, -2, 2);
+    for name in kernel_names() {
+        let mut run = g
+            .start_power(n as f64, js(&m), 5.0, kernel_opts(&name))
+            .unwrap();
+        assert_eq!(run.pass_count(), 3);
+        assert_eq!(run.kernel(), name);
+        let labels: Vec<String> = run
+            .labels()
+            .iter()
+            .map(|l| l.as_string().unwrap())
+            .collect();
+        assert_eq!(
+            labels,
+            ["M^2 = M^1 · M^1", "M^4 = M^2 · M^2", "M^5 = M^4 · M^1"]
+        );
+        let mut exps = vec![];
+        while run.step(Some(true)).unwrap() {
+            run.sync().unwrap();
+            let latest = run.read("latest").unwrap().to_vec();
+            let e = [0, 2, 4, 5][run.passes_done() as usize];
+            exps.push(e);
+            let want = reference::power(Ordinary, n, &to_f64(&m), e);
+            assert_exact(
+                &format!("{name} pass {} = M^{e}", run.passes_done()),
+                &latest,
+                &want,
+            );
+            // Statistics by GPU reduction equal those of the CPU copy.
+            let stats = run.stats("latest").unwrap();
+            let max_abs = want.iter().fold(0f64, |a, v| a.max(v.abs()));
+            let sum_abs: f64 = want.iter().map(|v| v.abs()).sum();
+            assert_eq!(get(&stats, "maxAbs"), max_abs);
+            assert_eq!(get(&stats, "nan") + get(&stats, "inf"), 0.0);
+            assert!((get(&stats, "sumAbs") - sum_abs).abs() <= 1e-6 * sum_abs);
+        }
+        assert!(run.done());
+        assert_eq!(exps, [2, 4, 5]);
+        let result = run.result().unwrap().to_vec();
+        assert_exact(
+            &format!("{name} result"),
+            &result,
+            &reference::power(Ordinary, n, &to_f64(&m), 5),
+        );
+        assert_eq!(run.read("a").unwrap().to_vec(), m, "the input stays");
+        // Timer query results arrive after control returns to the browser.
+        let info = g.info();
+        if Reflect::get(&info, &"timerQuery".into()).unwrap().as_bool() == Some(true) {
+            let mut times = vec![];
+            for _ in 0..50 {
+                sleep(20).await;
+                times = run
+                    .gpu_times()
+                    .unwrap()
+                    .iter()
+                    .map(|t| t.as_f64())
+                    .collect();
+                if times.iter().all(|t| t.is_some()) {
+                    break;
+                }
+            }
+            assert_eq!(times.len(), 3);
+            assert!(
+                times.iter().all(|t| t.is_some_and(|ms| ms >= 0.0)),
+                "{times:?}"
+            );
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+fn stats_count_nan_and_infinity() {
+    let g = JsGpgpu::new(JsValue::UNDEFINED).unwrap();
+    let n = 19;
+    let mut m = vec![0.5f32; n * n];
+    m[3] = f32::NAN;
+    m[40] = f32::INFINITY;
+    m[41] = f32::NEG_INFINITY;
+    m[77] = -7.0;
+    let mut run = g
+        .start_square_repeatedly(n as f64, js(&m), 0.0, JsValue::UNDEFINED)
+        .unwrap();
+    let s = run.stats("a").unwrap();
+    assert_eq!(
+        (get(&s, "maxAbs"), get(&s, "nan"), get(&s, "inf")),
+        (7.0, 1.0, 2.0)
+    );
+}
+
+fn pixel(canvas: &web_sys::HtmlCanvasElement, x: f64, y: f64) -> [u8; 4] {
+    let ctx: web_sys::CanvasRenderingContext2d =
+        canvas.get_context("2d").unwrap().unwrap().unchecked_into();
+    let d = ctx.get_image_data(x, y, 1.0, 1.0).unwrap().data();
+    [d[0], d[1], d[2], d[3]]
+}
+
+fn canvas(w: u32, h: u32) -> web_sys::HtmlCanvasElement {
+    let doc = web_sys::window().unwrap().document().unwrap();
+    let c: web_sys::HtmlCanvasElement = doc.create_element("canvas").unwrap().unchecked_into();
+    c.set_width(w);
+    c.set_height(h);
+    c
+}
+
+#[wasm_bindgen_test]
+fn heatmaps_are_drawn_from_textures_with_row_zero_on_top() {
+    let g = JsGpgpu::new(JsValue::UNDEFINED).unwrap();
+    // [[ 2, -2],
+    //  [ 0, NaN]]  drawn 2x2 pixels per entry on a 4x4 canvas.
+    let m = [2.0f32, -2.0, 0.0, f32::NAN];
+    for name in kernel_names() {
+        let mut run = g
+            .start_square_repeatedly(2.0, js(&m), 0.0, kernel_opts(&name))
+            .unwrap();
+        let c = canvas(4, 4);
+        let drawn = run
+            .draw_heatmap("a", c.clone().into(), JsValue::UNDEFINED)
+            .unwrap();
+        assert_eq!(get(&drawn, "blockRows"), 1.0);
+        let [r, _, b, _] = pixel(&c, 0.0, 0.0);
+        assert!(
+            r > 150 && b < 80,
+            "{name}: top-left +2 is red, got {:?}",
+            pixel(&c, 0.0, 0.0)
+        );
+        let [r, _, b, _] = pixel(&c, 3.0, 1.0);
+        assert!(
+            b > 150 && r < 80,
+            "{name}: top-right -2 is blue, got {:?}",
+            pixel(&c, 3.0, 1.0)
+        );
+        assert!(
+            pixel(&c, 1.0, 3.0)[..3].iter().all(|&v| v > 230),
+            "{name}: 0 is white"
+        );
+        let nan = pixel(&c, 3.0, 3.0);
+        assert!(
+            nan[0] > 120 && nan[1] < 30 && nan[2] > 170,
+            "{name}: NaN is violet, got {nan:?}"
+        );
+    }
+    // Arrays from JS (e.g. |GPU − double|) use the sequential map; a big matrix on a
+    // small canvas reports how many entries each pixel covers.
+    let c = canvas(16, 8);
+    let data: Vec<f32> = (0..64 * 100).map(|v| v as f32).collect();
+    let style = Object::new();
+    Reflect::set(&style, &"sequential".into(), &true.into()).unwrap();
+    let drawn = g
+        .draw_heatmap(64.0, 100.0, js(&data), c.clone().into(), style.into())
+        .unwrap();
+    assert_eq!(
+        (get(&drawn, "blockRows"), get(&drawn, "blockCols")),
+        (8.0, 7.0)
+    );
+    let first = pixel(&c, 0.0, 0.0);
+    let last = pixel(&c, 15.0, 7.0);
+    assert!(
+        first[0] > 240 && last[0] < 100,
+        "pale at 0, dark at the max: {first:?} {last:?}"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_run_started_before_a_context_loss_refuses_to_continue() {
+    let g = JsGpgpu::new(JsValue::UNDEFINED).unwrap();
+    let m = uniform(1, 8 * 8);
+    let mut run = g.start_power(8.0, js(&m), 3.0, JsValue::UNDEFINED).unwrap();
+    run.step(None).unwrap();
+    let canvas: web_sys::HtmlCanvasElement = g.canvas().unchecked_into();
+    let gl: web_sys::WebGl2RenderingContext = canvas
+        .get_context("webgl2")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    let lose: web_sys::WebglLoseContext = gl
+        .get_extension("WEBGL_lose_context")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    lose.lose_context();
+    sleep(30).await;
+    lose.restore_context();
+    for _ in 0..100 {
+        sleep(20).await;
+        if !gl.is_context_lost() {
+            break;
+        }
+    }
+    let err = run
+        .step(None)
+        .expect_err("the run's textures died with the context");
+    let code = Reflect::get(&err, &"code".into()).unwrap().as_string();
+    assert_eq!(code.as_deref(), Some("CONTEXT_LOST"));
+    // A new run works.
+    let got = g.square(8.0, js(&m), JsValue::UNDEFINED).unwrap().to_vec();
+    assert_close(
+        "after restore",
+        &got,
+        &reference::square(Ordinary, 8, &to_f64(&m)),
+        FROBENIUS_TOL,
+    );
+}
