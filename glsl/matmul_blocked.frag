@@ -6,6 +6,8 @@
 // 4*PLANES*PLANES multiply-adds: far more arithmetic per fetch than one texel.
 uniform highp sampler2D u_a[PLANES];  // plane r, texel (kb, ib) = A[PLANES*ib + r][4kb ..]
 uniform highp sampler2D u_b[PLANES];  // plane q, texel (jb, s)  = B[PLANES*s + q][4jb ..]
+uniform vec2 u_a_texel;               // 1 / size of an A plane, for texture()
+uniform vec2 u_b_texel;               // 1 / size of a B plane
 uniform int u_steps;                  // padded inner / PLANES
 uniform ivec2 u_valid;                // (cols, rows) of R; beyond them is padding
 
@@ -20,13 +22,42 @@ layout(location = 6) out vec4 o_6;
 layout(location = 7) out vec4 o_7;
 #endif
 
+// texture() at texel centres with NEAREST filtering reads exactly the texel
+// texelFetch would, and SwiftShader runs it faster (bench/NOTES.md).
+#define A(r, x) texture(u_a[r], (vec2(x, p.y) + 0.5) * u_a_texel)
+#define B(q, s) texture(u_b[q], (vec2(p.x, s) + 0.5) * u_b_texel)
+
 // Row r of the block takes four k values from one A texel, times four B rows.
-#define ROW(c, r, kx, b0, b1, b2, b3) {               \
-    vec4 a = texelFetch(u_a[r], ivec2(kx, p.y), 0);   \
-    c = sr_fma(c, a.x, b0);                            \
-    c = sr_fma(c, a.y, b1);                            \
-    c = sr_fma(c, a.z, b2);                            \
+#define ROW(c, r, kx, b0, b1, b2, b3) {  \
+    vec4 a = A(r, kx);                   \
+    c = sr_fma(c, a.x, b0);              \
+    c = sr_fma(c, a.y, b1);              \
+    c = sr_fma(c, a.z, b2);              \
     c = sr_fma(c, a.w, b3); }
+
+#if PLANES == 4
+// B rows 4s + q live in plane q at y = s; A's four k values are one texel.
+#define STEP(s) {                                                  \
+    vec4 b0 = B(0, s), b1 = B(1, s), b2 = B(2, s), b3 = B(3, s);   \
+    ROW(c0, 0, s, b0, b1, b2, b3) ROW(c1, 1, s, b0, b1, b2, b3)    \
+    ROW(c2, 2, s, b0, b1, b2, b3) ROW(c3, 3, s, b0, b1, b2, b3) }
+#else
+// B rows 8s + q live in plane q at y = s; A's eight k values span two texels.
+// The first four k values are done for all rows before the next four B rows are
+// fetched: fewer values live at once, fewer register spills.
+#define STEP(s) {                                                   \
+    int x = 2 * (s);                                                \
+    vec4 b0 = B(0, s), b1 = B(1, s), b2 = B(2, s), b3 = B(3, s);    \
+    ROW(c0, 0, x, b0, b1, b2, b3) ROW(c1, 1, x, b0, b1, b2, b3)     \
+    ROW(c2, 2, x, b0, b1, b2, b3) ROW(c3, 3, x, b0, b1, b2, b3)     \
+    ROW(c4, 4, x, b0, b1, b2, b3) ROW(c5, 5, x, b0, b1, b2, b3)     \
+    ROW(c6, 6, x, b0, b1, b2, b3) ROW(c7, 7, x, b0, b1, b2, b3)     \
+    b0 = B(4, s); b1 = B(5, s); b2 = B(6, s); b3 = B(7, s);         \
+    ROW(c0, 0, x + 1, b0, b1, b2, b3) ROW(c1, 1, x + 1, b0, b1, b2, b3) \
+    ROW(c2, 2, x + 1, b0, b1, b2, b3) ROW(c3, 3, x + 1, b0, b1, b2, b3) \
+    ROW(c4, 4, x + 1, b0, b1, b2, b3) ROW(c5, 5, x + 1, b0, b1, b2, b3) \
+    ROW(c6, 6, x + 1, b0, b1, b2, b3) ROW(c7, 7, x + 1, b0, b1, b2, b3) }
+#endif
 
 void main() {
     ivec2 p = ivec2(gl_FragCoord.xy);  // (jb, ib): this fragment's block
@@ -34,33 +65,13 @@ void main() {
 #if PLANES == 8
     vec4 c4 = c0, c5 = c0, c6 = c0, c7 = c0;
 #endif
-    for (int s = 0; s < u_steps; ++s) {
-        // B rows PLANES*s + q, q = 0..PLANES-1: one texel from each plane.
-        vec4 b0 = texelFetch(u_b[0], ivec2(p.x, s), 0);
-        vec4 b1 = texelFetch(u_b[1], ivec2(p.x, s), 0);
-        vec4 b2 = texelFetch(u_b[2], ivec2(p.x, s), 0);
-        vec4 b3 = texelFetch(u_b[3], ivec2(p.x, s), 0);
-#if PLANES == 4
-        ROW(c0, 0, s, b0, b1, b2, b3)
-        ROW(c1, 1, s, b0, b1, b2, b3)
-        ROW(c2, 2, s, b0, b1, b2, b3)
-        ROW(c3, 3, s, b0, b1, b2, b3)
-#else
-        vec4 b4 = texelFetch(u_b[4], ivec2(p.x, s), 0);
-        vec4 b5 = texelFetch(u_b[5], ivec2(p.x, s), 0);
-        vec4 b6 = texelFetch(u_b[6], ivec2(p.x, s), 0);
-        vec4 b7 = texelFetch(u_b[7], ivec2(p.x, s), 0);
-        int x = 2 * s;  // eight k values span two A texels
-        ROW(c0, 0, x, b0, b1, b2, b3) ROW(c0, 0, x + 1, b4, b5, b6, b7)
-        ROW(c1, 1, x, b0, b1, b2, b3) ROW(c1, 1, x + 1, b4, b5, b6, b7)
-        ROW(c2, 2, x, b0, b1, b2, b3) ROW(c2, 2, x + 1, b4, b5, b6, b7)
-        ROW(c3, 3, x, b0, b1, b2, b3) ROW(c3, 3, x + 1, b4, b5, b6, b7)
-        ROW(c4, 4, x, b0, b1, b2, b3) ROW(c4, 4, x + 1, b4, b5, b6, b7)
-        ROW(c5, 5, x, b0, b1, b2, b3) ROW(c5, 5, x + 1, b4, b5, b6, b7)
-        ROW(c6, 6, x, b0, b1, b2, b3) ROW(c6, 6, x + 1, b4, b5, b6, b7)
-        ROW(c7, 7, x, b0, b1, b2, b3) ROW(c7, 7, x + 1, b4, b5, b6, b7)
-#endif
+    // Two steps per iteration halve the loop overhead (bench/NOTES.md).
+    int s = 0;
+    for (; s + 1 < u_steps; s += 2) {
+        STEP(s)
+        STEP(s + 1)
     }
+    if (s < u_steps) STEP(s)
     int i0 = PLANES * p.y, j0 = 4 * p.x;
     o_0 = sr_keep_inside(sr_finish(c0), i0, j0, u_valid);
     o_1 = sr_keep_inside(sr_finish(c1), i0 + 1, j0, u_valid);

@@ -15,6 +15,18 @@ pub(crate) fn bind(program: &Program, a: &DeviceMatrix, b: &DeviceMatrix, out: S
     for (q, t) in b.target.textures().iter().enumerate() {
         program.set_texture(&format!("u_b[{q}]"), (planes + q) as u32, t);
     }
+    let ta = &a.target;
+    let tb = &b.target;
+    program.set_vec2(
+        "u_a_texel",
+        1.0 / ta.width() as f32,
+        1.0 / ta.height() as f32,
+    );
+    program.set_vec2(
+        "u_b_texel",
+        1.0 / tb.width() as f32,
+        1.0 / tb.height() as f32,
+    );
     let inner = a.layout.padded(a.shape).cols;
     program.set_int("u_steps", (inner / planes) as i32);
     program.set_ivec2("u_valid", out.cols as i32, out.rows as i32);
