@@ -8,7 +8,8 @@ uniform highp sampler2D u_a[PLANES];  // plane r, texel (kb, ib) = A[PLANES*ib +
 uniform highp sampler2D u_b[PLANES];  // plane q, texel (jb, s)  = B[PLANES*s + q][4jb ..]
 uniform vec2 u_a_texel;               // 1 / size of an A plane, for texture()
 uniform vec2 u_b_texel;               // 1 / size of a B plane
-uniform int u_steps;                  // padded inner / PLANES
+uniform int u_step_begin;             // the steps s this pass adds up: all of
+uniform int u_step_end;               // padded inner / PLANES, or one chunk of them
 uniform ivec2 u_valid;                // (cols, rows) of R; beyond them is padding
 
 layout(location = 0) out vec4 o_0;
@@ -66,12 +67,12 @@ void main() {
     vec4 c4 = c0, c5 = c0, c6 = c0, c7 = c0;
 #endif
     // Two steps per iteration halve the loop overhead (bench/NOTES.md).
-    int s = 0;
-    for (; s + 1 < u_steps; s += 2) {
+    int s = u_step_begin;
+    for (; s + 1 < u_step_end; s += 2) {
         STEP(s)
         STEP(s + 1)
     }
-    if (s < u_steps) STEP(s)
+    if (s < u_step_end) STEP(s)
     int i0 = PLANES * p.y, j0 = 4 * p.x;
     o_0 = sr_keep_inside(sr_finish(c0), i0, j0, u_valid);
     o_1 = sr_keep_inside(sr_finish(c1), i0 + 1, j0, u_valid);

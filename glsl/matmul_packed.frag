@@ -3,14 +3,15 @@
 // a quarter of the fragments, and one A fetch feeds four multiply-adds.
 uniform highp sampler2D u_a;  // rows x inner: texel (kb, i) = A[i][4kb .. 4kb+3]
 uniform highp sampler2D u_b;  // inner x cols: texel (jb, k) = B[k][4jb .. 4jb+3]
-uniform int u_inner_texels;   // padded inner / 4
+uniform int u_kb_begin;       // the range of texel columns kb of A this pass adds up:
+uniform int u_kb_end;         // all of them, or one chunk (the engine blends chunks)
 uniform ivec2 u_valid;        // (cols, rows) of R; beyond them is padding
 out vec4 o_value;
 
 void main() {
     ivec2 p = ivec2(gl_FragCoord.xy);  // (jb, i): this fragment's output texel
     vec4 acc = vec4(SR_ZERO);
-    for (int kb = 0; kb < u_inner_texels; ++kb) {
+    for (int kb = u_kb_begin; kb < u_kb_end; ++kb) {
         vec4 a = texelFetch(u_a, ivec2(kb, p.y), 0);  // A[i][4kb .. 4kb+3]
         int k = 4 * kb;
         // R[i][4jb..] += A[i][k+q] * B[k+q][4jb..] for q = 0..3

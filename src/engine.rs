@@ -34,6 +34,7 @@ pub struct DeviceMatrix {
 }
 
 /// Where a draw goes: a render target, or the context's own canvas (to show it).
+#[derive(Clone, Copy)]
 pub enum Destination<'a> {
     Texture(&'a RenderTarget),
     Canvas { width: usize, height: usize },
@@ -126,6 +127,8 @@ impl Engine {
             self.info.float_renderable = true;
             self.info.timer_query =
                 capabilities::enable_extension(&self.gl, "EXT_disjoint_timer_query_webgl2");
+            // Blending into float32 targets lets a product add up k in chunks.
+            self.info.float_blend = capabilities::enable_extension(&self.gl, "EXT_float_blend");
             self.resources = Some(Resources::new(&self.gl)?);
         }
         Ok(())
@@ -157,6 +160,13 @@ impl Engine {
         self.poison = value;
     }
 
+    /// Poisons `target` if poisoning is on (see `set_poison`).
+    pub fn poison(&self, target: &RenderTarget) {
+        if let Some(value) = self.poison {
+            target.poison(value);
+        }
+    }
+
     /// The program for `key`, compiled on first use and cached for the context's life.
     pub fn program(&mut self, key: ProgramKey) -> Result<&Program> {
         let gl = self.gl.clone();
@@ -174,8 +184,7 @@ impl Engine {
     }
 
     /// One draw of the full-screen quad with program `key` into `dest`; `bind` sets
-    /// the program's uniforms and textures. Poisons texture destinations first when
-    /// poisoning is on.
+    /// the program's uniforms and textures.
     pub fn draw(
         &mut self,
         key: ProgramKey,
@@ -183,9 +192,6 @@ impl Engine {
         bind: impl FnOnce(&Program),
     ) -> Result<()> {
         self.program(key)?;
-        if let (Some(value), Destination::Texture(t)) = (self.poison, &dest) {
-            t.poison(value);
-        }
         match dest {
             Destination::Texture(t) => t.bind_for_drawing(),
             Destination::Canvas { width, height } => {
@@ -312,11 +318,37 @@ impl Engine {
         );
         assert_eq!(a.shape.cols, b.shape.rows, "inner dimensions differ");
         assert_eq!(out.shape, Shape::new(a.shape.rows, b.shape.cols));
-        self.draw(
-            ProgramKey::product(kernel, semiring),
-            Destination::Texture(&out.target),
-            |program| kernel.bind(program, a, b, out.shape),
-        )
+        self.poison(&out.target);
+        let total = kernel.k_steps(layout.padded(a.shape).cols);
+        let chunk = match kernel.chunk_steps() {
+            Some(c) if self.info.float_blend => c,
+            _ => total,
+        };
+        let key = ProgramKey::product(kernel, semiring);
+        let dest = Destination::Texture(&out.target);
+        let mut result = Ok(());
+        for begin in (0..total).step_by(chunk) {
+            if begin == chunk {
+                // Later chunks combine with what is there by the semiring's addition.
+                self.gl.enable(GL::BLEND);
+                self.gl.blend_func(GL::ONE, GL::ONE);
+                self.gl.blend_equation(match semiring {
+                    Semiring::Ordinary => GL::FUNC_ADD,
+                    Semiring::MinPlus => GL::MIN,
+                    // Each chunk's sum is thresholded to 0/1; OR of chunks is their max.
+                    Semiring::Boolean => GL::MAX,
+                });
+            }
+            let steps = begin..(begin + chunk).min(total);
+            result = self.draw(key, dest, |program| {
+                kernel.bind(program, a, b, out.shape, steps)
+            });
+            if result.is_err() {
+                break;
+            }
+        }
+        self.gl.disable(GL::BLEND);
+        result
     }
 }
 

@@ -36,6 +36,7 @@ pub struct DeviceInfo {
     pub limits: Limits,
     pub float_renderable: bool,
     pub timer_query: bool,
+    pub float_blend: bool,
 }
 
 fn int_param(gl: &Gl, pname: u32) -> usize {
@@ -92,6 +93,7 @@ pub fn describe(gl: &Gl) -> DeviceInfo {
         limits: limits(gl),
         float_renderable: false,
         timer_query: false,
+        float_blend: false,
     }
 }
 

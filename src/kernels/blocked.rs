@@ -1,5 +1,7 @@
 //! Binds glsl/matmul_blocked.frag: A's planes on texture units 0..P, B's on P..2P,
-//! and the number of k steps (each step covers P values of k).
+//! and the range of k steps this pass adds up (each step covers P values of k).
+
+use std::ops::Range;
 
 use crate::engine::DeviceMatrix;
 use crate::gl::program::Program;
@@ -7,7 +9,13 @@ use crate::plan::shape::Shape;
 
 pub const SOURCE: &str = include_str!("../../glsl/matmul_blocked.frag");
 
-pub(crate) fn bind(program: &Program, a: &DeviceMatrix, b: &DeviceMatrix, out: Shape) {
+pub(crate) fn bind(
+    program: &Program,
+    a: &DeviceMatrix,
+    b: &DeviceMatrix,
+    out: Shape,
+    steps: Range<usize>,
+) {
     let planes = a.layout.planes();
     for (r, t) in a.target.textures().iter().enumerate() {
         program.set_texture(&format!("u_a[{r}]"), r as u32, t);
@@ -27,7 +35,7 @@ pub(crate) fn bind(program: &Program, a: &DeviceMatrix, b: &DeviceMatrix, out: S
         1.0 / tb.width() as f32,
         1.0 / tb.height() as f32,
     );
-    let inner = a.layout.padded(a.shape).cols;
-    program.set_int("u_steps", (inner / planes) as i32);
+    program.set_int("u_step_begin", steps.start as i32);
+    program.set_int("u_step_end", steps.end as i32);
     program.set_ivec2("u_valid", out.cols as i32, out.rows as i32);
 }

@@ -99,19 +99,42 @@ impl Kernel {
         w * h
     }
 
-    /// Binds the kernel's inputs and uniforms for R (rows × cols) = A · B with the
-    /// given inner dimension. The program is in use; the target is bound after.
+    /// Iterations of the kernel's k loop for a product whose padded inner dimension
+    /// is `inner` (each iteration covers 1, 4 or `planes` values of k).
+    pub fn k_steps(self, inner: usize) -> usize {
+        match self {
+            Kernel::Naive => inner,
+            Kernel::Packed => inner / 4,
+            Kernel::Blocked4 | Kernel::Blocked8 => inner / self.layout().planes(),
+        }
+    }
+
+    /// How many k steps one pass adds up before the next chunk is blended onto it,
+    /// or None for a single pass. Chunks of 256 values of k keep the B texels a
+    /// fragment walks through in cache for its neighbours (bench/NOTES.md).
+    pub fn chunk_steps(self) -> Option<usize> {
+        match self {
+            Kernel::Naive => None,
+            Kernel::Packed => Some(64),
+            Kernel::Blocked4 => Some(64),
+            Kernel::Blocked8 => Some(32),
+        }
+    }
+
+    /// Binds the kernel's inputs and uniforms for R (rows × cols) = A · B, adding up
+    /// the k loop's iterations `steps`. The program is in use; the target is bound after.
     pub(crate) fn bind(
         self,
         program: &Program,
         a: &crate::engine::DeviceMatrix,
         b: &crate::engine::DeviceMatrix,
         out: Shape,
+        steps: std::ops::Range<usize>,
     ) {
         match self {
             Kernel::Naive => naive::bind(program, a, b, out),
-            Kernel::Packed => packed::bind(program, a, b, out),
-            Kernel::Blocked4 | Kernel::Blocked8 => blocked::bind(program, a, b, out),
+            Kernel::Packed => packed::bind(program, a, b, out, steps),
+            Kernel::Blocked4 | Kernel::Blocked8 => blocked::bind(program, a, b, out, steps),
         }
     }
 }

@@ -8,6 +8,7 @@ use crate::plan::shape::Shape;
 pub const SOURCE: &str = include_str!("../../glsl/matmul_naive.frag");
 
 pub(crate) fn bind(program: &Program, a: &DeviceMatrix, b: &DeviceMatrix, out: Shape) {
+    // The teaching kernel always runs the whole k loop in one pass.
     program.set_texture("u_a", 0, &a.target.textures()[0]);
     program.set_texture("u_b", 1, &b.target.textures()[0]);
     program.set_int("u_inner", a.shape.cols as i32);

@@ -1,16 +1,24 @@
 //! Binds glsl/matmul_packed.frag: A and B in the one-plane packed layout (four
 //! columns per RGBA32F texel, padded to multiples of 4).
 
+use std::ops::Range;
+
 use crate::engine::DeviceMatrix;
 use crate::gl::program::Program;
 use crate::plan::shape::Shape;
 
 pub const SOURCE: &str = include_str!("../../glsl/matmul_packed.frag");
 
-pub(crate) fn bind(program: &Program, a: &DeviceMatrix, b: &DeviceMatrix, out: Shape) {
+pub(crate) fn bind(
+    program: &Program,
+    a: &DeviceMatrix,
+    b: &DeviceMatrix,
+    out: Shape,
+    steps: Range<usize>,
+) {
     program.set_texture("u_a", 0, &a.target.textures()[0]);
     program.set_texture("u_b", 1, &b.target.textures()[0]);
-    let inner = a.layout.padded(a.shape).cols;
-    program.set_int("u_inner_texels", (inner / 4) as i32);
+    program.set_int("u_kb_begin", steps.start as i32);
+    program.set_int("u_kb_end", steps.end as i32);
     program.set_ivec2("u_valid", out.cols as i32, out.rows as i32);
 }

@@ -39,6 +39,7 @@ pub fn stats(engine: &mut Engine, m: &DeviceMatrix) -> Result<Stats> {
     let mut previous: Option<RenderTarget> = None;
     for (w, h) in pass_sizes(m.shape.cols, m.shape.rows) {
         let out = engine.alloc_target(w, h, TexFormat::Rgba32F, 1)?;
+        engine.poison(&out);
         let key = ProgramKey::Reduce {
             from: previous.is_none().then_some(m.layout),
         };
