@@ -75,7 +75,7 @@ impl Gpgpu {
 
     /// The kernel to run: the caller's, if this device supports it, else the rule:
     /// see `kernels::choose`.
-    pub fn choose_kernel(&self, options: &Options, out: Shape, inner: usize) -> Result<Kernel> {
+    pub fn choose_kernel(&self, options: &Options, out: Shape) -> Result<Kernel> {
         let limits = &self.engine.info().limits;
         match options.kernel {
             Some(k) if k.supported(limits) => Ok(k),
@@ -91,7 +91,7 @@ impl Gpgpu {
                     limits.max_texture_units
                 ),
             }),
-            None => Ok(crate::kernels::choose(out, inner, limits)),
+            None => Ok(crate::kernels::choose(out, limits)),
         }
     }
 
@@ -158,7 +158,7 @@ impl Gpgpu {
         let (sa, sb) = (Shape::new(rows, inner), Shape::new(inner, cols));
         shape::check_len("a", sa, a.len())?;
         shape::check_len("b", sb, b.len())?;
-        let kernel = self.choose_kernel(options, Shape::new(rows, cols), inner)?;
+        let kernel = self.choose_kernel(options, Shape::new(rows, cols))?;
         let inputs = [(sa, a), (sb, b)];
         Run::new(
             &mut self.engine,
@@ -180,7 +180,7 @@ impl Gpgpu {
         let n = self.dimension("n", n)?;
         let shape = Shape::square(n);
         shape::check_len("m", shape, m.len())?;
-        let kernel = self.choose_kernel(options, shape, n)?;
+        let kernel = self.choose_kernel(options, shape)?;
         Run::new(
             &mut self.engine,
             kernel,

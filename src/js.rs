@@ -481,7 +481,7 @@ impl JsGpgpu {
         let g = self.inner.borrow();
         let pick = || {
             let n = g.dim("n", n)?;
-            let k = g.choose_kernel(&Options::default(), Shape::square(n), n)?;
+            let k = g.choose_kernel(&Options::default(), Shape::square(n))?;
             Ok(k.name().to_string())
         };
         pick().map_err(to_js_error)

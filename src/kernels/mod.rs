@@ -139,14 +139,32 @@ impl Kernel {
     }
 }
 
-/// The default kernel for a product of this shape (measured, see bench/NOTES.md).
-pub fn choose(out: Shape, inner: usize, limits: &Limits) -> Kernel {
-    let _ = (out, inner);
-    if Kernel::Blocked4.supported(limits) {
+/// The default kernel for a product with output shape `out` (every kernel's cost
+/// grows alike with the inner dimension, so it does not enter the rule).
+///
+/// The rule, from the measurements in bench/NOTES.md (SwiftShader, A·A with upload
+/// and readback; the H100 agrees from 2048 up): the blocked kernels carry a fixed cost
+/// of 4 or 8 textures per matrix, which dominates small products, and pad rows to 4
+/// or 8, which wastes work on thin outputs. So, by the output's smaller side s:
+/// * s <= 64: `packed` (n = 64: packed 1.0 ms, blocked4 2.9 ms, blocked8 5.4 ms);
+/// * s < 512: `blocked4` (n = 256: 6.3 ms, blocked8 7.0 ms, packed 13.6 ms);
+/// * otherwise `blocked8` (n = 1024: 204 ms, blocked4 239 ms, packed 808 ms),
+///
+/// each falling back to the next simpler kernel where the device lacks the render
+/// targets or texture units. `naive` is never the default: it is the teaching kernel.
+pub fn choose(out: Shape, limits: &Limits) -> Kernel {
+    let s = out.rows.min(out.cols);
+    let wanted = if s <= 64 {
+        Kernel::Packed
+    } else if s < 512 {
         Kernel::Blocked4
     } else {
-        Kernel::Packed
-    }
+        Kernel::Blocked8
+    };
+    [wanted, Kernel::Blocked4, Kernel::Packed]
+        .into_iter()
+        .find(|k| k.supported(limits))
+        .unwrap_or(Kernel::Packed)
 }
 
 pub const LAYOUT_GLSL: &str = include_str!("../../glsl/layout.glsl");
@@ -287,6 +305,33 @@ mod tests {
             "{}",
             key.defines()
         );
+    }
+
+    #[test]
+    fn the_default_follows_the_measured_rule() {
+        let full = Limits {
+            max_texture_size: 8192,
+            max_viewport_dims: (8192, 8192),
+            max_draw_buffers: 8,
+            max_texture_units: 16,
+        };
+        let pick = |rows, cols| choose(Shape::new(rows, cols), &full);
+        assert_eq!(pick(1, 1), Kernel::Packed);
+        assert_eq!(pick(64, 64), Kernel::Packed);
+        assert_eq!(pick(65, 65), Kernel::Blocked4);
+        assert_eq!(pick(511, 4096), Kernel::Blocked4);
+        assert_eq!(pick(512, 512), Kernel::Blocked8);
+        assert_eq!(pick(4096, 1), Kernel::Packed);
+        let four_targets = Limits {
+            max_draw_buffers: 4,
+            ..full.clone()
+        };
+        assert_eq!(choose(Shape::square(2048), &four_targets), Kernel::Blocked4);
+        let one_target = Limits {
+            max_draw_buffers: 1,
+            ..full
+        };
+        assert_eq!(choose(Shape::square(2048), &one_target), Kernel::Packed);
     }
 
     #[test]
