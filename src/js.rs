@@ -31,7 +31,7 @@ pub fn to_js_error(e: GpgpuError) -> JsValue {
     err.into()
 }
 
-fn set(obj: &Object, key: &str, value: impl Into<JsValue>) {
+pub(crate) fn set(obj: &Object, key: &str, value: impl Into<JsValue>) {
     let _ = Reflect::set(obj, &key.into(), &value.into());
 }
 
@@ -53,7 +53,7 @@ pub fn matrix_arg(name: &str, value: &JsValue) -> Result<Vec<f32>> {
     })
 }
 
-fn string_option(obj: &JsValue, key: &str) -> Result<String> {
+pub(crate) fn string_option(obj: &JsValue, key: &str) -> Result<String> {
     let v = Reflect::get(obj, &key.into()).unwrap_or(JsValue::UNDEFINED);
     v.as_string().ok_or_else(|| GpgpuError::BadArgument {
         name: format!("options.{key}"),
@@ -64,6 +64,12 @@ fn string_option(obj: &JsValue, key: &str) -> Result<String> {
 /// `{ kernel?: "auto" | "naive" | "packed" | "blocked4" | "blocked8",
 ///    semiring?: "ordinary" | "boolean" | "min-plus" }`
 pub fn options_arg(value: &JsValue) -> Result<Options> {
+    options_with(value, &[])
+}
+
+/// Like `options_arg`, also allowing the operation's own `extra` keys (read by the
+/// caller from the same object).
+pub fn options_with(value: &JsValue, extra: &[&str]) -> Result<Options> {
     let mut options = Options::default();
     if value.is_undefined() || value.is_null() {
         return Ok(options);
@@ -90,7 +96,7 @@ pub fn options_arg(value: &JsValue) -> Result<Options> {
                     })?),
                 };
             }
-            "semiring" => {
+            "semiring" if extra.is_empty() => {
                 let name = string_option(value, "semiring")?;
                 options.semiring =
                     Semiring::parse(&name).ok_or_else(|| GpgpuError::BadArgument {
@@ -100,18 +106,41 @@ pub fn options_arg(value: &JsValue) -> Result<Options> {
                         ),
                     })?;
             }
+            other if extra.contains(&other) => {}
             other => {
+                let mut known = vec!["kernel"];
+                if extra.is_empty() {
+                    known.push("semiring");
+                }
+                known.extend(extra);
                 return Err(GpgpuError::BadArgument {
                     name: "options".into(),
-                    detail: format!("unknown option '{other}'; known: kernel, semiring"),
-                })
+                    detail: format!("unknown option '{other}'; known: {}", known.join(", ")),
+                });
             }
         }
     }
     Ok(options)
 }
 
-fn number_option(obj: &JsValue, key: &str) -> Result<Option<f64>> {
+/// A whole-number option in 1..=max, or `default` when absent.
+pub(crate) fn count_option(obj: &JsValue, key: &str, default: usize, max: f64) -> Result<usize> {
+    match number_option(obj, key)? {
+        None => Ok(default),
+        Some(v) => {
+            let v = shape::count(&format!("options.{key}"), v, max)? as usize;
+            if v == 0 {
+                return Err(GpgpuError::BadArgument {
+                    name: format!("options.{key}"),
+                    detail: "must be at least 1".into(),
+                });
+            }
+            Ok(v)
+        }
+    }
+}
+
+pub(crate) fn number_option(obj: &JsValue, key: &str) -> Result<Option<f64>> {
     let v = Reflect::get(obj, &key.into()).unwrap_or(JsValue::UNDEFINED);
     if v.is_undefined() || v.is_null() {
         return Ok(None);
@@ -119,7 +148,7 @@ fn number_option(obj: &JsValue, key: &str) -> Result<Option<f64>> {
     match v.as_f64() {
         Some(x) if x.is_finite() => Ok(Some(x)),
         _ => Err(GpgpuError::BadArgument {
-            name: format!("style.{key}"),
+            name: key.into(),
             detail: "must be a finite number".into(),
         }),
     }
@@ -181,6 +210,9 @@ fn stats_object(s: Stats) -> Object {
     set(&o, "nan", s.nan);
     set(&o, "inf", s.inf);
     set(&o, "sumAbs", s.sum_abs);
+    set(&o, "sumSquares", s.sum_sq);
+    set(&o, "min", s.min);
+    set(&o, "max", s.max);
     o
 }
 
@@ -230,7 +262,7 @@ type JsResult<T> = std::result::Result<T, JsValue>;
 /// Matrix products, repeated squaring and matrix powers on WebGL2 fragment shaders.
 #[wasm_bindgen(js_name = Gpgpu)]
 pub struct JsGpgpu {
-    inner: Shared,
+    pub(crate) inner: Shared,
 }
 
 #[wasm_bindgen(js_class = Gpgpu)]

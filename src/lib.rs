@@ -9,10 +9,12 @@
 //! * [`api`] (Rust) and the wasm-bindgen `Gpgpu` class (JavaScript) on top.
 
 pub mod api;
+pub mod apps;
 pub mod engine;
 pub mod error;
 pub mod gl;
 pub mod js;
+pub mod js_apps;
 pub mod kernels;
 pub mod plan;
 pub mod readback;

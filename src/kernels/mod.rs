@@ -4,6 +4,7 @@
 //! The source of a program depends only on its `ProgramKey` (kernel + semiring),
 //! so the key is a complete cache key: one compile per key per context.
 
+pub mod affine;
 pub mod blocked;
 pub mod heatmap;
 pub mod naive;
@@ -177,9 +178,11 @@ pub enum ProgramKey {
     Product { kernel: Kernel, semiring: Semiring },
     /// The colour-map shader reading a matrix in `layout`.
     Heatmap { layout: Layout },
-    /// A statistics reduction pass: from a matrix in a layout (the first pass) or
-    /// from the previous pass's statistics (None).
-    Reduce { from: Option<Layout> },
+    /// A statistics reduction pass shrinking `factor`-fold: from a matrix in a
+    /// layout (the first pass) or from the previous pass's statistics (None).
+    Reduce { from: Option<Layout>, factor: usize },
+    /// Element-wise alpha·P + beta·Q + gamma·I in a layout.
+    Affine { layout: Layout },
 }
 
 fn layout_name(layout: Layout) -> String {
@@ -209,8 +212,11 @@ impl ProgramKey {
                 format!("{}/{}", kernel.name(), semiring.name())
             }
             ProgramKey::Heatmap { layout } => format!("heatmap/{}", layout_name(layout)),
-            ProgramKey::Reduce { from: Some(l) } => format!("reduce/{}", layout_name(l)),
-            ProgramKey::Reduce { from: None } => "reduce/stats".into(),
+            ProgramKey::Reduce { from, factor } => format!(
+                "reduce{factor}/{}",
+                from.map_or("stats".into(), layout_name)
+            ),
+            ProgramKey::Affine { layout } => format!("affine/{}", layout_name(layout)),
         }
     }
 
@@ -230,10 +236,13 @@ impl ProgramKey {
                 d
             }
             ProgramKey::Heatmap { layout } => layout_define(layout),
-            ProgramKey::Reduce { from: Some(layout) } => {
-                layout_define(layout) + "#define REDUCE_FIRST 1\n"
+            ProgramKey::Reduce { from, factor } => {
+                let first = from.map_or(String::new(), |layout| {
+                    layout_define(layout) + "#define REDUCE_FIRST 1\n"
+                });
+                format!("#define FACTOR {factor}\n{first}")
             }
-            ProgramKey::Reduce { from: None } => String::new(),
+            ProgramKey::Affine { layout } => layout_define(layout),
         }
     }
 
@@ -242,8 +251,11 @@ impl ProgramKey {
         let body = match *self {
             ProgramKey::Product { kernel, .. } => format!("{SEMIRING_GLSL}\n{}", kernel.glsl()),
             ProgramKey::Heatmap { .. } => format!("{LAYOUT_GLSL}\n{}", heatmap::SOURCE),
-            ProgramKey::Reduce { from: Some(_) } => format!("{LAYOUT_GLSL}\n{}", reduce::SOURCE),
-            ProgramKey::Reduce { from: None } => reduce::SOURCE.to_string(),
+            ProgramKey::Reduce { from: Some(_), .. } => {
+                format!("{LAYOUT_GLSL}\n{}", reduce::SOURCE)
+            }
+            ProgramKey::Reduce { from: None, .. } => reduce::SOURCE.to_string(),
+            ProgramKey::Affine { .. } => affine::SOURCE.to_string(),
         };
         format!("{HEADER}{}{body}", self.defines())
     }
@@ -272,10 +284,27 @@ mod tests {
                 let layout = k.layout();
                 [
                     ProgramKey::Heatmap { layout },
-                    ProgramKey::Reduce { from: Some(layout) },
+                    ProgramKey::Reduce {
+                        from: Some(layout),
+                        factor: 8,
+                    },
+                    ProgramKey::Reduce {
+                        from: Some(layout),
+                        factor: 2,
+                    },
+                    ProgramKey::Affine { layout },
                 ]
             }))
-            .chain([ProgramKey::Reduce { from: None }])
+            .chain([
+                ProgramKey::Reduce {
+                    from: None,
+                    factor: 8,
+                },
+                ProgramKey::Reduce {
+                    from: None,
+                    factor: 2,
+                },
+            ])
             .collect()
     }
 

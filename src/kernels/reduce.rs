@@ -1,6 +1,6 @@
 //! Binds glsl/reduce.frag: statistics of a resident matrix (max |value|, NaN and
-//! ±Inf counts, sum of |values|) by passes that each shrink the grid 8×8-fold,
-//! then one texel read back.
+//! ±Inf counts, sum of |values|, sum of squares, min, max) by passes that each
+//! shrink the grid `factor`-fold per axis, then one texel pair read back.
 
 use super::heatmap::bind_matrix;
 use super::ProgramKey;
@@ -9,6 +9,8 @@ use crate::error::Result;
 use crate::gl::target::{RenderTarget, TexFormat};
 
 pub const SOURCE: &str = include_str!("../../glsl/reduce.frag");
+
+/// Shrink per pass for statistics of whole matrices (few passes).
 pub const FACTOR: usize = 8;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -19,14 +21,19 @@ pub struct Stats {
     pub inf: f32,
     /// Sum of |value| over finite entries.
     pub sum_abs: f32,
+    /// Sum of value² over finite entries (‖M‖_F²).
+    pub sum_sq: f32,
+    /// Smallest and largest finite entries (3e38 / −3e38 when there is none).
+    pub min: f32,
+    pub max: f32,
 }
 
 /// Grid sizes of the passes for a `cols`×`rows` input, down to 1×1.
-pub fn pass_sizes(cols: usize, rows: usize) -> Vec<(usize, usize)> {
+pub fn pass_sizes(cols: usize, rows: usize, factor: usize) -> Vec<(usize, usize)> {
     let mut sizes = vec![];
     let (mut w, mut h) = (cols, rows);
     loop {
-        (w, h) = (w.div_ceil(FACTOR), h.div_ceil(FACTOR));
+        (w, h) = (w.div_ceil(factor), h.div_ceil(factor));
         sizes.push((w, h));
         if (w, h) == (1, 1) {
             return sizes;
@@ -34,19 +41,24 @@ pub fn pass_sizes(cols: usize, rows: usize) -> Vec<(usize, usize)> {
     }
 }
 
-pub fn stats(engine: &mut Engine, m: &DeviceMatrix) -> Result<Stats> {
+/// Statistics of `m`, reducing `factor`-fold per pass (2 = repeated halving).
+pub fn stats_with(engine: &mut Engine, m: &DeviceMatrix, factor: usize) -> Result<Stats> {
     let mut input_size = (m.shape.cols, m.shape.rows);
     let mut previous: Option<RenderTarget> = None;
-    for (w, h) in pass_sizes(m.shape.cols, m.shape.rows) {
-        let out = engine.alloc_target(w, h, TexFormat::Rgba32F, 1)?;
+    for (w, h) in pass_sizes(m.shape.cols, m.shape.rows, factor) {
+        let out = engine.alloc_target(w, h, TexFormat::Rgba32F, 2)?;
         engine.poison(&out);
         let key = ProgramKey::Reduce {
             from: previous.is_none().then_some(m.layout),
+            factor,
         };
         let drawn = engine.draw(key, Destination::Texture(&out), |program| {
             match &previous {
                 None => bind_matrix(program, "u_m", m, 0),
-                Some(prev) => program.set_texture("u_stats", 0, &prev.textures()[0]),
+                Some(prev) => {
+                    program.set_texture("u_stats", 0, &prev.textures()[0]);
+                    program.set_texture("u_more", 1, &prev.textures()[1]);
+                }
             }
             program.set_ivec2("u_in_size", input_size.0 as i32, input_size.1 as i32);
         });
@@ -58,15 +70,25 @@ pub fn stats(engine: &mut Engine, m: &DeviceMatrix) -> Result<Stats> {
         input_size = (w, h);
     }
     let last = previous.expect("at least one pass");
-    let texel = last.read(0);
+    let texels = last
+        .read_texel(0)
+        .and_then(|s| Ok((s, last.read_texel(1)?)));
     engine.recycle_target(last);
-    let t = texel?;
+    let (s, more) = texels?;
     Ok(Stats {
-        max_abs: t[0],
-        nan: t[1],
-        inf: t[2],
-        sum_abs: t[3],
+        max_abs: s[0],
+        nan: s[1],
+        inf: s[2],
+        sum_abs: s[3],
+        sum_sq: more[0],
+        min: more[1],
+        max: more[2],
     })
+}
+
+/// Statistics of `m` in few passes.
+pub fn stats(engine: &mut Engine, m: &DeviceMatrix) -> Result<Stats> {
+    stats_with(engine, m, FACTOR)
 }
 
 #[cfg(test)]
@@ -75,9 +97,11 @@ mod tests {
 
     #[test]
     fn passes_shrink_to_one_texel() {
-        assert_eq!(pass_sizes(1, 1), [(1, 1)]);
-        assert_eq!(pass_sizes(8, 8), [(1, 1)]);
-        assert_eq!(pass_sizes(9, 3), [(2, 1), (1, 1)]);
-        assert_eq!(pass_sizes(8192, 8192).len(), 5);
+        assert_eq!(pass_sizes(1, 1, 8), [(1, 1)]);
+        assert_eq!(pass_sizes(8, 8, 8), [(1, 1)]);
+        assert_eq!(pass_sizes(9, 3, 8), [(2, 1), (1, 1)]);
+        assert_eq!(pass_sizes(8192, 8192, 8).len(), 5);
+        // Halving a 1000-long vector: 500, 250, 125, 63, 32, 16, 8, 4, 2, 1.
+        assert_eq!(pass_sizes(1, 1000, 2).len(), 10);
     }
 }

@@ -2,7 +2,9 @@
 //! float64 reference, error metrics and seeded random inputs. None of it touches
 //! WebGL, so `cargo test` checks it natively without a browser.
 
+pub mod graphs;
 pub mod layout;
+pub mod linalg;
 pub mod metrics;
 pub mod passes;
 pub mod random;

@@ -1,0 +1,40 @@
+//! Fibonacci numbers as a matrix power: [[1,1],[1,0]]^k = [[F(k+1), F(k)],
+//! [F(k), F(k−1)]], by binary exponentiation on the GPU, and whether float32
+//! held the answer exactly (F(36) = 14,930,352 does; F(37) = 24,157,817 > 2^24
+//! is the first that cannot).
+
+use crate::api::{Gpgpu, Options};
+use crate::error::Result;
+use crate::plan::linalg::fibonacci_exact;
+use crate::plan::passes;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fibonacci {
+    pub k: u64,
+    /// F(k) as the GPU computed it in float32.
+    pub value: f32,
+    /// F(k) exactly, while it fits in 128 bits (k <= 186; beyond, float32 overflows).
+    pub exact_value: Option<u128>,
+    /// The GPU's value equals F(k) exactly.
+    pub exact: bool,
+    pub passes: usize,
+}
+
+pub fn fibonacci(g: &mut Gpgpu, k: u64, options: &Options) -> Result<Fibonacci> {
+    let plan = passes::power(k);
+    let passes = plan.steps.len();
+    let m = g.run_plan(2, &[1.0, 1.0, 1.0, 0.0], plan, options)?;
+    let value = m[1];
+    let exact_value = fibonacci_exact(k);
+    let exact = match exact_value {
+        Some(x) => value.is_finite() && value.fract() == 0.0 && value as u128 == x,
+        None => false,
+    };
+    Ok(Fibonacci {
+        k,
+        value,
+        exact_value,
+        exact,
+        passes,
+    })
+}

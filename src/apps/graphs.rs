@@ -1,0 +1,98 @@
+//! Graph reachability by boolean squaring and all-pairs shortest paths by
+//! (min, +) squaring: R = b[(I + A)^(n−1)] and D = W^(n−1), each in
+//! ⌈log2(n − 1)⌉ squarings on the GPU.
+
+use crate::api::{Gpgpu, Options};
+use crate::error::Result;
+use crate::plan::graphs::squarings_for_paths;
+use crate::plan::passes;
+use crate::plan::semiring::{Semiring, NO_EDGE};
+use crate::plan::shape::{self, Shape};
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reachability {
+    /// R[i][j] = 1 when j is reachable from i (every vertex reaches itself).
+    pub matrix: Vec<f32>,
+    /// Every vertex reaches every other: R is all ones (strongly connected when
+    /// the graph is directed).
+    pub connected: bool,
+    pub squarings: u32,
+}
+
+/// Reachability of the graph with adjacency matrix `adjacency` (nonzero = edge i → j).
+pub fn reachability(
+    g: &mut Gpgpu,
+    n: usize,
+    adjacency: &[f32],
+    options: &Options,
+) -> Result<Reachability> {
+    let n = g.dimension("n", n)?;
+    shape::check_len("adjacency", Shape::square(n), adjacency.len())?;
+    let mut m: Vec<f32> = adjacency.iter().map(|&v| (v != 0.0) as u8 as f32).collect();
+    for i in 0..n {
+        m[i * n + i] = 1.0; // I + A: paths of length zero
+    }
+    let squarings = squarings_for_paths(n);
+    let options = Options {
+        semiring: Semiring::Boolean,
+        ..*options
+    };
+    let matrix = g.run_plan(n, &m, passes::repeated_square(squarings as u64), &options)?;
+    let connected = matrix.iter().all(|&v| v == 1.0);
+    Ok(Reachability {
+        matrix,
+        connected,
+        squarings,
+    })
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShortestPaths {
+    /// Shortest path lengths; `f32::INFINITY` where there is no path.
+    pub distances: Vec<f32>,
+    pub squarings: u32,
+    /// Some vertex lies on a negative cycle (distances are then meaningless).
+    pub negative_cycle: bool,
+}
+
+/// All-pairs shortest paths. `weights[i][j]` is the length of edge i → j; no edge is
+/// `+Infinity` (or anything >= NO_EDGE / 2). On the GPU "no edge" is the finite
+/// `NO_EDGE` = 1e30, since GLSL ES promises no IEEE infinity; |weights| · n must stay
+/// well below 1e29. The diagonal counts as 0 unless it is negative.
+pub fn shortest_paths(
+    g: &mut Gpgpu,
+    n: usize,
+    weights: &[f32],
+    options: &Options,
+) -> Result<ShortestPaths> {
+    let n = g.dimension("n", n)?;
+    shape::check_len("weights", Shape::square(n), weights.len())?;
+    let mut w = Semiring::MinPlus.prepare(weights).into_owned();
+    for i in 0..n {
+        w[i * n + i] = w[i * n + i].min(0.0);
+    }
+    let squarings = squarings_for_paths(n);
+    let options = Options {
+        semiring: Semiring::MinPlus,
+        ..*options
+    };
+    let d = g.run_plan(n, &w, passes::repeated_square(squarings as u64), &options)?;
+    // D holds paths of up to n − 1 edges; a negative cycle through i shows as a
+    // path i → j plus the edge j → i of negative total (an O(n²) check on the CPU).
+    let negative_cycle = (0..n).any(|i| {
+        (0..n).any(|j| {
+            w[j * n + i] < 0.5 * NO_EDGE
+                && d[i * n + j] < 0.5 * NO_EDGE
+                && d[i * n + j] + w[j * n + i] < 0.0
+        })
+    });
+    let distances = d
+        .into_iter()
+        .map(|v| if v >= 0.5 * NO_EDGE { f32::INFINITY } else { v })
+        .collect();
+    Ok(ShortestPaths {
+        distances,
+        squarings,
+        negative_cycle,
+    })
+}

@@ -1,0 +1,212 @@
+//! A⁻¹ by the power series A⁻¹ = d·(I + C + C² + …), C = I − dA, summed by the
+//! doubling product (I + C)(I + C²)(I + C⁴)…, all passes on the GPU, reporting
+//! ‖A·X − I‖_F after every doubling and stopping when it stops improving.
+//!
+//! The chapter's condition max |c_ij| < 1 is not enough: the series converges iff
+//! the spectral radius ρ(I − dA) < 1. A = I − ½J (J all ones, n = 4) has
+//! max |c_ij| = ½ for d = 1 but eigenvalues 1 and −1, so ρ(I − dA) ≥ 1 for every d:
+//! no scalar d makes that series converge. The default method therefore runs the
+//! series on the normal equations, C = I − d·AᵀA with X₀ = d·Aᵀ and
+//! d = 1 / (‖A‖₁‖A‖∞) ≤ 1/σ_max²: C's eigenvalues lie in [0, 1) for every
+//! invertible A, so it converges whenever an inverse exists. In that form the
+//! doubling product is exactly the Newton–Schulz iteration X ← X(2I − AX).
+
+use crate::api::{Gpgpu, Options};
+use crate::apps::Workspace;
+use crate::engine::DeviceMatrix;
+use crate::error::Result;
+use crate::plan::linalg::{norm_1, norm_inf, transpose};
+use crate::plan::reference::to_f64;
+use crate::plan::shape::{self, Shape};
+
+/// Below this ‖AX − I‖_F the result counts as an inverse.
+pub const CONVERGED_RESIDUAL: f32 = 1e-2;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum InverseMethod {
+    /// X ← X(2I − AX) from X₀ = d·Aᵀ, d = 1/(‖A‖₁‖A‖∞): converges for every invertible A.
+    NewtonSchulz,
+    /// The chapter's series C = I − dA; d defaults to 1/‖A‖∞ (enough for symmetric
+    /// positive definite and strictly diagonally dominant A with a positive diagonal).
+    Series { d: Option<f64> },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Inverse {
+    /// The X with the smallest residual.
+    pub matrix: Vec<f32>,
+    pub converged: bool,
+    /// ‖A·X − I‖_F before the first doubling and after each one.
+    pub residuals: Vec<f32>,
+    /// The d used.
+    pub scale: f64,
+    pub message: String,
+}
+
+struct Outcome {
+    best: DeviceMatrix,
+    residuals: Vec<f32>,
+}
+
+pub fn inverse(
+    g: &mut Gpgpu,
+    n: usize,
+    a: &[f32],
+    method: InverseMethod,
+    max_doublings: usize,
+    options: &Options,
+) -> Result<Inverse> {
+    let n = g.dimension("n", n)?;
+    shape::check_len("a", Shape::square(n), a.len())?;
+    let kernel = g.choose_kernel(options, Shape::square(n))?;
+    let a64 = to_f64(a);
+    let scale = match method {
+        InverseMethod::NewtonSchulz => 1.0 / (norm_1(n, &a64) * norm_inf(n, &a64)),
+        InverseMethod::Series { d } => d.unwrap_or(1.0 / norm_inf(n, &a64)),
+    };
+    if !scale.is_finite() || scale <= 0.0 {
+        return Ok(Inverse {
+            matrix: vec![f32::NAN; n * n],
+            converged: false,
+            residuals: vec![],
+            scale,
+            message: "A is zero (or not finite): it has no inverse".into(),
+        });
+    }
+    let mut ws = Workspace {
+        engine: g.engine(),
+        kernel,
+    };
+    let am = ws.upload(Shape::square(n), a)?;
+    let outcome = match method {
+        InverseMethod::NewtonSchulz => newton_schulz(&mut ws, &am, &a64, scale, max_doublings),
+        InverseMethod::Series { .. } => series(&mut ws, &am, scale, max_doublings),
+    };
+    ws.free(am);
+    let Outcome { best, residuals } = outcome?;
+    let matrix = ws.read(&best);
+    ws.free(best);
+    let mut matrix = matrix?;
+    if let InverseMethod::Series { .. } = method {
+        // The series sums S = Σ C^k; the inverse is d·S.
+        matrix
+            .iter_mut()
+            .for_each(|v| *v = (*v as f64 * scale) as f32);
+    }
+    let best = residuals.iter().copied().fold(f32::INFINITY, f32::min);
+    let converged = best <= CONVERGED_RESIDUAL;
+    let message = match (converged, method) {
+        (true, _) => format!(
+            "‖AX − I‖_F = {best:.2e} after {} doublings",
+            residuals.iter().position(|&r| r == best).unwrap_or(0)
+        ),
+        (false, InverseMethod::NewtonSchulz) => format!(
+            "does not converge: ‖AX − I‖_F stopped improving at {best:.3}; A is singular, \
+             or too ill-conditioned for float32"
+        ),
+        (false, InverseMethod::Series { .. }) => format!(
+            "does not converge: ‖AX − I‖_F stopped improving at {best:.3}; the series needs \
+             every eigenvalue of I − dA inside the unit circle (d = {scale:.4}). The default \
+             method converges for every invertible A"
+        ),
+    };
+    Ok(Inverse {
+        matrix,
+        converged,
+        residuals,
+        scale,
+        message,
+    })
+}
+
+/// ‖A·(s·X) − I‖_F by one product, one affine pass and a reduction.
+fn residual(
+    ws: &mut Workspace,
+    a: &DeviceMatrix,
+    x: &DeviceMatrix,
+    s: f32,
+) -> Result<(f32, DeviceMatrix)> {
+    let t = ws.mul(a, x)?;
+    let r = ws.affine(&t, None, s, 0.0, -1.0);
+    let stats = r.and_then(|r| {
+        let st = ws.stats(&r);
+        ws.free(r);
+        st
+    });
+    match stats {
+        Ok(st) if st.nan + st.inf == 0.0 => Ok((st.sum_sq.sqrt(), t)),
+        Ok(_) => Ok((f32::INFINITY, t)),
+        Err(e) => {
+            ws.free(t);
+            Err(e)
+        }
+    }
+}
+
+fn newton_schulz(
+    ws: &mut Workspace,
+    a: &DeviceMatrix,
+    a64: &[f64],
+    d: f64,
+    max_doublings: usize,
+) -> Result<Outcome> {
+    let n = a.shape.rows;
+    let x0: Vec<f32> = transpose(n, n, a64)
+        .iter()
+        .map(|v| (v * d) as f32)
+        .collect();
+    let mut x = ws.upload(a.shape, &x0)?;
+    let (mut best, mut t) = residual(ws, a, &x, 1.0)?;
+    let mut residuals = vec![best];
+    for _ in 0..max_doublings {
+        // X' = X (2I − AX), with AX = T from the residual just computed.
+        let u = ws.affine(&t, None, -1.0, 0.0, 2.0)?;
+        ws.free(t);
+        let next = ws.mul(&x, &u);
+        ws.free(u);
+        let next = next?;
+        let (r, t_next) = residual(ws, a, &next, 1.0)?;
+        residuals.push(r);
+        // NaN counts as no improvement.
+        if r.is_nan() || r >= best {
+            ws.free(next);
+            ws.free(t_next);
+            return Ok(Outcome { best: x, residuals });
+        }
+        ws.free(std::mem::replace(&mut x, next));
+        (best, t) = (r, t_next);
+    }
+    ws.free(t);
+    Ok(Outcome { best: x, residuals })
+}
+
+fn series(ws: &mut Workspace, a: &DeviceMatrix, d: f64, max_doublings: usize) -> Result<Outcome> {
+    // S = I, P = C = I − dA; each doubling: S ← S(I + P), P ← P².
+    let identity = ws.affine(a, None, 0.0, 0.0, 1.0)?;
+    let mut p = ws.affine(a, None, -(d as f32), 0.0, 1.0)?;
+    let mut s = identity;
+    let (mut best, t) = residual(ws, a, &s, d as f32)?;
+    ws.free(t);
+    let mut residuals = vec![best];
+    for _ in 0..max_doublings {
+        let ip = ws.affine(&p, None, 1.0, 0.0, 1.0)?;
+        let next = ws.mul(&s, &ip);
+        ws.free(ip);
+        let next = next?;
+        let (r, t) = residual(ws, a, &next, d as f32)?;
+        ws.free(t);
+        residuals.push(r);
+        // NaN counts as no improvement.
+        if r.is_nan() || r >= best {
+            ws.free(next);
+            ws.free(p);
+            return Ok(Outcome { best: s, residuals });
+        }
+        ws.free(std::mem::replace(&mut s, next));
+        best = r;
+        let p2 = ws.mul(&p, &p)?;
+        ws.free(std::mem::replace(&mut p, p2));
+    }
+    ws.free(p);
+    Ok(Outcome { best: s, residuals })
+}

@@ -1,0 +1,185 @@
+//! The applications of matrix powers, for JavaScript (see `apps`). Each returns a
+//! plain object; errors are the same `GpgpuError`s as everywhere.
+
+use js_sys::{Array, Float32Array, Float64Array, Object, Reflect};
+use wasm_bindgen::prelude::*;
+
+use crate::apps::eigen::{self, EigenPair};
+use crate::apps::fibonacci;
+use crate::apps::graphs;
+use crate::apps::inverse::{self, InverseMethod};
+use crate::apps::jacobi;
+use crate::error::{GpgpuError, Result};
+use crate::js::{
+    count_option, matrix_arg, number_option, options_with, set, string_option, to_js_error, JsGpgpu,
+};
+use crate::plan::shape::{self, MAX_COUNT};
+
+type JsResult<T> = std::result::Result<T, JsValue>;
+
+fn f64_array(values: &[f64]) -> Float64Array {
+    Float64Array::from(values)
+}
+
+fn f32_as_f64(values: &[f32]) -> Float64Array {
+    let v: Vec<f64> = values.iter().map(|&x| x as f64).collect();
+    Float64Array::from(&v[..])
+}
+
+fn pair_object(p: &EigenPair) -> Object {
+    let o = Object::new();
+    set(&o, "value", p.value);
+    set(&o, "vector", Float32Array::from(&p.vector[..]));
+    set(&o, "converged", p.converged);
+    set(&o, "history", f64_array(&p.history));
+    set(&o, "residuals", f64_array(&p.residuals));
+    o
+}
+
+#[wasm_bindgen(js_class = Gpgpu)]
+impl JsGpgpu {
+    fn app(&self, f: impl FnOnce(&mut crate::api::Gpgpu) -> Result<Object>) -> JsResult<Object> {
+        f(&mut self.inner.borrow_mut()).map_err(to_js_error)
+    }
+
+    /// R = b[(I + A)^(n−1)] by ⌈log2(n−1)⌉ boolean squarings on the GPU.
+    /// Returns { matrix (0/1), connected (R all ones), squarings }.
+    pub fn reachability(&self, n: f64, adjacency: JsValue, options: JsValue) -> JsResult<Object> {
+        self.app(|g| {
+            let n = g.dim("n", n)?;
+            let adjacency = matrix_arg("adjacency", &adjacency)?;
+            let r = graphs::reachability(g, n, &adjacency, &options_with(&options, &[])?)?;
+            let o = Object::new();
+            set(&o, "matrix", Float32Array::from(&r.matrix[..]));
+            set(&o, "connected", r.connected);
+            set(&o, "squarings", r.squarings);
+            Ok(o)
+        })
+    }
+
+    /// All-pairs shortest paths by ⌈log2(n−1)⌉ (min, +) squarings. `weights[i][j]`:
+    /// length of edge i → j, `Infinity` for none. Returns { distances (Infinity where
+    /// unreachable), squarings, negativeCycle }.
+    #[wasm_bindgen(js_name = shortestPaths)]
+    pub fn shortest_paths(&self, n: f64, weights: JsValue, options: JsValue) -> JsResult<Object> {
+        self.app(|g| {
+            let n = g.dim("n", n)?;
+            let weights = matrix_arg("weights", &weights)?;
+            let r = graphs::shortest_paths(g, n, &weights, &options_with(&options, &[])?)?;
+            let o = Object::new();
+            set(&o, "distances", Float32Array::from(&r.distances[..]));
+            set(&o, "squarings", r.squarings);
+            set(&o, "negativeCycle", r.negative_cycle);
+            Ok(o)
+        })
+    }
+
+    /// F(k) from [[1,1],[1,0]]^k on the GPU. Returns { k, value (float32 result),
+    /// exactValue (decimal string of the true F(k), null past 2^128), exact, passes }.
+    pub fn fibonacci(&self, k: f64, options: JsValue) -> JsResult<Object> {
+        self.app(|g| {
+            let k = shape::count("k", k, MAX_COUNT)?;
+            let f = fibonacci::fibonacci(g, k, &options_with(&options, &[])?)?;
+            let o = Object::new();
+            set(&o, "k", k as f64);
+            set(&o, "value", f.value);
+            let exact_value = f
+                .exact_value
+                .map_or(JsValue::NULL, |x| x.to_string().into());
+            set(&o, "exactValue", exact_value);
+            set(&o, "exact", f.exact);
+            set(&o, "passes", f.passes as u32);
+            Ok(o)
+        })
+    }
+
+    /// A⁻¹ by the doubling product of the power series. options: { kernel,
+    /// method: "newton-schulz" (default: converges for every invertible A) | "series"
+    /// (the chapter's C = I − dA), d (series only), maxDoublings (default 60) }.
+    /// Returns { matrix, converged, residuals (‖AX − I‖_F per doubling), scale, message }.
+    pub fn inverse(&self, n: f64, a: JsValue, options: JsValue) -> JsResult<Object> {
+        self.app(|g| {
+            let n = g.dim("n", n)?;
+            let a = matrix_arg("a", &a)?;
+            let opts = options_with(&options, &["method", "d", "maxDoublings"])?;
+            let method = match Reflect::get(&options, &"method".into())
+                .ok()
+                .filter(|v| !v.is_undefined())
+            {
+                None => InverseMethod::NewtonSchulz,
+                Some(_) => match string_option(&options, "method")?.as_str() {
+                    "newton-schulz" => InverseMethod::NewtonSchulz,
+                    "series" => InverseMethod::Series {
+                        d: number_option(&options, "d")?,
+                    },
+                    other => {
+                        return Err(GpgpuError::BadArgument {
+                            name: "options.method".into(),
+                            detail: format!(
+                                "unknown method '{other}'; use 'newton-schulz' or 'series'"
+                            ),
+                        })
+                    }
+                },
+            };
+            let doublings = count_option(&options, "maxDoublings", 60, 1000.0)?;
+            let r = inverse::inverse(g, n, &a, method, doublings, &opts)?;
+            let o = Object::new();
+            set(&o, "matrix", Float32Array::from(&r.matrix[..]));
+            set(&o, "converged", r.converged);
+            set(&o, "residuals", f32_as_f64(&r.residuals));
+            set(&o, "scale", r.scale);
+            set(&o, "message", r.message);
+            Ok(o)
+        })
+    }
+
+    /// The k eigenpairs of largest magnitude of a symmetric matrix by the power
+    /// method (square and normalise) and deflation. options: { kernel, maxSquarings
+    /// (default 30) }. Returns { pairs: [{ value, vector, converged, history, residuals }] },
+    /// stopping after the first pair that does not converge.
+    pub fn eigen(&self, n: f64, a: JsValue, k: f64, options: JsValue) -> JsResult<Object> {
+        self.app(|g| {
+            let n = g.dim("n", n)?;
+            let a = matrix_arg("a", &a)?;
+            let k = shape::count("k", k, MAX_COUNT)? as usize;
+            let opts = options_with(&options, &["maxSquarings"])?;
+            let squarings = count_option(&options, "maxSquarings", 30, 120.0)?;
+            let pairs = eigen::eigen(g, n, &a, k, squarings, &opts)?;
+            let o = Object::new();
+            let list: Array = pairs
+                .iter()
+                .map(|p| JsValue::from(pair_object(p)))
+                .collect();
+            set(&o, "pairs", list);
+            Ok(o)
+        })
+    }
+
+    /// Solves A x = b by Jacobi iteration on the GPU. options: { kernel, epsilon
+    /// (default 1e-6: stop when Σ|Δx| < n·ε), maxIterations (default 1000) }.
+    /// Returns { x, converged, diverged, iterations, deltas (Σ|Δx| per iteration) }.
+    pub fn jacobi(&self, n: f64, a: JsValue, b: JsValue, options: JsValue) -> JsResult<Object> {
+        self.app(|g| {
+            let n = g.dim("n", n)?;
+            let (a, b) = (matrix_arg("a", &a)?, matrix_arg("b", &b)?);
+            let opts = options_with(&options, &["epsilon", "maxIterations"])?;
+            let epsilon = number_option(&options, "epsilon")?.unwrap_or(1e-6);
+            if epsilon <= 0.0 {
+                return Err(GpgpuError::BadArgument {
+                    name: "options.epsilon".into(),
+                    detail: "must be > 0".into(),
+                });
+            }
+            let iterations = count_option(&options, "maxIterations", 1000, 1e6)?;
+            let r = jacobi::jacobi(g, n, &a, &b, epsilon as f32, iterations, &opts)?;
+            let o = Object::new();
+            set(&o, "x", Float32Array::from(&r.x[..]));
+            set(&o, "converged", r.converged);
+            set(&o, "diverged", r.diverged);
+            set(&o, "iterations", r.deltas.len() as u32);
+            set(&o, "deltas", f32_as_f64(&r.deltas));
+            Ok(o)
+        })
+    }
+}

@@ -1,0 +1,413 @@
+//! The applications of matrix powers against independent references: BFS and
+//! Floyd–Warshall for graphs, exact integers for Fibonacci, Gaussian elimination
+//! for Jacobi, QΛQᵀ spectra for the power method, ‖AX − I‖ for the inverse.
+
+mod common;
+
+use common::*;
+use gpgpu_matrix::apps::inverse::InverseMethod;
+use gpgpu_matrix::apps::{eigen, fibonacci, graphs, inverse, jacobi};
+use gpgpu_matrix::plan::graphs::{bfs_reachability, floyd_warshall};
+use gpgpu_matrix::plan::linalg::{gaussian_solve, random_orthogonal, symmetric_with_spectrum};
+use gpgpu_matrix::plan::random::{self, Mulberry32};
+use gpgpu_matrix::plan::reference::{self, to_f64};
+use gpgpu_matrix::plan::semiring::NO_EDGE;
+use gpgpu_matrix::{Options, Semiring};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn auto() -> Options {
+    Options::default()
+}
+
+/// A random graph: edge i → j with probability p (undirected: mirrored).
+fn random_graph(n: usize, p: f64, seed: u32, directed: bool) -> Vec<f32> {
+    let mut rng = Mulberry32::new(seed);
+    let mut a = vec![0f32; n * n];
+    for i in 0..n {
+        for j in 0..n {
+            if i != j && (directed || j > i) && rng.next_f64() < p {
+                a[i * n + j] = 1.0;
+                if !directed {
+                    a[j * n + i] = 1.0;
+                }
+            }
+        }
+    }
+    a
+}
+
+fn graph(n: usize, edges: impl Iterator<Item = (usize, usize)>, directed: bool) -> Vec<f32> {
+    let mut a = vec![0f32; n * n];
+    for (i, j) in edges {
+        a[i * n + j] = 1.0;
+        if !directed {
+            a[j * n + i] = 1.0;
+        }
+    }
+    a
+}
+
+#[wasm_bindgen_test]
+fn boolean_and_min_plus_products_in_every_kernel() {
+    let mut g = poisoned();
+    for kernel in kernels(&g) {
+        for &n in &[1usize, 3, 17, 100, 257] {
+            // Boolean: chains stay exactly 0/1 (257 spans two k chunks when chunked).
+            let a = random_graph(n, 3.0 / n as f64, n as u32, true);
+            let sr = Options {
+                kernel: Some(kernel),
+                semiring: Semiring::Boolean,
+            };
+            let got = g.square_repeatedly(n, &a, 3, &sr).unwrap();
+            let want = reference::repeated_square(Semiring::Boolean, n, &to_f64(&a), 3);
+            assert_exact(&format!("{kernel:?} boolean n={n}"), &got, &want);
+            // (min, +) with integer weights: exact.
+            let mut w = random::integers(n as u32 + 1, n * n, 1, 9);
+            for (i, v) in w.iter_mut().enumerate() {
+                if (i * 7) % 5 == 0 {
+                    *v = NO_EDGE;
+                }
+            }
+            let mp = Options {
+                kernel: Some(kernel),
+                semiring: Semiring::MinPlus,
+            };
+            let got = g.square(n, &w, &mp).unwrap();
+            let want = reference::square(Semiring::MinPlus, n, &to_f64(&w));
+            assert_exact(&format!("{kernel:?} min-plus n={n}"), &got, &want);
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+fn reachability_matches_bfs_from_every_vertex() {
+    let mut g = poisoned();
+    let n = 40;
+    let cases: Vec<(&str, Vec<f32>, bool)> = vec![
+        (
+            "path",
+            graph(n, (0..n - 1).map(|i| (i, i + 1)), false),
+            true,
+        ),
+        (
+            "directed path",
+            graph(n, (0..n - 1).map(|i| (i, i + 1)), true),
+            false,
+        ),
+        (
+            "directed cycle",
+            graph(n, (0..n).map(|i| (i, (i + 1) % n)), true),
+            true,
+        ),
+        (
+            "two components",
+            graph(
+                n,
+                (0..n - 1).filter(|&i| i != n / 2 - 1).map(|i| (i, i + 1)),
+                false,
+            ),
+            false,
+        ),
+        ("star", graph(n, (1..n).map(|i| (0, i)), false), true),
+        (
+            "directed star",
+            graph(n, (1..n).map(|i| (0, i)), true),
+            false,
+        ),
+        (
+            "complete",
+            graph(n, (0..n).flat_map(|i| (0..n).map(move |j| (i, j))), true),
+            true,
+        ),
+    ];
+    for (name, a, connected) in cases {
+        let r = graphs::reachability(&mut g, n, &a, &auto()).unwrap();
+        assert_eq!(r.matrix, bfs_reachability(n, &a), "{name}");
+        assert_eq!(r.connected, connected, "{name}");
+        assert_eq!(r.squarings, 6, "⌈log2(39)⌉");
+    }
+    for directed in [false, true] {
+        for (n, p) in [(2usize, 0.5), (33, 0.05), (100, 0.02), (257, 0.01)] {
+            let seed = 1000 * (1 + directed as u32);
+            let a = random_graph(n, p, seed + n as u32, directed);
+            let r = graphs::reachability(&mut g, n, &a, &auto()).unwrap();
+            let want = bfs_reachability(n, &a);
+            assert_eq!(r.matrix, want, "random n={n} directed={directed}");
+            assert_eq!(r.connected, want.iter().all(|&v| v == 1.0));
+        }
+    }
+    let r = graphs::reachability(&mut g, 1, &[0.0], &auto()).unwrap();
+    assert!(r.connected && r.matrix == [1.0]);
+}
+
+#[wasm_bindgen_test]
+fn reachability_at_n_1024() {
+    let mut g = poisoned();
+    let n = 1024;
+    for directed in [false, true] {
+        let a = random_graph(n, 2.0 / n as f64, 77 + directed as u32, directed);
+        let r = graphs::reachability(&mut g, n, &a, &auto()).unwrap();
+        assert_eq!(r.squarings, 10);
+        assert!(
+            r.matrix == bfs_reachability(n, &a),
+            "n=1024 directed={directed}"
+        );
+    }
+    g.engine().trim();
+}
+
+#[wasm_bindgen_test]
+fn shortest_paths_match_floyd_warshall() {
+    let mut g = poisoned();
+    for (seed, &n) in [1usize, 2, 5, 33, 100].iter().enumerate() {
+        let mut rng = Mulberry32::new(seed as u32 + 5);
+        let mut w = vec![f32::INFINITY; n * n];
+        for v in w.iter_mut() {
+            if rng.next_f64() < 2.0 / n as f64 {
+                *v = (1.0 + 9.0 * rng.next_f64()).floor() as f32; // integer: exact sums
+            }
+        }
+        let r = graphs::shortest_paths(&mut g, n, &w, &auto()).unwrap();
+        let want = floyd_warshall(n, &to_f64(&w));
+        assert!(!r.negative_cycle);
+        assert_exact(&format!("shortest paths n={n}"), &r.distances, &want);
+        if n == 100 {
+            assert!(
+                want.iter().any(|d| d.is_infinite()),
+                "the case has unreachable pairs"
+            );
+        }
+    }
+    // Fractional weights: close, not exact.
+    let n = 50;
+    let mut rng = Mulberry32::new(99);
+    let w: Vec<f32> = (0..n * n)
+        .map(|_| {
+            if rng.next_f64() < 0.1 {
+                rng.next_f64() as f32
+            } else {
+                f32::INFINITY
+            }
+        })
+        .collect();
+    let r = graphs::shortest_paths(&mut g, n, &w, &auto()).unwrap();
+    for (got, want) in r.distances.iter().zip(floyd_warshall(n, &to_f64(&w))) {
+        assert!(
+            (want.is_infinite() && got.is_infinite())
+                || (*got as f64 - want).abs() <= 1e-5 * want.max(1.0),
+            "{got} vs {want}"
+        );
+    }
+    // A negative cycle is reported.
+    let x = f32::INFINITY;
+    let w = [0.0, 1.0, x, x, 0.0, -3.0, 1.0, x, 0.0];
+    assert!(
+        graphs::shortest_paths(&mut g, 3, &w, &auto())
+            .unwrap()
+            .negative_cycle
+    );
+}
+
+#[wasm_bindgen_test]
+fn fibonacci_is_exact_up_to_f36_and_not_at_f37() {
+    let mut g = poisoned();
+    for k in 0..=36u64 {
+        let f = fibonacci::fibonacci(&mut g, k, &auto()).unwrap();
+        assert!(
+            f.exact,
+            "F({k}) = {} should be exact, got {}",
+            f.exact_value.unwrap(),
+            f.value
+        );
+    }
+    let f36 = fibonacci::fibonacci(&mut g, 36, &auto()).unwrap();
+    assert_eq!(
+        (f36.value, f36.exact_value),
+        (14_930_352.0, Some(14_930_352))
+    );
+    let f37 = fibonacci::fibonacci(&mut g, 37, &auto()).unwrap();
+    assert_eq!(f37.exact_value, Some(24_157_817));
+    assert!(!f37.exact, "F(37) > 2^24 is odd: float32 cannot hold it");
+    assert_eq!(f37.value, 24_157_816.0);
+    let f100 = fibonacci::fibonacci(&mut g, 100, &auto()).unwrap();
+    let rel = (f100.value as f64 - f100.exact_value.unwrap() as f64).abs() / 3.54e20;
+    assert!(
+        !f100.exact && rel < 1e-5,
+        "F(100) close but not exact: {rel}"
+    );
+    assert_eq!(
+        f100.passes,
+        6 + 2,
+        "100 = 0b1100100: 6 squarings, 2 products"
+    );
+}
+
+fn residual_f64(n: usize, a: &[f32], x: &[f32]) -> f64 {
+    let ax = reference::multiply(Semiring::Ordinary, n, n, n, &to_f64(a), &to_f64(x));
+    let mut s = 0.0;
+    for i in 0..n {
+        for j in 0..n {
+            let d = ax[i * n + j] - (i == j) as u8 as f64;
+            s += d * d;
+        }
+    }
+    s.sqrt()
+}
+
+#[wasm_bindgen_test]
+fn inverse_by_the_doubling_product() {
+    let mut g = poisoned();
+    let n = 48;
+    // Strictly diagonally dominant.
+    let mut dd = uniform(3, n * n);
+    for i in 0..n {
+        dd[i * n + i] = n as f32;
+    }
+    // Symmetric positive definite: Q diag(1..10) Qᵀ.
+    let q = random_orthogonal(n, 4);
+    let spectrum: Vec<f64> = (0..n)
+        .map(|i| 1.0 + 9.0 * i as f64 / (n - 1) as f64)
+        .collect();
+    let spd: Vec<f32> = symmetric_with_spectrum(&q, &spectrum)
+        .iter()
+        .map(|&v| v as f32)
+        .collect();
+    for (name, a) in [("diagonally dominant", &dd), ("SPD", &spd)] {
+        for method in [
+            InverseMethod::NewtonSchulz,
+            InverseMethod::Series { d: None },
+        ] {
+            let r = inverse::inverse(&mut g, n, a, method, 60, &auto()).unwrap();
+            assert!(r.converged, "{name} {method:?}: {}", r.message);
+            let best = r.residuals.iter().copied().fold(f32::INFINITY, f32::min);
+            assert!(best <= 1e-4, "{name} {method:?}: GPU residual {best}");
+            let cpu = residual_f64(n, a, &r.matrix);
+            assert!(cpu <= 1e-4, "{name} {method:?}: ‖AX − I‖ = {cpu} in f64");
+        }
+    }
+    // Singular: a clear "does not converge", not garbage presented as an inverse.
+    let mut singular = uniform(5, n * n);
+    for j in 0..n {
+        singular[(n - 1) * n + j] = singular[j] + singular[n + j]; // row n−1 = row 0 + row 1
+    }
+    let r = inverse::inverse(
+        &mut g,
+        n,
+        &singular,
+        InverseMethod::NewtonSchulz,
+        60,
+        &auto(),
+    )
+    .unwrap();
+    assert!(
+        !r.converged && r.message.contains("does not converge"),
+        "{}",
+        r.message
+    );
+    // The chapter's condition max |c_ij| < 1 is not enough: A = I − ½J (n = 4).
+    let a: Vec<f32> = (0..16)
+        .map(|i| if i % 5 == 0 { 0.5 } else { -0.5 })
+        .collect();
+    let series = inverse::inverse(
+        &mut g,
+        4,
+        &a,
+        InverseMethod::Series { d: Some(1.0) },
+        30,
+        &auto(),
+    )
+    .unwrap();
+    assert!(!series.converged, "{}", series.message);
+    let ns = inverse::inverse(&mut g, 4, &a, InverseMethod::NewtonSchulz, 60, &auto()).unwrap();
+    assert!(ns.converged, "{}", ns.message);
+    assert!(residual_f64(4, &a, &ns.matrix) <= 1e-5);
+}
+
+#[wasm_bindgen_test]
+fn eigenpairs_of_a_known_spectrum() {
+    let mut g = poisoned();
+    let n = 24;
+    let q = random_orthogonal(n, 11);
+    let mut spectrum = vec![8.0, -5.0, 3.0];
+    spectrum.extend((3..n).map(|i| 1.0 - i as f64 / n as f64));
+    let a: Vec<f32> = symmetric_with_spectrum(&q, &spectrum)
+        .iter()
+        .map(|&v| v as f32)
+        .collect();
+    let pairs = eigen::eigen(&mut g, n, &a, 3, 30, &auto()).unwrap();
+    assert_eq!(pairs.len(), 3);
+    for (k, p) in pairs.iter().enumerate() {
+        assert!(p.converged, "pair {k}");
+        assert!(
+            (p.value - spectrum[k]).abs() <= 1e-3 * 8.0,
+            "λ{k} = {} vs {}",
+            p.value,
+            spectrum[k]
+        );
+        let along: f64 = (0..n).map(|i| p.vector[i] as f64 * q[i * n + k]).sum();
+        assert!(along.abs() >= 1.0 - 1e-3, "v{k} · q{k} = {along}");
+    }
+    // Two dominant eigenvalues of equal magnitude: reported as not converging.
+    let mut tie = vec![5.0, -5.0];
+    tie.extend((2..n).map(|i| 1.0 / i as f64));
+    let a: Vec<f32> = symmetric_with_spectrum(&q, &tie)
+        .iter()
+        .map(|&v| v as f32)
+        .collect();
+    let pairs = eigen::eigen(&mut g, n, &a, 2, 30, &auto()).unwrap();
+    assert_eq!(
+        pairs.len(),
+        1,
+        "stops at the first pair that does not converge"
+    );
+    assert!(!pairs[0].converged);
+    assert_eq!(pairs[0].history.len(), 30);
+}
+
+#[wasm_bindgen_test]
+fn jacobi_matches_gaussian_elimination_and_detects_divergence() {
+    let mut g = poisoned();
+    for &n in &[1usize, 7, 64, 150] {
+        let mut a = uniform(n as u32, n * n);
+        for i in 0..n {
+            let off: f32 = (0..n).filter(|&j| j != i).map(|j| a[i * n + j].abs()).sum();
+            a[i * n + i] = off + 1.0 + (i % 3) as f32;
+        }
+        let b = uniform(n as u32 + 100, n);
+        let r = jacobi::jacobi(&mut g, n, &a, &b, 1e-6, 2000, &auto()).unwrap();
+        assert!(
+            r.converged && !r.diverged,
+            "n={n}: {:?}",
+            &r.deltas[r.deltas.len().saturating_sub(3)..]
+        );
+        let want = gaussian_solve(n, &to_f64(&a), &to_f64(&b)).unwrap();
+        let scale = want.iter().fold(0f64, |m, v| m.max(v.abs()));
+        for (x, w) in r.x.iter().zip(&want) {
+            assert!(
+                (*x as f64 - w).abs() <= 1e-4 * scale.max(1.0),
+                "n={n}: {x} vs {w}"
+            );
+        }
+    }
+    // Not diagonally dominant: diverges, and says so.
+    let n = 16;
+    let a: Vec<f32> = (0..n * n)
+        .map(|i| if i % (n + 1) == 0 { 1.0 } else { 0.5 })
+        .collect();
+    let b = vec![1.0f32; n];
+    let r = jacobi::jacobi(&mut g, n, &a, &b, 1e-6, 2000, &auto()).unwrap();
+    assert!(r.diverged && !r.converged, "{:?}", r.deltas);
+    // A zero on the diagonal is refused with a clear message.
+    let e = jacobi::jacobi(
+        &mut g,
+        2,
+        &[0.0, 1.0, 1.0, 2.0],
+        &[1.0, 1.0],
+        1e-6,
+        10,
+        &auto(),
+    );
+    assert!(e.unwrap_err().to_string().contains("a[0][0] is 0"));
+}
