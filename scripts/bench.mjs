@@ -1,0 +1,159 @@
+#!/usr/bin/env node
+// `make bench`: serves the repository (scripts/serve.py), opens www/bench.html in Debian's
+// headless Chromium (playwright-core, the page tests' harness), streams the page's
+// progress lines, collects its result JSON and writes bench/results/ (JSON, markdown,
+// SVG plot; see scripts/bench/write-results.mjs). No --virtual-time-budget, background
+// throttling off (tests/e2e/harness.mjs CHROMIUM_ARGS).
+//
+//   node scripts/bench.mjs [--sizes 64,128,...] [--repeats 5] [--cap 20] [--modes single,chain]
+//       [--passes 4] [--systems S,...] [--skip S,...] [--no-async] [--min-sample 25] [--js-max 1024]
+//       [--query 'k=v&...'] [--label L] [--tag T] [--timeout-min 90] [--out DIR]
+//     systems are matched by substring of their ids: gpgpu:<kernel>[:async], tfjs-webgl[:async],
+//     tfjs-wasm, gpujs, js-f64 (e.g. --skip async,js-f64)
+//   node scripts/bench.mjs --from-json RESULT.json [--tag T]   post-process a result (e.g. from the GPU)
+//   node scripts/bench.mjs --stage-gpu [--sizes 1024,2048,4096 ...] [--secs 540]
+//       copies the untracked files the page needs (www/pkg, node_modules/*/dist) into
+//       .gpuchrome/extra/ and prints the two device calls (../shared/gpu-browser/README.md)
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { ROOT, writeResults } from './bench/write-results.mjs';
+
+const HELP = readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(1, 22)
+  .filter((l) => l.startsWith('//')).map((l) => l.slice(3)).join('\n');
+
+function parseArgs(argv) {
+  const a = { query: new URLSearchParams(), timeoutMin: 90 };
+  const take = (i) => {
+    if (i + 1 >= argv.length) throw new Error(`${argv[i]} needs a value`);
+    return argv[i + 1];
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const k = argv[i];
+    const pass = { '--sizes': 'sizes', '--repeats': 'repeats', '--cap': 'cap', '--modes': 'modes',
+      '--passes': 'passes', '--systems': 'systems', '--skip': 'skip', '--label': 'label', '--seed': 'seed',
+      '--sample-rows': 'sampleRows', '--js-max': 'jsMax', '--min-sample': 'minSample' }[k];
+    if (pass) { a.query.set(pass, take(i)); i++; continue; }
+    switch (k) {
+      case '--no-async': a.query.set('async', '0'); break;
+      case '--query': for (const [qk, qv] of new URLSearchParams(take(i))) a.query.set(qk, qv); i++; break;
+      case '--tag': a.tag = take(i); i++; break;
+      case '--timeout-min': a.timeoutMin = Number(take(i)); i++; break;
+      case '--out': a.out = resolve(take(i)); i++; break;
+      case '--from-json': a.fromJson = take(i); i++; break;
+      case '--stage-gpu': a.stageGpu = true; break;
+      case '--secs': a.secs = Number(take(i)); i++; break;
+      case '-h': case '--help': a.help = true; break;
+      default:
+        if (k === '') break;
+        throw new Error(`unknown argument ${k} (see --help)`);
+    }
+  }
+  return a;
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const stamp = (t0) => `${((Date.now() - t0) / 1000).toFixed(0).padStart(5)}s`;
+
+// --- the GPU machine: files the page loads that git does not track -------------------------------
+
+/** node_modules files named by bench.html's <script> tags, the TF.js .wasm files, www/pkg/. */
+function untrackedPageFiles() {
+  const html = readFileSync(join(ROOT, 'www', 'bench.html'), 'utf8');
+  const files = [...html.matchAll(/src="\.\.\/(node_modules\/[^"]+)"/g)].map((m) => m[1]);
+  files.push('node_modules/gpu.js/package.json'); // the page reads gpu.js's version from it
+  const wasmDir = 'node_modules/@tensorflow/tfjs-backend-wasm/dist';
+  for (const f of readdirSync(join(ROOT, wasmDir))) if (f.endsWith('.wasm')) files.push(`${wasmDir}/${f}`);
+  const pkg = join(ROOT, 'www', 'pkg');
+  if (existsSync(pkg)) for (const f of readdirSync(pkg)) files.push(`www/pkg/${f}`);
+  return files;
+}
+
+function stageGpu(args) {
+  const gc = join(ROOT, '.gpuchrome');
+  if (!existsSync(join(gc, 'run-on-gpu.sh'))) {
+    throw new Error('.gpuchrome/ is not prepared: run `bash ../shared/gpu-browser/prepare.sh` first (see its README)');
+  }
+  if (!existsSync(join(ROOT, 'www', 'pkg', 'gpgpu_matrix.js'))) throw new Error('www/pkg is missing: run `make build` first');
+  let bytes = 0;
+  rmSync(join(gc, 'extra'), { recursive: true, force: true });
+  for (const f of untrackedPageFiles()) {
+    const dst = join(gc, 'extra', f);
+    mkdirSync(dirname(dst), { recursive: true });
+    copyFileSync(join(ROOT, f), dst);
+    bytes += statSync(dst).size;
+    console.log(`staged ${f}`);
+  }
+  const q = new URLSearchParams(args.query);
+  q.set('post', '1');
+  if (!q.has('sizes')) q.set('sizes', '1024,2048,4096');
+  const secs = args.secs || 540;
+  const partB = statSync(join(gc, 'gpuchrome.tar.xz.part-ab')).size;
+  console.log(`\n.gpuchrome/extra: ${(bytes / 2 ** 20).toFixed(1)} MiB (+ part-ab ${(partB / 2 ** 20).toFixed(1)} MiB; the device tool carries 64 MiB a call)`);
+  console.log(`\nThen two device calls, the second within 30 s of the first:
+  1. run  carry [".gpuchrome/gpuchrome.tar.xz.part-aa", ".gpuchrome/SHA256SUMS", ".gpuchrome/run-on-gpu.sh", ".gpuchrome/serve.py"]
+          command: bash .gpuchrome/run-on-gpu.sh stash
+  2. run  carry [".gpuchrome/gpuchrome.tar.xz.part-ab", ".gpuchrome/SHA256SUMS", ".gpuchrome/run-on-gpu.sh", ".gpuchrome/serve.py", ".gpuchrome/extra"]
+          command: bash .gpuchrome/run-on-gpu.sh run "www/bench.html?${q}" ${secs}
+  and post-process what comes back:  node scripts/bench-from-json.mjs <files_at>/result.json`);
+}
+
+// --- a local run -----------------------------------------------------------------------------------
+
+async function runLocal(args) {
+  if (!existsSync(join(ROOT, 'www', 'pkg', 'gpgpu_matrix.js'))) throw new Error('www/pkg is missing: run `make build` first');
+  // Imported here so --from-json / --stage-gpu need no browser.
+  const { startServer, launchBrowser, openPage } = await import('../tests/e2e/harness.mjs');
+  const t0 = Date.now();
+  const server = await startServer();
+  let browser;
+  try {
+    browser = await launchBrowser();
+    const url = `${server.origin}/www/bench.html?${args.query.toString() || 'run=1'}`;
+    console.log(`bench: ${url}  (Chromium ${browser.version()})`);
+    const page = await openPage(browser, url);
+    page.on('crash', () => console.log('bench: the page crashed'));
+    let printed = 0, status = '';
+    const deadline = t0 + args.timeoutMin * 60_000;
+    while (true) {
+      const { lines, st } = await page.evaluate(
+        (k) => ({ lines: (window.benchLog || []).slice(k), st: document.body.dataset.status || '' }), printed);
+      for (const l of lines) console.log(`[${stamp(t0)}] ${l}`);
+      printed += lines.length;
+      if (st === 'done' || st === 'error') { status = st; break; }
+      if (Date.now() > deadline) { status = 'timeout'; break; }
+      await sleep(1000);
+    }
+    const result = await page.evaluate(() => window.benchResult);
+    const problems = page.problems();
+    const foreign = page.origins().filter((o) => o !== server.origin);
+    if (problems.length) console.log(`bench: page problems:\n  ${problems.join('\n  ')}`);
+    if (foreign.length) console.log(`bench: WARNING: requests left the page's origin: ${foreign.join(', ')}`);
+    if (status === 'timeout') {
+      console.log(`bench: gave up after ${args.timeoutMin} min (--timeout-min); partial results are not written`);
+      return 1;
+    }
+    if (!result) { console.log('bench: the page produced no result'); return 1; }
+    result.env = { ...result.env, runner: 'scripts/bench.mjs', chromiumVersion: browser.version(), offOriginRequests: foreign };
+    writeResults(result, { outDir: args.out, tag: args.tag });
+    return status === 'done' ? 0 : 1;
+  } finally {
+    await browser?.close();
+    server.stop();
+  }
+}
+
+async function main() {
+  let args;
+  try { args = parseArgs(process.argv.slice(2)); } catch (e) { console.error(`bench: ${e.message}`); return 2; }
+  if (args.help) { console.log(HELP); return 0; }
+  if (args.fromJson) {
+    const result = JSON.parse(readFileSync(args.fromJson, 'utf8'));
+    writeResults(result, { outDir: args.out, tag: args.tag });
+    return result.error ? 1 : 0;
+  }
+  if (args.stageGpu) { stageGpu(args); return 0; }
+  return runLocal(args);
+}
+
+main().then((code) => process.exit(code), (e) => { console.error(`bench: ${e?.stack || e}`); process.exit(1); });
+

@@ -1,0 +1,50 @@
+// Writes one benchmark result (the JSON the page produced) as files under bench/results/:
+//   <YYYY-MM-DD>-<label>.json   the whole result: environment, params, raw times, medians
+//   <YYYY-MM-DD>-<label>.md     the markdown report (also printed)
+//   <YYYY-MM-DD>-<label>.svg    the log-log plot
+//   latest-<label>.json / .svg  the same, under a fixed name a page can show
+// Used by scripts/bench.mjs (after a local run) and scripts/bench-from-json.mjs (a
+// result.json fetched back from the GPU machine).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { deriveLabel, markdownReport, resultDay } from '../../www/bench-report.js';
+import { renderPlot } from '../../www/bench-plot.js';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const RESULTS = join(ROOT, 'bench', 'results');
+
+/** Label of a result: its own (set by ?label= or derived by the page), else from the renderer; `tag` appended. */
+export function labelOf(result, tag) {
+  const base = result.label || deriveLabel(result.env?.renderer);
+  const clean = (s) => String(s).toLowerCase().replace(/[^a-z0-9.]+/g, '-').replace(/^-+|-+$/g, '');
+  return tag ? `${clean(base)}-${clean(tag)}` : clean(base);
+}
+
+/** Writes the files; returns { markdown, files: [paths] }. */
+export function writeResults(result, { outDir = RESULTS, tag = null, quiet = false } = {}) {
+  mkdirSync(outDir, { recursive: true });
+  const label = labelOf(result, tag);
+  const stem = `${resultDay(result)}-${label}`;
+  const markdown = markdownReport({ ...result, label });
+  const svg = renderPlot(result);
+  const json = `${JSON.stringify(result, null, 1)}\n`;
+  const files = {
+    [`${stem}.json`]: json,
+    [`${stem}.md`]: markdown,
+    [`${stem}.svg`]: svg,
+    [`latest-${label}.json`]: json,
+    [`latest-${label}.svg`]: svg,
+  };
+  const written = [];
+  for (const [name, text] of Object.entries(files)) {
+    const p = join(outDir, name);
+    writeFileSync(p, text);
+    written.push(relative(ROOT, p));
+  }
+  if (!quiet) {
+    process.stdout.write(`\n${markdown}\n`);
+    process.stdout.write(`wrote ${written.join(', ')}\n`);
+  }
+  return { markdown, files: written, label, stem };
+}

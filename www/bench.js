@@ -1,0 +1,365 @@
+// The benchmark page: this project's kernels (sync, and async where the API has it)
+// side by side with TF.js WebGL, TF.js WASM, gpu.js and the JS float64 loop, for A·A
+// with readback and for a chain of squarings with one readback. See bench.html for the
+// URL parameters. Progress lines go to the page, to console.log, to window.benchLog
+// (scripts/bench.mjs polls it) and, with ?post=1, to POST /log; the result JSON is
+// window.benchResult and, with ?post=1, POST /result (the gpu-browser server protocol).
+import init, { Gpgpu } from './pkg/gpgpu_matrix.js';
+import { uniformMatrix, compare, mulberry32 } from './reference.js';
+import { deriveLabel, fmtErr, fmtMs, fmtNum, gflops, markdownReport, median } from './bench-report.js';
+import { renderPlot } from './bench-plot.js';
+import { gpgpuSystems, gpujsSystem, jsSystem, nextTick, tfjsSystems, toFlat } from './bench-systems.js';
+
+const DEFAULT_SIZES = [64, 128, 256, 512, 1024, 2048];
+
+// --- parameters --------------------------------------------------------------------------
+
+export function readParams(search = location.search) {
+  const q = new URLSearchParams(search);
+  const num = (k, d) => (q.has(k) && q.get(k) !== '' && Number.isFinite(Number(q.get(k))) ? Number(q.get(k)) : d);
+  const list = (k) => (q.get(k) || '').split(',').map((s) => s.trim()).filter(Boolean);
+  const sizes = list('sizes').map(Number).filter((n) => Number.isInteger(n) && n > 0);
+  const modes = list('modes').filter((m) => m === 'single' || m === 'chain');
+  return {
+    sizes: sizes.length ? sizes : DEFAULT_SIZES,
+    modes: modes.length ? modes : ['single', 'chain'],
+    repeats: Math.max(1, Math.round(num('repeats', 5))),
+    capS: num('cap', 20),                 // a run longer than this: no repeats
+    minSampleMs: num('minSample', 25),    // runs shorter than this are timed in back-to-back batches
+    maxBatch: Math.max(1, Math.round(num('maxBatch', 50))),
+    skipFactor: num('skipFactor', 3),     // predicted run > skipFactor × cap: not run
+    passes: Math.max(1, Math.round(num('passes', 4))),
+    seed: Math.round(num('seed', 1)),
+    jsMax: num('jsMax', 1024),            // JS float64 loop only up to this n
+    fullRefMax: num('fullRef', 1024),     // full float64 reference up to this n, sampled rows above
+    sampleRows: Math.max(1, Math.round(num('sampleRows', 64))),
+    systems: list('systems'),             // keep systems whose id contains one of these
+    skip: list('skip'),                   // drop systems whose id contains one of these
+    noAsync: q.get('async') === '0',
+    gpujsMode: q.get('gpujsMode') || 'webgl2',
+    gpujsTactic: q.get('gpujsTactic') || 'precision',
+    wasmThreads: q.has('wasmThreads') ? Number(q.get('wasmThreads')) : undefined,
+    post: q.get('post') === '1',
+    label: q.get('label') || null,
+    autostart: q.has('post') || q.has('sizes') || q.has('run'),
+    show: q.get('show'),
+  };
+}
+
+// --- logging -------------------------------------------------------------------------------
+
+window.benchLog = [];
+let postQueue = Promise.resolve();
+let postEnabled = false;
+const logEl = () => document.getElementById('log');
+const statusEl = () => document.getElementById('status');
+
+function log(line) {
+  window.benchLog.push(line);
+  console.log(`[bench] ${line}`);
+  const el = logEl();
+  if (el) { el.textContent += `${line}\n`; el.scrollTop = el.scrollHeight; }
+  if (postEnabled) {
+    postQueue = postQueue.then(() => fetch('/log', { method: 'POST', body: line }).catch(() => {}));
+  }
+}
+
+function setStatus(text, state) {
+  const el = statusEl();
+  if (el) el.textContent = text;
+  if (state) document.body.dataset.status = state;
+}
+
+// --- reference (float64) for the error column ------------------------------------------------
+
+/**
+ * The float64 A·A once per n: every row when n <= fullRefMax, else `sampleRows` rows
+ * drawn with a seeded generator (a 2048² float64 product takes ~15 s of this CPU; 64
+ * rows take n/64 of that). Computed on the main thread between timed runs, never during
+ * them: a Web Worker would compete with SwiftShader for the same 2 cores.
+ */
+function buildReference(n, a, params) {
+  const t0 = performance.now();
+  let rows;
+  if (n <= params.fullRefMax) rows = null;
+  else {
+    const next = mulberry32(params.seed * 7919 + n);
+    const set = new Set();
+    const want = Math.min(params.sampleRows, n);
+    while (set.size < want) set.add(Math.floor(next() * n));
+    rows = Int32Array.from([...set].sort((x, y) => x - y));
+  }
+  const R = rows ? rows.length : n;
+  const A = Float64Array.from(a);
+  const values = new Float64Array(R * n);
+  for (let r = 0; r < R; r++) {
+    const i = rows ? rows[r] : r;
+    const out = r * n;
+    for (let k = 0; k < n; k++) {
+      const aik = A[i * n + k];
+      const bk = k * n;
+      for (let j = 0; j < n; j++) values[out + j] += aik * A[bk + j];
+    }
+  }
+  const method = rows ? `${R} seeded random rows of ${n}` : 'all rows';
+  return { n, rows, values, method, ms: performance.now() - t0 };
+}
+
+function errorAgainst(out, ref) {
+  const flat = toFlat(out, ref.n);
+  if (!flat || flat.length !== ref.n * ref.n) return { relFrobenius: NaN, maxAbs: NaN };
+  let sub = flat;
+  if (ref.rows) {
+    sub = new Float64Array(ref.values.length);
+    ref.rows.forEach((i, r) => sub.set(flat.subarray(i * ref.n, (i + 1) * ref.n), r * ref.n));
+  }
+  const c = compare(sub, ref.values);
+  return { relFrobenius: c.relFrobenius, maxAbs: c.maxAbs, nonfinite: c.nonfiniteMismatch };
+}
+
+// --- one configuration ---------------------------------------------------------------------------
+
+async function runConfig(sys, mode, n, a, ref, params, last) {
+  const passes = mode === 'chain' ? params.passes : 1;
+  const rec = { system: sys.id, mode, n, passes, status: 'ok', timesMs: [] };
+  const capMs = params.capS * 1000;
+  const key = `${sys.id}|${mode}`;
+  if (n > sys.maxN) return { ...rec, status: 'skipped', reason: sys.maxNReason || `n > ${sys.maxN}` };
+  const prev = last.get(key);
+  if (prev) {
+    const predicted = prev.ms * (n / prev.n) ** 3;
+    if (predicted > params.skipFactor * capMs) {
+      return { ...rec, status: 'skipped', reason: `too slow: predicted ≈${fmtMs(predicted)} a run` };
+    }
+  }
+  let out;
+  try {
+    await sys.before?.(mode, n);
+    let t0 = performance.now();
+    out = await sys.run(mode, n, a);
+    rec.warmupMs = performance.now() - t0;
+    if (rec.warmupMs > capMs) {
+      rec.status = 'single';
+      rec.reason = `one run took ${fmtMs(rec.warmupMs)} > cap ${params.capS} s: no repeats`;
+      rec.timesMs.push(rec.warmupMs);
+    } else {
+      // Short runs: each sample is the mean of `batch` back-to-back calls, so the
+      // timer's resolution (100 µs on a page that is not cross-origin isolated) and
+      // one-off hiccups matter less. The batch size comes from one calibration call.
+      let batch = 1;
+      if (rec.warmupMs < params.minSampleMs) {
+        t0 = performance.now();
+        out = await sys.run(mode, n, a);
+        const t = performance.now() - t0;
+        batch = Math.min(params.maxBatch, Math.max(1, Math.ceil(params.minSampleMs / Math.max(t, 0.05))));
+      }
+      rec.batch = batch;
+      for (let r = 0; r < params.repeats; r++) {
+        out = null;
+        await nextTick();
+        t0 = performance.now();
+        for (let b = 0; b < batch; b++) out = await sys.run(mode, n, a);
+        rec.timesMs.push((performance.now() - t0) / batch);
+      }
+    }
+    rec.medianMs = median(rec.timesMs);
+    rec.perPassMs = rec.medianMs / passes;
+    rec.gflops = gflops(n, rec.perPassMs);
+    last.set(key, { n, ms: rec.medianMs });
+    if (mode === 'single' && ref) {
+      Object.assign(rec, errorAgainst(out, ref));
+      rec.errorMethod = ref.method;
+    }
+  } catch (e) {
+    if (e?.skip) return { ...rec, status: 'skipped', reason: e.message };
+    rec.status = 'error';
+    rec.reason = `${e?.name || 'Error'}${e?.code ? ` ${e.code}` : ''}: ${e?.message || e}`;
+  } finally {
+    out = null;
+    try { await sys.after?.(); } catch { /* cleanup only */ }
+  }
+  return rec;
+}
+
+function describe(rec, sys) {
+  const head = `n=${rec.n} ${rec.mode.padEnd(6)} ${sys.label.padEnd(26)}`;
+  if (rec.status === 'skipped') return `${head} skipped (${rec.reason})`;
+  if (rec.status === 'error') return `${head} ERROR ${rec.reason.split('\n')[0].slice(0, 300)}`;
+  const t = rec.mode === 'chain' ? `${fmtMs(rec.perPassMs)}/pass` : fmtMs(rec.medianMs);
+  const runs = rec.status === 'single' ? '1 run (over cap)'
+    : `median of ${rec.timesMs.length}${rec.batch > 1 ? ` means of ${rec.batch}` : ''}, warm-up ${fmtMs(rec.warmupMs)}`;
+  const err = rec.relFrobenius !== undefined ? `, rel.err ${fmtErr(rec.relFrobenius)}` : '';
+  return `${head} ${t.padStart(11)}  ${fmtNum(rec.gflops).padStart(6)} GFLOP/s  (${runs}${err})`;
+}
+
+// --- environment ------------------------------------------------------------------------------------
+
+function probeRenderer() {
+  try {
+    const gl = document.createElement('canvas').getContext('webgl2');
+    if (!gl) return { renderer: 'no WebGL2' };
+    const ext = gl.getExtension('WEBGL_debug_renderer_info');
+    const r = {
+      renderer: ext ? gl.getParameter(ext.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER),
+      vendor: ext ? gl.getParameter(ext.UNMASKED_VENDOR_WEBGL) : gl.getParameter(gl.VENDOR),
+    };
+    gl.getExtension('WEBGL_lose_context')?.loseContext();
+    return r;
+  } catch (e) {
+    return { renderer: `probe failed: ${e.message}` };
+  }
+}
+
+// --- the run -------------------------------------------------------------------------------------------
+
+export async function runBench(params) {
+  postEnabled = params.post;
+  const started = performance.now();
+  const probe = probeRenderer();
+  const env = {
+    renderer: probe.renderer, vendor: probe.vendor, userAgent: navigator.userAgent,
+    hardwareConcurrency: navigator.hardwareConcurrency, crossOriginIsolated: !!globalThis.crossOriginIsolated,
+    deviceMemory: navigator.deviceMemory, page: location.href,
+  };
+  const result = {
+    schema: 1, date: new Date().toISOString(), label: params.label || deriveLabel(probe.renderer),
+    env, params: { ...params, autostart: undefined, show: undefined }, systems: [], references: [], records: [],
+  };
+  window.benchResult = null;
+  log(`gpgpu-matrix bench: sizes ${params.sizes.join(',')}, modes ${params.modes.join(',')}, ` +
+    `repeats ${params.repeats}, cap ${params.capS} s, chain ${params.passes} passes`);
+  log(`renderer: ${probe.renderer}`);
+
+  // Every system; one that fails to start is recorded and left out.
+  const groups = [];
+  try {
+    await init();
+    const g = new Gpgpu();
+    const ours = gpgpuSystems(g, params);
+    env.gpgpu = ours.env;
+    groups.push(ours);
+    log(`gpgpu-matrix kernels: ${ours.env.kernels.join(', ')}; async API: ${ours.env.async ? 'yes' : 'no'}`);
+  } catch (e) {
+    log(`gpgpu-matrix unavailable: ${e.message}`);
+    result.systems.push({ id: 'gpgpu', label: 'gpgpu-matrix', ours: true, available: false, reason: e.message });
+  }
+  const tfg = tfjsSystems(params);
+  env.tfjs = tfg.env;
+  const gj = gpujsSystem(params);
+  env.gpujs = gj.env;
+  groups.push(tfg, gj, jsSystem(params));
+  const keep = (id) => (!params.systems.length || params.systems.some((s) => id.includes(s))) &&
+    !params.skip.some((s) => id.includes(s));
+  const systems = [];
+  for (const sys of groups.flatMap((gr) => gr.systems)) {
+    if (!keep(sys.id)) continue;
+    const entry = { id: sys.id, label: sys.label, kind: sys.kind, ours: sys.ours, async: sys.async, available: true };
+    try {
+      await sys.setup?.();
+      systems.push(sys);
+    } catch (e) {
+      entry.available = false;
+      entry.reason = e.message;
+      log(`${sys.label}: unavailable (${e.message})`);
+    }
+    result.systems.push(entry);
+  }
+  if (env.tfjs.webglFlags) {
+    const f = env.tfjs.webglFlags;
+    log(`TF.js ${env.tfjs.version}: WEBGL_VERSION=${f.WEBGL_VERSION} WEBGL_PACK=${f.WEBGL_PACK} ` +
+      `WEBGL_RENDER_FLOAT32_ENABLED=${f.WEBGL_RENDER_FLOAT32_ENABLED} WEBGL_FORCE_F16_TEXTURES=${f.WEBGL_FORCE_F16_TEXTURES}`);
+  }
+  if (env.tfjs.wasm) log(`TF.js WASM: simd ${env.tfjs.wasm.simd}, threads ${env.tfjs.wasm.threads} (${env.tfjs.wasm.threadsCount})`);
+  if (env.gpujs.mode) log(`gpu.js ${env.gpujs.version}: mode ${env.gpujs.mode}`);
+
+  const last = new Map();
+  for (const n of params.sizes) {
+    const a = uniformMatrix(params.seed, n * n);
+    let ref = null;
+    if (params.modes.includes('single')) {
+      ref = buildReference(n, a, params);
+      result.references.push({ n, method: ref.method, ms: ref.ms });
+      log(`n=${n}: float64 reference (${ref.method}) in ${fmtMs(ref.ms)}`);
+    }
+    for (const sys of systems) {
+      for (const mode of params.modes) {
+        const rec = await runConfig(sys, mode, n, a, ref, params, last);
+        result.records.push(rec);
+        log(describe(rec, sys));
+        await nextTick();
+      }
+    }
+  }
+  result.totalS = (performance.now() - started) / 1000;
+  log(`done in ${result.totalS.toFixed(1)} s`);
+  return result;
+}
+
+// --- the page ----------------------------------------------------------------------------------------
+
+function showResult(result) {
+  const table = document.getElementById('table');
+  const plot = document.getElementById('plot');
+  if (table) table.textContent = markdownReport(result);
+  if (plot) plot.innerHTML = renderPlot(result);
+  document.getElementById('results')?.removeAttribute('hidden');
+}
+
+async function finish(result) {
+  window.benchResult = result;
+  showResult(result);
+  if (postEnabled) {
+    await postQueue;
+    await fetch('/result', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(result) });
+  }
+}
+
+async function start(params) {
+  setStatus('Running…', 'running');
+  document.getElementById('form')?.setAttribute('hidden', '');
+  let result;
+  try {
+    result = await runBench(params);
+    await finish(result);
+    setStatus(`Done in ${result.totalS.toFixed(0)} s.`, 'done');
+  } catch (e) {
+    console.error(e);
+    log(`FATAL: ${e?.stack || e}`);
+    const partial = result || { schema: 1, date: new Date().toISOString(), params, records: [] };
+    partial.error = String(e?.message || e);
+    try { await finish(partial); } catch { /* nothing more to do */ }
+    setStatus(`Error: ${e?.message || e}`, 'error');
+  }
+}
+
+async function show(label) {
+  const url = `../bench/results/latest-${encodeURIComponent(label)}.json`;
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`${url}: ${res.status}`);
+  const result = await res.json();
+  showResult(result);
+  setStatus(`Showing ${url} (${result.date}).`, 'done');
+}
+
+function main() {
+  const params = readParams();
+  if (params.show) {
+    show(params.show).catch((e) => setStatus(`Error: ${e.message}`, 'error'));
+    return;
+  }
+  if (params.autostart) { start(params); return; }
+  const form = document.getElementById('form');
+  form.hidden = false;
+  setStatus('Choose sizes and press Run (on a laptop GPU the default set takes a minute; on SwiftShader 10–15).', 'idle');
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const fd = new FormData(form);
+    const q = new URLSearchParams();
+    for (const [k, v] of fd) if (String(v).trim()) q.set(k, String(v).trim());
+    q.set('run', '1');
+    history.replaceState(null, '', `?${q}`);
+    start(readParams(`?${q}`));
+  });
+}
+
+main();
