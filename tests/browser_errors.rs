@@ -343,3 +343,62 @@ async fn context_loss_fails_clearly_and_restore_recovers() {
         "resources rebuilt, old ones forgotten"
     );
 }
+
+#[wasm_bindgen_test]
+fn application_calls_check_their_arguments_from_javascript() {
+    let g = js_gpgpu();
+    let u = JsValue::UNDEFINED;
+    assert_js_error(
+        g.reachability(3.0, f32s(8), u.clone()),
+        "BAD_LENGTH",
+        "adjacency",
+    );
+    assert_js_error(
+        g.shortest_paths(0.0, f32s(0), u.clone()),
+        "BAD_DIMENSION",
+        "n = 0",
+    );
+    assert_js_error(g.fibonacci(-1.0, u.clone()), "BAD_COUNT", "k = -1");
+    assert_js_error(
+        g.inverse(2.0, f32s(4), options(&[("method", "magic")])),
+        "BAD_ARGUMENT",
+        "unknown method 'magic'",
+    );
+    assert_js_error(
+        g.inverse(2.0, f32s(4), options(&[("semiring", "boolean")])),
+        "BAD_ARGUMENT",
+        "unknown option 'semiring'",
+    );
+    assert_js_error(
+        g.eigen(3.0, f32s(9), 4.0, u.clone()),
+        "BAD_ARGUMENT",
+        "use 1..=3",
+    );
+    assert_js_error(
+        g.jacobi(2.0, f32s(4), f32s(3), u.clone()),
+        "BAD_LENGTH",
+        "b has 3 elements",
+    );
+    assert_js_error(
+        g.jacobi(2.0, f32s(4), f32s(2), u),
+        "BAD_ARGUMENT",
+        "a[0][0] is 0",
+    );
+    // And a working call returns the documented fields.
+    let f = g.fibonacci(36.0, JsValue::UNDEFINED).unwrap();
+    assert_eq!(
+        Reflect::get(&f, &"value".into()).unwrap().as_f64(),
+        Some(14_930_352.0)
+    );
+    assert_eq!(
+        Reflect::get(&f, &"exact".into()).unwrap().as_bool(),
+        Some(true)
+    );
+    assert_eq!(
+        Reflect::get(&f, &"exactValue".into())
+            .unwrap()
+            .as_string()
+            .as_deref(),
+        Some("14930352")
+    );
+}
