@@ -277,13 +277,15 @@ impl Engine {
         pad: f32,
     ) -> Result<DeviceMatrix> {
         let m = self.alloc(shape, layout)?;
-        for (texture, plane) in m
-            .target
-            .textures()
-            .iter()
-            .zip(layout.pack(shape, data, pad))
-        {
-            texture.upload(&self.gl, &plane)?;
+        let textures = m.target.textures();
+        if let Some((row_length, skip)) = layout.strided_rows(shape) {
+            for (r, texture) in textures.iter().enumerate() {
+                texture.upload_strided(&self.gl, data, row_length, r * skip)?;
+            }
+        } else {
+            for (texture, plane) in textures.iter().zip(layout.pack(shape, data, pad)) {
+                texture.upload(&self.gl, &plane)?;
+            }
         }
         Ok(m)
     }
@@ -291,15 +293,24 @@ impl Engine {
     /// Reads a matrix back into row-major order.
     pub fn download(&mut self, m: &DeviceMatrix) -> Result<Vec<f32>> {
         self.ensure()?;
-        let planes = (0..m.layout.planes())
-            .map(|p| m.target.read(p))
-            .collect::<Result<Vec<_>>>()?;
+        let result = if let Some((row_length, skip)) = m.layout.strided_rows(m.shape) {
+            let mut out = vec![f32::NAN; m.shape.len()];
+            for r in 0..m.layout.planes() {
+                m.target.read_strided(r, &mut out, row_length, r * skip)?;
+            }
+            out
+        } else {
+            let planes = (0..m.layout.planes())
+                .map(|p| m.target.read(p))
+                .collect::<Result<Vec<_>>>()?;
+            let views: Vec<&[f32]> = planes.iter().map(|p| &p[..]).collect();
+            m.layout.unpack(m.shape, &views)
+        };
         // A context lost during the passes leaves the buffers unwritten: say so.
         if self.gl.is_context_lost() {
             return Err(GpgpuError::ContextLost);
         }
-        let views: Vec<&[f32]> = planes.iter().map(|p| &p[..]).collect();
-        Ok(m.layout.unpack(m.shape, &views))
+        Ok(result)
     }
 
     /// One render-to-texture pass: out ← a · b in `semiring`, by `kernel`.

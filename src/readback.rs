@@ -51,6 +51,39 @@ impl PendingRead {
     pub fn start(gl: &Gl, m: &DeviceMatrix) -> Result<PendingRead> {
         let target = &m.target;
         let (w, h) = (target.width(), target.height());
+        if let Some((row_length, skip)) = m.layout.strided_rows(m.shape) {
+            // Every plane straight into its rows of one row-major buffer.
+            let floats = m.shape.len();
+            let buffer = Buffer::new(gl)?;
+            gl.bind_buffer(GL::PIXEL_PACK_BUFFER, Some(buffer.raw()));
+            gl.buffer_data_with_i32(GL::PIXEL_PACK_BUFFER, (floats * 4) as i32, GL::STREAM_READ);
+            gl.pixel_storei(GL::PACK_ROW_LENGTH, row_length as i32);
+            let mut read = Ok(());
+            for plane in 0..m.layout.planes() {
+                target.bind_for_reading(plane);
+                gl.pixel_storei(GL::PACK_SKIP_PIXELS, (plane * skip) as i32);
+                read = read.and(gl.read_pixels_with_i32(
+                    0,
+                    0,
+                    w as i32,
+                    h as i32,
+                    GL::RGBA,
+                    GL::FLOAT,
+                    0,
+                ));
+            }
+            gl.pixel_storei(GL::PACK_ROW_LENGTH, 0);
+            gl.pixel_storei(GL::PACK_SKIP_PIXELS, 0);
+            gl.bind_framebuffer(GL::READ_FRAMEBUFFER, None);
+            gl.bind_buffer(GL::PIXEL_PACK_BUFFER, None);
+            read.map_err(|e| gl.failure(format!("readPixels into a pack buffer threw {e:?}")))?;
+            let planes = vec![PlaneRead {
+                buffer,
+                floats,
+                read_channels: 1,
+            }];
+            return Self::fenced(gl, planes, m.shape, Layout::Scalar, 1);
+        }
         let (format, read_channels) = target.read_format();
         let mut planes = Vec::new();
         for plane in 0..m.layout.planes() {
@@ -69,6 +102,18 @@ impl PendingRead {
                 read_channels,
             });
         }
+        Self::fenced(gl, planes, m.shape, m.layout, target.format().channels())
+    }
+
+    /// Puts a fence after the queued reads. `layout` says how to assemble the
+    /// planes' data (Scalar with one plane: it already is the row-major matrix).
+    fn fenced(
+        gl: &Gl,
+        planes: Vec<PlaneRead>,
+        shape: Shape,
+        layout: Layout,
+        channels: usize,
+    ) -> Result<PendingRead> {
         let fence = Fence::new(gl)?;
         gl.flush();
         gl.check("queueing an asynchronous readback")?;
@@ -77,9 +122,9 @@ impl PendingRead {
             state: State::InFlight {
                 planes,
                 fence,
-                shape: m.shape,
-                layout: m.layout,
-                channels: target.format().channels(),
+                shape,
+                layout,
+                channels,
             },
         })
     }

@@ -87,8 +87,25 @@ impl Texture {
     /// Replaces the whole texture with `data` (texel rows bottom-up, y = row index).
     pub fn upload(&self, gl: &Gl, data: &[f32]) -> Result<()> {
         assert_eq!(data.len(), self.len(), "texture upload of the wrong length");
+        self.upload_strided(gl, data, self.width, 0)
+    }
+
+    /// Uploads texel row y from `data` at texel (y · row_length + skip): a plane
+    /// straight out of a larger row-major array, with no copy on the CPU.
+    pub fn upload_strided(
+        &self,
+        gl: &Gl,
+        data: &[f32],
+        row_length: usize,
+        skip: usize,
+    ) -> Result<()> {
+        let ch = self.format.channels();
+        assert!(skip + self.width <= row_length || self.height == 0);
+        assert!(data.len() >= ((self.height - 1) * row_length + skip + self.width) * ch);
         gl.bind_texture(GL::TEXTURE_2D, Some(self.raw()));
         gl.pixel_storei(GL::UNPACK_ALIGNMENT, 1);
+        gl.pixel_storei(GL::UNPACK_ROW_LENGTH, row_length as i32);
+        gl.pixel_storei(GL::UNPACK_SKIP_PIXELS, skip as i32);
         // SAFETY: the view into wasm memory is used at once, with no allocation
         // (which could grow and move the memory) between its creation and its use.
         let result = unsafe {
@@ -105,6 +122,8 @@ impl Texture {
                 Some(&view),
             )
         };
+        gl.pixel_storei(GL::UNPACK_ROW_LENGTH, 0);
+        gl.pixel_storei(GL::UNPACK_SKIP_PIXELS, 0);
         result.map_err(|e| gl.failure(format!("texSubImage2D threw {e:?}")))?;
         gl.check("uploading a float texture")
     }
@@ -260,6 +279,41 @@ impl RenderTarget {
 }
 
 impl RenderTarget {
+    /// Reads RGBA32F attachment `plane` into `out` with texel row y at texel
+    /// (y · row_length + skip): straight into a larger row-major array.
+    pub fn read_strided(
+        &self,
+        plane: usize,
+        out: &mut [f32],
+        row_length: usize,
+        skip: usize,
+    ) -> Result<()> {
+        let (w, h) = (self.width(), self.height());
+        assert_eq!(self.format(), TexFormat::Rgba32F);
+        assert!(out.len() >= ((h - 1) * row_length + skip + w) * 4);
+        self.bind_for_reading(plane);
+        self.gl.pixel_storei(GL::PACK_ROW_LENGTH, row_length as i32);
+        self.gl.pixel_storei(GL::PACK_SKIP_PIXELS, skip as i32);
+        // SAFETY: as in `Texture::upload`, nothing allocates while the view lives.
+        let result = unsafe {
+            let view = js_sys::Float32Array::view_mut_raw(out.as_mut_ptr(), out.len());
+            self.gl.read_pixels_with_opt_array_buffer_view(
+                0,
+                0,
+                w as i32,
+                h as i32,
+                GL::RGBA,
+                GL::FLOAT,
+                Some(&view),
+            )
+        };
+        self.gl.pixel_storei(GL::PACK_ROW_LENGTH, 0);
+        self.gl.pixel_storei(GL::PACK_SKIP_PIXELS, 0);
+        self.gl.bind_framebuffer(GL::READ_FRAMEBUFFER, None);
+        result.map_err(|e| self.gl.failure(format!("readPixels threw {e:?}")))?;
+        self.gl.check("reading back a float texture")
+    }
+
     /// Reads one texel of attachment `plane` (RGBA): a cheap way to wait for the GPU.
     pub fn read_texel(&self, plane: usize) -> Result<[f32; 4]> {
         let mut texel = [f32::NAN; 4];

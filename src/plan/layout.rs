@@ -59,6 +59,21 @@ impl Layout {
         }
     }
 
+    /// When the rows of the row-major array can be handed to the GPU as they are,
+    /// plane by plane, with a row stride (UNPACK_/PACK_ROW_LENGTH) and an offset
+    /// (UNPACK_/PACK_SKIP_PIXELS): Some((row_length, skip_per_plane)) in texels.
+    /// That is when there are several planes and no padding: plane r's row y is the
+    /// matrix's row planes·y + r, so texture rows are every planes-th matrix row.
+    pub fn strided_rows(&self, shape: Shape) -> Option<(usize, usize)> {
+        match *self {
+            Layout::Packed { planes } if planes > 1 && self.padded(shape) == shape => {
+                let texels_per_row = shape.cols / 4;
+                Some((planes * texels_per_row, texels_per_row))
+            }
+            _ => None,
+        }
+    }
+
     /// The texel data of each plane, ready for texImage2D. `pad_value` fills the padding.
     pub fn pack<'a>(&self, shape: Shape, data: &'a [f32], pad_value: f32) -> Vec<Cow<'a, [f32]>> {
         debug_assert_eq!(data.len(), shape.len());
@@ -140,6 +155,29 @@ mod tests {
         assert_eq!(layout.texture_size(s), (1, 2));
         // Row 5 = plane 1, y = 1.
         assert_eq!(&packed[1][4..8], &m[20..24]);
+    }
+
+    #[test]
+    fn strided_rows_address_the_same_texels_as_pack() {
+        let layout = Layout::Packed { planes: 4 };
+        let s = Shape::new(8, 12);
+        let m = matrix(s);
+        let (row_length, skip) = layout.strided_rows(s).unwrap();
+        let packed = layout.pack(s, &m, 0.0);
+        let (w, h) = layout.texture_size(s);
+        for (r, plane) in packed.iter().enumerate() {
+            for y in 0..h {
+                let start = (y * row_length + r * skip) * 4;
+                assert_eq!(&plane[y * w * 4..(y + 1) * w * 4], &m[start..start + w * 4]);
+            }
+        }
+        assert_eq!(
+            layout.strided_rows(Shape::new(9, 12)),
+            None,
+            "padding needs a copy"
+        );
+        assert_eq!(Layout::Packed { planes: 1 }.strided_rows(s), None);
+        assert_eq!(Layout::Scalar.strided_rows(s), None);
     }
 
     #[test]
