@@ -48,6 +48,11 @@ test: setup-test lint test-native test-browser test-e2e
 bench: setup-test build
 	node scripts/bench.mjs $(ARGS)
 
+# The teaching page headless with one configuration: prints the comparison table and
+# saves a screenshot under reports/ (make report ARGS="n=512&op=power&p=5").
+report: setup-test build
+	node scripts/report.mjs "$(ARGS)"
+
 clean:
 	cargo clean
 	rm -rf www/pkg

@@ -1,21 +1,118 @@
-// The page runs its demo end to end in a real Chromium: the GPU answer matches the
-// float64 reference, nothing goes to another origin, nothing logs an error.
+// The page with no query runs the default demo on load: a 128×128 random matrix
+// (seed 1) squared on the GPU, checked against the float64 reference, with a table
+// of both times and the error metrics. Checked here against a float64 product
+// computed independently in Node, at desktop and at phone width.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { join } from 'node:path';
 import { ARTIFACTS, launchBrowser, openPage, startServer, waitForStatus } from './harness.mjs';
+import { compare, square, uniformMatrix } from '../../www/reference.js';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launchBrowser(); });
 after(async () => { await browser?.close(); server?.stop(); });
 
-test('the demo squares a 128x128 matrix and matches the float64 reference', async () => {
+const sci = (v) => (v === 0 ? '0' : v.toExponential(2).replace('-', '−'));
+
+test('the default demo squares a 128×128 random matrix and matches the float64 reference', async () => {
   const page = await openPage(browser, `${server.origin}/index.html`);
   const status = await waitForStatus(page);
-  await page.screenshot({ path: join(ARTIFACTS, 'demo.png'), fullPage: true });
+  await page.screenshot({ path: join(ARTIFACTS, 'page-1280x720.png') });
+  await page.screenshot({ path: join(ARTIFACTS, 'page-1280-full.png'), fullPage: true });
   assert.equal(status, 'done', await page.textContent('#status'));
-  const rel = Number(await page.evaluate(() => document.body.dataset.relFrobenius));
-  assert.ok(rel <= 1e-5, `relative Frobenius error ${rel}`);
+
+  const r = await page.evaluate(() => window.__results);
+  assert.equal(r.config.n, 128);
+  assert.equal(r.config.input, 'uniform');
+  assert.equal(r.config.seed, 1);
+  assert.equal(r.config.op, 'square');
+  assert.equal(r.passCount, 1);
+  assert.deepEqual(r.passes.map((p) => p.label), ['M^2 = M^1 · M^1']);
+  assert.ok(r.totals.gpuMs > 0 && r.totals.jsMs > 0, JSON.stringify(r.totals));
+  assert.equal(r.reference, 'done');
+  // The JSON blob in the page says the same.
+  const blob = JSON.parse(await page.textContent('#results'));
+  assert.equal(blob.status, 'done');
+  assert.equal(blob.metrics.exact, r.metrics.exact);
+
+  // Independent check: the GPU's answer against a float64 square computed here.
+  const gpu = Float32Array.from(await page.evaluate(() => Array.from(window.__page.last.gpu)));
+  const ref = square(128, uniformMatrix(1, 128 * 128));
+  const mine = compare(gpu, ref);
+  assert.ok(mine.relFrobenius <= 1e-5, `relative Frobenius error ${mine.relFrobenius}`);
+  assert.ok(mine.exact > 0);
+  // ... and the page's metrics are those of that comparison.
+  assert.ok(Math.abs(r.metrics.relFrobenius - mine.relFrobenius) <= 1e-12, `${r.metrics.relFrobenius} vs ${mine.relFrobenius}`);
+  assert.equal(r.metrics.exact, mine.exact);
+  assert.ok(Math.abs(r.metrics.maxAbs - mine.maxAbs) <= 1e-15);
+
+  // The table shows both times and the error metrics.
+  const table = await page.$$eval('#summary tr', (rows) => Object.fromEntries(rows.map((tr) => [tr.dataset.key, tr.querySelector('td').textContent])));
+  for (const key of ['GPU time', 'JS float64 time', 'max abs error', 'max relative error', 'relative Frobenius error', 'exact entries', 'renderer']) {
+    assert.ok(table[key] && table[key] !== '—', `summary row ${key}: ${table[key]}`);
+  }
+  assert.equal(table['relative Frobenius error'], sci(mine.relFrobenius));
+  assert.equal(table['max abs error'], sci(mine.maxAbs));
+  assert.match(table['GPU time'], /ms/);
+  assert.match(table['exact entries'], new RegExp(`^${String(mine.exact).replace(/\B(?=(\d{3})+(?!\d))/g, '\u2009')} of`));
+
+  // Pictures: input, output and error heatmaps, drawn at whole pixels per entry.
+  const figures = await page.$$eval('#heatmaps figure', (fs) => fs.map((f) => ({
+    title: f.querySelector('figcaption').textContent, w: f.querySelector('canvas').width,
+    sampling: f.querySelector('.hm-sampling').textContent })));
+  assert.equal(figures.length, 3, JSON.stringify(figures));
+  assert.match(figures[1].title, /Result M\^2/);
+  assert.match(figures[2].title, /Error/);
+  for (const f of figures) { assert.equal(f.w % 128, 0); assert.match(f.sampling, /Every entry drawn/); }
+
+  // Hovering the result shows (i, j), the GPU value, the double value and the difference.
+  const box = await page.locator('#heatmaps figure:nth-child(2) canvas').boundingBox();
+  await page.mouse.move(box.x + box.width * (5.5 / 128), box.y + box.height * (3.5 / 128));
+  const readout = await page.textContent('#heatmaps figure:nth-child(2) .hm-readout');
+  assert.match(readout, /^\(3, 5\): GPU −?\d.* · double −?\d.* · difference/);
+  const g35 = gpu[3 * 128 + 5];
+  assert.ok(readout.includes(`GPU ${g35.toPrecision(7).replace('-', '−')}`), `${readout} / ${g35}`);
+  // ... and the keyboard moves a cursor over the cells.
+  await page.focus('#heatmaps figure:nth-child(2) canvas');
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  assert.match(await page.textContent('#heatmaps figure:nth-child(2) .hm-readout'), /^\(0, 1\): GPU/);
+
+  // The shader panel shows the naive kernel with its key lines annotated.
+  const notes = await page.$$eval('#shader-notes li', (li) => li.map((x) => x.textContent));
+  assert.ok(notes.length >= 5, notes.join('\n'));
+  assert.ok(notes.some((t) => /floor\(cols · s\) = j/.test(t)), 'how j comes from the texture coordinate');
+  assert.ok(notes.some((t) => /loop over k/i.test(t)), 'the loop over k');
+  assert.ok(notes.some((t) => /one fragment per element/i.test(t)), 'one fragment per element');
+  const marked = await page.$$eval('#shader-code .src-line.hl', (l) => l.map((x) => x.textContent));
+  assert.ok(marked.some((t) => t.includes('floor(') && t.includes('v_texcoord.s')));
+  assert.ok(marked.some((t) => t.includes('for (int k')));
+
+  // The precision panel: metrics, the 2^24 limit, and no warning for this input.
+  const precision = await page.textContent('#precision');
+  assert.match(precision, /2\^24 = 16\u2009777\u2009216/);
+  assert.match(precision, /No value passed 2\^24/);
+  // The timeline has its pass with a GPU time.
+  assert.equal(await page.locator('#timeline tbody tr.ran').count(), 1);
+
+  assert.equal(new URL(page.url()).search, '', 'the default page keeps its plain address');
   assert.deepEqual(page.problems(), []);
   assert.deepEqual(page.origins(), [server.origin], 'requests only to the local server');
+  await page.context().close();
+});
+
+test('the page is readable at phone width (390×844): one column, nothing wider than the screen', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=16&op=power&p=5`, { width: 390, height: 844 });
+  const status = await waitForStatus(page);
+  await page.screenshot({ path: join(ARTIFACTS, 'page-390x844.png') });
+  await page.screenshot({ path: join(ARTIFACTS, 'page-390-full.png'), fullPage: true });
+  assert.equal(status, 'done', await page.textContent('#status'));
+  const widths = await page.evaluate(() => ({ doc: document.documentElement.scrollWidth, view: innerWidth }));
+  assert.ok(widths.doc <= widths.view, `page is ${widths.doc}px wide in a ${widths.view}px screen`);
+  // Controls and the run panel are stacked, each as wide as the screen allows.
+  const [form, run] = await Promise.all(['#config', '#run-panel'].map((s) => page.locator(s).boundingBox()));
+  assert.ok(run.y > form.y + form.height - 1, 'run panel below the controls');
+  assert.ok(form.width > 300 && run.width > 300);
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
 });

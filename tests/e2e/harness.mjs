@@ -43,9 +43,12 @@ export async function launchBrowser() {
 /**
  * A page that records console errors, page errors and the origin of every request.
  * `page.problems()` lists console errors and uncaught exceptions.
+ * `options.init`: a function run in the page before its scripts (context.addInitScript),
+ * e.g. to take WebGL2 away and see the page's error message.
  */
-export async function openPage(browser, url, viewport = { width: 1280, height: 720 }) {
+export async function openPage(browser, url, viewport = { width: 1280, height: 720 }, options = {}) {
   const context = await browser.newContext({ viewport });
+  if (options.init) await context.addInitScript(options.init, options.initArg);
   const page = await context.newPage();
   const errors = [];
   const origins = new Set();
@@ -58,9 +61,12 @@ export async function openPage(browser, url, viewport = { width: 1280, height: 7
   return page;
 }
 
-/** Waits until the page sets body[data-status] to done or error; returns which. */
-export async function waitForStatus(page, timeout = 120_000) {
+/**
+ * Waits until the page sets body[data-status] to one of `states` (default: done or
+ * error); returns which.
+ */
+export async function waitForStatus(page, timeout = 120_000, states = ['done', 'error']) {
   await page.waitForFunction(
-    () => ['done', 'error'].includes(document.body.dataset.status), null, { timeout });
+    (s) => s.includes(document.body.dataset.status), states, { timeout, polling: 50 });
   return page.evaluate(() => document.body.dataset.status);
 }

@@ -1,0 +1,112 @@
+// Every library error reaches the page as a clear message: n over the device limit,
+// no WebGL2, no float render target, a lost (and restored) context. And without a
+// GPU timer the timeline says its times are wall times.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { join } from 'node:path';
+import { ARTIFACTS, launchBrowser, openPage, startServer, waitForStatus } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await startServer(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); server?.stop(); });
+
+const banner = (page) => page.evaluate(() => {
+  const b = document.getElementById('banner');
+  return { hidden: b.hidden, code: b.dataset.code, text: b.textContent };
+});
+
+test('n larger than the device allows: SIZE_OVER_LIMIT on the page', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=9000`);
+  assert.equal(await waitForStatus(page), 'error');
+  const b = await banner(page);
+  assert.equal(b.hidden, false);
+  assert.equal(b.code, 'SIZE_OVER_LIMIT');
+  assert.match(b.text, /n is larger than this GPU allows/);
+  assert.match(b.text, /8192|limit/);
+  const r = await page.evaluate(() => window.__results);
+  assert.equal(r.error.code, 'SIZE_OVER_LIMIT');
+  await page.screenshot({ path: join(ARTIFACTS, 'error-size.png') });
+  // Fixing n in the form and running works.
+  await page.fill('#n', '8');
+  await page.click('#run');
+  assert.equal(await waitForStatus(page), 'done');
+  assert.equal((await banner(page)).hidden, true, 'the banner goes away');
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
+
+test('no WebGL2, and no float render target: the page says so', async () => {
+  const noWebgl2 = await openPage(browser, `${server.origin}/index.html`, undefined, {
+    init: () => {
+      const get = HTMLCanvasElement.prototype.getContext;
+      HTMLCanvasElement.prototype.getContext = function getContext(kind, ...rest) {
+        return kind === 'webgl2' ? null : get.call(this, kind, ...rest);
+      };
+    },
+  });
+  assert.equal(await waitForStatus(noWebgl2), 'error');
+  let b = await banner(noWebgl2);
+  assert.equal(b.code, 'NO_WEBGL2');
+  assert.match(b.text, /no WebGL2/);
+  assert.equal(await noWebgl2.isDisabled('#run'), true);
+  await noWebgl2.screenshot({ path: join(ARTIFACTS, 'error-no-webgl2.png') });
+  await noWebgl2.context().close();
+
+  const noFloat = await openPage(browser, `${server.origin}/index.html`, undefined, {
+    init: () => {
+      const get = WebGL2RenderingContext.prototype.getExtension;
+      WebGL2RenderingContext.prototype.getExtension = function getExtension(name) {
+        return name === 'EXT_color_buffer_float' ? null : get.call(this, name);
+      };
+    },
+  });
+  assert.equal(await waitForStatus(noFloat), 'error');
+  b = await banner(noFloat);
+  assert.equal(b.code, 'NO_FLOAT_RENDER_TARGET');
+  assert.match(b.text, /float textures/);
+  await noFloat.context().close();
+});
+
+test('without a GPU timer the pass times are labelled as wall times', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=16&op=repeat&k=2`, undefined, {
+    init: () => {
+      const get = WebGL2RenderingContext.prototype.getExtension;
+      WebGL2RenderingContext.prototype.getExtension = function getExtension(name) {
+        return name === 'EXT_disjoint_timer_query_webgl2' ? null : get.call(this, name);
+      };
+    },
+  });
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  const r = await page.evaluate(() => window.__results);
+  assert.equal(r.timerQuery, false);
+  assert.match(r.totals.gpuTimeKind, /wall time/);
+  for (const p of r.passes) { assert.equal(p.gpuMs, null); assert.ok(p.wallMs > 0); }
+  assert.match(await page.textContent('#timeline'), /offers no GPU timer/);
+  assert.match(await page.textContent('#summary'), /wall time around a synchronisation/);
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
+
+test('a lost WebGL context shows a banner; after the restore, Run works again', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=8`);
+  assert.equal(await waitForStatus(page), 'done');
+  await page.evaluate(() => {
+    window.__lose = window.__page.gpu.canvas.getContext('webgl2').getExtension('WEBGL_lose_context');
+    window.__lose.loseContext();
+  });
+  await page.waitForFunction(() => document.getElementById('banner').dataset.code === 'context-lost');
+  assert.equal(await page.evaluate(() => document.body.dataset.status), 'error');
+  assert.match((await banner(page)).text, /WebGL context was lost/);
+  await page.screenshot({ path: join(ARTIFACTS, 'error-context-lost.png') });
+  // Running while it is lost gives the library's CONTEXT_LOST message.
+  await page.click('#run');
+  assert.equal(await waitForStatus(page), 'error');
+  assert.equal((await banner(page)).code, 'CONTEXT_LOST');
+  await page.evaluate(() => window.__lose.restoreContext());
+  await page.waitForFunction(() => document.getElementById('banner').dataset.code === 'context-restored');
+  await page.click('#run');
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  const r = await page.evaluate(() => window.__results);
+  assert.ok(r.metrics.relFrobenius <= 1e-5);
+  await page.context().close();
+});

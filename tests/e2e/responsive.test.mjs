@@ -1,0 +1,57 @@
+// Never frozen: while a long GPU pass runs the page keeps painting and Cancel works;
+// the float64 reference runs in a Web Worker and reports its progress.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { launchBrowser, openPage, startServer, waitForStatus } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await startServer(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); server?.stop(); });
+
+test('the page keeps painting during a long pass, and Cancel stops the chain', async () => {
+  // n = 1024 with the packed kernel: about a second per pass on SwiftShader.
+  const page = await openPage(browser, `${server.origin}/index.html?n=1024&kernel=packed&op=repeat&k=3&ref=0`);
+  await page.waitForFunction(() => /Pass 1 of 3 running/.test(document.getElementById('status').textContent), null, { timeout: 60_000, polling: 20 });
+  // Ten animation frames while the GPU works on the pass.
+  const frames = await page.evaluate(() => new Promise((resolve) => {
+    const t0 = performance.now();
+    let count = 0;
+    const tick = () => { if (++count === 10) resolve(performance.now() - t0); else requestAnimationFrame(tick); };
+    requestAnimationFrame(tick);
+  }));
+  const stillRunning = await page.evaluate(() => document.body.dataset.passesDone);
+  assert.ok(frames < 1500, `10 frames took ${frames} ms`);
+  assert.equal(await page.isEnabled('#cancel'), true);
+  await page.click('#cancel');
+  assert.equal(await waitForStatus(page, 10_000, ['cancelled', 'done', 'error']), 'cancelled');
+  const r = await page.evaluate(() => window.__results);
+  assert.equal(r.status, 'cancelled');
+  assert.ok(r.passesDone < 3, `cancelled after ${r.passesDone} passes (${stillRunning} when the frames were counted)`);
+  assert.match(await page.textContent('#status'), /Cancelled after \d of 3 passes/);
+  assert.equal(await page.isEnabled('#run'), true);
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
+
+test('the float64 reference runs in a Web Worker with a progress bar', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=512&kernel=blocked8`, undefined, {
+    init: () => {
+      window.__refProgress = [];
+      new MutationObserver(() => {
+        const bar = document.getElementById('ref-progress');
+        if (bar) window.__refProgress.push(bar.value);
+      }).observe(document, { attributes: true, subtree: true, attributeFilter: ['value'] });
+    },
+  });
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  const seen = await page.evaluate(() => window.__refProgress);
+  assert.ok(seen.some((v) => v > 0 && v < 1), `intermediate progress values: ${seen.join(', ')}`);
+  assert.equal(seen[seen.length - 1], 1);
+  const r = await page.evaluate(() => window.__results);
+  assert.equal(r.reference, 'done');
+  assert.ok(r.totals.jsMs > 0);
+  assert.ok(r.metrics.relFrobenius <= 1e-5, String(r.metrics.relFrobenius));
+  assert.match(await page.textContent('#heatmaps figure:nth-child(1) .hm-sampling'), /Downsampled: 512×512 entries on 384×384 pixels/);
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});

@@ -1,0 +1,90 @@
+// Step-through: mode=step prepares the run and waits; each "Step one pass" runs one
+// render-to-texture pass and updates the timeline, the output heatmap and the
+// precision panel; "Run the remaining passes" finishes the chain.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { join } from 'node:path';
+import { ARTIFACTS, launchBrowser, openPage, startServer, waitForStatus } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await startServer(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); server?.stop(); });
+
+const state = (page) => page.evaluate(() => ({
+  status: document.body.dataset.status,
+  done: Number(document.body.dataset.passesDone),
+  count: Number(document.body.dataset.passCount),
+  ran: document.querySelectorAll('#timeline tbody tr.ran').length,
+  pending: document.querySelectorAll('#timeline tbody tr.pending').length,
+  out: document.querySelector('#heatmaps figure:nth-child(2) figcaption').textContent,
+  gpuBar: document.getElementById('gpu-progress').value,
+}));
+
+async function stepAndWait(page, expectDone, how = 'click') {
+  if (how === 'click') await page.click('#step');
+  else { await page.focus('#step'); await page.keyboard.press('Enter'); }
+  await page.waitForFunction((d) => Number(document.body.dataset.passesDone) === d
+    && ['paused', 'done'].includes(document.body.dataset.status), expectDone, { timeout: 30_000, polling: 50 });
+}
+
+test('step-through advances one pass per click', async () => {
+  // Small integers (−4…4) at n = 12: M^5 stays far below 2^24, so float32 is exact.
+  const page = await openPage(browser, `${server.origin}/index.html?n=12&input=integers&seed=3&op=power&p=5&mode=step`);
+  assert.equal(await waitForStatus(page, 60_000, ['paused', 'error']), 'paused', await page.textContent('#status'));
+  let s = await state(page);
+  assert.deepEqual([s.done, s.count, s.ran, s.pending], [0, 3, 0, 3]);
+  assert.match(s.out, /no pass has run yet/);
+  assert.match(await page.textContent('#status'), /M\^2 = M\^1 · M\^1/, 'the status names the next pass');
+  assert.equal(await page.isVisible('#finish'), true);
+
+  await stepAndWait(page, 1);
+  s = await state(page);
+  assert.deepEqual([s.status, s.done, s.ran, s.pending, s.gpuBar], ['paused', 1, 1, 2, 1]);
+  assert.match(s.out, /pass 1 of 3: M\^2 = M\^1 · M\^1/);
+  // The first row of the timeline has its numbers and a thumbnail of the pass's output.
+  const row1 = await page.$eval('#timeline tbody tr:nth-child(1)', (tr) => ({
+    cells: [...tr.querySelectorAll('td')].map((td) => td.textContent), thumb: tr.querySelector('canvas').width }));
+  assert.equal(row1.cells[0], 'M^2 = M^1 · M^1');
+  assert.match(row1.cells[2], /ms/);
+  assert.ok(row1.thumb > 0);
+  await page.screenshot({ path: join(ARTIFACTS, 'step-1-of-3.png'), fullPage: false });
+
+  await stepAndWait(page, 2, 'keyboard'); // keyboard-operable: Enter on the focused button
+  s = await state(page);
+  assert.deepEqual([s.status, s.done, s.ran, s.pending], ['paused', 2, 2, 1]);
+  assert.match(s.out, /pass 2 of 3: M\^4 = M\^2 · M\^2/);
+  // Integer input: the GPU's pass output is exact while below 2^24 (read back and hovered).
+  const box = await page.locator('#heatmaps figure:nth-child(2) canvas').boundingBox();
+  await page.mouse.move(box.x + 2, box.y + 2);
+  assert.match(await page.textContent('#heatmaps figure:nth-child(2) .hm-readout'), /^\(0, 0\): GPU −?\d+ · double −?\d+ · difference 0 · exact/);
+
+  await page.click('#finish');
+  assert.equal(await waitForStatus(page, 30_000), 'done', await page.textContent('#status'));
+  s = await state(page);
+  assert.deepEqual([s.done, s.ran, s.pending], [3, 3, 0]);
+  assert.match(s.out, /Result M\^5/);
+  const r = await page.evaluate(() => window.__results);
+  assert.deepEqual(r.passes.map((p) => p.label), ['M^2 = M^1 · M^1', 'M^4 = M^2 · M^2', 'M^5 = M^4 · M^1']);
+  // Every pass was compared with its own float64 pass.
+  for (const p of r.passes) assert.ok(p.relFrobenius !== null && p.relFrobenius <= 1e-6, JSON.stringify(p));
+  assert.equal(r.metrics.exact, 144, 'small integers stay exact in float32');
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
+
+test('a chain that overflows names the first pass past 2^24 and the first with ±Inf', async () => {
+  // i·1000 + j at n = 8: M^2 already passes 2^24; M^16 overflows float32.
+  const page = await openPage(browser, `${server.origin}/index.html?n=8&input=pattern&op=repeat&k=5`);
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  const r = await page.evaluate(() => window.__results);
+  const kinds = Object.fromEntries(r.warnings.map((w) => [w.kind, w.text]));
+  assert.match(kinds['over-2^24'], /first in pass 1 \(M\^2 = M\^1 · M\^1\)/);
+  const infPass = r.passes.findIndex((p) => p.inf > 0);
+  assert.ok(infPass >= 0, 'some pass overflows');
+  assert.match(kinds.inf, new RegExp(`first in pass ${infPass + 1} `));
+  assert.ok(r.metrics.nonfiniteMismatch > 0, 'the double does not overflow');
+  assert.equal(await page.locator('#precision .warnings li.bad').count() >= 1, true);
+  await page.screenshot({ path: join(ARTIFACTS, 'overflow-precision.png'), fullPage: true });
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});

@@ -1,0 +1,91 @@
+// The configuration lives in the URL: a run chosen with the controls writes it, the
+// same URL opened elsewhere gives the same controls and the same run; parameters
+// that cannot be used fall back to defaults with a visible note; and once loaded the
+// page works offline.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { join } from 'node:path';
+import { ARTIFACTS, launchBrowser, openPage, startServer, waitForStatus } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await startServer(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); server?.stop(); });
+
+const FIELDS = ['n', 'input', 'seed', 'op', 'k', 'p', 'bInput', 'bSeed', 'kernel'];
+/** The values of the controls in use (those of other operations are hidden, and not in the URL). */
+const formValues = (page) => page.evaluate((ids) => Object.fromEntries(ids
+  .filter((id) => !document.getElementById(id).closest('[hidden]'))
+  .map((id) => [id, document.getElementById(id).value])), FIELDS);
+
+test('a configuration survives a URL round trip, and the page then works offline', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=8&input=integers&seed=7&op=repeat&k=2&kernel=packed`);
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  let r = await page.evaluate(() => window.__results);
+  assert.deepEqual([r.config.n, r.config.input, r.config.seed, r.config.op, r.config.k, r.kernel, r.passCount], [8, 'integers', 7, 'repeat', 2, 'packed', 2]);
+  assert.deepEqual(await page.$$eval('#notes li', (l) => l.length), 0);
+
+  // Choose another configuration with the controls (keyboard and mouse) and run it.
+  await page.fill('#n', '12');
+  await page.selectOption('#op', 'multiply');
+  await page.selectOption('#bInput', 'tridiagonal');
+  await page.selectOption('#input', 'graph');
+  await page.fill('#prob', '0.3');
+  await page.fill('#seed', '42');
+  await page.selectOption('#kernel', 'blocked4');
+  await page.focus('#n');
+  await page.keyboard.press('Enter'); // submits the form: Run
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  r = await page.evaluate(() => window.__results);
+  const url = page.url();
+  const q = new URL(url).searchParams;
+  assert.deepEqual(Object.fromEntries(q), { n: '12', input: 'graph', seed: '42', prob: '0.3', op: 'multiply', bInput: 'tridiagonal', kernel: 'blocked4' });
+  assert.equal(await page.getAttribute('#permalink', 'href'), `${new URL(url).pathname}${new URL(url).search}`);
+  const before = await formValues(page);
+  const heat = await page.$$eval('#heatmaps figure figcaption', (f) => f.map((x) => x.textContent));
+  assert.equal(heat.length, 4, 'A, B, output and error pictures');
+
+  // The same URL in a fresh page: same controls, same run, same numbers.
+  const again = await openPage(browser, url);
+  assert.equal(await waitForStatus(again), 'done', await again.textContent('#status'));
+  assert.deepEqual(await formValues(again), before);
+  const r2 = await again.evaluate(() => window.__results);
+  assert.equal(r2.query, r.query);
+  for (const key of new URLSearchParams(r.query).keys()) assert.equal(r2.config[key], r.config[key], key);
+  assert.deepEqual(r2.metrics, r.metrics);
+  assert.equal(r2.passCount, 1);
+  assert.deepEqual(r2.passes.map((p) => p.label), ['C = A · B']);
+  assert.equal(r2.metrics.exact, 144, 'a 0/1 matrix times a small integer one is exact');
+  await again.context().close();
+
+  // Offline from here on: a new run needs nothing from the network.
+  await page.context().setOffline(true);
+  await page.selectOption('#op', 'power');
+  await page.fill('#p', '3');
+  await page.click('#run');
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  r = await page.evaluate(() => window.__results);
+  assert.deepEqual([r.config.op, r.config.p, r.reference], ['power', 3, 'done']);
+  assert.deepEqual(page.problems(), []);
+  assert.deepEqual(page.origins(), [server.origin]);
+  await page.context().close();
+});
+
+test('invalid URL parameters fall back to defaults with a note naming each', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=abc&input=nope&op=square&p=-1&prob=2&kernel=blocked9&foo=1`);
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  await page.screenshot({ path: join(ARTIFACTS, 'bad-params.png') });
+  const notes = await page.$$eval('#notes li', (l) => l.map((x) => [x.dataset.param, x.textContent]));
+  const byParam = Object.fromEntries(notes);
+  assert.deepEqual(Object.keys(byParam).sort(), ['foo', 'input', 'kernel', 'n', 'p', 'prob']);
+  assert.match(byParam.n, /n=abc — must be a whole number from 1 to \d+; the default n=128 is used/);
+  assert.match(byParam.input, /must be one of uniform, identity/);
+  assert.match(byParam.p, /the default p=5 is used/);
+  assert.match(byParam.foo, /unknown parameter/);
+  assert.equal(await page.isVisible('#notes'), true);
+  const r = await page.evaluate(() => window.__results);
+  assert.deepEqual([r.config.n, r.config.input, r.config.kernel], [128, 'uniform', 'naive']);
+  assert.equal(r.notes.length, 6);
+  assert.equal(await page.inputValue('#n'), '128');
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});

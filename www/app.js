@@ -1,0 +1,786 @@
+// The teaching page: reads the configuration from the URL, runs it on the GPU pass
+// by pass (yielding to the browser between passes), draws every texture as a
+// heatmap, times each pass, checks the answer against a float64 reference computed
+// in a Web Worker, and explains the difference.
+//
+// Machine-readable state for the report script and the page tests:
+//   document.body.dataset.status   loading | running | paused | done | error | cancelled
+//   document.body.dataset.passesDone / passCount
+//   <script type="application/json" id="results"> and window.__results (see publish())
+//   window.__page                  { gpu, last: { gpu: Float32Array, ref: Float64Array } }
+import init, { Gpgpu } from './pkg/gpgpu_matrix.js';
+import * as reference from './reference.js';
+import { compare } from './reference.js';
+import * as inputs from './inputs.js';
+import { INPUT_KINDS, describeInput, makeInput } from './inputs.js';
+import { parseQuery, referenceOn, toQuery, DEFAULTS } from './config.js';
+import { productFlops } from './chain.js';
+import { ReferenceClient } from './reference-client.js';
+import { HeatmapView } from './ui/heatmap.js';
+import { renderSource } from './ui/shader.js';
+import { describeError } from './ui/errors.js';
+import * as format from './ui/format.js';
+import { el, gflops, ms, num, rate, sci, short, ulp32 } from './ui/format.js';
+import { Timeline } from './ui/timeline.js';
+import { renderPrecision } from './ui/precision.js';
+import { Controls } from './ui/controls.js';
+import { mountSections, SECTIONS } from './sections/index.js';
+
+const $ = (id) => document.getElementById(id);
+const sleep = (t) => new Promise((r) => setTimeout(r, t));
+const nextFrame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+/** Passes of at most this many multiply-adds are waited for by a blocking one-texel readback. */
+const SMALL_PASS = 256 ** 3;
+/**
+ * Every pass's output is read back (for hover values and per-pass errors) and the worker
+ * sends every float64 pass while they take at most this many bytes (float64) in all.
+ */
+const KEEP_PASS_BYTES = 64 * 1024 * 1024;
+
+const page = { gpu: null, info: null, last: null, session: null };
+window.__page = page;
+
+let controls, timeline, refClient, gl;
+const views = {};
+
+// ---------------------------------------------------------------------------------
+// Status, notes, errors
+
+function setStatus(status, text) {
+  document.body.dataset.status = status;
+  $('status').textContent = text;
+  $('status').className = `status ${status}`;
+}
+
+function showNotes(notes) {
+  const box = $('notes');
+  if (!notes.length) { box.hidden = true; box.replaceChildren(); return; }
+  box.hidden = false;
+  box.replaceChildren(
+    el('p', {}, el('strong', {}, 'Some settings were ignored:')),
+    el('ul', {}, notes.map((n) => el('li', { 'data-param': n.param },
+      el('code', {}, `${n.param}=${n.value}`), ` — ${n.why}.`))),
+    el('button', { type: 'button', class: 'link', onclick: () => { box.hidden = true; } }, 'Dismiss'));
+  page.notes = notes;
+}
+
+function showError(err, where = '') {
+  const d = describeError(err);
+  const banner = $('banner');
+  banner.hidden = false;
+  banner.className = 'banner error';
+  banner.dataset.code = d.code;
+  banner.replaceChildren(
+    el('p', { class: 'banner-title' }, el('strong', {}, d.title), ' ', el('code', {}, d.code)),
+    el('p', {}, where ? `${where}: ${d.message}` : d.message),
+    el('p', { class: 'help' }, d.advice),
+    el('button', { type: 'button', class: 'link', onclick: () => { banner.hidden = true; } }, 'Dismiss'));
+  return d;
+}
+
+function showBanner(kind, title, text) {
+  const banner = $('banner');
+  banner.hidden = false;
+  banner.className = `banner ${kind}`;
+  banner.dataset.code = kind;
+  banner.replaceChildren(el('p', { class: 'banner-title' }, el('strong', {}, title)), el('p', {}, text));
+}
+
+function clearBanner() { $('banner').hidden = true; }
+
+/** Publishes the machine-readable results (report script, tests). */
+function publish(results) {
+  window.__results = results;
+  $('results').textContent = JSON.stringify(results, (k, v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v), 1);
+}
+
+// ---------------------------------------------------------------------------------
+// One run of a configuration
+
+/** { maxAbs, nan, inf } of a JS array, as run.stats() gives them for GPU matrices. */
+function statsOf(data) {
+  let maxAbs = 0, nan = 0, inf = 0;
+  for (const v of data) {
+    if (Number.isNaN(v)) nan++;
+    else if (!Number.isFinite(v)) inf++;
+    else if (Math.abs(v) > maxAbs) maxAbs = Math.abs(v);
+  }
+  return { maxAbs, nan, inf };
+}
+
+class Session {
+  constructor(config) {
+    this.config = config;
+    this.cancelled = false;
+    this.n = config.n;
+    this.passes = [];
+    this.gpuPass = [];
+    this.refPass = [];
+    this.ref = null;
+    this.refState = referenceOn(config) ? 'waiting' : 'off';
+  }
+
+  get opText() {
+    const c = this.config;
+    const what = {
+      square: 'R = M·M',
+      multiply: 'C = A·B',
+      repeat: `R = M^(2^${c.k}) = M^${2 ** c.k > 1e15 ? `(2^${c.k})` : 2 ** c.k}`,
+      power: `R = M^${c.p}`,
+    }[c.op];
+    return `${what}, n = ${c.n}`;
+  }
+
+  /** Inputs, the GPU run (inputs uploaded) and the first drawings; false if cancelled meanwhile. */
+  async prepare() {
+    const c = this.config;
+    const gpu = page.gpu;
+    // The library checks n against the device (SIZE_OVER_LIMIT) before anything is built.
+    const autoKernel = gpu.defaultKernel(c.n);
+    this.kernel = c.kernel === 'auto' ? autoKernel : c.kernel;
+    this.opts = { kernel: this.kernel };
+    setStatus('running', `Building the ${c.n}×${c.n} input…`);
+    await nextFrame();
+    if (this.cancelled) return false;
+    this.a = makeInput(c.input, c.n, c.seed, c.prob);
+    if (c.op === 'multiply') this.b = makeInput(c.bInput, c.n, c.bSeed, c.bProb);
+    await nextFrame();
+    if (this.cancelled) return false;
+    // Compile the kernel on a 1×1 product first, so no pass's time includes compiling it.
+    let t = performance.now();
+    gpu.square(1, new Float32Array([1]), this.opts);
+    this.compileMs = performance.now() - t;
+    t = performance.now();
+    const n = c.n;
+    if (c.op === 'square') this.run = gpu.startSquare(n, this.a, this.opts);
+    else if (c.op === 'multiply') this.run = gpu.startMultiply(n, n, n, this.a, this.b, this.opts);
+    else if (c.op === 'repeat') this.run = gpu.startSquareRepeatedly(n, this.a, c.k, this.opts);
+    else this.run = gpu.startPower(n, this.a, c.p, this.opts);
+    this.run.sync();
+    this.uploadMs = performance.now() - t;
+    this.labels = this.run.labels();
+    this.passCount = this.run.passCount;
+    this.timed = !!page.info.timerQuery;
+    this.smallPass = n * n * n <= SMALL_PASS;
+    this.keepPasses = n * n * 8 * Math.max(1, this.passCount) <= KEEP_PASS_BYTES;
+    document.body.dataset.passCount = String(this.passCount);
+    document.body.dataset.passesDone = '0';
+    showShader(this.kernel);
+    timeline.reset(this.labels, { timer: this.timed, flopsPerPass: productFlops(n), n });
+    this.#progress();
+    await nextFrame();
+    if (this.cancelled) return false;
+    await this.#drawInputs();
+    return !this.cancelled;
+  }
+
+  async #drawInputs() {
+    const c = this.config;
+    const n = c.n;
+    const product = c.op === 'multiply';
+    const area = $('heatmaps');
+    views.a = new HeatmapView({ title: product ? 'A (input, texture 0)' : 'M (input texture)', label: 'heatmap of the input matrix' });
+    views.b = product ? new HeatmapView({ title: 'B (input, texture 1)', label: 'heatmap of B' }) : null;
+    views.out = new HeatmapView({ title: 'Output', label: 'heatmap of the latest pass output' });
+    views.diff = new HeatmapView({ title: 'Error', sequential: true, label: 'heatmap of the error of each entry', nanLabel: 'NaN/±Inf on one side only' });
+    area.replaceChildren(...[views.a, views.b, views.out, views.diff].filter(Boolean).map((v) => v.element));
+    this.inputStats = this.run.stats('a');
+    this.#draw(views.a, 'a', this.inputStats);
+    views.a.setValues((i, j) => `(${i}, ${j}): ${num(this.a[i * n + j])} (float32, as uploaded)`);
+    if (product) {
+      await nextFrame();
+      if (this.cancelled) return;
+      const sb = this.run.stats('b');
+      this.#draw(views.b, 'b', sb);
+      views.b.setValues((i, j) => `(${i}, ${j}): ${num(this.b[i * n + j])} (float32, as uploaded)`);
+    }
+    views.out.setTitle(this.passCount ? `Output: no pass has run yet (${this.passCount} to go)` : 'Output');
+    views.diff.setTitle(this.refState === 'off' ? 'Error: no float64 reference' : 'Error: after the float64 reference');
+  }
+
+  #draw(view, which, stats) {
+    const range = stats.maxAbs > 0 ? stats.maxAbs : 1;
+    const canvas = view.prepare(this.n, this.n);
+    const drawn = this.run.drawHeatmap(which, canvas, { range });
+    view.drawn(drawn, range, stats);
+  }
+
+  /** Waits until the GPU has finished what was issued, without freezing the page. */
+  async waitGpu() {
+    if (this.smallPass || !gl || gl.isContextLost()) { this.run.sync(); return; }
+    const fence = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
+    gl.flush();
+    const t0 = performance.now();
+    try {
+      for (;;) {
+        const s = gl.clientWaitSync(fence, 0, 0);
+        if (s === gl.ALREADY_SIGNALED || s === gl.CONDITION_SATISFIED) return;
+        if (s === gl.WAIT_FAILED || gl.isContextLost()) { this.run.sync(); return; }
+        if (this.cancelled) return;
+        await sleep(Math.min(8, (performance.now() - t0) / 50));
+      }
+    } finally {
+      if (!gl.isContextLost()) gl.deleteSync(fence);
+    }
+  }
+
+  /** Runs one pass and shows what it produced. */
+  async stepOnce() {
+    const idx = this.run.passesDone;
+    if (idx >= this.passCount) return;
+    $('status').textContent = `Pass ${idx + 1} of ${this.passCount} running on the GPU: ${this.labels[idx]}…`;
+    views.out.setTitle(`Output: pass ${idx + 1} of ${this.passCount} running…`);
+    await nextFrame();
+    const t0 = performance.now();
+    this.run.step(this.timed);
+    await this.waitGpu();
+    const wallMs = performance.now() - t0;
+    if (this.cancelled) return;
+    await nextFrame();
+    if (this.cancelled) return;
+    const stats = this.run.stats('latest');
+    const rec = { index: idx, label: this.labels[idx], wallMs, gpuMs: null, stats };
+    this.passes.push(rec);
+    const thumb = timeline.setPass(idx, rec);
+    if (thumb) {
+      const range = stats.maxAbs > 0 ? stats.maxAbs : 1;
+      const canvas = thumb.prepare(this.n, this.n);
+      thumb.drawn(this.run.drawHeatmap('latest', canvas, { range }), range, stats);
+    }
+    await nextFrame();
+    if (this.cancelled) return;
+    this.#draw(views.out, 'latest', stats);
+    const done = idx + 1 === this.passCount;
+    views.out.setTitle(done ? `Result ${this.#resultName()} (GPU, float32)` : `Output of pass ${idx + 1} of ${this.passCount}: ${this.labels[idx]}`);
+    if (this.keepPasses) this.gpuPass[idx] = this.run.read('latest');
+    this.#hoverOut(idx);
+    this.#passError(idx);
+    this.#pollTimes();
+    document.body.dataset.passesDone = String(idx + 1);
+    this.#progress();
+    this.#precision();
+  }
+
+  #resultName() {
+    const c = this.config;
+    if (c.op === 'multiply') return 'C = A·B';
+    const last = this.labels[this.labels.length - 1];
+    return last ? last.split(' = ')[0] : c.op === 'power' ? 'M^0 = I' : 'M';
+  }
+
+  /** Hover text of the output picture after pass `idx` (or of the result). */
+  #hoverOut(idx) {
+    const n = this.n;
+    const final = idx === this.passCount - 1 || this.passCount === 0;
+    const g = final && this.result ? this.result : this.gpuPass[idx];
+    const r = final && this.ref ? this.ref : this.refPass[idx];
+    if (!g) {
+      views.out.setValues(null, 'At this size only the result is read back (when the run ends): the pictures of the passes come straight from the GPU.');
+      return;
+    }
+    views.out.setValues((i, j) => {
+      const v = g[i * n + j];
+      let s = `(${i}, ${j}): GPU ${num(v)}`;
+      if (r) {
+        const x = r[i * n + j];
+        const d = v - x;
+        s += ` · double ${num(x, 12)} · difference ${sci(d)}`;
+        if (Number.isFinite(d) && d !== 0 && x !== 0) s += ` (${num(Math.abs(d) / ulp32(x), 2)} float32 steps)`;
+        if (Math.fround(x) === v) s += ' · exact';
+      } else if (this.refState !== 'off') s += ' · double: not computed yet';
+      return s;
+    });
+  }
+
+  /** Error of pass `idx` against its float64 counterpart, once both are known. */
+  #passError(idx) {
+    const g = this.gpuPass[idx], r = this.refPass[idx];
+    if (!g || !r) return;
+    const m = compare(g, r);
+    timeline.setError(idx, m.relFrobenius, m.exact, m.total);
+    this.passes[idx].relFrobenius = m.relFrobenius;
+  }
+
+  #pollTimes() {
+    if (!this.timed || !this.run) return 0;
+    const times = this.run.gpuTimes();
+    let missing = 0;
+    times.forEach((t, idx) => {
+      if (t === null || t === undefined) { missing++; return; }
+      if (this.passes[idx] && this.passes[idx].gpuMs === null) {
+        this.passes[idx].gpuMs = t;
+        timeline.setGpuTime(idx, t);
+      }
+    });
+    return missing;
+  }
+
+  #progress() {
+    const done = this.run ? this.run.passesDone : this.passCount;
+    $('gpu-progress').max = Math.max(1, this.passCount);
+    $('gpu-progress').value = this.passCount ? done : 1;
+    $('gpu-progress-text').textContent = this.passCount ? `${done} of ${this.passCount} pass${this.passCount === 1 ? '' : 'es'}` : 'no pass needed';
+  }
+
+  /** Starts the float64 reference in the worker (progress bar; per-pass results for small n). */
+  startReference() {
+    if (this.refState !== 'waiting') return this.refPromise;
+    this.refState = 'running';
+    const c = this.config;
+    const keepPasses = this.keepPasses;
+    const bar = $('ref-progress');
+    bar.value = 0;
+    $('ref-progress-text').textContent = 'running in a Web Worker…';
+    const t0 = performance.now();
+    this.refPromise = refClient.run(
+      { op: c.op, n: c.n, a: this.a, b: this.b, labels: this.labels, keepPasses },
+      {
+        onProgress: (f) => {
+          bar.value = f;
+          $('ref-progress-text').textContent = `${(100 * f).toFixed(0)} % (${ms(performance.now() - t0)})`;
+        },
+        onPass: (idx, data) => {
+          this.refPass[idx] = data;
+          this.#passError(idx);
+          if (idx === this.run?.passesDone - 1) this.#hoverOut(idx);
+        },
+      },
+    ).then((out) => {
+      if (out.cancelled) { this.refState = 'cancelled'; $('ref-progress-text').textContent = 'cancelled'; return null; }
+      this.ref = out.result;
+      this.refMs = out.ms;
+      this.refState = 'done';
+      bar.value = 1;
+      $('ref-progress-text').textContent = `done in ${ms(out.ms)}`;
+      return out;
+    }, (err) => {
+      this.refState = 'error';
+      this.refError = err;
+      $('ref-progress-text').textContent = `failed: ${err.message}`;
+      return null;
+    });
+    return this.refPromise;
+  }
+
+  /** After the last pass: the readback, the times, the comparison, the panels. */
+  async finish() {
+    const c = this.config;
+    const n = c.n;
+    const t = performance.now();
+    this.result = this.run.result();
+    this.readbackMs = performance.now() - t;
+    if (this.passCount === 0) {
+      // No pass ran: the answer (I or M) is drawn from the readback ('result' is not
+      // a GPU texture of the run when p = 0).
+      this.resultStats = statsOf(this.result);
+      const range = this.resultStats.maxAbs > 0 ? this.resultStats.maxAbs : 1;
+      const canvas = views.out.prepare(n, n);
+      views.out.drawn(page.gpu.drawHeatmap(n, n, this.result, canvas, { range }), range, this.resultStats);
+      views.out.setTitle(`Result ${this.#resultName()} (no pass needed)`);
+    } else {
+      this.resultStats = this.passes[this.passes.length - 1].stats;
+    }
+    await nextFrame();
+    // Timer results come back a little after their pass: wait for them (at most 2 s).
+    for (let waited = 0; this.timed && this.#pollTimes() > 0 && waited < 2000; waited += 20) await sleep(20);
+    timeline.settle();
+    this.run.free();
+    this.run = null;
+    this.#hoverOut(this.passCount - 1);
+    if (this.refState === 'waiting') {
+      setStatus('running', 'GPU done; the float64 reference is running in a Web Worker…');
+      this.startReference();
+    }
+    if (this.refPromise) {
+      if (this.refState === 'running') setStatus('running', 'GPU done; waiting for the float64 reference (Web Worker)…');
+      await this.refPromise;
+      if (this.cancelled) return;
+    }
+    if (this.ref) this.metrics = compare(this.result, this.ref);
+    this.#hoverOut(this.passCount - 1);
+    await nextFrame();
+    this.#drawDiff();
+    this.#precision();
+    this.#summary();
+  }
+
+  #drawDiff() {
+    const n = this.n;
+    if (!this.ref) {
+      views.diff.setTitle(this.refState === 'off' ? 'No error picture: the float64 reference is off' : 'No error picture: the reference did not finish');
+      views.diff.clear();
+      return;
+    }
+    let scale = 0;
+    for (const x of this.ref) if (Number.isFinite(x)) scale = Math.max(scale, Math.abs(x));
+    if (scale === 0) scale = 1;
+    const diff = new Float32Array(n * n);
+    let max = 0, mismatches = 0;
+    for (let i = 0; i < diff.length; i++) {
+      const g = this.result[i], x = this.ref[i];
+      let d;
+      if (Number.isFinite(g) && Number.isFinite(x)) d = Math.abs(g - x) / scale;
+      else d = (Number.isNaN(g) && Number.isNaN(x)) || g === x ? 0 : NaN;
+      diff[i] = d;
+      if (d > max) max = d;
+      if (Number.isNaN(d)) mismatches++;
+    }
+    const range = max > 0 ? max : 1e-30;
+    const canvas = views.diff.prepare(n, n);
+    const drawn = page.gpu.drawHeatmap(n, n, diff, canvas, { range, sequential: true });
+    views.diff.drawn(drawn, max, { nan: mismatches, inf: 0 });
+    views.diff.setTitle(`Error: |GPU − double| / ${short(scale)}`);
+    views.diff.setValues((i, j) => {
+      const g = this.result[i * n + j], x = this.ref[i * n + j];
+      const exact = Math.fround(x) === g || (Number.isNaN(g) && Number.isNaN(x));
+      return `(${i}, ${j}): GPU ${num(g)} · double ${num(x, 12)} · |difference| ${sci(Math.abs(g - x))} = ${sci(diff[i * n + j])} of the scale${exact ? ' · exact' : ''}`;
+    });
+  }
+
+  #precision() {
+    const c = this.config;
+    renderPrecision($('precision'), {
+      n: c.n,
+      input: c.input,
+      integerInput: !!INPUT_KINDS[c.input]?.integer && (c.op !== 'multiply' || !!INPUT_KINDS[c.bInput]?.integer),
+      inputStats: this.inputStats,
+      passes: this.passes,
+      passCount: this.passCount,
+      metrics: this.metrics || null,
+      refState: this.refState === 'waiting' ? 'running' : this.refState,
+      resultStats: this.resultStats || (this.passes.length ? this.passes[this.passes.length - 1].stats : this.inputStats),
+    });
+  }
+
+  /** Totals: GPU time (timer where it has one), wall times, JS time, GFLOP/s. */
+  totals() {
+    const flops = productFlops(this.n) * this.passCount;
+    const allTimed = this.timed && this.passes.length > 0 && this.passes.every((p) => p.gpuMs !== null);
+    const wallSum = this.passes.reduce((s, p) => s + p.wallMs, 0);
+    const gpuMs = allTimed ? this.passes.reduce((s, p) => s + p.gpuMs, 0) : wallSum;
+    return {
+      flops,
+      gpuMs,
+      gpuTimeKind: allTimed ? 'GPU timer query (EXT_disjoint_timer_query_webgl2), sum of passes' : 'wall time around a synchronisation, sum of passes',
+      gpuWallMs: this.uploadMs + wallSum + this.readbackMs,
+      gpuGflops: gflops(flops, gpuMs),
+      jsMs: this.refMs ?? null,
+      jsGflops: this.refMs ? gflops(flops, this.refMs) : null,
+    };
+  }
+
+  #summary() {
+    const c = this.config;
+    const t = this.totals();
+    const m = this.metrics;
+    const rows = [
+      ['operation', `${this.opText}; M is ${describeInput(c.input, c.seed, c.prob)}${c.op === 'multiply' ? `; B is ${describeInput(c.bInput, c.bSeed, c.bProb)}` : ''}`],
+      ['kernel', `${this.kernel}${c.kernel === 'auto' ? ' (auto)' : ''}, ${this.passCount} pass${this.passCount === 1 ? '' : 'es'}`],
+      ['renderer', page.info.renderer],
+      ['GPU time', this.passCount ? `${ms(t.gpuMs)} (${t.gpuTimeKind})` : '— (no pass)'],
+      ['GPU wall time', `${ms(t.gpuWallMs)} (upload ${ms(this.uploadMs)} + passes + readPixels ${ms(this.readbackMs)}; compiling the shader took ${ms(this.compileMs)} before)`],
+      ['JS float64 time', t.jsMs !== null ? `${ms(t.jsMs)} (Web Worker, i-k-j loop)` : this.refState === 'off' ? 'not run (reference off)' : '—'],
+      ['GFLOP/s', this.passCount ? `GPU ${rate(t.gpuGflops)} · JS ${rate(t.jsGflops)} (2n³ per pass)` : '—'],
+      ['max abs error', m ? sci(m.maxAbs) : '—'],
+      ['max relative error', m ? sci(m.maxRel) : '—'],
+      ['relative Frobenius error', m ? sci(m.relFrobenius) : '—'],
+      ['exact entries', m ? `${format.int(m.exact)} of ${format.int(m.total)} equal the double rounded to float32` : '—'],
+    ];
+    if (m && m.nonfiniteMismatch) rows.push(['NaN/Inf mismatches', `${format.int(m.nonfiniteMismatch)} entries are NaN or ±Inf on one side only (the errors above cover the entries finite on both sides)`]);
+    const table = $('summary');
+    table.tBodies[0].replaceChildren(...rows.map(([k, v]) => el('tr', { 'data-key': k }, el('th', { scope: 'row' }, k), el('td', {}, v))));
+    table.hidden = false;
+  }
+
+  /** The machine-readable record of this run. */
+  record(status, error = null) {
+    const t = this.passes.length || this.result ? this.totals() : null;
+    return {
+      status,
+      config: this.config,
+      query: toQuery(this.config),
+      notes: page.notes || [],
+      renderer: page.info?.renderer ?? null,
+      kernel: this.kernel ?? null,
+      n: this.n,
+      passCount: this.passCount ?? null,
+      passesDone: this.passes.length,
+      passes: this.passes.map((p) => ({ label: p.label, gpuMs: p.gpuMs, wallMs: p.wallMs, maxAbs: p.stats.maxAbs, nan: p.stats.nan, inf: p.stats.inf, relFrobenius: p.relFrobenius ?? null })),
+      timerQuery: !!page.info?.timerQuery,
+      compileMs: this.compileMs ?? null,
+      uploadMs: this.uploadMs ?? null,
+      readbackMs: this.readbackMs ?? null,
+      totals: t,
+      reference: this.refState,
+      metrics: this.metrics || null,
+      warnings: [...document.querySelectorAll('#precision .warnings li')].map((li) => ({ kind: li.dataset.kind, level: li.className, text: li.textContent })),
+      error,
+    };
+  }
+
+  async cancel() {
+    this.cancelled = true;
+    refClient.cancel();
+  }
+
+  dispose() {
+    try { this.run?.free(); } catch { /* a lost context: nothing to free */ }
+    this.run = null;
+  }
+}
+
+// ---------------------------------------------------------------------------------
+// Driving sessions from the buttons
+
+let busy = false;
+
+function buttons(state) {
+  // state: idle | running | paused
+  $('run').disabled = state === 'running';
+  $('step').disabled = state === 'running';
+  $('finish').hidden = state !== 'paused';
+  $('cancel').disabled = state === 'idle';
+  $('run-panel').setAttribute('aria-busy', String(state === 'running'));
+  controls.setBusy(state === 'running');
+}
+
+/** Reads the form; on problems, shows them as notes. Writes the URL. */
+function configFromForm(mode) {
+  const { config, problems } = controls.get();
+  config.mode = mode;
+  controls.mode = mode;
+  showNotes(problems);
+  const q = toQuery(config);
+  history.replaceState(null, '', `${location.pathname}?${q}`);
+  updatePermalink(config);
+  return config;
+}
+
+function updatePermalink(config) {
+  $('permalink').href = `${location.pathname}?${toQuery(config)}`;
+}
+
+async function stopSession() {
+  const s = page.session;
+  if (!s) return;
+  await s.cancel();
+  s.dispose();
+  page.session = null;
+}
+
+/** Starts a session; in 'run' mode runs every pass, in 'step' mode stops before the first. */
+async function start(config) {
+  setStatus('running', 'Starting…');
+  await stopSession();
+  clearBanner();
+  const s = new Session(config);
+  page.session = s;
+  page.last = null;
+  $('summary').hidden = true;
+  $('ref-progress').value = 0;
+  $('ref-progress-text').textContent = s.refState === 'off' ? 'off for this run' : 'waiting for the GPU';
+  buttons('running');
+  try {
+    if (!(await s.prepare()) || s.cancelled) return;
+    if (config.mode === 'step') {
+      s.startReference(); // runs while the student steps
+      paused(s);
+      return;
+    }
+    await runRemaining(s);
+  } catch (err) {
+    fail(s, err);
+  }
+}
+
+function paused(s) {
+  buttons('paused');
+  setStatus('paused', `Step-through: ${s.passes.length} of ${s.passCount} passes done. Press “Step one pass” for the next (${s.labels[s.passes.length]}), or “Run the remaining passes”.`);
+  publish(s.record('paused'));
+}
+
+async function runRemaining(s) {
+  buttons('running');
+  setStatus('running', `Running ${s.passCount} pass${s.passCount === 1 ? '' : 'es'} on the GPU…`);
+  try {
+    while (!s.cancelled && s.run && s.run.passesDone < s.passCount) await s.stepOnce();
+    if (s.cancelled) return;
+    await complete(s);
+  } catch (err) {
+    fail(s, err);
+  }
+}
+
+async function stepClicked() {
+  if (busy) return;
+  busy = true;
+  try {
+    const s = page.session;
+    const wanted = controls.get().config;
+    const changed = s && toQuery({ ...wanted, mode: 'step' }) !== toQuery({ ...s.config, mode: 'step' });
+    if (!s || !s.run || s.cancelled || changed) {
+      // Nothing to continue, or the controls changed since: a new step-through run.
+      await start(configFromForm('step'));
+      return;
+    }
+    buttons('running');
+    await s.stepOnce();
+    if (s.cancelled) return;
+    if (s.run.passesDone === s.passCount) await complete(s);
+    else paused(s);
+  } catch (err) {
+    fail(page.session, err);
+  } finally {
+    busy = false;
+  }
+}
+
+async function complete(s) {
+  await s.finish();
+  if (s.cancelled) return;
+  page.last = { gpu: s.result, ref: s.ref };
+  buttons('idle');
+  const t = s.totals();
+  const m = s.metrics;
+  let text = `Done: ${s.opText} with the ${s.kernel} kernel, ${s.passCount} pass${s.passCount === 1 ? '' : 'es'}`;
+  if (s.passCount) text += `, GPU ${ms(t.gpuMs)}`;
+  if (t.jsMs !== null) text += `, JS float64 ${ms(t.jsMs)}`;
+  if (m) text += `; relative Frobenius error ${sci(m.relFrobenius)}, ${format.int(m.exact)} of ${format.int(m.total)} entries exact`;
+  if (m && m.nonfiniteMismatch) text += `, ${format.int(m.nonfiniteMismatch)} NaN/±Inf where the double is finite (or the reverse)`;
+  setStatus('done', `${text}.`);
+  if (m) document.body.dataset.relFrobenius = String(m.relFrobenius);
+  publish(s.record('done'));
+  for (const sec of SECTIONS) sec.onRun?.(window.__results, sectionContext());
+}
+
+function fail(s, err) {
+  const d = showError(err);
+  if (s) { s.cancelled = true; refClient?.cancel(); s.dispose(); }
+  buttons('idle');
+  setStatus('error', `Stopped: ${d.title} (${d.code}).`);
+  const record = s ? s.record('error', { code: d.code, message: d.message }) : { status: 'error', error: { code: d.code, message: d.message } };
+  publish(record);
+}
+
+async function cancelClicked() {
+  const s = page.session;
+  if (!s) return;
+  await s.cancel();
+  s.dispose();
+  buttons('idle');
+  const passes = s.passes.length;
+  setStatus('cancelled', `Cancelled after ${passes} of ${s.passCount ?? '?'} passes.${s.run === null && passes < (s.passCount ?? 0) ? ' A pass already sent to the GPU finishes in the background.' : ''}`);
+  $('ref-progress-text').textContent = s.refState === 'off' ? 'off for this run' : 'cancelled';
+  publish(s.record('cancelled'));
+  page.session = null;
+}
+
+// ---------------------------------------------------------------------------------
+// The shader panel
+
+function showShader(kernel) {
+  const select = $('shader-kernel');
+  if (kernel) select.value = kernel;
+  const name = select.value;
+  let source;
+  try {
+    source = Gpgpu.kernelSource(name);
+  } catch (err) {
+    $('shader-code').replaceChildren(el('p', { class: 'error' }, describeError(err).message));
+    return;
+  }
+  const { code, notes } = renderSource(name, source);
+  $('shader-code').replaceChildren(code);
+  $('shader-notes').replaceChildren(el('h3', {}, 'Key lines'), notes);
+  const k = Gpgpu.kernels().find((x) => x.name === name);
+  const ran = page.session?.kernel;
+  const ranText = ran === name ? 'This is the kernel that ran.' : ran ? `The kernel that ran is ${ran}.` : '';
+  $('shader-about').textContent = `glsl/matmul_${name.startsWith('blocked') ? 'blocked' : name}.frag — ${k ? k.description : ''}. ${ranText} The vertex shader only passes the quad's positions and texture coordinates through.`;
+  try { $('program-source').textContent = Gpgpu.programSource(name); } catch { $('program-source').textContent = ''; }
+}
+
+// ---------------------------------------------------------------------------------
+// Start-up
+
+function sectionContext() {
+  return { gpu: page.gpu, Gpgpu, info: page.info, reference, inputs, HeatmapView, format, describeError, showError };
+}
+
+function watchContext(canvas) {
+  canvas.addEventListener('webglcontextlost', () => {
+    const s = page.session;
+    if (s) { s.cancelled = true; refClient.cancel(); }
+    showBanner('context-lost', 'The WebGL context was lost (CONTEXT_LOST)',
+      'The browser took the GPU away from the page: a driver reset, a pass that ran too long, too many GPU pages, or a test. Nothing is lost on the page; when the browser gives the GPU back, this message says so and Run works again.');
+    buttons('idle');
+    setStatus('error', 'Stopped: the WebGL context was lost (CONTEXT_LOST).');
+    publish({ ...(s ? s.record('error') : { status: 'error' }), error: { code: 'CONTEXT_LOST', message: 'the WebGL context was lost' } });
+    if (s) { s.dispose(); page.session = null; }
+  });
+  canvas.addEventListener('webglcontextrestored', () => {
+    showBanner('context-restored', 'The WebGL context is back',
+      'The browser restored the GPU context; the library rebuilds its textures and shaders on the next call. Press Run.');
+    setStatus('cancelled', 'The WebGL context was restored: press Run.');
+  });
+}
+
+async function main() {
+  const { config, notes } = parseQuery(location.search);
+  controls = new Controls($('config'));
+  controls.set(config);
+  timeline = new Timeline($('timeline'));
+  const allNotes = [...notes];
+  showNotes(allNotes);
+  updatePermalink(config);
+
+  await init();
+  let gpu;
+  try {
+    gpu = new Gpgpu();
+  } catch (err) {
+    fail(null, err);
+    $('device').textContent = 'Device: no usable WebGL2 context.';
+    for (const b of ['run', 'step']) $(b).disabled = true;
+    return;
+  }
+  page.gpu = gpu;
+  page.info = gpu.info();
+  const info = page.info;
+  gl = gpu.canvas && gpu.canvas.getContext ? gpu.canvas.getContext('webgl2') : null;
+  watchContext(gpu.canvas);
+  const all = Gpgpu.kernels();
+  controls.setDevice(info, all, (n) => { try { return gpu.defaultKernel(n); } catch { return '—'; } });
+  if (config.kernel !== 'auto' && !info.kernels.includes(config.kernel)) {
+    allNotes.push({ param: 'kernel', value: config.kernel, why: `this device cannot run it (it runs ${info.kernels.join(', ')}); the default ${DEFAULTS.kernel} is used` });
+    config.kernel = DEFAULTS.kernel;
+  }
+  controls.set(config);
+  showNotes(allNotes);
+  $('device').textContent = `Device: ${info.renderer} · ${info.webglVersion} · ${info.glslVersion} · textures up to ${info.maxTextureSize}² · ${info.maxDrawBuffers} draw buffers · GPU timer ${info.timerQuery ? 'available' : 'not available'} · kernels: ${info.kernels.join(', ')}`;
+
+  const shaderSelect = $('shader-kernel');
+  for (const k of all) shaderSelect.append(el('option', { value: k.name }, k.name));
+  shaderSelect.addEventListener('change', () => showShader(null));
+  showShader(config.kernel === 'auto' ? gpu.defaultKernel(Math.min(config.n, info.maxDimension)) : config.kernel);
+
+  refClient = new ReferenceClient();
+
+  $('config').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    if (busy) return;
+    start(configFromForm('run'));
+  });
+  $('step').addEventListener('click', stepClicked);
+  $('finish').addEventListener('click', () => { const s = page.session; if (s && !busy) runRemaining(s); });
+  $('cancel').addEventListener('click', cancelClicked);
+  controls.onchange = () => { const { config: c } = controls.get(); c.mode = controls.mode; updatePermalink(c); };
+
+  if (SECTIONS.length) {
+    $('applications').hidden = false;
+    mountSections($('application-sections'), sectionContext());
+  }
+
+  await start(config);
+}
+
+main().catch((err) => fail(page.session, err));

@@ -1,0 +1,135 @@
+// The page's configuration: its defaults, how it is read from the URL query (with a
+// note for every parameter that was ignored, and why) and how it is written back, so
+// that a link reproduces a run. Pure module: no DOM, usable from Node.
+
+import { INPUT_KINDS } from './inputs.js';
+
+export const OPS = {
+  square: { label: 'square: R = M·M' },
+  multiply: { label: 'multiply: C = A·B (B chosen the same way)' },
+  repeat: { label: 'repeated squaring: M^(2^k)' },
+  power: { label: 'power: M^p (binary exponentiation)' },
+};
+
+/** Kernel names the page knows before the library says which this device runs. */
+export const KERNEL_NAMES = ['naive', 'packed', 'blocked4', 'blocked8', 'auto'];
+
+export const N_PRESETS = [4, 8, 16, 64, 128, 256, 512, 1024, 2048];
+/** The largest n a URL may ask for; the device's own limit is checked by the library. */
+export const N_CAP = 65536;
+export const MAX_K = 64;
+export const MAX_P = 2 ** 53 - 1;
+/** Above this n the float64 reference is off unless the URL asks for it (memory, time). */
+export const REF_AUTO_MAX_N = 2048;
+
+/**
+ * The default configuration is the minimal demo: a 128×128 random matrix (seed 1)
+ * squared on the GPU, compared with the float64 reference, run on load.
+ */
+export const DEFAULTS = Object.freeze({
+  n: 128,
+  input: 'uniform',
+  seed: 1,
+  prob: 0.1,
+  op: 'square',
+  k: 3,
+  p: 5,
+  bInput: 'uniform',
+  bSeed: 2,
+  bProb: 0.1,
+  kernel: 'naive',
+  mode: 'run',
+  ref: 'auto',
+});
+
+const whole = (lo, hi) => (raw) => {
+  if (!/^[0-9]+$/.test(raw)) return { why: `must be a whole number from ${lo} to ${hi}` };
+  const v = Number(raw);
+  if (!Number.isSafeInteger(v) || v < lo || v > hi) return { why: `must be a whole number from ${lo} to ${hi}` };
+  return { value: v };
+};
+const oneOf = (names) => (raw) => (names.includes(raw)
+  ? { value: raw }
+  : { why: `must be one of ${names.join(', ')}` });
+const probability = (raw) => {
+  const v = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(v) || v < 0 || v > 1) return { why: 'must be a number from 0 to 1' };
+  return { value: v };
+};
+
+/** Every URL parameter: its parser, and what it means (for the notes). */
+export const PARAMS = {
+  n: { parse: whole(1, N_CAP), what: 'matrix size' },
+  input: { parse: oneOf(Object.keys(INPUT_KINDS)), what: 'input matrix' },
+  seed: { parse: whole(0, 4294967295), what: 'random seed' },
+  prob: { parse: probability, what: 'edge probability' },
+  op: { parse: oneOf(Object.keys(OPS)), what: 'operation' },
+  k: { parse: whole(0, MAX_K), what: 'number of squarings' },
+  p: { parse: whole(0, MAX_P), what: 'exponent' },
+  bInput: { parse: oneOf(Object.keys(INPUT_KINDS)), what: 'second matrix B' },
+  bSeed: { parse: whole(0, 4294967295), what: 'seed of B' },
+  bProb: { parse: probability, what: 'edge probability of B' },
+  kernel: { parse: oneOf(KERNEL_NAMES), what: 'kernel' },
+  mode: { parse: oneOf(['run', 'step']), what: 'mode' },
+  ref: { parse: oneOf(['auto', '0', '1']), what: 'float64 reference' },
+};
+
+/**
+ * Reads a configuration from a query string. Returns { config, notes }: every
+ * parameter that was not used gets a note { param, value, why } and its default.
+ */
+export function parseQuery(search) {
+  const q = new URLSearchParams(search);
+  const config = { ...DEFAULTS };
+  const notes = [];
+  const seen = new Set();
+  for (const [key, raw] of q) {
+    const spec = PARAMS[key];
+    if (!spec) {
+      notes.push({ param: key, value: raw, why: `unknown parameter (known: ${Object.keys(PARAMS).join(', ')})` });
+      continue;
+    }
+    if (seen.has(key)) {
+      notes.push({ param: key, value: raw, why: 'given twice; only the first one is read' });
+      continue;
+    }
+    seen.add(key);
+    const r = spec.parse(raw.trim());
+    if ('value' in r) config[key] = r.value;
+    else notes.push({ param: key, value: raw, why: `${r.why}; the default ${key}=${DEFAULTS[key]} is used` });
+  }
+  return { config, notes };
+}
+
+/** The parameters that shape a run of `config` (those of other operations are left out). */
+export function relevantKeys(config) {
+  const keys = ['n', 'input'];
+  if (INPUT_KINDS[config.input]?.seeded) keys.push('seed');
+  if (INPUT_KINDS[config.input]?.probability) keys.push('prob');
+  keys.push('op');
+  if (config.op === 'repeat') keys.push('k');
+  if (config.op === 'power') keys.push('p');
+  if (config.op === 'multiply') {
+    keys.push('bInput');
+    if (INPUT_KINDS[config.bInput]?.seeded) keys.push('bSeed');
+    if (INPUT_KINDS[config.bInput]?.probability) keys.push('bProb');
+  }
+  keys.push('kernel');
+  if (config.mode !== DEFAULTS.mode) keys.push('mode');
+  if (config.ref !== DEFAULTS.ref) keys.push('ref');
+  return keys;
+}
+
+/** The query string of a configuration: every parameter that shapes it, in a fixed order. */
+export function toQuery(config) {
+  const q = new URLSearchParams();
+  for (const key of relevantKeys(config)) q.set(key, String(config[key]));
+  return q.toString();
+}
+
+/** Whether the float64 reference runs for this configuration. */
+export function referenceOn(config) {
+  if (config.ref === '1') return true;
+  if (config.ref === '0') return false;
+  return config.n <= REF_AUTO_MAX_N;
+}

@@ -1,0 +1,56 @@
+// Application sections of the teaching page (graph reachability, Fibonacci
+// exactness, inverse by power series, eigenvalues, Jacobi iteration, ...).
+//
+// The page mounts every section listed in SECTIONS into <section id="applications">
+// (index.html), in order, once the library is ready; the whole <section> stays
+// hidden while the list is empty. To add one:
+//
+//   1. write www/sections/<name>.js:
+//
+//        export default {
+//          id: 'reachability',                 // becomes the <section>'s id
+//          title: 'Graph reachability',        // its <h3>
+//          /** Builds the section inside `container` (an empty <div>). */
+//          mount(container, ctx) { ... },
+//          /** Optional: called after every run of the main demo. */
+//          onRun(results, ctx) { ... },
+//        };
+//
+//   2. import it below and add it to SECTIONS.
+//
+// `ctx` (see www/app.js, sectionContext()) gives:
+//   gpu          the page's Gpgpu instance (one WebGL2 context for the whole page)
+//   Gpgpu        the class (Gpgpu.kernels(), Gpgpu.kernelSource(name), ...)
+//   info         gpu.info()
+//   reference    www/reference.js (float64 products, compare(), FLOAT32_EXACT_INTEGER_LIMIT)
+//   inputs       www/inputs.js (makeInput(kind, n, seed, prob), INPUT_KINDS)
+//   HeatmapView  www/ui/heatmap.js (a figure the library draws a matrix on)
+//   format       www/ui/format.js (num, sci, ms, el, ...)
+//   describeError(err) → { code, title, message, advice } (www/ui/errors.js)
+//   showError(err)     the page's error banner
+// Keep long GPU work stepwise (gpu.startPower(...).step() with `await` between
+// passes) and float64 work in a Worker, as the main demo does, and free every Run.
+
+export const SECTIONS = [];
+
+/** Mounts every section; returns the mounted ones. */
+export function mountSections(container, ctx) {
+  const mounted = [];
+  for (const s of SECTIONS) {
+    const body = document.createElement('div');
+    const section = document.createElement('section');
+    section.id = s.id;
+    section.className = 'app-section';
+    const h = document.createElement('h3');
+    h.textContent = s.title;
+    section.append(h, body);
+    container.append(section);
+    try {
+      s.mount(body, ctx);
+      mounted.push(s);
+    } catch (err) {
+      body.textContent = `This section could not start: ${err.message}`;
+    }
+  }
+  return mounted;
+}

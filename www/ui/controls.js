@@ -1,0 +1,139 @@
+// The configuration form: filled from a configuration, read back into one, and
+// showing only the fields the chosen input and operation use.
+import { DEFAULTS, N_PRESETS, OPS, REF_AUTO_MAX_N, referenceOn } from '../config.js';
+import { INPUT_KINDS, describeInput } from '../inputs.js';
+import { el } from './format.js';
+
+const OP_HELP = {
+  square: 'One pass: R = M·M, the tutorial\'s operation.',
+  multiply: 'One pass: C = A·B with two different matrices (the tutorial\'s open question). A is M; B is chosen below.',
+  repeat: 'k passes, each squaring the previous output on the GPU: M², M⁴, …, M^(2^k). One readback at the end.',
+  power: 'M^p by binary exponentiation: square for each bit of p after the leading one, and multiply by M where the bit is 1.',
+};
+
+export class Controls {
+  constructor(form) {
+    this.form = form;
+    this.f = (id) => form.querySelector(`#${id}`);
+    for (const [name, kind] of Object.entries(INPUT_KINDS)) {
+      this.f('input').append(el('option', { value: name }, kind.label));
+      this.f('bInput').append(el('option', { value: name }, kind.label));
+    }
+    for (const [name, op] of Object.entries(OPS)) this.f('op').append(el('option', { value: name }, op.label));
+    const presets = form.querySelector('.presets');
+    for (const n of N_PRESETS) {
+      presets.append(el('button', { type: 'button', 'data-n': String(n), 'aria-pressed': 'false', onclick: () => {
+        this.f('n').value = String(n);
+        this.#update();
+      } }, String(n)));
+    }
+    form.addEventListener('input', () => this.#update());
+    form.addEventListener('change', () => this.#update());
+    this.f('ref').addEventListener('change', () => { this.refTouched = true; });
+    this.kernels = [];
+    this.maxN = null;
+  }
+
+  /** The device's limits and kernels: `all` from Gpgpu.kernels(), `supported` from info().kernels. */
+  setDevice({ maxDimension, kernels: supported }, all, defaultKernelFor) {
+    this.maxN = maxDimension;
+    this.defaultKernelFor = defaultKernelFor;
+    this.f('n').max = String(maxDimension);
+    this.f('n-max').textContent = String(maxDimension);
+    for (const b of this.form.querySelectorAll('.presets button')) b.disabled = Number(b.dataset.n) > maxDimension;
+    const select = this.f('kernel');
+    select.replaceChildren();
+    this.kernels = all;
+    for (const k of all) {
+      const ok = supported.includes(k.name);
+      select.append(el('option', { value: k.name, disabled: !ok }, ok ? k.name : `${k.name} (not supported here)`));
+    }
+    select.append(el('option', { value: 'auto' }, 'auto (the library picks)'));
+    this.supported = supported;
+  }
+
+  /** Fills the form from a configuration. */
+  set(config) {
+    for (const key of ['n', 'seed', 'prob', 'k', 'p', 'bSeed', 'bProb']) this.f(key).value = String(config[key]);
+    for (const key of ['input', 'op', 'bInput', 'kernel']) this.f(key).value = config[key];
+    this.mode = config.mode;
+    this.refTouched = config.ref !== 'auto';
+    this.f('ref').checked = referenceOn(config);
+    this.#update();
+  }
+
+  /**
+   * Reads the form: { config, problems }. A field that does not parse keeps the
+   * default and is reported (the page shows it as a note).
+   */
+  get() {
+    const config = { ...DEFAULTS };
+    const problems = [];
+    const whole = (key, lo, hi) => {
+      const raw = this.f(key).value.trim();
+      const v = Number(raw);
+      if (raw === '' || !Number.isSafeInteger(v) || v < lo || v > hi) {
+        problems.push({ param: key, value: raw, why: `must be a whole number from ${lo} to ${hi}; the default ${DEFAULTS[key]} is used` });
+      } else config[key] = v;
+    };
+    const prob = (key) => {
+      const raw = this.f(key).value.trim();
+      const v = Number(raw);
+      if (raw === '' || !Number.isFinite(v) || v < 0 || v > 1) {
+        problems.push({ param: key, value: raw, why: `must be a number from 0 to 1; the default ${DEFAULTS[key]} is used` });
+      } else config[key] = v;
+    };
+    whole('n', 1, 65536);
+    whole('seed', 0, 4294967295);
+    prob('prob');
+    whole('k', 0, 64);
+    whole('p', 0, 2 ** 53 - 1);
+    whole('bSeed', 0, 4294967295);
+    prob('bProb');
+    for (const key of ['input', 'op', 'bInput', 'kernel']) config[key] = this.f(key).value || DEFAULTS[key];
+    config.mode = this.mode || DEFAULTS.mode;
+    const wanted = this.f('ref').checked;
+    config.ref = !this.refTouched || referenceOn({ ...config, ref: 'auto' }) === wanted ? 'auto' : wanted ? '1' : '0';
+    return { config, problems };
+  }
+
+  /** Turns the form's controls on or off while a run owns the GPU. */
+  setBusy(busy) {
+    for (const e of this.form.querySelectorAll('fieldset')) e.disabled = busy;
+  }
+
+  #update() {
+    const input = this.f('input').value;
+    const op = this.f('op').value;
+    const bInput = this.f('bInput').value;
+    const show = {
+      seed: INPUT_KINDS[input]?.seeded,
+      prob: INPUT_KINDS[input]?.probability,
+      k: op === 'repeat',
+      p: op === 'power',
+      bInput: op === 'multiply',
+      bSeed: op === 'multiply' && INPUT_KINDS[bInput]?.seeded,
+      bProb: op === 'multiply' && INPUT_KINDS[bInput]?.probability,
+    };
+    for (const [key, on] of Object.entries(show)) {
+      this.form.querySelector(`[data-for="${key}"]`).hidden = !on;
+    }
+    const n = Number(this.f('n').value);
+    for (const b of this.form.querySelectorAll('.presets button')) b.setAttribute('aria-pressed', String(Number(b.dataset.n) === n));
+    const seed = this.f('seed').value, p = this.f('prob').value;
+    this.f('input-help').textContent = INPUT_KINDS[input] ? `M is ${describeInput(input, seed, p)}.` : '';
+    this.f('op-help').textContent = OP_HELP[op] || '';
+    const kernel = this.f('kernel').value;
+    const k = this.kernels.find((x) => x.name === kernel);
+    let help = k ? `${k.name}: ${k.description}.` : '';
+    if (kernel === 'auto' && this.defaultKernelFor && Number.isInteger(n) && n >= 1 && n <= (this.maxN || 0)) {
+      help = `auto: the library's pick for this device, ${this.defaultKernelFor(n)} at n = ${n}.`;
+    }
+    if (kernel === 'naive' && n >= 1024) help += ' The naive kernel is the slowest: at this n a software renderer needs many seconds per pass; auto or blocked8 are much faster.';
+    this.f('kernel-help').textContent = help;
+    const refAuto = Number.isInteger(n) && n <= REF_AUTO_MAX_N;
+    if (!this.refTouched) this.f('ref').checked = refAuto;
+    this.f('ref').title = refAuto ? '' : `Off by default above n = ${REF_AUTO_MAX_N}: the float64 reference needs n³ operations in JavaScript and 8n² bytes per matrix.`;
+    this.onchange?.();
+  }
+}

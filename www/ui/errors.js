@@ -1,0 +1,45 @@
+// What the page says for every error the library can throw (GpgpuError codes) and
+// for anything else. The library's own message already says what went wrong and
+// what to do; the page adds a title and what it means here.
+
+const CODES = {
+  NO_WEBGL2: {
+    title: 'This browser gives the page no WebGL2',
+    advice: 'The GPU path needs WebGL2. Try a current Chrome, Edge, Firefox or Safari, check that hardware acceleration is on in the browser settings, or that WebGL is not blocked for this site.',
+  },
+  NO_FLOAT_RENDER_TARGET: {
+    title: 'The GPU cannot render into float textures here',
+    advice: 'Every pass writes float32 values into a texture (EXT_color_buffer_float). This device or browser does not allow it, so the technique cannot run here; another browser or device may.',
+  },
+  SIZE_OVER_LIMIT: {
+    title: 'n is larger than this GPU allows',
+    advice: 'A matrix must fit in one texture and one viewport. Choose a smaller n (the n field shows the limit).',
+  },
+  BAD_DIMENSION: { title: 'That size is not allowed', advice: 'n must be a whole number from 1 up to the device limit.' },
+  BAD_COUNT: { title: 'That count is not allowed', advice: 'k and p must be whole numbers ≥ 0.' },
+  BAD_LENGTH: { title: 'A matrix has the wrong number of entries', advice: 'This is a bug of the page: please report it.' },
+  BAD_ARGUMENT: { title: 'The library refused an argument', advice: 'Check the kernel and the other controls.' },
+  SHADER_COMPILE: {
+    title: 'The GPU driver could not compile a shader',
+    advice: 'Try another kernel (naive is the simplest); the log below comes from the driver.',
+  },
+  PROGRAM_LINK: { title: 'The GPU driver could not link a shader program', advice: 'Try another kernel; the log below comes from the driver.' },
+  CONTEXT_LOST: {
+    title: 'The WebGL context was lost',
+    advice: 'The browser took the GPU away from the page (a driver reset, too long a pass, another tab, or a test). When it gives it back the page says so: then press Run again.',
+  },
+  GL_ERROR: { title: 'WebGL reported an error', advice: 'Try a smaller n or another kernel.' },
+};
+
+/** { code, title, message, advice } for any thrown value. */
+export function describeError(err) {
+  const code = err && err.name === 'GpgpuError' ? err.code : null;
+  const known = code && CODES[code];
+  if (known) return { code, title: known.title, message: err.message, advice: known.advice };
+  return {
+    code: code || 'PAGE_ERROR',
+    title: 'Something went wrong',
+    message: String(err && err.message ? err.message : err),
+    advice: 'Reloading the page may help. If it keeps happening, please report it with the message above.',
+  };
+}

@@ -1,0 +1,76 @@
+// Number formatting shared by the page's panels.
+
+/** A value as the page shows it: exact integers whole, others to `digits` significant digits. */
+export function num(v, digits = 7) {
+  if (v === null || v === undefined) return '—';
+  if (Number.isNaN(v)) return 'NaN';
+  if (v === Infinity) return '+Inf';
+  if (v === -Infinity) return '−Inf';
+  if (Number.isInteger(v) && Math.abs(v) < 1e15) return String(v).replace('-', '−');
+  const a = Math.abs(v);
+  const s = a !== 0 && (a < 1e-4 || a >= 1e9) ? v.toExponential(digits - 1) : v.toPrecision(digits);
+  return s.replace('-', '−');
+}
+
+/** An error metric: three significant digits, exponent form. */
+export function sci(v) {
+  if (v === null || v === undefined) return '—';
+  if (v === 0) return '0';
+  if (!Number.isFinite(v)) return num(v);
+  return v.toExponential(2).replace('-', '−');
+}
+
+/** Milliseconds: adapts the precision to the size. */
+export function ms(v) {
+  if (v === null || v === undefined || !Number.isFinite(v)) return '—';
+  if (v >= 10000) return `${(v / 1000).toFixed(1)} s`;
+  if (v >= 100) return `${v.toFixed(0)} ms`;
+  if (v >= 1) return `${v.toFixed(1)} ms`;
+  return `${v.toFixed(3)} ms`;
+}
+
+/** GFLOP/s from a flop count and milliseconds. */
+export function gflops(flops, millis) {
+  if (!millis || !Number.isFinite(millis) || millis <= 0) return null;
+  return flops / (millis * 1e6);
+}
+
+export function rate(v) {
+  if (v === null || v === undefined) return '—';
+  return v >= 100 ? v.toFixed(0) : v >= 1 ? v.toFixed(2) : v.toPrecision(2);
+}
+
+/** Thousands separated by thin spaces: 16 777 216. */
+export function int(v) {
+  return String(v).replace(/\B(?=(\d{3})+(?!\d))/g, '\u2009');
+}
+
+/** The spacing of float32 values around x (one unit in the last place). */
+export function ulp32(x) {
+  const a = Math.abs(x);
+  if (!Number.isFinite(a)) return NaN;
+  if (a < 2 ** -126) return 2 ** -149;
+  return 2 ** (Math.floor(Math.log2(a)) - 23);
+}
+
+/** Creates an element with attributes and children: el('td', { class: 'x' }, 'text'). */
+export function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === 'class') e.className = v;
+    else if (k === 'text') e.textContent = v;
+    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? '' : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) e.append(c);
+  return e;
+}
+
+/** A short label (legends): 3 significant digits, exponent form when large or tiny. */
+export function short(v) {
+  if (!Number.isFinite(v)) return num(v);
+  const a = Math.abs(v);
+  if (a !== 0 && (a >= 1e5 || a < 1e-3)) return v.toExponential(2).replace('-', '−').replace('e+', 'e');
+  return Number(v.toPrecision(3)).toString().replace('-', '−');
+}

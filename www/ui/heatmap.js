@@ -1,0 +1,152 @@
+// A heatmap figure: a 2D canvas the library draws a matrix onto straight from its
+// GPU texture (run.drawHeatmap) or from a JS array (gpu.drawHeatmap), a legend of
+// the colour map and its range, an honest note when the matrix is downsampled,
+// and a readout of the entry under the pointer or the keyboard cursor.
+import { el, short } from './format.js';
+
+// The colours of glsl/heatmap.frag, for the legend.
+const BLUE = 'rgb(33,102,171)', WHITE = 'rgb(247,247,247)', RED = 'rgb(179,23,43)';
+const SEQ = ['rgb(252,250,217)', 'rgb(237,115,64)', 'rgb(59,13,84)'];
+const NAN = 'rgb(153,0,204)', POS_INF = 'rgb(64,0,0)', NEG_INF = 'rgb(0,0,64)';
+
+/** Canvas side in pixels: whole pixels per entry up to `target`, else `target` (downsampled). */
+export function canvasSide(n, target) {
+  return n <= target ? n * Math.floor(target / n) : target;
+}
+
+export class HeatmapView {
+  /**
+   * title: heading; sequential: |value| colour map (for errors) instead of the diverging one;
+   * target: canvas side to aim for; small: a thumbnail (no legend text, no readout line).
+   */
+  constructor({ title = '', sequential = false, target = 384, small = false, label = '', nanLabel = 'NaN' } = {}) {
+    this.sequential = sequential;
+    this.nanLabel = nanLabel;
+    this.target = target;
+    this.small = small;
+    this.rows = 0;
+    this.cols = 0;
+    this.cursor = null;
+    this.valueAt = null;
+    this.title = el('span', { class: 'hm-title' }, title);
+    this.canvas = el('canvas', { width: 1, height: 1, role: 'img', 'aria-label': label || title });
+    this.box = el('div', { class: 'hm-cursor', hidden: true });
+    this.frame = el('div', { class: 'hm-frame' }, this.canvas, this.box);
+    this.legend = el('div', { class: 'hm-legend' });
+    this.sampling = el('p', { class: 'hm-sampling' });
+    this.readout = el('p', { class: 'hm-readout', 'aria-live': 'polite' });
+    this.element = el('figure', { class: `heatmap${small ? ' small' : ''}` },
+      el('figcaption', {}, this.title), this.frame, this.legend, this.sampling, small ? null : this.readout);
+    if (!small) this.#interactive();
+  }
+
+  setTitle(text) { this.title.textContent = text; }
+
+  /** Sizes the canvas for an rows×cols matrix; returns it for the library to draw on. */
+  prepare(rows, cols) {
+    this.rows = rows;
+    this.cols = cols;
+    const side = canvasSide(Math.max(rows, cols), this.target);
+    this.canvas.width = cols >= rows ? side : Math.max(1, Math.round(side * cols / rows));
+    this.canvas.height = rows >= cols ? side : Math.max(1, Math.round(side * rows / cols));
+    this.canvas.style.maxWidth = `${Math.max(this.canvas.width, Math.min(this.target, 192))}px`;
+    return this.canvas;
+  }
+
+  /**
+   * Shows what a draw did: `drawn` = { blockRows, blockCols, stride } from the library,
+   * `range` = the |value| at full colour, `stats` = { nan, inf } when known.
+   */
+  drawn(drawn, range, stats = null) {
+    const { blockRows = 1, blockCols = 1, stride = 1 } = drawn || {};
+    this.#legend(range, stats);
+    if (blockRows > 1 || blockCols > 1) {
+      let s = `Downsampled: ${this.rows}×${this.cols} entries on ${this.canvas.width}×${this.canvas.height} pixels; each pixel shows the largest-magnitude entry of its ${blockRows}×${blockCols} block`;
+      if (stride > 1) s += `, looking at every ${stride}th row and column of the block`;
+      this.sampling.textContent = `${s}.`;
+      this.sampling.classList.add('downsampled');
+    } else {
+      const px = Math.floor(this.canvas.width / this.cols);
+      this.sampling.textContent = this.small ? '' : `Every entry drawn (${px}×${px} pixels each).`;
+      this.sampling.classList.remove('downsampled');
+    }
+  }
+
+  /** `fn(i, j)` → readout text for entry (i, j); null turns the readout off. */
+  setValues(fn, hint = '') {
+    this.valueAt = fn;
+    if (!this.small) this.readout.textContent = hint || (fn ? 'Point at a cell (or focus the picture and use the arrow keys) to read its value.' : '');
+    if (this.cursor) this.#show(this.cursor.i, this.cursor.j);
+  }
+
+  clear() {
+    const ctx = this.canvas.getContext('2d');
+    ctx?.clearRect(0, 0, this.canvas.width, this.canvas.height);
+    this.sampling.textContent = '';
+    this.legend.replaceChildren();
+    this.valueAt = null;
+    this.readout.textContent = '';
+    this.box.hidden = true;
+  }
+
+  #legend(range, stats) {
+    const r = short(range);
+    const bar = el('span', { class: 'hm-bar' });
+    bar.style.background = this.sequential
+      ? `linear-gradient(to right, ${SEQ[0]}, ${SEQ[1]}, ${SEQ[2]})`
+      : `linear-gradient(to right, ${BLUE}, ${WHITE}, ${RED})`;
+    const items = this.sequential
+      ? (range > 0 ? [el('span', {}, '0'), bar, el('span', {}, `≥ ${r}`)] : [el('span', {}, stats && stats.nan ? 'every finite entry exact' : 'all 0: every entry exact')])
+      : [el('span', {}, `−${r}`), bar, el('span', {}, `+${r}`)];
+    const swatch = (colour, text) => el('span', { class: 'hm-swatch' }, el('i', { style: `background:${colour}` }), text);
+    const extras = [];
+    if (!this.small || (stats && (stats.nan || stats.inf))) {
+      extras.push(swatch(NAN, this.nanLabel));
+      if (this.nanLabel === 'NaN') extras.push(swatch(POS_INF, '+Inf'), swatch(NEG_INF, '−Inf'));
+    }
+    this.legend.replaceChildren(el('span', { class: 'hm-scale' }, ...items), ...(this.small ? [] : extras));
+    this.legend.title = this.sequential ? `colour: 0 (pale) to ${r} (dark)` : `colour: −${r} (blue) through 0 (white) to +${r} (red)`;
+  }
+
+  #interactive() {
+    this.canvas.tabIndex = 0;
+    const at = (ev) => {
+      const r = this.canvas.getBoundingClientRect();
+      if (!this.rows || r.width === 0) return null;
+      const j = Math.min(this.cols - 1, Math.max(0, Math.floor((ev.clientX - r.left) / r.width * this.cols)));
+      const i = Math.min(this.rows - 1, Math.max(0, Math.floor((ev.clientY - r.top) / r.height * this.rows)));
+      return { i, j };
+    };
+    this.canvas.addEventListener('pointermove', (ev) => { const c = at(ev); if (c) this.#show(c.i, c.j); });
+    this.canvas.addEventListener('pointerdown', (ev) => { const c = at(ev); if (c) this.#show(c.i, c.j); });
+    this.canvas.addEventListener('focus', () => { if (this.rows) this.#show(this.cursor?.i ?? 0, this.cursor?.j ?? 0); });
+    this.canvas.addEventListener('keydown', (ev) => {
+      if (!this.rows) return;
+      const big = ev.shiftKey ? Math.max(1, Math.round(this.rows / 10)) : 1;
+      let { i, j } = this.cursor || { i: 0, j: 0 };
+      switch (ev.key) {
+        case 'ArrowUp': i -= big; break;
+        case 'ArrowDown': i += big; break;
+        case 'ArrowLeft': j -= big; break;
+        case 'ArrowRight': j += big; break;
+        case 'Home': i = 0; j = 0; break;
+        case 'End': i = this.rows - 1; j = this.cols - 1; break;
+        default: return;
+      }
+      ev.preventDefault();
+      this.#show(Math.min(this.rows - 1, Math.max(0, i)), Math.min(this.cols - 1, Math.max(0, j)));
+    });
+  }
+
+  #show(i, j) {
+    if (i >= this.rows || j >= this.cols) return;
+    this.cursor = { i, j };
+    const b = this.box;
+    b.hidden = false;
+    b.style.left = `${(j / this.cols) * 100}%`;
+    b.style.top = `${(i / this.rows) * 100}%`;
+    b.style.width = `${100 / this.cols}%`;
+    b.style.height = `${100 / this.rows}%`;
+    if (this.valueAt) this.readout.textContent = this.valueAt(i, j);
+  }
+}

@@ -1,0 +1,114 @@
+// The pass timeline: one row per render-to-texture pass with what it computed, its
+// time (GPU timer query where the browser has one, else wall time around a
+// synchronisation, labelled as such), its speed, the largest |value| it produced,
+// NaN/Inf counts, its error against the float64 pass, and a thumbnail of its output.
+import { el, gflops, ms, num, rate, sci, short } from './format.js';
+import { HeatmapView } from './heatmap.js';
+
+export class Timeline {
+  constructor(container) {
+    this.container = container;
+    this.rows = [];
+  }
+
+  /** A fresh table for `labels`; `timer` says whether GPU timer queries are on. */
+  reset(labels, { timer, flopsPerPass, n }) {
+    this.timer = timer;
+    this.flopsPerPass = flopsPerPass;
+    this.rows = [];
+    this.settled = false;
+    const head = el('tr', {},
+      el('th', { scope: 'col' }, 'pass'),
+      el('th', { scope: 'col' }, 'computes'),
+      el('th', { scope: 'col' }, timer ? 'GPU time (timer query)' : 'time'),
+      el('th', { scope: 'col' }, 'wall time'),
+      el('th', { scope: 'col' }, 'GFLOP/s'),
+      el('th', { scope: 'col' }, 'max |value|'),
+      el('th', { scope: 'col' }, 'NaN / ±Inf'),
+      el('th', { scope: 'col', title: 'relative Frobenius error against the float64 pass' }, 'error vs double'),
+      el('th', { scope: 'col' }, 'output'));
+    const body = el('tbody');
+    labels.forEach((label, idx) => {
+      const thumb = new HeatmapView({ title: '', target: 72, small: true, label: `output of pass ${idx + 1}: ${label}` });
+      // data-label: the column's name, shown beside the value when the table is
+      // stacked on narrow screens.
+      const cells = {
+        gpu: el('td', { class: 'num time', 'data-label': timer ? 'GPU time' : 'time' }, el('span', { class: 'bar' }), el('span', { class: 'v' }, '—')),
+        wall: el('td', { class: 'num', 'data-label': 'wall' }, '—'),
+        rate: el('td', { class: 'num', 'data-label': 'GFLOP/s' }, '—'),
+        max: el('td', { class: 'num', 'data-label': 'max |value|' }, '—'),
+        bad: el('td', { class: 'num', 'data-label': 'NaN / ±Inf' }, '—'),
+        err: el('td', { class: 'num', 'data-label': 'error vs double' }, '—'),
+        pic: el('td', { class: 'pic' }, thumb.element),
+      };
+      const tr = el('tr', { class: 'pending', 'data-pass': String(idx + 1) },
+        el('th', { scope: 'row' }, String(idx + 1)),
+        el('td', { class: 'label', 'data-label': 'computes' }, label),
+        cells.gpu, cells.wall, cells.rate, cells.max, cells.bad, cells.err, cells.pic);
+      body.append(tr);
+      this.rows.push({ tr, cells, thumb, wallMs: null, gpuMs: null });
+    });
+    const note = this.timer
+      ? 'GPU time: measured on the GPU by EXT_disjoint_timer_query_webgl2, the pass alone. Wall time: from issuing the pass until the GPU reported it finished (a synchronising one-texel readback for small passes, a fence for large ones).'
+      : 'This browser offers no GPU timer (EXT_disjoint_timer_query_webgl2), so the times are wall times around a synchronisation: from issuing the pass until the GPU reported it finished (a synchronising one-texel readback for small passes, a fence for large ones).';
+    const wallNote = ' A wall time also holds the hand-over to the GPU and any GPU work queued before the pass (on a software renderer such as SwiftShader, drawing the page itself); the first pass of a run often also holds one-time set-up (its output texture, and driver work on the first draw at this size).';
+    const caption = el('caption', {}, labels.length
+      ? `${labels.length} render-to-texture pass${labels.length > 1 ? 'es' : ''}, each an n×n×n product (${num(flopsPerPass / 1e6, 4)} MFLOP at n = ${n}).`
+      : 'No pass: the answer needs no product (M^0 = I, or M^(2^0) = M).');
+    const table = labels.length ? el('table', { class: 'timeline' }, caption, el('thead', {}, head), body) : el('p', {}, caption.textContent);
+    this.container.replaceChildren(el('div', { class: 'scroll-x' }, table), labels.length ? el('p', { class: 'help' }, note + wallNote) : '');
+    if (this.rows.length) this.rows[0].tr.classList.add('next');
+  }
+
+  /** Fills row `idx` once its pass finished. */
+  setPass(idx, { wallMs, stats }) {
+    const r = this.rows[idx];
+    if (!r) return;
+    r.wallMs = wallMs;
+    r.tr.classList.remove('pending', 'next');
+    r.tr.classList.add('ran');
+    this.rows[idx + 1]?.tr.classList.add('next');
+    r.cells.wall.textContent = ms(wallMs);
+    r.cells.max.textContent = stats.inf > 0 ? `Inf (finite ≤ ${short(stats.maxAbs)})` : short(stats.maxAbs);
+    r.cells.bad.textContent = `${stats.nan} / ${stats.inf}`;
+    if (stats.nan || stats.inf) r.cells.bad.classList.add('warn');
+    if (stats.maxAbs > 16777216) r.cells.max.classList.add('over');
+    this.#times();
+    return r.thumb;
+  }
+
+  setGpuTime(idx, gpuMs) {
+    const r = this.rows[idx];
+    if (!r || gpuMs === null || gpuMs === undefined) return;
+    r.gpuMs = gpuMs;
+    this.#times();
+  }
+
+  setError(idx, relFrobenius, exact, total) {
+    const r = this.rows[idx];
+    if (!r) return;
+    r.cells.err.textContent = sci(relFrobenius);
+    r.cells.err.title = `${exact} of ${total} entries equal the float64 value rounded to float32`;
+  }
+
+  /** No more timer results will come: passes without one show their wall time. */
+  settle() { this.settled = true; this.#times(); }
+
+  /** Time shown per pass: the GPU timer's where it has one, else the wall time. */
+  shownTime(r) { return this.timer && r.gpuMs !== null ? r.gpuMs : r.wallMs; }
+
+  #times() {
+    const shown = this.rows.map((r) => this.shownTime(r)).filter((t) => t !== null);
+    const max = Math.max(1e-9, ...shown);
+    for (const r of this.rows) {
+      const t = this.shownTime(r);
+      const v = r.cells.gpu.querySelector('.v');
+      const bar = r.cells.gpu.querySelector('.bar');
+      if (t === null) continue;
+      if (this.timer && r.gpuMs === null) v.textContent = this.settled ? `${ms(t)} (wall; no timer result)` : 'pending…';
+      else v.textContent = ms(t);
+      bar.style.width = `${(100 * t) / max}%`;
+      r.cells.rate.textContent = rate(gflops(this.flopsPerPass, t));
+    }
+  }
+}
