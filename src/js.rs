@@ -473,6 +473,7 @@ impl JsGpgpu {
                 set(&o, "name", k.name());
                 set(&o, "description", k.description());
                 set(&o, "planes", k.layout().planes() as u32);
+                set(&o, "file", k.file());
                 JsValue::from(o)
             })
             .collect()
@@ -484,6 +485,12 @@ impl JsGpgpu {
         kernel_arg(name)
             .map(|k| k.glsl().to_string())
             .map_err(to_js_error)
+    }
+
+    /// The vertex shader every program shares (the full-screen quad), as compiled.
+    #[wasm_bindgen(js_name = vertexSource)]
+    pub fn vertex_source() -> String {
+        ProgramKey::vertex_source()
     }
 
     /// The complete fragment shader the GPU compiles for a kernel and semiring.
@@ -686,8 +693,22 @@ impl JsRun {
         self.with(|g, run| run.sync(g.engine()))
     }
 
-    /// GPU milliseconds of each pass run with timing (null: pending, untimed or
-    /// unreliable). Results arrive after control returns to the browser.
+    /// Resolves once the GPU has finished every pass issued so far, without
+    /// blocking the page: a fence polled from the event loop.
+    #[wasm_bindgen(js_name = whenDone, unchecked_return_type = "Promise<void>")]
+    pub fn when_done(&mut self) -> Promise {
+        let gl = self.with(|g, _| Ok(g.gl().clone()));
+        future_to_promise(async move {
+            let gl = gl?;
+            crate::readback::gpu_idle(&gl).await.map_err(to_js_error)?;
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+
+    /// GPU milliseconds of each pass run so far: a number once measured, null while
+    /// pending (results arrive after control returns to the browser), NaN when the
+    /// pass was not timed (no timer extension, or `step()` without `timed`) or the
+    /// GPU reported the interval unreliable (disjoint).
     #[wasm_bindgen(js_name = gpuTimes)]
     pub fn gpu_times(&mut self) -> JsResult<Array> {
         self.with(|g, run| {

@@ -142,16 +142,7 @@ impl PendingRead {
                 channels,
             } => (planes, fence, shape, layout, channels),
         };
-        loop {
-            if gl.is_context_lost() {
-                return Err(GpgpuError::ContextLost);
-            }
-            match gl.client_wait_sync_with_u32(fence.raw(), 0, 0) {
-                GL::ALREADY_SIGNALED | GL::CONDITION_SATISFIED => break,
-                GL::WAIT_FAILED => return Err(gl.failure("clientWaitSync failed")),
-                _ => next_tick().await,
-            }
-        }
+        wait_for(&gl, &fence).await?;
         let mut data = Vec::with_capacity(planes.len());
         for p in &planes {
             let mut floats = vec![f32::NAN; p.floats];
@@ -172,6 +163,27 @@ impl PendingRead {
         let views: Vec<&[f32]> = data.iter().map(|p| &p[..]).collect();
         Ok(layout.unpack(shape, &views))
     }
+}
+
+/// Polls `fence` once per event-loop turn until the GPU has passed it.
+async fn wait_for(gl: &Gl, fence: &Fence) -> Result<()> {
+    loop {
+        if gl.is_context_lost() {
+            return Err(GpgpuError::ContextLost);
+        }
+        match gl.client_wait_sync_with_u32(fence.raw(), 0, 0) {
+            GL::ALREADY_SIGNALED | GL::CONDITION_SATISFIED => return Ok(()),
+            GL::WAIT_FAILED => return Err(gl.failure("clientWaitSync failed")),
+            _ => next_tick().await,
+        }
+    }
+}
+
+/// Resolves when the GPU has finished every command issued so far.
+pub async fn gpu_idle(gl: &Gl) -> Result<()> {
+    let fence = Fence::new(gl)?;
+    gl.flush();
+    wait_for(gl, &fence).await
 }
 
 /// Resolves on the next macrotask (setTimeout 0), in a window or a worker.

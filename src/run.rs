@@ -23,6 +23,8 @@ pub struct Run {
     /// Shape each slot holds (known up front: inputs, and each step's output).
     shapes: Vec<Shape>,
     slots: Vec<Option<DeviceMatrix>>,
+    /// The answer when it is the identity (p = 0).
+    identity: Option<DeviceMatrix>,
     next: usize,
     /// One timer per pass run with timing on (None where it was off or unsupported).
     timers: Vec<Option<Query>>,
@@ -51,12 +53,32 @@ impl Run {
         for (i, (shape, data)) in inputs.iter().enumerate() {
             slots[i] = Some(engine.upload(*shape, layout, &semiring.prepare(data), pad)?);
         }
+        // Every output now, so the first pass is not slowed by allocation.
+        for step in &plan.steps {
+            let dst = step.dst();
+            if slots[dst].is_none() {
+                slots[dst] = Some(engine.alloc(shapes[dst], layout)?);
+            }
+        }
+        // M^0 = I needs no pass, but it is still a matrix the page can draw.
+        let identity = match plan.result {
+            Some(_) => None,
+            None => {
+                let n = shapes[0].rows;
+                let id: Vec<f32> = reference::identity(semiring, n)
+                    .into_iter()
+                    .map(|v| v as f32)
+                    .collect();
+                Some(engine.upload(Shape::square(n), layout, &id, pad)?)
+            }
+        };
         Ok(Run {
             kernel,
             semiring,
             plan,
             shapes,
             slots,
+            identity,
             next: 0,
             timers: Vec::new(),
             generation: engine.gl().generation(),
@@ -87,9 +109,6 @@ impl Run {
         };
         self.check_alive(engine)?;
         let dst = step.dst();
-        if self.slots[dst].is_none() {
-            self.slots[dst] = Some(engine.alloc(self.shapes[dst], self.kernel.layout())?);
-        }
         let timer = if timed && engine.info().timer_query {
             Some(Query::new(engine.gl())?)
         } else {
@@ -130,9 +149,12 @@ impl Run {
         self.plan == crate::plan::passes::product()
     }
 
-    /// The answer's matrix (None for M^0 = I, which needs no GPU).
+    /// The answer's matrix (for M^0, the identity uploaded at the start).
     pub fn result(&self) -> Option<&DeviceMatrix> {
-        self.plan.result.and_then(|s| self.slot(s))
+        match self.plan.result {
+            Some(s) => self.slot(s),
+            None => self.identity.as_ref(),
+        }
     }
 
     /// Waits for the GPU to finish the passes issued so far (reads one texel).
@@ -187,7 +209,7 @@ impl Run {
     }
 
     /// GPU time of each pass run so far in ms: None while the result is pending (it
-    /// arrives after control returns to the browser), if timing was off or
+    /// arrives after control returns to the browser), NaN if timing was off or
     /// unsupported, or if the GPU reported a disjoint (unreliable) interval.
     pub fn gpu_times_ms(&self, engine: &Engine) -> Vec<Option<f64>> {
         let gl = engine.gl();
@@ -199,22 +221,28 @@ impl Run {
         self.timers
             .iter()
             .map(|t| {
-                let q = t.as_ref()?;
+                let Some(q) = t.as_ref() else {
+                    return Some(f64::NAN);
+                };
                 let ready = gl
                     .get_query_parameter(q.raw(), GL::QUERY_RESULT_AVAILABLE)
-                    .as_bool()?;
-                if !ready || disjoint {
+                    .as_bool()
+                    .unwrap_or(false);
+                if disjoint {
+                    return Some(f64::NAN);
+                }
+                if !ready {
                     return None;
                 }
-                let ns = gl.get_query_parameter(q.raw(), GL::QUERY_RESULT).as_f64()?;
-                Some(ns / 1e6)
+                let ns = gl.get_query_parameter(q.raw(), GL::QUERY_RESULT).as_f64();
+                Some(ns.map_or(f64::NAN, |ns| ns / 1e6))
             })
             .collect()
     }
 
     /// Returns the run's textures to the engine's pool.
     pub fn recycle(self, engine: &mut Engine) {
-        for m in self.slots.into_iter().flatten() {
+        for m in self.slots.into_iter().flatten().chain(self.identity) {
             engine.recycle(m);
         }
     }

@@ -347,3 +347,46 @@ async fn a_run_started_before_a_context_loss_refuses_to_continue() {
         FROBENIUS_TOL,
     );
 }
+
+#[wasm_bindgen_test]
+async fn when_done_waits_without_blocking_and_untimed_passes_say_nan() {
+    let g = JsGpgpu::new(JsValue::UNDEFINED).unwrap();
+    let m = uniform(2, 40 * 40);
+    let mut run = g
+        .start_square_repeatedly(40.0, js(&m), 2.0, JsValue::UNDEFINED)
+        .unwrap();
+    assert!(run.step(None).unwrap());
+    JsFuture::from(run.when_done()).await.expect("resolves");
+    assert!(run.step(None).unwrap());
+    JsFuture::from(run.when_done()).await.expect("resolves");
+    let times = run.gpu_times().unwrap();
+    assert_eq!(times.length(), 2);
+    assert!(
+        times.iter().all(|t| t.as_f64().is_some_and(f64::is_nan)),
+        "untimed passes are NaN"
+    );
+    let want = reference::repeated_square(Ordinary, 40, &to_f64(&m), 2);
+    assert_close(
+        "after whenDone",
+        &run.result().unwrap().to_vec(),
+        &want,
+        4.0 * FROBENIUS_TOL,
+    );
+}
+
+#[wasm_bindgen_test]
+fn the_identity_of_p_0_is_a_gpu_matrix_too() {
+    let g = JsGpgpu::new(JsValue::UNDEFINED).unwrap();
+    let mut run = g
+        .start_power(5.0, js(&uniform(3, 25)), 0.0, JsValue::UNDEFINED)
+        .unwrap();
+    assert_eq!(run.pass_count(), 0);
+    assert!(run.done());
+    let s = run.stats("result").unwrap();
+    assert_eq!((get(&s, "maxAbs"), get(&s, "sumAbs")), (1.0, 5.0));
+    let c = canvas(5, 5);
+    run.draw_heatmap("result", c.clone().into(), JsValue::UNDEFINED)
+        .unwrap();
+    let id = reference::identity(Ordinary, 5);
+    assert_exact("identity", &run.read("result").unwrap().to_vec(), &id);
+}

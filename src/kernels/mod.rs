@@ -78,6 +78,15 @@ impl Kernel {
         }
     }
 
+    /// The path of the GLSL file behind the kernel.
+    pub fn file(self) -> &'static str {
+        match self {
+            Kernel::Naive => "glsl/matmul_naive.frag",
+            Kernel::Packed => "glsl/matmul_packed.frag",
+            Kernel::Blocked4 | Kernel::Blocked8 => "glsl/matmul_blocked.frag",
+        }
+    }
+
     /// The GLSL file behind the kernel.
     pub fn glsl(self) -> &'static str {
         match self {
@@ -361,6 +370,14 @@ mod tests {
             ..full
         };
         assert_eq!(choose(Shape::square(2048), &one_target), Kernel::Packed);
+    }
+
+    #[test]
+    fn each_kernel_names_its_glsl_file() {
+        for k in Kernel::ALL {
+            let on_disk = std::fs::read_to_string(k.file()).expect("the file exists");
+            assert_eq!(on_disk, k.glsl(), "{}", k.file());
+        }
     }
 
     #[test]
