@@ -313,17 +313,7 @@ async fn a_run_started_before_a_context_loss_refuses_to_continue() {
     let m = uniform(1, 8 * 8);
     let mut run = g.start_power(8.0, js(&m), 3.0, JsValue::UNDEFINED).unwrap();
     run.step(None).unwrap();
-    let canvas: web_sys::HtmlCanvasElement = g.canvas().unchecked_into();
-    let gl: web_sys::WebGl2RenderingContext = canvas
-        .get_context("webgl2")
-        .unwrap()
-        .unwrap()
-        .unchecked_into();
-    let lose: web_sys::WebglLoseContext = gl
-        .get_extension("WEBGL_lose_context")
-        .unwrap()
-        .unwrap()
-        .unchecked_into();
+    let (gl, lose) = lose_context_of(&g);
     lose.lose_context();
     sleep(30).await;
     lose.restore_context();

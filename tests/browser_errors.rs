@@ -18,7 +18,6 @@ use gpgpu_matrix::{GpgpuError, Semiring};
 use js_sys::{Float32Array, Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
-use web_sys::WebglLoseContext;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -302,17 +301,7 @@ async fn context_loss_fails_clearly_and_restore_recovers() {
     assert_close("before loss", &before, &want, FROBENIUS_TOL);
     let counts_before: String = js_sys::JSON::stringify(&g.live_objects()).unwrap().into();
 
-    let canvas: web_sys::HtmlCanvasElement = g.canvas().unchecked_into();
-    let gl: web_sys::WebGl2RenderingContext = canvas
-        .get_context("webgl2")
-        .unwrap()
-        .unwrap()
-        .unchecked_into();
-    let lose: WebglLoseContext = gl
-        .get_extension("WEBGL_lose_context")
-        .unwrap()
-        .unwrap()
-        .unchecked_into();
+    let (gl, lose) = lose_context_of(&g);
     lose.lose_context();
     sleep(50).await;
     assert_js_error(

@@ -73,3 +73,21 @@ pub async fn sleep(ms: i32) {
     });
     wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
 }
+
+/// The WEBGL_lose_context extension of the context `g` draws with, and that context.
+pub fn lose_context_of(
+    g: &gpgpu_matrix::js::JsGpgpu,
+) -> (web_sys::WebGl2RenderingContext, web_sys::WebglLoseContext) {
+    let canvas: web_sys::HtmlCanvasElement = g.canvas().unchecked_into();
+    let gl: web_sys::WebGl2RenderingContext = canvas
+        .get_context("webgl2")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    let lose = gl
+        .get_extension("WEBGL_lose_context")
+        .unwrap()
+        .expect("WEBGL_lose_context")
+        .unchecked_into();
+    (gl, lose)
+}
