@@ -301,7 +301,7 @@ async fn context_loss_fails_clearly_and_restore_recovers() {
     assert_close("before loss", &before, &want, FROBENIUS_TOL);
     let counts_before: String = js_sys::JSON::stringify(&g.live_objects()).unwrap().into();
 
-    let (gl, lose) = lose_context_of(&g);
+    let (_, lose) = lose_context_of(&g);
     lose.lose_context();
     sleep(50).await;
     assert_js_error(
