@@ -7,8 +7,8 @@ use wasm_bindgen::prelude::*;
 use crate::apps::eigen::{self, EigenPair};
 use crate::apps::fibonacci;
 use crate::apps::graphs;
-use crate::apps::inverse::{self, InverseMethod};
-use crate::apps::jacobi;
+use crate::apps::inverse::{self, InverseMethod, Stopping};
+use crate::apps::jacobi::{self, JacobiSettings};
 use crate::error::{GpgpuError, Result};
 use crate::js::{
     count_option, matrix_arg, number_option, options_with, set, string_option, to_js_error, JsGpgpu,
@@ -95,13 +95,15 @@ impl JsGpgpu {
 
     /// A⁻¹ by the doubling product of the power series. options: { kernel,
     /// method: "newton-schulz" (default: converges for every invertible A) | "series"
-    /// (the chapter's C = I − dA), d (series only), maxDoublings (default 60) }.
-    /// Returns { matrix, converged, residuals (‖AX − I‖_F per doubling), scale, message }.
+    /// (the chapter's C = I − dA), d (series only), maxDoublings (default 60),
+    /// patience (doublings allowed past the best before stopping, default 0) }.
+    /// Returns { matrix (the X of smallest residual), converged, residuals (‖AX − I‖_F
+    /// of X₀, then after each doubling), scale, message }.
     pub fn inverse(&self, n: f64, a: JsValue, options: JsValue) -> JsResult<Object> {
         self.app(|g| {
             let n = g.dim("n", n)?;
             let a = matrix_arg("a", &a)?;
-            let opts = options_with(&options, &["method", "d", "maxDoublings"])?;
+            let opts = options_with(&options, &["method", "d", "maxDoublings", "patience"])?;
             let method = match Reflect::get(&options, &"method".into())
                 .ok()
                 .filter(|v| !v.is_undefined())
@@ -122,8 +124,14 @@ impl JsGpgpu {
                     }
                 },
             };
-            let doublings = count_option(&options, "maxDoublings", 60, 1000.0)?;
-            let r = inverse::inverse(g, n, &a, method, doublings, &opts)?;
+            let stopping = Stopping {
+                max_doublings: count_option(&options, "maxDoublings", 60, 1000.0)?,
+                patience: match number_option(&options, "patience")? {
+                    None => 0,
+                    Some(p) => shape::count("options.patience", p, 1000.0)? as usize,
+                },
+            };
+            let r = inverse::inverse(g, n, &a, method, stopping, &opts)?;
             let o = Object::new();
             set(&o, "matrix", Float32Array::from(&r.matrix[..]));
             set(&o, "converged", r.converged);
@@ -157,13 +165,15 @@ impl JsGpgpu {
     }
 
     /// Solves A x = b by Jacobi iteration on the GPU. options: { kernel, epsilon
-    /// (default 1e-6: stop when Σ|Δx| < n·ε), maxIterations (default 1000) }.
-    /// Returns { x, converged, diverged, iterations, deltas (Σ|Δx| per iteration) }.
+    /// (default 1e-6: stop when Σ|Δx| < n·ε), maxIterations (default 1000),
+    /// recordEvery (read x back every m iterations into `history`) }. Returns { x,
+    /// converged, diverged, iterations, deltas (Σ|Δx| per iteration), history:
+    /// [{ iteration, x }] }.
     pub fn jacobi(&self, n: f64, a: JsValue, b: JsValue, options: JsValue) -> JsResult<Object> {
         self.app(|g| {
             let n = g.dim("n", n)?;
             let (a, b) = (matrix_arg("a", &a)?, matrix_arg("b", &b)?);
-            let opts = options_with(&options, &["epsilon", "maxIterations"])?;
+            let opts = options_with(&options, &["epsilon", "maxIterations", "recordEvery"])?;
             let epsilon = number_option(&options, "epsilon")?.unwrap_or(1e-6);
             if epsilon <= 0.0 {
                 return Err(GpgpuError::BadArgument {
@@ -171,14 +181,32 @@ impl JsGpgpu {
                     detail: "must be > 0".into(),
                 });
             }
-            let iterations = count_option(&options, "maxIterations", 1000, 1e6)?;
-            let r = jacobi::jacobi(g, n, &a, &b, epsilon as f32, iterations, &opts)?;
+            let settings = JacobiSettings {
+                epsilon: epsilon as f32,
+                max_iterations: count_option(&options, "maxIterations", 1000, 1e6)?,
+                record_every: match number_option(&options, "recordEvery")? {
+                    None => None,
+                    Some(_) => Some(count_option(&options, "recordEvery", 1, 1e6)?),
+                },
+            };
+            let r = jacobi::jacobi(g, n, &a, &b, settings, &opts)?;
             let o = Object::new();
             set(&o, "x", Float32Array::from(&r.x[..]));
             set(&o, "converged", r.converged);
             set(&o, "diverged", r.diverged);
             set(&o, "iterations", r.deltas.len() as u32);
             set(&o, "deltas", f32_as_f64(&r.deltas));
+            let history: Array = r
+                .history
+                .iter()
+                .map(|(k, x)| {
+                    let h = Object::new();
+                    set(&h, "iteration", *k as u32);
+                    set(&h, "x", Float32Array::from(&x[..]));
+                    JsValue::from(h)
+                })
+                .collect();
+            set(&o, "history", history);
             Ok(o)
         })
     }

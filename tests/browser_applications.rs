@@ -5,7 +5,8 @@
 mod common;
 
 use common::*;
-use gpgpu_matrix::apps::inverse::InverseMethod;
+use gpgpu_matrix::apps::inverse::{InverseMethod, Stopping};
+use gpgpu_matrix::apps::jacobi::JacobiSettings;
 use gpgpu_matrix::apps::{eigen, fibonacci, graphs, inverse, jacobi};
 use gpgpu_matrix::plan::graphs::{bfs_reachability, floyd_warshall};
 use gpgpu_matrix::plan::linalg::{gaussian_solve, random_orthogonal, symmetric_with_spectrum};
@@ -244,6 +245,11 @@ fn fibonacci_is_exact_up_to_f36_and_not_at_f37() {
     );
 }
 
+const STOP: Stopping = Stopping {
+    max_doublings: 60,
+    patience: 0,
+};
+
 fn residual_f64(n: usize, a: &[f32], x: &[f32]) -> f64 {
     let ax = reference::multiply(Semiring::Ordinary, n, n, n, &to_f64(a), &to_f64(x));
     let mut s = 0.0;
@@ -279,7 +285,7 @@ fn inverse_by_the_doubling_product() {
             InverseMethod::NewtonSchulz,
             InverseMethod::Series { d: None },
         ] {
-            let r = inverse::inverse(&mut g, n, a, method, 60, &auto()).unwrap();
+            let r = inverse::inverse(&mut g, n, a, method, STOP, &auto()).unwrap();
             assert!(r.converged, "{name} {method:?}: {}", r.message);
             let best = r.residuals.iter().copied().fold(f32::INFINITY, f32::min);
             assert!(best <= 1e-4, "{name} {method:?}: GPU residual {best}");
@@ -297,7 +303,7 @@ fn inverse_by_the_doubling_product() {
         n,
         &singular,
         InverseMethod::NewtonSchulz,
-        60,
+        STOP,
         &auto(),
     )
     .unwrap();
@@ -315,12 +321,23 @@ fn inverse_by_the_doubling_product() {
         4,
         &a,
         InverseMethod::Series { d: Some(1.0) },
-        30,
+        Stopping {
+            max_doublings: 30,
+            patience: 3,
+        },
         &auto(),
     )
     .unwrap();
     assert!(!series.converged, "{}", series.message);
-    let ns = inverse::inverse(&mut g, 4, &a, InverseMethod::NewtonSchulz, 60, &auto()).unwrap();
+    // With patience the diverging series shows itself: the residual keeps growing.
+    // (X0 = I has ‖A − I‖ = 2; every doubling is worse, so 1 + (patience + 1) values.)
+    let r = &series.residuals;
+    assert_eq!(r.len(), 5, "{r:?}");
+    assert!(
+        r.windows(2).all(|w| w[1] > w[0]),
+        "grows every doubling: {r:?}"
+    );
+    let ns = inverse::inverse(&mut g, 4, &a, InverseMethod::NewtonSchulz, STOP, &auto()).unwrap();
     assert!(ns.converged, "{}", ns.message);
     assert!(residual_f64(4, &a, &ns.matrix) <= 1e-5);
 }
@@ -366,6 +383,42 @@ fn eigenpairs_of_a_known_spectrum() {
     assert_eq!(pairs[0].history.len(), 30);
 }
 
+fn settings(max_iterations: usize, record_every: Option<usize>) -> JacobiSettings {
+    JacobiSettings {
+        epsilon: 1e-6,
+        max_iterations,
+        record_every,
+    }
+}
+
+#[wasm_bindgen_test]
+fn jacobi_records_x_when_asked() {
+    let mut g = poisoned();
+    let n = 20;
+    let mut a = uniform(8, n * n);
+    for i in 0..n {
+        a[i * n + i] = n as f32;
+    }
+    let b = uniform(9, n);
+    let r = jacobi::jacobi(&mut g, n, &a, &b, settings(2000, Some(3)), &auto()).unwrap();
+    assert!(r.converged);
+    let iterations: Vec<usize> = r.history.iter().map(|(k, _)| *k).collect();
+    assert_eq!(
+        iterations,
+        (1..=r.deltas.len() / 3).map(|k| 3 * k).collect::<Vec<_>>()
+    );
+    // The recorded iterates approach the solution.
+    let want = gaussian_solve(n, &to_f64(&a), &to_f64(&b)).unwrap();
+    let err = |x: &[f32]| -> f64 {
+        x.iter()
+            .zip(&want)
+            .map(|(x, w)| (*x as f64 - w).abs())
+            .sum()
+    };
+    let errors: Vec<f64> = r.history.iter().map(|(_, x)| err(x)).collect();
+    assert!(errors.windows(2).all(|w| w[1] <= w[0] + 1e-6), "{errors:?}");
+}
+
 #[wasm_bindgen_test]
 fn jacobi_matches_gaussian_elimination_and_detects_divergence() {
     let mut g = poisoned();
@@ -376,7 +429,7 @@ fn jacobi_matches_gaussian_elimination_and_detects_divergence() {
             a[i * n + i] = off + 1.0 + (i % 3) as f32;
         }
         let b = uniform(n as u32 + 100, n);
-        let r = jacobi::jacobi(&mut g, n, &a, &b, 1e-6, 2000, &auto()).unwrap();
+        let r = jacobi::jacobi(&mut g, n, &a, &b, settings(2000, None), &auto()).unwrap();
         assert!(
             r.converged && !r.diverged,
             "n={n}: {:?}",
@@ -397,7 +450,7 @@ fn jacobi_matches_gaussian_elimination_and_detects_divergence() {
         .map(|i| if i % (n + 1) == 0 { 1.0 } else { 0.5 })
         .collect();
     let b = vec![1.0f32; n];
-    let r = jacobi::jacobi(&mut g, n, &a, &b, 1e-6, 2000, &auto()).unwrap();
+    let r = jacobi::jacobi(&mut g, n, &a, &b, settings(2000, None), &auto()).unwrap();
     assert!(r.diverged && !r.converged, "{:?}", r.deltas);
     // A zero on the diagonal is refused with a clear message.
     let e = jacobi::jacobi(
@@ -405,8 +458,7 @@ fn jacobi_matches_gaussian_elimination_and_detects_divergence() {
         2,
         &[0.0, 1.0, 1.0, 2.0],
         &[1.0, 1.0],
-        1e-6,
-        10,
+        settings(10, None),
         &auto(),
     );
     assert!(e.unwrap_err().to_string().contains("a[0][0] is 0"));

@@ -19,8 +19,18 @@ use crate::plan::linalg::{norm_1, norm_inf, transpose};
 use crate::plan::reference::to_f64;
 use crate::plan::shape::{self, Shape};
 
-/// Below this ‖AX − I‖_F the result counts as an inverse.
-pub const CONVERGED_RESIDUAL: f32 = 1e-2;
+/// Below this ‖AX − I‖_F (computed on the GPU in float32) the result counts as an
+/// inverse.
+pub const CONVERGED_RESIDUAL: f32 = 1e-3;
+
+/// When to stop doubling.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stopping {
+    pub max_doublings: usize,
+    /// Doublings allowed past the best residual before stopping (0: stop at the
+    /// first that does not improve). More show a diverging series diverge.
+    pub patience: usize,
+}
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum InverseMethod {
@@ -36,7 +46,8 @@ pub struct Inverse {
     /// The X with the smallest residual.
     pub matrix: Vec<f32>,
     pub converged: bool,
-    /// ‖A·X − I‖_F before the first doubling and after each one.
+    /// ‖A·X − I‖_F of X₀ (before any doubling), then after each doubling; the
+    /// matrix returned is the one with the smallest, not necessarily the last.
     pub residuals: Vec<f32>,
     /// The d used.
     pub scale: f64,
@@ -53,7 +64,7 @@ pub fn inverse(
     n: usize,
     a: &[f32],
     method: InverseMethod,
-    max_doublings: usize,
+    stopping: Stopping,
     options: &Options,
 ) -> Result<Inverse> {
     let n = g.dimension("n", n)?;
@@ -79,8 +90,8 @@ pub fn inverse(
     };
     let am = ws.upload(Shape::square(n), a)?;
     let outcome = match method {
-        InverseMethod::NewtonSchulz => newton_schulz(&mut ws, &am, &a64, scale, max_doublings),
-        InverseMethod::Series { .. } => series(&mut ws, &am, scale, max_doublings),
+        InverseMethod::NewtonSchulz => newton_schulz(&mut ws, &am, &a64, scale, stopping),
+        InverseMethod::Series { .. } => series(&mut ws, &am, scale, stopping),
     };
     ws.free(am);
     let Outcome { best, residuals } = outcome?;
@@ -119,6 +130,66 @@ pub fn inverse(
     })
 }
 
+/// Keeps the iterate with the smallest residual while the iteration goes on for up
+/// to `patience` doublings that do not improve on it.
+struct Best {
+    residual: f32,
+    /// The best iterate, when it is not the current one.
+    stash: Option<DeviceMatrix>,
+    misses: usize,
+    patience: usize,
+}
+
+impl Best {
+    fn new(residual: f32, patience: usize) -> Best {
+        Best {
+            residual,
+            stash: None,
+            misses: 0,
+            patience,
+        }
+    }
+
+    /// Puts `next` (of residual `r`) in place of `current`; false once the iteration
+    /// has gone more than `patience` doublings without improving.
+    fn advance(
+        &mut self,
+        ws: &mut Workspace,
+        current: &mut DeviceMatrix,
+        next: DeviceMatrix,
+        r: f32,
+    ) -> bool {
+        let previous = std::mem::replace(current, next);
+        // NaN counts as no improvement.
+        if r < self.residual {
+            self.residual = r;
+            self.misses = 0;
+            ws.free(previous);
+            if let Some(old) = self.stash.take() {
+                ws.free(old);
+            }
+            return true;
+        }
+        self.misses += 1;
+        match self.stash {
+            None => self.stash = Some(previous),
+            Some(_) => ws.free(previous),
+        }
+        self.misses <= self.patience
+    }
+
+    /// The best iterate: the stashed one, or else the current one.
+    fn finish(self, ws: &mut Workspace, current: DeviceMatrix) -> DeviceMatrix {
+        match self.stash {
+            Some(best) => {
+                ws.free(current);
+                best
+            }
+            None => current,
+        }
+    }
+}
+
 /// ‖A·(s·X) − I‖_F by one product, one affine pass and a reduction.
 fn residual(
     ws: &mut Workspace,
@@ -148,7 +219,7 @@ fn newton_schulz(
     a: &DeviceMatrix,
     a64: &[f64],
     d: f64,
-    max_doublings: usize,
+    stopping: Stopping,
 ) -> Result<Outcome> {
     let n = a.shape.rows;
     let x0: Vec<f32> = transpose(n, n, a64)
@@ -156,9 +227,10 @@ fn newton_schulz(
         .map(|v| (v * d) as f32)
         .collect();
     let mut x = ws.upload(a.shape, &x0)?;
-    let (mut best, mut t) = residual(ws, a, &x, 1.0)?;
-    let mut residuals = vec![best];
-    for _ in 0..max_doublings {
+    let (r0, mut t) = residual(ws, a, &x, 1.0)?;
+    let mut residuals = vec![r0];
+    let mut best = Best::new(r0, stopping.patience);
+    for _ in 0..stopping.max_doublings {
         // X' = X (2I − AX), with AX = T from the residual just computed.
         let u = ws.affine(&t, None, -1.0, 0.0, 2.0)?;
         ws.free(t);
@@ -167,28 +239,27 @@ fn newton_schulz(
         let next = next?;
         let (r, t_next) = residual(ws, a, &next, 1.0)?;
         residuals.push(r);
-        // NaN counts as no improvement.
-        if r.is_nan() || r >= best {
-            ws.free(next);
-            ws.free(t_next);
-            return Ok(Outcome { best: x, residuals });
+        t = t_next;
+        if !best.advance(ws, &mut x, next, r) {
+            break;
         }
-        ws.free(std::mem::replace(&mut x, next));
-        (best, t) = (r, t_next);
     }
     ws.free(t);
-    Ok(Outcome { best: x, residuals })
+    Ok(Outcome {
+        best: best.finish(ws, x),
+        residuals,
+    })
 }
 
-fn series(ws: &mut Workspace, a: &DeviceMatrix, d: f64, max_doublings: usize) -> Result<Outcome> {
+fn series(ws: &mut Workspace, a: &DeviceMatrix, d: f64, stopping: Stopping) -> Result<Outcome> {
     // S = I, P = C = I − dA; each doubling: S ← S(I + P), P ← P².
-    let identity = ws.affine(a, None, 0.0, 0.0, 1.0)?;
+    let mut s = ws.affine(a, None, 0.0, 0.0, 1.0)?;
     let mut p = ws.affine(a, None, -(d as f32), 0.0, 1.0)?;
-    let mut s = identity;
-    let (mut best, t) = residual(ws, a, &s, d as f32)?;
+    let (r0, t) = residual(ws, a, &s, d as f32)?;
     ws.free(t);
-    let mut residuals = vec![best];
-    for _ in 0..max_doublings {
+    let mut residuals = vec![r0];
+    let mut best = Best::new(r0, stopping.patience);
+    for _ in 0..stopping.max_doublings {
         let ip = ws.affine(&p, None, 1.0, 0.0, 1.0)?;
         let next = ws.mul(&s, &ip);
         ws.free(ip);
@@ -196,17 +267,15 @@ fn series(ws: &mut Workspace, a: &DeviceMatrix, d: f64, max_doublings: usize) ->
         let (r, t) = residual(ws, a, &next, d as f32)?;
         ws.free(t);
         residuals.push(r);
-        // NaN counts as no improvement.
-        if r.is_nan() || r >= best {
-            ws.free(next);
-            ws.free(p);
-            return Ok(Outcome { best: s, residuals });
+        if !best.advance(ws, &mut s, next, r) {
+            break;
         }
-        ws.free(std::mem::replace(&mut s, next));
-        best = r;
         let p2 = ws.mul(&p, &p)?;
         ws.free(std::mem::replace(&mut p, p2));
     }
     ws.free(p);
-    Ok(Outcome { best: s, residuals })
+    Ok(Outcome {
+        best: best.finish(ws, s),
+        residuals,
+    })
 }

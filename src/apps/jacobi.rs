@@ -21,16 +21,27 @@ pub struct Jacobi {
     pub diverged: bool,
     /// Σ|Δx| after each iteration.
     pub deltas: Vec<f32>,
+    /// (iteration, x) every `record_every` iterations when asked for (a readback
+    /// each: for plots of the error per iteration, not for the solve itself).
+    pub history: Vec<(usize, Vec<f32>)>,
 }
 
-#[allow(clippy::too_many_arguments)]
+/// When to stop, and what to record on the way.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JacobiSettings {
+    /// Stop when Σ|Δx| < n·epsilon.
+    pub epsilon: f32,
+    pub max_iterations: usize,
+    /// Read x back every this many iterations into `history` (None: never).
+    pub record_every: Option<usize>,
+}
+
 pub fn jacobi(
     g: &mut Gpgpu,
     n: usize,
     a: &[f32],
     b: &[f32],
-    epsilon: f32,
-    max_iterations: usize,
+    settings: JacobiSettings,
     options: &Options,
 ) -> Result<Jacobi> {
     let n = g.dimension("n", n)?;
@@ -64,9 +75,10 @@ pub fn jacobi(
     let cm = ws.upload(Shape::new(n, 1), &c)?;
     let mut x = ws.upload(Shape::new(n, 1), &vec![0.0; n])?;
     let mut deltas = vec![];
+    let mut history = vec![];
     let (mut converged, mut diverged) = (false, false);
     let run = (|| {
-        for _ in 0..max_iterations {
+        for iteration in 1..=settings.max_iterations {
             let tx = ws.mul(&tm, &x)?;
             let next = ws.affine(&tx, Some(&cm), 1.0, 1.0, 0.0);
             ws.free(tx);
@@ -82,12 +94,15 @@ pub fn jacobi(
                 st.sum_abs
             };
             deltas.push(sum);
+            if settings.record_every.is_some_and(|m| iteration % m == 0) {
+                history.push((iteration, ws.read(&x)?));
+            }
             let limit = DIVERGED_GROWTH * deltas[0].max(f32::MIN_POSITIVE);
             if sum.is_nan() || sum > limit {
                 diverged = true;
                 break;
             }
-            if sum < n as f32 * epsilon {
+            if sum < n as f32 * settings.epsilon {
                 converged = true;
                 break;
             }
@@ -103,5 +118,6 @@ pub fn jacobi(
         converged,
         diverged,
         deltas,
+        history,
     })
 }
