@@ -2,8 +2,10 @@
 // exactness, inverse by power series, eigenvalues, Jacobi iteration, ...).
 //
 // The page mounts every section listed in SECTIONS into <section id="applications">
-// (index.html), in order, once the library is ready; the whole <section> stays
-// hidden while the list is empty. To add one:
+// (index.html), in order, after a table of contents linking to them, once the
+// library is ready; the whole <section> stays hidden while the list is empty.
+// www/sections/common.js has what the sections share (preset menu, Run button,
+// status, result tables, notes); presets.js their seeded inputs. To add one:
 //
 //   1. write www/sections/<name>.js:
 //
@@ -31,11 +33,33 @@
 // Keep long GPU work stepwise (gpu.startPower(...).step() with `await` between
 // passes) and float64 work in a Worker, as the main demo does, and free every Run.
 
-export const SECTIONS = [];
+import reachability from './reachability.js';
+import shortestPaths from './shortest-paths.js';
+import fibonacci from './fibonacci.js';
+import inverse from './inverse.js';
+import eigen from './eigen.js';
+import jacobi from './jacobi.js';
+
+export const SECTIONS = [reachability, shortestPaths, fibonacci, inverse, eigen, jacobi];
 
 /** Mounts every section; returns the mounted ones. */
 export function mountSections(container, ctx) {
   const mounted = [];
+  // A table of contents of the sections (links to their ids).
+  const toc = document.createElement('nav');
+  toc.className = 'app-toc';
+  toc.setAttribute('aria-label', 'Applications');
+  const list = document.createElement('ul');
+  for (const s of SECTIONS) {
+    const li = document.createElement('li');
+    const a = document.createElement('a');
+    a.href = `#${s.id}`;
+    a.textContent = s.title.split(':')[0];
+    li.append(a);
+    list.append(li);
+  }
+  toc.append(list);
+  container.append(toc);
   for (const s of SECTIONS) {
     const body = document.createElement('div');
     const section = document.createElement('section');

@@ -1,0 +1,141 @@
+// What every application section shares: the preset menu with its Run button and
+// status line, result tables, "what is exact" notes, heatmaps drawn through the
+// library, and the machine-readable record the page tests read.
+//
+//   section.dataset.status   idle | running | done | error   (on the <section>)
+//   window.__apps[id]        the last run's record (see each section's run())
+import { el, ms } from '../ui/format.js';
+
+export const nextFrame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+
+/** Saves a section's record for the report script and the page tests. */
+export function publish(id, record) {
+  window.__apps = window.__apps || {};
+  window.__apps[id] = record;
+}
+
+/**
+ * Builds the common frame of a section in `container`:
+ *   intro      nodes explaining the application (the chapter's idea, how the GPU does it)
+ *   presets    [{ id, label, help }]
+ *   run(preset, ui)  async; does the work, fills ui.output; may return a status text
+ * Returns ui = { output, setStatus(state, text), select, button }.
+ */
+export function sectionFrame(container, ctx, { id, intro, presets, run }) {
+  const section = container.closest('section') || container;
+  const selectId = `${id}-preset`;
+  const select = el('select', { id: selectId, 'aria-describedby': `${id}-preset-help` },
+    presets.map((p) => el('option', { value: p.id }, p.label)));
+  const help = el('p', { class: 'help', id: `${id}-preset-help` });
+  const button = el('button', { type: 'button', class: 'primary', id: `${id}-run` }, 'Run');
+  const status = el('p', { class: 'status app-status', role: 'status', id: `${id}-status` }, 'Choose a preset and press Run.');
+  const output = el('div', { class: 'app-output', id: `${id}-output` });
+  const showHelp = () => { help.textContent = presets.find((p) => p.id === select.value)?.help || ''; };
+  select.addEventListener('change', showHelp);
+  showHelp();
+
+  const ui = {
+    output, select, button,
+    setStatus(state, text) {
+      section.dataset.status = state;
+      status.textContent = text;
+      status.className = `status app-status ${state}`;
+    },
+  };
+  let busy = false;
+  button.addEventListener('click', async () => {
+    if (busy) return;
+    busy = true;
+    button.disabled = true;
+    select.disabled = true;
+    const preset = presets.find((p) => p.id === select.value) || presets[0];
+    section.dataset.preset = preset.id;
+    ui.setStatus('running', `Running “${preset.label}” on the GPU…`);
+    try {
+      await nextFrame();
+      const text = await run(preset, ui);
+      ui.setStatus('done', text || `Done: ${preset.label}.`);
+    } catch (err) {
+      const d = ctx.describeError(err);
+      ui.setStatus('error', `Stopped: ${d.title} (${d.code}): ${d.message}`);
+      publish(id, { preset: preset.id, status: 'error', error: { code: d.code, message: d.message } });
+    } finally {
+      busy = false;
+      button.disabled = false;
+      select.disabled = false;
+    }
+  });
+  section.dataset.status = 'idle';
+  container.append(
+    el('div', { class: 'app-intro' }, intro),
+    el('div', { class: 'buttons app-controls' },
+      el('label', { for: selectId }, 'preset'), select, button),
+    help, status, output);
+  return ui;
+}
+
+/**
+ * A two-column results table: rows [key, value, note?]; each <tr> has
+ * data-key = key (what the page tests look for).
+ */
+export function resultsTable(caption, rows) {
+  return el('table', { class: 'app-results' },
+    el('caption', {}, caption),
+    el('tbody', {}, rows.filter(Boolean).map(([k, v, note, cls]) => el('tr', { 'data-key': k },
+      el('th', { scope: 'row' }, k, note ? el('span', { class: 'what' }, note) : null),
+      el('td', { class: cls || null }, v)))));
+}
+
+/** A list of notes, each { level: 'ok' | 'warn' | 'bad' | 'info', text }. */
+export function notes(items, title = '') {
+  return el('div', { class: 'app-notes' },
+    title ? el('h4', {}, title) : null,
+    el('ul', {}, items.filter(Boolean).map((n) => el('li', { class: n.level, 'data-kind': n.kind || null }, n.text))));
+}
+
+/** Draws `data` (rows×cols) on a HeatmapView through the library's colour-map shader. */
+export function drawMatrix(ctx, view, rows, cols, data, style = {}) {
+  let range = style.range;
+  if (!(range > 0)) {
+    range = 0;
+    for (const v of data) if (Number.isFinite(v)) range = Math.max(range, Math.abs(v));
+  }
+  const canvas = view.prepare(rows, cols);
+  const drawn = ctx.gpu.drawHeatmap(rows, cols, data, canvas, { sequential: view.sequential, ...style, range: range > 0 ? range : 1 });
+  let nan = 0, inf = 0;
+  for (const v of data) { if (Number.isNaN(v)) nan++; else if (!Number.isFinite(v)) inf++; }
+  // A range of 0 makes the legend say "all 0" (an error picture: every entry exact).
+  view.drawn(drawn, range, { nan, inf });
+  return drawn;
+}
+
+/**
+ * Replaces a heatmap's legend by two swatches for a 0/1 matrix drawn with the
+ * diverging map (0 white, 1 red).
+ */
+export function binaryLegend(view, one, zero) {
+  const swatch = (colour, text) => el('span', { class: 'hm-swatch' }, el('i', { style: `background:${colour}` }), text);
+  view.legend.replaceChildren(el('span', { class: 'hm-scale' }, swatch('rgb(179,23,43)', one), swatch('rgb(247,247,247)', zero)));
+  view.legend.title = `red: ${one}; white: ${zero}`;
+}
+
+/** Runs f() and returns [its result, milliseconds]. */
+export function timed(f) {
+  const t0 = performance.now();
+  const r = f();
+  return [r, performance.now() - t0];
+}
+
+/** "12.3 ms". */
+export const msText = ms;
+
+/** A small numeric matrix as a table (n ≤ 8), e.g. the inverse of a 4×4 matrix. */
+export function matrixTable(caption, rows, cols, data, fmt) {
+  return el('table', { class: 'app-matrix' },
+    el('caption', {}, caption),
+    el('tbody', {}, Array.from({ length: rows }, (_, i) => el('tr', {},
+      Array.from({ length: cols }, (_, j) => el('td', { class: 'num' }, fmt(data[i * cols + j])))))));
+}
+
+/** "yes" / "no" text for a boolean. */
+export const yesNo = (b) => (b ? 'yes' : 'no');

@@ -1,0 +1,220 @@
+// Small hand-written SVG line plots for the application sections: a value per pass
+// or per iteration (residuals, errors, eigenvalue estimates), one line per series,
+// on a log-scale y axis where the values span decades. Zeros (exact results) and
+// ±Inf / NaN (overflow, divergence) cannot sit on a log axis: they get their own
+// rows at the bottom ("0") and the top ("∞ / NaN") so that they are still shown.
+// The plot is drawn at the width of its box (redrawn when the box resizes), so its
+// text stays readable on a phone; a "Data" table under it gives every value.
+import { el, sci } from './format.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const COLOURS = ['#1d4ed8', '#b91c1c', '#15803d', '#7c3aed', '#c2410c', '#0e7490'];
+const DASHES = ['', '6 3', '2 3', '8 3 2 3'];
+const SUP = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
+
+function svg(tag, attrs = {}, ...children) {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) e.setAttribute(k, String(v));
+  for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c);
+  return e;
+}
+
+/** 10^e as a tick label: plain for 0.01 … 1000, else 10 with a superscript exponent. */
+export function decadeLabel(e) {
+  if (e >= -2 && e <= 3) return String(10 ** e).replace(/^0\./, '0.');
+  return `10${String(e).split('').map((c) => SUP[c]).join('')}`;
+}
+
+/** Nice ticks (1, 2, 5 × 10^k steps) covering [lo, hi], about `count` of them. */
+export function niceTicks(lo, hi, count = 6) {
+  if (!(hi > lo)) return [lo];
+  const raw = (hi - lo) / count;
+  const p = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw);
+  const out = [];
+  for (let v = Math.ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9; v += step) out.push(Math.abs(v) < step * 1e-9 ? 0 : +v.toPrecision(12));
+  return out;
+}
+
+const minOf = (a) => a.reduce((m, v) => Math.min(m, v), Infinity);
+const maxOf = (a) => a.reduce((m, v) => Math.max(m, v), -Infinity);
+const fmtTick = (v) => (Math.abs(v) >= 1e5 || (v !== 0 && Math.abs(v) < 1e-3) ? sci(v) : String(+v.toPrecision(6)).replace('-', '−'));
+
+export class LinePlot {
+  /**
+   * title: the caption; xLabel / yLabel: the axes; log: true, false or 'auto' (log
+   * when the positive values span more than two decades); label: the picture's
+   * accessible name (defaults to the title); yFormat: how the data table shows y.
+   */
+  constructor({ title = '', xLabel = '', yLabel = '', log = 'auto', label = '', yFormat = sci } = {}) {
+    this.opts = { xLabel, yLabel, log, label: label || title, yFormat };
+    this.title = el('span', {}, title);
+    this.area = el('div', { class: 'plot-area' });
+    this.legend = el('ul', { class: 'plot-legend' });
+    this.note = el('p', { class: 'plot-note' });
+    this.table = el('div', { class: 'scroll-x' });
+    this.details = el('details', { class: 'plot-data' }, el('summary', {}, 'Data'), this.table);
+    this.element = el('figure', { class: 'plot' }, el('figcaption', {}, this.title), this.area, this.legend, this.note, this.details);
+    this.spec = null;
+    this.width = 0;
+    if (typeof ResizeObserver !== 'undefined') {
+      this.observer = new ResizeObserver(() => {
+        const w = this.area.clientWidth;
+        if (this.spec && Math.abs(w - this.width) > 4) this.#render();
+      });
+      this.observer.observe(this.area);
+    }
+  }
+
+  setTitle(text) { this.title.textContent = text; }
+
+  /**
+   * series: [{ name, points: [[x, y], …] }]; hlines / vlines: [{ y | x, label }];
+   * note: a sentence under the legend.
+   */
+  set({ series, hlines = [], vlines = [], note = '' }) {
+    this.spec = { series, hlines, vlines };
+    this.note.textContent = note;
+    this.note.hidden = !note;
+    this.#legend();
+    this.#table();
+    this.#render();
+  }
+
+  clear() {
+    this.spec = null;
+    this.area.replaceChildren();
+    this.legend.replaceChildren();
+    this.table.replaceChildren();
+    this.note.textContent = '';
+  }
+
+  #legend() {
+    const { series, hlines } = this.spec;
+    const items = series.map((s, k) => el('li', {},
+      this.#swatch(COLOURS[k % COLOURS.length], DASHES[k % DASHES.length]), s.name));
+    for (const h of hlines) items.push(el('li', {}, this.#swatch('#6b7280', '4 3', 1), h.label));
+    this.legend.replaceChildren(...items);
+  }
+
+  #swatch(colour, dash, width = 2.5) {
+    return svg('svg', { width: 28, height: 10, 'aria-hidden': 'true', class: 'plot-swatch' },
+      svg('line', { x1: 1, y1: 5, x2: 27, y2: 5, stroke: colour, 'stroke-width': width, 'stroke-dasharray': dash || null }));
+  }
+
+  #table() {
+    const { series } = this.spec;
+    const xs = [...new Set(series.flatMap((s) => s.points.map((p) => p[0])))].sort((a, b) => a - b);
+    const maps = series.map((s) => new Map(s.points.map(([x, y]) => [x, y])));
+    const f = this.opts.yFormat;
+    this.table.replaceChildren(el('table', { class: 'plot-table' },
+      el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, this.opts.xLabel || 'x'),
+        series.map((s) => el('th', { scope: 'col' }, s.name)))),
+      el('tbody', {}, xs.map((x) => el('tr', {}, el('th', { scope: 'row' }, String(x)),
+        maps.map((m) => el('td', { class: 'num' }, m.has(x) ? f(m.get(x)) : '')))))));
+  }
+
+  #render() {
+    const { series, hlines, vlines } = this.spec;
+    const W = Math.max(260, Math.min(720, this.area.clientWidth || 520));
+    this.width = this.area.clientWidth;
+    const H = Math.round(Math.max(190, Math.min(280, W * 0.5)));
+    const all = series.flatMap((s) => s.points.map((p) => p[1]));
+    const finite = all.filter(Number.isFinite);
+    const positive = finite.filter((v) => v > 0).concat(hlines.map((h) => h.y).filter((v) => v > 0));
+    let log = this.opts.log;
+    if (log === 'auto') {
+      const lo = minOf(positive), hi = maxOf(positive);
+      log = positive.length > 0 && finite.every((v) => v >= 0) && hi / lo > 100;
+    }
+    const hasInf = all.some((v) => !Number.isFinite(v));
+    const hasZero = log && finite.some((v) => v <= 0);
+
+    const m = { left: 58, right: 14, top: hasInf ? 34 : 10, bottom: (hasZero ? 22 : 0) + 40 };
+    const x0 = m.left, x1 = W - m.right, yTop = m.top, yBot = H - m.bottom;
+    const xsAll = series.flatMap((s) => s.points.map((p) => p[0])).concat(vlines.map((v) => v.x));
+    let xMin = minOf(xsAll), xMax = maxOf(xsAll);
+    if (!(xMax > xMin)) { xMin -= 1; xMax += 1; }
+    const X = (x) => x0 + ((x - xMin) / (xMax - xMin)) * (x1 - x0);
+
+    let Y, yTicks;
+    if (log) {
+      const lo = positive.length ? Math.floor(Math.log10(minOf(positive))) : -1;
+      let hi = positive.length ? Math.ceil(Math.log10(maxOf(positive))) : 0;
+      if (hi <= lo) hi = lo + 1;
+      Y = (v) => yBot - ((Math.log10(v) - lo) / (hi - lo)) * (yBot - yTop);
+      const every = Math.ceil((hi - lo + 1) / 7);
+      yTicks = [];
+      for (let e = lo; e <= hi; e++) if ((e - lo) % every === 0 || e === hi) yTicks.push({ y: Y(10 ** e), text: decadeLabel(e), grid: true });
+    } else {
+      let lo = finite.length ? minOf(finite.concat(hlines.map((h) => h.y))) : 0;
+      let hi = finite.length ? maxOf(finite.concat(hlines.map((h) => h.y))) : 1;
+      if (hi === lo) { lo -= Math.abs(lo) * 0.1 || 1; hi += Math.abs(hi) * 0.1 || 1; }
+      const pad = (hi - lo) * 0.06;
+      lo -= pad; hi += pad;
+      Y = (v) => yBot - ((v - lo) / (hi - lo)) * (yBot - yTop);
+      yTicks = niceTicks(lo, hi, 5).map((v) => ({ y: Y(v), text: fmtTick(v), grid: true }));
+    }
+    const zeroRow = H - m.bottom + 18, infRow = 10;
+    const place = (v) => (Number.isFinite(v) ? (log && v <= 0 ? zeroRow : Y(v)) : infRow);
+    if (hasZero) yTicks.push({ y: zeroRow, text: '0', grid: false });
+    if (hasInf) yTicks.push({ y: infRow, text: '∞/NaN', grid: false });
+
+    const parts = [];
+    // Axes, grid and ticks.
+    for (const t of yTicks) {
+      if (t.grid) parts.push(svg('line', { x1: x0, x2: x1, y1: t.y, y2: t.y, class: 'plot-grid' }));
+      parts.push(svg('text', { x: x0 - 6, y: t.y + 4, 'text-anchor': 'end', class: 'plot-tick' }, t.text));
+    }
+    const xTicks = niceTicks(xMin, xMax, Math.max(3, Math.floor((x1 - x0) / 60))).filter((v) => Number.isInteger(v) && v >= xMin && v <= xMax);
+    for (const v of xTicks) {
+      parts.push(svg('line', { x1: X(v), x2: X(v), y1: H - m.bottom + (hasZero ? 22 : 0), y2: H - m.bottom + (hasZero ? 26 : 4), class: 'plot-axis' }));
+      parts.push(svg('text', { x: X(v), y: H - m.bottom + (hasZero ? 38 : 16), 'text-anchor': 'middle', class: 'plot-tick' }, String(v)));
+    }
+    const axisY = H - m.bottom + (hasZero ? 22 : 0);
+    parts.push(svg('line', { x1: x0, x2: x1, y1: axisY, y2: axisY, class: 'plot-axis' }));
+    parts.push(svg('line', { x1: x0, x2: x0, y1: yTop - (hasInf ? 20 : 0), y2: axisY, class: 'plot-axis' }));
+    if (hasZero) parts.push(svg('line', { x1: x0 - 4, x2: x0 + 4, y1: yBot + 9, y2: yBot + 5, class: 'plot-axis' }));
+    parts.push(svg('text', { x: (x0 + x1) / 2, y: H - 6, 'text-anchor': 'middle', class: 'plot-label' }, this.opts.xLabel));
+    parts.push(svg('text', { x: 12, y: (yTop + yBot) / 2, 'text-anchor': 'middle', class: 'plot-label', transform: `rotate(-90 12 ${(yTop + yBot) / 2})` }, this.opts.yLabel));
+
+    // Reference lines.
+    for (const h of hlines) {
+      if (log && !(h.y > 0)) continue;
+      const y = Y(h.y);
+      parts.push(svg('line', { x1: x0, x2: x1, y1: y, y2: y, class: 'plot-ref' }));
+    }
+    for (const v of vlines) {
+      const x = X(v.x);
+      parts.push(svg('line', { x1: x, x2: x, y1: yTop, y2: axisY, class: 'plot-ref' }));
+      parts.push(svg('text', { x: x + 4, y: yTop + 12, class: 'plot-tick' }, v.label));
+    }
+
+    // The series.
+    series.forEach((s, k) => {
+      const colour = COLOURS[k % COLOURS.length];
+      const pts = s.points.map(([x, y]) => [X(x), place(y), y]);
+      if (pts.length > 1) {
+        const d = pts.map(([x, y], i) => `${i ? 'L' : 'M'}${x.toFixed(1)},${y.toFixed(1)}`).join('');
+        parts.push(svg('path', { d, fill: 'none', stroke: colour, 'stroke-width': 2, 'stroke-dasharray': DASHES[k % DASHES.length] || null, 'stroke-linejoin': 'round' }));
+      }
+      const markers = pts.length <= 60;
+      for (const [x, y, v] of pts) {
+        const special = !Number.isFinite(v) || (log && v <= 0);
+        if (!markers && !special) continue;
+        parts.push(svg('circle', { cx: x.toFixed(1), cy: y.toFixed(1), r: special ? 3.5 : 2.6, fill: special ? '#fff' : colour, stroke: colour, 'stroke-width': 1.5 }));
+      }
+    });
+
+    const summary = series.map((s) => {
+      const last = s.points[s.points.length - 1];
+      return last ? `${s.name}: ${s.points.length} points, last ${this.opts.yFormat(last[1])} at ${this.opts.xLabel || 'x'} ${last[0]}` : `${s.name}: no points`;
+    }).join('; ');
+    const pic = svg('svg', {
+      viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: 'img',
+      'aria-label': `${this.opts.label}${log ? ' (log scale)' : ''}. ${summary}.`, class: 'plot-svg',
+    }, ...parts);
+    this.area.replaceChildren(pic);
+    this.area.dataset.scale = log ? 'log' : 'linear';
+  }
+}
