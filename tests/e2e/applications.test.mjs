@@ -281,8 +281,7 @@ test('Jacobi: converges to Gaussian elimination\'s x; a non-dominant A diverges'
   assert.equal(rec.finalError, err);
   assert.equal((await table('jacobi'))['‖x − x*‖₁'], sci(err));
   assert.ok(rec.deltas[rec.deltas.length - 1] < preset.n * preset.epsilon);
-  // The error per iteration falls (sampled by reruns that repeat the same iterations).
-  assert.ok(rec.consistent);
+  // The error per iteration (from the iterates the library recorded) falls.
   assert.ok(rec.errors.length >= 10);
   for (let i = 1; i < rec.errors.length; i++) assert.ok(rec.errors[i][1] < rec.errors[i - 1][1], `error at ${rec.errors[i][0]}`);
   assert.equal(rec.errors[rec.errors.length - 1][0], rec.iterations);
