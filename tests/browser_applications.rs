@@ -262,15 +262,22 @@ fn residual_f64(n: usize, a: &[f32], x: &[f32]) -> f64 {
     s.sqrt()
 }
 
+/// Uniform entries in [-1, 1] from `seed` with n on the diagonal: strictly
+/// diagonally dominant, so both the inverse series and Jacobi converge.
+fn diagonally_dominant(seed: u32, n: usize) -> Vec<f32> {
+    let mut a = uniform(seed, n * n);
+    for i in 0..n {
+        a[i * n + i] = n as f32;
+    }
+    a
+}
+
 #[wasm_bindgen_test]
 fn inverse_by_the_doubling_product() {
     let mut g = poisoned();
     let n = 48;
     // Strictly diagonally dominant.
-    let mut dd = uniform(3, n * n);
-    for i in 0..n {
-        dd[i * n + i] = n as f32;
-    }
+    let dd = diagonally_dominant(3, n);
     // Symmetric positive definite: Q diag(1..10) Qᵀ.
     let q = random_orthogonal(n, 4);
     let spectrum: Vec<f64> = (0..n)
@@ -395,10 +402,7 @@ fn settings(max_iterations: usize, record_every: Option<usize>) -> JacobiSetting
 fn jacobi_records_x_when_asked() {
     let mut g = poisoned();
     let n = 20;
-    let mut a = uniform(8, n * n);
-    for i in 0..n {
-        a[i * n + i] = n as f32;
-    }
+    let a = diagonally_dominant(8, n);
     let b = uniform(9, n);
     let r = jacobi::jacobi(&mut g, n, &a, &b, settings(2000, Some(3)), &auto()).unwrap();
     assert!(r.converged);
