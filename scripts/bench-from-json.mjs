@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Post-processes a benchmark result fetched back from another machine (the GPU run of
 // ../shared/gpu-browser: the page POSTs its JSON to /result, which comes back as
-// result.json): writes bench/results/<date>-<label>.{json,md,svg} and latest-<label>.*,
+// result.json): writes bench/results/<date>-<label>.{json,md,svg} and updates latest.json,
 // and prints the markdown table, exactly as a local `make bench` does.
 //
 //   node scripts/bench-from-json.mjs RESULT.json [--tag T] [--out DIR]

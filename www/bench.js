@@ -332,8 +332,11 @@ async function start(params) {
   }
 }
 
-async function show(label) {
-  const url = `../bench/results/latest-${encodeURIComponent(label)}.json`;
+/** Draws a stored result: `name` is a label of bench/results/latest.json or a file stem. */
+async function show(name) {
+  const dir = '../bench/results';
+  const index = await fetch(`${dir}/latest.json`).then((r) => (r.ok ? r.json() : {}));
+  const url = `${dir}/${encodeURIComponent(index[name] || name)}.json`;
   const res = await fetch(url);
   if (!res.ok) throw new Error(`${url}: ${res.status}`);
   const result = await res.json();

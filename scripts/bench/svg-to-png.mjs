@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Renders benchmark SVGs to PNG with the same headless Chromium the page tests use
 // (no rsvg/ImageMagick needed), to look at a plot: bench/results/*.png is git-ignored.
-//   node scripts/bench/svg-to-png.mjs bench/results/latest-swiftshader.svg [more.svg ...]
+//   node scripts/bench/svg-to-png.mjs bench/results/2026-11-22-swiftshader.svg [more.svg ...]
 import { readFileSync } from 'node:fs';
 import { launchBrowser } from '../../tests/e2e/harness.mjs';
 

@@ -2,10 +2,11 @@
 //   <YYYY-MM-DD>-<label>.json   the whole result: environment, params, raw times, medians
 //   <YYYY-MM-DD>-<label>.md     the markdown report (also printed)
 //   <YYYY-MM-DD>-<label>.svg    the log-log plot
-//   latest-<label>.json / .svg  the same, under a fixed name a page can show
+//   latest.json                 { label: stem } of the newest result per label, so that
+//                               www/bench.html?show=<label> finds it without a copy
 // Used by scripts/bench.mjs (after a local run) and scripts/bench-from-json.mjs (a
 // result.json fetched back from the GPU machine).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deriveLabel, markdownReport, resultDay } from '../../www/bench-report.js';
@@ -21,6 +22,15 @@ export function labelOf(result, tag) {
   return tag ? `${clean(base)}-${clean(tag)}` : clean(base);
 }
 
+/** latest.json with `label` pointing at `stem`, the other labels kept. */
+function latestIndex(outDir, label, stem) {
+  const path = join(outDir, 'latest.json');
+  const index = existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : {};
+  index[label] = stem;
+  const sorted = Object.fromEntries(Object.keys(index).sort().map((k) => [k, index[k]]));
+  return `${JSON.stringify(sorted, null, 1)}\n`;
+}
+
 /** Writes the files; returns { markdown, files: [paths] }. */
 export function writeResults(result, { outDir = RESULTS, tag = null, quiet = false } = {}) {
   mkdirSync(outDir, { recursive: true });
@@ -33,8 +43,7 @@ export function writeResults(result, { outDir = RESULTS, tag = null, quiet = fal
     [`${stem}.json`]: json,
     [`${stem}.md`]: markdown,
     [`${stem}.svg`]: svg,
-    [`latest-${label}.json`]: json,
-    [`latest-${label}.svg`]: svg,
+    'latest.json': latestIndex(outDir, label, stem),
   };
   const written = [];
   for (const [name, text] of Object.entries(files)) {
