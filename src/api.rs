@@ -195,7 +195,8 @@ impl Gpgpu {
         run.run_all(&mut self.engine)?;
         let gl = self.engine.gl().clone();
         let pending = match run.plan().result {
-            Some(slot) => PendingRead::start(&gl, run.slot(slot).expect("result slot")),
+            Some(slot) => PendingRead::start(&gl, run.slot(slot).expect("result slot"))
+                .map(|p| p.in_semiring(run.semiring)),
             None => run
                 .read_result(&mut self.engine)
                 .map(|i| PendingRead::ready(&gl, i)),

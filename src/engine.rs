@@ -84,6 +84,10 @@ pub struct Engine {
 impl Engine {
     pub fn new(canvas: Canvas) -> Result<Engine> {
         let gl = Gl::new(canvas.webgl2()?);
+        // A canvas whose context is already lost answers every query with null.
+        if gl.is_context_lost() {
+            return Err(GpgpuError::ContextLost);
+        }
         let lost = Rc::new(Cell::new(false));
         let on_lost: Listener = {
             let (gl, lost) = (gl.clone(), lost.clone());
@@ -231,8 +235,9 @@ impl Engine {
     }
 
     /// Returns a render target to the pool (the oldest are deleted past its limits).
+    /// One made before a context loss is dropped instead: its textures are gone.
     pub fn recycle_target(&mut self, target: RenderTarget) {
-        if target_bytes(&target) > POOL_MAX_BYTES || self.lost.get() {
+        if target_bytes(&target) > POOL_MAX_BYTES || self.lost.get() || !target.is_alive() {
             return;
         }
         if let Some(res) = self.resources.as_mut() {

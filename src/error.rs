@@ -23,7 +23,7 @@ pub enum GpgpuError {
     /// A dimension is larger than what this GPU accepts for a texture or viewport.
     SizeOverLimit {
         name: String,
-        value: usize,
+        value: f64,
         limit: usize,
     },
     /// A dimension that is not a positive integer.
@@ -58,6 +58,9 @@ pub enum GpgpuError {
     /// The WebGL context is lost (GPU reset, driver update, too many contexts, or
     /// WEBGL_lose_context). Resources are rebuilt once it is restored.
     ContextLost,
+    /// The context was lost (and maybe restored) after a step-by-step run uploaded its
+    /// inputs: the run's textures are gone, so it must be started again.
+    RunOutlivedContext,
     /// The GPU refused an operation for a reason not covered above (e.g. out of memory).
     Gl { detail: String },
 }
@@ -77,9 +80,27 @@ impl GpgpuError {
             GpgpuError::BadArgument { .. } => "BAD_ARGUMENT",
             GpgpuError::ShaderCompile { .. } => "SHADER_COMPILE",
             GpgpuError::ProgramLink { .. } => "PROGRAM_LINK",
-            GpgpuError::ContextLost => "CONTEXT_LOST",
+            GpgpuError::ContextLost | GpgpuError::RunOutlivedContext => "CONTEXT_LOST",
             GpgpuError::Gl { .. } => "GL_ERROR",
         }
+    }
+}
+
+/// A number as JavaScript prints it, so a message repeats what the caller passed:
+/// `Infinity` rather than `inf`, `1e+300` rather than 301 digits.
+pub fn js_number(v: f64) -> String {
+    if v.is_nan() {
+        "NaN".into()
+    } else if v.is_infinite() {
+        if v > 0.0 { "Infinity" } else { "-Infinity" }.into()
+    } else if v != 0.0 && (v.abs() >= 1e21 || v.abs() < 1e-6) {
+        let e = format!("{v:e}");
+        match e.split_once('e') {
+            Some((m, x)) if !x.starts_with('-') => format!("{m}e+{x}"),
+            _ => e,
+        }
+    } else {
+        format!("{v}")
     }
 }
 
@@ -89,7 +110,7 @@ fn describe(problem: &NumberProblem) -> String {
         NumberProblem::NotInteger => "is not an integer".into(),
         NumberProblem::Negative => "is negative".into(),
         NumberProblem::Zero => "is 0".into(),
-        NumberProblem::TooLarge { limit } => format!("is larger than {limit}"),
+        NumberProblem::TooLarge { limit } => format!("is larger than {}", js_number(*limit)),
     }
 }
 
@@ -108,8 +129,9 @@ impl fmt::Display for GpgpuError {
             ),
             GpgpuError::SizeOverLimit { name, value, limit } => write!(
                 f,
-                "{name} = {value} is larger than this GPU's limit of {limit} \
-                 (MAX_TEXTURE_SIZE / MAX_VIEWPORT_DIMS). Use {name} <= {limit}."
+                "{name} = {} is larger than this GPU's limit of {limit} \
+                 (MAX_TEXTURE_SIZE / MAX_VIEWPORT_DIMS). Use {name} <= {limit}.",
+                js_number(*value)
             ),
             GpgpuError::BadDimension {
                 name,
@@ -117,7 +139,8 @@ impl fmt::Display for GpgpuError {
                 problem,
             } => write!(
                 f,
-                "{name} = {value} {}: a dimension must be a whole number >= 1.",
+                "{name} = {} {}: a dimension must be a whole number >= 1.",
+                js_number(*value),
                 describe(problem)
             ),
             GpgpuError::BadCount {
@@ -126,7 +149,8 @@ impl fmt::Display for GpgpuError {
                 problem,
             } => write!(
                 f,
-                "{name} = {value} {}: it must be a whole number >= 0.",
+                "{name} = {} {}: it must be a whole number >= 0.",
+                js_number(*value),
                 describe(problem)
             ),
             GpgpuError::BadLength {
@@ -159,6 +183,12 @@ impl fmt::Display for GpgpuError {
                 "the WebGL context is lost. Wait for the canvas's 'webglcontextrestored' \
                  event and call again: GPU resources are rebuilt automatically."
             ),
+            GpgpuError::RunOutlivedContext => write!(
+                f,
+                "the WebGL context was lost after this run started, and its textures went \
+                 with it. Start a new run (free this one); the library rebuilds its GPU \
+                 resources once the canvas fires 'webglcontextrestored'."
+            ),
             GpgpuError::Gl { detail } => write!(
                 f,
                 "the GPU refused the operation ({detail}). Try a smaller size or reload the page."
@@ -174,6 +204,19 @@ mod tests {
     use super::*;
 
     #[test]
+    fn numbers_read_as_javascript_prints_them() {
+        assert_eq!(js_number(f64::INFINITY), "Infinity");
+        assert_eq!(js_number(f64::NEG_INFINITY), "-Infinity");
+        assert_eq!(js_number(f64::NAN), "NaN");
+        assert_eq!(js_number(1e300), "1e+300");
+        assert_eq!(js_number(2.5e-7), "2.5e-7");
+        assert_eq!(js_number(4294967300.0), "4294967300");
+        assert_eq!(js_number(-3.0), "-3");
+        assert_eq!(js_number(0.5), "0.5");
+        assert_eq!(js_number(0.0), "0");
+    }
+
+    #[test]
     fn messages_say_what_and_what_to_do() {
         let e = GpgpuError::BadLength {
             name: "m".into(),
@@ -186,10 +229,14 @@ mod tests {
         assert_eq!(e.code(), "BAD_LENGTH");
         let e = GpgpuError::SizeOverLimit {
             name: "n".into(),
-            value: 9000,
+            value: 4294967300.0,
             limit: 8192,
         };
-        assert!(e.to_string().contains("n <= 8192"));
+        let s = e.to_string();
+        assert!(
+            s.contains("n = 4294967300 is") && s.contains("n <= 8192"),
+            "{s}"
+        );
         assert!(GpgpuError::ContextLost
             .to_string()
             .contains("webglcontextrestored"));

@@ -5,7 +5,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use js_sys::{Array, Float32Array, Float64Array, Object, Promise, Reflect};
+use js_sys::{Array, Float32Array, Function, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::future_to_promise;
@@ -35,22 +35,72 @@ pub(crate) fn set(obj: &Object, key: &str, value: impl Into<JsValue>) {
     let _ = Reflect::set(obj, &key.into(), &value.into());
 }
 
-/// A matrix argument: a Float32Array, or a Float64Array / plain array of numbers
-/// (converted to float32, as the GPU computes in float32 anyway).
+/// A matrix argument: a Float32Array, or any other numeric typed array or plain
+/// array of numbers (converted to float32, as the GPU computes in float32 anyway).
 pub fn matrix_arg(name: &str, value: &JsValue) -> Result<Vec<f32>> {
     if let Some(a) = value.dyn_ref::<Float32Array>() {
         return Ok(a.to_vec());
     }
-    if value.is_instance_of::<Float64Array>() || Array::is_array(value) {
+    let bad = |detail: String| GpgpuError::BadArgument {
+        name: name.into(),
+        detail,
+    };
+    if let Some(array) = value.dyn_ref::<Array>() {
+        // Float32Array.from would turn "1" into 1 and "x" into NaN without a word.
+        let at = array.find_index(&mut |v, _, _| v.as_f64().is_none());
+        if at >= 0 {
+            return Err(bad(format!(
+                "element {at} is {}, not a number; pass numbers (a Float32Array is fastest)",
+                js_kind(&array.get(at as u32))
+            )));
+        }
         return Ok(Float32Array::new(value).to_vec());
     }
-    Err(GpgpuError::BadArgument {
-        name: name.into(),
-        detail: format!(
-            "expected a row-major Float32Array, got {}",
-            value.js_typeof().as_string().unwrap_or_default()
-        ),
-    })
+    let kind = js_kind(value);
+    // BigInt arrays cannot convert to floats, and a DataView has no element type.
+    let numeric_view = js_sys::ArrayBuffer::is_view(value)
+        && !matches!(
+            kind.as_str(),
+            "a DataView" | "a BigInt64Array" | "a BigUint64Array"
+        );
+    if numeric_view {
+        return Ok(Float32Array::new(value).to_vec());
+    }
+    Err(bad(format!(
+        "expected a row-major Float32Array (or another numeric typed array, or an array \
+         of numbers), got {kind}"
+    )))
+}
+
+/// A number as JavaScript prints it, anything else by its kind.
+fn js_kind_or_number(value: &JsValue) -> String {
+    match value.as_f64() {
+        Some(v) => crate::error::js_number(v),
+        None => js_kind(value),
+    }
+}
+
+/// How a value reads in a message: "null", "a string", "an Int32Array", ...
+fn js_kind(value: &JsValue) -> String {
+    if value.is_null() {
+        return "null".into();
+    }
+    if value.is_undefined() {
+        return "undefined".into();
+    }
+    // Object.create(null) has no constructor, hence the checked look-up.
+    let name = Some(value)
+        .filter(|v| v.is_object())
+        .and_then(|v| Reflect::get(v, &"constructor".into()).ok())
+        .and_then(|c| c.dyn_into::<Function>().ok())
+        .map(|c| String::from(c.name()))
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| value.js_typeof().as_string().unwrap_or_default());
+    let article = match name.chars().next() {
+        Some('a' | 'e' | 'i' | 'o' | 'u' | 'A' | 'E' | 'I' | 'O' | 'U') => "an",
+        _ => "a",
+    };
+    format!("{article} {name}")
 }
 
 pub(crate) fn string_option(obj: &JsValue, key: &str) -> Result<String> {
@@ -148,8 +198,8 @@ pub(crate) fn number_option(obj: &JsValue, key: &str) -> Result<Option<f64>> {
     match v.as_f64() {
         Some(x) if x.is_finite() => Ok(Some(x)),
         _ => Err(GpgpuError::BadArgument {
-            name: key.into(),
-            detail: "must be a finite number".into(),
+            name: format!("options.{key}"),
+            detail: format!("is {}; it must be a finite number", js_kind_or_number(&v)),
         }),
     }
 }
@@ -720,7 +770,8 @@ impl JsRun {
         })
     }
 
-    /// { maxAbs, nan, inf, sumAbs } of a matrix of the run, by GPU reduction.
+    /// { maxAbs, nan, inf, sumAbs, sumSquares, min, max } of a matrix of the run, by GPU
+    /// reduction (finite entries only in all but nan and inf).
     pub fn stats(&mut self, which: &str) -> JsResult<Object> {
         self.with(|g, run| reduce::stats(g.engine(), pick(run, which)?).map(stats_object))
     }
@@ -729,7 +780,8 @@ impl JsRun {
     pub fn read(&mut self, which: &str) -> JsResult<Float32Array> {
         self.with(|g, run| {
             let m = pick(run, which)?;
-            g.engine().download(m).map(|v| Float32Array::from(&v[..]))
+            let data = run.semiring.decode(g.engine().download(m)?);
+            Ok(Float32Array::from(&data[..]))
         })
     }
 

@@ -57,8 +57,8 @@ impl JsGpgpu {
         })
     }
 
-    /// All-pairs shortest paths by ⌈log2(n−1)⌉ (min, +) squarings. `weights[i][j]`:
-    /// length of edge i → j, `Infinity` for none. Returns { distances (Infinity where
+    /// All-pairs shortest paths by ⌈log2(n−1)⌉ (min, +) squarings. `weights`: row-major
+    /// n×n, `weights[i*n + j]` the length of edge i → j, `Infinity` for none. Returns { distances (Infinity where
     /// unreachable), squarings, negativeCycle }.
     #[wasm_bindgen(js_name = shortestPaths)]
     pub fn shortest_paths(&self, n: f64, weights: JsValue, options: JsValue) -> JsResult<Object> {
@@ -150,7 +150,9 @@ impl JsGpgpu {
         self.app(|g| {
             let n = g.dim("n", n)?;
             let a = matrix_arg("a", &a)?;
-            let k = shape::count("k", k, MAX_COUNT)? as usize;
+            let k = shape::count("k", k, n as f64)
+                .map_err(|_| eigen::bad_k(&crate::error::js_number(k), n))?
+                as usize;
             let opts = options_with(&options, &["maxSquarings"])?;
             let squarings = count_option(&options, "maxSquarings", 30, 120.0)?;
             let pairs = eigen::eigen(g, n, &a, k, squarings, &opts)?;

@@ -11,6 +11,7 @@ use crate::gl::objects::{Buffer, Fence};
 use crate::gl::target::keep_channels;
 use crate::gl::{Gl, GL};
 use crate::plan::layout::Layout;
+use crate::plan::semiring::Semiring;
 use crate::plan::shape::Shape;
 
 /// One plane's pixels in flight to a pack buffer.
@@ -24,6 +25,8 @@ struct PlaneRead {
 pub struct PendingRead {
     gl: Gl,
     state: State,
+    /// Whose encoding the data comes back in (min-plus turns NO_EDGE into +Inf).
+    semiring: Semiring,
 }
 
 enum State {
@@ -43,7 +46,14 @@ impl PendingRead {
         PendingRead {
             gl: gl.clone(),
             state: State::Ready(data),
+            semiring: Semiring::Ordinary,
         }
+    }
+
+    /// Decodes the data as `semiring`'s results once it arrives.
+    pub fn in_semiring(mut self, semiring: Semiring) -> PendingRead {
+        self.semiring = semiring;
+        self
     }
 
     /// Queues readPixels of every plane of `m` into pack buffers, then a fence. The
@@ -126,12 +136,13 @@ impl PendingRead {
                 layout,
                 channels,
             },
+            semiring: Semiring::Ordinary,
         })
     }
 
     /// Polls the fence once per event-loop turn, then copies the data out.
     pub async fn wait(self) -> Result<Vec<f32>> {
-        let gl = self.gl;
+        let (gl, semiring) = (self.gl, self.semiring);
         let (planes, fence, shape, layout, channels) = match self.state {
             State::Ready(data) => return Ok(data),
             State::InFlight {
@@ -161,14 +172,15 @@ impl PendingRead {
         }
         gl.check("copying an asynchronous readback out")?;
         let views: Vec<&[f32]> = data.iter().map(|p| &p[..]).collect();
-        Ok(layout.unpack(shape, &views))
+        Ok(semiring.decode(layout.unpack(shape, &views)))
     }
 }
 
 /// Polls `fence` once per event-loop turn until the GPU has passed it.
 async fn wait_for(gl: &Gl, fence: &Fence) -> Result<()> {
     loop {
-        if gl.is_context_lost() {
+        // Lost, or lost and already restored between two polls: the fence is gone.
+        if !fence.is_alive() {
             return Err(GpgpuError::ContextLost);
         }
         match gl.client_wait_sync_with_u32(fence.raw(), 0, 0) {

@@ -170,7 +170,7 @@ impl Run {
     pub fn check_alive(&self, engine: &mut Engine) -> Result<()> {
         engine.ensure()?;
         if engine.gl().generation() != self.generation {
-            return Err(GpgpuError::ContextLost);
+            return Err(GpgpuError::RunOutlivedContext);
         }
         Ok(())
     }
@@ -196,14 +196,18 @@ impl Run {
     pub fn read_result(&self, engine: &mut Engine) -> Result<Vec<f32>> {
         assert!(self.is_done(), "read_result before the last pass");
         match self.plan.result {
-            Some(slot) => engine.download(self.slots[slot].as_ref().expect("result slot")),
+            Some(slot) => engine
+                .download(self.slots[slot].as_ref().expect("result slot"))
+                .map(|v| self.semiring.decode(v)),
             None => {
                 engine.ensure()?;
                 let n = self.shapes[0].rows;
-                Ok(reference::identity(self.semiring, n)
-                    .into_iter()
-                    .map(|v| v as f32)
-                    .collect())
+                Ok(self.semiring.decode(
+                    reference::identity(self.semiring, n)
+                        .into_iter()
+                        .map(|v| v as f32)
+                        .collect(),
+                ))
             }
         }
     }

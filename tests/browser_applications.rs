@@ -65,10 +65,11 @@ fn boolean_and_min_plus_products_in_every_kernel() {
             let want = reference::repeated_square(Semiring::Boolean, n, &to_f64(&a), 3);
             assert_exact(&format!("{kernel:?} boolean n={n}"), &got, &want);
             // (min, +) with integer weights: exact.
+            // "No edge" may be given as Infinity or as NO_EDGE; it comes back as Infinity.
             let mut w = random::integers(n as u32 + 1, n * n, 1, 9);
             for (i, v) in w.iter_mut().enumerate() {
                 if (i * 7) % 5 == 0 {
-                    *v = NO_EDGE;
+                    *v = if i % 2 == 0 { NO_EDGE } else { f32::INFINITY };
                 }
             }
             let mp = Options {
@@ -76,8 +77,28 @@ fn boolean_and_min_plus_products_in_every_kernel() {
                 semiring: Semiring::MinPlus,
             };
             let got = g.square(n, &w, &mp).unwrap();
-            let want = reference::square(Semiring::MinPlus, n, &to_f64(&w));
+            let want = reference::square(
+                Semiring::MinPlus,
+                n,
+                &to_f64(&Semiring::MinPlus.prepare(&w)),
+            );
+            let want: Vec<f64> = want
+                .into_iter()
+                .map(|v| {
+                    if v >= NO_EDGE as f64 {
+                        f64::INFINITY
+                    } else {
+                        v
+                    }
+                })
+                .collect();
             assert_exact(&format!("{kernel:?} min-plus n={n}"), &got, &want);
+            // p = 0: the (min, +) identity, 0 on the diagonal and no edge elsewhere.
+            let id = g.power(n, &w, 0, &mp).unwrap();
+            for (i, &v) in id.iter().enumerate() {
+                let want = if i % (n + 1) == 0 { 0.0 } else { f32::INFINITY };
+                assert_eq!(v, want, "{kernel:?} min-plus identity n={n} entry {i}");
+            }
         }
     }
 }

@@ -328,12 +328,67 @@ async fn a_run_started_before_a_context_loss_refuses_to_continue() {
         .expect_err("the run's textures died with the context");
     let code = Reflect::get(&err, &"code".into()).unwrap().as_string();
     assert_eq!(code.as_deref(), Some("CONTEXT_LOST"));
-    // A new run works.
+    let msg = String::from(err.unchecked_ref::<js_sys::Error>().message());
+    assert!(msg.contains("Start a new run"), "{msg}");
+    // A new run works, and freeing the dead one puts none of its dead textures into
+    // the pool: the same size again must not draw into them (that gave GL errors).
+    let want = reference::square(Ordinary, 8, &to_f64(&m));
     let got = g.square(8.0, js(&m), JsValue::UNDEFINED).unwrap().to_vec();
+    assert_close("after restore", &got, &want, FROBENIUS_TOL);
+    let counts = || -> String { js_sys::JSON::stringify(&g.live_objects()).unwrap().into() };
+    drop(run);
+    let mut settled = None;
+    for p in [3.0, 3.0, 5.0] {
+        let got = g
+            .power(8.0, js(&m), p, JsValue::UNDEFINED)
+            .unwrap()
+            .to_vec();
+        let want = reference::power(Ordinary, 8, &to_f64(&m), p as u64);
+        assert_close(
+            "power after freeing the dead run",
+            &got,
+            &want,
+            FROBENIUS_TOL,
+        );
+        // The first power fills the pool with what powers need; then nothing grows.
+        let now = counts();
+        assert_eq!(
+            settled.get_or_insert_with(|| now.clone()),
+            &now,
+            "no texture piles up"
+        );
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_canvas_whose_context_is_lost_cannot_make_an_engine() {
+    let g = JsGpgpu::new(JsValue::UNDEFINED).unwrap();
+    let canvas = g.canvas();
+    let (gl, lose) = lose_context_of(&g);
+    lose.lose_context();
+    sleep(30).await;
+    let err = JsGpgpu::new(canvas.clone())
+        .err()
+        .expect("a lost context cannot be used");
+    let code = Reflect::get(&err, &"code".into()).unwrap().as_string();
+    assert_eq!(code.as_deref(), Some("CONTEXT_LOST"), "{err:?}");
+    lose.restore_context();
+    for _ in 0..100 {
+        sleep(20).await;
+        if !gl.is_context_lost() {
+            break;
+        }
+    }
+    let again = JsGpgpu::new(canvas).expect("restored: a new engine works");
+    let m = uniform(5, 3 * 3);
+    let got = again
+        .square(3.0, js(&m), JsValue::UNDEFINED)
+        .unwrap()
+        .to_vec();
     assert_close(
-        "after restore",
+        "new engine on the restored canvas",
         &got,
-        &reference::square(Ordinary, 8, &to_f64(&m)),
+        &reference::square(Ordinary, 3, &to_f64(&m)),
         FROBENIUS_TOL,
     );
 }

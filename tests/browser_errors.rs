@@ -150,10 +150,55 @@ fn lengths_counts_and_arguments_are_checked() {
         "BAD_ARGUMENT",
         "HTMLCanvasElement",
     );
-    // Plain arrays and Float64Arrays are accepted (converted to float32).
+    // Plain arrays of numbers and any numeric typed array are accepted (converted to
+    // float32); the error names what was passed instead.
     let plain = js_sys::Array::of4(&1.into(), &2.into(), &3.into(), &4.into());
-    let r = g.square(2.0, plain.into(), u).unwrap().to_vec();
+    let r = g.square(2.0, plain.into(), u.clone()).unwrap().to_vec();
     assert_eq!(r, [7.0, 10.0, 15.0, 22.0]);
+    let ints = js_sys::Int32Array::from(&[1, 2, 3, 4][..]);
+    let r = g.square(2.0, ints.into(), u.clone()).unwrap().to_vec();
+    assert_eq!(r, [7.0, 10.0, 15.0, 22.0]);
+    let bytes = js_sys::Uint8Array::from(&[1u8, 2, 3, 4][..]);
+    let r = g.square(2.0, bytes.into(), u.clone()).unwrap().to_vec();
+    assert_eq!(r, [7.0, 10.0, 15.0, 22.0]);
+    let strings = js_sys::Array::of4(&"1".into(), &2.into(), &3.into(), &4.into());
+    assert_js_error(
+        g.square(2.0, strings.into(), u.clone()),
+        "BAD_ARGUMENT",
+        "element 0 is a string, not a number",
+    );
+    assert_js_error(
+        g.square(2.0, JsValue::NULL, u.clone()),
+        "BAD_ARGUMENT",
+        "got null",
+    );
+    let big = js_sys::BigInt64Array::new_with_length(4);
+    assert_js_error(
+        g.square(2.0, big.into(), u.clone()),
+        "BAD_ARGUMENT",
+        "got a BigInt64Array",
+    );
+    // Values are repeated as JavaScript prints them, never clipped or in Rust syntax.
+    assert_js_error(
+        g.square(4294967300.0, f32s(4), u.clone()),
+        "SIZE_OVER_LIMIT",
+        "n = 4294967300 is larger",
+    );
+    assert_js_error(
+        g.power(2.0, f32s(4), f64::INFINITY, u.clone()),
+        "BAD_COUNT",
+        "p = Infinity is not a finite number",
+    );
+    assert_js_error(
+        g.power(2.0, f32s(4), 1e300, u.clone()),
+        "BAD_COUNT",
+        "p = 1e+300 is larger than 9007199254740992",
+    );
+    assert_js_error(
+        g.square_repeatedly(2.0, f32s(4), 65.0, u),
+        "BAD_COUNT",
+        "times = 65 is larger than 64",
+    );
 }
 
 #[wasm_bindgen_test]
@@ -358,10 +403,39 @@ fn application_calls_check_their_arguments_from_javascript() {
         "BAD_ARGUMENT",
         "unknown option 'semiring'",
     );
+    for k in [4.0, 0.0, -1.0, 1.5] {
+        assert_js_error(
+            g.eigen(3.0, f32s(9), k, u.clone()),
+            "BAD_ARGUMENT",
+            "k must be a whole number from 1 to 3",
+        );
+    }
+    let d0 = options(&[("method", "series")]);
+    Reflect::set(&d0, &"d".into(), &0.0.into()).unwrap();
     assert_js_error(
-        g.eigen(3.0, f32s(9), 4.0, u.clone()),
+        g.inverse(2.0, f32s(4), d0.clone()),
         "BAD_ARGUMENT",
-        "use 1..=3",
+        "options.d: is 0; it must be a finite number > 0",
+    );
+    Reflect::set(&d0, &"d".into(), &"x".into()).unwrap();
+    assert_js_error(
+        g.inverse(2.0, f32s(4), d0),
+        "BAD_ARGUMENT",
+        "options.d: is a string; it must be a finite number",
+    );
+    let with_nan = js_sys::Float32Array::from(&[1.0, f32::NAN, 0.0, 1.0][..]);
+    let r = g.inverse(2.0, with_nan.into(), u.clone()).unwrap();
+    let message = Reflect::get(&r, &"message".into()).unwrap().as_string();
+    assert!(
+        message
+            .as_deref()
+            .unwrap_or("")
+            .contains("NaN or infinite entry"),
+        "{message:?}"
+    );
+    assert_eq!(
+        Reflect::get(&r, &"converged".into()).unwrap(),
+        JsValue::FALSE
     );
     assert_js_error(
         g.jacobi(2.0, f32s(4), f32s(3), u.clone()),

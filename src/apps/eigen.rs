@@ -32,6 +32,17 @@ fn dot(x: &[f64], y: &[f64]) -> f64 {
     x.iter().zip(y).map(|(a, b)| a * b).sum()
 }
 
+/// The error for a k outside 1..=n (`k` as the caller wrote it).
+pub fn bad_k(k: &str, n: usize) -> GpgpuError {
+    GpgpuError::BadArgument {
+        name: "k".into(),
+        detail: format!(
+            "is {k}, but a {n}x{n} matrix has n = {n} eigenpairs: k must be a whole number \
+             from 1 to {n}"
+        ),
+    }
+}
+
 /// The `k` eigenpairs of largest magnitude, in order, stopping at the first that
 /// does not converge within `max_squarings`.
 pub fn eigen(
@@ -45,10 +56,7 @@ pub fn eigen(
     let n = g.dimension("n", n)?;
     shape::check_len("a", Shape::square(n), a.len())?;
     if k == 0 || k > n {
-        return Err(GpgpuError::BadArgument {
-            name: "k".into(),
-            detail: format!("asked for {k} eigenpairs of a {n}x{n} matrix; use 1..={n}"),
-        });
+        return Err(bad_k(&k.to_string(), n));
     }
     let kernel = g.choose_kernel(options, Shape::square(n))?;
     let mut ws = Workspace {

@@ -77,7 +77,7 @@ pub fn shortest_paths(
         ..*options
     };
     let d = g.run_plan(n, &w, passes::repeated_square(squarings as u64), &options)?;
-    // D holds paths of up to n − 1 edges; a negative cycle through i shows as a
+    // D (with +Inf for no path, as read back) holds paths of up to n − 1 edges; a negative cycle through i shows as a
     // path i → j plus the edge j → i of negative total (an O(n²) check on the CPU).
     let negative_cycle = (0..n).any(|i| {
         (0..n).any(|j| {
@@ -86,12 +86,8 @@ pub fn shortest_paths(
                 && d[i * n + j] + w[j * n + i] < 0.0
         })
     });
-    let distances = d
-        .into_iter()
-        .map(|v| if v >= 0.5 * NO_EDGE { f32::INFINITY } else { v })
-        .collect();
     Ok(ShortestPaths {
-        distances,
+        distances: d,
         squarings,
         negative_cycle,
     })

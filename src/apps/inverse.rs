@@ -14,7 +14,7 @@
 use crate::api::{Gpgpu, Options};
 use crate::apps::Workspace;
 use crate::engine::DeviceMatrix;
-use crate::error::Result;
+use crate::error::{GpgpuError, Result};
 use crate::plan::linalg::{norm_1, norm_inf, transpose};
 use crate::plan::reference::to_f64;
 use crate::plan::shape::{self, Shape};
@@ -70,19 +70,36 @@ pub fn inverse(
     let n = g.dimension("n", n)?;
     shape::check_len("a", Shape::square(n), a.len())?;
     let kernel = g.choose_kernel(options, Shape::square(n))?;
+    if let InverseMethod::Series { d: Some(d) } = method {
+        if !(d > 0.0 && d.is_finite()) {
+            return Err(GpgpuError::BadArgument {
+                name: "options.d".into(),
+                detail: format!(
+                    "is {d}; it must be a finite number > 0 (the series uses C = I − dA), \
+                     or leave it out for d = 1/‖A‖∞"
+                ),
+            });
+        }
+    }
     let a64 = to_f64(a);
+    let no_inverse = |message: &str| Inverse {
+        matrix: vec![f32::NAN; n * n],
+        converged: false,
+        residuals: vec![],
+        scale: f64::NAN,
+        message: message.into(),
+    };
+    if a64.iter().any(|v| !v.is_finite()) {
+        return Ok(no_inverse(
+            "A has a NaN or infinite entry: there is no inverse to compute",
+        ));
+    }
     let scale = match method {
         InverseMethod::NewtonSchulz => 1.0 / (norm_1(n, &a64) * norm_inf(n, &a64)),
         InverseMethod::Series { d } => d.unwrap_or(1.0 / norm_inf(n, &a64)),
     };
     if !scale.is_finite() || scale <= 0.0 {
-        return Ok(Inverse {
-            matrix: vec![f32::NAN; n * n],
-            converged: false,
-            residuals: vec![],
-            scale,
-            message: "A is zero (or not finite): it has no inverse".into(),
-        });
+        return Ok(no_inverse("A is zero: it has no inverse"));
     }
     let mut ws = Workspace {
         engine: g.engine(),

@@ -1,6 +1,8 @@
 //! What the device can do: its limits, its name, and whether it can really render
 //! into float32 textures (proved by rendering, not by trusting the extension list).
 
+use wasm_bindgen::JsCast;
+
 use super::target::{RenderTarget, TexFormat};
 use super::{Gl, GL};
 use crate::error::{GpgpuError, Result};
@@ -57,7 +59,8 @@ pub fn limits(gl: &Gl) -> Limits {
     let dims = gl
         .get_parameter(GL::MAX_VIEWPORT_DIMS)
         .ok()
-        .map(|v| js_sys::Int32Array::from(v).to_vec())
+        .and_then(|v| v.dyn_into::<js_sys::Int32Array>().ok())
+        .map(|v| v.to_vec())
         .unwrap_or_default();
     Limits {
         max_texture_size: int_param(gl, GL::MAX_TEXTURE_SIZE),

@@ -24,6 +24,11 @@ macro_rules! gl_object {
                 &self.raw
             }
 
+            /// False once the context this object was made in has been lost.
+            pub fn is_alive(&self) -> bool {
+                self.gl.owns(self.generation)
+            }
+
             fn adopt(gl: &Gl, raw: Option<$raw>, what: &str) -> Result<Self> {
                 let raw = raw.ok_or_else(|| gl.failure(format!("{what} returned null")))?;
                 gl.adjust(|c: &mut LiveCounts| c.$field += 1);

@@ -184,6 +184,11 @@ impl RenderTarget {
         })
     }
 
+    /// False once the context it was made in has been lost (its textures went with it).
+    pub fn is_alive(&self) -> bool {
+        self.framebuffer.is_alive()
+    }
+
     pub fn textures(&self) -> &[Texture] {
         &self.textures
     }

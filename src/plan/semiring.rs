@@ -81,6 +81,17 @@ impl Semiring {
         }
     }
 
+    /// Brings GPU results back into the caller's terms, undoing `prepare`: MinPlus
+    /// turns NO_EDGE (and anything at or above NO_EDGE / 2) back into +Infinity.
+    pub fn decode(&self, mut data: Vec<f32>) -> Vec<f32> {
+        if *self == Semiring::MinPlus {
+            for v in data.iter_mut().filter(|v| **v >= 0.5 * NO_EDGE) {
+                *v = f32::INFINITY;
+            }
+        }
+        data
+    }
+
     pub fn mul(&self, x: f64, y: f64) -> f64 {
         match self {
             Semiring::Ordinary => x * y,
@@ -116,6 +127,18 @@ mod tests {
             Semiring::Ordinary.prepare(&data),
             Cow::Borrowed(_)
         ));
+    }
+
+    #[test]
+    fn min_plus_results_come_back_with_infinity_for_no_path() {
+        let prepared = Semiring::MinPlus
+            .prepare(&[3.0, f32::INFINITY, 0.6e30])
+            .into_owned();
+        assert_eq!(
+            Semiring::MinPlus.decode(prepared),
+            vec![3.0, f32::INFINITY, f32::INFINITY]
+        );
+        assert_eq!(Semiring::Ordinary.decode(vec![1e30]), vec![1e30]);
     }
 
     #[test]

@@ -56,11 +56,7 @@ pub fn dimension(name: &str, value: f64, limit: usize) -> Result<usize> {
     if value > limit as f64 {
         return Err(GpgpuError::SizeOverLimit {
             name: name.into(),
-            value: if value > usize::MAX as f64 {
-                usize::MAX
-            } else {
-                value as usize
-            },
+            value,
             limit,
         });
     }
