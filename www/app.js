@@ -195,7 +195,7 @@ class Session {
       views.b.setValues((i, j) => `(${i}, ${j}): ${num(this.b[i * n + j])} (float32, as uploaded)`);
     }
     views.out.setTitle(this.passCount ? `Output: no pass has run yet (${this.passCount} to go)` : 'Output');
-    views.diff.setTitle(this.refState === 'off' ? 'Error: no float64 reference' : 'Error: after the float64 reference');
+    views.diff.setTitle(this.refState === 'off' ? 'Error: no float64 reference' : 'Error: drawn after the last pass, against the float64 reference');
   }
 
   #draw(view, which, stats) {

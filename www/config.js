@@ -5,10 +5,11 @@
 import { INPUT_KINDS } from './inputs.js';
 
 export const OPS = {
-  square: { label: 'square: R = M·M' },
-  multiply: { label: 'multiply: C = A·B (B chosen the same way)' },
-  repeat: { label: 'repeated squaring: M^(2^k)' },
-  power: { label: 'power: M^p (binary exponentiation)' },
+  // Short enough for the sidebar's select; the help line under it explains each.
+  square: { label: 'square: M·M' },
+  multiply: { label: 'multiply: A·B' },
+  repeat: { label: 'repeated squaring' },
+  power: { label: 'power: M^p' },
 };
 
 /** Kernel names the page knows before the library says which this device runs. */

@@ -31,7 +31,7 @@ export const INPUT_KINDS = {
     describe: () => 'the identity matrix',
   },
   integers: {
-    label: `random integers ${minus(INTEGER_LO)}…${INTEGER_HI}`,
+    label: `integers ${minus(INTEGER_LO)}…${INTEGER_HI}`,
     seeded: true,
     integer: true,
     make: (n, seed) => integerMatrix(seed, n * n, INTEGER_LO, INTEGER_HI),

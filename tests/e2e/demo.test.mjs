@@ -54,7 +54,7 @@ test('the default demo squares a 128×128 random matrix and matches the float64 
   assert.equal(table['relative Frobenius error'], sci(mine.relFrobenius));
   assert.equal(table['max abs error'], sci(mine.maxAbs));
   assert.match(table['GPU time'], /ms/);
-  assert.match(table['exact entries'], new RegExp(`^${String(mine.exact).replace(/\B(?=(\d{3})+(?!\d))/g, '\u2009')} of`));
+  assert.match(table['exact entries'], new RegExp(`^${String(mine.exact).replace(/\B(?=(\d{3})+(?!\d))/g, '\u202F')} of`));
 
   // Pictures: input, output and error heatmaps, drawn at whole pixels per entry.
   const figures = await page.$$eval('#heatmaps figure', (fs) => fs.map((f) => ({
@@ -90,7 +90,7 @@ test('the default demo squares a 128×128 random matrix and matches the float64 
 
   // The precision panel: metrics, the 2^24 limit, and no warning for this input.
   const precision = await page.textContent('#precision');
-  assert.match(precision, /2\^24 = 16\u2009777\u2009216/);
+  assert.match(precision, /2\^24 = 16\u202F777\u202F216/);
   assert.match(precision, /No value passed 2\^24/);
   // The timeline has its pass with a GPU time.
   assert.equal(await page.locator('#timeline tbody tr.ran').count(), 1);

@@ -1,6 +1,6 @@
 // Fibonacci numbers by matrix power: [[1,1],[1,0]]^k = [[F(k+1), F(k)], [F(k), F(k−1)]]
 // on the GPU, against BigInt. The table shows where float32 stops being exact
-// (F(36) = 14 930 352 < 2^24 < F(37) = 24 157 817) and how the error grows beyond.
+// (F(36) = 14 930 352 < 2^24 < F(37) = 24 157 817) and how the error grows beyond.
 import { el, int, sci } from '../ui/format.js';
 import { LinePlot } from '../ui/plot.js';
 import { fibonacciBig, float32SpacingBig, nearestFloat32Big } from '../reference-apps.js';
@@ -80,15 +80,15 @@ async function run(preset, ui, ctx) {
   ui.output.replaceChildren(
     el('div', { class: 'app-figures wide' }, resultsTable('GPU against BigInt', [
       ['last exact F(k)', lastExact ? `F(${lastExact.k}) = ${big(lastExact.exact)}` : 'none in this range'],
-      ['first inexact F(k)', firstInexact ? `F(${firstInexact.k}) = ${big(firstInexact.exact)}, GPU ${big(firstInexact.gpuBig)}` : 'none in this range', 'float32 holds every whole number only up to 2²⁴ = 16 777 216'],
+      ['first inexact F(k)', firstInexact ? `F(${firstInexact.k}) = ${big(firstInexact.exact)}, GPU ${big(firstInexact.gpuBig)}` : 'none in this range', 'float32 holds every whole number only up to 2²⁴ = 16 777 216'],
       ['largest relative error', worst ? `${sci(worst.rel)} at k = ${worst.k}` : '—', 'float32 rounding alone gives at most 2⁻²⁴ ≈ 5.96e−8'],
       ['library\'s exact flag', disagreements ? `disagrees with BigInt ${disagreements} times` : 'agrees with BigInt for every k', 'gpu.fibonacci(k).exact and .exactValue', disagreements ? 'bad' : 'ok'],
       ['time', `${rows.length} calls, GPU ${msText(gpuMs)} in all`, 'wall time, readback included'],
     ]), plot.element),
     table,
     notes([
-      { level: 'ok', kind: 'exact', text: 'Exact up to F(36) = 14 930 352: every entry and every partial sum of the 2×2 products is a whole number below 2²⁴ = 16 777 216, and float32 holds all of those.' },
-      { level: 'warn', kind: 'edge', text: 'F(37) = 24 157 817 is above 2²⁴, where float32 numbers are 2 apart: the odd 24 157 817 cannot be stored, and the GPU gives 24 157 816. Beyond, the gap doubles with every power of two, so the absolute error grows with F(k) while the relative error stays near float32\'s 2⁻²⁴ ≈ 6·10⁻⁸ — a bit above it when the rounding of several passes adds up.' },
+      { level: 'ok', kind: 'exact', text: 'Exact up to F(36) = 14 930 352: every entry and every partial sum of the 2×2 products is a whole number below 2²⁴ = 16 777 216, and float32 holds all of those.' },
+      { level: 'warn', kind: 'edge', text: 'F(37) = 24 157 817 is above 2²⁴, where float32 numbers are 2 apart: the odd 24 157 817 cannot be stored, and the GPU gives 24 157 816. Beyond, the gap doubles with every power of two, so the absolute error grows with F(k) while the relative error stays near float32\'s 2⁻²⁴ ≈ 6·10⁻⁸ — a bit above it when the rounding of several passes adds up.' },
       { level: 'bad', kind: 'overflow', text: 'The largest float32 is about 3.4·10³⁸: F(186) ≈ 3.3·10³⁸ still fits, F(187) ≈ 5.4·10³⁸ does not, and from there the GPU returns +Inf (float64 would go on to F(1476)).' },
     ], 'What is exact'));
   const series = [{ name: 'GPU float32', points: rows.map((r) => [r.k, r.rel]) }];

@@ -123,7 +123,7 @@ export const FIBONACCI = [
   {
     id: 'edge', ks: range(30, 45),
     label: 'the 2²⁴ edge: k = 30 … 45',
-    help: 'F(36) = 14 930 352 is the last Fibonacci number below 2²⁴ = 16 777 216; F(37) = 24 157 817 is the first that float32 cannot hold.',
+    help: 'F(36) = 14 930 352 is the last Fibonacci number below 2²⁴ = 16 777 216; F(37) = 24 157 817 is the first that float32 cannot hold.',
   },
   {
     id: 'small', ks: range(0, 24),

@@ -6,7 +6,7 @@ import { el } from './format.js';
 
 const OP_HELP = {
   square: 'One pass: R = M·M, the tutorial\'s operation.',
-  multiply: 'One pass: C = A·B with two different matrices (the tutorial\'s open question). A is M; B is chosen below.',
+  multiply: 'One pass: C = A·B with two different matrices (the tutorial\'s open question). A is M; B is chosen with the B fields.',
   repeat: 'k passes, each squaring the previous output on the GPU: M², M⁴, …, M^(2^k). One readback at the end.',
   power: 'M^p by binary exponentiation: square for each bit of p after the leading one, and multiply by M where the bit is 1.',
 };
@@ -48,7 +48,7 @@ export class Controls {
       const ok = supported.includes(k.name);
       select.append(el('option', { value: k.name, disabled: !ok }, ok ? k.name : `${k.name} (not supported here)`));
     }
-    select.append(el('option', { value: 'auto' }, 'auto (the library picks)'));
+    select.append(el('option', { value: 'auto' }, 'auto (library picks)'));
     this.supported = supported;
   }
 

@@ -40,9 +40,9 @@ export function rate(v) {
   return v >= 100 ? v.toFixed(0) : v >= 1 ? v.toFixed(2) : v.toPrecision(2);
 }
 
-/** Thousands separated by thin spaces: 16 777 216. */
+/** Thousands separated by narrow no-break spaces (U+202F), so a number never wraps. */
 export function int(v) {
-  return String(v).replace(/\B(?=(\d{3})+(?!\d))/g, '\u2009');
+  return String(v).replace(/\B(?=(\d{3})+(?!\d))/g, '\u202F');
 }
 
 /** The spacing of float32 values around x (one unit in the last place). */
