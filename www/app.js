@@ -770,6 +770,13 @@ async function main() {
     if (busy) return;
     start(configFromForm('run'));
   });
+  // Enter in a field submits the form, which means Run; while stepping, it starts a
+  // new step-through of the edited configuration instead, keeping mode=step.
+  $('config').addEventListener('keydown', (ev) => {
+    if (ev.key !== 'Enter' || controls.mode !== 'step' || !ev.target.matches('input:not([type=checkbox])')) return;
+    ev.preventDefault();
+    stepClicked();
+  });
   $('step').addEventListener('click', stepClicked);
   $('finish').addEventListener('click', () => { const s = page.session; if (s && !busy) runRemaining(s); });
   $('cancel').addEventListener('click', cancelClicked);

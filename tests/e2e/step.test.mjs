@@ -68,6 +68,15 @@ test('step-through advances one pass per click', async () => {
   // Every pass was compared with its own float64 pass.
   for (const p of r.passes) assert.ok(p.relFrobenius !== null && p.relFrobenius <= 1e-6, JSON.stringify(p));
   assert.equal(r.metrics.exact, 144, 'small integers stay exact in float32');
+
+  // Editing n and pressing Enter while stepping starts a new step-through of n = 9.
+  await page.fill('#n', '9');
+  await page.press('#n', 'Enter');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('n') === '9'
+    && document.body.dataset.status === 'paused', null, { timeout: 30_000, polling: 50 });
+  s = await state(page);
+  assert.deepEqual([s.done, s.count], [0, 3]);
+  assert.equal(new URLSearchParams(await page.evaluate(() => location.search)).get('mode'), 'step');
   assert.deepEqual(page.problems(), []);
   await page.context().close();
 });
