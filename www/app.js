@@ -46,10 +46,11 @@ const views = {};
 // ---------------------------------------------------------------------------------
 // Status, notes, errors
 
-function setStatus(status, text) {
+/** `tone` 'warn' marks a finished run whose answer overflowed or turned NaN. */
+function setStatus(status, text, tone = '') {
   document.body.dataset.status = status;
   $('status').textContent = text;
-  $('status').className = `status ${status}`;
+  $('status').className = `status ${status}${tone ? ` ${tone}` : ''}`;
 }
 
 function showNotes(notes) {
@@ -125,7 +126,7 @@ class Session {
     const what = {
       square: 'R = M·M',
       multiply: 'C = A·B',
-      repeat: `R = M^(2^${c.k}) = M^${2 ** c.k > 1e15 ? `(2^${c.k})` : 2 ** c.k}`,
+      repeat: 2 ** c.k > 1e15 ? `R = M^(2^${c.k})` : `R = M^(2^${c.k}) = M^${2 ** c.k}`,
       power: `R = M^${c.p}`,
     }[c.op];
     return `${what}, n = ${c.n}`;
@@ -414,13 +415,16 @@ class Session {
     let scale = 0;
     for (const x of this.ref) if (Number.isFinite(x)) scale = Math.max(scale, Math.abs(x));
     if (scale === 0) scale = 1;
+    // Measured from the double rounded to float32: the best answer float32 can hold
+    // shows pale (0), so dark means the GPU did worse than float32 rounding forces.
     const diff = new Float32Array(n * n);
     let max = 0, mismatches = 0;
     for (let i = 0; i < diff.length; i++) {
-      const g = this.result[i], x = this.ref[i];
+      const g = this.result[i], x = this.ref[i], best = Math.fround(x);
       let d;
-      if (Number.isFinite(g) && Number.isFinite(x)) d = Math.abs(g - x) / scale;
-      else d = (Number.isNaN(g) && Number.isNaN(x)) || g === x ? 0 : NaN;
+      if (Number.isNaN(g) && Number.isNaN(x)) d = 0;
+      else if (Number.isFinite(g) && Number.isFinite(best)) d = Math.abs(g - best) / scale;
+      else d = g === x ? 0 : NaN; // one side NaN/±Inf, or float32 overflowed a finite double
       diff[i] = d;
       if (d > max) max = d;
       if (Number.isNaN(d)) mismatches++;
@@ -428,12 +432,18 @@ class Session {
     const range = max > 0 ? max : 1e-30;
     const canvas = views.diff.prepare(n, n);
     const drawn = page.gpu.drawHeatmap(n, n, diff, canvas, { range, sequential: true });
-    views.diff.drawn(drawn, max, { nan: mismatches, inf: 0 });
-    views.diff.setTitle(`Error: |GPU − double| / ${short(scale)}`);
+    views.diff.drawn(drawn, max, { nan: mismatches, inf: 0, compared: n * n - mismatches });
+    views.diff.setTitle(`Error: |GPU − double rounded to float32| / ${short(scale)}`);
     views.diff.setValues((i, j) => {
-      const g = this.result[i * n + j], x = this.ref[i * n + j];
-      const exact = Math.fround(x) === g || (Number.isNaN(g) && Number.isNaN(x));
-      return `(${i}, ${j}): GPU ${num(g)} · double ${num(x, 12)} · |difference| ${sci(Math.abs(g - x))} = ${sci(diff[i * n + j])} of the scale${exact ? ' · exact' : ''}`;
+      const g = this.result[i * n + j], x = this.ref[i * n + j], d = diff[i * n + j];
+      const head = `(${i}, ${j}): GPU ${num(g)} · double ${num(x, 12)}`;
+      if (Number.isNaN(d)) {
+        const why = Number.isFinite(x) && !Number.isFinite(g) ? 'float32 overflowed (or turned NaN) where the double is finite' : 'NaN or ±Inf on one side only';
+        return `${head} · ${why}`;
+      }
+      if (d === 0) return `${head} · exact: the float32 nearest the double`;
+      const steps = Math.round(Math.abs(g - Math.fround(x)) / format.ulp32(x));
+      return `${head} · ${sci(d)} of the scale from the float32 nearest the double (${steps} float32 step${steps === 1 ? '' : 's'})`;
     });
   }
 
@@ -534,14 +544,27 @@ class Session {
 
 let busy = false;
 
+/** The control that had focus when a run disabled it (focus then falls to <body>). */
+let focusBeforeRun = null;
+
 function buttons(state) {
   // state: idle | running | paused
+  const active = document.activeElement;
+  if (state === 'running' && active && active !== document.body) focusBeforeRun = active;
   $('run').disabled = state === 'running';
   $('step').disabled = state === 'running';
   $('finish').hidden = state !== 'paused';
   $('cancel').disabled = state === 'idle';
   $('run-panel').setAttribute('aria-busy', String(state === 'running'));
   controls.setBusy(state === 'running');
+  if (state !== 'running' && focusBeforeRun) {
+    // Keyboard users keep their place: back to the control they used, or, if it is
+    // gone (the finish button hides when done), to Step or Run.
+    const back = [focusBeforeRun, state === 'paused' ? $('step') : $('run')]
+      .find((e) => e.isConnected && !e.disabled && !e.hidden);
+    if (document.activeElement === document.body || document.activeElement === null) back?.focus();
+    focusBeforeRun = null;
+  }
 }
 
 /** Reads the form; on problems, shows them as notes. Writes the URL. */
@@ -601,7 +624,11 @@ function paused(s) {
 
 async function runRemaining(s) {
   buttons('running');
-  setStatus('running', `Running ${s.passCount} pass${s.passCount === 1 ? '' : 'es'} on the GPU…`);
+  // A naive pass at large n can hold a software GPU (and the page's repaint) for seconds.
+  const slow = s.kernel === 'naive' && s.n >= 1024
+    ? ` The naive kernel does ${sci(s.n ** 3)} multiply-adds a pass, one output entry per fragment: expect seconds per pass on a software GPU, during which the page may not repaint. kernel=auto picks the fastest kernel.`
+    : '';
+  setStatus('running', `Running ${s.passCount} pass${s.passCount === 1 ? '' : 'es'} on the GPU…${slow}`);
   try {
     while (!s.cancelled && s.run && s.run.passesDone < s.passCount) await s.stepOnce();
     if (s.cancelled) return;
@@ -615,13 +642,16 @@ async function stepClicked() {
   if (busy) return;
   busy = true;
   try {
-    const s = page.session;
+    let s = page.session;
     const wanted = controls.get().config;
     const changed = s && toQuery({ ...wanted, mode: 'step' }) !== toQuery({ ...s.config, mode: 'step' });
     if (!s || !s.run || s.cancelled || changed) {
-      // Nothing to continue, or the controls changed since: a new step-through run.
+      // Nothing to continue, or the controls changed since: a new step-through run,
+      // and, as the button says, its first pass (a mode=step link stops before it
+      // instead, so the input can be looked at first).
       await start(configFromForm('step'));
-      return;
+      s = page.session;
+      if (!s || s.cancelled || !s.run || !s.passCount || document.body.dataset.status !== 'paused') return;
     }
     buttons('running');
     await s.stepOnce();
@@ -645,10 +675,11 @@ async function complete(s) {
   let text = `Done: ${s.opText} with the ${s.kernel} kernel, ${s.passCount} pass${s.passCount === 1 ? '' : 'es'}`;
   if (s.passCount) text += `, GPU ${ms(t.gpuMs)}`;
   if (t.jsMs !== null) text += `, JS float64 ${ms(t.jsMs)}`;
-  if (m) text += `; relative Frobenius error ${sci(m.relFrobenius)}, ${format.int(m.exact)} of ${format.int(m.total)} entries exact`;
-  if (m && m.nonfiniteMismatch) text += `, ${format.int(m.nonfiniteMismatch)} NaN/±Inf where the double is finite (or the reverse)`;
-  setStatus('done', `${text}.`);
-  if (m) document.body.dataset.relFrobenius = String(m.relFrobenius);
+  if (m && m.compared) text += `; relative Frobenius error ${sci(m.relFrobenius)}, ${format.int(m.exact)} of ${format.int(m.total)} entries exact`;
+  else if (m) text += `; no entry is finite on both sides, so there is no error to measure`;
+  if (m && m.nonfiniteMismatch) text += `, ${format.int(m.nonfiniteMismatch)} NaN/±Inf where the double is finite (or the reverse): float32 overflowed, see the precision panel`;
+  setStatus('done', `${text}.`, m && m.nonfiniteMismatch ? 'warn' : '');
+  if (m && m.compared) document.body.dataset.relFrobenius = String(m.relFrobenius);
   publish(s.record('done'));
   for (const sec of SECTIONS) sec.onRun?.(window.__results, sectionContext());
 }
@@ -694,7 +725,8 @@ function showShader(kernel) {
   $('shader-notes').replaceChildren(el('h3', {}, 'Key lines'), notes);
   const k = Gpgpu.kernels().find((x) => x.name === name);
   const ran = page.session?.kernel;
-  const ranText = ran === name ? 'This is the kernel that ran.' : ran ? `The kernel that ran is ${ran}.` : '';
+  const idle = page.session && page.session.passCount === 0;
+  const ranText = ran === name ? (idle ? 'The answer needed no pass (M^0 = I, or M^(2^0) = M): this is the kernel that would run.' : 'This is the kernel that ran.') : ran ? `The kernel that ran is ${ran}.` : '';
   $('shader-about').textContent = `glsl/matmul_${name.startsWith('blocked') ? 'blocked' : name}.frag — ${k ? k.description : ''}. ${ranText} The vertex shader only passes the quad's positions and texture coordinates through.`;
   try { $('program-source').textContent = Gpgpu.programSource(name); } catch { $('program-source').textContent = ''; }
 }

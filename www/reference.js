@@ -91,22 +91,27 @@ export function power(n, m, p) {
  *  maxAbs        max |r − ref| over entries where both are finite
  *  maxRel        max |r − ref| / |ref| over finite, nonzero ref
  *  relFrobenius  ‖R − Ref‖_F / ‖Ref‖_F (‖R − Ref‖_F itself when Ref = 0)
- *  exact         entries equal to the reference rounded to float32 (NaN = NaN counts)
+ *  exact         entries equal to the reference rounded to float32 (NaN = NaN counts;
+ *                an overflow to ±Inf of a finite double does not)
  *  nonfiniteMismatch  entries where one side is NaN/±Inf and the other differs
+ *  compared      entries finite on both sides (the three errors cover these; they
+ *                are null when there is none, e.g. after an overflow everywhere)
  *  worst         index of the entry with the largest absolute error (-1 if none)
  */
 export function compare(result, reference) {
   if (result.length !== reference.length) throw new Error('compare: lengths differ');
-  let maxAbs = 0, maxRel = 0, diff2 = 0, ref2 = 0, exact = 0, nonfiniteMismatch = 0, worst = -1;
+  let maxAbs = 0, maxRel = 0, diff2 = 0, ref2 = 0, exact = 0, nonfiniteMismatch = 0, worst = -1, compared = 0;
   for (let i = 0; i < result.length; i++) {
     const r = result[i], x = reference[i];
     const rounded = Math.fround(x);
-    if (r === rounded || (Number.isNaN(r) && Number.isNaN(rounded))) exact++;
+    const overflow = Number.isFinite(x) && !Number.isFinite(rounded);
+    if ((r === rounded && !overflow) || (Number.isNaN(r) && Number.isNaN(rounded))) exact++;
     if (!Number.isFinite(r) || !Number.isFinite(x)) {
       const same = (Number.isNaN(r) && Number.isNaN(x)) || r === x;
       if (!same) nonfiniteMismatch++;
       continue;
     }
+    compared++;
     const d = Math.abs(r - x);
     if (d > maxAbs || worst < 0) { if (d >= maxAbs) worst = i; maxAbs = Math.max(maxAbs, d); }
     if (x !== 0) maxRel = Math.max(maxRel, d / Math.abs(x));
@@ -114,7 +119,8 @@ export function compare(result, reference) {
     ref2 += x * x;
   }
   const relFrobenius = ref2 > 0 ? Math.sqrt(diff2 / ref2) : Math.sqrt(diff2);
-  return { maxAbs, maxRel, relFrobenius, exact, nonfiniteMismatch, total: result.length, worst };
+  if (compared === 0) return { maxAbs: null, maxRel: null, relFrobenius: null, exact, nonfiniteMismatch, compared, total: result.length, worst };
+  return { maxAbs, maxRel, relFrobenius, exact, nonfiniteMismatch, compared, total: result.length, worst };
 }
 
 /** 2^24: above it float32 no longer holds every integer. */

@@ -50,6 +50,7 @@ test('step-through advances one pass per click', async () => {
   await page.screenshot({ path: join(ARTIFACTS, 'step-1-of-3.png'), fullPage: false });
 
   await stepAndWait(page, 2, 'keyboard'); // keyboard-operable: Enter on the focused button
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'step', 'focus comes back to the button');
   s = await state(page);
   assert.deepEqual([s.status, s.done, s.ran, s.pending], ['paused', 2, 2, 1]);
   assert.match(s.out, /pass 2 of 3: M\^4 = M\^2 Â· M\^2/);
@@ -69,13 +70,15 @@ test('step-through advances one pass per click', async () => {
   for (const p of r.passes) assert.ok(p.relFrobenius !== null && p.relFrobenius <= 1e-6, JSON.stringify(p));
   assert.equal(r.metrics.exact, 144, 'small integers stay exact in float32');
 
-  // Editing n and pressing Enter while stepping starts a new step-through of n = 9.
+  // Editing n and pressing Enter while stepping starts a new step-through of n = 9 and
+  // runs its first pass, as "Step one pass" does; focus stays in the field.
   await page.fill('#n', '9');
   await page.press('#n', 'Enter');
   await page.waitForFunction(() => new URLSearchParams(location.search).get('n') === '9'
-    && document.body.dataset.status === 'paused', null, { timeout: 30_000, polling: 50 });
+    && document.body.dataset.status === 'paused' && document.body.dataset.passesDone === '1', null, { timeout: 30_000, polling: 50 });
   s = await state(page);
-  assert.deepEqual([s.done, s.count], [0, 3]);
+  assert.deepEqual([s.done, s.count], [1, 3]);
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'n');
   assert.equal(new URLSearchParams(await page.evaluate(() => location.search)).get('mode'), 'step');
   assert.deepEqual(page.problems(), []);
   await page.context().close();
@@ -92,6 +95,11 @@ test('a chain that overflows names the first pass past 2^24 and the first with Â
   assert.ok(infPass >= 0, 'some pass overflows');
   assert.match(kinds.inf, new RegExp(`first in pass ${infPass + 1} `));
   assert.ok(r.metrics.nonfiniteMismatch > 0, 'the double does not overflow');
+  // Every entry overflowed: no error to measure (not "error 0"), no entry "exact", and
+  // the finished status is a warning, not a plain success.
+  assert.deepEqual([r.metrics.compared, r.metrics.relFrobenius, r.metrics.exact], [0, null, 0]);
+  assert.match(await page.textContent('#status'), /no entry is finite on both sides/);
+  assert.match(await page.getAttribute('#status', 'class'), /\bwarn\b/);
   assert.equal(await page.locator('#precision .warnings li.bad').count() >= 1, true);
   await page.screenshot({ path: join(ARTIFACTS, 'overflow-precision.png'), fullPage: true });
   assert.deepEqual(page.problems(), []);

@@ -46,6 +46,8 @@ export function sectionFrame(container, ctx, { id, intro, presets, run }) {
   button.addEventListener('click', async () => {
     if (busy) return;
     busy = true;
+    // Disabling the focused button drops focus to <body>; it comes back afterwards.
+    const hadFocus = document.activeElement === button;
     button.disabled = true;
     select.disabled = true;
     const preset = presets.find((p) => p.id === select.value) || presets[0];
@@ -63,6 +65,7 @@ export function sectionFrame(container, ctx, { id, intro, presets, run }) {
       busy = false;
       button.disabled = false;
       select.disabled = false;
+      if (hadFocus && document.activeElement === document.body) button.focus();
     }
   });
   section.dataset.status = 'idle';

@@ -60,14 +60,23 @@ export class HeatmapView {
   drawn(drawn, range, stats = null) {
     const { blockRows = 1, blockCols = 1, stride = 1 } = drawn || {};
     this.#legend(range, stats);
+    // Shown smaller than drawn, nearest-pixel scaling would drop rows and columns
+    // again (moiré); smooth scaling averages them instead.
+    const shown = this.canvas.clientWidth;
+    const shrunk = shown > 0 && shown < this.canvas.width;
+    this.canvas.style.imageRendering = shrunk ? 'auto' : '';
+    const onScreen = shrunk ? ` Shown ${shown} px wide, so the page blends neighbouring pixels: hover for exact values.` : '';
     if (blockRows > 1 || blockCols > 1) {
-      let s = `Downsampled: ${this.rows}×${this.cols} entries on ${this.canvas.width}×${this.canvas.height} pixels; each pixel shows the largest-magnitude entry of its ${blockRows}×${blockCols} block`;
+      // Pixel p covers entries [p·n/w, (p+1)·n/w): blocks of ⌊n/w⌋ or ⌈n/w⌉ entries.
+      const side = (n, px) => (n % px === 0 ? `${n / px}` : `${Math.floor(n / px)}–${Math.ceil(n / px)}`);
+      const block = `${side(this.rows, this.canvas.height)}×${side(this.cols, this.canvas.width)}`;
+      let s = `Downsampled: ${this.rows}×${this.cols} entries on ${this.canvas.width}×${this.canvas.height} pixels; each pixel shows the largest-magnitude entry of its block of ${block} entries`;
       if (stride > 1) s += `, looking at every ${stride}th row and column of the block`;
-      this.sampling.textContent = `${s}.`;
+      this.sampling.textContent = `${s}.${onScreen}`;
       this.sampling.classList.add('downsampled');
     } else {
       const px = Math.floor(this.canvas.width / this.cols);
-      this.sampling.textContent = this.small ? '' : `Every entry drawn (${px}×${px} pixels each).`;
+      this.sampling.textContent = this.small ? '' : `Every entry drawn (${px}×${px} canvas pixels each).${onScreen}`;
       this.sampling.classList.remove('downsampled');
     }
   }
@@ -96,7 +105,7 @@ export class HeatmapView {
       ? `linear-gradient(to right, ${SEQ[0]}, ${SEQ[1]}, ${SEQ[2]})`
       : `linear-gradient(to right, ${BLUE}, ${WHITE}, ${RED})`;
     const items = this.sequential
-      ? (range > 0 ? [el('span', {}, '0'), bar, el('span', {}, `≥ ${r}`)] : [el('span', {}, stats && stats.nan ? 'every finite entry exact' : 'all 0: every entry exact')])
+      ? (range > 0 ? [el('span', {}, '0'), bar, el('span', {}, `≥ ${r}`)] : [el('span', {}, !stats || !stats.nan ? 'all 0: every entry exact' : stats.compared ? 'every entry finite on both sides is exact' : 'no entry is finite on both sides')])
       : [el('span', {}, `−${r}`), bar, el('span', {}, `+${r}`)];
     const swatch = (colour, text) => el('span', { class: 'hm-swatch' }, el('i', { style: `background:${colour}` }), text);
     const extras = [];

@@ -25,10 +25,10 @@ export function renderPrecision(container, state) {
   // 2. The metrics.
   const m = state.metrics;
   const rows = [
-    ['max absolute error', m && sci(m.maxAbs), 'max |GPU − double| over all entries'],
+    ['max absolute error', m && sci(m.maxAbs), 'max |GPU − double| over the entries finite on both sides (— when there is none)'],
     ['max relative error', m && sci(m.maxRel), 'max |GPU − double| / |double| over nonzero doubles'],
-    ['relative Frobenius error', m && sci(m.relFrobenius), '‖GPU − double‖ / ‖double‖ over the whole matrix'],
-    ['exact entries', m && `${int(m.exact)} of ${int(m.total)} (${((100 * m.exact) / m.total).toFixed(1)} %)`, 'entries equal to the double rounded to float32: the best float32 can do'],
+    ['relative Frobenius error', m && sci(m.relFrobenius), '‖GPU − double‖ / ‖double‖ over the entries finite on both sides'],
+    ['exact entries', m && `${int(m.exact)} of ${int(m.total)} (${((100 * m.exact) / m.total).toFixed(1)} %)`, 'entries equal to the double rounded to float32: the best float32 can do (an overflow to ±Inf does not count)'],
   ];
   if (m && m.nonfiniteMismatch) rows.push(['NaN/Inf mismatches', int(m.nonfiniteMismatch), 'entries where one side is NaN or ±Inf and the other is not the same']);
   const why = {
@@ -58,9 +58,9 @@ export function renderPrecision(container, state) {
         el('tr', {}, el('th', { scope: 'row' }, 'every integer exact up to'), el('td', {}, `2^24 = ${int(FLOAT32_EXACT_INTEGER_LIMIT)}`), el('td', {}, '2^53 ≈ 9.0e15')),
         el('tr', {}, el('th', { scope: 'row' }, 'largest finite value'), el('td', {}, '≈ 3.40e38'), el('td', {}, '≈ 1.80e308')))),
     el('p', {},
-      `Each entry of one product is a sum of n = ${n} products, and every multiply-add rounds to float32. The error of such a sum is at most about n·2^−24 ≈ ${sci(bound)} of the sum of |terms| (worst case), and typically nearer √n·2^−24 ≈ ${sci(typical)}, because rounding errors of both signs partly cancel. A chain of passes feeds each pass's rounded output into the next, so errors compound. The double result has errors too, but about 10^9 times smaller: it serves as the truth.`)));
+      `Each entry of one product is a sum of n = ${n} products, and every multiply-add rounds to float32. The error of such a sum is at most about n·2^−24 ≈ ${sci(bound)} of the sum of |terms| (worst case), and typically nearer √n·2^−24 ≈ ${sci(typical)}, because rounding errors of both signs partly cancel. A chain of passes feeds each pass's rounded output into the next, so errors compound. The double result has errors too, but 2^29 ≈ 5·10^8 times smaller: it serves as the truth.`)));
   if (state.input === 'fibonacci') {
-    parts.push(el('p', { class: 'help' }, 'Fibonacci: the blocks of F^p are [[f(p+1), f(p)], [f(p), f(p−1)]]. f(36) = 14 930 352 is below 2^24 and f(37) = 24 157 817 is above it: compare op=power with p = 35 and p = 37 (n = 2), and watch the exact-entry count.'));
+    parts.push(el('p', { class: 'help' }, 'Fibonacci: the blocks of F^p are [[f(p+1), f(p)], [f(p), f(p−1)]]. f(36) = 14 930 352 is below 2^24 and f(37) = 24 157 817 is above it: compare op=power with p = 35 and p = 37 (n = 2), and watch the exact-entry count.'));
   }
   container.replaceChildren(...parts);
 }
@@ -91,7 +91,9 @@ export function findWarnings(state) {
   if (overAt >= 0) {
     const s = passes[overAt].stats;
     const max = s.inf > 0 ? '±Inf' : short(s.maxAbs);
-    out.push({ level: 'warn', kind: 'over-2^24', text: `Values passed 2^24 = ${int(FLOAT32_EXACT_INTEGER_LIMIT)} first in ${where(overAt)} (max |value| ${max}). Above 2^24 float32 cannot hold every integer (the gap between neighbours is 2, then 4, …), so even whole-number results come back rounded.` });
+    out.push({ level: 'warn', kind: 'over-2^24', text: `Values passed 2^24 = ${int(FLOAT32_EXACT_INTEGER_LIMIT)} first in ${where(overAt)} (max |value| ${max}). ${state.integerInput
+      ? 'Above 2^24 float32 cannot hold every integer (the gap between neighbours is 2, then 4, …), so even whole-number results come back rounded.'
+      : 'This input is not whole numbers, so the limit changes nothing by itself here: float32 rounds every result to about 7 significant digits, above 2^24 as below.'}` });
   }
   if (!out.length && state.passCount !== undefined && passes.length === state.passCount) {
     const max = state.resultStats ? short(state.resultStats.maxAbs) : '—';

@@ -15,6 +15,7 @@ export class Timeline {
   reset(labels, { timer, flopsPerPass, n }) {
     this.timer = timer;
     this.flopsPerPass = flopsPerPass;
+    this.entries = n * n;
     this.rows = [];
     this.settled = false;
     const head = el('tr', {},
@@ -49,7 +50,7 @@ export class Timeline {
       this.rows.push({ tr, cells, thumb, wallMs: null, gpuMs: null });
     });
     const note = this.timer
-      ? 'GPU time: measured on the GPU by EXT_disjoint_timer_query_webgl2, the pass alone. Wall time: from issuing the pass until the GPU reported it finished (a synchronising one-texel readback for small passes, a fence for large ones).'
+      ? 'GPU time: measured on the GPU by EXT_disjoint_timer_query_webgl2 around the pass\'s draw call; the first passes of a run can also hold one-time driver work (on SwiftShader, the software GPU of headless Chromium, the first draws at a new size measured several times longer than later ones), so compare later passes. Wall time: from issuing the pass until the GPU reported it finished (a synchronising one-texel readback for small passes, a fence for large ones).'
       : 'This browser offers no GPU timer (EXT_disjoint_timer_query_webgl2), so the times are wall times around a synchronisation: from issuing the pass until the GPU reported it finished (a synchronising one-texel readback for small passes, a fence for large ones).';
     const wallNote = ' A wall time also holds the hand-over to the GPU and any GPU work queued before the pass (on a software renderer such as SwiftShader, drawing the page itself); the first pass of a run often also holds one-time set-up (its output texture, and driver work on the first draw at this size).';
     const caption = el('caption', {}, labels.length
@@ -69,7 +70,9 @@ export class Timeline {
     r.tr.classList.add('ran');
     this.rows[idx + 1]?.tr.classList.add('next');
     r.cells.wall.textContent = ms(wallMs);
-    r.cells.max.textContent = stats.inf > 0 ? `Inf (finite ≤ ${short(stats.maxAbs)})` : short(stats.maxAbs);
+    const finite = stats.nan + stats.inf < this.entries;
+    r.cells.max.textContent = !finite ? (stats.inf ? 'Inf (no finite entry)' : 'NaN (no finite entry)')
+      : stats.inf > 0 ? `Inf (finite ≤ ${short(stats.maxAbs)})` : short(stats.maxAbs);
     r.cells.bad.textContent = `${stats.nan} / ${stats.inf}`;
     if (stats.nan || stats.inf) r.cells.bad.classList.add('warn');
     if (stats.maxAbs > 16777216) r.cells.max.classList.add('over');
