@@ -125,8 +125,14 @@ pub fn inverse(
     let converged = best <= CONVERGED_RESIDUAL;
     let message = match (converged, method) {
         (true, _) => format!(
-            "‖AX − I‖_F = {best:.2e} after {} doublings",
-            residuals.iter().position(|&r| r == best).unwrap_or(0)
+            "‖AX − I‖_F = {} after {} of the {} doublings run",
+            if best == 0.0 {
+                "0".to_string()
+            } else {
+                format!("{best:.2e}")
+            },
+            residuals.iter().position(|&r| r == best).unwrap_or(0),
+            residuals.len().saturating_sub(1)
         ),
         (false, InverseMethod::NewtonSchulz) => format!(
             "does not converge: ‖AX − I‖_F stopped improving at {best:.3}; A is singular, \

@@ -59,7 +59,7 @@ async function run(preset, ui, ctx) {
   const errPlot = new LinePlot({ title: 'Eigenvalue error |λ̂ − λ| after each squaring', xLabel: 'squaring t (B^(2^t))', yLabel: '|λ̂ − λ|', log: true, label: 'eigenvalue error per squaring' });
   const resPlot = new LinePlot({ title: 'Residual ‖Bv − λ̂v‖ / ‖B‖_F (the stopping test)', xLabel: 'squaring t', yLabel: 'relative residual', log: true, label: 'residual per squaring' });
   const table = el('div', { class: 'scroll-x' }, el('table', { class: 'app-table eigen-pairs', id: 'eigen-pairs' },
-    el('caption', {}, `${pairs.length} of ${k} pair${k > 1 ? 's' : ''} (the run stops at the first that does not converge). Known λ: from Λ; the float64 residual uses the original A.`),
+    el('caption', {}, `${pairs.length} of the ${k} pair${k > 1 ? 's' : ''} asked for computed (the run stops at the first that does not converge). Known λ: from Λ; the float64 residual uses the original A.`),
     el('thead', {}, el('tr', {}, ['pair', 'known λ', 'GPU λ̂', '|λ̂ − λ|', 'sin ∠(v̂, v)', 'residual (GPU)', 'residual (float64)', 'squarings', 'converged'].map((h) => el('th', { scope: 'col' }, h)))),
     el('tbody', {}, pairs.map((p, i) => el('tr', { 'data-pair': String(i + 1) },
       el('th', { scope: 'row' }, String(i + 1)),
@@ -78,7 +78,7 @@ async function run(preset, ui, ctx) {
     resultsTable('The matrix and the run', [
       ['A', `${int(n)}×${int(n)} symmetric, = QΛQᵀ (seed ${preset.seed})`, `largest |λ| first: ${top}, …`],
       ['ratio |λ₂/λ₁|', num(Math.abs(lambdas[order[1]] / lambdas[order[0]]), 4), 'each squaring squares it: the error shrinks like this^(2^t)'],
-      ['converged pairs', `${pairs.length - failed} of ${pairs.length}`, null, failed ? 'bad' : 'ok'],
+      ['converged pairs', `${pairs.length - failed} of the ${k} asked for`, null, failed ? 'bad' : 'ok'],
       ['time', `GPU ${msText(gpuMs)} · QΛQᵀ in JS ${msText(buildMs)}`, 'the GPU time includes one small readback per squaring (v and Bv)'],
     ]),
     notes([
@@ -97,5 +97,5 @@ async function run(preset, ui, ctx) {
   });
 
   publish(ID, { preset: preset.id, status: 'done', n, k, gpuMs, pairs });
-  return `Done: ${preset.label}. ${pairs.length - failed} of ${pairs.length} pairs converged${failed ? '; one does not converge' : ''}.`;
+  return `Done: ${preset.label}. ${pairs.length - failed} of the ${k} pairs asked for converged${failed ? `; pair ${pairs.length} does not, and the run stops there` : ''}.`;
 }

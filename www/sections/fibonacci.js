@@ -87,7 +87,7 @@ async function run(preset, ui, ctx) {
     ]), plot.element),
     table,
     notes([
-      { level: 'ok', kind: 'exact', text: 'Exact up to F(36) = 14 930 352: every entry and every partial sum of the 2×2 products is a whole number below 2²⁴ = 16 777 216, and float32 holds all of those.' },
+      { level: 'ok', kind: 'exact', text: 'Exact up to F(36) = 14 930 352: F(k) is the off-diagonal entry of F^k, and every entry of the matrices multiplied to reach it, every product and every partial sum that form it are whole numbers of at most F(k) < 2²⁴ = 16 777 216, all of which float32 holds. (The diagonal of F^36 already holds F(37), rounded; it is not the entry read.)' },
       { level: 'warn', kind: 'edge', text: 'F(37) = 24 157 817 is above 2²⁴, where float32 numbers are 2 apart: the odd 24 157 817 cannot be stored, and the GPU gives 24 157 816. Beyond, the gap doubles with every power of two, so the absolute error grows with F(k) while the relative error stays near float32\'s 2⁻²⁴ ≈ 6·10⁻⁸ — a bit above it when the rounding of several passes adds up.' },
       { level: 'bad', kind: 'overflow', text: 'The largest float32 is about 3.4·10³⁸: F(186) ≈ 3.3·10³⁸ still fits, F(187) ≈ 5.4·10³⁸ does not, and from there the GPU returns +Inf (float64 would go on to F(1476)).' },
     ], 'What is exact'));

@@ -61,7 +61,7 @@ async function run(preset, ui, ctx) {
     el('th', { scope: 'row' }, r.name),
     el('td', { 'data-label': 'converged', class: r.converged ? 'ok' : 'bad' }, r.converged ? 'yes' : 'no: does not converge'),
     el('td', { class: 'num', 'data-label': 'd' }, num(r.d, 4)),
-    el('td', { class: 'num', 'data-label': 'doublings run' }, String(r.residuals.length - 1)),
+    el('td', { class: 'num', 'data-label': 'doublings run' }, `${r.residuals.length - 1} (best after ${r.residuals.indexOf(best(r))})`),
     el('td', { class: 'num', 'data-label': 'best ‖AX − I‖ (GPU)' }, sci(best(r))),
     el('td', { class: 'num', 'data-label': 'residual (float64)' }, sci(r.check)),
     el('td', { class: 'num', 'data-label': 'vs float64 inverse' }, r.distance === null ? 'no inverse' : sci(r.distance)),
@@ -71,7 +71,7 @@ async function run(preset, ui, ctx) {
   ui.output.replaceChildren(
     el('div', { class: 'scroll-x' }, el('table', { class: 'app-table inverse-runs', id: 'inverse-runs' },
       el('caption', {}, 'Each method on the GPU (float32), checked in float64: ‖AX − I‖_F recomputed from the X the GPU returned (the best of its doublings), and ‖X − A⁻¹‖_F / ‖A⁻¹‖_F against Gauss–Jordan.'),
-      el('thead', {}, el('tr', {}, ['method', 'converged', 'd', 'doublings run', 'best ‖AX − I‖ (GPU)', '‖AX − I‖ of X in float64', 'error vs float64 A⁻¹', 'time'].map((h) => el('th', { scope: 'col' }, h)))),
+      el('thead', {}, el('tr', {}, ['method', 'converged', 'd', 'doublings run (best after)', 'best ‖AX − I‖ (GPU)', '‖AX − I‖ of X in float64', 'error vs float64 A⁻¹', 'time'].map((h) => el('th', { scope: 'col' }, h)))),
       el('tbody', {}, rows))),
     el('div', { class: 'app-figures wide' }, plot.element,
       el('div', {},
@@ -88,7 +88,8 @@ async function run(preset, ui, ctx) {
           inv64 ? matrixTable('A⁻¹ by Gauss–Jordan (float64)', n, n, inv64, (v) => num(v, 4)) : null) : null)),
     notes(runs.map((r) => ({ level: r.converged ? 'ok' : 'bad', kind: r.converged ? 'converged' : 'not-converged', text: `${r.name}: ${r.message}.` })).concat([
       preset.id === 'half-j-4' ? { level: 'warn', kind: 'condition', text: 'The chapter\'s test max |c_ij| < 1 holds (every |c_ij| = ½), yet the series diverges: A = I − ½J has the eigenvalues 1 and −1, so C = I − dA has 1 − d and 1 + d, and 1 + d > 1 for every d > 0. No choice of d can make this series converge; Newton–Schulz works on AᵀA = I, whose eigenvalues are all 1. (A is its own inverse here.)' } : null,
-      { level: 'info', kind: 'precision', text: 'Not exact: every product rounds to float32. Newton–Schulz squares the error I − AX at each doubling (quadratic convergence), so the residual falls like r, r², r⁴, … until it reaches float32\'s floor, about n·2⁻²⁴ times the condition number; it then stops improving and the run ends. The GPU\'s own residual is computed in float32 as well: the float64 recomputation from the same X is the honest number.' },
+      runs.some((r) => r.check === 0) ? { level: 'ok', kind: 'exact', text: `Exact here (${runs.filter((r) => r.check === 0).map((r) => r.name).join(', ')}): ‖AX − I‖ is 0 even recomputed in float64, because the entries of A, of its inverse and of every product along the way are short binary fractions (like ½) that float32 holds exactly. In general they are not, as below.` } : null,
+      { level: 'info', kind: 'precision', text: `${runs.some((r) => r.check === 0) ? 'In general not exact' : 'Not exact'}: every product rounds to float32. Newton–Schulz squares the error I − AX at each doubling (quadratic convergence), so the residual falls like r, r², r⁴, … until it reaches float32's floor, about n·2⁻²⁴ times the condition number; it then stops improving and the run ends. The GPU's own residual is computed in float32 as well: the float64 recomputation from the same X is the honest number.` },
     ]), 'What is exact'));
   plot.set({
     series: runs.map((r) => ({ name: r.name, points: r.residuals.map((v, i) => [i, v]) })),

@@ -239,7 +239,7 @@ export const JACOBI = [
   {
     id: 'tridiagonal-128', n: 128, epsilon: 1e-6,
     label: 'tridiagonal (−1, 2.5, −1), n = 128',
-    help: 'A known-pattern sparse matrix, barely dominant (2.5 against 2): the error shrinks by about 0.8 per iteration.',
+    help: 'A known-pattern sparse matrix, barely dominant (2.5 against 2): the error is multiplied by about 0.8 each iteration.',
     build: () => ({ a: tridiagonal(128, -1, 2.5, -1), b: Float32Array.from(uniformVector(33, 128)) }),
   },
   {

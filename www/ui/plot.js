@@ -142,10 +142,13 @@ export class LinePlot {
       const lo = positive.length ? Math.floor(Math.log10(minOf(positive))) : -1;
       let hi = positive.length ? Math.ceil(Math.log10(maxOf(positive))) : 0;
       if (hi <= lo) hi = lo + 1;
-      Y = (v) => yBot - ((Math.log10(v) - lo) / (hi - lo)) * (yBot - yTop);
+      // A label every `every` decades, the axis extended to end on one (a top label
+      // squeezed in off the step collided with the one below it).
       const every = Math.ceil((hi - lo + 1) / 7);
+      hi = lo + Math.ceil((hi - lo) / every) * every;
+      Y = (v) => yBot - ((Math.log10(v) - lo) / (hi - lo)) * (yBot - yTop);
       yTicks = [];
-      for (let e = lo; e <= hi; e++) if ((e - lo) % every === 0 || e === hi) yTicks.push({ y: Y(10 ** e), text: decadeLabel(e), grid: true });
+      for (let e = lo; e <= hi; e += every) yTicks.push({ y: Y(10 ** e), text: decadeLabel(e), grid: true });
     } else {
       let lo = finite.length ? minOf(finite.concat(hlines.map((h) => h.y))) : 0;
       let hi = finite.length ? maxOf(finite.concat(hlines.map((h) => h.y))) : 1;
