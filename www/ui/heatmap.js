@@ -60,12 +60,13 @@ export class HeatmapView {
   drawn(drawn, range, stats = null) {
     const { blockRows = 1, blockCols = 1, stride = 1 } = drawn || {};
     this.#legend(range, stats);
-    // Shown smaller than drawn, nearest-pixel scaling would drop rows and columns
-    // again (moiré); smooth scaling averages them instead.
+    // Shown with fewer CSS pixels than the picture has distinct cells, nearest-pixel
+    // scaling would drop cells (moiré); smooth scaling averages them instead.
     const shown = this.canvas.clientWidth;
-    const shrunk = shown > 0 && shown < this.canvas.width;
+    const cells = Math.min(this.cols, this.canvas.width);
+    const shrunk = shown > 0 && shown < cells;
     this.canvas.style.imageRendering = shrunk ? 'auto' : '';
-    const onScreen = shrunk ? ` Shown ${shown} px wide, so the page blends neighbouring pixels: hover for exact values.` : '';
+    const onScreen = shrunk ? ` Shown ${shown} px wide, fewer than its ${cells} columns, so the page blends neighbouring ones: hover for exact values.` : '';
     if (blockRows > 1 || blockCols > 1) {
       // Pixel p covers entries [p·n/w, (p+1)·n/w): blocks of ⌊n/w⌋ or ⌈n/w⌉ entries.
       const side = (n, px) => (n % px === 0 ? `${n / px}` : `${Math.floor(n / px)}–${Math.ceil(n / px)}`);
