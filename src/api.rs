@@ -28,12 +28,12 @@ impl Gpgpu {
     /// A context on `canvas`, or on a canvas of the library's own.
     pub fn new(canvas: Option<Canvas>) -> Result<Gpgpu> {
         console_error_panic_hook::set_once();
-        let canvas = match canvas {
-            Some(c) => c,
-            None => Canvas::create()?,
+        let (canvas, owned) = match canvas {
+            Some(c) => (c, false),
+            None => (Canvas::create()?, true),
         };
         Ok(Gpgpu {
-            engine: Engine::new(canvas)?,
+            engine: Engine::new(canvas, owned)?,
         })
     }
 

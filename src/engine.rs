@@ -79,10 +79,14 @@ pub struct Engine {
     lost: Rc<Cell<bool>>,
     poison: Option<f32>,
     listeners: Vec<(&'static str, Listener)>,
+    /// The canvas is the library's own: dropping the engine releases its context.
+    owns_canvas: bool,
 }
 
 impl Engine {
-    pub fn new(canvas: Canvas) -> Result<Engine> {
+    /// An engine on `canvas`; `owns_canvas` when the library made it (then dropping
+    /// the engine gives the context back to the browser at once).
+    pub fn new(canvas: Canvas, owns_canvas: bool) -> Result<Engine> {
         let gl = Gl::new(canvas.webgl2()?);
         // A canvas whose context is already lost answers every query with null.
         if gl.is_context_lost() {
@@ -112,6 +116,7 @@ impl Engine {
             lost,
             poison: None,
             listeners: vec![("webglcontextlost", on_lost)],
+            owns_canvas,
         };
         engine.ensure()?;
         Ok(engine)
@@ -375,6 +380,15 @@ impl Drop for Engine {
                 .canvas
                 .event_target()
                 .remove_event_listener_with_callback(name, listener.as_ref().unchecked_ref());
+        }
+        // Browsers keep about 16 live WebGL contexts and take the oldest away when a
+        // page makes more; a context nobody can reach any more must not count. Its
+        // objects die with it (their Drops see the loss and skip the deletes).
+        if self.owns_canvas {
+            if let Ok(Some(ext)) = self.gl.get_extension("WEBGL_lose_context") {
+                ext.unchecked_into::<web_sys::WebglLoseContext>()
+                    .lose_context();
+            }
         }
     }
 }

@@ -411,6 +411,53 @@ fn eigenpairs_of_a_known_spectrum() {
     assert_eq!(pairs[0].history.len(), 30);
 }
 
+/// Asserts k unit, mutually orthogonal vectors with A v = λ v (float64 check).
+fn assert_eigenpairs(what: &str, n: usize, a: &[f32], pairs: &[eigen::EigenPair], want: &[f64]) {
+    assert_eq!(pairs.len(), want.len(), "{what}: pairs");
+    for (k, p) in pairs.iter().enumerate() {
+        assert!(p.converged, "{what}: pair {k} converged");
+        assert!(
+            (p.value - want[k]).abs() <= 1e-4,
+            "{what}: λ{k} = {} vs {}",
+            p.value,
+            want[k]
+        );
+        let v: Vec<f64> = p.vector.iter().map(|&x| x as f64).collect();
+        for i in 0..n {
+            let av: f64 = (0..n).map(|j| a[i * n + j] as f64 * v[j]).sum();
+            assert!(
+                (av - p.value * v[i]).abs() <= 1e-4,
+                "{what}: (Av − λv)[{i}] of pair {k}"
+            );
+        }
+        for (l, q) in pairs[..k].iter().enumerate() {
+            let d: f64 = (0..n).map(|i| v[i] * q.vector[i] as f64).sum();
+            assert!(d.abs() <= 1e-4, "{what}: v{k} · v{l} = {d}");
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+fn eigenpairs_of_repeated_and_zero_eigenvalues() {
+    let mut g = poisoned();
+    // A repeated eigenvalue: its second vector is orthogonal to the first.
+    let a = [2.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 1.0];
+    let pairs = eigen::eigen(&mut g, 3, &a, 3, 30, &auto()).unwrap();
+    assert_eigenpairs("diag(2, 2, 1)", 3, &a, &pairs, &[2.0, 2.0, 1.0]);
+    // λ = 2 and 0: after deflation B is float32 noise; the 0-vector is (1, 1)/√2.
+    let a = [1.0, -1.0, -1.0, 1.0];
+    let pairs = eigen::eigen(&mut g, 2, &a, 2, 30, &auto()).unwrap();
+    assert_eigenpairs("[[1, −1], [−1, 1]]", 2, &a, &pairs, &[2.0, 0.0]);
+    // The zero matrix: orthonormal vectors for 0.
+    let a = [0.0; 9];
+    let pairs = eigen::eigen(&mut g, 3, &a, 3, 30, &auto()).unwrap();
+    assert_eigenpairs("zero", 3, &a, &pairs, &[0.0, 0.0, 0.0]);
+    // Not symmetric: refused (deflation assumes symmetry).
+    let e = eigen::eigen(&mut g, 2, &[1.0, 2.0, 0.0, 3.0], 2, 30, &auto()).unwrap_err();
+    assert_eq!(e.code(), "BAD_ARGUMENT");
+    assert!(e.to_string().contains("not symmetric"), "{e}");
+}
+
 fn settings(max_iterations: usize, record_every: Option<usize>) -> JacobiSettings {
     JacobiSettings {
         epsilon: 1e-6,

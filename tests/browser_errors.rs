@@ -465,3 +465,18 @@ fn application_calls_check_their_arguments_from_javascript() {
         Some("14930352")
     );
 }
+
+#[wasm_bindgen_test]
+fn freeing_an_engine_gives_its_context_back() {
+    // Browsers keep about 16 WebGL contexts and take the oldest away beyond that: 40
+    // engines made and freed must not cost the first one its context.
+    let first = js_gpgpu();
+    let m: JsValue = Float32Array::from(&[1.0f32, 2.0, 3.0, 4.0][..]).into();
+    for _ in 0..40 {
+        let g = js_gpgpu();
+        g.square(2.0, m.clone(), JsValue::UNDEFINED).unwrap();
+        drop(g);
+    }
+    let r = first.square(2.0, m, JsValue::UNDEFINED).unwrap().to_vec();
+    assert_eq!(r, [7.0, 10.0, 15.0, 22.0]);
+}

@@ -32,6 +32,34 @@ fn dot(x: &[f64], y: &[f64]) -> f64 {
     x.iter().zip(y).map(|(a, b)| a * b).sum()
 }
 
+/// `x` minus its components along the (unit) `basis` vectors, then normalised;
+/// None when nothing is left of it.
+fn orthonormal_to(mut x: Vec<f64>, basis: &[Vec<f64>]) -> Option<Vec<f64>> {
+    // Twice: one Gram–Schmidt sweep leaves float error along the basis.
+    for _ in 0..2 {
+        for u in basis {
+            let c = dot(&x, u);
+            x.iter_mut().zip(u).for_each(|(xi, ui)| *xi -= c * ui);
+        }
+    }
+    let norm = dot(&x, &x).sqrt();
+    (norm > 1e-12).then(|| x.into_iter().map(|v| v / norm).collect())
+}
+
+/// A·v for row-major n×n A.
+fn mat_vec(a: &[f64], v: &[f64]) -> Vec<f64> {
+    a.chunks_exact(v.len()).map(|row| dot(row, v)).collect()
+}
+
+/// The first (i, j) where A differs from Aᵀ by more than float32 rounding.
+fn asymmetry(n: usize, a: &[f64]) -> Option<(usize, usize)> {
+    let scale = a.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    let tol = 1e-5 * scale;
+    (0..n)
+        .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+        .find(|&(i, j)| (a[i * n + j] - a[j * n + i]).abs() > tol)
+}
+
 /// The error for a k outside 1..=n (`k` as the caller wrote it).
 pub fn bad_k(k: &str, n: usize) -> GpgpuError {
     GpgpuError::BadArgument {
@@ -58,19 +86,64 @@ pub fn eigen(
     if k == 0 || k > n {
         return Err(bad_k(&k.to_string(), n));
     }
+    let a64: Vec<f64> = a.iter().map(|&v| v as f64).collect();
+    if let Some(i) = a64.iter().position(|v| !v.is_finite()) {
+        return Err(GpgpuError::BadArgument {
+            name: "a".into(),
+            detail: format!(
+                "a[{}][{}] is {}: eigenpairs need finite entries",
+                i / n,
+                i % n,
+                crate::error::js_number(a64[i])
+            ),
+        });
+    }
+    if let Some((i, j)) = asymmetry(n, &a64) {
+        return Err(GpgpuError::BadArgument {
+            name: "a".into(),
+            detail: format!(
+                "is not symmetric: a[{i}][{j}] = {} but a[{j}][{i}] = {}. The power method \
+                 with deflation here needs a symmetric matrix",
+                a64[i * n + j],
+                a64[j * n + i]
+            ),
+        });
+    }
+    let norm_a = dot(&a64, &a64).sqrt();
     let kernel = g.choose_kernel(options, Shape::square(n))?;
     let mut ws = Workspace {
         engine: g.engine(),
         kernel,
     };
-    // A start vector with no zero component, the same every run.
-    let x0: Vec<f32> = random::uniform(7, n, 0.5, 1.5);
-    let x0 = ws.upload(Shape::new(n, 1), &x0)?;
     let mut b = ws.upload(Shape::square(n), a)?;
-    let mut pairs = Vec::new();
+    let mut pairs: Vec<EigenPair> = Vec::new();
+    let mut found: Vec<Vec<f64>> = Vec::new();
     let result = (|| {
-        for _ in 0..k {
-            let pair = dominant(&mut ws, &b, &x0, max_squarings)?;
+        for p in 0..k {
+            // A fresh start vector per pair, orthogonal to the vectors found: with one
+            // start vector for all, a repeated eigenvalue's second vector is orthogonal
+            // to it and never shows (diag(2, 2, 1) gave 2, then 1).
+            let start = random::uniform(7 + p as u32, n, 0.5, 1.5);
+            let start = orthonormal_to(start.iter().map(|&v| v as f64).collect(), &found)
+                .unwrap_or_else(|| vec![0.0; n]);
+            let mut pair = dominant(&mut ws, &b, &start, 1e-6 * norm_a, max_squarings)?;
+            // Checked against A itself, in float64: a deflated B that is only float32
+            // noise can make any vector look like an eigenvector of B.
+            let v = orthonormal_to(pair.vector.iter().map(|&v| v as f64).collect(), &found)
+                .unwrap_or(start);
+            let av = mat_vec(&a64, &v);
+            let lambda = dot(&v, &av);
+            let residual = av
+                .iter()
+                .zip(&v)
+                .map(|(y, x)| (y - lambda * x).powi(2))
+                .sum::<f64>()
+                .sqrt()
+                / norm_a.max(f64::MIN_POSITIVE);
+            pair.value = lambda;
+            pair.vector = v.iter().map(|&x| x as f32).collect();
+            pair.converged &= residual <= RESIDUAL_TOLERANCE;
+            found.push(v);
             let converged = pair.converged;
             if converged && pairs.len() + 1 < k {
                 let deflated = deflate(&mut ws, &b, &pair)?;
@@ -84,30 +157,48 @@ pub fn eigen(
         Ok(())
     })();
     ws.free(b);
-    ws.free(x0);
     result.map(|_| pairs)
 }
 
+/// The dominant pair of B from the unit start vector `start`. A B whose ‖B‖_F is
+/// at most `zero` is taken as 0: every vector is then an eigenvector for 0.
 fn dominant(
     ws: &mut Workspace,
     b: &DeviceMatrix,
-    x0: &DeviceMatrix,
+    start: &[f64],
+    zero: f64,
     max_squarings: usize,
 ) -> Result<EigenPair> {
     let n = b.shape.rows;
     let norm_b = (ws.stats(b)?.sum_sq as f64).sqrt();
+    let start32: Vec<f32> = start.iter().map(|&x| x as f32).collect();
     let mut pair = EigenPair {
         value: 0.0,
-        vector: vec![0.0; n],
+        vector: start32.clone(),
         converged: false,
         history: vec![],
         residuals: vec![],
     };
-    if norm_b == 0.0 {
-        pair.converged = true; // B = 0: every vector is an eigenvector for 0
-        pair.vector[0] = 1.0;
+    if norm_b <= zero {
+        pair.converged = true;
         return Ok(pair);
     }
+    let x0 = ws.upload(Shape::new(n, 1), &start32)?;
+    let found = squarings(ws, b, &x0, norm_b, max_squarings, &mut pair);
+    ws.free(x0);
+    found.map(|_| pair)
+}
+
+/// The squaring loop of `dominant`: fills `pair` with each estimate.
+fn squarings(
+    ws: &mut Workspace,
+    b: &DeviceMatrix,
+    x0: &DeviceMatrix,
+    norm_b: f64,
+    max_squarings: usize,
+    pair: &mut EigenPair,
+) -> Result<()> {
+    let n = b.shape.rows;
     let mut m: Option<DeviceMatrix> = None;
     for _ in 0..max_squarings {
         let squared = ws.mul(m.as_ref().unwrap_or(b), m.as_ref().unwrap_or(b))?;
@@ -159,7 +250,7 @@ fn dominant(
     if let Some(m) = m {
         ws.free(m);
     }
-    Ok(pair)
+    Ok(())
 }
 
 /// B − λ v vᵀ, the outer product and the difference computed on the GPU.
