@@ -147,12 +147,21 @@ impl fmt::Display for GpgpuError {
                 name,
                 value,
                 problem,
-            } => write!(
-                f,
-                "{name} = {} {}: it must be a whole number >= 0.",
-                js_number(*value),
-                describe(problem)
-            ),
+            } => match problem {
+                NumberProblem::TooLarge { limit } => write!(
+                    f,
+                    "{name} = {} {}: it must be a whole number from 0 to {}.",
+                    js_number(*value),
+                    describe(problem),
+                    js_number(*limit)
+                ),
+                _ => write!(
+                    f,
+                    "{name} = {} {}: it must be a whole number >= 0.",
+                    js_number(*value),
+                    describe(problem)
+                ),
+            },
             GpgpuError::BadLength {
                 name,
                 rows,

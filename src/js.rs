@@ -23,6 +23,59 @@ use crate::plan::semiring::Semiring;
 use crate::plan::shape::{self, Shape, MAX_COUNT};
 use crate::run::Run;
 
+/// TypeScript names for what the API takes and gives (the generated d.ts would
+/// otherwise say `any` and `object`).
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &str = r#"
+/** A row-major matrix: element (i, j) at index i*cols + j. Any numeric typed array
+ *  or array of numbers; converted to float32. */
+export type Matrix = Float32Array | Float64Array | Int32Array | Uint32Array | Int16Array
+  | Uint16Array | Int8Array | Uint8Array | Uint8ClampedArray | ArrayLike<number>;
+export type KernelName = "naive" | "packed" | "blocked4" | "blocked8";
+export type SemiringName = "ordinary" | "boolean" | "min-plus";
+/** A matrix of a Run: its input ("a", or "input"), B of a product, the latest pass's
+ *  output, or the result once every pass has run. */
+export type RunMatrix = "a" | "input" | "b" | "latest" | "result";
+/** `kernel`: "auto" (default: the fastest for the shape) or a kernel of info().kernels. */
+export interface KernelOptions { kernel?: KernelName | "auto"; }
+export interface ProductOptions extends KernelOptions { semiring?: SemiringName; }
+export interface HeatmapStyle { range?: number; sequential?: boolean; logFloor?: number; }
+export interface HeatmapDrawn { blockRows: number; blockCols: number; stride: number; }
+export interface MatrixStats { maxAbs: number; nan: number; inf: number; sumAbs: number;
+  sumSquares: number; min: number; max: number; }
+export interface KernelInfo { name: KernelName; description: string; planes: number; file: string; }
+export interface DeviceInfo { renderer: string; vendor: string; webglVersion: string;
+  glslVersion: string; maxTextureSize: number; maxViewportDims: [number, number];
+  maxDrawBuffers: number; maxTextureUnits: number; maxDimension: number;
+  floatRenderable: boolean; timerQuery: boolean; kernels: KernelName[]; }
+export interface LiveObjects { textures: number; framebuffers: number; programs: number;
+  shaders: number; buffers: number; vertexArrays: number; queries: number; syncs: number; }
+/** What every thrown error carries (`name === "GpgpuError"`). */
+export type GpgpuErrorCode = "NO_WEBGL2" | "NO_FLOAT_RENDER_TARGET" | "SIZE_OVER_LIMIT"
+  | "BAD_DIMENSION" | "BAD_COUNT" | "BAD_LENGTH" | "BAD_ARGUMENT" | "SHADER_COMPILE"
+  | "PROGRAM_LINK" | "CONTEXT_LOST" | "GL_ERROR";
+export interface GpgpuError extends Error { name: "GpgpuError"; code: GpgpuErrorCode; }
+export interface Reachability { matrix: Float32Array; connected: boolean; squarings: number; }
+export interface ShortestPaths { distances: Float32Array; squarings: number; negativeCycle: boolean; }
+export interface FibonacciResult { k: number; value: number; exactValue: string | null;
+  exact: boolean; passes: number; }
+/** maxDoublings 1..1000 (default 60), patience 0..1000 (default 0); d > 0, series only. */
+export interface InverseOptions extends KernelOptions { method?: "newton-schulz" | "series";
+  d?: number; maxDoublings?: number; patience?: number; }
+export interface InverseResult { matrix: Float32Array; converged: boolean;
+  residuals: Float64Array; scale: number; message: string; }
+/** maxSquarings 1..120 (default 30). */
+export interface EigenOptions extends KernelOptions { maxSquarings?: number; }
+export interface EigenPair { value: number; vector: Float32Array; converged: boolean;
+  history: Float64Array; residuals: Float64Array; }
+export interface EigenResult { pairs: EigenPair[]; }
+/** epsilon > 0 (default 1e-6), maxIterations 1..1e6 (default 1000), recordEvery 1..1e6. */
+export interface JacobiOptions extends KernelOptions { epsilon?: number;
+  maxIterations?: number; recordEvery?: number; }
+export interface JacobiResult { x: Float32Array; converged: boolean; diverged: boolean;
+  iterations: number; deltas: Float64Array; history: { iteration: number; x: Float32Array }[]; }
+"#;
+
 /// Converts a library error into a JS `Error` with `code` set.
 pub fn to_js_error(e: GpgpuError) -> JsValue {
     let err = js_sys::Error::new(&e.to_string());
@@ -103,6 +156,15 @@ fn js_kind(value: &JsValue) -> String {
     format!("{article} {name}")
 }
 
+/// A string argument; anything else is BAD_ARGUMENT naming what was passed (a
+/// `&str` parameter would let wasm-bindgen read a non-string as garbage memory).
+pub(crate) fn string_arg(name: &str, value: &JsValue) -> Result<String> {
+    value.as_string().ok_or_else(|| GpgpuError::BadArgument {
+        name: name.into(),
+        detail: format!("must be a string, got {}", js_kind_or_number(value)),
+    })
+}
+
 pub(crate) fn string_option(obj: &JsValue, key: &str) -> Result<String> {
     let v = Reflect::get(obj, &key.into()).unwrap_or(JsValue::UNDEFINED);
     v.as_string().ok_or_else(|| GpgpuError::BadArgument {
@@ -114,12 +176,17 @@ pub(crate) fn string_option(obj: &JsValue, key: &str) -> Result<String> {
 /// `{ kernel?: "auto" | "naive" | "packed" | "blocked4" | "blocked8",
 ///    semiring?: "ordinary" | "boolean" | "min-plus" }`
 pub fn options_arg(value: &JsValue) -> Result<Options> {
-    options_with(value, &[])
+    parse_options(value, &[], true)
 }
 
-/// Like `options_arg`, also allowing the operation's own `extra` keys (read by the
-/// caller from the same object).
+/// For the applications: `{ kernel }` plus the operation's own `extra` keys (read
+/// by the caller from the same object); no `semiring`, as each application fixes its
+/// own.
 pub fn options_with(value: &JsValue, extra: &[&str]) -> Result<Options> {
+    parse_options(value, extra, false)
+}
+
+fn parse_options(value: &JsValue, extra: &[&str], semiring_allowed: bool) -> Result<Options> {
     let mut options = Options::default();
     if value.is_undefined() || value.is_null() {
         return Ok(options);
@@ -146,7 +213,7 @@ pub fn options_with(value: &JsValue, extra: &[&str]) -> Result<Options> {
                     })?),
                 };
             }
-            "semiring" if extra.is_empty() => {
+            "semiring" if semiring_allowed => {
                 let name = string_option(value, "semiring")?;
                 options.semiring =
                     Semiring::parse(&name).ok_or_else(|| GpgpuError::BadArgument {
@@ -159,7 +226,7 @@ pub fn options_with(value: &JsValue, extra: &[&str]) -> Result<Options> {
             other if extra.contains(&other) => {}
             other => {
                 let mut known = vec!["kernel"];
-                if extra.is_empty() {
+                if semiring_allowed {
                     known.push("semiring");
                 }
                 known.extend(extra);
@@ -177,16 +244,15 @@ pub fn options_with(value: &JsValue, extra: &[&str]) -> Result<Options> {
 pub(crate) fn count_option(obj: &JsValue, key: &str, default: usize, max: f64) -> Result<usize> {
     match number_option(obj, key)? {
         None => Ok(default),
-        Some(v) => {
-            let v = shape::count(&format!("options.{key}"), v, max)? as usize;
-            if v == 0 {
-                return Err(GpgpuError::BadArgument {
-                    name: format!("options.{key}"),
-                    detail: "must be at least 1".into(),
-                });
-            }
-            Ok(v)
-        }
+        Some(v) if v >= 1.0 && v <= max && v.fract() == 0.0 => Ok(v as usize),
+        Some(v) => Err(GpgpuError::BadArgument {
+            name: format!("options.{key}"),
+            detail: format!(
+                "is {}; it must be a whole number from 1 to {}",
+                crate::error::js_number(v),
+                crate::error::js_number(max)
+            ),
+        }),
     }
 }
 
@@ -215,10 +281,35 @@ fn style_arg(value: &JsValue, default_range: f32) -> Result<Style> {
     if value.is_undefined() || value.is_null() {
         return Ok(style);
     }
-    if let Some(r) = number_option(value, "range")? {
-        style.range = r as f32;
+    let Some(obj) = value.dyn_ref::<Object>().filter(|_| value.is_object()) else {
+        return Err(GpgpuError::BadArgument {
+            name: "style".into(),
+            detail: "must be an object such as { range: 2 }".into(),
+        });
+    };
+    if let Some(key) = Object::keys(obj)
+        .iter()
+        .filter_map(|k| k.as_string())
+        .find(|k| !["range", "sequential", "logFloor"].contains(&k.as_str()))
+    {
+        return Err(GpgpuError::BadArgument {
+            name: "style".into(),
+            detail: format!("unknown key '{key}'; known: range, sequential, logFloor"),
+        });
     }
-    style.log_floor = number_option(value, "logFloor")?.map(|f| f as f32);
+    let positive = |key: &str| -> Result<Option<f32>> {
+        match number_option(value, key)? {
+            Some(v) if v <= 0.0 => Err(GpgpuError::BadArgument {
+                name: format!("style.{key}"),
+                detail: format!("is {}; it must be > 0", crate::error::js_number(v)),
+            }),
+            v => Ok(v.map(|v| v as f32)),
+        }
+    };
+    if let Some(r) = positive("range")? {
+        style.range = r;
+    }
+    style.log_floor = positive("logFloor")?;
     style.sequential = Reflect::get(value, &"sequential".into())
         .ok()
         .and_then(|v| v.as_bool())
@@ -321,7 +412,7 @@ impl JsGpgpu {
     /// makes its own.
     #[wasm_bindgen(constructor)]
     pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "HTMLCanvasElement | OffscreenCanvas | undefined")]
+        #[wasm_bindgen(unchecked_optional_param_type = "HTMLCanvasElement | OffscreenCanvas")]
         canvas: JsValue,
     ) -> JsResult<JsGpgpu> {
         let canvas = if canvas.is_undefined() || canvas.is_null() {
@@ -336,7 +427,12 @@ impl JsGpgpu {
     }
 
     /// R = M·M for an n×n row-major Float32Array.
-    pub fn square(&self, n: f64, m: JsValue, options: JsValue) -> JsResult<Float32Array> {
+    pub fn square(
+        &self,
+        n: f64,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
+    ) -> JsResult<Float32Array> {
         self.blocking(|g| start::square(g, n, &m, &options))
     }
 
@@ -346,9 +442,9 @@ impl JsGpgpu {
         rows: f64,
         inner: f64,
         cols: f64,
-        a: JsValue,
-        b: JsValue,
-        options: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] b: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
     ) -> JsResult<Float32Array> {
         self.blocking(|g| start::multiply(g, [rows, inner, cols], &a, &b, &options))
     }
@@ -358,22 +454,33 @@ impl JsGpgpu {
     pub fn square_repeatedly(
         &self,
         n: f64,
-        m: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
         times: f64,
-        options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
     ) -> JsResult<Float32Array> {
         self.blocking(|g| start::repeat(g, n, &m, times, &options))
     }
 
     /// M^p for a whole p >= 0 by binary exponentiation; p = 0 gives the identity.
-    pub fn power(&self, n: f64, m: JsValue, p: f64, options: JsValue) -> JsResult<Float32Array> {
+    pub fn power(
+        &self,
+        n: f64,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
+        p: f64,
+        #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
+    ) -> JsResult<Float32Array> {
         self.blocking(|g| start::power(g, n, &m, p, &options))
     }
 
     /// Like `square`, but the readback goes through a pixel-pack buffer and a fence,
     /// so the main thread does not wait for the GPU.
     #[wasm_bindgen(js_name = squareAsync, unchecked_return_type = "Promise<Float32Array>")]
-    pub fn square_async(&self, n: f64, m: JsValue, options: JsValue) -> Promise {
+    pub fn square_async(
+        &self,
+        n: f64,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
+    ) -> Promise {
         self.non_blocking(|g| start::square(g, n, &m, &options))
     }
 
@@ -384,9 +491,9 @@ impl JsGpgpu {
         rows: f64,
         inner: f64,
         cols: f64,
-        a: JsValue,
-        b: JsValue,
-        options: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] b: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
     ) -> Promise {
         self.non_blocking(|g| start::multiply(g, [rows, inner, cols], &a, &b, &options))
     }
@@ -399,22 +506,33 @@ impl JsGpgpu {
     pub fn square_repeatedly_async(
         &self,
         n: f64,
-        m: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
         times: f64,
-        options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
     ) -> Promise {
         self.non_blocking(|g| start::repeat(g, n, &m, times, &options))
     }
 
     /// Like `power`, with a non-blocking readback.
     #[wasm_bindgen(js_name = powerAsync, unchecked_return_type = "Promise<Float32Array>")]
-    pub fn power_async(&self, n: f64, m: JsValue, p: f64, options: JsValue) -> Promise {
+    pub fn power_async(
+        &self,
+        n: f64,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
+        p: f64,
+        #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
+    ) -> Promise {
         self.non_blocking(|g| start::power(g, n, &m, p, &options))
     }
 
     /// `square` as a `Run` whose passes the caller steps through.
     #[wasm_bindgen(js_name = startSquare)]
-    pub fn start_square(&self, n: f64, m: JsValue, options: JsValue) -> JsResult<JsRun> {
+    pub fn start_square(
+        &self,
+        n: f64,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
+    ) -> JsResult<JsRun> {
         self.stepwise(|g| start::square(g, n, &m, &options))
     }
 
@@ -425,9 +543,9 @@ impl JsGpgpu {
         rows: f64,
         inner: f64,
         cols: f64,
-        a: JsValue,
-        b: JsValue,
-        options: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] b: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
     ) -> JsResult<JsRun> {
         self.stepwise(|g| start::multiply(g, [rows, inner, cols], &a, &b, &options))
     }
@@ -437,27 +555,33 @@ impl JsGpgpu {
     pub fn start_square_repeatedly(
         &self,
         n: f64,
-        m: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
         times: f64,
-        options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
     ) -> JsResult<JsRun> {
         self.stepwise(|g| start::repeat(g, n, &m, times, &options))
     }
 
     /// `power` as a `Run`.
     #[wasm_bindgen(js_name = startPower)]
-    pub fn start_power(&self, n: f64, m: JsValue, p: f64, options: JsValue) -> JsResult<JsRun> {
+    pub fn start_power(
+        &self,
+        n: f64,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
+        p: f64,
+        #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
+    ) -> JsResult<JsRun> {
         self.stepwise(|g| start::power(g, n, &m, p, &options))
     }
 
     /// Draws any rows×cols array (e.g. |GPU − double|) as a heatmap on `canvas`,
     /// through the same colour-map shader. Returns { blockRows, blockCols, stride }.
-    #[wasm_bindgen(js_name = drawHeatmap)]
+    #[wasm_bindgen(js_name = drawHeatmap, unchecked_return_type = "HeatmapDrawn")]
     pub fn draw_heatmap(
         &self,
         rows: f64,
         cols: f64,
-        data: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] data: JsValue,
         canvas: JsValue,
         style: JsValue,
     ) -> JsResult<Object> {
@@ -486,6 +610,7 @@ impl JsGpgpu {
     /// { renderer, vendor, webglVersion, glslVersion, maxTextureSize, maxViewportDims,
     ///   maxDrawBuffers, maxTextureUnits, maxDimension, floatRenderable, timerQuery,
     ///   kernels (the names this device runs) }
+    #[wasm_bindgen(unchecked_return_type = "DeviceInfo")]
     pub fn info(&self) -> Object {
         let g = self.inner.borrow();
         let i = g.info();
@@ -515,6 +640,7 @@ impl JsGpgpu {
     }
 
     /// Every kernel of the library, naive first: [{ name, description, planes }].
+    #[wasm_bindgen(unchecked_return_type = "KernelInfo[]")]
     pub fn kernels() -> Array {
         Kernel::ALL
             .iter()
@@ -531,8 +657,11 @@ impl JsGpgpu {
 
     /// The GLSL file of a kernel, as written (with its comments).
     #[wasm_bindgen(js_name = kernelSource)]
-    pub fn kernel_source(name: &str) -> JsResult<String> {
-        kernel_arg(name)
+    pub fn kernel_source(
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+    ) -> JsResult<String> {
+        string_arg("kernel", &name)
+            .and_then(|name| kernel_arg(&name))
             .map(|k| k.glsl().to_string())
             .map_err(to_js_error)
     }
@@ -545,15 +674,22 @@ impl JsGpgpu {
 
     /// The complete fragment shader the GPU compiles for a kernel and semiring.
     #[wasm_bindgen(js_name = programSource)]
-    pub fn program_source(name: &str, semiring: Option<String>) -> JsResult<String> {
+    pub fn program_source(
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+        #[wasm_bindgen(
+            unchecked_optional_param_type = "\"ordinary\" | \"boolean\" | \"min-plus\""
+        )]
+        semiring: JsValue,
+    ) -> JsResult<String> {
         let source = || {
-            let kernel = kernel_arg(name)?;
-            let semiring = match semiring.as_deref() {
-                None => Semiring::Ordinary,
-                Some(s) => {
+            let kernel = kernel_arg(&string_arg("kernel", &name)?)?;
+            let semiring = match semiring.is_undefined() {
+                true => Semiring::Ordinary,
+                false => {
+                    let s = string_arg("semiring", &semiring)?;
                     options_arg(&{
                         let o = Object::new();
-                        set(&o, "semiring", s);
+                        set(&o, "semiring", s.as_str());
                         o.into()
                     })?
                     .semiring
@@ -577,7 +713,7 @@ impl JsGpgpu {
     }
 
     /// Live GL objects created by this instance (for leak checks).
-    #[wasm_bindgen(js_name = liveObjects)]
+    #[wasm_bindgen(js_name = liveObjects, unchecked_return_type = "LiveObjects")]
     pub fn live_objects(&self) -> Object {
         let c = self.inner.borrow().live_objects();
         let o = Object::new();
@@ -609,7 +745,7 @@ impl JsGpgpu {
     }
 
     /// The canvas the context lives on.
-    #[wasm_bindgen(getter)]
+    #[wasm_bindgen(getter, unchecked_return_type = "HTMLCanvasElement | OffscreenCanvas")]
     pub fn canvas(&self) -> JsValue {
         self.inner.borrow_mut().engine().canvas().js_value()
     }
@@ -647,8 +783,9 @@ impl JsGpgpu {
 
 /// Which matrix of a run to look at: "a" (the input M, or A), "b" (B of a
 /// product), "latest" (the last pass's output) or "result".
-fn pick<'r>(run: &'r Run, which: &str) -> Result<&'r crate::engine::DeviceMatrix> {
-    let slot = match which {
+fn pick<'r>(run: &'r Run, which: &JsValue) -> Result<&'r crate::engine::DeviceMatrix> {
+    let which = string_arg("which", which)?;
+    let slot = match which.as_str() {
         "a" | "input" => run.slot(0),
         "b" if run.is_product() => run.slot(1),
         "latest" => Some(run.latest()),
@@ -661,10 +798,11 @@ fn pick<'r>(run: &'r Run, which: &str) -> Result<&'r crate::engine::DeviceMatrix
         }
         _ => None,
     };
+    let b = if run.is_product() { ", 'b'" } else { "" };
     slot.ok_or_else(|| GpgpuError::BadArgument {
         name: "which".into(),
         detail: format!(
-            "'{which}' is not a matrix of this run; use 'a', 'b' (products), 'latest' or 'result'"
+            "'{which}' is not a matrix of this run; use 'a' (or 'input'){b}, 'latest' or 'result'"
         ),
     })
 }
@@ -720,6 +858,7 @@ impl JsRun {
     }
 
     /// One label per pass, e.g. "M^6 = M^3 · M^3".
+    #[wasm_bindgen(unchecked_return_type = "string[]")]
     pub fn labels(&self) -> Array {
         self.peek(|r| {
             r.plan()
@@ -759,7 +898,7 @@ impl JsRun {
     /// pending (results arrive after control returns to the browser), NaN when the
     /// pass was not timed (no timer extension, or `step()` without `timed`) or the
     /// GPU reported the interval unreliable (disjoint).
-    #[wasm_bindgen(js_name = gpuTimes)]
+    #[wasm_bindgen(js_name = gpuTimes, unchecked_return_type = "(number | null)[]")]
     pub fn gpu_times(&mut self) -> JsResult<Array> {
         self.with(|g, run| {
             Ok(run
@@ -772,14 +911,21 @@ impl JsRun {
 
     /// { maxAbs, nan, inf, sumAbs, sumSquares, min, max } of a matrix of the run, by GPU
     /// reduction (finite entries only in all but nan and inf).
-    pub fn stats(&mut self, which: &str) -> JsResult<Object> {
-        self.with(|g, run| reduce::stats(g.engine(), pick(run, which)?).map(stats_object))
+    #[wasm_bindgen(unchecked_return_type = "MatrixStats")]
+    pub fn stats(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "RunMatrix")] which: JsValue,
+    ) -> JsResult<Object> {
+        self.with(|g, run| reduce::stats(g.engine(), pick(run, &which)?).map(stats_object))
     }
 
     /// Reads a matrix of the run back (row-major Float32Array).
-    pub fn read(&mut self, which: &str) -> JsResult<Float32Array> {
+    pub fn read(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "RunMatrix")] which: JsValue,
+    ) -> JsResult<Float32Array> {
         self.with(|g, run| {
-            let m = pick(run, which)?;
+            let m = pick(run, &which)?;
             let data = run.semiring.decode(g.engine().download(m)?);
             Ok(Float32Array::from(&data[..]))
         })
@@ -806,16 +952,16 @@ impl JsRun {
     /// Draws a matrix of the run on `canvas` as a heatmap straight from its GPU
     /// texture. `style`: { range?, sequential?, logFloor? }; the range defaults to
     /// the matrix's largest |finite value|. Returns { blockRows, blockCols, stride }.
-    #[wasm_bindgen(js_name = drawHeatmap)]
+    #[wasm_bindgen(js_name = drawHeatmap, unchecked_return_type = "HeatmapDrawn")]
     pub fn draw_heatmap(
         &mut self,
-        which: &str,
-        canvas: JsValue,
-        style: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "RunMatrix")] which: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "HTMLCanvasElement")] canvas: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "HeatmapStyle")] style: JsValue,
     ) -> JsResult<Object> {
         self.with(|g, run| {
             let canvas = canvas_arg(&canvas)?;
-            let m = pick(run, which)?;
+            let m = pick(run, &which)?;
             let e = g.engine();
             let range = reduce::stats(e, m)?.max_abs;
             let style = style_arg(&style, range)?;

@@ -44,7 +44,13 @@ impl JsGpgpu {
 
     /// R = b[(I + A)^(n−1)] by ⌈log2(n−1)⌉ boolean squarings on the GPU.
     /// Returns { matrix (0/1), connected (R all ones), squarings }.
-    pub fn reachability(&self, n: f64, adjacency: JsValue, options: JsValue) -> JsResult<Object> {
+    #[wasm_bindgen(unchecked_return_type = "Reachability")]
+    pub fn reachability(
+        &self,
+        n: f64,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] adjacency: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "KernelOptions")] options: JsValue,
+    ) -> JsResult<Object> {
         self.app(|g| {
             let n = g.dim("n", n)?;
             let adjacency = matrix_arg("adjacency", &adjacency)?;
@@ -60,8 +66,13 @@ impl JsGpgpu {
     /// All-pairs shortest paths by ⌈log2(n−1)⌉ (min, +) squarings. `weights`: row-major
     /// n×n, `weights[i*n + j]` the length of edge i → j, `Infinity` for none. Returns { distances (Infinity where
     /// unreachable), squarings, negativeCycle }.
-    #[wasm_bindgen(js_name = shortestPaths)]
-    pub fn shortest_paths(&self, n: f64, weights: JsValue, options: JsValue) -> JsResult<Object> {
+    #[wasm_bindgen(js_name = shortestPaths, unchecked_return_type = "ShortestPaths")]
+    pub fn shortest_paths(
+        &self,
+        n: f64,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] weights: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "KernelOptions")] options: JsValue,
+    ) -> JsResult<Object> {
         self.app(|g| {
             let n = g.dim("n", n)?;
             let weights = matrix_arg("weights", &weights)?;
@@ -76,7 +87,12 @@ impl JsGpgpu {
 
     /// F(k) from [[1,1],[1,0]]^k on the GPU. Returns { k, value (float32 result),
     /// exactValue (decimal string of the true F(k), null past 2^128), exact, passes }.
-    pub fn fibonacci(&self, k: f64, options: JsValue) -> JsResult<Object> {
+    #[wasm_bindgen(unchecked_return_type = "FibonacciResult")]
+    pub fn fibonacci(
+        &self,
+        k: f64,
+        #[wasm_bindgen(unchecked_optional_param_type = "KernelOptions")] options: JsValue,
+    ) -> JsResult<Object> {
         self.app(|g| {
             let k = shape::count("k", k, MAX_COUNT)?;
             let f = fibonacci::fibonacci(g, k, &options_with(&options, &[])?)?;
@@ -99,7 +115,13 @@ impl JsGpgpu {
     /// patience (doublings allowed past the best before stopping, default 0) }.
     /// Returns { matrix (the X of smallest residual), converged, residuals (‖AX − I‖_F
     /// of X₀, then after each doubling), scale, message }.
-    pub fn inverse(&self, n: f64, a: JsValue, options: JsValue) -> JsResult<Object> {
+    #[wasm_bindgen(unchecked_return_type = "InverseResult")]
+    pub fn inverse(
+        &self,
+        n: f64,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "InverseOptions")] options: JsValue,
+    ) -> JsResult<Object> {
         self.app(|g| {
             let n = g.dim("n", n)?;
             let a = matrix_arg("a", &a)?;
@@ -124,6 +146,14 @@ impl JsGpgpu {
                     }
                 },
             };
+            if method == InverseMethod::NewtonSchulz && number_option(&options, "d")?.is_some() {
+                return Err(GpgpuError::BadArgument {
+                    name: "options.d".into(),
+                    detail: "applies to method 'series' only (Newton–Schulz picks its own \
+                             scale)"
+                        .into(),
+                });
+            }
             let stopping = Stopping {
                 max_doublings: count_option(&options, "maxDoublings", 60, 1000.0)?,
                 patience: match number_option(&options, "patience")? {
@@ -146,7 +176,14 @@ impl JsGpgpu {
     /// method (square and normalise) and deflation. options: { kernel, maxSquarings
     /// (default 30) }. Returns { pairs: [{ value, vector, converged, history, residuals }] },
     /// stopping after the first pair that does not converge.
-    pub fn eigen(&self, n: f64, a: JsValue, k: f64, options: JsValue) -> JsResult<Object> {
+    #[wasm_bindgen(unchecked_return_type = "EigenResult")]
+    pub fn eigen(
+        &self,
+        n: f64,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
+        k: f64,
+        #[wasm_bindgen(unchecked_optional_param_type = "EigenOptions")] options: JsValue,
+    ) -> JsResult<Object> {
         self.app(|g| {
             let n = g.dim("n", n)?;
             let a = matrix_arg("a", &a)?;
@@ -171,7 +208,14 @@ impl JsGpgpu {
     /// recordEvery (read x back every m iterations into `history`) }. Returns { x,
     /// converged, diverged, iterations, deltas (Σ|Δx| per iteration), history:
     /// [{ iteration, x }] }.
-    pub fn jacobi(&self, n: f64, a: JsValue, b: JsValue, options: JsValue) -> JsResult<Object> {
+    #[wasm_bindgen(unchecked_return_type = "JacobiResult")]
+    pub fn jacobi(
+        &self,
+        n: f64,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] b: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "JacobiOptions")] options: JsValue,
+    ) -> JsResult<Object> {
         self.app(|g| {
             let n = g.dim("n", n)?;
             let (a, b) = (matrix_arg("a", &a)?, matrix_arg("b", &b)?);

@@ -168,11 +168,11 @@ impl Run {
     /// Fails if the context was lost since this run uploaded its inputs: its
     /// textures died with it and the run must be started again.
     pub fn check_alive(&self, engine: &mut Engine) -> Result<()> {
-        engine.ensure()?;
+        // First: while still lost, "wait and call again" would be wrong for this run.
         if engine.gl().generation() != self.generation {
             return Err(GpgpuError::RunOutlivedContext);
         }
-        Ok(())
+        engine.ensure()
     }
 
     /// The output of the latest pass, or the first input before any pass ran.

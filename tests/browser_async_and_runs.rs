@@ -164,7 +164,7 @@ async fn a_run_steps_pass_by_pass_with_stats_and_timers() {
         let mut exps = vec![];
         while run.step(Some(true)).unwrap() {
             run.sync().unwrap();
-            let latest = run.read("latest").unwrap().to_vec();
+            let latest = run.read("latest".into()).unwrap().to_vec();
             let e = [0, 2, 4, 5][run.passes_done() as usize];
             exps.push(e);
             let want = reference::power(Ordinary, n, &to_f64(&m), e);
@@ -174,7 +174,7 @@ async fn a_run_steps_pass_by_pass_with_stats_and_timers() {
                 &want,
             );
             // Statistics by GPU reduction equal those of the CPU copy.
-            let stats = run.stats("latest").unwrap();
+            let stats = run.stats("latest".into()).unwrap();
             let max_abs = want.iter().fold(0f64, |a, v| a.max(v.abs()));
             let sum_abs: f64 = want.iter().map(|v| v.abs()).sum();
             assert_eq!(get(&stats, "maxAbs"), max_abs);
@@ -189,7 +189,7 @@ async fn a_run_steps_pass_by_pass_with_stats_and_timers() {
             &result,
             &reference::power(Ordinary, n, &to_f64(&m), 5),
         );
-        assert_eq!(run.read("a").unwrap().to_vec(), m, "the input stays");
+        assert_eq!(run.read("a".into()).unwrap().to_vec(), m, "the input stays");
         // Timer query results arrive after control returns to the browser.
         let info = g.info();
         if Reflect::get(&info, &"timerQuery".into()).unwrap().as_bool() == Some(true) {
@@ -227,7 +227,7 @@ fn stats_count_nan_and_infinity() {
     let mut run = g
         .start_square_repeatedly(n as f64, js(&m), 0.0, JsValue::UNDEFINED)
         .unwrap();
-    let s = run.stats("a").unwrap();
+    let s = run.stats("a".into()).unwrap();
     assert_eq!(
         (get(&s, "maxAbs"), get(&s, "nan"), get(&s, "inf")),
         (7.0, 1.0, 2.0)
@@ -261,7 +261,7 @@ fn heatmaps_are_drawn_from_textures_with_row_zero_on_top() {
             .unwrap();
         let c = canvas(4, 4);
         let drawn = run
-            .draw_heatmap("a", c.clone().into(), JsValue::UNDEFINED)
+            .draw_heatmap("a".into(), c.clone().into(), JsValue::UNDEFINED)
             .unwrap();
         assert_eq!(get(&drawn, "blockRows"), 1.0);
         let [r, _, b, _] = pixel(&c, 0.0, 0.0);
@@ -427,11 +427,15 @@ fn the_identity_of_p_0_is_a_gpu_matrix_too() {
         .unwrap();
     assert_eq!(run.pass_count(), 0);
     assert!(run.done());
-    let s = run.stats("result").unwrap();
+    let s = run.stats("result".into()).unwrap();
     assert_eq!((get(&s, "maxAbs"), get(&s, "sumAbs")), (1.0, 5.0));
     let c = canvas(5, 5);
-    run.draw_heatmap("result", c.clone().into(), JsValue::UNDEFINED)
+    run.draw_heatmap("result".into(), c.clone().into(), JsValue::UNDEFINED)
         .unwrap();
     let id = reference::identity(Ordinary, 5);
-    assert_exact("identity", &run.read("result").unwrap().to_vec(), &id);
+    assert_exact(
+        "identity",
+        &run.read("result".into()).unwrap().to_vec(),
+        &id,
+    );
 }

@@ -480,3 +480,103 @@ fn freeing_an_engine_gives_its_context_back() {
     let r = first.square(2.0, m, JsValue::UNDEFINED).unwrap().to_vec();
     assert_eq!(r, [7.0, 10.0, 15.0, 22.0]);
 }
+
+#[wasm_bindgen_test]
+fn every_argument_of_the_wrong_kind_is_a_gpgpu_error() {
+    let g = js_gpgpu();
+    let u = JsValue::UNDEFINED;
+    let m: JsValue = Float32Array::from(&[1.0f32, 0.0, 0.0, 1.0][..]).into();
+    // Strings where strings belong: a number there once read wasm memory as a string.
+    let mut run = g.start_power(2.0, m.clone(), 3.0, u.clone()).unwrap();
+    assert_js_error(
+        run.read(0.into()),
+        "BAD_ARGUMENT",
+        "which: must be a string, got 0",
+    );
+    assert_js_error(run.stats(u.clone()), "BAD_ARGUMENT", "got undefined");
+    assert_js_error(
+        run.read("b".into()),
+        "BAD_ARGUMENT",
+        "use 'a' (or 'input'), 'latest'",
+    );
+    assert_js_error(
+        JsGpgpu::kernel_source(5.into()),
+        "BAD_ARGUMENT",
+        "kernel: must be a string",
+    );
+    assert_js_error(
+        JsGpgpu::program_source(JsValue::NULL, u.clone()),
+        "BAD_ARGUMENT",
+        "got null",
+    );
+    let canvas: JsValue = web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .create_element("canvas")
+        .unwrap()
+        .into();
+    let style = Object::new();
+    Reflect::set(&style, &"rang".into(), &2.into()).unwrap();
+    assert_js_error(
+        g.draw_heatmap(2.0, 2.0, m.clone(), canvas.clone(), style.into()),
+        "BAD_ARGUMENT",
+        "unknown key 'rang'",
+    );
+    let style = Object::new();
+    Reflect::set(&style, &"range".into(), &(-1).into()).unwrap();
+    assert_js_error(
+        g.draw_heatmap(2.0, 2.0, m.clone(), canvas, style.into()),
+        "BAD_ARGUMENT",
+        "style.range: is -1; it must be > 0",
+    );
+    // Whole-number options say the same thing for every bad value.
+    for bad in [0.0, -1.0, 2.5, 1001.0] {
+        let o = Object::new();
+        Reflect::set(&o, &"maxDoublings".into(), &bad.into()).unwrap();
+        assert_js_error(
+            g.inverse(2.0, m.clone(), o.into()),
+            "BAD_ARGUMENT",
+            "it must be a whole number from 1 to 1000",
+        );
+    }
+    // Options that do not apply are refused, not ignored.
+    assert_js_error(
+        g.reachability(2.0, m.clone(), options(&[("semiring", "min-plus")])),
+        "BAD_ARGUMENT",
+        "unknown option 'semiring'",
+    );
+    assert_js_error(
+        g.fibonacci(10.0, options(&[("semiring", "boolean")])),
+        "BAD_ARGUMENT",
+        "unknown option 'semiring'",
+    );
+    let o = Object::new();
+    Reflect::set(&o, &"d".into(), &0.5.into()).unwrap();
+    assert_js_error(
+        g.inverse(2.0, m.clone(), o.into()),
+        "BAD_ARGUMENT",
+        "'series' only",
+    );
+    // Out of doublings while still improving is said so.
+    let spd: Vec<f32> = vec![4.0, 1.0, 0.0, 1.0, 3.0, 1.0, 0.0, 1.0, 2.0];
+    let o = Object::new();
+    Reflect::set(&o, &"maxDoublings".into(), &1.into()).unwrap();
+    let r = g
+        .inverse(3.0, Float32Array::from(&spd[..]).into(), o.into())
+        .unwrap();
+    let message = Reflect::get(&r, &"message".into())
+        .unwrap()
+        .as_string()
+        .unwrap();
+    assert!(message.contains("raise options.maxDoublings"), "{message}");
+    // A NaN in Jacobi's A is reported at once as diverging, not iterated 1000 times.
+    let a: JsValue = Float32Array::from(&[4.0f32, f32::NAN, 1.0, 3.0][..]).into();
+    let b: JsValue = Float32Array::from(&[1.0f32, 1.0][..]).into();
+    let r = g.jacobi(2.0, a, b, u).unwrap();
+    assert_eq!(Reflect::get(&r, &"diverged".into()).unwrap(), JsValue::TRUE);
+    assert_eq!(
+        Reflect::get(&r, &"iterations".into()).unwrap().as_f64(),
+        Some(1.0)
+    );
+}

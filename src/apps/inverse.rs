@@ -134,6 +134,18 @@ pub fn inverse(
             residuals.iter().position(|&r| r == best).unwrap_or(0),
             residuals.len().saturating_sub(1)
         ),
+        // Out of doublings with the last one the best: it was still improving.
+        (false, _)
+            if residuals.len() > stopping.max_doublings
+                && residuals.last() == Some(&best)
+                && residuals.len() > 1 =>
+        {
+            format!(
+                "not converged yet: ‖AX − I‖_F was still falling ({best:.3e}) when the \
+                 {} doublings allowed ran out; raise options.maxDoublings",
+                stopping.max_doublings
+            )
+        }
         (false, InverseMethod::NewtonSchulz) => format!(
             "does not converge: ‖AX − I‖_F stopped improving at {best:.3}; A is singular, \
              or too ill-conditioned for float32"

@@ -98,7 +98,8 @@ pub fn jacobi(
                 history.push((iteration, ws.read(&x)?));
             }
             let limit = DIVERGED_GROWTH * deltas[0].max(f32::MIN_POSITIVE);
-            if sum.is_nan() || sum > limit {
+            // NaN or ±Inf in x never goes away again (a NaN in A or b brings it at once).
+            if !sum.is_finite() || sum > limit {
                 diverged = true;
                 break;
             }
