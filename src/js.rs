@@ -156,6 +156,16 @@ fn js_kind(value: &JsValue) -> String {
     format!("{article} {name}")
 }
 
+/// A number argument; anything but a JS number is BAD_ARGUMENT naming what it was
+/// (an f64 parameter would turn undefined into NaN, null into 0 and "4" into 4, and
+/// throw a raw TypeError for a BigInt).
+pub(crate) fn number_arg(name: &str, value: &JsValue) -> Result<f64> {
+    value.as_f64().ok_or_else(|| GpgpuError::BadArgument {
+        name: name.into(),
+        detail: format!("must be a number, got {}", js_kind(value)),
+    })
+}
+
 /// A string argument; anything else is BAD_ARGUMENT naming what was passed (a
 /// `&str` parameter would let wasm-bindgen read a non-string as garbage memory).
 pub(crate) fn string_arg(name: &str, value: &JsValue) -> Result<String> {
@@ -362,36 +372,48 @@ fn stats_object(s: Stats) -> Object {
 mod start {
     use super::*;
 
-    pub fn square(g: &mut Gpgpu, n: f64, m: &JsValue, options: &JsValue) -> Result<Run> {
-        let n = g.dim("n", n)?;
+    pub fn square(g: &mut Gpgpu, n: &JsValue, m: &JsValue, options: &JsValue) -> Result<Run> {
+        let n = g.dim("n", number_arg("n", n)?)?;
         let m = matrix_arg("m", m)?;
         g.start_plan(n, &m, passes::power(2), &options_arg(options)?)
     }
 
     pub fn multiply(
         g: &mut Gpgpu,
-        [rows, inner, cols]: [f64; 3],
+        [rows, inner, cols]: [&JsValue; 3],
         a: &JsValue,
         b: &JsValue,
         options: &JsValue,
     ) -> Result<Run> {
-        let rows = g.dim("rows", rows)?;
-        let inner = g.dim("inner", inner)?;
-        let cols = g.dim("cols", cols)?;
+        let rows = g.dim("rows", number_arg("rows", rows)?)?;
+        let inner = g.dim("inner", number_arg("inner", inner)?)?;
+        let cols = g.dim("cols", number_arg("cols", cols)?)?;
         let (a, b) = (matrix_arg("a", a)?, matrix_arg("b", b)?);
         g.start_product(rows, inner, cols, &a, &b, &options_arg(options)?)
     }
 
-    pub fn repeat(g: &mut Gpgpu, n: f64, m: &JsValue, times: f64, opts: &JsValue) -> Result<Run> {
-        let n = g.dim("n", n)?;
-        let times = shape::count("times", times, 64.0)?;
+    pub fn repeat(
+        g: &mut Gpgpu,
+        n: &JsValue,
+        m: &JsValue,
+        times: &JsValue,
+        opts: &JsValue,
+    ) -> Result<Run> {
+        let n = g.dim("n", number_arg("n", n)?)?;
+        let times = shape::count("times", number_arg("times", times)?, 64.0)?;
         let m = matrix_arg("m", m)?;
         g.start_plan(n, &m, passes::repeated_square(times), &options_arg(opts)?)
     }
 
-    pub fn power(g: &mut Gpgpu, n: f64, m: &JsValue, p: f64, opts: &JsValue) -> Result<Run> {
-        let n = g.dim("n", n)?;
-        let p = shape::count("p", p, MAX_COUNT)?;
+    pub fn power(
+        g: &mut Gpgpu,
+        n: &JsValue,
+        m: &JsValue,
+        p: &JsValue,
+        opts: &JsValue,
+    ) -> Result<Run> {
+        let n = g.dim("n", number_arg("n", n)?)?;
+        let p = shape::count("p", number_arg("p", p)?, MAX_COUNT)?;
         let m = matrix_arg("m", m)?;
         g.start_plan(n, &m, passes::power(p), &options_arg(opts)?)
     }
@@ -429,47 +451,47 @@ impl JsGpgpu {
     /// R = M·M for an n×n row-major Float32Array.
     pub fn square(
         &self,
-        n: f64,
+        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
     ) -> JsResult<Float32Array> {
-        self.blocking(|g| start::square(g, n, &m, &options))
+        self.blocking(|g| start::square(g, &n, &m, &options))
     }
 
     /// A·B with A rows×inner and B inner×cols.
     pub fn multiply(
         &self,
-        rows: f64,
-        inner: f64,
-        cols: f64,
+        #[wasm_bindgen(unchecked_param_type = "number")] rows: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] inner: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] cols: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] b: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
     ) -> JsResult<Float32Array> {
-        self.blocking(|g| start::multiply(g, [rows, inner, cols], &a, &b, &options))
+        self.blocking(|g| start::multiply(g, [&rows, &inner, &cols], &a, &b, &options))
     }
 
     /// M^(2^times): `times` squarings chained on the GPU; times = 0 returns M.
     #[wasm_bindgen(js_name = squareRepeatedly)]
     pub fn square_repeatedly(
         &self,
-        n: f64,
+        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
-        times: f64,
+        #[wasm_bindgen(unchecked_param_type = "number")] times: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
     ) -> JsResult<Float32Array> {
-        self.blocking(|g| start::repeat(g, n, &m, times, &options))
+        self.blocking(|g| start::repeat(g, &n, &m, &times, &options))
     }
 
     /// M^p for a whole p >= 0 by binary exponentiation; p = 0 gives the identity.
     pub fn power(
         &self,
-        n: f64,
+        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
-        p: f64,
+        #[wasm_bindgen(unchecked_param_type = "number")] p: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
     ) -> JsResult<Float32Array> {
-        self.blocking(|g| start::power(g, n, &m, p, &options))
+        self.blocking(|g| start::power(g, &n, &m, &p, &options))
     }
 
     /// Like `square`, but the readback goes through a pixel-pack buffer and a fence,
@@ -477,25 +499,25 @@ impl JsGpgpu {
     #[wasm_bindgen(js_name = squareAsync, unchecked_return_type = "Promise<Float32Array>")]
     pub fn square_async(
         &self,
-        n: f64,
+        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
     ) -> Promise {
-        self.non_blocking(|g| start::square(g, n, &m, &options))
+        self.non_blocking(|g| start::square(g, &n, &m, &options))
     }
 
     /// Like `multiply`, with a non-blocking readback.
     #[wasm_bindgen(js_name = multiplyAsync, unchecked_return_type = "Promise<Float32Array>")]
     pub fn multiply_async(
         &self,
-        rows: f64,
-        inner: f64,
-        cols: f64,
+        #[wasm_bindgen(unchecked_param_type = "number")] rows: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] inner: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] cols: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] b: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
     ) -> Promise {
-        self.non_blocking(|g| start::multiply(g, [rows, inner, cols], &a, &b, &options))
+        self.non_blocking(|g| start::multiply(g, [&rows, &inner, &cols], &a, &b, &options))
     }
 
     /// Like `squareRepeatedly`, with a non-blocking readback.
@@ -505,73 +527,73 @@ impl JsGpgpu {
     )]
     pub fn square_repeatedly_async(
         &self,
-        n: f64,
+        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
-        times: f64,
+        #[wasm_bindgen(unchecked_param_type = "number")] times: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
     ) -> Promise {
-        self.non_blocking(|g| start::repeat(g, n, &m, times, &options))
+        self.non_blocking(|g| start::repeat(g, &n, &m, &times, &options))
     }
 
     /// Like `power`, with a non-blocking readback.
     #[wasm_bindgen(js_name = powerAsync, unchecked_return_type = "Promise<Float32Array>")]
     pub fn power_async(
         &self,
-        n: f64,
+        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
-        p: f64,
+        #[wasm_bindgen(unchecked_param_type = "number")] p: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
     ) -> Promise {
-        self.non_blocking(|g| start::power(g, n, &m, p, &options))
+        self.non_blocking(|g| start::power(g, &n, &m, &p, &options))
     }
 
     /// `square` as a `Run` whose passes the caller steps through.
     #[wasm_bindgen(js_name = startSquare)]
     pub fn start_square(
         &self,
-        n: f64,
+        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
     ) -> JsResult<JsRun> {
-        self.stepwise(|g| start::square(g, n, &m, &options))
+        self.stepwise(|g| start::square(g, &n, &m, &options))
     }
 
     /// `multiply` as a `Run`.
     #[wasm_bindgen(js_name = startMultiply)]
     pub fn start_multiply(
         &self,
-        rows: f64,
-        inner: f64,
-        cols: f64,
+        #[wasm_bindgen(unchecked_param_type = "number")] rows: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] inner: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] cols: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] b: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
     ) -> JsResult<JsRun> {
-        self.stepwise(|g| start::multiply(g, [rows, inner, cols], &a, &b, &options))
+        self.stepwise(|g| start::multiply(g, [&rows, &inner, &cols], &a, &b, &options))
     }
 
     /// `squareRepeatedly` as a `Run`.
     #[wasm_bindgen(js_name = startSquareRepeatedly)]
     pub fn start_square_repeatedly(
         &self,
-        n: f64,
+        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
-        times: f64,
+        #[wasm_bindgen(unchecked_param_type = "number")] times: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
     ) -> JsResult<JsRun> {
-        self.stepwise(|g| start::repeat(g, n, &m, times, &options))
+        self.stepwise(|g| start::repeat(g, &n, &m, &times, &options))
     }
 
     /// `power` as a `Run`.
     #[wasm_bindgen(js_name = startPower)]
     pub fn start_power(
         &self,
-        n: f64,
+        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
-        p: f64,
+        #[wasm_bindgen(unchecked_param_type = "number")] p: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
     ) -> JsResult<JsRun> {
-        self.stepwise(|g| start::power(g, n, &m, p, &options))
+        self.stepwise(|g| start::power(g, &n, &m, &p, &options))
     }
 
     /// Draws any rows×cols array (e.g. |GPU − double|) as a heatmap on `canvas`,
@@ -579,15 +601,16 @@ impl JsGpgpu {
     #[wasm_bindgen(js_name = drawHeatmap, unchecked_return_type = "HeatmapDrawn")]
     pub fn draw_heatmap(
         &self,
-        rows: f64,
-        cols: f64,
+        #[wasm_bindgen(unchecked_param_type = "number")] rows: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] cols: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] data: JsValue,
         canvas: JsValue,
         style: JsValue,
     ) -> JsResult<Object> {
         let mut g = self.inner.borrow_mut();
         let mut draw = || {
-            let (rows, cols) = (g.dim("rows", rows)?, g.dim("cols", cols)?);
+            let rows = g.dim("rows", number_arg("rows", &rows)?)?;
+            let cols = g.dim("cols", number_arg("cols", &cols)?)?;
             let data = matrix_arg("data", &data)?;
             shape::check_len("data", Shape::new(rows, cols), data.len())?;
             let canvas = canvas_arg(&canvas)?;
@@ -702,10 +725,13 @@ impl JsGpgpu {
 
     /// The kernel `auto` picks for an n×n product on this device.
     #[wasm_bindgen(js_name = defaultKernel)]
-    pub fn default_kernel(&self, n: f64) -> JsResult<String> {
+    pub fn default_kernel(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
+    ) -> JsResult<String> {
         let g = self.inner.borrow();
         let pick = || {
-            let n = g.dim("n", n)?;
+            let n = g.dim("n", number_arg("n", &n)?)?;
             let k = g.choose_kernel(&Options::default(), Shape::square(n))?;
             Ok(k.name().to_string())
         };

@@ -11,7 +11,8 @@ use crate::apps::inverse::{self, InverseMethod, Stopping};
 use crate::apps::jacobi::{self, JacobiSettings};
 use crate::error::{GpgpuError, Result};
 use crate::js::{
-    count_option, matrix_arg, number_option, options_with, set, string_option, to_js_error, JsGpgpu,
+    count_option, matrix_arg, number_arg, number_option, options_with, set, string_option,
+    to_js_error, JsGpgpu,
 };
 use crate::plan::shape::{self, MAX_COUNT};
 
@@ -47,12 +48,12 @@ impl JsGpgpu {
     #[wasm_bindgen(unchecked_return_type = "Reachability")]
     pub fn reachability(
         &self,
-        n: f64,
+        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] adjacency: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "KernelOptions")] options: JsValue,
     ) -> JsResult<Object> {
         self.app(|g| {
-            let n = g.dim("n", n)?;
+            let n = g.dim("n", number_arg("n", &n)?)?;
             let adjacency = matrix_arg("adjacency", &adjacency)?;
             let r = graphs::reachability(g, n, &adjacency, &options_with(&options, &[])?)?;
             let o = Object::new();
@@ -69,12 +70,12 @@ impl JsGpgpu {
     #[wasm_bindgen(js_name = shortestPaths, unchecked_return_type = "ShortestPaths")]
     pub fn shortest_paths(
         &self,
-        n: f64,
+        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] weights: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "KernelOptions")] options: JsValue,
     ) -> JsResult<Object> {
         self.app(|g| {
-            let n = g.dim("n", n)?;
+            let n = g.dim("n", number_arg("n", &n)?)?;
             let weights = matrix_arg("weights", &weights)?;
             let r = graphs::shortest_paths(g, n, &weights, &options_with(&options, &[])?)?;
             let o = Object::new();
@@ -90,11 +91,11 @@ impl JsGpgpu {
     #[wasm_bindgen(unchecked_return_type = "FibonacciResult")]
     pub fn fibonacci(
         &self,
-        k: f64,
+        #[wasm_bindgen(unchecked_param_type = "number")] k: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "KernelOptions")] options: JsValue,
     ) -> JsResult<Object> {
         self.app(|g| {
-            let k = shape::count("k", k, MAX_COUNT)?;
+            let k = shape::count("k", number_arg("k", &k)?, MAX_COUNT)?;
             let f = fibonacci::fibonacci(g, k, &options_with(&options, &[])?)?;
             let o = Object::new();
             set(&o, "k", k as f64);
@@ -118,12 +119,12 @@ impl JsGpgpu {
     #[wasm_bindgen(unchecked_return_type = "InverseResult")]
     pub fn inverse(
         &self,
-        n: f64,
+        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "InverseOptions")] options: JsValue,
     ) -> JsResult<Object> {
         self.app(|g| {
-            let n = g.dim("n", n)?;
+            let n = g.dim("n", number_arg("n", &n)?)?;
             let a = matrix_arg("a", &a)?;
             let opts = options_with(&options, &["method", "d", "maxDoublings", "patience"])?;
             let method = match Reflect::get(&options, &"method".into())
@@ -179,14 +180,15 @@ impl JsGpgpu {
     #[wasm_bindgen(unchecked_return_type = "EigenResult")]
     pub fn eigen(
         &self,
-        n: f64,
+        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
-        k: f64,
+        #[wasm_bindgen(unchecked_param_type = "number")] k: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "EigenOptions")] options: JsValue,
     ) -> JsResult<Object> {
         self.app(|g| {
-            let n = g.dim("n", n)?;
+            let n = g.dim("n", number_arg("n", &n)?)?;
             let a = matrix_arg("a", &a)?;
+            let k = number_arg("k", &k)?;
             let k = shape::count("k", k, n as f64)
                 .map_err(|_| eigen::bad_k(&crate::error::js_number(k), n))?
                 as usize;
@@ -211,13 +213,13 @@ impl JsGpgpu {
     #[wasm_bindgen(unchecked_return_type = "JacobiResult")]
     pub fn jacobi(
         &self,
-        n: f64,
+        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] b: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "JacobiOptions")] options: JsValue,
     ) -> JsResult<Object> {
         self.app(|g| {
-            let n = g.dim("n", n)?;
+            let n = g.dim("n", number_arg("n", &n)?)?;
             let (a, b) = (matrix_arg("a", &a)?, matrix_arg("b", &b)?);
             let opts = options_with(&options, &["epsilon", "maxIterations", "recordEvery"])?;
             let epsilon = number_option(&options, "epsilon")?.unwrap_or(1e-6);

@@ -47,7 +47,7 @@ async fn async_products_match_the_reference() {
     for name in kernel_names() {
         for &n in &[1usize, 3, 17, 100] {
             let m = uniform(n as u32, n * n);
-            let got = resolve(g.square_async(n as f64, js(&m), kernel_opts(&name))).await;
+            let got = resolve(g.square_async(num(n as f64), js(&m), kernel_opts(&name))).await;
             let want = reference::square(Ordinary, n, &to_f64(&m));
             assert_close(
                 &format!("{name} squareAsync n={n}"),
@@ -60,9 +60,9 @@ async fn async_products_match_the_reference() {
         let a = uniform(1, rows * inner);
         let b = uniform(2, inner * cols);
         let p = g.multiply_async(
-            rows as f64,
-            inner as f64,
-            cols as f64,
+            num(rows as f64),
+            num(inner as f64),
+            num(cols as f64),
             js(&a),
             js(&b),
             kernel_opts(&name),
@@ -75,8 +75,15 @@ async fn async_products_match_the_reference() {
             FROBENIUS_TOL,
         );
         let s = random::integers(5, 64 * 64, -3, 3);
-        let got =
-            resolve(g.multiply_async(64.0, 64.0, 64.0, js(&s), js(&s), kernel_opts(&name))).await;
+        let got = resolve(g.multiply_async(
+            num(64.0),
+            num(64.0),
+            num(64.0),
+            js(&s),
+            js(&s),
+            kernel_opts(&name),
+        ))
+        .await;
         assert_exact(
             &format!("{name} integer multiplyAsync"),
             &got,
@@ -87,7 +94,8 @@ async fn async_products_match_the_reference() {
             .map(|v| v / 17f32.sqrt())
             .collect();
         for p in [0u64, 1, 5, 13] {
-            let got = resolve(g.power_async(17.0, js(&m), p as f64, kernel_opts(&name))).await;
+            let got =
+                resolve(g.power_async(num(17.0), js(&m), num(p as f64), kernel_opts(&name))).await;
             let want = reference::power(Ordinary, 17, &to_f64(&m), p);
             assert_close(
                 &format!("{name} powerAsync p={p}"),
@@ -96,7 +104,9 @@ async fn async_products_match_the_reference() {
                 4.0 * FROBENIUS_TOL,
             );
         }
-        let got = resolve(g.square_repeatedly_async(17.0, js(&m), 3.0, kernel_opts(&name))).await;
+        let got =
+            resolve(g.square_repeatedly_async(num(17.0), js(&m), num(3.0), kernel_opts(&name)))
+                .await;
         let want = reference::repeated_square(Ordinary, 17, &to_f64(&m), 3);
         assert_close(
             &format!("{name} squareRepeatedlyAsync"),
@@ -110,7 +120,7 @@ async fn async_products_match_the_reference() {
 #[wasm_bindgen_test]
 async fn async_errors_reject_the_promise() {
     let g = JsGpgpu::new(JsValue::UNDEFINED).unwrap();
-    let err = JsFuture::from(g.square_async(2.5, js(&[0.0; 4]), JsValue::UNDEFINED))
+    let err = JsFuture::from(g.square_async(num(2.5), js(&[0.0; 4]), JsValue::UNDEFINED))
         .await
         .expect_err("a bad dimension rejects");
     let code = Reflect::get(&err, &"code".into()).unwrap().as_string();
@@ -122,8 +132,8 @@ async fn two_async_calls_in_flight_at_once_both_resolve() {
     let g = JsGpgpu::new(JsValue::UNDEFINED).unwrap();
     let a = uniform(1, 33 * 33);
     let b = uniform(2, 33 * 33);
-    let pa = g.square_async(33.0, js(&a), JsValue::UNDEFINED);
-    let pb = g.square_async(33.0, js(&b), JsValue::UNDEFINED);
+    let pa = g.square_async(num(33.0), js(&a), JsValue::UNDEFINED);
+    let pb = g.square_async(num(33.0), js(&b), JsValue::UNDEFINED);
     let rb = resolve(pb).await;
     let ra = resolve(pa).await;
     assert_close(
@@ -148,7 +158,7 @@ async fn a_run_steps_pass_by_pass_with_stats_and_timers() {
     let m = random::integers(3, n * n, -2, 2);
     for name in kernel_names() {
         let mut run = g
-            .start_power(n as f64, js(&m), 5.0, kernel_opts(&name))
+            .start_power(num(n as f64), js(&m), num(5.0), kernel_opts(&name))
             .unwrap();
         assert_eq!(run.pass_count(), 3);
         assert_eq!(run.kernel(), name);
@@ -225,7 +235,7 @@ fn stats_count_nan_and_infinity() {
     m[41] = f32::NEG_INFINITY;
     m[77] = -7.0;
     let mut run = g
-        .start_square_repeatedly(n as f64, js(&m), 0.0, JsValue::UNDEFINED)
+        .start_square_repeatedly(num(n as f64), js(&m), num(0.0), JsValue::UNDEFINED)
         .unwrap();
     let s = run.stats("a".into()).unwrap();
     assert_eq!(
@@ -257,7 +267,7 @@ fn heatmaps_are_drawn_from_textures_with_row_zero_on_top() {
     let m = [2.0f32, -2.0, 0.0, f32::NAN];
     for name in kernel_names() {
         let mut run = g
-            .start_square_repeatedly(2.0, js(&m), 0.0, kernel_opts(&name))
+            .start_square_repeatedly(num(2.0), js(&m), num(0.0), kernel_opts(&name))
             .unwrap();
         let c = canvas(4, 4);
         let drawn = run
@@ -293,7 +303,13 @@ fn heatmaps_are_drawn_from_textures_with_row_zero_on_top() {
     let style = Object::new();
     Reflect::set(&style, &"sequential".into(), &true.into()).unwrap();
     let drawn = g
-        .draw_heatmap(64.0, 100.0, js(&data), c.clone().into(), style.into())
+        .draw_heatmap(
+            num(64.0),
+            num(100.0),
+            js(&data),
+            c.clone().into(),
+            style.into(),
+        )
         .unwrap();
     assert_eq!(
         (get(&drawn, "blockRows"), get(&drawn, "blockCols")),
@@ -311,7 +327,9 @@ fn heatmaps_are_drawn_from_textures_with_row_zero_on_top() {
 async fn a_run_started_before_a_context_loss_refuses_to_continue() {
     let g = JsGpgpu::new(JsValue::UNDEFINED).unwrap();
     let m = uniform(1, 8 * 8);
-    let mut run = g.start_power(8.0, js(&m), 3.0, JsValue::UNDEFINED).unwrap();
+    let mut run = g
+        .start_power(num(8.0), js(&m), num(3.0), JsValue::UNDEFINED)
+        .unwrap();
     run.step(None).unwrap();
     let (gl, lose) = lose_context_of(&g);
     lose.lose_context();
@@ -333,14 +351,17 @@ async fn a_run_started_before_a_context_loss_refuses_to_continue() {
     // A new run works, and freeing the dead one puts none of its dead textures into
     // the pool: the same size again must not draw into them (that gave GL errors).
     let want = reference::square(Ordinary, 8, &to_f64(&m));
-    let got = g.square(8.0, js(&m), JsValue::UNDEFINED).unwrap().to_vec();
+    let got = g
+        .square(num(8.0), js(&m), JsValue::UNDEFINED)
+        .unwrap()
+        .to_vec();
     assert_close("after restore", &got, &want, FROBENIUS_TOL);
     let counts = || -> String { js_sys::JSON::stringify(&g.live_objects()).unwrap().into() };
     drop(run);
     let mut settled = None;
     for p in [3.0, 3.0, 5.0] {
         let got = g
-            .power(8.0, js(&m), p, JsValue::UNDEFINED)
+            .power(num(8.0), js(&m), num(p), JsValue::UNDEFINED)
             .unwrap()
             .to_vec();
         let want = reference::power(Ordinary, 8, &to_f64(&m), p as u64);
@@ -382,7 +403,7 @@ async fn a_canvas_whose_context_is_lost_cannot_make_an_engine() {
     let again = JsGpgpu::new(canvas).expect("restored: a new engine works");
     let m = uniform(5, 3 * 3);
     let got = again
-        .square(3.0, js(&m), JsValue::UNDEFINED)
+        .square(num(3.0), js(&m), JsValue::UNDEFINED)
         .unwrap()
         .to_vec();
     assert_close(
@@ -398,7 +419,7 @@ async fn when_done_waits_without_blocking_and_untimed_passes_say_nan() {
     let g = JsGpgpu::new(JsValue::UNDEFINED).unwrap();
     let m = uniform(2, 40 * 40);
     let mut run = g
-        .start_square_repeatedly(40.0, js(&m), 2.0, JsValue::UNDEFINED)
+        .start_square_repeatedly(num(40.0), js(&m), num(2.0), JsValue::UNDEFINED)
         .unwrap();
     assert!(run.step(None).unwrap());
     JsFuture::from(run.when_done()).await.expect("resolves");
@@ -423,7 +444,7 @@ async fn when_done_waits_without_blocking_and_untimed_passes_say_nan() {
 fn the_identity_of_p_0_is_a_gpu_matrix_too() {
     let g = JsGpgpu::new(JsValue::UNDEFINED).unwrap();
     let mut run = g
-        .start_power(5.0, js(&uniform(3, 25)), 0.0, JsValue::UNDEFINED)
+        .start_power(num(5.0), js(&uniform(3, 25)), num(0.0), JsValue::UNDEFINED)
         .unwrap();
     assert_eq!(run.pass_count(), 0);
     assert!(run.done());

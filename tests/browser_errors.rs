@@ -55,22 +55,22 @@ fn bad_dimensions_are_refused_with_a_clear_message() {
     let g = js_gpgpu();
     let u = JsValue::UNDEFINED;
     assert_js_error(
-        g.square(0.0, f32s(0), u.clone()),
+        g.square(num(0.0), f32s(0), u.clone()),
         "BAD_DIMENSION",
         "n = 0 is 0",
     );
     assert_js_error(
-        g.square(2.5, f32s(4), u.clone()),
+        g.square(num(2.5), f32s(4), u.clone()),
         "BAD_DIMENSION",
         "not an integer",
     );
     assert_js_error(
-        g.square(-3.0, f32s(9), u.clone()),
+        g.square(num(-3.0), f32s(9), u.clone()),
         "BAD_DIMENSION",
         "negative",
     );
     assert_js_error(
-        g.square(f64::NAN, f32s(9), u.clone()),
+        g.square(num(f64::NAN), f32s(9), u.clone()),
         "BAD_DIMENSION",
         "not a finite",
     );
@@ -79,17 +79,17 @@ fn bad_dimensions_are_refused_with_a_clear_message() {
         .as_f64()
         .unwrap();
     assert_js_error(
-        g.square(max + 1.0, f32s(1), u.clone()),
+        g.square(num(max + 1.0), f32s(1), u.clone()),
         "SIZE_OVER_LIMIT",
         &format!("n <= {max}"),
     );
     assert_js_error(
-        g.multiply(2.0, 0.0, 2.0, f32s(0), f32s(0), u.clone()),
+        g.multiply(num(2.0), num(0.0), num(2.0), f32s(0), f32s(0), u.clone()),
         "BAD_DIMENSION",
         "inner = 0",
     );
     assert_js_error(
-        g.multiply(2.0, 3.0, max + 1.0, f32s(6), f32s(3), u),
+        g.multiply(num(2.0), num(3.0), num(max + 1.0), f32s(6), f32s(3), u),
         "SIZE_OVER_LIMIT",
         "cols",
     );
@@ -99,49 +99,53 @@ fn bad_dimensions_are_refused_with_a_clear_message() {
 fn lengths_counts_and_arguments_are_checked() {
     let g = js_gpgpu();
     let u = JsValue::UNDEFINED;
-    assert_js_error(g.square(3.0, f32s(8), u.clone()), "BAD_LENGTH", "needs 9");
     assert_js_error(
-        g.multiply(3.0, 5.0, 2.0, f32s(15), f32s(11), u.clone()),
+        g.square(num(3.0), f32s(8), u.clone()),
+        "BAD_LENGTH",
+        "needs 9",
+    );
+    assert_js_error(
+        g.multiply(num(3.0), num(5.0), num(2.0), f32s(15), f32s(11), u.clone()),
         "BAD_LENGTH",
         "b has 11 elements but a 5x2 matrix needs 10",
     );
     assert_js_error(
-        g.power(2.0, f32s(4), -1.0, u.clone()),
+        g.power(num(2.0), f32s(4), num(-1.0), u.clone()),
         "BAD_COUNT",
         "p = -1 is negative",
     );
     assert_js_error(
-        g.power(2.0, f32s(4), 1.5, u.clone()),
+        g.power(num(2.0), f32s(4), num(1.5), u.clone()),
         "BAD_COUNT",
         "not an integer",
     );
     assert_js_error(
-        g.square_repeatedly(2.0, f32s(4), -2.0, u.clone()),
+        g.square_repeatedly(num(2.0), f32s(4), num(-2.0), u.clone()),
         "BAD_COUNT",
         "times = -2",
     );
     assert_js_error(
-        g.square_repeatedly(2.0, f32s(4), 0.25, u.clone()),
+        g.square_repeatedly(num(2.0), f32s(4), num(0.25), u.clone()),
         "BAD_COUNT",
         "not an integer",
     );
     assert_js_error(
-        g.square(2.0, "abcd".into(), u.clone()),
+        g.square(num(2.0), "abcd".into(), u.clone()),
         "BAD_ARGUMENT",
         "Float32Array",
     );
     assert_js_error(
-        g.square(2.0, f32s(4), options(&[("kernel", "fast")])),
+        g.square(num(2.0), f32s(4), options(&[("kernel", "fast")])),
         "BAD_ARGUMENT",
         "unknown kernel 'fast'",
     );
     assert_js_error(
-        g.square(2.0, f32s(4), options(&[("kernal", "naive")])),
+        g.square(num(2.0), f32s(4), options(&[("kernal", "naive")])),
         "BAD_ARGUMENT",
         "unknown option 'kernal'",
     );
     assert_js_error(
-        g.square(2.0, f32s(4), options(&[("semiring", "max-times")])),
+        g.square(num(2.0), f32s(4), options(&[("semiring", "max-times")])),
         "BAD_ARGUMENT",
         "unknown semiring",
     );
@@ -153,49 +157,55 @@ fn lengths_counts_and_arguments_are_checked() {
     // Plain arrays of numbers and any numeric typed array are accepted (converted to
     // float32); the error names what was passed instead.
     let plain = js_sys::Array::of4(&1.into(), &2.into(), &3.into(), &4.into());
-    let r = g.square(2.0, plain.into(), u.clone()).unwrap().to_vec();
+    let r = g
+        .square(num(2.0), plain.into(), u.clone())
+        .unwrap()
+        .to_vec();
     assert_eq!(r, [7.0, 10.0, 15.0, 22.0]);
     let ints = js_sys::Int32Array::from(&[1, 2, 3, 4][..]);
-    let r = g.square(2.0, ints.into(), u.clone()).unwrap().to_vec();
+    let r = g.square(num(2.0), ints.into(), u.clone()).unwrap().to_vec();
     assert_eq!(r, [7.0, 10.0, 15.0, 22.0]);
     let bytes = js_sys::Uint8Array::from(&[1u8, 2, 3, 4][..]);
-    let r = g.square(2.0, bytes.into(), u.clone()).unwrap().to_vec();
+    let r = g
+        .square(num(2.0), bytes.into(), u.clone())
+        .unwrap()
+        .to_vec();
     assert_eq!(r, [7.0, 10.0, 15.0, 22.0]);
     let strings = js_sys::Array::of4(&"1".into(), &2.into(), &3.into(), &4.into());
     assert_js_error(
-        g.square(2.0, strings.into(), u.clone()),
+        g.square(num(2.0), strings.into(), u.clone()),
         "BAD_ARGUMENT",
         "element 0 is a string, not a number",
     );
     assert_js_error(
-        g.square(2.0, JsValue::NULL, u.clone()),
+        g.square(num(2.0), JsValue::NULL, u.clone()),
         "BAD_ARGUMENT",
         "got null",
     );
     let big = js_sys::BigInt64Array::new_with_length(4);
     assert_js_error(
-        g.square(2.0, big.into(), u.clone()),
+        g.square(num(2.0), big.into(), u.clone()),
         "BAD_ARGUMENT",
         "got a BigInt64Array",
     );
     // Values are repeated as JavaScript prints them, never clipped or in Rust syntax.
     assert_js_error(
-        g.square(4294967300.0, f32s(4), u.clone()),
+        g.square(num(4294967300.0), f32s(4), u.clone()),
         "SIZE_OVER_LIMIT",
         "n = 4294967300 is larger",
     );
     assert_js_error(
-        g.power(2.0, f32s(4), f64::INFINITY, u.clone()),
+        g.power(num(2.0), f32s(4), num(f64::INFINITY), u.clone()),
         "BAD_COUNT",
         "p = Infinity is not a finite number",
     );
     assert_js_error(
-        g.power(2.0, f32s(4), 1e300, u.clone()),
+        g.power(num(2.0), f32s(4), num(1e300), u.clone()),
         "BAD_COUNT",
         "p = 1e+300 is larger than 9007199254740992",
     );
     assert_js_error(
-        g.square_repeatedly(2.0, f32s(4), 65.0, u),
+        g.square_repeatedly(num(2.0), f32s(4), num(65.0), u),
         "BAD_COUNT",
         "times = 65 is larger than 64",
     );
@@ -340,7 +350,7 @@ async fn context_loss_fails_clearly_and_restore_recovers() {
     let want = reference::square(Semiring::Ordinary, 17, &to_f64(&m));
     let js_m: JsValue = Float32Array::from(&m[..]).into();
     let before = g
-        .square(n, js_m.clone(), JsValue::UNDEFINED)
+        .square(num(n), js_m.clone(), JsValue::UNDEFINED)
         .unwrap()
         .to_vec();
     assert_close("before loss", &before, &want, FROBENIUS_TOL);
@@ -350,12 +360,12 @@ async fn context_loss_fails_clearly_and_restore_recovers() {
     lose.lose_context();
     sleep(50).await;
     assert_js_error(
-        g.square(n, js_m.clone(), JsValue::UNDEFINED),
+        g.square(num(n), js_m.clone(), JsValue::UNDEFINED),
         "CONTEXT_LOST",
         "webglcontextrestored",
     );
     assert_js_error(
-        g.power(n, js_m.clone(), 3.0, JsValue::UNDEFINED),
+        g.power(num(n), js_m.clone(), num(3.0), JsValue::UNDEFINED),
         "CONTEXT_LOST",
         "lost",
     );
@@ -364,7 +374,7 @@ async fn context_loss_fails_clearly_and_restore_recovers() {
     let mut result = None;
     for _ in 0..100 {
         sleep(20).await;
-        if let Ok(r) = g.square(n, js_m.clone(), JsValue::UNDEFINED) {
+        if let Ok(r) = g.square(num(n), js_m.clone(), JsValue::UNDEFINED) {
             result = Some(r.to_vec());
             break;
         }
@@ -383,29 +393,29 @@ fn application_calls_check_their_arguments_from_javascript() {
     let g = js_gpgpu();
     let u = JsValue::UNDEFINED;
     assert_js_error(
-        g.reachability(3.0, f32s(8), u.clone()),
+        g.reachability(num(3.0), f32s(8), u.clone()),
         "BAD_LENGTH",
         "adjacency",
     );
     assert_js_error(
-        g.shortest_paths(0.0, f32s(0), u.clone()),
+        g.shortest_paths(num(0.0), f32s(0), u.clone()),
         "BAD_DIMENSION",
         "n = 0",
     );
-    assert_js_error(g.fibonacci(-1.0, u.clone()), "BAD_COUNT", "k = -1");
+    assert_js_error(g.fibonacci(num(-1.0), u.clone()), "BAD_COUNT", "k = -1");
     assert_js_error(
-        g.inverse(2.0, f32s(4), options(&[("method", "magic")])),
+        g.inverse(num(2.0), f32s(4), options(&[("method", "magic")])),
         "BAD_ARGUMENT",
         "unknown method 'magic'",
     );
     assert_js_error(
-        g.inverse(2.0, f32s(4), options(&[("semiring", "boolean")])),
+        g.inverse(num(2.0), f32s(4), options(&[("semiring", "boolean")])),
         "BAD_ARGUMENT",
         "unknown option 'semiring'",
     );
     for k in [4.0, 0.0, -1.0, 1.5] {
         assert_js_error(
-            g.eigen(3.0, f32s(9), k, u.clone()),
+            g.eigen(num(3.0), f32s(9), num(k), u.clone()),
             "BAD_ARGUMENT",
             "k must be a whole number from 1 to 3",
         );
@@ -413,18 +423,18 @@ fn application_calls_check_their_arguments_from_javascript() {
     let d0 = options(&[("method", "series")]);
     Reflect::set(&d0, &"d".into(), &0.0.into()).unwrap();
     assert_js_error(
-        g.inverse(2.0, f32s(4), d0.clone()),
+        g.inverse(num(2.0), f32s(4), d0.clone()),
         "BAD_ARGUMENT",
         "options.d: is 0; it must be a finite number > 0",
     );
     Reflect::set(&d0, &"d".into(), &"x".into()).unwrap();
     assert_js_error(
-        g.inverse(2.0, f32s(4), d0),
+        g.inverse(num(2.0), f32s(4), d0),
         "BAD_ARGUMENT",
         "options.d: is a string; it must be a finite number",
     );
     let with_nan = js_sys::Float32Array::from(&[1.0, f32::NAN, 0.0, 1.0][..]);
-    let r = g.inverse(2.0, with_nan.into(), u.clone()).unwrap();
+    let r = g.inverse(num(2.0), with_nan.into(), u.clone()).unwrap();
     let message = Reflect::get(&r, &"message".into()).unwrap().as_string();
     assert!(
         message
@@ -438,17 +448,17 @@ fn application_calls_check_their_arguments_from_javascript() {
         JsValue::FALSE
     );
     assert_js_error(
-        g.jacobi(2.0, f32s(4), f32s(3), u.clone()),
+        g.jacobi(num(2.0), f32s(4), f32s(3), u.clone()),
         "BAD_LENGTH",
         "b has 3 elements",
     );
     assert_js_error(
-        g.jacobi(2.0, f32s(4), f32s(2), u),
+        g.jacobi(num(2.0), f32s(4), f32s(2), u),
         "BAD_ARGUMENT",
         "a[0][0] is 0",
     );
     // And a working call returns the documented fields.
-    let f = g.fibonacci(36.0, JsValue::UNDEFINED).unwrap();
+    let f = g.fibonacci(num(36.0), JsValue::UNDEFINED).unwrap();
     assert_eq!(
         Reflect::get(&f, &"value".into()).unwrap().as_f64(),
         Some(14_930_352.0)
@@ -474,10 +484,13 @@ fn freeing_an_engine_gives_its_context_back() {
     let m: JsValue = Float32Array::from(&[1.0f32, 2.0, 3.0, 4.0][..]).into();
     for _ in 0..40 {
         let g = js_gpgpu();
-        g.square(2.0, m.clone(), JsValue::UNDEFINED).unwrap();
+        g.square(num(2.0), m.clone(), JsValue::UNDEFINED).unwrap();
         drop(g);
     }
-    let r = first.square(2.0, m, JsValue::UNDEFINED).unwrap().to_vec();
+    let r = first
+        .square(num(2.0), m, JsValue::UNDEFINED)
+        .unwrap()
+        .to_vec();
     assert_eq!(r, [7.0, 10.0, 15.0, 22.0]);
 }
 
@@ -486,8 +499,30 @@ fn every_argument_of_the_wrong_kind_is_a_gpgpu_error() {
     let g = js_gpgpu();
     let u = JsValue::UNDEFINED;
     let m: JsValue = Float32Array::from(&[1.0f32, 0.0, 0.0, 1.0][..]).into();
+    // Numbers where numbers belong, repeated as given: an f64 parameter turned
+    // undefined into NaN, null into 0, true into 1 and threw a raw TypeError for 2n.
+    for (bad, shown) in [
+        (JsValue::UNDEFINED, "got undefined"),
+        (JsValue::NULL, "got null"),
+        (JsValue::TRUE, "got a boolean"),
+        ("4".into(), "got a string"),
+        (js_sys::BigInt::from(2u32).into(), "got a bigint"),
+    ] {
+        assert_js_error(
+            g.square(bad.clone(), m.clone(), u.clone()),
+            "BAD_ARGUMENT",
+            &format!("n: must be a number, {shown}"),
+        );
+        assert_js_error(
+            g.power(num(2.0), m.clone(), bad, u.clone()),
+            "BAD_ARGUMENT",
+            "p: must be a number",
+        );
+    }
     // Strings where strings belong: a number there once read wasm memory as a string.
-    let mut run = g.start_power(2.0, m.clone(), 3.0, u.clone()).unwrap();
+    let mut run = g
+        .start_power(num(2.0), m.clone(), num(3.0), u.clone())
+        .unwrap();
     assert_js_error(
         run.read(0.into()),
         "BAD_ARGUMENT",
@@ -519,14 +554,14 @@ fn every_argument_of_the_wrong_kind_is_a_gpgpu_error() {
     let style = Object::new();
     Reflect::set(&style, &"rang".into(), &2.into()).unwrap();
     assert_js_error(
-        g.draw_heatmap(2.0, 2.0, m.clone(), canvas.clone(), style.into()),
+        g.draw_heatmap(num(2.0), num(2.0), m.clone(), canvas.clone(), style.into()),
         "BAD_ARGUMENT",
         "unknown key 'rang'",
     );
     let style = Object::new();
     Reflect::set(&style, &"range".into(), &(-1).into()).unwrap();
     assert_js_error(
-        g.draw_heatmap(2.0, 2.0, m.clone(), canvas, style.into()),
+        g.draw_heatmap(num(2.0), num(2.0), m.clone(), canvas, style.into()),
         "BAD_ARGUMENT",
         "style.range: is -1; it must be > 0",
     );
@@ -535,26 +570,26 @@ fn every_argument_of_the_wrong_kind_is_a_gpgpu_error() {
         let o = Object::new();
         Reflect::set(&o, &"maxDoublings".into(), &bad.into()).unwrap();
         assert_js_error(
-            g.inverse(2.0, m.clone(), o.into()),
+            g.inverse(num(2.0), m.clone(), o.into()),
             "BAD_ARGUMENT",
             "it must be a whole number from 1 to 1000",
         );
     }
     // Options that do not apply are refused, not ignored.
     assert_js_error(
-        g.reachability(2.0, m.clone(), options(&[("semiring", "min-plus")])),
+        g.reachability(num(2.0), m.clone(), options(&[("semiring", "min-plus")])),
         "BAD_ARGUMENT",
         "unknown option 'semiring'",
     );
     assert_js_error(
-        g.fibonacci(10.0, options(&[("semiring", "boolean")])),
+        g.fibonacci(num(10.0), options(&[("semiring", "boolean")])),
         "BAD_ARGUMENT",
         "unknown option 'semiring'",
     );
     let o = Object::new();
     Reflect::set(&o, &"d".into(), &0.5.into()).unwrap();
     assert_js_error(
-        g.inverse(2.0, m.clone(), o.into()),
+        g.inverse(num(2.0), m.clone(), o.into()),
         "BAD_ARGUMENT",
         "'series' only",
     );
@@ -563,7 +598,7 @@ fn every_argument_of_the_wrong_kind_is_a_gpgpu_error() {
     let o = Object::new();
     Reflect::set(&o, &"maxDoublings".into(), &1.into()).unwrap();
     let r = g
-        .inverse(3.0, Float32Array::from(&spd[..]).into(), o.into())
+        .inverse(num(3.0), Float32Array::from(&spd[..]).into(), o.into())
         .unwrap();
     let message = Reflect::get(&r, &"message".into())
         .unwrap()
@@ -573,7 +608,7 @@ fn every_argument_of_the_wrong_kind_is_a_gpgpu_error() {
     // A NaN in Jacobi's A is reported at once as diverging, not iterated 1000 times.
     let a: JsValue = Float32Array::from(&[4.0f32, f32::NAN, 1.0, 3.0][..]).into();
     let b: JsValue = Float32Array::from(&[1.0f32, 1.0][..]).into();
-    let r = g.jacobi(2.0, a, b, u).unwrap();
+    let r = g.jacobi(num(2.0), a, b, u).unwrap();
     assert_eq!(Reflect::get(&r, &"diverged".into()).unwrap(), JsValue::TRUE);
     assert_eq!(
         Reflect::get(&r, &"iterations".into()).unwrap().as_f64(),

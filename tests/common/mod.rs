@@ -91,3 +91,8 @@ pub fn lose_context_of(
         .unchecked_into();
     (gl, lose)
 }
+
+/// A JS number argument (dimensions and counts of the JS API are checked JsValues).
+pub fn num(x: f64) -> wasm_bindgen::JsValue {
+    wasm_bindgen::JsValue::from_f64(x)
+}
