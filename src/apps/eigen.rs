@@ -46,6 +46,18 @@ fn orthonormal_to(mut x: Vec<f64>, basis: &[Vec<f64>]) -> Option<Vec<f64>> {
     (norm > 1e-12).then(|| x.into_iter().map(|v| v / norm).collect())
 }
 
+/// λ = vᵀ(Bv) for a unit v, and ‖Bv − λv‖: the Rayleigh quotient and its residual.
+fn rayleigh(v: &[f64], bv: &[f64]) -> (f64, f64) {
+    let lambda = dot(v, bv);
+    let residual = bv
+        .iter()
+        .zip(v)
+        .map(|(y, x)| (y - lambda * x).powi(2))
+        .sum::<f64>()
+        .sqrt();
+    (lambda, residual)
+}
+
 /// A·v for row-major n×n A.
 fn mat_vec(a: &[f64], v: &[f64]) -> Vec<f64> {
     a.chunks_exact(v.len()).map(|row| dot(row, v)).collect()
@@ -131,15 +143,8 @@ pub fn eigen(
             // noise can make any vector look like an eigenvector of B.
             let v = orthonormal_to(pair.vector.iter().map(|&v| v as f64).collect(), &found)
                 .unwrap_or(start);
-            let av = mat_vec(&a64, &v);
-            let lambda = dot(&v, &av);
-            let residual = av
-                .iter()
-                .zip(&v)
-                .map(|(y, x)| (y - lambda * x).powi(2))
-                .sum::<f64>()
-                .sqrt()
-                / norm_a.max(f64::MIN_POSITIVE);
+            let (lambda, residual) = rayleigh(&v, &mat_vec(&a64, &v));
+            let residual = residual / norm_a.max(f64::MIN_POSITIVE);
             pair.value = lambda;
             pair.vector = v.iter().map(|&x| x as f32).collect();
             pair.converged &= residual <= RESIDUAL_TOLERANCE;
@@ -230,14 +235,8 @@ fn squarings(
         let bv_data = ws.read(&bv);
         ws.free(bv);
         let bv: Vec<f64> = bv_data?.iter().map(|&x| x as f64).collect();
-        let lambda = dot(&v, &bv);
-        let residual = bv
-            .iter()
-            .zip(&v)
-            .map(|(y, x)| (y - lambda * x).powi(2))
-            .sum::<f64>()
-            .sqrt()
-            / norm_b;
+        let (lambda, residual) = rayleigh(&v, &bv);
+        let residual = residual / norm_b;
         pair.history.push(lambda);
         pair.residuals.push(residual);
         pair.value = lambda;
