@@ -287,7 +287,9 @@ class Session {
         const d = v - x;
         s += ` · double ${num(x, 12)} · difference ${sci(d)}`;
         if (Number.isFinite(d) && d !== 0 && x !== 0) s += ` (${num(Math.abs(d) / ulp32(x), 2)} float32 steps)`;
-        if (Math.fround(x) === v) s += ' · exact';
+        // fround of a double beyond float32's range is ±Inf: that is an overflow, not exact.
+        if (Number.isFinite(x) && !Number.isFinite(v)) s += ' · float32 overflowed';
+        else if (Math.fround(x) === v) s += ' · exact';
       } else if (this.refState !== 'off') s += ' · double: not computed yet';
       return s;
     });
@@ -483,6 +485,8 @@ class Session {
     const c = this.config;
     const t = this.totals();
     const m = this.metrics;
+    // With NaN/±Inf on one side only, the errors cover the entries finite on both.
+    const over = m && m.nonfiniteMismatch ? ` (over the ${format.int(m.compared)} entries finite on both sides)` : '';
     const rows = [
       ['operation', `${this.opText}; M is ${describeInput(c.input, c.seed, c.prob)}${c.op === 'multiply' ? `; B is ${describeInput(c.bInput, c.bSeed, c.bProb)}` : ''}`],
       ['kernel', `${this.kernel}${c.kernel === 'auto' ? ' (auto)' : ''}, ${this.passCount} pass${this.passCount === 1 ? '' : 'es'}`],
@@ -491,9 +495,9 @@ class Session {
       ['GPU wall time', `${ms(t.gpuWallMs)} (upload ${ms(this.uploadMs)} + passes + readPixels ${ms(this.readbackMs)}; compiling the shader took ${ms(this.compileMs)} before)`],
       ['JS float64 time', t.jsMs !== null ? `${ms(t.jsMs)} (Web Worker, i-k-j loop)` : this.refState === 'off' ? 'not run (reference off)' : '—'],
       ['GFLOP/s', this.passCount ? `GPU ${rate(t.gpuGflops)} · JS ${rate(t.jsGflops)} (2n³ per pass)` : '—'],
-      ['max abs error', m ? sci(m.maxAbs) : '—'],
-      ['max relative error', m ? sci(m.maxRel) : '—'],
-      ['relative Frobenius error', m ? sci(m.relFrobenius) : '—'],
+      ['max abs error', m ? sci(m.maxAbs) + over : '—'],
+      ['max relative error', m ? sci(m.maxRel) + over : '—'],
+      ['relative Frobenius error', m ? sci(m.relFrobenius) + over : '—'],
       ['exact entries', m ? `${format.int(m.exact)} of ${format.int(m.total)} equal the double rounded to float32` : '—'],
     ];
     if (m && m.nonfiniteMismatch) rows.push(['NaN/Inf mismatches', `${format.int(m.nonfiniteMismatch)} entries are NaN or ±Inf on one side only (the errors above cover the entries finite on both sides)`]);
@@ -675,7 +679,8 @@ async function complete(s) {
   let text = `Done: ${s.opText} with the ${s.kernel} kernel, ${s.passCount} pass${s.passCount === 1 ? '' : 'es'}`;
   if (s.passCount) text += `, GPU ${ms(t.gpuMs)}`;
   if (t.jsMs !== null) text += `, JS float64 ${ms(t.jsMs)}`;
-  if (m && m.compared) text += `; relative Frobenius error ${sci(m.relFrobenius)}, ${format.int(m.exact)} of ${format.int(m.total)} entries exact`;
+  const over = m && m.nonfiniteMismatch ? ` over the ${format.int(m.compared)} entries finite on both sides` : '';
+  if (m && m.compared) text += `; relative Frobenius error ${sci(m.relFrobenius)}${over}, ${format.int(m.exact)} of ${format.int(m.total)} entries exact`;
   else if (m) text += `; no entry is finite on both sides, so there is no error to measure`;
   if (m && m.nonfiniteMismatch) text += `, ${format.int(m.nonfiniteMismatch)} NaN/±Inf where the double is finite (or the reverse): float32 overflowed, see the precision panel`;
   setStatus('done', `${text}.`, m && m.nonfiniteMismatch ? 'warn' : '');

@@ -49,7 +49,7 @@ export const REACHABILITY = [
   {
     id: 'complete-12', n: 12, directed: false,
     label: 'complete graph, n = 12',
-    help: 'Every pair is an edge: one squaring would do, the chain runs ⌈log₂ 11⌉ = 4 anyway.',
+    help: 'Every pair is an edge: every path is one edge long, so no squaring is needed (R = I + A already); the chain runs ⌈log₂ 11⌉ = 4 anyway.',
     build: () => graphAdjacency('complete', 12, { directed: false }),
   },
   {

@@ -43,7 +43,7 @@ export function renderPrecision(container, state) {
       el('th', { scope: 'row' }, k, el('span', { class: 'what' }, d)), el('td', { class: 'num' }, v ?? '—'))))));
   if (why && !m) parts.push(el('p', { class: 'help' }, why));
   if (m && m.nonfiniteMismatch) {
-    parts.push(el('p', { class: 'help' }, `${int(m.nonfiniteMismatch)} entries are NaN or ±Inf on one side only: the absolute, relative and Frobenius errors are taken over the entries finite on both sides. An entry whose double value lies beyond float32's range counts as exact when the GPU gives the same ±Inf, since that is what rounding the double to float32 gives.`));
+    parts.push(el('p', { class: 'help' }, `${int(m.nonfiniteMismatch)} entries are NaN or ±Inf on one side only: the absolute, relative and Frobenius errors are taken over the entries finite on both sides. An entry whose double is finite but beyond float32's range is an overflow, never exact, even though rounding that double to float32 also gives ±Inf.`));
   }
 
   // 3. The two formats, and what to expect for this n.
