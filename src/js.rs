@@ -280,6 +280,17 @@ pub(crate) fn number_option(obj: &JsValue, key: &str) -> Result<Option<f64>> {
     }
 }
 
+/// A number option that must be > 0 when given; `what` names the object in messages.
+pub(crate) fn positive_option(obj: &JsValue, what: &str, key: &str) -> Result<Option<f64>> {
+    match number_option(obj, key)? {
+        Some(v) if v <= 0.0 => Err(GpgpuError::BadArgument {
+            name: format!("{what}.{key}"),
+            detail: format!("is {}; it must be > 0", crate::error::js_number(v)),
+        }),
+        v => Ok(v),
+    }
+}
+
 /// `{ range?: number, sequential?: boolean, logFloor?: number }`; the range
 /// defaults to the largest |finite value| of the matrix.
 fn style_arg(value: &JsValue, default_range: f32) -> Result<Style> {
@@ -307,15 +318,7 @@ fn style_arg(value: &JsValue, default_range: f32) -> Result<Style> {
             detail: format!("unknown key '{key}'; known: range, sequential, logFloor"),
         });
     }
-    let positive = |key: &str| -> Result<Option<f32>> {
-        match number_option(value, key)? {
-            Some(v) if v <= 0.0 => Err(GpgpuError::BadArgument {
-                name: format!("style.{key}"),
-                detail: format!("is {}; it must be > 0", crate::error::js_number(v)),
-            }),
-            v => Ok(v.map(|v| v as f32)),
-        }
-    };
+    let positive = |key| positive_option(value, "style", key).map(|v| v.map(|v| v as f32));
     if let Some(r) = positive("range")? {
         style.range = r;
     }

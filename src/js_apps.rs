@@ -11,8 +11,8 @@ use crate::apps::inverse::{self, InverseMethod, Stopping};
 use crate::apps::jacobi::{self, JacobiSettings};
 use crate::error::{GpgpuError, Result};
 use crate::js::{
-    count_option, matrix_arg, number_arg, number_option, options_with, set, string_option,
-    to_js_error, JsGpgpu,
+    count_option, matrix_arg, number_arg, number_option, options_with, positive_option, set,
+    string_option, to_js_error, JsGpgpu,
 };
 use crate::plan::shape::{self, MAX_COUNT};
 
@@ -222,13 +222,7 @@ impl JsGpgpu {
             let n = g.dim("n", number_arg("n", &n)?)?;
             let (a, b) = (matrix_arg("a", &a)?, matrix_arg("b", &b)?);
             let opts = options_with(&options, &["epsilon", "maxIterations", "recordEvery"])?;
-            let epsilon = number_option(&options, "epsilon")?.unwrap_or(1e-6);
-            if epsilon <= 0.0 {
-                return Err(GpgpuError::BadArgument {
-                    name: "options.epsilon".into(),
-                    detail: "must be > 0".into(),
-                });
-            }
+            let epsilon = positive_option(&options, "options", "epsilon")?.unwrap_or(1e-6);
             let settings = JacobiSettings {
                 epsilon: epsilon as f32,
                 max_iterations: count_option(&options, "maxIterations", 1000, 1e6)?,
