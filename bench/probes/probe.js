@@ -1,0 +1,75 @@
+// What the kernel probes in this folder share: the query, a WebGL2 context with float
+// render targets, logging that also POSTs to the gpu-browser server (?post=1), a
+// seeded generator, RGBA32F textures, program compilation and a fence wait.
+// Open a probe from `make serve` (…/bench/probes/slab.html?sizes=256&v=slab64) or on the
+// GPU through .gpuchrome/run-on-gpu.sh; bench/NOTES.md has what they measured.
+export const query = new URLSearchParams(location.search);
+export const post = query.get('post') === '1';
+export const sizes = (query.get('sizes') || '1024').split(',').map(Number);
+export const reps = Number(query.get('reps') || 5);
+
+export const gl = document.createElement('canvas').getContext('webgl2',
+  { antialias: false, depth: false, stencil: false, powerPreference: 'high-performance' });
+gl.getExtension('EXT_color_buffer_float');
+gl.getExtension('EXT_float_blend');
+const dbg = gl.getExtension('WEBGL_debug_renderer_info');
+export const renderer = dbg ? gl.getParameter(dbg.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER);
+
+const out = document.getElementById('out');
+export async function log(line) {
+  out.textContent += `${line}\n`;
+  console.log(line);
+  if (post) await fetch('/log', { method: 'POST', body: line }).catch(() => {});
+}
+
+/** Ends the probe: the page's record for a driver, and the gpu-browser result. */
+export async function done(result) {
+  window.__done = result;
+  if (post) await fetch('/result', { method: 'POST', body: JSON.stringify(result) });
+}
+
+/** Uniform values in [-1, 1) from a 32-bit LCG. */
+export function rng(seed) {
+  let s = seed >>> 0;
+  return () => { s = (Math.imul(s, 1664525) + 1013904223) >>> 0; return (s / 2 ** 32) * 2 - 1; };
+}
+
+/** `count` RGBA32F textures of W×H texels, NEAREST, filled from `data[i]` when given. */
+export function rgba32f(count, W, H, data) {
+  return Array.from({ length: count }, (_, i) => {
+    const t = gl.createTexture();
+    gl.bindTexture(gl.TEXTURE_2D, t);
+    gl.texStorage2D(gl.TEXTURE_2D, 1, gl.RGBA32F, W, H);
+    for (const k of [gl.TEXTURE_MIN_FILTER, gl.TEXTURE_MAG_FILTER]) gl.texParameteri(gl.TEXTURE_2D, k, gl.NEAREST);
+    for (const k of [gl.TEXTURE_WRAP_S, gl.TEXTURE_WRAP_T]) gl.texParameteri(gl.TEXTURE_2D, k, gl.CLAMP_TO_EDGE);
+    if (data) gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, W, H, gl.RGBA, gl.FLOAT, data[i]);
+    return t;
+  });
+}
+
+/** A full-screen triangle from gl_VertexID: draw 3 vertices, no buffers. */
+export const FULL_VS = `#version 300 es
+void main() { vec2 v = vec2(gl_VertexID == 1 ? 3.0 : -1.0, gl_VertexID == 2 ? 3.0 : -1.0); gl_Position = vec4(v, 0.0, 1.0); }`;
+
+export function compile(vs, fs, tfVaryings) {
+  const p = gl.createProgram();
+  for (const [type, src] of [[gl.VERTEX_SHADER, vs], [gl.FRAGMENT_SHADER, fs]]) {
+    const s = gl.createShader(type);
+    gl.shaderSource(s, src);
+    gl.compileShader(s);
+    if (!gl.getShaderParameter(s, gl.COMPILE_STATUS)) throw new Error(gl.getShaderInfoLog(s).slice(0, 400));
+    gl.attachShader(p, s);
+  }
+  if (tfVaryings) gl.transformFeedbackVaryings(p, tfVaryings, gl.SEPARATE_ATTRIBS);
+  gl.linkProgram(p);
+  if (!gl.getProgramParameter(p, gl.LINK_STATUS)) throw new Error(gl.getProgramInfoLog(p));
+  return p;
+}
+
+/** Resolves once the GPU has finished everything issued so far. */
+export async function finish() {
+  const f = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
+  gl.flush();
+  while (gl.clientWaitSync(f, 0, 0) === gl.TIMEOUT_EXPIRED) await new Promise((r) => setTimeout(r, 0));
+  gl.deleteSync(f);
+}
