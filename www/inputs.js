@@ -6,7 +6,7 @@ import { integerMatrix, mulberry32, uniformMatrix } from './reference.js';
 
 export const INTEGER_LO = -4;
 export const INTEGER_HI = 4;
-const minus = (v) => String(v).replace('-', '−');
+const minus = (v) => String(v).replaceAll('-', '−');
 
 /**
  * Every kind of input: `label` for the menu, `seeded` / `probability` name the

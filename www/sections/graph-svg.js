@@ -68,7 +68,7 @@ export function graphFigure(n, m, { directed = true, weights = false, classes = 
       if (weights && (directed || j > i)) {
         const t = directed ? 0.3 : 0.5;
         const lx = sx + (ex - sx) * t - uy * 7, ly = sy + (ey - sy) * t + ux * 7;
-        labels.push(svg('text', { x: lx.toFixed(1), y: (ly + 3.5).toFixed(1), class: 'edge-weight', 'text-anchor': 'middle' }, String(+m[i * n + j].toPrecision(3)).replace('-', '−')));
+        labels.push(svg('text', { x: lx.toFixed(1), y: (ly + 3.5).toFixed(1), class: 'edge-weight', 'text-anchor': 'middle' }, String(+m[i * n + j].toPrecision(3)).replaceAll('-', '−')));
       }
     }
   }

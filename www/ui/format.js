@@ -6,10 +6,10 @@ export function num(v, digits = 7) {
   if (Number.isNaN(v)) return 'NaN';
   if (v === Infinity) return '+Inf';
   if (v === -Infinity) return '−Inf';
-  if (Number.isInteger(v) && Math.abs(v) < 1e15) return String(v).replace('-', '−');
+  if (Number.isInteger(v) && Math.abs(v) < 1e15) return String(v).replaceAll('-', '−');
   const a = Math.abs(v);
   const s = a !== 0 && (a < 1e-4 || a >= 1e9) ? v.toExponential(digits - 1) : v.toPrecision(digits);
-  return s.replace('-', '−');
+  return s.replaceAll('-', '−');
 }
 
 /** An error metric: three significant digits, exponent form. */
@@ -17,7 +17,7 @@ export function sci(v) {
   if (v === null || v === undefined) return '—';
   if (v === 0) return '0';
   if (!Number.isFinite(v)) return num(v);
-  return v.toExponential(2).replace('-', '−');
+  return v.toExponential(2).replaceAll('-', '−');
 }
 
 /** Milliseconds: adapts the precision to the size. */
@@ -71,6 +71,6 @@ export function el(tag, attrs = {}, ...children) {
 export function short(v) {
   if (!Number.isFinite(v)) return num(v);
   const a = Math.abs(v);
-  if (a !== 0 && (a >= 1e5 || a < 1e-3)) return v.toExponential(2).replace('-', '−').replace('e+', 'e');
-  return Number(v.toPrecision(3)).toString().replace('-', '−');
+  if (a !== 0 && (a >= 1e5 || a < 1e-3)) return v.toExponential(2).replaceAll('-', '−').replace('e+', 'e');
+  return Number(v.toPrecision(3)).toString().replaceAll('-', '−');
 }

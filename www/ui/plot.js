@@ -38,7 +38,7 @@ export function niceTicks(lo, hi, count = 6) {
 
 const minOf = (a) => a.reduce((m, v) => Math.min(m, v), Infinity);
 const maxOf = (a) => a.reduce((m, v) => Math.max(m, v), -Infinity);
-const fmtTick = (v) => (Math.abs(v) >= 1e5 || (v !== 0 && Math.abs(v) < 1e-3) ? sci(v) : String(+v.toPrecision(6)).replace('-', '−'));
+const fmtTick = (v) => (Math.abs(v) >= 1e5 || (v !== 0 && Math.abs(v) < 1e-3) ? sci(v) : String(+v.toPrecision(6)).replaceAll('-', '−'));
 
 export class LinePlot {
   /**
