@@ -44,6 +44,9 @@ async function table(id) {
   return page.$$eval(`#${id} table.app-results tr[data-key]`, (rows) => Object.fromEntries(rows.map((tr) => [tr.dataset.key, tr.querySelector('td').textContent])));
 }
 
+/** Whether the section's status box is amber: done, as the preset predicts, but without an answer. */
+const warned = (id) => page.$eval(`#${id}-status`, (p) => p.classList.contains('warn'));
+
 const noteKinds = (id) => page.$$eval(`#${id} .app-notes li`, (lis) => lis.map((li) => li.dataset.kind).filter(Boolean));
 
 test('six sections with labelled, keyboard-operable controls', async () => {
@@ -66,6 +69,9 @@ test('six sections with labelled, keyboard-operable controls', async () => {
   const rec = await page.evaluate(() => window.__apps.fibonacci);
   assert.equal(rec.rows.length, 25);
   assert.ok(rec.rows.every((r) => r.isExact && BigInt(r.gpu) === fibonacciBig(r.k)), 'F(0..24) all exact');
+  await page.waitForFunction(() => document.getElementById('fibonacci').dataset.status === 'done');
+  assert.equal((await table('fibonacci'))['largest relative error'], '0: every F(k) here is exact');
+  assert.doesNotMatch(await page.textContent('#fibonacci-table caption'), /Highlighted/, 'no 2²⁴ row in 0..24');
 });
 
 test('reachability: R, each squaring and the heatmap equal BFS exactly', async () => {
@@ -158,6 +164,7 @@ test('shortest paths: real lengths within 1e-5 relative; a negative cycle is rep
 
 test('Fibonacci: exact to F(36), F(37) = 24 157 817 the first inexact, then within 4·2^−24', async () => {
   const rec = await run('fibonacci', 'edge');
+  assert.equal(await warned('fibonacci'), false);
   const ks = findPreset(FIBONACCI, 'edge').ks;
   const rows = await page.$$eval('#fibonacci-table tbody tr', (trs) => trs.map((tr) => ({
     k: Number(tr.dataset.k), cells: [...tr.querySelectorAll('td')].map((td) => td.firstChild.textContent),
@@ -231,6 +238,7 @@ test('inverse: I − ½J defeats the chapter\'s series but not Newton–Schulz; 
   assert.deepEqual(shown, ['no: does not converge', 'yes']);
   assert.match((await table('inverse'))['the series\' C = I − dA (d = 1)'], /max \|c_ij\| = 0\.5000 · ρ\(C\) ≈ 2/);
   assert.ok((await noteKinds('inverse')).includes('condition'));
+  assert.equal(await warned('inverse'), true, 'a series that diverges is not a green Done');
 
   rec = await run('inverse', 'singular-16');
   assert.equal(gaussInverse(16, findPreset(INVERSE, 'singular-16').build()), null);
@@ -293,6 +301,7 @@ test('Jacobi: converges to Gaussian elimination\'s x; a non-dominant A diverges'
   assert.match((await table('jacobi')).result, /^diverged after \d+ iterations/);
   assert.ok(bad.errors[bad.errors.length - 1][1] > 1e3 * bad.errors[0][1], 'the error grows');
   assert.ok((await noteKinds('jacobi')).includes('diverged'));
+  assert.equal(await warned('jacobi'), true);
 });
 
 test('screenshots at 1280 and 390 px; no console errors, no foreign requests', async () => {

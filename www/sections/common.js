@@ -18,7 +18,9 @@ export function publish(id, record) {
  * Builds the common frame of a section in `container`:
  *   intro      nodes explaining the application (the chapter's idea, how the GPU does it)
  *   presets    [{ id, label, help }]
- *   run(preset, ui)  async; does the work, fills ui.output; may return a status text
+ *   run(preset, ui)  async; does the work, fills ui.output; may return a status text,
+ *                    or { text, tone: 'warn' } for a run that ended as the preset
+ *                    predicts but without an answer (a series that diverges, say)
  * Returns ui = { output, setStatus(state, text), select, button }.
  */
 export function sectionFrame(container, ctx, { id, intro, presets, run }) {
@@ -36,10 +38,10 @@ export function sectionFrame(container, ctx, { id, intro, presets, run }) {
 
   const ui = {
     output, select, button,
-    setStatus(state, text) {
+    setStatus(state, text, tone = '') {
       section.dataset.status = state;
       status.textContent = text;
-      status.className = `status app-status ${state}`;
+      status.className = `status app-status ${state}${tone ? ` ${tone}` : ''}`;
     },
   };
   let busy = false;
@@ -55,8 +57,9 @@ export function sectionFrame(container, ctx, { id, intro, presets, run }) {
     ui.setStatus('running', `Running “${preset.label}” on the GPU…`);
     try {
       await nextFrame();
-      const text = await run(preset, ui);
-      ui.setStatus('done', text || `Done: ${preset.label}.`);
+      const out = await run(preset, ui);
+      const { text, tone } = typeof out === 'object' && out !== null ? out : { text: out };
+      ui.setStatus('done', text || `Done: ${preset.label}.`, tone);
     } catch (err) {
       const d = ctx.describeError(err);
       ui.setStatus('error', `Stopped: ${d.title} (${d.code}): ${d.message}`);

@@ -97,5 +97,6 @@ async function run(preset, ui, ctx) {
   });
 
   publish(ID, { preset: preset.id, status: 'done', n, k, gpuMs, pairs });
-  return `Done: ${preset.label}. ${pairs.length - failed} of the ${k} pairs asked for converged${failed ? `; pair ${pairs.length} does not, and the run stops there` : ''}.`;
+  const text = `Done: ${preset.label}. ${pairs.length - failed} of the ${k} pairs asked for converged${failed ? `; pair ${pairs.length} does not, and the run stops there` : ''}.`;
+  return { text, tone: failed ? 'warn' : '' };
 }

@@ -9,7 +9,7 @@ import { msText, nextFrame, notes, publish, resultsTable, sectionFrame } from '.
 
 const ID = 'fibonacci';
 const LIMIT = 16777216n;
-const big = (x) => (x === null ? '+Inf' : int(x.toString()).replace('-', '−'));
+const big = (x) => (x === null ? '+Inf' : int(x.toString()).replaceAll('-', '−'));
 
 function intro() {
   return [
@@ -61,7 +61,7 @@ async function run(preset, ui, ctx) {
   const disagreements = rows.filter((r) => !r.libAgrees).length;
 
   const table = el('div', { class: 'scroll-x fib-scroll' }, el('table', { class: 'app-table fib-table', id: 'fibonacci-table' },
-    el('caption', {}, 'F(k) on the GPU (float32) against the exact value (BigInt). Highlighted: the 2²⁴ edge.'),
+    el('caption', {}, `F(k) on the GPU (float32) against the exact value (BigInt).${rows.some((r) => r.k === 36 || r.k === 37) ? ' Highlighted: the 2²⁴ edge.' : ''}`),
     el('thead', {}, el('tr', {},
       ['k', 'F(k) exact', 'GPU float32', 'GPU − F(k)', 'relative error', 'passes', 'verdict'].map((h) => el('th', { scope: 'col' }, h)))),
     el('tbody', {}, rows.map((r) => el('tr', {
@@ -81,7 +81,7 @@ async function run(preset, ui, ctx) {
     el('div', { class: 'app-figures wide' }, resultsTable('GPU against BigInt', [
       ['last exact F(k)', lastExact ? `F(${lastExact.k}) = ${big(lastExact.exact)}` : 'none in this range'],
       ['first inexact F(k)', firstInexact ? `F(${firstInexact.k}) = ${big(firstInexact.exact)}, GPU ${big(firstInexact.gpuBig)}` : 'none in this range', 'float32 holds every whole number only up to 2²⁴ = 16 777 216'],
-      ['largest relative error', worst ? `${sci(worst.rel)} at k = ${worst.k}` : '—', 'float32 rounding alone gives at most 2⁻²⁴ ≈ 5.96e−8'],
+      ['largest relative error', !worst ? '—' : worst.rel === 0 ? '0: every F(k) here is exact' : `${sci(worst.rel)} at k = ${worst.k}`, 'float32 rounding alone gives at most 2⁻²⁴ ≈ 5.96e−8'],
       ['library\'s exact flag', disagreements ? `disagrees with BigInt ${disagreements} times` : 'agrees with BigInt for every k', 'gpu.fibonacci(k).exact and .exactValue', disagreements ? 'bad' : 'ok'],
       ['time', `${rows.length} calls, GPU ${msText(gpuMs)} in all`, 'wall time, readback included'],
     ]), plot.element),

@@ -101,6 +101,7 @@ async function run(preset, ui, ctx) {
     preset: preset.id, status: 'done', n, invertible: !!inv64, cond, gaussMs,
     runs, // each with the GPU's X as `matrix`
   });
-  return `Done: ${preset.label}. ${runs.map((r) => `${r.name}: ${r.converged ? `converged, ‖AX − I‖ = ${sci(r.check)} (float64)` : 'does not converge'}`).join('; ')}.`;
+  const text = `Done: ${preset.label}. ${runs.map((r) => `${r.name}: ${r.converged ? `converged, ‖AX − I‖ = ${sci(r.check)} (float64)` : 'does not converge'}`).join('; ')}.`;
+  return { text, tone: runs.every((r) => r.converged) ? '' : 'warn' };
 }
 

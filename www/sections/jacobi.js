@@ -90,5 +90,6 @@ async function run(preset, ui, ctx) {
     preset: preset.id, status: 'done', n, converged: res.converged, diverged: res.diverged, iterations: N,
     deltas: Array.from(res.deltas), errors, finalError, maxRel, rho, dominance, gpuMs, x: res.x,
   });
-  return `Done: ${preset.label}. ${verdict[0].toUpperCase()}${verdict.slice(1)} after ${N} iterations${finalError !== null ? `; ‖x − x*‖₁ = ${sci(finalError)}` : ''}.`;
+  const text = `Done: ${preset.label}. ${verdict[0].toUpperCase()}${verdict.slice(1)} after ${N} iterations${finalError !== null ? `; ‖x − x*‖₁ = ${sci(finalError)}` : ''}.`;
+  return { text, tone: res.converged ? '' : 'warn' };
 }
