@@ -21,7 +21,7 @@ export function publish(id, record) {
  *   run(preset, ui)  async; does the work, fills ui.output; may return a status text,
  *                    or { text, tone: 'warn' } for a run that ended as the preset
  *                    predicts but without an answer (a series that diverges, say)
- * Returns ui = { output, setStatus(state, text), select, button }.
+ * Returns ui = { output, setStatus(state, text, tone), select, button }.
  */
 export function sectionFrame(container, ctx, { id, intro, presets, run }) {
   const section = container.closest('section') || container;
