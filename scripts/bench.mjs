@@ -16,6 +16,7 @@
 //       .gpuchrome/extra/ and prints the two device calls (../shared/gpu-browser/README.md);
 //       the page starts no new configuration after SECS - 90 s (?deadline=), so it always posts
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { ROOT, writeResults } from './bench/write-results.mjs';
 
@@ -108,6 +109,7 @@ async function runLocal(args) {
   // Imported here so --from-json / --stage-gpu need no browser.
   const { startServer, launchBrowser, openPage } = await import('../tests/e2e/harness.mjs');
   const t0 = Date.now();
+  const loadStart = loadavg().map((l) => +l.toFixed(2));
   const server = await startServer();
   let browser;
   try {
@@ -137,7 +139,8 @@ async function runLocal(args) {
       return 1;
     }
     if (!result) { console.log('bench: the page produced no result'); return 1; }
-    result.env = { ...result.env, runner: 'scripts/bench.mjs', chromiumVersion: browser.version(), offOriginRequests: foreign };
+    const host = { cpu: cpus()[0]?.model || 'unknown', cpus: cpus().length, loadStart, loadEnd: loadavg().map((l) => +l.toFixed(2)) };
+    result.env = { ...result.env, runner: 'scripts/bench.mjs', chromiumVersion: browser.version(), offOriginRequests: foreign, host };
     writeResults(result, { outDir: args.out, tag: args.tag });
     return status === 'done' ? 0 : 1;
   } finally {

@@ -141,6 +141,8 @@ export function envSummary(result) {
   lines.push(`- renderer: ${e.renderer || '?'}`);
   if (e.userAgent) lines.push(`- browser: ${e.userAgent}`);
   if (e.hardwareConcurrency) lines.push(`- CPU threads visible to the page: ${e.hardwareConcurrency}; cross-origin isolated: ${!!e.crossOriginIsolated}`);
+  // Recorded by scripts/bench.mjs: runs on SwiftShader depend on the host CPU and its load.
+  if (e.host) lines.push(`- host: ${e.host.cpu}, ${e.host.cpus} CPUs; load average ${e.host.loadStart.join(' / ')} at the start, ${e.host.loadEnd.join(' / ')} at the end (1 / 5 / 15 min)`);
   if (e.gpgpu) lines.push(`- gpgpu-matrix kernels: ${(e.gpgpu.kernels || []).join(', ')}${e.gpgpu.async ? '; async API present' : '; no async API'}`);
   if (e.tfjs) {
     const f = e.tfjs.webglFlags || {};
