@@ -315,6 +315,15 @@ test('screenshots at 1280 and 390 px; no console errors, no foreign requests', a
   // Nothing wider than the screen: the page does not scroll sideways.
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), 'no horizontal scroll at 390 px');
   for (const id of IDS) await page.locator(`#${id}`).screenshot({ path: join(ARTIFACTS, `app-${id}-390.png`) });
+  // Every preset's name fits its closed menu on a phone (the arrow takes about 24 px).
+  const cut = await page.$$eval('.app-controls select', (selects) => {
+    const ctx = document.createElement('canvas').getContext('2d');
+    return selects.flatMap((s) => {
+      ctx.font = getComputedStyle(s).font;
+      return [...s.options].filter((o) => ctx.measureText(o.text).width > s.clientWidth - 24).map((o) => `${s.id}: ${o.text}`);
+    });
+  });
+  assert.deepEqual(cut, [], 'preset names cut off at 390 px');
   assert.deepEqual(page.problems(), []);
   assert.deepEqual(page.origins(), [server.origin]);
 });

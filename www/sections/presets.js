@@ -54,19 +54,19 @@ export const REACHABILITY = [
   },
   {
     id: 'random-256', n: 256, directed: false,
-    label: 'random undirected graph, n = 256 (not drawn)',
+    label: 'undirected graph, n = 256 (not drawn)',
     help: 'Each pair is an edge with probability 0.006 (seed 7): a few large components and some isolated vertices.',
     build: () => graphAdjacency('random', 256, { directed: false, seed: 7, prob: 0.006 }),
   },
   {
     id: 'random-512', n: 512, directed: true,
-    label: 'random directed graph, n = 512 (not drawn)',
+    label: 'directed graph, n = 512 (not drawn)',
     help: 'Each ordered pair is an edge with probability 0.002 (seed 11). The one-call gpu.reachability holds the page for about half a second on a software GPU.',
     build: () => graphAdjacency('random', 512, { seed: 11, prob: 0.002 }),
   },
   {
     id: 'random-1024', n: 1024, directed: true, stepOnly: true,
-    label: 'random directed graph, n = 1024 (not drawn)',
+    label: 'directed graph, n = 1024 (not drawn)',
     help: 'Each ordered pair is an edge with probability 0.001 (seed 13). Here the page runs only the squarings one at a time (the one-call gpu.reachability would hold the page for about 2 s on a software GPU).',
     build: () => graphAdjacency('random', 1024, { seed: 13, prob: 0.001 }),
   },
@@ -78,7 +78,7 @@ export const REACHABILITY = [
 export const SHORTEST_PATHS = [
   {
     id: 'random-10', n: 10, directed: true, integer: true,
-    label: 'random directed graph, n = 10, weights 1–9',
+    label: 'directed graph, n = 10, weights 1–9',
     help: 'Each ordered pair is an edge with probability 0.25 (seed 7), of a whole-number length 1 to 9. Some pairs have no path at all.',
     build: () => weightedGraph('random', 10, { seed: 7, prob: 0.25 }),
   },
@@ -90,13 +90,13 @@ export const SHORTEST_PATHS = [
   },
   {
     id: 'real-128', n: 128, directed: true, integer: false,
-    label: 'random directed graph, n = 128, real weights in [0.1, 1)',
+    label: 'directed, n = 128, weights in [0.1, 1)',
     help: 'Lengths that float32 cannot add exactly: each path length is rounded at every +.',
     build: () => weightedGraph('random', 128, { seed: 8, prob: 0.03, lo: 0.1, hi: 1, integer: false }),
   },
   {
     id: 'random-256', n: 256, directed: true, integer: true,
-    label: 'random directed graph, n = 256, weights 1–9 (not drawn)',
+    label: 'directed, n = 256, weights 1–9 (not drawn)',
     help: 'Each ordered pair is an edge with probability 0.012 (seed 9).',
     build: () => weightedGraph('random', 256, { seed: 9, prob: 0.012 }),
   },
@@ -158,14 +158,14 @@ export const INVERSE = [
   },
   {
     id: 'spd-128', n: 128,
-    label: 'symmetric positive definite, n = 128: both methods',
+    label: 'symmetric positive definite, n = 128',
     help: 'A = QΛQᵀ with eigenvalues evenly from 1 to 10 (condition number 10, seed 5).',
     build: () => symmetricWithSpectrum(128, Array.from({ length: 128 }, (_, i) => 10 - 9 * i / 127), 5).a,
     runs: [NS, SERIES],
   },
   {
     id: 'half-j-4', n: 4,
-    label: 'A = I − ½J, n = 4: the chapter\'s condition fails',
+    label: 'A = I − ½J, n = 4: the series fails',
     help: 'C = I − A = ½J has every |c_ij| = ½ < 1, yet the series with d = 1 diverges: the eigenvalues of A are 1 and −1, so I − dA has the eigenvalue 1 + d > 1 for every d > 0. Newton–Schulz converges.',
     build: () => identityMinusHalfJ(4),
     runs: [{ name: 'series, d = 1 (the chapter)', options: { method: 'series', d: 1, patience: 4 } }, NS],
@@ -203,13 +203,13 @@ export const EIGEN = [
   eigenPreset({
     id: 'known-64', n: 64, k: 3, seed: 21,
     lambdas: spectrum(64, [10, -8, 6], 3, 22),
-    label: 'known spectrum, n = 64: λ = 10, −8, 6 and 61 more',
+    label: 'n = 64: λ = 10, −8, 6 and 61 more',
     help: 'A = QΛQᵀ with Q from Gram–Schmidt on seeded random vectors, Λ = 10, −8, 6 and 61 values in [−3, 3]: the eigenvalues and eigenvectors are known exactly. Three pairs by squaring and deflation.',
   }),
   eigenPreset({
     id: 'close-128', n: 128, k: 3, seed: 23,
     lambdas: spectrum(128, [10, 9.5, 9], 4, 24),
-    label: 'close eigenvalues, n = 128: λ = 10, 9.5, 9',
+    label: 'n = 128: close λ = 10, 9.5, 9',
     help: 'The power method converges like (λ₂/λ₁)^(2^t): 0.95 and 0.947 are close to 1, so it needs more squarings.',
   }),
   eigenPreset({
@@ -221,7 +221,7 @@ export const EIGEN = [
   eigenPreset({
     id: 'known-256', n: 256, k: 4, seed: 27,
     lambdas: spectrum(256, [5, 4, -3, 2], 1, 28),
-    label: 'n = 256: λ = 5, 4, −3, 2, the rest in [−1, 1]',
+    label: 'n = 256: λ = 5, 4, −3, 2, rest in [−1, 1]',
     help: 'Four pairs, each from the deflated B − λvvᵀ of the one before.',
   }),
 ];
