@@ -139,6 +139,17 @@ test('shortest paths: every distance equals Floyd–Warshall, unreachable pairs 
   assert.equal(tb['exact distances'], `${n * n} of ${n * n}`);
   assert.equal(tb['negative cycle'], 'GPU no · Floyd–Warshall no');
   assert.equal(rec.squarings, Math.ceil(Math.log2(n - 1)));
+  // Every edge carries its length, and no two length labels overlap each other or a vertex.
+  const fig = await page.$eval('#shortest-paths figure.graph', (f) => {
+    const hit = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    const labels = [...f.querySelectorAll('.edge-weight')].map((t) => t.getBoundingClientRect());
+    const vertices = [...f.querySelectorAll('.vertex circle')].map((c) => c.getBoundingClientRect());
+    let overlaps = 0;
+    labels.forEach((a, i) => { overlaps += labels.slice(i + 1).filter((b) => hit(a, b)).length + vertices.filter((b) => hit(a, b)).length; });
+    return { labels: labels.length, edges: Number(f.dataset.edges), overlaps };
+  });
+  assert.equal(fig.labels, fig.edges);
+  assert.equal(fig.overlaps, 0);
 });
 
 test('shortest paths: real lengths within 1e-5 relative; a negative cycle is reported', async () => {

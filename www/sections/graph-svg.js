@@ -17,6 +17,31 @@ function svg(tag, attrs = {}, ...children) {
   return e;
 }
 
+// Where an edge's length label goes: beside its line, near the start (t along it) for
+// a directed edge so that it reads as belonging to that arrow; slid along the line, and
+// only then to the other side, until its box clears every label placed before and
+// every vertex. Boxes are estimated from the 10 px font (CSS .edge-weight).
+function placeLabel(text, [sx, sy, ex, ey], t0, placed, pos, r) {
+  const w = 6.5 * text.length + 4, h = 13;
+  const dx = ex - sx, dy = ey - sy, len = Math.hypot(dx, dy) || 1, ux = dx / len, uy = dy / len;
+  const clear = (x, y) => placed.every((b) => Math.abs(b.x - x) * 2 >= b.w + w || Math.abs(b.y - y) * 2 >= b.h + h)
+    && pos.every(([vx, vy]) => Math.abs(vx - x) >= r + w / 2 || Math.abs(vy - y) >= r + h / 2);
+  const ts = [t0, t0 - 0.08, t0 + 0.08, t0 + 0.16, t0 - 0.14, t0 + 0.24, t0 + 0.32];
+  let best = null;
+  for (const side of [1, -1]) {
+    for (const t of ts) {
+      if (t < 0.08 || t > 0.92) continue;
+      const x = sx + dx * t - uy * 7 * side, y = sy + dy * t + ux * 7 * side;
+      if (clear(x, y)) { best = [x, y]; break; }
+    }
+    if (best) break;
+  }
+  // Nowhere clear (a crowded graph): the first choice, as before.
+  if (!best) best = [sx + dx * t0 - uy * 7, sy + dy * t0 + ux * 7];
+  placed.push({ x: best[0], y: best[1], w, h });
+  return best;
+}
+
 /**
  * A <figure> with the graph of the n×n matrix `m`: an edge i → j where
  * isEdge(m[i*n + j]) (i ≠ j). options: directed, weights (label the edges with
@@ -46,6 +71,7 @@ export function graphFigure(n, m, { directed = true, weights = false, classes = 
 
   const edges = [];
   const labels = [];
+  const placed = []; // label boxes so far, so that no two overlap
   let count = 0;
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < n; j++) {
@@ -66,9 +92,9 @@ export function graphFigure(n, m, { directed = true, weights = false, classes = 
       const arrowStart = directed && back && !weights ? `url(#${id}-arrow-start)` : null;
       edges.push(svg('line', { x1: sx.toFixed(1), y1: sy.toFixed(1), x2: ex.toFixed(1), y2: ey.toFixed(1), class: 'edge', 'marker-end': arrowEnd, 'marker-start': arrowStart }));
       if (weights && (directed || j > i)) {
-        const t = directed ? 0.3 : 0.5;
-        const lx = sx + (ex - sx) * t - uy * 7, ly = sy + (ey - sy) * t + ux * 7;
-        labels.push(svg('text', { x: lx.toFixed(1), y: (ly + 3.5).toFixed(1), class: 'edge-weight', 'text-anchor': 'middle' }, String(+m[i * n + j].toPrecision(3)).replaceAll('-', '−')));
+        const text = String(+m[i * n + j].toPrecision(3)).replaceAll('-', '−');
+        const [lx, ly] = placeLabel(text, [sx, sy, ex, ey], directed ? 0.3 : 0.5, placed, pos, r);
+        labels.push(svg('text', { x: lx.toFixed(1), y: (ly + 3.5).toFixed(1), class: 'edge-weight', 'text-anchor': 'middle' }, text));
       }
     }
   }
