@@ -266,7 +266,8 @@ class Session {
     const c = this.config;
     if (c.op === 'multiply') return 'C = A·B';
     const last = this.labels[this.labels.length - 1];
-    return last ? last.split(' = ')[0] : c.op === 'power' ? 'M^0 = I' : 'M';
+    if (last) return last.split(' = ')[0];
+    return c.op === 'power' && c.p === 0 ? 'M^0 = I' : c.op === 'power' ? 'M^1 = M' : 'M';
   }
 
   /** Hover text of the output picture after pass `idx` (or of the result). */
@@ -336,7 +337,7 @@ class Session {
     $('ref-progress-text').textContent = 'running in a Web Worker…';
     const t0 = performance.now();
     this.refPromise = refClient.run(
-      { op: c.op, n: c.n, a: this.a, b: this.b, labels: this.labels, keepPasses },
+      { op: c.op, n: c.n, a: this.a, b: this.b, p: c.p, labels: this.labels, keepPasses },
       {
         onProgress: (f) => {
           bar.value = f;
@@ -603,13 +604,22 @@ async function start(config) {
   const s = new Session(config);
   page.session = s;
   page.last = null;
+  // The previous run's pictures and numbers go: a run that fails before its first
+  // pass must not leave them standing as if they were its own.
   $('summary').hidden = true;
+  $('heatmaps').replaceChildren();
+  for (const k of Object.keys(views)) delete views[k];
+  $('timeline').replaceChildren(el('p', { class: 'help' }, 'Run or step to see the passes.'));
+  $('precision').replaceChildren(el('p', { class: 'help' }, 'The metrics appear when a run ends.'));
+  $('gpu-progress').value = 0;
+  $('gpu-progress-text').textContent = '';
   $('ref-progress').value = 0;
   $('ref-progress-text').textContent = s.refState === 'off' ? 'off for this run' : 'waiting for the GPU';
   buttons('running');
   try {
     if (!(await s.prepare()) || s.cancelled) return;
-    if (config.mode === 'step') {
+    // p = 0 or 1 needs no pass: there is nothing to step through.
+    if (config.mode === 'step' && s.passCount > 0) {
       s.startReference(); // runs while the student steps
       paused(s);
       return;
@@ -705,6 +715,9 @@ async function cancelClicked() {
   s.dispose();
   buttons('idle');
   const passes = s.passes.length;
+  if (views.out && passes < (s.passCount ?? 0)) {
+    views.out.setTitle(passes ? `Output of pass ${passes} of ${s.passCount}: ${s.labels[passes - 1]} (pass ${passes + 1} cancelled)` : 'Output: cancelled before the first pass');
+  }
   setStatus('cancelled', `Cancelled after ${passes} of ${s.passCount ?? '?'} passes.${s.run === null && passes < (s.passCount ?? 0) ? ' A pass already sent to the GPU finishes in the background.' : ''}`);
   $('ref-progress-text').textContent = s.refState === 'off' ? 'off for this run' : 'cancelled';
   publish(s.record('cancelled'));
@@ -731,7 +744,7 @@ function showShader(kernel) {
   const k = Gpgpu.kernels().find((x) => x.name === name);
   const ran = page.session?.kernel;
   const idle = page.session && page.session.passCount === 0;
-  const ranText = ran === name ? (idle ? 'The answer needed no pass (M^0 = I, or M^(2^0) = M): this is the kernel that would run.' : 'This is the kernel that ran.') : ran ? `The kernel that ran is ${ran}.` : '';
+  const ranText = ran === name ? (idle ? 'The answer needed no pass (M^0 = I, M^1 = M, or M^(2^0) = M): this is the kernel that would run.' : 'This is the kernel that ran.') : ran ? `The kernel that ran is ${ran}.` : '';
   $('shader-about').textContent = `glsl/matmul_${name.startsWith('blocked') ? 'blocked' : name}.frag — ${k ? k.description : ''}. ${ranText} The vertex shader only passes the quad's positions and texture coordinates through.`;
   try { $('program-source').textContent = Gpgpu.programSource(name); } catch { $('program-source').textContent = ''; }
 }

@@ -34,7 +34,7 @@ export function multiplyRows(inner, cols, A, B, C, i0, i1) {
 
 /**
  * Computes the run in float64.
- *   job: { op, n, a (Float32Array/Float64Array), b (products), labels, keepPasses }
+ *   job: { op, n, a (Float32Array/Float64Array), b (products), p (powers), labels, keepPasses }
  *   hooks: { pause(): Promise (lets messages in), cancelled(): bool,
  *            progress(fraction), pass(index, Float64Array) (only when keepPasses) }
  * Resolves to { result: Float64Array, ms (compute time, pauses excluded), cancelled }.
@@ -90,11 +90,11 @@ export async function computeChain(job, hooks = {}) {
   let result;
   if (steps.length) {
     result = values.get(steps[steps.length - 1].out);
-  } else if (job.op === 'power') {
+  } else if (job.op === 'power' && job.p === 0) {
     result = new Float64Array(n * n); // M^0 = I
     for (let i = 0; i < n; i++) result[i * n + i] = 1;
   } else {
-    result = values.get('M^1'); // M^(2^0) = M
+    result = values.get('M^1'); // M^1 = M, and M^(2^0) = M
   }
   hooks.progress?.(1);
   return { result, ms: busy, cancelled: false };

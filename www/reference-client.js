@@ -15,7 +15,7 @@ export class ReferenceClient {
   }
 
   /**
-   * Runs `job` ({ op, n, a, b, labels, keepPasses }); resolves to { result, ms } or
+   * Runs `job` ({ op, n, a, b, p, labels, keepPasses }); resolves to { result, ms } or
    * to { cancelled: true }. `onProgress(fraction)`, `onPass(index, Float64Array)`.
    */
   run(job, { onProgress, onPass } = {}) {

@@ -28,6 +28,8 @@ test('the page keeps painting during a long pass, and Cancel stops the chain', a
   assert.equal(r.status, 'cancelled');
   assert.ok(r.passesDone < 3, `cancelled after ${r.passesDone} passes (${stillRunning} when the frames were counted)`);
   assert.match(await page.textContent('#status'), /Cancelled after \d of 3 passes/);
+  // The output picture no longer claims a pass is running.
+  assert.doesNotMatch(await page.textContent('#heatmaps figure:nth-child(2) figcaption'), /running/);
   assert.equal(await page.isEnabled('#run'), true);
   assert.deepEqual(page.problems(), []);
   await page.context().close();

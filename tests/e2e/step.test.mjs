@@ -105,3 +105,47 @@ test('a chain that overflows names the first pass past 2^24 and the first with Â
   assert.deepEqual(page.problems(), []);
   await page.context().close();
 });
+
+test('p = 1 needs no pass and is M itself; p = 0 in step mode finishes at once', async () => {
+  let page = await openPage(browser, `${server.origin}/index.html?n=3&op=power&p=1&input=integers`);
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  let r = await page.evaluate(() => window.__results);
+  assert.equal(r.passes.length, 0);
+  // The float64 reference is M too: no error, every entry exact.
+  assert.deepEqual([r.metrics.relFrobenius, r.metrics.exact, r.metrics.total], [0, 9, 9]);
+  assert.match(await page.textContent('#heatmaps figure:nth-child(2) figcaption'), /Result M\^1 = M \(no pass needed\)/);
+  await page.context().close();
+
+  page = await openPage(browser, `${server.origin}/index.html?n=8&op=power&p=0&mode=step`);
+  assert.equal(await waitForStatus(page, 60_000, ['done', 'paused', 'error']), 'done', await page.textContent('#status'));
+  assert.doesNotMatch(await page.textContent('#status'), /undefined/);
+  r = await page.evaluate(() => window.__results);
+  assert.deepEqual([r.metrics.relFrobenius, r.metrics.exact], [0, 64]);
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
+
+test('NaN on both sides is not counted as exact', async () => {
+  // Uniform (âˆ’1, 1) entries squared 64 times: both the GPU and the double end in NaN.
+  const page = await openPage(browser, `${server.origin}/index.html?n=4&op=repeat&k=64`);
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  const r = await page.evaluate(() => window.__results);
+  const last = Float64Array.from(await page.evaluate(() => Array.from(window.__page.last.ref)));
+  assert.ok(last.some((v) => Number.isNaN(v)), 'the double ends in NaN');
+  assert.equal(r.metrics.exact, 0);
+  await page.context().close();
+});
+
+test('a run refused for its size leaves no picture of the previous run', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=16&op=power&p=13`);
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  assert.ok(await page.locator('#heatmaps figure').count() >= 3);
+  await page.fill('#n', '9000');
+  await page.click('#run');
+  await page.waitForFunction(() => document.body.dataset.status === 'error', null, { timeout: 30_000, polling: 50 });
+  assert.match(await page.textContent('#status'), /SIZE_OVER_LIMIT/);
+  assert.equal(await page.locator('#heatmaps figure').count(), 0);
+  assert.equal(await page.isHidden('#summary'), true);
+  assert.equal(await page.locator('#timeline tbody tr').count(), 0);
+  await page.context().close();
+});

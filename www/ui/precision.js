@@ -28,7 +28,7 @@ export function renderPrecision(container, state) {
     ['max absolute error', m && sci(m.maxAbs), 'max |GPU − double| over the entries finite on both sides (— when there is none)'],
     ['max relative error', m && sci(m.maxRel), 'max |GPU − double| / |double| over nonzero doubles'],
     ['relative Frobenius error', m && sci(m.relFrobenius), '‖GPU − double‖ / ‖double‖ over the entries finite on both sides'],
-    ['exact entries', m && `${int(m.exact)} of ${int(m.total)} (${((100 * m.exact) / m.total).toFixed(1)} %)`, 'entries equal to the double rounded to float32: the best float32 can do (an overflow to ±Inf does not count)'],
+    ['exact entries', m && `${int(m.exact)} of ${int(m.total)} (${((100 * m.exact) / m.total).toFixed(1)} %)`, 'entries equal to the double rounded to float32: the best float32 can do (only finite numbers count: not NaN, ±Inf or an overflow)'],
   ];
   if (m && m.nonfiniteMismatch) rows.push(['NaN/Inf mismatches', int(m.nonfiniteMismatch), 'entries where one side is NaN or ±Inf and the other is not the same']);
   const why = {
