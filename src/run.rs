@@ -126,6 +126,9 @@ impl Run {
         let drawn = engine.product(self.kernel, self.semiring, get(a), get(b), get(dst));
         if timer.is_some() {
             engine.gl().end_query(TIME_ELAPSED_EXT);
+            // Send the pass with its query to the GPU now: ANGLE otherwise submits the
+            // query's end with the next work, and the time includes the idle wait.
+            engine.gl().flush();
         }
         drawn?;
         self.timers.push(timer);

@@ -200,10 +200,12 @@ async fn a_run_steps_pass_by_pass_with_stats_and_timers() {
             &reference::power(Ordinary, n, &to_f64(&m), 5),
         );
         assert_eq!(run.read("a".into()).unwrap().to_vec(), m, "the input stays");
-        // Timer query results arrive after control returns to the browser.
+        // Timer query results arrive after control returns to the browser. They must
+        // time the pass, not the idle wait before anyone asks: wait 400 ms first.
         let info = g.info();
         if Reflect::get(&info, &"timerQuery".into()).unwrap().as_bool() == Some(true) {
             let mut times = vec![];
+            sleep(400).await;
             for _ in 0..50 {
                 sleep(20).await;
                 times = run
@@ -217,9 +219,13 @@ async fn a_run_steps_pass_by_pass_with_stats_and_timers() {
                 }
             }
             assert_eq!(times.len(), 3);
+            // A 24×24 pass takes well under a millisecond of GPU time (SwiftShader
+            // included); 300 ms can only be the wait.
             assert!(
-                times.iter().all(|t| t.is_some_and(|ms| ms >= 0.0)),
-                "{times:?}"
+                times
+                    .iter()
+                    .all(|t| t.is_some_and(|ms| (0.0..300.0).contains(&ms))),
+                "{name}: {times:?}"
             );
         }
     }
@@ -458,5 +464,45 @@ fn the_identity_of_p_0_is_a_gpu_matrix_too() {
         "identity",
         &run.read("result".into()).unwrap().to_vec(),
         &id,
+    );
+}
+
+#[wasm_bindgen_test]
+async fn timed_passes_time_the_pass_not_the_wait_after_it() {
+    // Only step() between the passes: nothing else makes the browser send the work on.
+    let g = JsGpgpu::new(JsValue::UNDEFINED).unwrap();
+    if Reflect::get(&g.info(), &"timerQuery".into())
+        .unwrap()
+        .as_bool()
+        != Some(true)
+    {
+        return; // no EXT_disjoint_timer_query_webgl2 here: every time is NaN (tested above)
+    }
+    let m: Vec<f32> = (1..=9).map(|v| v as f32).collect();
+    let mut run = g
+        .start_power(num(3.0), js(&m), num(5.0), kernel_opts("naive"))
+        .unwrap();
+    while run.step(Some(true)).unwrap() {}
+    sleep(400).await;
+    let mut times = vec![];
+    for _ in 0..50 {
+        times = run
+            .gpu_times()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_f64())
+            .collect();
+        if times.iter().all(|t| t.is_some()) {
+            break;
+        }
+        sleep(20).await;
+    }
+    assert_eq!(times.len(), 3);
+    // A 3×3 pass is microseconds of GPU time; 300 ms can only be the wait.
+    assert!(
+        times
+            .iter()
+            .all(|t| t.is_some_and(|ms| (0.0..300.0).contains(&ms))),
+        "{times:?}"
     );
 }
