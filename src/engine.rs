@@ -375,6 +375,7 @@ impl Engine {
 
 impl Drop for Engine {
     fn drop(&mut self) {
+        self.gl.release();
         for (name, listener) in &self.listeners {
             let _ = self
                 .canvas

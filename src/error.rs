@@ -58,6 +58,8 @@ pub enum GpgpuError {
     /// The WebGL context is lost (GPU reset, driver update, too many contexts, or
     /// WEBGL_lose_context). Resources are rebuilt once it is restored.
     ContextLost,
+    /// The Gpgpu was freed while work it started (an async call, a run) was in flight.
+    Freed,
     /// The context was lost (and maybe restored) after a step-by-step run uploaded its
     /// inputs: the run's textures are gone, so it must be started again.
     RunOutlivedContext,
@@ -81,6 +83,7 @@ impl GpgpuError {
             GpgpuError::ShaderCompile { .. } => "SHADER_COMPILE",
             GpgpuError::ProgramLink { .. } => "PROGRAM_LINK",
             GpgpuError::ContextLost | GpgpuError::RunOutlivedContext => "CONTEXT_LOST",
+            GpgpuError::Freed => "FREED",
             GpgpuError::Gl { .. } => "GL_ERROR",
         }
     }
@@ -191,6 +194,12 @@ impl fmt::Display for GpgpuError {
                 f,
                 "the WebGL context is lost. Wait for the canvas's 'webglcontextrestored' \
                  event and call again: GPU resources are rebuilt automatically."
+            ),
+            GpgpuError::Freed => write!(
+                f,
+                "this Gpgpu was freed (free()) while the call was still running on the GPU, \
+                 and its result went with it. Free a Gpgpu only after every promise it \
+                 returned has settled."
             ),
             GpgpuError::RunOutlivedContext => write!(
                 f,

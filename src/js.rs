@@ -53,7 +53,7 @@ export interface LiveObjects { textures: number; framebuffers: number; programs:
 /** What every thrown error carries (`name === "GpgpuError"`). */
 export type GpgpuErrorCode = "NO_WEBGL2" | "NO_FLOAT_RENDER_TARGET" | "SIZE_OVER_LIMIT"
   | "BAD_DIMENSION" | "BAD_COUNT" | "BAD_LENGTH" | "BAD_ARGUMENT" | "SHADER_COMPILE"
-  | "PROGRAM_LINK" | "CONTEXT_LOST" | "GL_ERROR";
+  | "PROGRAM_LINK" | "CONTEXT_LOST" | "FREED" | "GL_ERROR";
 export interface GpgpuError extends Error { name: "GpgpuError"; code: GpgpuErrorCode; }
 export interface Reachability { matrix: Float32Array; connected: boolean; squarings: number; }
 export interface ShortestPaths { distances: Float32Array; squarings: number; negativeCycle: boolean; }

@@ -6,7 +6,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use crate::engine::DeviceMatrix;
-use crate::error::{GpgpuError, Result};
+use crate::error::Result;
 use crate::gl::objects::{Buffer, Fence};
 use crate::gl::target::keep_channels;
 use crate::gl::{Gl, GL};
@@ -181,7 +181,7 @@ async fn wait_for(gl: &Gl, fence: &Fence) -> Result<()> {
     loop {
         // Lost, or lost and already restored between two polls: the fence is gone.
         if !fence.is_alive() {
-            return Err(GpgpuError::ContextLost);
+            return Err(gl.gone());
         }
         match gl.client_wait_sync_with_u32(fence.raw(), 0, 0) {
             GL::ALREADY_SIGNALED | GL::CONDITION_SATISFIED => return Ok(()),

@@ -506,3 +506,24 @@ async fn timed_passes_time_the_pass_not_the_wait_after_it() {
         "{times:?}"
     );
 }
+
+#[wasm_bindgen_test]
+async fn freeing_the_gpgpu_under_an_async_call_says_freed_not_context_lost() {
+    let g = JsGpgpu::new(JsValue::UNDEFINED).unwrap();
+    let m = uniform(4, 64 * 64);
+    let pending = g.square_async(num(64.0), js(&m), JsValue::UNDEFINED);
+    drop(g); // what free() does from JavaScript
+    let err = JsFuture::from(pending)
+        .await
+        .expect_err("its result is gone");
+    let code = Reflect::get(&err, &"code".into()).unwrap().as_string();
+    assert_eq!(code.as_deref(), Some("FREED"), "{err:?}");
+    let message = Reflect::get(&err, &"message".into())
+        .unwrap()
+        .as_string()
+        .unwrap();
+    assert!(
+        message.contains("freed") && message.contains("settled"),
+        "{message}"
+    );
+}

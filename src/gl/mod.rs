@@ -37,6 +37,9 @@ struct Inner {
     counts: Cell<LiveCounts>,
     /// Bumped on every context loss: objects of an older generation are already gone.
     generation: Cell<u32>,
+    /// Set when the library's owner freed the context on purpose (Gpgpu.free()):
+    /// work still in flight then fails as Freed, not as a context loss.
+    released: Cell<bool>,
 }
 
 /// A cheap, clonable handle to one WebGL2 context (the Ruffle pattern: every
@@ -50,6 +53,7 @@ impl Gl {
             gl,
             counts: Cell::new(LiveCounts::default()),
             generation: Cell::new(0),
+            released: Cell::new(false),
         }))
     }
 
@@ -79,10 +83,24 @@ impl Gl {
         generation == self.generation() && !self.0.gl.is_context_lost()
     }
 
+    /// Records that the owner let the context go (before losing it on purpose).
+    pub fn release(&self) {
+        self.0.released.set(true);
+    }
+
+    /// Why the context's objects are gone: freed by its owner, or lost.
+    pub fn gone(&self) -> GpgpuError {
+        if self.0.released.get() {
+            GpgpuError::Freed
+        } else {
+            GpgpuError::ContextLost
+        }
+    }
+
     /// The error for a failed GL call: context loss explains most of them.
     pub fn failure(&self, detail: impl Into<String>) -> GpgpuError {
         if self.0.gl.is_context_lost() {
-            GpgpuError::ContextLost
+            self.gone()
         } else {
             GpgpuError::Gl {
                 detail: detail.into(),
@@ -93,7 +111,7 @@ impl Gl {
     /// Fails with ContextLost if the context is gone, else with the GL error if any.
     pub fn check(&self, what: &str) -> Result<(), GpgpuError> {
         if self.0.gl.is_context_lost() {
-            return Err(GpgpuError::ContextLost);
+            return Err(self.gone());
         }
         match self.0.gl.get_error() {
             GL::NO_ERROR => Ok(()),
