@@ -13,7 +13,7 @@ import * as reference from './reference.js';
 import { compare } from './reference.js';
 import * as inputs from './inputs.js';
 import { INPUT_KINDS, describeInput, makeInput } from './inputs.js';
-import { parseQuery, referenceOn, toQuery, DEFAULTS } from './config.js';
+import { parseQuery, referenceOn, relevantKeys, toQuery, DEFAULTS } from './config.js';
 import { productFlops } from './chain.js';
 import { ReferenceClient } from './reference-client.js';
 import { HeatmapView } from './ui/heatmap.js';
@@ -53,12 +53,12 @@ function setStatus(status, text, tone = '') {
   $('status').className = `status ${status}${tone ? ` ${tone}` : ''}`;
 }
 
-function showNotes(notes) {
+function showNotes(notes, heading = 'Some settings were ignored:') {
   const box = $('notes');
   if (!notes.length) { box.hidden = true; box.replaceChildren(); return; }
   box.hidden = false;
   box.replaceChildren(
-    el('p', {}, el('strong', {}, 'Some settings were ignored:')),
+    el('p', {}, el('strong', {}, heading)),
     el('ul', {}, notes.map((n) => el('li', { 'data-param': n.param },
       el('code', {}, `${n.param}=${n.value}`), ` — ${n.why}.`))),
     el('button', { type: 'button', class: 'link', onclick: () => { box.hidden = true; } }, 'Dismiss'));
@@ -572,12 +572,25 @@ function buttons(state) {
   }
 }
 
-/** Reads the form; on problems, shows them as notes. Writes the URL. */
+/**
+ * Reads the form and writes the URL. A field of this run that does not parse stops
+ * it: the field is marked, the problem shown, and null returned (typing 2.5 for n
+ * must not quietly run the default n = 128).
+ */
 function configFromForm(mode) {
   const { config, problems } = controls.get();
+  const relevant = new Set(relevantKeys(config));
+  const blocking = problems.filter((p) => relevant.has(p.param));
+  controls.markInvalid(blocking.map((p) => p.param));
+  if (blocking.length) {
+    showNotes(blocking, 'Not run: fix these settings first.');
+    setStatus('error', `Not run: ${blocking.map((p) => `${p.param} ${p.why} (it is “${p.value}”)`).join('; ')}.`);
+    $(blocking[0].param).focus();
+    return null;
+  }
   config.mode = mode;
   controls.mode = mode;
-  showNotes(problems);
+  showNotes([]);
   const q = toQuery(config);
   history.replaceState(null, '', `${location.pathname}?${q}`);
   updatePermalink(config);
@@ -663,7 +676,9 @@ async function stepClicked() {
       // Nothing to continue, or the controls changed since: a new step-through run,
       // and, as the button says, its first pass (a mode=step link stops before it
       // instead, so the input can be looked at first).
-      await start(configFromForm('step'));
+      const config = configFromForm('step');
+      if (!config) return;
+      await start(config);
       s = page.session;
       if (!s || s.cancelled || !s.run || !s.passCount || document.body.dataset.status !== 'paused') return;
     }
@@ -818,7 +833,8 @@ async function main() {
   $('config').addEventListener('submit', (ev) => {
     ev.preventDefault();
     if (busy) return;
-    start(configFromForm('run'));
+    const config = configFromForm('run');
+    if (config) start(config);
   });
   // Enter in a field submits the form, which means Run; while stepping, it starts a
   // new step-through of the edited configuration instead, keeping mode=step.

@@ -89,3 +89,29 @@ test('invalid URL parameters fall back to defaults with a note naming each', asy
   assert.deepEqual(page.problems(), []);
   await page.context().close();
 });
+
+test('a field of the form that does not parse stops the run and is marked', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=8&op=square`);
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  const runs = () => page.evaluate(() => window.__results.config.n);
+  for (const bad of ['2.5', '0', '']) {
+    await page.fill('#n', bad);
+    await page.click('#run');
+    await page.waitForFunction(() => document.body.dataset.status === 'error', null, { timeout: 10_000, polling: 50 });
+    assert.match(await page.textContent('#status'), /^Not run: n must be a whole number from 1 to \d+/);
+    assert.equal(await page.getAttribute('#n', 'aria-invalid'), 'true');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'n');
+    assert.match(await page.textContent('#notes'), /Not run: fix these settings first/);
+    assert.equal(await runs(), 8, 'no run of the default n started');
+  }
+  // A field the operation does not use (k, for a square) does not block.
+  await page.fill('#n', '6');
+  await page.$eval('#k', (k) => { k.value = ''; }); // hidden: square has no k
+  await page.click('#run');
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  assert.equal(await runs(), 6);
+  assert.equal(await page.getAttribute('#n', 'aria-invalid'), null);
+  assert.equal(await page.isVisible('#notes'), false);
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});

@@ -64,7 +64,7 @@ export class Controls {
 
   /**
    * Reads the form: { config, problems }. A field that does not parse keeps the
-   * default and is reported (the page shows it as a note).
+   * default in `config` and is reported in `problems` ({ param, value, why }).
    */
   get() {
     const config = { ...DEFAULTS };
@@ -73,14 +73,14 @@ export class Controls {
       const raw = this.f(key).value.trim();
       const v = Number(raw);
       if (raw === '' || !Number.isSafeInteger(v) || v < lo || v > hi) {
-        problems.push({ param: key, value: raw, why: `must be a whole number from ${lo} to ${hi}; the default ${DEFAULTS[key]} is used` });
+        problems.push({ param: key, value: raw, why: `must be a whole number from ${lo} to ${hi}` });
       } else config[key] = v;
     };
     const prob = (key) => {
       const raw = this.f(key).value.trim();
       const v = Number(raw);
       if (raw === '' || !Number.isFinite(v) || v < 0 || v > 1) {
-        problems.push({ param: key, value: raw, why: `must be a number from 0 to 1; the default ${DEFAULTS[key]} is used` });
+        problems.push({ param: key, value: raw, why: 'must be a number from 0 to 1' });
       } else config[key] = v;
     };
     whole('n', 1, 65536);
@@ -95,6 +95,14 @@ export class Controls {
     const wanted = this.f('ref').checked;
     config.ref = !this.refTouched || referenceOn({ ...config, ref: 'auto' }) === wanted ? 'auto' : wanted ? '1' : '0';
     return { config, problems };
+  }
+
+  /** Marks exactly the fields named in `keys` as invalid (aria-invalid, styled). */
+  markInvalid(keys) {
+    for (const key of ['n', 'seed', 'prob', 'k', 'p', 'bSeed', 'bProb']) {
+      if (keys.includes(key)) this.f(key).setAttribute('aria-invalid', 'true');
+      else this.f(key).removeAttribute('aria-invalid');
+    }
   }
 
   /** Turns the form's controls on or off while a run owns the GPU. */
