@@ -326,6 +326,10 @@ test('screenshots at 1280 and 390 px; no console errors, no foreign requests', a
   // Nothing wider than the screen: the page does not scroll sideways.
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), 'no horizontal scroll at 390 px');
   for (const id of IDS) await page.locator(`#${id}`).screenshot({ path: join(ARTIFACTS, `app-${id}-390.png`) });
+  // The widest matrices a section prints (the Hilbert inverse's −1.887e+4 entries)
+  // scroll inside their box; the page itself still does not.
+  await run('inverse', 'hilbert-5');
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), 'no horizontal scroll after the Hilbert inverse');
   // Every preset's name fits its closed menu on a phone (the arrow takes about 24 px).
   const cut = await page.$$eval('.app-controls select', (selects) => {
     const ctx = document.createElement('canvas').getContext('2d');

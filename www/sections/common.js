@@ -135,12 +135,15 @@ export function timed(f) {
 /** "12.3 ms". */
 export const msText = ms;
 
-/** A small numeric matrix as a table (n ≤ 8), e.g. the inverse of a 4×4 matrix. */
+/**
+ * A small numeric matrix as a table (n ≤ 8), e.g. the inverse of a 4×4 matrix, in a
+ * box that scrolls sideways when wide entries (−1.887e+4) outgrow a phone's width.
+ */
 export function matrixTable(caption, rows, cols, data, fmt) {
-  return el('table', { class: 'app-matrix' },
+  return el('div', { class: 'scroll-x app-matrix-box' }, el('table', { class: 'app-matrix' },
     el('caption', {}, caption),
     el('tbody', {}, Array.from({ length: rows }, (_, i) => el('tr', {},
-      Array.from({ length: cols }, (_, j) => el('td', { class: 'num' }, fmt(data[i * cols + j])))))));
+      Array.from({ length: cols }, (_, j) => el('td', { class: 'num' }, fmt(data[i * cols + j]))))))));
 }
 
 /** "yes" / "no" text for a boolean. */
