@@ -138,6 +138,8 @@ test('shortest paths: every distance equals Floyd–Warshall, unreachable pairs 
   assert.equal(tb['unreachable pairs (∞)'], `GPU ${unreachable} · Floyd–Warshall ${unreachable} of ${n * n}`);
   assert.equal(tb['exact distances'], `${n * n} of ${n * n}`);
   assert.equal(tb['negative cycle'], 'GPU no · Floyd–Warshall no');
+  assert.equal(await warned('shortest-paths'), false);
+  assert.ok((await noteKinds('shortest-paths')).includes('unreachable'));
   assert.equal(rec.squarings, Math.ceil(Math.log2(n - 1)));
   // Every edge carries its length, and no two length labels overlap each other or a vertex.
   const fig = await page.$eval('#shortest-paths figure.graph', (f) => {
@@ -171,6 +173,10 @@ test('shortest paths: real lengths within 1e-5 relative; a negative cycle is rep
   assert.equal(floydWarshall(6, findPreset(SHORTEST_PATHS, 'negative-cycle-6').build()).negativeCycle, true);
   assert.equal((await table('shortest-paths'))['negative cycle'], 'GPU yes · Floyd–Warshall yes');
   assert.ok((await noteKinds('shortest-paths')).includes('negative-cycle'));
+  // No answer: amber, as in the other sections; and no word on unreachable pairs
+  // (there are none, and the distances mean nothing).
+  assert.equal(await warned('shortest-paths'), true);
+  assert.equal((await noteKinds('shortest-paths')).includes('unreachable'), false);
 });
 
 test('Fibonacci: exact to F(36), F(37) = 24 157 817 the first inexact, then within 4·2^−24', async () => {

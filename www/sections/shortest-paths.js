@@ -93,7 +93,8 @@ async function run(preset, ui, ctx) {
       meaningless ? null : preset.integer
         ? { level: 'ok', kind: 'exact', text: 'Exact: the lengths are whole numbers and every sum stays far below 2²⁴, so float32 adds them without rounding, and min never rounds: every finite distance must equal Floyd–Warshall\'s exactly.' }
         : { level: 'warn', kind: 'rounded', text: `Not exact: lengths like 0.37 are not float32 numbers, and each + of a path rounds to float32 (about 6·10⁻⁸ relative). A path of k edges can be off by about k·6·10⁻⁸ of its length; the GPU may also add a path's edges in another order than Floyd–Warshall. Max relative error here: ${sci(maxRel)}.` },
-      { level: 'info', text: 'Unreachable pairs are exact too: NO_EDGE + anything ≥ NO_EDGE/2 stays "no edge" on the GPU, and comes back as Infinity.' },
+      meaningless || gpuUnreachable + fwUnreachable === 0 ? null
+        : { level: 'info', kind: 'unreachable', text: 'Unreachable pairs are exact too: NO_EDGE + anything ≥ NO_EDGE/2 stays "no edge" on the GPU, and comes back as Infinity.' },
     ], 'What is exact'));
 
   drawMatrix(ctx, views.d, n, n, finiteD);
@@ -110,7 +111,8 @@ async function run(preset, ui, ctx) {
     preset: preset.id, status: 'done', n, squarings: res.squarings, negativeCycle: res.negativeCycle,
     fwNegativeCycle: fw.negativeCycle, gpuUnreachable, fwUnreachable, reachDiffer, exact, maxAbs, maxRel, gpuMs, fwMs, distances: D,
   });
-  if (meaningless) return `Done: ${preset.label}. Negative cycle reported (GPU ${yesNo(res.negativeCycle)}, Floyd–Warshall ${yesNo(fw.negativeCycle)}): no shortest paths.`;
+  // Amber, like the other sections' runs that end without an answer.
+  if (meaningless) return { text: `Done: ${preset.label}. Negative cycle reported (GPU ${yesNo(res.negativeCycle)}, Floyd–Warshall ${yesNo(fw.negativeCycle)}): no shortest paths.`, tone: 'warn' };
   return `Done: ${preset.label}. ${res.squarings} (min, +) squarings; ${int(exact)} of ${int(n * n)} distances exact, ${int(gpuUnreachable)} unreachable pairs.`;
 }
 
