@@ -318,11 +318,35 @@ async function finish(result) {
   }
 }
 
+// The peers, served from node_modules by our own server (no CDN); classic scripts
+// that set the globals tf and GPU, loaded in this order (the backends need tf-core).
+const PEER_SCRIPTS = [
+  '../node_modules/@tensorflow/tfjs-core/dist/tf-core.min.js',
+  '../node_modules/@tensorflow/tfjs-backend-webgl/dist/tf-backend-webgl.min.js',
+  '../node_modules/@tensorflow/tfjs-backend-wasm/dist/tf-backend-wasm.min.js',
+  '../node_modules/gpu.js/dist/gpu-browser.min.js',
+];
+
+/** Loads the peers' scripts; one that is missing is logged, and its systems fail to start (recorded). */
+async function loadPeers() {
+  for (const src of PEER_SCRIPTS) {
+    const ok = await new Promise((resolve) => {
+      const script = document.createElement('script');
+      script.src = new URL(src, import.meta.url).href;
+      script.onload = () => resolve(true);
+      script.onerror = () => resolve(false);
+      document.head.append(script);
+    });
+    if (!ok) log(`${src} did not load: \`make bench\` installs the peers (npm ci)`);
+  }
+}
+
 async function start(params) {
   setStatus('Running…', 'running');
   document.getElementById('form')?.setAttribute('hidden', '');
   let result;
   try {
+    await loadPeers();
     result = await runBench(params);
     await finish(result);
     setStatus(`Done in ${result.totalS.toFixed(0)} s.`, 'done');

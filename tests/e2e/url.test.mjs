@@ -115,3 +115,19 @@ test('a field of the form that does not parse stops the run and is marked', asyn
   assert.deepEqual(page.problems(), []);
   await page.context().close();
 });
+
+test('the bench page shows a stored result without loading the peers', async () => {
+  const page = await openPage(browser, `${server.origin}/www/bench.html?show=swiftshader`);
+  const requested = [];
+  page.on('request', (req) => requested.push(new URL(req.url()).pathname));
+  assert.equal(await waitForStatus(page, 30_000), 'done', await page.textContent('#status'));
+  assert.match(await page.textContent('#status'), /^Showing .*swiftshader.*\.json/);
+  assert.equal(await page.locator('#plot svg').count(), 1);
+  assert.match(await page.textContent('#table'), /TF\.js WebGL/);
+  // Showing needs neither TF.js nor gpu.js (a clone that only ran `make serve` has none).
+  const peers = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname)
+    .filter((p) => p.includes('/node_modules/')));
+  assert.deepEqual(peers.concat(requested.filter((p) => p.includes('/node_modules/'))), []);
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
