@@ -41,6 +41,14 @@ impl Run {
         plan: PassPlan,
         inputs: &[(Shape, &[f32])],
     ) -> Result<Run> {
+        for (i, (_, data)) in inputs.iter().enumerate() {
+            let name = match (inputs.len(), i) {
+                (1, _) => "m",
+                (_, 0) => "a",
+                _ => "b",
+            };
+            semiring.check_domain(name, data)?;
+        }
         engine.ensure()?;
         let mut shapes: Vec<Shape> = inputs.iter().map(|(s, _)| *s).collect();
         shapes.resize(plan.slots.max(inputs.len()), inputs[0].0);

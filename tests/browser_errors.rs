@@ -149,6 +149,38 @@ fn lengths_counts_and_arguments_are_checked() {
         "BAD_ARGUMENT",
         "unknown semiring",
     );
+    // (min, +) has no use for −Infinity: added to "no edge" it would make a path
+    // through an edge that does not exist.
+    let neg_inf: JsValue =
+        Float32Array::from(&[0.0, f32::NEG_INFINITY, f32::INFINITY, 0.0][..]).into();
+    assert_js_error(
+        g.square(
+            num(2.0),
+            neg_inf.clone(),
+            options(&[("semiring", "min-plus")]),
+        ),
+        "BAD_ARGUMENT",
+        "m: entry 1 is −Infinity",
+    );
+    assert_js_error(
+        g.shortest_paths(num(2.0), neg_inf.clone(), JsValue::UNDEFINED),
+        "BAD_ARGUMENT",
+        "weights: entry 1 is −Infinity",
+    );
+    assert_js_error(
+        g.multiply(
+            num(2.0),
+            num(2.0),
+            num(2.0),
+            f32s(4),
+            neg_inf.clone(),
+            options(&[("semiring", "min-plus")]),
+        ),
+        "BAD_ARGUMENT",
+        "b: entry 1",
+    );
+    // Ordinary arithmetic takes it as IEEE float32 does.
+    assert!(g.square(num(2.0), neg_inf, JsValue::UNDEFINED).is_ok());
     assert_js_error(
         JsGpgpu::new(JsValue::from_f64(3.0)),
         "BAD_ARGUMENT",

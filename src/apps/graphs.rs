@@ -67,6 +67,7 @@ pub fn shortest_paths(
 ) -> Result<ShortestPaths> {
     let n = g.dimension("n", n)?;
     shape::check_len("weights", Shape::square(n), weights.len())?;
+    Semiring::MinPlus.check_domain("weights", weights)?;
     let mut w = Semiring::MinPlus.prepare(weights).into_owned();
     for i in 0..n {
         w[i * n + i] = w[i * n + i].min(0.0);

@@ -147,8 +147,10 @@ pub fn inverse(
             )
         }
         (false, InverseMethod::NewtonSchulz) => format!(
-            "does not converge: ‖AX − I‖_F stopped improving at {best:.3}; A is singular, \
-             or too ill-conditioned for float32"
+            "does not converge: ‖AX − I‖_F stopped improving at {best:.3}, above the \
+             {CONVERGED_RESIDUAL:e} that counts as converged. Either A is singular, or it is \
+             too ill-conditioned for float32 to get closer; X is the best iterate, as \
+             close as float32 got"
         ),
         (false, InverseMethod::Series { .. }) => format!(
             "does not converge: ‖AX − I‖_F stopped improving at {best:.3}; the series needs \

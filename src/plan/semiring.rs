@@ -3,6 +3,8 @@
 
 use std::borrow::Cow;
 
+use crate::error::{GpgpuError, Result};
+
 /// "No edge" in the (min, +) semiring. GLSL ES does not promise IEEE infinities, so
 /// unreachable is this explicit finite value, far above any real path length
 /// (|weights| · n must stay below 1e29), and sums involving it stay at it.
@@ -55,6 +57,30 @@ impl Semiring {
             Semiring::Ordinary => x + y,
             Semiring::Boolean => (x != 0.0 || y != 0.0) as u8 as f64,
             Semiring::MinPlus => x.min(y),
+        }
+    }
+
+    /// Refuses data the semiring has no meaning for: in (min, +) a length at or below
+    /// −NO_EDGE / 2 (−Infinity included) would beat every path, and added to "no edge"
+    /// it would even make a path through an edge that does not exist.
+    pub fn check_domain(&self, name: &str, data: &[f32]) -> Result<()> {
+        if *self != Semiring::MinPlus {
+            return Ok(());
+        }
+        match data.iter().position(|&v| v <= -0.5 * NO_EDGE) {
+            None => Ok(()),
+            Some(i) => Err(GpgpuError::BadArgument {
+                name: name.into(),
+                detail: format!(
+                    "entry {i} is {}, which the (min, +) semiring cannot use: give a length \
+                     above −5e29, or +Infinity (or NaN) for no edge",
+                    if data[i] == f32::NEG_INFINITY {
+                        "−Infinity".to_string()
+                    } else {
+                        format!("{:e}", data[i])
+                    }
+                ),
+            }),
         }
     }
 
@@ -127,6 +153,25 @@ mod tests {
             Semiring::Ordinary.prepare(&data),
             Cow::Borrowed(_)
         ));
+    }
+
+    #[test]
+    fn min_plus_refuses_lengths_that_beat_no_edge() {
+        let ok = [0.0, -3.0, f32::INFINITY, f32::NAN, -4e29];
+        for s in [Semiring::Ordinary, Semiring::Boolean, Semiring::MinPlus] {
+            assert_eq!(s.check_domain("m", &ok), Ok(()));
+        }
+        let err = Semiring::MinPlus
+            .check_domain("weights", &[0.0, f32::NEG_INFINITY])
+            .unwrap_err();
+        assert_eq!(err.code(), "BAD_ARGUMENT");
+        assert!(err.to_string().contains("entry 1 is −Infinity"), "{err}");
+        let err = Semiring::MinPlus.check_domain("a", &[-6e29]).unwrap_err();
+        assert!(err.to_string().starts_with("a: entry 0 is -6e29"), "{err}");
+        assert_eq!(
+            Semiring::Ordinary.check_domain("m", &[f32::NEG_INFINITY]),
+            Ok(())
+        );
     }
 
     #[test]

@@ -71,7 +71,7 @@ async function run(preset, ui, ctx) {
       el('td', { class: 'num', 'data-label': 'residual (float64)' }, sci(p.residual64)),
       el('td', { class: 'num', 'data-label': 'squarings' }, String(p.squarings)),
       el('td', { class: p.converged ? 'ok' : 'bad', 'data-label': 'converged' }, p.converged ? 'yes' : 'no: does not converge'))))));
-  const top = order.slice(0, Math.min(n, k + 1)).map((c) => num(lambdas[c], 6)).join(', ');
+  const top = order.slice(0, Math.min(n, k + 1)).map((c) => String(+lambdas[c].toPrecision(6)).replaceAll('-', '−')).join(', '); // 9.5, not 9.50000
   ui.output.replaceChildren(
     table,
     el('div', { class: 'app-figures wide' }, errPlot.element, resPlot.element),

@@ -4,7 +4,7 @@
 // invertible A; the chapter's form needs every eigenvalue of I − dA inside the unit
 // circle. Shown: the residual ‖AX − I‖ per doubling for each method, and a float64
 // check of the final X (its residual, and its distance to Gauss–Jordan's inverse).
-import { el, int, num, sci } from '../ui/format.js';
+import { el, int, minusSigns, num, sci } from '../ui/format.js';
 import { LinePlot } from '../ui/plot.js';
 import { condition1, gaussInverse, inverseResidual, relativeFrobenius, seriesMatrix, spectralRadius } from '../reference-apps.js';
 import { INVERSE } from './presets.js';
@@ -86,7 +86,7 @@ async function run(preset, ui, ctx) {
           matrixTable('A', n, n, a, (v) => num(v, 4)),
           ...runs.map((r) => matrixTable(`X, ${r.name}`, n, n, r.matrix, (v) => num(v, 4))),
           inv64 ? matrixTable('A⁻¹ by Gauss–Jordan (float64)', n, n, inv64, (v) => num(v, 4)) : null) : null)),
-    notes(runs.map((r) => ({ level: r.converged ? 'ok' : 'bad', kind: r.converged ? 'converged' : 'not-converged', text: `${r.name}: ${r.message}.` })).concat([
+    notes(runs.map((r) => ({ level: r.converged ? 'ok' : 'bad', kind: r.converged ? 'converged' : 'not-converged', text: `${r.name}: ${minusSigns(r.message)}.` })).concat([
       preset.id === 'half-j-4' ? { level: 'warn', kind: 'condition', text: 'The chapter\'s test max |c_ij| < 1 holds (every |c_ij| = ½), yet the series diverges: A = I − ½J has the eigenvalues 1 and −1, so C = I − dA has 1 − d and 1 + d, and 1 + d > 1 for every d > 0. No choice of d can make this series converge; Newton–Schulz works on AᵀA = I, whose eigenvalues are all 1. (A is its own inverse here.)' } : null,
       runs.some((r) => r.check === 0) ? { level: 'ok', kind: 'exact', text: `Exact here (${runs.filter((r) => r.check === 0).map((r) => r.name).join(', ')}): ‖AX − I‖ is 0 even recomputed in float64, because the entries of A, of its inverse and of every product along the way are short binary fractions (like ½) that float32 holds exactly. In general they are not, as below.` } : null,
       { level: 'info', kind: 'precision', text: `${runs.some((r) => r.check === 0) ? 'In general not exact' : 'Not exact'}: every product rounds to float32. Newton–Schulz squares the error I − AX at each doubling (quadratic convergence), so the residual falls like r, r², r⁴, … until it reaches float32's floor, about n·2⁻²⁴ times the condition number; it then stops improving and the run ends. The GPU's own residual is computed in float32 as well: the float64 recomputation from the same X is the honest number.` },

@@ -75,7 +75,7 @@ async function run(preset, ui, ctx) {
         ['time', `gpu.jacobi ${msText(gpuMs)} (recording x every iteration for the error curve) · Gauss in JS ${msText(gaussMs)}`],
       ])),
     notes([
-      res.diverged ? { level: 'bad', kind: 'diverged', text: `Diverged: A is not diagonally dominant and ρ(T) ≈ ${num(rho, 3)} > 1, so each iteration multiplies the error by about that much. The library stops when Σ|Δx| has grown a million-fold and says diverged: true instead of returning a huge x as an answer. Gaussian elimination solves this system without trouble.` } : null,
+      res.diverged ? { level: 'bad', kind: 'diverged', text: `Diverged: A is not diagonally dominant and ρ(T) ≈ ${num(rho, 3)} > 1, so each iteration multiplies the error by about that much. The library stops when Σ|Δx| has grown a million-fold and reports diverged: true, so the x it hands back (how far off it is shows above) is flagged rather than passed off as an answer. Gaussian elimination solves this system without trouble.` } : null,
       { level: 'info', kind: 'precision', text: 'Not exact: x lives in float32, so the error stops falling near float32\'s resolution of x (about n·2⁻²⁴·max|x_i|, more when A is ill-conditioned), whatever ε asks for. Σ|Δx| is what the GPU can see cheaply; the true error needs x*, which the iteration does not know: when ρ(T) is close to 1 the error is larger than the last update by about 1/(1 − ρ).' },
     ], 'What is exact'));
   plot.set({

@@ -17,7 +17,13 @@ export function sci(v) {
   if (v === null || v === undefined) return '—';
   if (v === 0) return '0';
   if (!Number.isFinite(v)) return num(v);
-  return v.toExponential(2).replaceAll('-', '−');
+  // 4.00, not 4.00e+0: an exponent of zero says nothing.
+  return v.toExponential(2).replace(/e\+0$/, '').replaceAll('-', '−');
+}
+
+/** Text from the library (messages) with typographic minus signs in its numbers. */
+export function minusSigns(text) {
+  return text.replace(/(?<=\d[eE])-(?=\d)|(?<=^|[\s(=:,≈<>])-(?=\.?\d)/g, '−');
 }
 
 /** Milliseconds: adapts the precision to the size. */
