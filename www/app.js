@@ -643,9 +643,20 @@ async function start(config) {
   }
 }
 
+/** Whether the form now asks for another run than the paused step-through `s`. */
+function formDiffers(s) {
+  const wanted = controls.get().config;
+  return toQuery({ ...wanted, mode: 'step' }) !== toQuery({ ...s.config, mode: 'step' });
+}
+
 function paused(s) {
   buttons('paused');
-  setStatus('paused', `Step-through: ${s.passes.length} of ${s.passCount} passes done. Press “Step one pass” for the next (${s.labels[s.passes.length]}), or “Run the remaining passes”.`);
+  const next = `${s.passes.length} of ${s.passCount} passes done`;
+  if (formDiffers(s)) {
+    setStatus('paused', `Step-through: ${next}. The settings have changed since it started: “Step one pass” starts a new step-through with them; “Run the remaining passes” finishes this one and puts its settings back.`, 'warn');
+  } else {
+    setStatus('paused', `Step-through: ${next}. Press “Step one pass” for the next (${s.labels[s.passes.length]}), or “Run the remaining passes”.`);
+  }
   publish(s.record('paused'));
 }
 
@@ -670,8 +681,7 @@ async function stepClicked() {
   busy = true;
   try {
     let s = page.session;
-    const wanted = controls.get().config;
-    const changed = s && toQuery({ ...wanted, mode: 'step' }) !== toQuery({ ...s.config, mode: 'step' });
+    const changed = s && formDiffers(s);
     if (!s || !s.run || s.cancelled || changed) {
       // Nothing to continue, or the controls changed since: a new step-through run,
       // and, as the button says, its first pass (a mode=step link stops before it
@@ -844,9 +854,22 @@ async function main() {
     stepClicked();
   });
   $('step').addEventListener('click', stepClicked);
-  $('finish').addEventListener('click', () => { const s = page.session; if (s && !busy) runRemaining(s); });
+  $('finish').addEventListener('click', () => {
+    const s = page.session;
+    if (!s || busy) return;
+    // The remaining passes are the paused run's: its settings go back into the form
+    // (and the link), so the form and the results describe the same run.
+    if (formDiffers(s)) { controls.set(s.config); updatePermalink(s.config); }
+    runRemaining(s);
+  });
   $('cancel').addEventListener('click', cancelClicked);
-  controls.onchange = () => { const { config: c } = controls.get(); c.mode = controls.mode; updatePermalink(c); };
+  controls.onchange = () => {
+    const { config: c } = controls.get();
+    c.mode = controls.mode;
+    updatePermalink(c);
+    const s = page.session;
+    if (s && document.body.dataset.status === 'paused') paused(s);
+  };
 
   if (SECTIONS.length) {
     $('applications').hidden = false;

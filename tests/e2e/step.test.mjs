@@ -149,3 +149,24 @@ test('a run refused for its size leaves no picture of the previous run', async (
   assert.equal(await page.locator('#timeline tbody tr').count(), 0);
   await page.context().close();
 });
+
+test('settings edited during a step-through: the status says so, and finishing puts the run\'s settings back', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=16&op=power&p=13&mode=step&kernel=packed`);
+  assert.equal(await waitForStatus(page, 60_000, ['paused', 'error']), 'paused', await page.textContent('#status'));
+  await stepAndWait(page, 1);
+  await page.fill('#n', '8');
+  await page.selectOption('#kernel', 'blocked4');
+  assert.match(await page.textContent('#status'), /settings have changed since it started/);
+  assert.match(await page.getAttribute('#status', 'class'), /\bwarn\b/);
+  await page.click('#finish');
+  assert.equal(await waitForStatus(page, 30_000), 'done', await page.textContent('#status'));
+  const r = await page.evaluate(() => window.__results);
+  assert.deepEqual([r.config.n, r.kernel], [16, 'packed']);
+  // The form, the address and the link all describe the run that finished.
+  assert.equal(await page.inputValue('#n'), '16');
+  assert.equal(await page.inputValue('#kernel'), 'packed');
+  assert.equal(new URL(await page.evaluate(() => location.href)).searchParams.get('n'), '16');
+  assert.equal(new URL(await page.getAttribute('#permalink', 'href'), 'http://x').searchParams.get('kernel'), 'packed');
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
