@@ -183,7 +183,7 @@ class Session {
     views.a = new HeatmapView({ title: product ? 'A (input, texture 0)' : 'M (input texture)', label: 'heatmap of the input matrix' });
     views.b = product ? new HeatmapView({ title: 'B (input, texture 1)', label: 'heatmap of B' }) : null;
     views.out = new HeatmapView({ title: 'Output', label: 'heatmap of the latest pass output' });
-    views.diff = new HeatmapView({ title: 'Error', sequential: true, label: 'heatmap of the error of each entry', nanLabel: 'NaN/±Inf on one side only' });
+    views.diff = new HeatmapView({ title: 'Error', sequential: true, label: 'heatmap of the error of each entry', nanLabel: 'NaN/±Inf: no error to measure' });
     area.replaceChildren(...[views.a, views.b, views.out, views.diff].filter(Boolean).map((v) => v.element));
     this.inputStats = this.run.stats('a');
     this.#draw(views.a, 'a', this.inputStats);
@@ -285,12 +285,15 @@ class Session {
       let s = `(${i}, ${j}): GPU ${num(v)}`;
       if (r) {
         const x = r[i * n + j];
-        const d = v - x;
-        s += ` · double ${num(x, 12)} · difference ${sci(d)}`;
-        if (Number.isFinite(d) && d !== 0 && x !== 0) s += ` (${num(Math.abs(d) / ulp32(x), 2)} float32 steps)`;
-        // fround of a double beyond float32's range is ±Inf: that is an overflow, not exact.
-        if (Number.isFinite(x) && !Number.isFinite(v)) s += ' · float32 overflowed';
-        else if (Math.fround(x) === v) s += ' · exact';
+        s += ` · double ${num(x, 12)}`;
+        if (Number.isFinite(v) && Number.isFinite(x)) {
+          const d = v - x;
+          s += ` · difference ${sci(d)}`;
+          if (d !== 0 && x !== 0) s += ` (${num(Math.abs(d) / ulp32(x), 2)} float32 steps)`;
+          if (Math.fround(x) === v) s += ' · exact';
+        } else if (Number.isFinite(x)) s += ' · float32 overflowed (or turned NaN) where the double is finite';
+        else if (v === x || (Number.isNaN(v) && Number.isNaN(x))) s += ' · the double is ±Inf/NaN too: no error to measure';
+        else s += ' · NaN or ±Inf on one side only';
       } else if (this.refState !== 'off') s += ' · double: not computed yet';
       return s;
     });
@@ -301,7 +304,7 @@ class Session {
     const g = this.gpuPass[idx], r = this.refPass[idx];
     if (!g || !r) return;
     const m = compare(g, r);
-    timeline.setError(idx, m.relFrobenius, m.exact, m.total);
+    timeline.setError(idx, m);
     this.passes[idx].relFrobenius = m.relFrobenius;
   }
 
@@ -421,27 +424,28 @@ class Session {
     // Measured from the double rounded to float32: the best answer float32 can hold
     // shows pale (0), so dark means the GPU did worse than float32 rounding forces.
     const diff = new Float32Array(n * n);
-    let max = 0, mismatches = 0;
+    let max = 0, unmeasured = 0;
     for (let i = 0; i < diff.length; i++) {
       const g = this.result[i], x = this.ref[i], best = Math.fround(x);
-      let d;
-      if (Number.isNaN(g) && Number.isNaN(x)) d = 0;
-      else if (Number.isFinite(g) && Number.isFinite(best)) d = Math.abs(g - best) / scale;
-      else d = g === x ? 0 : NaN; // one side NaN/±Inf, or float32 overflowed a finite double
+      // NaN where there is no error to measure: one side NaN/±Inf, float32 overflowed
+      // a finite double, or the double is ±Inf/NaN itself.
+      const d = Number.isFinite(g) && Number.isFinite(best) ? Math.abs(g - best) / scale : NaN;
       diff[i] = d;
       if (d > max) max = d;
-      if (Number.isNaN(d)) mismatches++;
+      if (Number.isNaN(d)) unmeasured++;
     }
     const range = max > 0 ? max : 1e-30;
     const canvas = views.diff.prepare(n, n);
     const drawn = page.gpu.drawHeatmap(n, n, diff, canvas, { range, sequential: true });
-    views.diff.drawn(drawn, max, { nan: mismatches, inf: 0, compared: n * n - mismatches });
+    views.diff.drawn(drawn, max, { nan: unmeasured, inf: 0, compared: n * n - unmeasured });
     views.diff.setTitle(`Error: |GPU − double rounded to float32| / ${short(scale)}`);
     views.diff.setValues((i, j) => {
       const g = this.result[i * n + j], x = this.ref[i * n + j], d = diff[i * n + j];
       const head = `(${i}, ${j}): GPU ${num(g)} · double ${num(x, 12)}`;
       if (Number.isNaN(d)) {
-        const why = Number.isFinite(x) && !Number.isFinite(g) ? 'float32 overflowed (or turned NaN) where the double is finite' : 'NaN or ±Inf on one side only';
+        let why = 'NaN or ±Inf on one side only';
+        if (Number.isFinite(x)) why = 'float32 overflowed (or turned NaN) where the double is finite';
+        else if (g === x || (Number.isNaN(g) && Number.isNaN(x))) why = 'the double is ±Inf/NaN too: no error to measure';
         return `${head} · ${why}`;
       }
       if (d === 0) return `${head} · exact: the float32 nearest the double`;

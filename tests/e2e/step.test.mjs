@@ -101,6 +101,16 @@ test('a chain that overflows names the first pass past 2^24 and the first with �
   assert.match(await page.textContent('#status'), /no entry is finite on both sides/);
   assert.match(await page.getAttribute('#status', 'class'), /\bwarn\b/);
   assert.equal(await page.locator('#precision .warnings li.bad').count() >= 1, true);
+  // The timeline says over how many entries a pass's error was measured, and the
+  // readout of an overflowed entry says so instead of "difference NaN".
+  const errCells = await page.$$eval('#timeline tbody tr', (trs) => trs.map((tr) => tr.querySelectorAll('td')[6].textContent));
+  assert.match(errCells[infPass], /finite\)|no finite entry/, errCells.join(' | '));
+  assert.match(errCells.at(-1), /no finite entry/);
+  const box = await page.locator('#heatmaps figure:nth-child(2) canvas').boundingBox();
+  await page.mouse.move(box.x + 2, box.y + 2);
+  const readout = await page.textContent('#heatmaps figure:nth-child(2) .hm-readout');
+  assert.match(readout, /float32 overflowed/);
+  assert.doesNotMatch(readout, /NaN ·|difference NaN|· exact/);
   await page.screenshot({ path: join(ARTIFACTS, 'overflow-precision.png'), fullPage: true });
   assert.deepEqual(page.problems(), []);
   await page.context().close();

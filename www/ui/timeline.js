@@ -87,11 +87,15 @@ export class Timeline {
     this.#times();
   }
 
-  setError(idx, relFrobenius, exact, total) {
+  /** The pass's error against its float64 pass (`m`: a compare() result). */
+  setError(idx, m) {
     const r = this.rows[idx];
     if (!r) return;
-    r.cells.err.textContent = sci(relFrobenius);
-    r.cells.err.title = `${exact} of ${total} entries equal the float64 value rounded to float32`;
+    // An error over the finite entries only must say so: a tiny number beside a pass
+    // whose entries mostly overflowed would mislead.
+    const finite = m.compared < m.total ? ` (${m.compared} of ${m.total} finite)` : '';
+    r.cells.err.textContent = m.compared === 0 ? '— (no finite entry)' : `${sci(m.relFrobenius)}${finite}`;
+    r.cells.err.title = `${m.exact} of ${m.total} entries equal the float64 value rounded to float32`;
   }
 
   /** No more timer results will come: passes without one show their wall time. */
