@@ -193,7 +193,10 @@ impl fmt::Display for GpgpuError {
             GpgpuError::ContextLost => write!(
                 f,
                 "the WebGL context is lost. Wait for the canvas's 'webglcontextrestored' \
-                 event and call again: GPU resources are rebuilt automatically."
+                 event and call again: GPU resources are rebuilt automatically. If the \
+                 browser took it away because the page holds too many WebGL contexts \
+                 (about 16), no restore comes: free() the Gpgpu objects you no longer \
+                 need and create a new one."
             ),
             GpgpuError::Freed => write!(
                 f,

@@ -607,8 +607,8 @@ impl JsGpgpu {
         #[wasm_bindgen(unchecked_param_type = "number")] rows: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] cols: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] data: JsValue,
-        canvas: JsValue,
-        style: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "HTMLCanvasElement")] canvas: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "HeatmapStyle")] style: JsValue,
     ) -> JsResult<Object> {
         let mut g = self.inner.borrow_mut();
         let mut draw = || {
@@ -665,7 +665,7 @@ impl JsGpgpu {
         o
     }
 
-    /// Every kernel of the library, naive first: [{ name, description, planes }].
+    /// Every kernel of the library, naive first: [{ name, description, planes, file }].
     #[wasm_bindgen(unchecked_return_type = "KernelInfo[]")]
     pub fn kernels() -> Array {
         Kernel::ALL

@@ -61,7 +61,11 @@ function showNotes(notes, heading = 'Some settings were ignored:') {
     el('p', {}, el('strong', {}, heading)),
     el('ul', {}, notes.map((n) => el('li', { 'data-param': n.param },
       el('code', {}, `${n.param}=${n.value}`), ` — ${n.why}.`))),
-    el('button', { type: 'button', class: 'link', onclick: () => { box.hidden = true; } }, 'Dismiss'));
+    // Focus goes to the field a note is about (else n), not lost to the page body.
+    el('button', { type: 'button', class: 'link', onclick: () => {
+      box.hidden = true;
+      (document.querySelector('#config [aria-invalid="true"]') || $('n')).focus();
+    } }, 'Dismiss'));
   page.notes = notes;
 }
 
@@ -730,6 +734,8 @@ async function complete(s) {
 
 function fail(s, err) {
   const d = showError(err);
+  // n over the device's limit is the form's n: mark it there too.
+  if (d.code === 'SIZE_OVER_LIMIT') controls.markInvalid(['n']);
   if (s) { s.cancelled = true; refClient?.cancel(); s.dispose(); }
   buttons('idle');
   setStatus('error', `Stopped: ${d.title} (${d.code}).`);

@@ -154,6 +154,7 @@ test('a run refused for its size leaves no picture of the previous run', async (
   await page.click('#run');
   await page.waitForFunction(() => document.body.dataset.status === 'error', null, { timeout: 30_000, polling: 50 });
   assert.match(await page.textContent('#status'), /SIZE_OVER_LIMIT/);
+  assert.equal(await page.getAttribute('#n', 'aria-invalid'), 'true', 'the field is marked too');
   assert.equal(await page.locator('#heatmaps figure').count(), 0);
   assert.equal(await page.isHidden('#summary'), true);
   assert.equal(await page.locator('#timeline tbody tr').count(), 0);

@@ -86,6 +86,11 @@ test('invalid URL parameters fall back to defaults with a note naming each', asy
   assert.deepEqual([r.config.n, r.config.input, r.config.kernel], [128, 'uniform', 'naive']);
   assert.equal(r.notes.length, 6);
   assert.equal(await page.inputValue('#n'), '128');
+  // Dismissed from the keyboard, the notes hand focus to the form, not to the page body.
+  await page.focus('#notes button');
+  await page.keyboard.press('Space');
+  assert.equal(await page.isVisible('#notes'), false);
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'n');
   assert.deepEqual(page.problems(), []);
   await page.context().close();
 });
