@@ -116,3 +116,13 @@ test('the page is readable at phone width (390×844): one column, nothing wider 
   assert.deepEqual(page.problems(), []);
   await page.context().close();
 });
+
+test('a heatmap legend gives the largest |value| itself, not a rounding of it', async () => {
+  // pattern: i·1000 + j, so at n = 4 the largest entry of M is 3003.
+  const page = await openPage(browser, `${server.origin}/index.html?n=4&input=pattern&op=square`);
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  const legend = await page.textContent('#heatmaps figure:nth-child(1) .hm-legend');
+  assert.match(legend, /\+3003/, legend);
+  assert.doesNotMatch(legend, /3000\b/, legend);
+  await page.context().close();
+});
