@@ -32,7 +32,15 @@ export function ms(v) {
   if (v >= 10000) return `${(v / 1000).toFixed(1)} s`;
   if (v >= 100) return `${v.toFixed(0)} ms`;
   if (v >= 1) return `${v.toFixed(1)} ms`;
+  if (v >= 0 && v < 0.0005) return '< 0.001 ms'; // below what the browser's clock resolves
   return `${v.toFixed(3)} ms`;
+}
+
+/** A flop count: "128 flop", "33.55 MFLOP", "2.147 GFLOP". */
+export function flops(v) {
+  if (v >= 1e9) return `${num(v / 1e9, 4)} GFLOP`;
+  if (v >= 1e6) return `${num(v / 1e6, 4)} MFLOP`;
+  return `${int(v)} flop`;
 }
 
 /** GFLOP/s from a flop count and milliseconds. */
@@ -43,7 +51,7 @@ export function gflops(flops, millis) {
 
 export function rate(v) {
   if (v === null || v === undefined) return '—';
-  return v >= 100 ? v.toFixed(0) : v >= 1 ? v.toFixed(2) : v.toPrecision(2);
+  return (v >= 100 ? v.toFixed(0) : v >= 1 ? v.toFixed(2) : v.toPrecision(2)).replaceAll('-', '−');
 }
 
 /** Thousands separated by narrow no-break spaces (U+202F), so a number never wraps. */
