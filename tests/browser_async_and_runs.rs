@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use gpgpu_matrix::js::JsGpgpu;
+use gpgpu_matrix::js::{JsGpgpu, JsRun};
 use gpgpu_matrix::plan::random;
 use gpgpu_matrix::plan::reference::{self, to_f64};
 use gpgpu_matrix::Semiring::Ordinary;
@@ -204,29 +204,11 @@ async fn a_run_steps_pass_by_pass_with_stats_and_timers() {
         // time the pass, not the idle wait before anyone asks: wait 400 ms first.
         let info = g.info();
         if Reflect::get(&info, &"timerQuery".into()).unwrap().as_bool() == Some(true) {
-            let mut times = vec![];
-            sleep(400).await;
-            for _ in 0..50 {
-                sleep(20).await;
-                times = run
-                    .gpu_times()
-                    .unwrap()
-                    .iter()
-                    .map(|t| t.as_f64())
-                    .collect();
-                if times.iter().all(|t| t.is_some()) {
-                    break;
-                }
-            }
-            assert_eq!(times.len(), 3);
             // A 24×24 pass takes well under a millisecond of GPU time (SwiftShader
             // included); 300 ms can only be the wait.
-            assert!(
-                times
-                    .iter()
-                    .all(|t| t.is_some_and(|ms| (0.0..300.0).contains(&ms))),
-                "{name}: {times:?}"
-            );
+            let times = timer_results_after_a_wait(&mut run).await;
+            assert_eq!(times.len(), 3);
+            assert!(pass_times_not_waits(&times), "{name}: {times:?}");
         }
     }
 }
@@ -483,6 +465,15 @@ async fn timed_passes_time_the_pass_not_the_wait_after_it() {
         .start_power(num(3.0), js(&m), num(5.0), kernel_opts("naive"))
         .unwrap();
     while run.step(Some(true)).unwrap() {}
+    // A 3×3 pass is microseconds of GPU time; 300 ms can only be the wait.
+    let times = timer_results_after_a_wait(&mut run).await;
+    assert_eq!(times.len(), 3);
+    assert!(pass_times_not_waits(&times), "{times:?}");
+}
+
+/// Waits 400 ms (the idle time a wrongly ended timer query would take in), then
+/// polls until every pass's GPU time has arrived (at most about a second).
+async fn timer_results_after_a_wait(run: &mut JsRun) -> Vec<Option<f64>> {
     sleep(400).await;
     let mut times = vec![];
     for _ in 0..50 {
@@ -497,14 +488,13 @@ async fn timed_passes_time_the_pass_not_the_wait_after_it() {
         }
         sleep(20).await;
     }
-    assert_eq!(times.len(), 3);
-    // A 3×3 pass is microseconds of GPU time; 300 ms can only be the wait.
-    assert!(
-        times
-            .iter()
-            .all(|t| t.is_some_and(|ms| (0.0..300.0).contains(&ms))),
-        "{times:?}"
-    );
+    times
+}
+
+fn pass_times_not_waits(times: &[Option<f64>]) -> bool {
+    times
+        .iter()
+        .all(|t| t.is_some_and(|ms| (0.0..300.0).contains(&ms)))
 }
 
 #[wasm_bindgen_test]

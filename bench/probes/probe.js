@@ -47,6 +47,17 @@ export function rgba32f(count, W, H, data) {
   });
 }
 
+/** M (n×n, row-major) in P planes as the library stores it: row i in plane i % P at
+ *  y = i / P, four columns per RGBA texel. One Float32Array per plane. */
+export function planesOf(M, n, P) {
+  const W = n / 4, H = n / P;
+  return Array.from({ length: P }, (_, r) => {
+    const d = new Float32Array(W * H * 4);
+    for (let y = 0; y < H; y++) d.set(M.subarray((y * P + r) * n, (y * P + r + 1) * n), y * n);
+    return d;
+  });
+}
+
 /** A full-screen triangle from gl_VertexID: draw 3 vertices, no buffers. */
 export const FULL_VS = `#version 300 es
 void main() { vec2 v = vec2(gl_VertexID == 1 ? 3.0 : -1.0, gl_VertexID == 2 ? 3.0 : -1.0); gl_Position = vec4(v, 0.0, 1.0); }`;
