@@ -136,6 +136,12 @@ impl fmt::Display for GpgpuError {
                  (MAX_TEXTURE_SIZE / MAX_VIEWPORT_DIMS). Use {name} <= {limit}.",
                 js_number(*value)
             ),
+            // "n = 0: …", not "n = 0 is 0: …".
+            GpgpuError::BadDimension {
+                name,
+                problem: NumberProblem::Zero,
+                ..
+            } => write!(f, "{name} = 0: a dimension must be a whole number >= 1.",),
             GpgpuError::BadDimension {
                 name,
                 value,

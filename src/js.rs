@@ -73,7 +73,8 @@ export interface EigenResult { pairs: EigenPair[]; }
 export interface JacobiOptions extends KernelOptions { epsilon?: number;
   maxIterations?: number; recordEvery?: number; }
 export interface JacobiResult { x: Float32Array; converged: boolean; diverged: boolean;
-  iterations: number; deltas: Float64Array; history: { iteration: number; x: Float32Array }[]; }
+  iterations: number; deltas: Float64Array; norms: Float64Array;
+  history: { iteration: number; x: Float32Array }[]; }
 "#;
 
 /// Converts a library error into a JS `Error` with `code` set.

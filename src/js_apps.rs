@@ -206,10 +206,10 @@ impl JsGpgpu {
     }
 
     /// Solves A x = b by Jacobi iteration on the GPU. options: { kernel, epsilon
-    /// (default 1e-6: stop when Σ|Δx| < n·ε), maxIterations (default 1000),
+    /// (default 1e-6: stop when Σ|Δx| ≤ ε·Σ|x|), maxIterations (default 1000),
     /// recordEvery (read x back every m iterations into `history`) }. Returns { x,
-    /// converged, diverged, iterations, deltas (Σ|Δx| per iteration), history:
-    /// [{ iteration, x }] }.
+    /// converged, diverged, iterations, deltas (Σ|Δx| per iteration), norms (Σ|x|
+    /// per iteration), history: [{ iteration, x }] }.
     #[wasm_bindgen(unchecked_return_type = "JacobiResult")]
     pub fn jacobi(
         &self,
@@ -238,6 +238,7 @@ impl JsGpgpu {
             set(&o, "diverged", r.diverged);
             set(&o, "iterations", r.deltas.len() as u32);
             set(&o, "deltas", f32_as_f64(&r.deltas));
+            set(&o, "norms", f32_as_f64(&r.norms));
             let history: Array = r
                 .history
                 .iter()

@@ -535,3 +535,102 @@ fn jacobi_matches_gaussian_elimination_and_detects_divergence() {
     );
     assert!(e.unwrap_err().to_string().contains("a[0][0] is 0"));
 }
+
+// Found by a new-user trial: answers that depended on the scale of the input.
+
+#[wasm_bindgen_test]
+fn newton_schulz_waits_out_a_residual_float32_cannot_move_yet() {
+    let mut g = poisoned();
+    // d = 1, AX₀ = diag(1, 4e-8): 1 − 4e-8 rounds to 1, so the residual stays at 1
+    // for the first doublings while X's second entry doubles each time.
+    for tiny in [2e-4f32, 1e-5] {
+        let a = [1.0, 0.0, 0.0, tiny];
+        let r =
+            inverse::inverse(&mut g, 2, &a, InverseMethod::NewtonSchulz, STOP, &auto()).unwrap();
+        assert!(
+            r.converged,
+            "diag(1, {tiny}): {} {:?}",
+            r.message, r.residuals
+        );
+        let want = [1.0, 0.0, 0.0, 1.0 / tiny as f64];
+        for (got, want) in r.matrix.iter().zip(want) {
+            assert!(
+                (*got as f64 - want).abs() <= 1e-4 * want.abs().max(1.0),
+                "diag(1, {tiny}): {:?}",
+                r.matrix
+            );
+        }
+    }
+    // A singular matrix whose residual never moves still stops, and says so.
+    let r = inverse::inverse(
+        &mut g,
+        2,
+        &[1.0, 0.0, 0.0, 0.0],
+        InverseMethod::NewtonSchulz,
+        STOP,
+        &auto(),
+    )
+    .unwrap();
+    assert!(!r.converged);
+    assert!(r.message.contains("stayed at"), "{}", r.message);
+}
+
+#[wasm_bindgen_test]
+fn jacobi_stops_on_a_relative_update_whatever_the_scale_of_b() {
+    let mut g = poisoned();
+    let a = [4.0, 1.0, 2.0, 5.0];
+    for s in [1e-9f32, 1.0, 1e6] {
+        let b = [s, 2.0 * s];
+        let r = jacobi::jacobi(&mut g, 2, &a, &b, settings(1000, None), &auto()).unwrap();
+        assert!(r.converged && !r.diverged, "b = {b:?}: {:?}", r.deltas);
+        // x* = (1/6, 1/3)·s
+        let want = [s as f64 / 6.0, s as f64 / 3.0];
+        for (got, want) in r.x.iter().zip(want) {
+            assert!(
+                ((*got as f64) - want).abs() <= 1e-5 * want,
+                "b = {b:?}: x = {:?}",
+                r.x
+            );
+        }
+        let last = r.deltas.len() - 1;
+        assert!(r.deltas[last] <= 1e-6 * r.norms[last]);
+    }
+}
+
+#[wasm_bindgen_test]
+fn fibonacci_past_f186_is_infinity_never_nan() {
+    let mut g = poisoned();
+    for k in [187u64, 189, 191, 255, 1001] {
+        let f = fibonacci::fibonacci(&mut g, k, &auto()).unwrap();
+        assert_eq!(f.value, f32::INFINITY, "F({k})");
+        assert!(!f.exact);
+    }
+    assert!(fibonacci::fibonacci(&mut g, 186, &auto())
+        .unwrap()
+        .value
+        .is_finite());
+}
+
+#[wasm_bindgen_test]
+fn eigenvalues_do_not_depend_on_the_scale_of_a() {
+    let mut g = poisoned();
+    let base = [2.0f64, 1.0, 0.0, 1.0, 3.0, 0.0, 0.0, 0.0, -1.0];
+    let top = (5.0f64.sqrt() + 5.0) / 2.0; // 3.618…, then 1.381…
+    for s in [1e-30f64, 1e-20, 1.0, 1e19, 1e30] {
+        let a: Vec<f32> = base.iter().map(|&v| (v * s) as f32).collect();
+        let pairs = eigen::eigen(&mut g, 3, &a, 2, 30, &auto()).unwrap();
+        assert!(pairs[0].converged, "s = {s:e}: {:?}", pairs[0].residuals);
+        let rel = (pairs[0].value - top * s).abs() / (top * s);
+        assert!(
+            rel <= 1e-5,
+            "s = {s:e}: λ₁ = {} against {}",
+            pairs[0].value,
+            top * s
+        );
+        let h = pairs[0].history.last().unwrap();
+        assert!(
+            (h - top * s).abs() <= 1e-4 * top * s,
+            "history in A's scale: {h}"
+        );
+    }
+}

@@ -57,7 +57,7 @@ fn bad_dimensions_are_refused_with_a_clear_message() {
     assert_js_error(
         g.square(num(0.0), f32s(0), u.clone()),
         "BAD_DIMENSION",
-        "n = 0 is 0",
+        "n = 0: a dimension must be",
     );
     assert_js_error(
         g.square(num(2.5), f32s(4), u.clone()),

@@ -20,7 +20,7 @@ import { HeatmapView } from './ui/heatmap.js';
 import { renderSource } from './ui/shader.js';
 import { describeError } from './ui/errors.js';
 import * as format from './ui/format.js';
-import { el, gflops, ms, num, rate, sci, short, ulp32 } from './ui/format.js';
+import { el, gflops, ms, num, rate, sci, short, ulp32, clockMs } from './ui/format.js';
 import { Timeline } from './ui/timeline.js';
 import { renderPrecision } from './ui/precision.js';
 import { Controls } from './ui/controls.js';
@@ -502,7 +502,7 @@ class Session {
       ['renderer', page.info.renderer],
       ['GPU time', this.passCount ? `${ms(t.gpuMs)} (${t.gpuTimeKind})` : '— (no pass)'],
       ['GPU wall time', `${ms(t.gpuWallMs)} (upload ${ms(this.uploadMs)} + passes + readPixels ${ms(this.readbackMs)}; compiling the shader took ${ms(this.compileMs)} before)`],
-      ['JS float64 time', t.jsMs !== null ? `${ms(t.jsMs)} (Web Worker, i-k-j loop)` : this.refState === 'off' ? 'not run (reference off)' : '—'],
+      ['JS float64 time', t.jsMs !== null ? `${clockMs(t.jsMs)} (Web Worker, i-k-j loop)` : this.refState === 'off' ? 'not run (reference off)' : '—'],
       ['GFLOP/s', this.passCount ? `GPU ${rate(t.gpuGflops)} · JS ${rate(t.jsGflops)} (2n³ per pass)` : '—'],
       ['max abs error', m ? sci(m.maxAbs) + over : '—'],
       ['max relative error', m ? sci(m.maxRel) + over : '—'],
@@ -721,7 +721,7 @@ async function complete(s) {
   const m = s.metrics;
   let text = `Done: ${s.opText} with the ${s.kernel} kernel, ${s.passCount} pass${s.passCount === 1 ? '' : 'es'}`;
   if (s.passCount) text += `, GPU ${ms(t.gpuMs)}`;
-  if (t.jsMs !== null) text += `, JS float64 ${ms(t.jsMs)}`;
+  if (t.jsMs !== null) text += `, JS float64 ${clockMs(t.jsMs)}`;
   const over = m && m.nonfiniteMismatch ? ` over the ${format.int(m.compared)} entries finite on both sides` : '';
   if (m && m.compared) text += `; relative Frobenius error ${sci(m.relFrobenius)}${over}, ${format.int(m.exact)} of ${format.int(m.total)} entries exact`;
   else if (m) text += `; no entry is finite on both sides, so there is no error to measure`;

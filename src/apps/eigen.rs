@@ -122,12 +122,22 @@ pub fn eigen(
         });
     }
     let norm_a = dot(&a64, &a64).sqrt();
+    // The GPU works on A / s, s a power of two near max |a_ij| (exact in float32):
+    // squaring A itself overflows float32 once entries pass about 1.8e19 (and
+    // underflows below about 1e-19) before the first normalisation.
+    let top = a64.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    let scale = if top > 0.0 {
+        2f64.powi(top.log2().round() as i32)
+    } else {
+        1.0
+    };
+    let scaled: Vec<f32> = a64.iter().map(|&v| (v / scale) as f32).collect();
     let kernel = g.choose_kernel(options, Shape::square(n))?;
     let mut ws = Workspace {
         engine: g.engine(),
         kernel,
     };
-    let mut b = ws.upload(Shape::square(n), a)?;
+    let mut b = ws.upload(Shape::square(n), &scaled)?;
     let mut pairs: Vec<EigenPair> = Vec::new();
     let mut found: Vec<Vec<f64>> = Vec::new();
     let result = (|| {
@@ -138,7 +148,8 @@ pub fn eigen(
             let start = random::uniform(7 + p as u32, n, 0.5, 1.5);
             let start = orthonormal_to(start.iter().map(|&v| v as f64).collect(), &found)
                 .unwrap_or_else(|| vec![0.0; n]);
-            let mut pair = dominant(&mut ws, &b, &start, 1e-6 * norm_a, max_squarings)?;
+            let mut pair = dominant(&mut ws, &b, &start, 1e-6 * norm_a / scale, max_squarings)?;
+            pair.history.iter_mut().for_each(|h| *h *= scale);
             // Checked against A itself, in float64: a deflated B that is only float32
             // noise can make any vector look like an eigenvector of B.
             let v = orthonormal_to(pair.vector.iter().map(|&v| v as f64).collect(), &found)
@@ -151,7 +162,7 @@ pub fn eigen(
             found.push(v);
             let converged = pair.converged;
             if converged && pairs.len() + 1 < k {
-                let deflated = deflate(&mut ws, &b, &pair)?;
+                let deflated = deflate(&mut ws, &b, pair.value / scale, &pair.vector)?;
                 ws.free(std::mem::replace(&mut b, deflated));
             }
             pairs.push(pair);
@@ -252,11 +263,16 @@ fn squarings(
     Ok(())
 }
 
-/// B − λ v vᵀ, the outer product and the difference computed on the GPU.
-fn deflate(ws: &mut Workspace, b: &DeviceMatrix, pair: &EigenPair) -> Result<DeviceMatrix> {
+/// B − λ v vᵀ (λ in B's scale), the outer product and the difference on the GPU.
+fn deflate(
+    ws: &mut Workspace,
+    b: &DeviceMatrix,
+    lambda: f64,
+    vector: &[f32],
+) -> Result<DeviceMatrix> {
     let n = b.shape.rows;
-    let column = ws.upload(Shape::new(n, 1), &pair.vector)?;
-    let row = ws.upload(Shape::new(1, n), &pair.vector);
+    let column = ws.upload(Shape::new(n, 1), vector)?;
+    let row = ws.upload(Shape::new(1, n), vector);
     let outer = row.and_then(|row| {
         let o = ws.mul(&column, &row);
         ws.free(row);
@@ -264,7 +280,7 @@ fn deflate(ws: &mut Workspace, b: &DeviceMatrix, pair: &EigenPair) -> Result<Dev
     });
     ws.free(column);
     let outer = outer?;
-    let deflated = ws.affine(b, Some(&outer), 1.0, -(pair.value as f32), 0.0);
+    let deflated = ws.affine(b, Some(&outer), 1.0, -(lambda as f32), 0.0);
     ws.free(outer);
     deflated
 }

@@ -11,7 +11,7 @@ use crate::plan::passes;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Fibonacci {
     pub k: u64,
-    /// F(k) as the GPU computed it in float32.
+    /// F(k) as the GPU computed it in float32; +Infinity once it overflows (k ≥ 187).
     pub value: f32,
     /// F(k) exactly, while it fits in 128 bits (k <= 186; beyond, float32 overflows).
     pub exact_value: Option<u128>,
@@ -20,11 +20,20 @@ pub struct Fibonacci {
     pub passes: usize,
 }
 
+/// The largest k whose F(k) float32 can hold (F(186) ≈ 3.33e38 < 3.40e38).
+const LAST_FINITE: u64 = 186;
+
 pub fn fibonacci(g: &mut Gpgpu, k: u64, options: &Options) -> Result<Fibonacci> {
     let plan = passes::power(k);
     let passes = plan.steps.len();
     let m = g.run_plan(2, &[1.0, 1.0, 1.0, 0.0], plan, options)?;
-    let value = m[1];
+    // Past F(186) ≈ 3.3e38 float32 overflows to +Inf, and the next products turn
+    // Inf·0 into NaN in some entries: for F(k) > 0 that NaN is the overflow itself.
+    let value = if m[1].is_nan() && k > LAST_FINITE {
+        f32::INFINITY
+    } else {
+        m[1]
+    };
     let exact_value = fibonacci_exact(k);
     let exact = match exact_value {
         Some(x) => value.is_finite() && value.fract() == 0.0 && value as u128 == x,

@@ -124,16 +124,33 @@ pub fn inverse(
     let best = residuals.iter().copied().fold(f32::INFINITY, f32::min);
     let converged = best <= CONVERGED_RESIDUAL;
     let message = match (converged, method) {
-        (true, _) => format!(
-            "‖AX − I‖_F = {} after {} of the {} doublings run",
-            if best == 0.0 {
-                "0".to_string()
-            } else {
-                format!("{best:.2e}")
-            },
-            residuals.iter().position(|&r| r == best).unwrap_or(0),
-            residuals.len().saturating_sub(1)
-        ),
+        (true, _) => {
+            let at = residuals.iter().position(|&r| r == best).unwrap_or(0);
+            let run = residuals.len().saturating_sub(1);
+            format!(
+                "‖AX − I‖_F = {} {}",
+                if best == 0.0 {
+                    "0".to_string()
+                } else {
+                    format!("{best:.2e}")
+                },
+                match (at, run) {
+                    (0, _) => "at the start X₀, before any doubling".to_string(),
+                    (_, 1) => "after the 1 doubling run".to_string(),
+                    _ => format!("after {at} of the {run} doublings run"),
+                }
+            )
+        }
+        // Not one doubling moved it: the iteration never got going.
+        (false, _) if residuals.len() > 1 && residuals.iter().all(|&r| r == residuals[0]) => {
+            format!(
+                "does not converge: ‖AX − I‖_F stayed at {best:.3} for all {} doublings. \
+                 Either A is singular, or its smallest singular values are too small \
+                 against the largest for float32 to register (raise options.maxDoublings \
+                 to wait longer)",
+                residuals.len() - 1
+            )
+        }
         // Out of doublings with the last one the best: it was still improving.
         (false, _)
             if residuals.len() > stopping.max_doublings
@@ -175,6 +192,8 @@ struct Best {
     stash: Option<DeviceMatrix>,
     misses: usize,
     patience: usize,
+    /// Whether any doubling has lowered the residual yet.
+    improved: bool,
 }
 
 impl Best {
@@ -184,6 +203,7 @@ impl Best {
             stash: None,
             misses: 0,
             patience,
+            improved: false,
         }
     }
 
@@ -197,8 +217,13 @@ impl Best {
         r: f32,
     ) -> bool {
         let previous = std::mem::replace(current, next);
-        // NaN counts as no improvement.
-        if r < self.residual {
+        // Before the first improvement, a residual that stays exactly where it started
+        // is not a failure: with diag(1, 1e-4), AX = diag(1, 1e-8) at first, and
+        // 1 − 1e-8 rounds to 1 in float32 while X's small direction doubles each step
+        // until the residual can show it. (A worse residual, or NaN, still counts.)
+        let stuck_at_start = !self.improved && r == self.residual;
+        if r < self.residual || stuck_at_start {
+            self.improved |= r < self.residual;
             self.residual = r;
             self.misses = 0;
             ws.free(previous);

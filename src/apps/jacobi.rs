@@ -1,6 +1,6 @@
 //! Jacobi iteration for A x = b: x ← D⁻¹(b − O x), O = A − D, written as
 //! x ← T x + c with T = −D⁻¹O and c = D⁻¹b. Each iteration is a matrix-vector
-//! product and an affine pass on the GPU; the convergence test Σ|Δx| < n·ε comes
+//! product and an affine pass on the GPU; the convergence test Σ|Δx| ≤ ε·Σ|x| comes
 //! from a reduction by repeated halving passes (one texel read), never from
 //! reading x. Converges for strictly diagonally dominant A; a growing Σ|Δx|
 //! is reported as divergence.
@@ -21,6 +21,8 @@ pub struct Jacobi {
     pub diverged: bool,
     /// Σ|Δx| after each iteration.
     pub deltas: Vec<f32>,
+    /// Σ|x| after each iteration (the scale the stopping test compares Σ|Δx| with).
+    pub norms: Vec<f32>,
     /// (iteration, x) every `record_every` iterations when asked for (a readback
     /// each: for plots of the error per iteration, not for the solve itself).
     pub history: Vec<(usize, Vec<f32>)>,
@@ -29,7 +31,8 @@ pub struct Jacobi {
 /// When to stop, and what to record on the way.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct JacobiSettings {
-    /// Stop when Σ|Δx| < n·epsilon.
+    /// Stop when Σ|Δx| ≤ epsilon · Σ|x|: relative, so scaling b by any factor does
+    /// not change when the iteration stops.
     pub epsilon: f32,
     pub max_iterations: usize,
     /// Read x back every this many iterations into `history` (None: never).
@@ -75,6 +78,7 @@ pub fn jacobi(
     let cm = ws.upload(Shape::new(n, 1), &c)?;
     let mut x = ws.upload(Shape::new(n, 1), &vec![0.0; n])?;
     let mut deltas = vec![];
+    let mut norms = vec![];
     let mut history = vec![];
     let (mut converged, mut diverged) = (false, false);
     let run = (|| {
@@ -93,7 +97,9 @@ pub fn jacobi(
             } else {
                 st.sum_abs
             };
+            let norm = ws.stats_halving(&x)?.sum_abs;
             deltas.push(sum);
+            norms.push(norm);
             if settings.record_every.is_some_and(|m| iteration % m == 0) {
                 history.push((iteration, ws.read(&x)?));
             }
@@ -103,7 +109,7 @@ pub fn jacobi(
                 diverged = true;
                 break;
             }
-            if sum < n as f32 * settings.epsilon {
+            if sum <= settings.epsilon * norm {
                 converged = true;
                 break;
             }
@@ -119,6 +125,7 @@ pub fn jacobi(
         converged,
         diverged,
         deltas,
+        norms,
         history,
     })
 }

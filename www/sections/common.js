@@ -4,7 +4,7 @@
 //
 //   section.dataset.status   idle | running | done | error   (on the <section>)
 //   window.__apps[id]        the last run's record (see each section's run())
-import { el, ms } from '../ui/format.js';
+import { el, clockMs } from '../ui/format.js';
 
 export const nextFrame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
 
@@ -132,8 +132,8 @@ export function timed(f) {
   return [r, performance.now() - t0];
 }
 
-/** "12.3 ms". */
-export const msText = ms;
+/** "12.3 ms", or "< 0.1 ms" below the clock's resolution (wall-clock times). */
+export const msText = clockMs;
 
 /**
  * A small numeric matrix as a table (n ≤ 8), e.g. the inverse of a 4×4 matrix, in a

@@ -13,7 +13,7 @@ const TOLERANCE = 1e-4; // the library's RESIDUAL_TOLERANCE (src/apps/eigen.rs)
 
 function intro() {
   return [
-    el('p', {}, 'The power method: Aᵏx points more and more along the eigenvector of the eigenvalue of largest |λ|, since the other components shrink like (λ₂/λ₁)ᵏ. Squaring gets there fast: B, B², B⁴, … reach A^(2^t) in t products, normalised by their largest entry after each so nothing overflows. Then v = A^(2^t)x / ‖·‖ and λ = vᵀAv. ',
+    el('p', {}, 'The power method: Aᵏx points more and more along the eigenvector of the eigenvalue of largest |λ|, since the other components shrink like (λ₂/λ₁)ᵏ. Squaring gets there fast: B, B², B⁴, … reach A^(2^t) in t products; A is first divided by a power of two near its largest entry and each square by its largest entry, so nothing overflows or underflows, whatever the scale of A. Then v = A^(2^t)x / ‖·‖ and λ = vᵀAv. ',
       el('strong', {}, 'Deflation'), ' B = A − λvvᵀ removes that pair (for symmetric A) and the same squaring finds the next.'),
     el('p', { class: 'help' }, el('code', {}, 'gpu.eigen(n, A, k)'), ' stops a pair when ‖Bv − λv‖ / ‖B‖_F ≤ 10⁻⁴, and reports one that does not get there as not converged. The matrices here are QΛQᵀ built in float64 (Q by Gram–Schmidt on seeded random vectors), so the true eigenvalues and eigenvectors are known.'),
   ];
@@ -83,9 +83,9 @@ async function run(preset, ui, ctx) {
     ]),
     notes([
       failed && pairs.some((p) => p.ambiguous)
-        ? { level: 'bad', kind: 'not-converged', text: `Two eigenvalues of equal magnitude (${pairs.find((p) => p.ambiguous) ? `±${num(Math.abs(pairs.find((p) => p.ambiguous).truth), 4)}` : ''}): B^(2^t) converges to the projection onto both eigenvectors, so v̂ never settles on one of them and the residual stays large. The library reports "not converged" rather than a wrong eigenvalue.` }
+        ? { level: 'bad', kind: 'not-converged', text: `Two eigenvalues of equal magnitude (${pairs.find((p) => p.ambiguous) ? `±${num(Math.abs(pairs.find((p) => p.ambiguous).truth), 4)}` : ''}): in exact arithmetic B^(2^t) tends to the projection onto both eigenvectors, so v̂ never settles on one of them and the residual stays large. In float32 the plot goes further: rounding A makes |λ₁| and |λ₂| differ by about 10⁻⁷, and after some 2²¹ of them that difference starts to pick one side (the error dips); a few squarings later each squaring's own rounding, doubled at every step, takes over and the estimate wanders. The λ̂ in the table is the last estimate, no eigenvalue; the library reports "not converged" rather than a wrong eigenvalue.` }
         : failed ? { level: 'bad', kind: 'not-converged', text: 'A pair did not reach the residual tolerance within the squarings allowed.' } : null,
-      { level: 'info', kind: 'precision', text: `Not exact: float32 products, and λ̂ = v̂ᵀAv̂ is only as good as v̂. For symmetric A the eigenvalue error is about the residual squared times ‖A‖ (Rayleigh quotient), so a residual of 10⁻⁴ gives |λ̂ − λ| near 10⁻⁷–10⁻⁶ relative, at float32's level. Later pairs come from the deflated B, which carries the earlier pairs' errors. The float32 rounding of A itself moves the eigenvalues by at most about n·2⁻²⁴·max|a_ij|.` },
+      { level: 'info', kind: 'precision', text: `Not exact: float32 products, and λ̂ = v̂ᵀAv̂ is only as good as v̂. For symmetric A the Rayleigh quotient's error is about ‖r‖²/gap, r = Av̂ − λ̂v̂ and gap the distance to the nearest other eigenvalue, and the angle to the true eigenvector about ‖r‖/gap: close eigenvalues cost accuracy (a relative residual of 10⁻⁵ gave |λ̂ − λ| ≈ 3·10⁻⁷ at a gap of 0.5 in the "close" preset). Later pairs come from the deflated B, which carries the earlier pairs' errors. The float32 rounding of A itself moves the eigenvalues by at most about n·2⁻²⁴·max|a_ij|.` },
     ], 'What is exact'));
   const points = (arr) => arr.map((v, i) => [i + 1, v]);
   errPlot.set({ series: pairs.map((p, i) => ({ name: `pair ${i + 1} (λ = ${p.ambiguous ? '±' : ''}${num(p.ambiguous ? Math.abs(p.truth) : p.truth, 4)})`, points: points(p.errors) })),

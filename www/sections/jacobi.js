@@ -14,7 +14,7 @@ const ID = 'jacobi';
 function intro() {
   return [
     el('p', {}, 'Split A = D + O (its diagonal and the rest). A x = b is x = D⁻¹(b − O x), and Jacobi iterates exactly that from x = 0: x ← T x + c with T = −D⁻¹O and c = D⁻¹b, a matrix-vector product and an addition per iteration. It converges when every eigenvalue of T lies inside the unit circle (spectral radius ρ(T) < 1), which holds for strictly diagonally dominant A; the error then shrinks by about ρ(T) per iteration.'),
-    el('p', { class: 'help' }, el('code', {}, 'gpu.jacobi(n, A, b, { epsilon })'), ' keeps x on the GPU: whether Σ|Δx| < n·ε is decided by a reduction (halving passes down to one texel), never by reading x back. A Σ|Δx| that grows a million-fold is reported as divergence.'),
+    el('p', { class: 'help' }, el('code', {}, 'gpu.jacobi(n, A, b, { epsilon })'), ' keeps x on the GPU: whether Σ|Δx| ≤ ε·Σ|x| is decided by two reductions (halving passes down to one texel), never by reading x back. The test is relative, so scaling b does not change when it stops. A Σ|Δx| that grows a million-fold is reported as divergence.'),
   ];
 }
 
@@ -60,19 +60,20 @@ async function run(preset, ui, ctx) {
     for (let i = 0; i < n; i++) { scale = Math.max(scale, Math.abs(xStar[i])); worst = Math.max(worst, Math.abs(res.x[i] - xStar[i])); }
     maxRel = worst / scale;
   }
-  const threshold = n * epsilon;
+  // The stopping line: ε·Σ|x_k|, the size of update the test accepts at iteration k.
+  const thresholds = Array.from(res.norms, (v) => epsilon * v);
 
   const plot = new LinePlot({ title: 'Per iteration: the GPU\'s Σ|Δx| and the true error ‖x_k − x*‖₁', xLabel: 'iteration k', yLabel: 'Σ|·|', log: true, label: 'Jacobi: update size and error per iteration' });
   const verdict = res.converged ? 'converged' : res.diverged ? 'diverged' : 'stopped at maxIterations';
   ui.output.replaceChildren(
     el('div', { class: 'app-figures wide' }, plot.element,
       resultsTable('GPU (float32) against Gaussian elimination (float64)', [
-        ['result', `${verdict} after ${int(N)} iteration${N === 1 ? '' : 's'}`, res.converged ? `Σ|Δx| = ${sci(res.deltas[N - 1])} < n·ε = ${sci(threshold)}` : res.diverged ? 'Σ|Δx| grew past 10⁶ × its first value' : null, res.converged ? 'ok' : 'bad'],
+        ['result', `${verdict} after ${int(N)} iteration${N === 1 ? '' : 's'}`, res.converged ? `Σ|Δx| = ${sci(res.deltas[N - 1])} ≤ ε·Σ|x| = ${sci(thresholds[N - 1])}` : res.diverged ? 'Σ|Δx| grew past 10⁶ × its first value' : null, res.converged ? 'ok' : 'bad'],
         ['‖x − x*‖₁', finalError === null ? '—' : sci(finalError), 'x*: Gaussian elimination with partial pivoting, float64'],
         ['max |x_i − x*_i| / max |x*_i|', maxRel === null ? '—' : sci(maxRel)],
         ['diagonal dominance min |a_ii| / Σ|a_ij|', num(dominance, 4), dominance > 1 ? 'strictly dominant: Jacobi must converge' : 'not dominant: no guarantee', dominance > 1 ? 'ok' : 'warn'],
         ['ρ(T), T = −D⁻¹O (float64 estimate)', num(rho, 4), rho < 1 ? `< 1: the error is multiplied by about ${num(rho, 2)} each iteration` : '> 1: the error grows, Jacobi diverges', rho < 1 ? 'ok' : 'bad'],
-        ['time', `gpu.jacobi ${msText(gpuMs)} (recording x every iteration for the error curve) · Gauss in JS ${msText(gaussMs)}`],
+        ['time', `gpu.jacobi ${msText(gpuMs)} (reading x back every iteration; the error curve samples them) · Gauss in JS ${msText(gaussMs)}`],
       ])),
     notes([
       res.diverged ? { level: 'bad', kind: 'diverged', text: `Diverged: A is not diagonally dominant and ρ(T) ≈ ${num(rho, 3)} > 1, so each iteration multiplies the error by about that much. The library stops when Σ|Δx| has grown a million-fold and reports diverged: true, so the x it hands back (how far off it is shows above) is flagged rather than passed off as an answer. Gaussian elimination solves this system without trouble.` } : null,
@@ -82,13 +83,13 @@ async function run(preset, ui, ctx) {
     series: [
       { name: 'Σ|Δx| (GPU reduction, every iteration)', points: Array.from(res.deltas, (v, i) => [i + 1, v]) },
       ...(xStar ? [{ name: '‖x_k − x*‖₁ vs float64 (sampled)', points: errors }] : []),
+      { name: `ε·Σ|x_k| (stop below it), ε = ${sci(epsilon)}`, points: thresholds.map((v, i) => [i + 1, v]) },
     ],
-    hlines: [{ y: threshold, label: `n·ε = ${sci(threshold)} (stop)` }],
   });
 
   publish(ID, {
     preset: preset.id, status: 'done', n, converged: res.converged, diverged: res.diverged, iterations: N,
-    deltas: Array.from(res.deltas), errors, finalError, maxRel, rho, dominance, gpuMs, x: res.x,
+    deltas: Array.from(res.deltas), norms: Array.from(res.norms), errors, finalError, maxRel, rho, dominance, gpuMs, x: res.x,
   });
   const text = `Done: ${preset.label}. ${verdict[0].toUpperCase()}${verdict.slice(1)} after ${N} iterations${finalError !== null ? `; ‖x − x*‖₁ = ${sci(finalError)}` : ''}.`;
   return { text, tone: res.converged ? '' : 'warn' };

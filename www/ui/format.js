@@ -32,8 +32,19 @@ export function ms(v) {
   if (v >= 10000) return `${(v / 1000).toFixed(1)} s`;
   if (v >= 100) return `${v.toFixed(0)} ms`;
   if (v >= 1) return `${v.toFixed(1)} ms`;
-  if (v >= 0 && v < 0.0005) return '< 0.001 ms'; // below what the browser's clock resolves
+  if (v >= 0 && v < 0.0005) return '< 0.001 ms';
   return `${v.toFixed(3)} ms`;
+}
+
+/**
+ * A time measured with performance.now(), which the browser coarsens to 0.1 ms
+ * unless the page is cross-origin isolated (then 5 µs): below that it says so
+ * instead of printing a 0. GPU timer-query times go through ms().
+ */
+export function clockMs(v) {
+  const tick = globalThis.crossOriginIsolated ? 0.005 : 0.1;
+  if (Number.isFinite(v) && v >= 0 && v < tick) return `< ${tick} ms`;
+  return ms(v);
 }
 
 /** A flop count: "128 flop", "33.55 MFLOP", "2.147 GFLOP". */
