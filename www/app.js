@@ -687,8 +687,8 @@ async function runRemaining(s) {
 async function stepClicked() {
   if (busy) return;
   busy = true;
+  let s = page.session;
   try {
-    let s = page.session;
     const changed = s && formDiffers(s);
     if (!s || !s.run || s.cancelled || changed) {
       // Nothing to continue, or the controls changed since: a new step-through run,
@@ -706,7 +706,7 @@ async function stepClicked() {
     if (s.run.passesDone === s.passCount) await complete(s);
     else paused(s);
   } catch (err) {
-    fail(page.session, err);
+    fail(s, err);
   } finally {
     busy = false;
   }
@@ -733,6 +733,13 @@ async function complete(s) {
 }
 
 function fail(s, err) {
+  // A run that was cancelled (or replaced by a new one) can still be inside an await
+  // when its run object is freed: what it throws then is not the page's error, and
+  // must not paint over the state of the run that replaced it.
+  if (s && (s.cancelled || s !== page.session)) {
+    console.debug('gpgpu-matrix: ignored after cancel:', err);
+    return;
+  }
   const d = showError(err);
   // n over the device's limit is the form's n: mark it there too.
   if (d.code === 'SIZE_OVER_LIMIT') controls.markInvalid(['n']);

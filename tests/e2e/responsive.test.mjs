@@ -57,3 +57,28 @@ test('the float64 reference runs in a Web Worker with a progress bar', async () 
   assert.deepEqual(page.problems(), []);
   await page.context().close();
 });
+
+test('Run and Cancel clicked in quick succession never end in an error', async () => {
+  // A cancelled run can be inside an await when its GPU run is freed; what it throws
+  // then must not show up as the page's error (a new-user trial got PAGE_ERROR ~1 in 15).
+  const page = await openPage(browser, `${server.origin}/index.html?n=128&op=repeat&k=4&kernel=blocked8&ref=0`);
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  let seed = 7;
+  const delay = () => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % 60; };
+  for (let i = 0; i < 30; i++) {
+    await page.evaluate(() => document.getElementById('run').click());
+    await page.waitForTimeout(delay());
+    await page.evaluate(() => { const c = document.getElementById('cancel'); if (!c.disabled) c.click(); });
+    await page.waitForTimeout(delay());
+    const status = await page.evaluate(() => document.body.dataset.status);
+    assert.notEqual(status, 'error', `round ${i}: ${await page.textContent('#status')} ${await page.textContent('#banner')}`);
+  }
+  await page.waitForFunction(() => document.body.dataset.status !== 'running', null, { timeout: 30_000, polling: 50 });
+  assert.notEqual(await page.evaluate(() => document.body.dataset.status), 'error', await page.textContent('#banner'));
+  assert.equal(await page.isHidden('#banner'), true, await page.textContent('#banner'));
+  // And the page still works.
+  await page.click('#run');
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
