@@ -136,3 +136,20 @@ test('the bench page shows a stored result without loading the peers', async () 
   assert.deepEqual(page.problems(), []);
   await page.context().close();
 });
+
+test('the float64 checkbox follows the first click and the first Space', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=64`);
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  assert.equal(await page.isChecked('#ref'), true, 'on by default at n = 64');
+  await page.click('#ref');
+  assert.equal(await page.isChecked('#ref'), false, 'one click turns it off');
+  await page.focus('#ref');
+  await page.keyboard.press('Space');
+  assert.equal(await page.isChecked('#ref'), true, 'one Space turns it on again');
+  await page.click('#ref');
+  await page.click('#run');
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  assert.equal(await page.evaluate(() => window.__results.reference), 'off');
+  assert.equal(new URL(page.url()).searchParams.get('ref'), '0');
+  await page.context().close();
+});

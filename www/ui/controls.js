@@ -29,7 +29,9 @@ export class Controls {
     }
     form.addEventListener('input', () => this.#update());
     form.addEventListener('change', () => this.#update());
-    this.f('ref').addEventListener('change', () => { this.refTouched = true; });
+    // 'input' on the checkbox itself runs before the form's 'input' handler (which
+    // would otherwise reset an untouched box to its automatic value on first click).
+    this.f('ref').addEventListener('input', () => { this.refTouched = true; });
     this.kernels = [];
     this.maxN = null;
   }
