@@ -600,7 +600,8 @@ function configFromForm(mode) {
   controls.mode = mode;
   showNotes([]);
   const q = toQuery(config);
-  history.replaceState(null, '', `${location.pathname}?${q}`);
+  // A new configuration is a new history entry, so Back returns to the previous run.
+  if (`?${q}` !== location.search) history.pushState(null, '', `${location.pathname}?${q}`);
   updatePermalink(config);
   return config;
 }
@@ -892,6 +893,16 @@ async function main() {
     $('applications').hidden = false;
     mountSections($('application-sections'), sectionContext());
   }
+
+  // Back / Forward to an entry of this page: that entry's configuration, run as a
+  // load of its link would.
+  window.addEventListener('popstate', () => {
+    const { config: c, notes: n } = parseQuery(location.search);
+    controls.set(c);
+    showNotes(n);
+    updatePermalink(c);
+    start(c);
+  });
 
   await start(config);
 }

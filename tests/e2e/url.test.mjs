@@ -153,3 +153,20 @@ test('the float64 checkbox follows the first click and the first Space', async (
   assert.equal(new URL(page.url()).searchParams.get('ref'), '0');
   await page.context().close();
 });
+
+test('each run from the form is a history entry: Back returns to the previous configuration and runs it', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=16&op=square`);
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  await page.fill('#n', '24');
+  await page.click('#run');
+  await page.waitForFunction(() => window.__results?.config?.n === 24 && document.body.dataset.status === 'done', null, { timeout: 30_000, polling: 50 });
+  await page.goBack();
+  await page.waitForFunction(() => window.__results?.config?.n === 16 && document.body.dataset.status === 'done', null, { timeout: 30_000, polling: 50 });
+  assert.equal(new URL(page.url()).searchParams.get('n'), '16');
+  assert.equal(await page.inputValue('#n'), '16');
+  await page.goForward();
+  await page.waitForFunction(() => window.__results?.config?.n === 24 && document.body.dataset.status === 'done', null, { timeout: 30_000, polling: 50 });
+  assert.equal(await page.inputValue('#n'), '24');
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
