@@ -568,7 +568,9 @@ function buttons(state) {
   $('step').disabled = state === 'running';
   $('finish').hidden = state !== 'paused';
   $('cancel').disabled = state === 'idle';
-  $('run-panel').setAttribute('aria-busy', String(state === 'running'));
+  // On the pictures only: the status line inside the run panel must still be read
+  // out pass by pass, which aria-busy on the whole panel would hold back.
+  $('heatmaps').setAttribute('aria-busy', String(state === 'running'));
   controls.setBusy(state === 'running');
   if (state !== 'running' && focusBeforeRun) {
     // Keyboard users keep their place: back to the control they used, or, if it is

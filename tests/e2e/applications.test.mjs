@@ -51,11 +51,17 @@ const noteKinds = (id) => page.$$eval(`#${id} .app-notes li`, (lis) => lis.map((
 
 test('six sections with labelled, keyboard-operable controls', async () => {
   assert.equal(await page.isVisible('#applications'), true);
+  assert.equal(await page.locator('main').count(), 1, 'one main landmark');
+  assert.equal(await page.locator('main #config').count() + await page.locator('main #applications').count(), 2);
   assert.deepEqual(await page.$$eval('#application-sections > section', (s) => s.map((x) => x.id)), IDS);
   assert.deepEqual(await page.$$eval('.app-toc a', (a) => a.map((x) => x.getAttribute('href'))), IDS.map((id) => `#${id}`));
   for (const id of IDS) {
     assert.equal(await page.textContent(`label[for="${id}-preset"]`), 'preset');
     assert.equal((await page.textContent(`#${id}-run`)).trim(), 'Run');
+    // Seven "Run" buttons and six "preset" menus: each accessible name says which section.
+    const title = await page.textContent(`#${id} h3`);
+    assert.equal(await page.getAttribute(`#${id}-run`, 'aria-label'), `Run: ${title}`);
+    assert.equal(await page.getAttribute(`#${id}-preset`, 'aria-label'), `preset: ${title}`);
     assert.equal(await page.getAttribute(`#${id}`, 'data-status'), 'idle');
   }
   // Keyboard only: the preset menu with the arrow keys, then Tab to Run and Enter.

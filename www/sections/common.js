@@ -26,10 +26,12 @@ export function publish(id, record) {
 export function sectionFrame(container, ctx, { id, intro, presets, run }) {
   const section = container.closest('section') || container;
   const selectId = `${id}-preset`;
-  const select = el('select', { id: selectId, 'aria-describedby': `${id}-preset-help` },
+  // Seven buttons read "Run" and six menus "preset": their accessible names say which.
+  const title = section.querySelector('h2, h3')?.textContent || id;
+  const select = el('select', { id: selectId, 'aria-describedby': `${id}-preset-help`, 'aria-label': `preset: ${title}` },
     presets.map((p) => el('option', { value: p.id }, p.label)));
   const help = el('p', { class: 'help', id: `${id}-preset-help` });
-  const button = el('button', { type: 'button', class: 'primary', id: `${id}-run` }, 'Run');
+  const button = el('button', { type: 'button', class: 'primary', id: `${id}-run`, 'aria-label': `Run: ${title}` }, 'Run');
   const status = el('p', { class: 'status app-status', role: 'status', id: `${id}-status` }, 'Choose a preset and press Run.');
   const output = el('div', { class: 'app-output', id: `${id}-output` });
   const showHelp = () => { help.textContent = presets.find((p) => p.id === select.value)?.help || ''; };

@@ -69,7 +69,9 @@ export function renderSource(kernel, source) {
     const isComment = /^\s*\/\//.test(text);
     const row = el('span', { class: `src-line${mark ? ' hl' : ''}${isComment ? ' comment' : ''}`, id: mark ? `src-note-line-${mark}` : null },
       el('span', { class: 'ln', 'aria-hidden': 'true' }, String(idx + 1).padStart(3)),
-      mark ? el('span', { class: 'badge', 'aria-label': `note ${mark}` }, String(mark)) : el('span', { class: 'badge empty' }),
+      // The notes list below names each line; read inside the code, the badge's
+      // number would only interrupt it.
+      mark ? el('span', { class: 'badge', 'aria-hidden': 'true' }, String(mark)) : el('span', { class: 'badge empty', 'aria-hidden': 'true' }),
       text, '\n');
     code.append(row);
   });
