@@ -103,6 +103,13 @@ function publish(results) {
 // One run of a configuration
 
 /** { maxAbs, nan, inf } of a JS array, as run.stats() gives them for GPU matrices. */
+/** Why GPU value `g` has no error against the double `x` (one of them is not finite). */
+function unmeasured(g, x) {
+  if (Number.isFinite(x)) return 'float32 overflowed (or turned NaN) where the double is finite';
+  if (g === x || (Number.isNaN(g) && Number.isNaN(x))) return 'the double is ±Inf/NaN too: no error to measure';
+  return 'NaN or ±Inf on one side only';
+}
+
 function statsOf(data) {
   let maxAbs = 0, nan = 0, inf = 0;
   for (const v of data) {
@@ -295,9 +302,7 @@ class Session {
           s += ` · difference ${sci(d)}`;
           if (d !== 0 && x !== 0) s += ` (${num(Math.abs(d) / ulp32(x), 2)} float32 steps)`;
           if (Math.fround(x) === v) s += ' · exact';
-        } else if (Number.isFinite(x)) s += ' · float32 overflowed (or turned NaN) where the double is finite';
-        else if (v === x || (Number.isNaN(v) && Number.isNaN(x))) s += ' · the double is ±Inf/NaN too: no error to measure';
-        else s += ' · NaN or ±Inf on one side only';
+        } else s += ` · ${unmeasured(v, x)}`;
       } else if (this.refState !== 'off') s += ' · double: not computed yet';
       return s;
     });
@@ -446,12 +451,7 @@ class Session {
     views.diff.setValues((i, j) => {
       const g = this.result[i * n + j], x = this.ref[i * n + j], d = diff[i * n + j];
       const head = `(${i}, ${j}): GPU ${num(g)} · double ${num(x, 12)}`;
-      if (Number.isNaN(d)) {
-        let why = 'NaN or ±Inf on one side only';
-        if (Number.isFinite(x)) why = 'float32 overflowed (or turned NaN) where the double is finite';
-        else if (g === x || (Number.isNaN(g) && Number.isNaN(x))) why = 'the double is ±Inf/NaN too: no error to measure';
-        return `${head} · ${why}`;
-      }
+      if (Number.isNaN(d)) return `${head} · ${unmeasured(g, x)}`;
       if (d === 0) return `${head} · exact: the float32 nearest the double`;
       const steps = Math.round(Math.abs(g - Math.fround(x)) / format.ulp32(x));
       return `${head} · ${sci(d)} of the scale from the float32 nearest the double (${steps} float32 step${steps === 1 ? '' : 's'})`;
