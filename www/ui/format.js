@@ -92,10 +92,10 @@ export function el(tag, attrs = {}, ...children) {
   return e;
 }
 
-/** A short label (legends): 3 significant digits, exponent form when large or tiny. */
-export function short(v) {
+/** A short label (legends): `digits` significant digits (3), exponent form when large or tiny. */
+export function short(v, digits = 3) {
   if (!Number.isFinite(v)) return num(v);
   const a = Math.abs(v);
-  if (a !== 0 && (a >= 1e5 || a < 1e-3)) return v.toExponential(2).replaceAll('-', '−').replace('e+', 'e');
-  return Number(v.toPrecision(3)).toString().replaceAll('-', '−');
+  if (a !== 0 && (a >= 1e5 || a < 1e-3)) return v.toExponential(digits - 1).replaceAll('-', '−').replace('e+', 'e');
+  return Number(v.toPrecision(digits)).toString().replaceAll('-', '−');
 }

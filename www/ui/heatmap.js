@@ -2,7 +2,7 @@
 // GPU texture (run.drawHeatmap) or from a JS array (gpu.drawHeatmap), a legend of
 // the colour map and its range, an honest note when the matrix is downsampled,
 // and a readout of the entry under the pointer or the keyboard cursor.
-import { el } from './format.js';
+import { el, short } from './format.js';
 
 // The colours of glsl/heatmap.frag, for the legend.
 const BLUE = 'rgb(33,102,171)', WHITE = 'rgb(247,247,247)', RED = 'rgb(179,23,43)';
@@ -102,10 +102,7 @@ export class HeatmapView {
   #legend(range, stats) {
     // The legend promises "scaled to the largest |value|": a whole number shows in
     // full (3003, not 3000), anything else to four digits.
-    const a = Math.abs(range);
-    const r = (Number.isInteger(range) && a < 1e7 ? String(range)
-      : a !== 0 && (a >= 1e5 || a < 1e-3) ? range.toExponential(3).replace('e+', 'e')
-        : String(Number(range.toPrecision(4)))).replaceAll('-', '−');
+    const r = Number.isInteger(range) && Math.abs(range) < 1e7 ? String(range).replaceAll('-', '−') : short(range, 4);
     const bar = el('span', { class: 'hm-bar' });
     bar.style.background = this.sequential
       ? `linear-gradient(to right, ${SEQ[0]}, ${SEQ[1]}, ${SEQ[2]})`
