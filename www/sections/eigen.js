@@ -2,7 +2,7 @@
 // B^(2^t) in t passes), then deflation B − λvvᵀ for the next pair. The matrices are
 // built as QΛQᵀ in float64 with Q from Gram–Schmidt, so the spectrum is known: the
 // plots show each estimate's distance to the true eigenvalue, squaring by squaring.
-import { el, int, num, sci } from '../ui/format.js';
+import { el, int, num, sci, short } from '../ui/format.js';
 import { LinePlot } from '../ui/plot.js';
 import { column, eigenResidual, sinAngle } from '../reference-apps.js';
 import { EIGEN } from './presets.js';
@@ -71,7 +71,7 @@ async function run(preset, ui, ctx) {
       el('td', { class: 'num', 'data-label': 'residual (float64)' }, sci(p.residual64)),
       el('td', { class: 'num', 'data-label': 'squarings' }, String(p.squarings)),
       el('td', { class: p.converged ? 'ok' : 'bad', 'data-label': 'converged' }, p.converged ? 'yes' : 'no: does not converge'))))));
-  const top = order.slice(0, Math.min(n, k + 1)).map((c) => String(+lambdas[c].toPrecision(6)).replaceAll('-', '−')).join(', '); // 9.5, not 9.50000
+  const top = order.slice(0, Math.min(n, k + 1)).map((c) => short(lambdas[c], 6)).join(', '); // 9.5, not 9.50000
   ui.output.replaceChildren(
     table,
     el('div', { class: 'app-figures wide' }, errPlot.element, resPlot.element),
