@@ -404,11 +404,11 @@ class Session {
     this.run = null;
     this.#hoverOut(this.passCount - 1);
     if (this.refState === 'waiting') {
-      setStatus('running', 'GPU done; the float64 reference is running in a Web Worker…');
+      setStatus('running', 'GPU done; the float64 reference is running in a Web Worker… (Cancel stops it and keeps the GPU result.)');
       this.startReference();
     }
     if (this.refPromise) {
-      if (this.refState === 'running') setStatus('running', 'GPU done; waiting for the float64 reference (Web Worker)…');
+      if (this.refState === 'running') setStatus('running', 'GPU done; waiting for the float64 reference (Web Worker)… (Cancel stops it and keeps the GPU result.)');
       await this.refPromise;
       if (this.cancelled) return;
     }
@@ -423,7 +423,8 @@ class Session {
   #drawDiff() {
     const n = this.n;
     if (!this.ref) {
-      views.diff.setTitle(this.refState === 'off' ? 'No error picture: the float64 reference is off' : 'No error picture: the reference did not finish');
+      views.diff.setTitle({ off: 'No error picture: the float64 reference is off', cancelled: 'No error picture: the float64 reference was cancelled' }[this.refState]
+        ?? 'No error picture: the reference did not finish');
       views.diff.clear();
       return;
     }
@@ -544,6 +545,21 @@ class Session {
   async cancel() {
     this.cancelled = true;
     refClient.cancel();
+  }
+
+  /** Whether every pass has run and the result is read back (only the reference may still run). */
+  get gpuFinished() {
+    return this.result !== undefined;
+  }
+
+  /** Stops the float64 reference alone: the run still ends with its GPU result. */
+  skipReference() {
+    if (this.refState === 'waiting') {
+      this.refState = 'cancelled';
+      $('ref-progress-text').textContent = 'cancelled';
+    } else if (this.refState === 'running') {
+      refClient.cancel(); // its promise resolves, and finish() goes on without it
+    }
   }
 
   dispose() {
@@ -728,6 +744,7 @@ async function complete(s) {
   const over = m && m.nonfiniteMismatch ? ` over the ${format.int(m.compared)} entries finite on both sides` : '';
   if (m && m.compared) text += `; relative Frobenius error ${sci(m.relFrobenius)}${over}, ${format.int(m.exact)} of ${format.int(m.total)} entries exact`;
   else if (m) text += `; no entry is finite on both sides, so there is no error to measure`;
+  else if (s.refState === 'cancelled') text += '; float64 reference cancelled, so no error is measured';
   if (m && m.nonfiniteMismatch) text += `, ${format.int(m.nonfiniteMismatch)} NaN/±Inf where the double is finite (or the reverse): float32 overflowed, see the precision panel`;
   setStatus('done', `${text}.`, m && m.nonfiniteMismatch ? 'warn' : '');
   if (m && m.compared) document.body.dataset.relFrobenius = String(m.relFrobenius);
@@ -756,6 +773,12 @@ function fail(s, err) {
 async function cancelClicked() {
   const s = page.session;
   if (!s) return;
+  if (s.gpuFinished && !s.cancelled) {
+    // The GPU's answer is in: Cancel stops the wait for the float64 reference and
+    // keeps the result (it used to throw the finished result away).
+    s.skipReference();
+    return;
+  }
   await s.cancel();
   s.dispose();
   buttons('idle');

@@ -82,3 +82,20 @@ test('Run and Cancel clicked in quick succession never end in an error', async (
   assert.deepEqual(page.problems(), []);
   await page.context().close();
 });
+
+test('Cancel while only the float64 reference is left keeps the GPU result', async () => {
+  // n = 1024: the GPU is done long before the JS float64 loop (≈ 2 s in the worker).
+  const page = await openPage(browser, `${server.origin}/index.html?n=1024&kernel=blocked8&op=square`);
+  await page.waitForFunction(() => /GPU done; .*float64 reference/.test(document.getElementById('status').textContent), null, { timeout: 60_000, polling: 20 });
+  await page.click('#cancel');
+  assert.equal(await waitForStatus(page, 30_000, ['cancelled', 'done', 'error']), 'done', await page.textContent('#status'));
+  const r = await page.evaluate(() => window.__results);
+  assert.equal(r.reference, 'cancelled');
+  assert.equal(r.passesDone, 1);
+  assert.match(await page.textContent('#status'), /^Done: R = M·M, n = 1024 .*float64 reference cancelled/);
+  assert.match(await page.textContent('#heatmaps figure:nth-child(2) figcaption'), /^Result/);
+  assert.match(await page.textContent('#heatmaps figure:nth-child(3) figcaption'), /reference was cancelled/);
+  assert.equal(await page.isEnabled('#run'), true);
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
