@@ -47,7 +47,7 @@ test-e2e: setup-test build
 test: setup-test lint test-native test-browser test-e2e
 	@echo "== all tests passed"
 
-# Benchmarks (not part of `make test`): make bench ARGS="--sizes 64,128 --repeats 3"
+# Benchmarks (not part of `make test`): make bench ARGS="--sizes 64,128,256"
 bench: setup-test build
 	node scripts/bench.mjs $(ARGS)
 

@@ -5,9 +5,11 @@
 // SVG plot; see scripts/bench/write-results.mjs). No --virtual-time-budget, background
 // throttling off (tests/e2e/harness.mjs CHROMIUM_ARGS).
 //
-//   node scripts/bench.mjs [--sizes 64,128,...] [--repeats 5] [--cap 20] [--modes single,chain]
+//   node scripts/bench.mjs [--sizes 64,128,...] [--repeats 5 (at least)] [--cap 20] [--modes single,chain]
 //       [--passes 4] [--systems S,...] [--skip S,...] [--no-async] [--min-sample 25] [--js-max 1024]
-//       [--query 'k=v&...'] [--label L] [--tag T] [--timeout-min 90] [--out DIR]
+//       [--seed 1] [--sample-rows 64] [--query 'k=v&...' (any of www/bench.html's parameters)]
+//       [--label L] [--tag T] [--timeout-min 90] [--out DIR]
+//     results go to bench/results/<day>-<label>.{json,md,svg} (-2, -3, … if that exists)
 //     systems are matched by substring of their ids: gpgpu:<kernel>[:async], tfjs-webgl[:async],
 //     tfjs-wasm, gpujs, js-f64 (e.g. --skip async,js-f64)
 //   node scripts/bench.mjs --from-json RESULT.json [--tag T]   post-process a result (e.g. from the GPU)
@@ -19,8 +21,9 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync,
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { ROOT, writeResults } from './bench/write-results.mjs';
+import { readParams } from '../www/bench-params.js';
 
-const HELP = readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(1, 22)
+const HELP = readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(1, 24)
   .filter((l) => l.startsWith('//')).map((l) => l.slice(3)).join('\n');
 
 function parseArgs(argv) {
@@ -139,6 +142,7 @@ async function runLocal(args) {
       return 1;
     }
     if (!result) { console.log('bench: the page produced no result'); return 1; }
+    if (!result.records?.length) { console.log(`bench: nothing was measured${result.error ? ` (${result.error})` : ''}; no results written`); return 1; }
     const host = { cpu: cpus()[0]?.model || 'unknown', cpus: cpus().length, loadStart, loadEnd: loadavg().map((l) => +l.toFixed(2)) };
     result.env = { ...result.env, runner: 'scripts/bench.mjs', chromiumVersion: browser.version(), offOriginRequests: foreign, host };
     writeResults(result, { outDir: args.out, tag: args.tag });
@@ -158,6 +162,9 @@ async function main() {
     writeResults(result, { outDir: args.out, tag: args.tag });
     return result.error ? 1 : 0;
   }
+  // A value the page would refuse stops here, before a browser starts.
+  const { problems } = readParams(`?${args.query}`);
+  if (problems.length) { console.error(`bench: ${problems.join('\nbench: ')}`); return 2; }
   if (args.stageGpu) { stageGpu(args); return 0; }
   return runLocal(args);
 }

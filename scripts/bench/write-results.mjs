@@ -1,5 +1,6 @@
 // Writes one benchmark result (the JSON the page produced) as files under bench/results/:
 //   <YYYY-MM-DD>-<label>.json   the whole result: environment, params, raw times, medians
+//                               (-2, -3, … for a later run of the same day and label)
 //   <YYYY-MM-DD>-<label>.md     the markdown report (also printed)
 //   <YYYY-MM-DD>-<label>.svg    the log-log plot
 //   latest.json                 { label: stem } of the newest result per label, so that
@@ -35,10 +36,17 @@ function latestIndex(outDir, label, stem) {
 export function writeResults(result, { outDir = RESULTS, tag = null, quiet = false } = {}) {
   mkdirSync(outDir, { recursive: true });
   const label = labelOf(result, tag);
-  const stem = `${resultDay(result)}-${label}`;
+  // Never replace an earlier run's files (a quick run used to overwrite the day's full
+  // run, which bench/NOTES.md cites): the second run of a day and label gets -2, …
+  // The same result again (re-rendering its report and plot) keeps its name.
+  const day = `${resultDay(result)}-${label}`;
+  let stem = day;
+  const json = `${JSON.stringify(result, null, 1)}\n`;
+  for (let k = 2; existsSync(join(outDir, `${stem}.json`)) && readFileSync(join(outDir, `${stem}.json`), 'utf8') !== json; k++) {
+    stem = `${day}-${k}`;
+  }
   const markdown = markdownReport({ ...result, label });
   const svg = renderPlot(result);
-  const json = `${JSON.stringify(result, null, 1)}\n`;
   const files = {
     [`${stem}.json`]: json,
     [`${stem}.md`]: markdown,

@@ -49,6 +49,7 @@ export async function launchBrowser() {
 export async function openPage(browser, url, viewport = { width: 1280, height: 720 }, options = {}) {
   const context = await browser.newContext({ viewport });
   if (options.init) await context.addInitScript(options.init, options.initArg);
+  await options.setup?.(context); // e.g. context.route(…) before the first request
   const page = await context.newPage();
   const errors = [];
   const origins = new Set();

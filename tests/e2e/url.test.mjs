@@ -137,6 +137,34 @@ test('the bench page shows a stored result without loading the peers', async () 
   await page.context().close();
 });
 
+test('the bench page refuses parameters that do not parse instead of running the defaults', async () => {
+  const page = await openPage(browser, `${server.origin}/www/bench.html?sizes=64;128&repeats=3&modes=single,chian`);
+  assert.equal(await waitForStatus(page, 30_000), 'error', await page.textContent('#status'));
+  const status = await page.textContent('#status');
+  assert.match(status, /^Not started: sizes: "64;128" is not a whole number/);
+  assert.match(status, /repeats=3: expected a whole number from 5/);
+  assert.match(status, /modes: "chian" is neither single nor chain/);
+  assert.equal(await page.isVisible('#form'), true);
+  assert.equal(await page.evaluate(() => window.benchLog.some((l) => l.startsWith('gpgpu-matrix bench:'))), false, 'nothing ran');
+  await page.context().close();
+});
+
+test('the bench page says which peer did not load (gpu.js is not Chromium\'s WebGPU GPU)', async () => {
+  const page = await openPage(browser, `${server.origin}/www/bench.html?sizes=16&modes=single&systems=gpujs,gpgpu:naive,tfjs-webgl&skip=async`, undefined, {
+    setup: (context) => context.route('**/node_modules/**', (route) => route.abort()),
+  });
+  assert.equal(await waitForStatus(page, 60_000), 'done', await page.textContent('#status'));
+  const systems = await page.evaluate(() => window.benchResult.systems);
+  const gpujs = systems.find((s) => s.id === 'gpujs');
+  assert.equal(gpujs.available, false);
+  assert.match(gpujs.reason, /gpu\.js script did not load/);
+  assert.equal(systems.find((s) => s.id === 'tfjs-webgl').available, false);
+  assert.equal(systems.find((s) => s.id === 'gpgpu:naive').available, true);
+  // The report does not print "undefined" for the peers it could not describe.
+  assert.doesNotMatch(await page.textContent('#table'), /undefined|gpu\.js \?/);
+  await page.context().close();
+});
+
 test('the float64 checkbox follows the first click and the first Space', async () => {
   const page = await openPage(browser, `${server.origin}/index.html?n=64`);
   assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));

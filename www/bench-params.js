@@ -1,0 +1,60 @@
+// The benchmark's parameters, read from a URL query: used by the page (www/bench.js)
+// and, to refuse a bad command line before a browser starts, by scripts/bench.mjs.
+// Plain data in, plain data out: no DOM, so node can import it.
+
+export const DEFAULT_SIZES = [64, 128, 256, 512, 1024, 2048];
+export const MIN_REPEATS = 5; // the median of at least five timed runs
+const MAX_SIZE = 65536;
+
+/**
+ * The parameters of `search`, with `problems`: one line per value that does not parse
+ * or is out of range (a run with problems must not start: it used to fall back to
+ * the defaults silently, e.g. `sizes=64;128` ran the whole 20-minute default set).
+ */
+export function readParams(search) {
+  const q = new URLSearchParams(search);
+  const problems = [];
+  const num = (k, d, { min = -Infinity, max = Infinity, whole = false } = {}) => {
+    if (!q.has(k) || q.get(k).trim() === '') return d;
+    const raw = q.get(k).trim(), v = raw === 'Infinity' ? Infinity : Number(raw);
+    if (Number.isNaN(v) || (whole && !Number.isInteger(v)) || v < min || v > max) {
+      problems.push(`${k}=${raw}: expected ${whole ? 'a whole number' : 'a number'} from ${min} to ${max}`);
+      return d;
+    }
+    return v;
+  };
+  const list = (k) => (q.get(k) || '').split(',').map((s) => s.trim()).filter(Boolean);
+  const sizes = list('sizes').map((s) => {
+    const n = Number(s);
+    if (!Number.isInteger(n) || n < 1 || n > MAX_SIZE) problems.push(`sizes: "${s}" is not a whole number from 1 to ${MAX_SIZE} (sizes are separated by commas)`);
+    return n;
+  });
+  const modes = list('modes');
+  for (const m of modes) if (m !== 'single' && m !== 'chain') problems.push(`modes: "${m}" is neither single nor chain`);
+  return {
+    sizes: sizes.length ? sizes : DEFAULT_SIZES,
+    modes: modes.length ? modes : ['single', 'chain'],
+    repeats: num('repeats', MIN_REPEATS, { min: MIN_REPEATS, max: 1000, whole: true }),
+    capS: num('cap', 20, { min: 0 }),                       // a run longer than this: no repeats
+    minSampleMs: num('minSample', 25, { min: 0 }),          // runs shorter than this are timed in back-to-back batches
+    maxBatch: num('maxBatch', 50, { min: 1, max: 10000, whole: true }),
+    skipFactor: num('skipFactor', 3, { min: 0 }),           // predicted run > skipFactor × cap: not run
+    deadlineS: num('deadline', Infinity, { min: 0 }),       // no new configuration starts after this many seconds
+    passes: num('passes', 4, { min: 1, max: 64, whole: true }),
+    seed: num('seed', 1, { min: 0, max: 2 ** 32 - 1, whole: true }),
+    jsMax: num('jsMax', 1024, { min: 0 }),                  // JS float64 loop only up to this n
+    fullRefMax: num('fullRef', 1024, { min: 0 }),           // full float64 reference up to this n, sampled rows above
+    sampleRows: num('sampleRows', 64, { min: 1, whole: true }),
+    systems: list('systems'),                               // keep systems whose id contains one of these
+    skip: list('skip'),                                     // drop systems whose id contains one of these
+    noAsync: q.get('async') === '0',
+    gpujsMode: q.get('gpujsMode') || 'webgl2',
+    gpujsTactic: q.get('gpujsTactic') || 'precision',
+    wasmThreads: q.has('wasmThreads') ? num('wasmThreads', undefined, { min: 0, max: 64, whole: true }) : undefined,
+    post: q.get('post') === '1',
+    label: q.get('label') || null,
+    autostart: q.has('post') || q.has('sizes') || q.has('run'),
+    show: q.get('show'),
+    problems,
+  };
+}
