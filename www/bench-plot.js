@@ -159,7 +159,7 @@ export function renderPlot(result, opts = {}) {
   }
   ly += 26;
   s.push(`<text x="${lx}" y="${ly}" font-size="10.5" fill="#555">circles: gpgpu-matrix · dashed: async</text>`);
-  s.push(`<text x="${lx}" y="${ly + 14}" font-size="10.5" fill="#555">squares: others · black: TF.js WebGL</text>`);
+  s.push(`<text x="${lx}" y="${ly + 14}" font-size="10.5" fill="#555">squares, dotted: others · black: TF.js WebGL</text>`);
   s.push(`<text x="${lx}" y="${ly + 28}" font-size="10.5" fill="#555">hollow: one run over the time cap</text>`);
   s.push(`<text x="${lx}" y="${ly + 42}" font-size="10.5" fill="#555">median of ${esc(result.params?.repeats ?? '?')} runs after a warm-up</text>`);
   s.push('</svg>');

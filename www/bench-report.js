@@ -130,7 +130,9 @@ function ratio(a, b) {
 function runsCell(r) {
   if (!r || !hasTime(r)) return '';
   if (r.status === 'single') return '1 (over cap)';
-  return `${r.timesMs?.length ?? 0}${r.batch > 1 ? `×${r.batch}` : ''}`;
+  const t = r.timesMs || [];
+  const spread = t.length > 1 && r.medianMs > 0 ? `, spread ${Math.round((100 * (Math.max(...t) - Math.min(...t))) / r.medianMs)}%` : '';
+  return `${t.length}${r.batch > 1 ? `×${r.batch}` : ''}${spread}`;
 }
 
 /** The environment paragraph of the report. */
@@ -144,7 +146,7 @@ export function envSummary(result) {
   // Recorded by scripts/bench.mjs: runs on SwiftShader depend on the host CPU and its load.
   if (e.host) lines.push(`- host: ${e.host.cpu}, ${e.host.cpus} CPUs; load average ${e.host.loadStart.join(' / ')} at the start, ${e.host.loadEnd.join(' / ')} at the end (1 / 5 / 15 min)`);
   if (e.gpgpu) lines.push(`- gpgpu-matrix kernels: ${(e.gpgpu.kernels || []).join(', ')}${e.gpgpu.async ? '; async API present' : '; no async API'}`);
-  if (e.tfjs) {
+  if (e.tfjs && (e.tfjs.version || e.tfjs.webglFlags || e.tfjs.wasm)) {
     const f = e.tfjs.webglFlags || {};
     const keys = ['WEBGL_VERSION', 'WEBGL_PACK', 'WEBGL_RENDER_FLOAT32_ENABLED', 'WEBGL_FORCE_F16_TEXTURES',
       'WEBGL_DOWNLOAD_FLOAT_ENABLED', 'WEBGL_USE_SHAPES_UNIFORMS', 'WEBGL_CPU_FORWARD'];
@@ -152,9 +154,9 @@ export function envSummary(result) {
     lines.push(`- TF.js ${e.tfjs.version || '?'} WebGL flags: ${flags || '?'}`);
     if (e.tfjs.wasm) lines.push(`- TF.js WASM: SIMD ${e.tfjs.wasm.simd}, threads ${e.tfjs.wasm.threads} (${e.tfjs.wasm.threadsCount ?? '?'} thread(s))`);
   }
-  if (e.gpujs) lines.push(`- gpu.js ${e.gpujs.version || '?'}: mode ${e.gpujs.mode}, precision ${e.gpujs.precision}, tactic ${e.gpujs.tactic}`);
-  lines.push(`- timing: median of ${p.repeats} timed runs after one warm-up (runs under ${p.minSampleMs ?? 0} ms are timed as ` +
-    `means of back-to-back batches, "runs" column R×B); per-run cap ${p.capS} s ` +
+  if (e.gpujs?.mode) lines.push(`- gpu.js ${e.gpujs.version || '?'}: mode ${e.gpujs.mode}, precision ${e.gpujs.precision}, tactic ${e.gpujs.tactic}`);
+  lines.push(`- timing: median of ${p.repeats} timed runs after one warm-up (runs that take under ${p.minSampleMs ?? 0} ms once warm are timed as ` +
+    `means of back-to-back batches, "runs" column R×B; spread = (slowest − fastest) / median); per-run cap ${p.capS} s ` +
     `(a warm-up over the cap is reported alone, marked ≈; a config predicted over ${p.skipFactor}× the cap from the previous size is skipped); ` +
     `chain = ${p.passes} squarings, one readback, time per pass; GFLOP/s = 2n³/t`);
   const refs = (result.references || []).map((r) => `n=${r.n}: ${r.method}`).join('; ');

@@ -165,7 +165,8 @@ function gpujsMatMul(a, b) {
 
 export function gpujsSystem(params) {
   const P = params.passes;
-  const GPU = globalThis.GPU;
+  // Chromium's WebGPU interface is also a global `GPU`: only gpu.js's class makes kernels.
+  const GPU = typeof globalThis.GPU?.prototype?.createKernel === 'function' ? globalThis.GPU : null;
   const env = {};
   let gpu = null, kernels = [];
   const settings = (n, extra) => ({
