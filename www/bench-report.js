@@ -5,7 +5,7 @@
 // A benchmark result (what the page produces and POSTs to /result) looks like:
 //   { schema: 1, date, env: { renderer, userAgent, ... }, params: { sizes, repeats, capS, ... },
 //     systems: [{ id, label, kind, ours, async, available, reason }],
-//     references: [{ n, method, ms }],
+//     references: [{ n, mode, method, ms }],
 //     records: [{ system, mode, n, passes, status, reason, warmupMs, timesMs, medianMs,
 //                 perPassMs, gflops, relFrobenius, maxAbs, errorMethod }] }
 // status: 'ok' (warm-up + timed runs), 'single' (one run only, over the per-run cap:
@@ -159,8 +159,8 @@ export function envSummary(result) {
     `means of back-to-back batches, "runs" column R×B; spread = (slowest − fastest) / median); per-run cap ${p.capS} s ` +
     `(a warm-up over the cap is reported alone, marked ≈; a config predicted over ${p.skipFactor}× the cap from the previous size is skipped); ` +
     `chain = ${p.passes} squarings, one readback, time per pass; GFLOP/s = 2n³/t`);
-  const refs = (result.references || []).map((r) => `n=${r.n}: ${r.method}`).join('; ');
-  if (refs) lines.push(`- error: relative Frobenius norm of (result − float64 A·A) / float64 A·A, on ${refs}`);
+  const refs = (result.references || []).map((r) => `n=${r.n}${r.mode ? ` ${r.mode}` : ''}: ${r.method}`).join('; ');
+  if (refs) lines.push(`- error: relative Frobenius norm of (result − float64 reference) / float64 reference (A·A; M^${2 ** (p.passes ?? 4)} for the chain), on ${refs}`);
   if (p.seed !== undefined) lines.push(`- input: uniform [−1, 1) float32, seed ${p.seed} (www/reference.js uniformMatrix)`);
   return lines.join('\n');
 }
@@ -190,8 +190,8 @@ export function markdownReport(result) {
       out.push('| n | system | median | GFLOP/s | × TF.js WebGL | rel. Frobenius error | runs |');
       out.push('|---:|---|---:|---:|---:|---:|---:|');
     } else {
-      out.push('| n | system | per pass | GFLOP/s | × TF.js WebGL chain | per pass ÷ own single | runs |');
-      out.push('|---:|---|---:|---:|---:|---:|---:|');
+      out.push('| n | system | per pass | GFLOP/s | × TF.js WebGL chain | per pass ÷ own single | rel. Frobenius error | runs |');
+      out.push('|---:|---|---:|---:|---:|---:|---:|---:|');
     }
     for (const n of sizes) {
       for (const id of ids) {
@@ -204,6 +204,7 @@ export function markdownReport(result) {
         else {
           const s = single.get(id)?.get(n);
           cells.push(hasTime(r) && hasTime(s) ? `${(r.perPassMs / s.medianMs).toFixed(2)}` : '–');
+          cells.push(fmtErr(r.relFrobenius)); // results from before chains were checked have none: "–"
         }
         cells.push(runsCell(r));
         out.push(`| ${cells.join(' | ')} |`);

@@ -43,17 +43,17 @@ function setStatus(text, state) {
  * rows take n/64 of that). Computed on the main thread between timed runs, never during
  * them: a Web Worker would compete with SwiftShader for the same 2 cores.
  */
+/** `want` distinct rows of n, sorted, from a generator seeded by the run's seed and n. */
+function seededRows(n, want, params) {
+  const next = mulberry32(params.seed * 7919 + n);
+  const set = new Set();
+  while (set.size < want) set.add(Math.floor(next() * n));
+  return Int32Array.from([...set].sort((x, y) => x - y));
+}
+
 function buildReference(n, a, params) {
   const t0 = performance.now();
-  let rows;
-  if (n <= params.fullRefMax) rows = null;
-  else {
-    const next = mulberry32(params.seed * 7919 + n);
-    const set = new Set();
-    const want = Math.min(params.sampleRows, n);
-    while (set.size < want) set.add(Math.floor(next() * n));
-    rows = Int32Array.from([...set].sort((x, y) => x - y));
-  }
+  const rows = n <= params.fullRefMax ? null : seededRows(n, Math.min(params.sampleRows, n), params);
   const R = rows ? rows.length : n;
   const A = Float64Array.from(a);
   const values = new Float64Array(R * n);
@@ -67,6 +67,39 @@ function buildReference(n, a, params) {
     }
   }
   const method = rows ? `${R} seeded random rows of ${n}` : 'all rows';
+  return { n, rows, values, method, ms: performance.now() - t0 };
+}
+
+/**
+ * Rows of M^(2^passes) in float64, for checking a chain: row i is e_i·M·M·…·M, 2^passes
+ * vector–matrix products, so a few rows cost far less than the squarings themselves.
+ * As many rows as about 2·10⁹ multiply-adds allow (at least 8, at most sampleRows).
+ */
+function buildChainReference(n, a, params) {
+  const t0 = performance.now();
+  const steps = 2 ** params.passes;
+  const want = Math.min(n, params.sampleRows, Math.max(8, Math.floor(2e9 / (steps * n * n))));
+  const rows = want === n ? null : seededRows(n, want, params);
+  const A = Float64Array.from(a);
+  const values = new Float64Array(want * n);
+  let v = new Float64Array(n), w = new Float64Array(n);
+  for (let r = 0; r < want; r++) {
+    v.fill(0);
+    v[rows ? rows[r] : r] = 1;
+    for (let s = 0; s < steps; s++) {
+      w.fill(0);
+      for (let k = 0; k < n; k++) {
+        const vk = v[k];
+        if (vk === 0) continue;
+        const bk = k * n;
+        for (let j = 0; j < n; j++) w[j] += vk * A[bk + j];
+      }
+      [v, w] = [w, v];
+    }
+    values.set(v, r * n);
+  }
+  const what = `M^${steps}`;
+  const method = rows ? `${want} seeded random rows of ${what}` : `all rows of ${what}`;
   return { n, rows, values, method, ms: performance.now() - t0 };
 }
 
@@ -84,7 +117,8 @@ function errorAgainst(out, ref) {
 
 // --- one configuration ---------------------------------------------------------------------------
 
-async function runConfig(sys, mode, n, a, ref, params, last) {
+async function runConfig(sys, mode, n, a, refs, params, last) {
+  const ref = refs[mode];
   const passes = mode === 'chain' ? params.passes : 1;
   const rec = { system: sys.id, mode, n, passes, status: 'ok', timesMs: [] };
   const capMs = params.capS * 1000;
@@ -138,7 +172,7 @@ async function runConfig(sys, mode, n, a, ref, params, last) {
     rec.perPassMs = rec.medianMs / passes;
     rec.gflops = gflops(n, rec.perPassMs);
     last.set(key, { n, ms: rec.medianMs });
-    if (mode === 'single' && ref) {
+    if (ref) {
       Object.assign(rec, errorAgainst(out, ref));
       rec.errorMethod = ref.method;
     }
@@ -251,18 +285,19 @@ export async function runBench(params) {
   const last = new Map();
   for (const n of params.sizes) {
     const a = uniformMatrix(params.seed, n * n);
-    let ref = null;
-    if (params.modes.includes('single')) {
-      ref = buildReference(n, a, params);
-      result.references.push({ n, method: ref.method, ms: ref.ms });
-      log(`n=${n}: float64 reference (${ref.method}) in ${fmtMs(ref.ms)}`);
+    const refs = {};
+    for (const mode of params.modes) {
+      const ref = mode === 'single' ? buildReference(n, a, params) : buildChainReference(n, a, params);
+      refs[mode] = ref;
+      result.references.push({ n, mode, method: ref.method, ms: ref.ms });
+      log(`n=${n}: float64 reference for ${mode} (${ref.method}) in ${fmtMs(ref.ms)}`);
     }
     for (const sys of systems) {
       for (const mode of params.modes) {
         // A bounded run (the GPU machine's) posts what it has rather than nothing.
         const rec = (performance.now() - started) / 1000 > params.deadlineS
           ? { system: sys.id, mode, n, status: 'skipped', timesMs: [], reason: `the run's time bound (${params.deadlineS} s) was reached` }
-          : await runConfig(sys, mode, n, a, ref, params, last);
+          : await runConfig(sys, mode, n, a, refs, params, last);
         result.records.push(rec);
         log(describe(rec, sys));
         await nextTick();

@@ -165,6 +165,20 @@ test('the bench page says which peer did not load (gpu.js is not Chromium\'s Web
   await page.context().close();
 });
 
+test('the bench checks chain results against float64 rows of M^16', async () => {
+  const page = await openPage(browser, `${server.origin}/www/bench.html?sizes=16,40&modes=chain&systems=gpgpu:packed,gpgpu:blocked8,js-f64&skip=async&sampleRows=8`);
+  assert.equal(await waitForStatus(page, 60_000), 'done', await page.textContent('#status'));
+  const { records, references } = await page.evaluate(() => window.benchResult);
+  assert.deepEqual(references.map((r) => [r.n, r.mode, r.method]), [[16, 'chain', '8 seeded random rows of M^16'], [40, 'chain', '8 seeded random rows of M^16']]);
+  assert.equal(records.length, 6);
+  for (const r of records) {
+    const tol = r.system === 'js-f64' ? 1e-13 : 1e-5;
+    assert.ok(r.relFrobenius >= 0 && r.relFrobenius < tol, `${r.system} n=${r.n}: ${r.relFrobenius}`);
+  }
+  assert.match(await page.textContent('#table'), /\| 40 \| gpgpu blocked8 \| [^|]+ \| [^|]+ \| [^|]+ \| [^|]+ \| \d\.\d\de-\d \|/);
+  await page.context().close();
+});
+
 test('the float64 checkbox follows the first click and the first Space', async () => {
   const page = await openPage(browser, `${server.origin}/index.html?n=64`);
   assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
