@@ -114,7 +114,8 @@ impl Gpgpu {
         self.run_plan(n, m, passes::power(2), options)
     }
 
-    /// M^(2^times): `times` squarings on the GPU, no readback between them.
+    /// M^(2^times): `times` squarings on the GPU, no readback between them; `times`
+    /// from 0 to [`passes::MAX_SQUARINGS`] (64), else `BadCount`.
     pub fn square_repeatedly(
         &mut self,
         n: usize,
@@ -122,7 +123,7 @@ impl Gpgpu {
         times: u64,
         options: &Options,
     ) -> Result<Vec<f32>> {
-        self.run_plan(n, m, passes::repeated_square(times), options)
+        self.run_plan(n, m, passes::repeated_square(times)?, options)
     }
 
     /// M^p by binary exponentiation on the GPU; p = 0 gives the identity.

@@ -404,9 +404,10 @@ mod start {
         opts: &JsValue,
     ) -> Result<Run> {
         let n = g.dim("n", number_arg("n", n)?)?;
-        let times = shape::count("times", number_arg("times", times)?, 64.0)?;
+        let max = passes::MAX_SQUARINGS as f64;
+        let times = shape::count("times", number_arg("times", times)?, max)?;
         let m = matrix_arg("m", m)?;
-        g.start_plan(n, &m, passes::repeated_square(times), &options_arg(opts)?)
+        g.start_plan(n, &m, passes::repeated_square(times)?, &options_arg(opts)?)
     }
 
     pub fn power(

@@ -37,7 +37,7 @@ pub fn reachability(
         semiring: Semiring::Boolean,
         ..*options
     };
-    let matrix = g.run_plan(n, &m, passes::repeated_square(squarings as u64), &options)?;
+    let matrix = g.run_plan(n, &m, passes::repeated_square(squarings as u64)?, &options)?;
     let connected = matrix.iter().all(|&v| v == 1.0);
     Ok(Reachability {
         matrix,
@@ -77,7 +77,7 @@ pub fn shortest_paths(
         semiring: Semiring::MinPlus,
         ..*options
     };
-    let d = g.run_plan(n, &w, passes::repeated_square(squarings as u64), &options)?;
+    let d = g.run_plan(n, &w, passes::repeated_square(squarings as u64)?, &options)?;
     // D (with +Inf for no path, as read back) holds paths of up to n − 1 edges; a negative cycle through i shows as a
     // path i → j plus the edge j → i of negative total (an O(n²) check on the CPU).
     let negative_cycle = (0..n).any(|i| {

@@ -5,6 +5,13 @@
 //! (a WebGL feedback loop), and the plan uses as few slots as it can: three for a
 //! power (M plus a ping-pong pair), two for repeated squaring.
 
+use crate::error::{GpgpuError, NumberProblem, Result};
+
+/// Most squarings `repeated_square` accepts: M^(2^64) already overflows float32 for
+/// any |entry| other than 0 and 1, and a larger count would only burn GPU time (or,
+/// as a `usize` on wasm32, wrap around).
+pub const MAX_SQUARINGS: u64 = 64;
+
 /// One render-to-texture pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Step {
@@ -121,19 +128,29 @@ pub fn product() -> PassPlan {
     }
 }
 
-/// M^(2^times): `times` squarings ping-ponging between two slots.
-pub fn repeated_square(times: u64) -> PassPlan {
+/// M^(2^times): `times` squarings ping-ponging between two slots; `times` from 0
+/// to [`MAX_SQUARINGS`], else `BadCount`.
+pub fn repeated_square(times: u64) -> Result<PassPlan> {
+    if times > MAX_SQUARINGS {
+        return Err(GpgpuError::BadCount {
+            name: "times".into(),
+            value: times as f64,
+            problem: NumberProblem::TooLarge {
+                limit: MAX_SQUARINGS as f64,
+            },
+        });
+    }
     let steps: Vec<Step> = (0..times as usize)
         .map(|t| Step::Square {
             src: t % 2,
             dst: (t + 1) % 2,
         })
         .collect();
-    PassPlan {
+    Ok(PassPlan {
         result: Some(steps.len() % 2),
         slots: if times == 0 { 1 } else { 2 },
         steps,
-    }
+    })
 }
 
 #[cfg(test)]
@@ -201,7 +218,7 @@ mod tests {
         );
         assert_eq!(product().labels(), ["C = A · B"]);
         assert_eq!(
-            repeated_square(2).labels(),
+            repeated_square(2).unwrap().labels(),
             ["M^2 = M^1 · M^1", "M^4 = M^2 · M^2"]
         );
     }
@@ -209,7 +226,7 @@ mod tests {
     #[test]
     fn repeated_squaring_ping_pongs_two_slots() {
         for times in 0..10u64 {
-            let plan = repeated_square(times);
+            let plan = repeated_square(times).unwrap();
             assert_eq!(plan.steps.len(), times as usize);
             assert_eq!(final_exponent(&plan), 1u128 << times);
             assert!(plan.slots <= 2);
@@ -217,6 +234,19 @@ mod tests {
                 let (a, _) = step.sources();
                 assert_ne!(a, step.dst());
             }
+        }
+    }
+
+    #[test]
+    fn repeated_squaring_stops_at_64_squarings() {
+        let plan = repeated_square(MAX_SQUARINGS).unwrap();
+        assert_eq!(plan.steps.len(), 64);
+        assert_eq!(final_exponent(&plan), 1u128 << 64);
+        // 2^32 once wrapped to 0 squarings as a wasm32 usize; u64::MAX ran out of memory.
+        for times in [65, 1 << 32, u64::MAX] {
+            let e = repeated_square(times).unwrap_err();
+            assert_eq!(e.code(), "BAD_COUNT", "times = {times}");
+            assert!(e.to_string().contains("larger than 64"), "{e}");
         }
     }
 }
