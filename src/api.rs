@@ -196,8 +196,13 @@ impl Gpgpu {
         run.run_all(&mut self.engine)?;
         let gl = self.engine.gl().clone();
         let pending = match run.plan().result {
-            Some(slot) => PendingRead::start(&gl, run.slot(slot).expect("result slot"))
-                .map(|p| p.in_semiring(run.semiring)),
+            Some(_) => match run.result() {
+                Some(m) => PendingRead::start(&gl, m).map(|p| p.in_semiring(run.semiring)),
+                // Run::new checked the plan: the result slot was filled by a pass.
+                None => run
+                    .read_result(&mut self.engine)
+                    .map(|i| PendingRead::ready(&gl, i)),
+            },
             None => run
                 .read_result(&mut self.engine)
                 .map(|i| PendingRead::ready(&gl, i)),

@@ -10,7 +10,7 @@ use crate::kernels::Kernel;
 use crate::plan::passes::PassPlan;
 use crate::plan::reference;
 use crate::plan::semiring::Semiring;
-use crate::plan::shape::Shape;
+use crate::plan::shape::{self, Shape};
 
 /// EXT_disjoint_timer_query_webgl2's enums.
 const TIME_ELAPSED_EXT: u32 = 0x88BF;
@@ -33,7 +33,9 @@ pub struct Run {
 }
 
 impl Run {
-    /// A run of `plan` whose slots 0.. hold `inputs` (row-major, already validated).
+    /// A run of `plan` whose slots 0.. hold `inputs` (row-major). A plan that cannot
+    /// run on these inputs (see [`PassPlan::check`]) or an input of the wrong length
+    /// is a `BadArgument` / `BadLength`, before anything is uploaded.
     pub fn new(
         engine: &mut Engine,
         kernel: Kernel,
@@ -41,21 +43,18 @@ impl Run {
         plan: PassPlan,
         inputs: &[(Shape, &[f32])],
     ) -> Result<Run> {
-        for (i, (_, data)) in inputs.iter().enumerate() {
+        let input_shapes: Vec<Shape> = inputs.iter().map(|(s, _)| *s).collect();
+        let shapes = plan.check(&input_shapes)?;
+        for (i, (shape, data)) in inputs.iter().enumerate() {
             let name = match (inputs.len(), i) {
                 (1, _) => "m",
                 (_, 0) => "a",
                 _ => "b",
             };
+            shape::check_len(name, *shape, data.len())?;
             semiring.check_domain(name, data)?;
         }
         engine.ensure()?;
-        let mut shapes: Vec<Shape> = inputs.iter().map(|(s, _)| *s).collect();
-        shapes.resize(plan.slots.max(inputs.len()), inputs[0].0);
-        for step in &plan.steps {
-            let (a, b) = step.sources();
-            shapes[step.dst()] = Shape::new(shapes[a].rows, shapes[b].cols);
-        }
         let mut slots: Vec<Option<DeviceMatrix>> = (0..shapes.len()).map(|_| None).collect();
         let (layout, pad) = (kernel.layout(), semiring.zero() as f32);
         for (i, (shape, data)) in inputs.iter().enumerate() {
@@ -126,12 +125,17 @@ impl Run {
             engine.gl().begin_query(TIME_ELAPSED_EXT, q.raw());
         }
         let (a, b) = step.sources();
+        // `PassPlan::check` made sure of these; an error rather than a panic all the same.
         let get = |s: usize| {
-            self.slots[s]
-                .as_ref()
-                .expect("a plan reads only written slots")
+            self.slot(s).ok_or_else(|| GpgpuError::BadArgument {
+                name: "plan".into(),
+                detail: format!("step {} uses slot {s}, which holds no matrix", self.next),
+            })
         };
-        let drawn = engine.product(self.kernel, self.semiring, get(a), get(b), get(dst));
+        let drawn = match (get(a), get(b), get(dst)) {
+            (Ok(a), Ok(b), Ok(out)) => engine.product(self.kernel, self.semiring, a, b, out),
+            (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => Err(e),
+        };
         if timer.is_some() {
             engine.gl().end_query(TIME_ELAPSED_EXT);
             // Send the pass with its query to the GPU now: ANGLE otherwise submits the

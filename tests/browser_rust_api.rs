@@ -4,6 +4,7 @@
 
 mod common;
 
+use gpgpu_matrix::plan::passes::{self, PassPlan, Step};
 use gpgpu_matrix::{Gpgpu, GpgpuError, Options};
 use wasm_bindgen_test::*;
 
@@ -36,4 +37,55 @@ fn repeat_counts_past_64_are_refused_as_in_javascript() {
     }
     let r = g.square_repeatedly(2, &m, 2, &o).unwrap();
     assert_eq!(r, [16.0, 0.0, 0.0, 16.0]);
+}
+
+#[wasm_bindgen_test]
+fn hand_made_plans_that_cannot_run_are_refused_before_any_pass() {
+    let mut g = gpgpu();
+    let m = [1.0f32, 2.0, 3.0, 4.0];
+    let o = Options::default();
+    // The product plan wants B in slot 1; a square matrix alone leaves it empty.
+    assert_error(
+        g.run_plan(2, &m, passes::product(), &o),
+        "BAD_ARGUMENT",
+        "reads slot 1, which holds no matrix yet",
+    );
+    let plan = |steps, slots| PassPlan {
+        steps,
+        slots,
+        result: Some(1),
+    };
+    assert_error(
+        g.run_plan(2, &m, plan(vec![Step::Square { src: 0, dst: 5 }], 2), &o),
+        "BAD_ARGUMENT",
+        "writes slot 5",
+    );
+    // Was a GL error (a feedback loop) that named no cause.
+    let feedback = vec![
+        Step::Square { src: 0, dst: 1 },
+        Step::Multiply { a: 1, b: 0, dst: 1 },
+    ];
+    assert_error(
+        g.run_plan(2, &m, plan(feedback, 2), &o),
+        "BAD_ARGUMENT",
+        "step 1 reads and writes slot 1",
+    );
+    // A hand-made plan that can run, runs; and the engine is fine after the refusals.
+    let cube = vec![
+        Step::Square { src: 0, dst: 1 },
+        Step::Multiply { a: 1, b: 0, dst: 2 },
+    ];
+    let r = g
+        .run_plan(
+            2,
+            &m,
+            PassPlan {
+                steps: cube,
+                slots: 3,
+                result: Some(2),
+            },
+            &o,
+        )
+        .unwrap();
+    assert_eq!(r, [37.0, 54.0, 81.0, 118.0]);
 }
