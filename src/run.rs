@@ -207,13 +207,34 @@ impl Run {
         }
     }
 
-    /// Reads the answer back (all passes must have run). p = 0 gives the identity.
+    /// Fails unless every pass has run: before that, the result slot holds an
+    /// intermediate power (or nothing at all).
+    pub fn check_done(&self) -> Result<()> {
+        if self.is_done() {
+            return Ok(());
+        }
+        Err(GpgpuError::BadArgument {
+            name: "run".into(),
+            detail: format!(
+                "{} of {} passes have run; step to the end first (or finish the run)",
+                self.passes_done(),
+                self.pass_count()
+            ),
+        })
+    }
+
+    /// Reads the answer back; `BadArgument` until every pass has run. p = 0 gives
+    /// the identity.
     pub fn read_result(&self, engine: &mut Engine) -> Result<Vec<f32>> {
-        assert!(self.is_done(), "read_result before the last pass");
+        self.check_done()?;
         match self.plan.result {
-            Some(slot) => engine
-                .download(self.slots[slot].as_ref().expect("result slot"))
-                .map(|v| self.semiring.decode(v)),
+            Some(slot) => {
+                let m = self.slot(slot).ok_or_else(|| GpgpuError::BadArgument {
+                    name: "plan".into(),
+                    detail: format!("result = slot {slot}, which holds no matrix"),
+                })?;
+                engine.download(m).map(|v| self.semiring.decode(v))
+            }
             None => {
                 engine.ensure()?;
                 let n = self.shapes[0].rows;

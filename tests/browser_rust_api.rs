@@ -89,3 +89,21 @@ fn hand_made_plans_that_cannot_run_are_refused_before_any_pass() {
         .unwrap();
     assert_eq!(r, [37.0, 54.0, 81.0, 118.0]);
 }
+
+#[wasm_bindgen_test]
+fn a_result_read_before_the_last_pass_is_an_error() {
+    let mut g = gpgpu();
+    let m = [1.0f32, 1.0, 1.0, 0.0];
+    let mut run = g
+        .start_plan(2, &m, passes::power(5), &Options::default())
+        .unwrap();
+    assert_error(
+        run.read_result(g.engine()),
+        "BAD_ARGUMENT",
+        "0 of 3 passes have run",
+    );
+    run.step(g.engine(), false).unwrap();
+    assert_error(run.read_result(g.engine()), "BAD_ARGUMENT", "1 of 3");
+    // Finishing runs the rest: [[1,1],[1,0]]^5 = [[F6, F5], [F5, F4]].
+    assert_eq!(g.finish(run).unwrap(), [8.0, 5.0, 5.0, 3.0]);
+}
