@@ -197,7 +197,7 @@ impl Gpgpu {
         let gl = self.engine.gl().clone();
         let pending = match run.plan().result {
             Some(_) => match run.result() {
-                Some(m) => PendingRead::start(&gl, m).map(|p| p.in_semiring(run.semiring)),
+                Some(m) => PendingRead::start(&gl, m).map(|p| p.in_semiring(run.semiring())),
                 // Run::new checked the plan: the result slot was filled by a pass.
                 None => run
                     .read_result(&mut self.engine)

@@ -333,12 +333,33 @@ impl Engine {
         out: &DeviceMatrix,
     ) -> Result<()> {
         let layout = kernel.layout();
-        assert!(
-            a.layout == layout && b.layout == layout && out.layout == layout,
-            "operands must be in the kernel's layout"
-        );
-        assert_eq!(a.shape.cols, b.shape.rows, "inner dimensions differ");
-        assert_eq!(out.shape, Shape::new(a.shape.rows, b.shape.cols));
+        // Public, so a caller's mistake is an error here, not a panic.
+        let bad = |detail: String| GpgpuError::BadArgument {
+            name: "product".into(),
+            detail,
+        };
+        if [a, b, out].iter().any(|m| m.layout != layout) {
+            return Err(bad(format!(
+                "kernel '{}' needs every operand in its layout ({:?}), got {:?}, {:?} and {:?}",
+                kernel.name(),
+                layout,
+                a.layout,
+                b.layout,
+                out.layout
+            )));
+        }
+        let want = Shape::new(a.shape.rows, b.shape.cols);
+        if a.shape.cols != b.shape.rows || out.shape != want {
+            return Err(bad(format!(
+                "a {}x{} matrix times a {}x{} one into a {}x{} one: the shapes do not fit",
+                a.shape.rows,
+                a.shape.cols,
+                b.shape.rows,
+                b.shape.cols,
+                out.shape.rows,
+                out.shape.cols
+            )));
+        }
         self.poison(&out.target);
         let total = kernel.k_steps(layout.padded(a.shape).cols);
         let chunk = match kernel.chunk_steps() {

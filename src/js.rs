@@ -885,7 +885,7 @@ impl JsRun {
     /// The kernel running the passes.
     #[wasm_bindgen(getter)]
     pub fn kernel(&self) -> String {
-        self.peek(|r| r.kernel.name().to_string())
+        self.peek(|r| r.kernel().name().to_string())
     }
 
     /// One label per pass, e.g. "M^6 = M^3 · M^3".
@@ -957,7 +957,7 @@ impl JsRun {
     ) -> JsResult<Float32Array> {
         self.with(|g, run| {
             let m = pick(run, &which)?;
-            let data = run.semiring.decode(g.engine().download(m)?);
+            let data = run.semiring().decode(g.engine().download(m)?);
             Ok(Float32Array::from(&data[..]))
         })
     }

@@ -16,9 +16,24 @@ use crate::plan::shape::{self, Shape};
 const TIME_ELAPSED_EXT: u32 = 0x88BF;
 const GPU_DISJOINT_EXT: u32 = 0x8FBB;
 
+/// One operation on the GPU: its inputs uploaded, its pass plan, the textures in
+/// between. Made by [`Gpgpu::start_plan`](crate::Gpgpu::start_plan) or
+/// [`Gpgpu::start_product`](crate::Gpgpu::start_product); stepped with [`Run::step`]
+/// or completed with [`Gpgpu::finish`](crate::Gpgpu::finish).
+///
+/// Its kernel and semiring are fixed at the start (read them with [`Run::kernel`]
+/// and [`Run::semiring`]):
+///
+/// ```compile_fail
+/// fn switch(run: &mut gpgpu_matrix::run::Run) {
+///     run.semiring = gpgpu_matrix::Semiring::MinPlus;
+/// }
+/// ```
 pub struct Run {
-    pub kernel: Kernel,
-    pub semiring: Semiring,
+    // Private: the inputs were uploaded in this kernel's layout and this semiring's
+    // encoding, so changing either after the start could only go wrong.
+    kernel: Kernel,
+    semiring: Semiring,
     plan: PassPlan,
     /// Shape each slot holds (known up front: inputs, and each step's output).
     shapes: Vec<Shape>,
@@ -90,6 +105,16 @@ impl Run {
             timers: Vec::new(),
             generation: engine.gl().generation(),
         })
+    }
+
+    /// The kernel running the passes.
+    pub fn kernel(&self) -> Kernel {
+        self.kernel
+    }
+
+    /// The semiring of the products.
+    pub fn semiring(&self) -> Semiring {
+        self.semiring
     }
 
     pub fn plan(&self) -> &PassPlan {

@@ -4,8 +4,9 @@
 
 mod common;
 
+use gpgpu_matrix::plan::layout::Layout;
 use gpgpu_matrix::plan::passes::{self, PassPlan, Step};
-use gpgpu_matrix::{Gpgpu, GpgpuError, Options};
+use gpgpu_matrix::{Gpgpu, GpgpuError, Kernel, Options, Semiring, Shape};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -106,4 +107,50 @@ fn a_result_read_before_the_last_pass_is_an_error() {
     assert_error(run.read_result(g.engine()), "BAD_ARGUMENT", "1 of 3");
     // Finishing runs the rest: [[1,1],[1,0]]^5 = [[F6, F5], [F5, F4]].
     assert_eq!(g.finish(run).unwrap(), [8.0, 5.0, 5.0, 3.0]);
+}
+
+#[wasm_bindgen_test]
+fn a_run_keeps_the_kernel_and_semiring_its_inputs_were_uploaded_for() {
+    // Run's kernel and semiring are read-only (`run.kernel = …` no longer compiles):
+    // the inputs are already in that layout and encoding.
+    let mut g = gpgpu();
+    let o = Options {
+        kernel: Some(Kernel::Packed),
+        semiring: Semiring::MinPlus,
+    };
+    let run = g.start_plan(2, &[0.0, 1.0, f32::INFINITY, 0.0], passes::power(2), &o);
+    let run = run.unwrap();
+    assert_eq!(
+        (run.kernel(), run.semiring()),
+        (Kernel::Packed, Semiring::MinPlus)
+    );
+    assert_eq!(g.finish(run).unwrap(), [0.0, 1.0, f32::INFINITY, 0.0]);
+    // The engine's own product pass refuses operands it cannot combine.
+    let e = g.engine();
+    let scalar = e.upload(Shape::square(2), Layout::Scalar, &[1.0; 4], 0.0);
+    let (scalar, out) = (
+        scalar.unwrap(),
+        e.alloc(Shape::square(2), Layout::Scalar).unwrap(),
+    );
+    let wide = e.alloc(Shape::new(2, 3), Layout::Scalar).unwrap();
+    let packed = e.upload(Shape::square(2), Kernel::Packed.layout(), &[1.0; 4], 0.0);
+    let packed = packed.unwrap();
+    let ordinary = Semiring::Ordinary;
+    assert_error(
+        e.product(Kernel::Naive, ordinary, &scalar, &packed, &out),
+        "BAD_ARGUMENT",
+        "needs every operand in its layout",
+    );
+    assert_error(
+        e.product(Kernel::Naive, ordinary, &wide, &scalar, &out),
+        "BAD_ARGUMENT",
+        "the shapes do not fit",
+    );
+    assert!(e
+        .product(Kernel::Naive, ordinary, &scalar, &scalar, &out)
+        .is_ok());
+    assert_eq!(e.download(&out).unwrap(), [2.0; 4]);
+    for m in [scalar, out, wide, packed] {
+        e.recycle(m);
+    }
 }
