@@ -4,6 +4,7 @@
 
 mod common;
 
+use gpgpu_matrix::apps::jacobi::{self, JacobiSettings};
 use gpgpu_matrix::plan::layout::Layout;
 use gpgpu_matrix::plan::passes::{self, PassPlan, Step};
 use gpgpu_matrix::{Gpgpu, GpgpuError, Kernel, Options, Semiring, Shape};
@@ -153,4 +154,17 @@ fn a_run_keeps_the_kernel_and_semiring_its_inputs_were_uploaded_for() {
     for m in [scalar, out, wide, packed] {
         e.recycle(m);
     }
+}
+
+#[wasm_bindgen_test]
+fn jacobi_refuses_to_record_every_0_iterations() {
+    let mut g = gpgpu();
+    let settings = JacobiSettings {
+        epsilon: 1e-6,
+        max_iterations: 10,
+        record_every: Some(0),
+    };
+    let (a, b) = ([4.0f32, 1.0, 1.0, 3.0], [1.0f32, 2.0]);
+    let r = jacobi::jacobi(&mut g, 2, &a, &b, settings, &Options::default());
+    assert_error(r, "BAD_ARGUMENT", "record_every: is 0");
 }

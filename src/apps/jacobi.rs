@@ -39,6 +39,21 @@ pub struct JacobiSettings {
     pub record_every: Option<usize>,
 }
 
+impl JacobiSettings {
+    /// Refuses `record_every: Some(0)` (as JavaScript refuses `recordEvery: 0`): it
+    /// would divide by zero.
+    pub fn check(&self) -> Result<()> {
+        if self.record_every == Some(0) {
+            return Err(GpgpuError::BadArgument {
+                name: "record_every".into(),
+                detail: "is 0; record every 1 or more iterations, or pass None to record none"
+                    .into(),
+            });
+        }
+        Ok(())
+    }
+}
+
 pub fn jacobi(
     g: &mut Gpgpu,
     n: usize,
@@ -47,6 +62,7 @@ pub fn jacobi(
     settings: JacobiSettings,
     options: &Options,
 ) -> Result<Jacobi> {
+    settings.check()?;
     let n = g.dimension("n", n)?;
     shape::check_len("a", Shape::square(n), a.len())?;
     shape::check_len("b", Shape::new(n, 1), b.len())?;
@@ -128,4 +144,23 @@ pub fn jacobi(
         norms,
         history,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recording_every_0_iterations_is_refused() {
+        let settings = |record_every| JacobiSettings {
+            epsilon: 1e-6,
+            max_iterations: 10,
+            record_every,
+        };
+        let e = settings(Some(0)).check().unwrap_err();
+        assert_eq!(e.code(), "BAD_ARGUMENT");
+        assert!(e.to_string().starts_with("record_every: is 0"), "{e}");
+        assert!(settings(Some(1)).check().is_ok());
+        assert!(settings(None).check().is_ok());
+    }
 }
