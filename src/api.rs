@@ -193,6 +193,8 @@ impl Gpgpu {
 
     /// Runs the remaining passes and queues a non-blocking readback of the result.
     pub fn finish_async(&mut self, mut run: Run) -> Result<PendingRead> {
+        // Dropping a run of another Gpgpu deletes its textures in their own context.
+        run.check_engine(&self.engine)?;
         run.run_all(&mut self.engine)?;
         let gl = self.engine.gl().clone();
         let pending = match run.plan().result {
@@ -213,6 +215,7 @@ impl Gpgpu {
 
     /// Runs the remaining passes, reads the result, recycles the textures.
     pub fn finish(&mut self, mut run: Run) -> Result<Vec<f32>> {
+        run.check_engine(&self.engine)?;
         run.run_all(&mut self.engine)?;
         let result = run.read_result(&mut self.engine);
         run.recycle(&mut self.engine);

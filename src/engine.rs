@@ -6,6 +6,7 @@
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
@@ -70,7 +71,12 @@ impl Resources {
 
 type Listener = Closure<dyn FnMut(web_sys::Event)>;
 
+/// Source of `Engine::id`s.
+static NEXT_ENGINE_ID: AtomicU64 = AtomicU64::new(0);
+
 pub struct Engine {
+    /// Unique per engine, so a run can tell whose textures it holds.
+    id: u64,
     canvas: Canvas,
     gl: Gl,
     info: DeviceInfo,
@@ -109,6 +115,7 @@ impl Engine {
                 detail: format!("addEventListener failed: {e:?}"),
             })?;
         let mut engine = Engine {
+            id: NEXT_ENGINE_ID.fetch_add(1, Ordering::Relaxed),
             info: capabilities::describe(&gl),
             canvas,
             gl,
@@ -146,6 +153,11 @@ impl Engine {
     fn resources(&mut self) -> Result<&mut Resources> {
         self.ensure()?;
         self.resources.as_mut().ok_or(GpgpuError::ContextLost)
+    }
+
+    /// This engine's identity: no two engines of a page share one.
+    pub fn id(&self) -> u64 {
+        self.id
     }
 
     pub fn gl(&self) -> &Gl {

@@ -45,6 +45,8 @@ pub struct Run {
     timers: Vec<Option<Query>>,
     /// The context generation the textures belong to.
     generation: u32,
+    /// The engine whose context holds the textures (see `check_alive`).
+    engine: u64,
 }
 
 impl Run {
@@ -104,6 +106,7 @@ impl Run {
             next: 0,
             timers: Vec::new(),
             generation: engine.gl().generation(),
+            engine: engine.id(),
         })
     }
 
@@ -205,9 +208,25 @@ impl Run {
         Ok(())
     }
 
-    /// Fails if the context was lost since this run uploaded its inputs: its
-    /// textures died with it and the run must be started again.
+    /// Fails if `engine` is not the one that started this run: its textures live in
+    /// another context, where drawing with them, reading them or pooling them fails.
+    pub fn check_engine(&self, engine: &Engine) -> Result<()> {
+        if engine.id() == self.engine {
+            return Ok(());
+        }
+        Err(GpgpuError::BadArgument {
+            name: "run".into(),
+            detail: "this run was started on another Gpgpu, whose WebGL context holds its \
+                     textures; step, read and finish it with the Gpgpu that started it"
+                .into(),
+        })
+    }
+
+    /// Fails if `engine` did not start this run, or if the context was lost since
+    /// this run uploaded its inputs: its textures died with it and the run must be
+    /// started again.
     pub fn check_alive(&self, engine: &mut Engine) -> Result<()> {
+        self.check_engine(engine)?;
         // First: while still lost, "wait and call again" would be wrong for this run.
         if engine.gl().generation() != self.generation {
             return Err(GpgpuError::RunOutlivedContext);
@@ -251,6 +270,7 @@ impl Run {
     /// Reads the answer back; `BadArgument` until every pass has run. p = 0 gives
     /// the identity.
     pub fn read_result(&self, engine: &mut Engine) -> Result<Vec<f32>> {
+        self.check_engine(engine)?;
         self.check_done()?;
         match self.plan.result {
             Some(slot) => {
@@ -305,8 +325,12 @@ impl Run {
             .collect()
     }
 
-    /// Returns the run's textures to the engine's pool.
+    /// Returns the run's textures to the engine's pool; given another engine, deletes
+    /// them instead (that pool could not use them).
     pub fn recycle(self, engine: &mut Engine) {
+        if self.check_engine(engine).is_err() {
+            return;
+        }
         for m in self.slots.into_iter().flatten().chain(self.identity) {
             engine.recycle(m);
         }

@@ -168,3 +168,32 @@ fn jacobi_refuses_to_record_every_0_iterations() {
     let r = jacobi::jacobi(&mut g, 2, &a, &b, settings, &Options::default());
     assert_error(r, "BAD_ARGUMENT", "record_every: is 0");
 }
+
+#[wasm_bindgen_test]
+async fn a_run_belongs_to_the_gpgpu_that_started_it() {
+    let (mut g1, mut g2) = (gpgpu(), gpgpu());
+    let m = [1.0f32, 1.0, 1.0, 0.0];
+    let o = Options::default();
+    let another = "started on another Gpgpu";
+    // Finishing on g2 returned Ok and put g1's textures in g2's pool, so that g2's
+    // next call of the same size drew into them and failed with a GL error.
+    let run = g1.start_plan(2, &m, passes::power(3), &o).unwrap();
+    assert_error(g2.finish(run), "BAD_ARGUMENT", another);
+    // A run with no pass left goes straight to the readback: checked there too.
+    let run = g1.start_plan(2, &m, passes::power(1), &o).unwrap();
+    assert_error(g2.finish(run), "BAD_ARGUMENT", another);
+    let run = g1.start_plan(2, &m, passes::power(3), &o).unwrap();
+    assert!(g2.finish_async(run).is_err());
+    let mut run = g1.start_plan(2, &m, passes::power(3), &o).unwrap();
+    assert_error(run.step(g2.engine(), false), "BAD_ARGUMENT", another);
+    assert_error(run.sync(g2.engine()), "BAD_ARGUMENT", another);
+    run.step(g1.engine(), false).unwrap();
+    assert_eq!(g1.finish(run).unwrap(), [3.0, 2.0, 2.0, 1.0]);
+    // Both still work, with every size they saw.
+    for g in [&mut g1, &mut g2] {
+        assert_eq!(g.power(2, &m, 3, &o).unwrap(), [3.0, 2.0, 2.0, 1.0]);
+        let pending = g.start_plan(2, &m, passes::power(4), &o);
+        let pending = g.finish_async(pending.unwrap()).unwrap();
+        assert_eq!(pending.wait().await.unwrap(), [5.0, 3.0, 3.0, 2.0]);
+    }
+}
