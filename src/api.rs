@@ -27,7 +27,6 @@ pub struct Gpgpu {
 impl Gpgpu {
     /// A context on `canvas`, or on a canvas of the library's own.
     pub fn new(canvas: Option<Canvas>) -> Result<Gpgpu> {
-        console_error_panic_hook::set_once();
         let (canvas, owned) = match canvas {
             Some(c) => (c, false),
             None => (Canvas::create()?, true),

@@ -442,6 +442,9 @@ impl JsGpgpu {
         #[wasm_bindgen(unchecked_optional_param_type = "HTMLCanvasElement | OffscreenCanvas")]
         canvas: JsValue,
     ) -> JsResult<JsGpgpu> {
+        // Here, not in the Rust `Gpgpu::new`: a Rust application keeps its own hook,
+        // while a JavaScript one gets panics on the console with their message.
+        console_error_panic_hook::set_once();
         let canvas = if canvas.is_undefined() || canvas.is_null() {
             None
         } else {
