@@ -82,7 +82,8 @@ impl Gpgpu {
                 name: "kernel".into(),
                 detail: format!(
                     "kernel '{}' needs {} render targets and {} texture units; this GPU has \
-                     {} and {}. Use 'packed' or 'naive'.",
+                     {} and {}. Use the packed or naive kernel, or let the library choose \
+                     (kernel 'auto' in JavaScript, None in Rust).",
                     k.name(),
                     k.layout().planes(),
                     2 * k.layout().planes(),

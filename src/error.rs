@@ -58,7 +58,8 @@ pub enum GpgpuError {
     /// The WebGL context is lost (GPU reset, driver update, too many contexts, or
     /// WEBGL_lose_context). Resources are rebuilt once it is restored.
     ContextLost,
-    /// The Gpgpu was freed while work it started (an async call, a run) was in flight.
+    /// The Gpgpu was freed (dropped) while work it started (an async call, a run) was
+    /// in flight.
     Freed,
     /// The context was lost (and maybe restored) after a step-by-step run uploaded its
     /// inputs: the run's textures are gone, so it must be started again.
@@ -179,7 +180,8 @@ impl fmt::Display for GpgpuError {
             } => write!(
                 f,
                 "{name} has {actual} elements but a {rows}x{cols} matrix needs {}. \
-                 Pass a row-major Float32Array of length rows*cols.",
+                 Pass the matrix row-major, rows*cols numbers long (a Float32Array in \
+                 JavaScript, a &[f32] in Rust).",
                 rows * cols
             ),
             GpgpuError::BadArgument { name, detail } => write!(f, "{name}: {detail}"),
@@ -201,19 +203,20 @@ impl fmt::Display for GpgpuError {
                 "the WebGL context is lost. Wait for the canvas's 'webglcontextrestored' \
                  event and call again: GPU resources are rebuilt automatically. If the \
                  browser took it away because the page holds too many WebGL contexts \
-                 (about 16), no restore comes: free() the Gpgpu objects you no longer \
-                 need and create a new one."
+                 (about 16), no restore comes: free the Gpgpu objects you no longer need \
+                 (free() in JavaScript, drop them in Rust) and create a new one."
             ),
             GpgpuError::Freed => write!(
                 f,
-                "this Gpgpu was freed (free()) while the call was still running on the GPU, \
-                 and its result went with it. Free a Gpgpu only after every promise it \
-                 returned has settled."
+                "this Gpgpu was freed (free() in JavaScript, dropped in Rust) while the call \
+                 was still running on the GPU, and its result went with it. Free a Gpgpu \
+                 only after everything it returned has settled (every promise in \
+                 JavaScript, every PendingRead in Rust)."
             ),
             GpgpuError::RunOutlivedContext => write!(
                 f,
                 "the WebGL context was lost after this run started, and its textures went \
-                 with it. Start a new run (free this one); the library rebuilds its GPU \
+                 with it. Start a new run (free or drop this one); the library rebuilds its GPU \
                  resources once the canvas fires 'webglcontextrestored'."
             ),
             GpgpuError::Gl { detail } => write!(
@@ -253,6 +256,11 @@ mod tests {
         };
         let s = e.to_string();
         assert!(s.contains("8 elements") && s.contains("needs 9"), "{s}");
+        // Rust callers read these too: each names the Rust way beside the JavaScript one.
+        assert!(s.contains("&[f32] in Rust"), "{s}");
+        for e in [GpgpuError::ContextLost, GpgpuError::Freed] {
+            assert!(e.to_string().contains("in Rust"), "{e}");
+        }
         assert_eq!(e.code(), "BAD_LENGTH");
         let e = GpgpuError::SizeOverLimit {
             name: "n".into(),

@@ -146,8 +146,8 @@ pub fn inverse(
             format!(
                 "does not converge: ‖AX − I‖_F stayed at {best:.3} for all {} doublings. \
                  Either A is singular, or its smallest singular values are too small \
-                 against the largest for float32 to register (raise options.maxDoublings \
-                 to wait longer)",
+                 against the largest for float32 to register (raise options.maxDoublings, \
+                 Stopping::max_doublings in Rust, to wait longer)",
                 residuals.len() - 1
             )
         }
@@ -159,7 +159,8 @@ pub fn inverse(
         {
             format!(
                 "not converged yet: ‖AX − I‖_F was still falling ({best:.3e}) when the \
-                 {} doublings allowed ran out; raise options.maxDoublings",
+                 {} doublings allowed ran out; raise options.maxDoublings \
+                 (Stopping::max_doublings in Rust)",
                 stopping.max_doublings
             )
         }
