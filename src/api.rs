@@ -1,5 +1,7 @@
 //! The Rust API: the operations of the JavaScript API with Rust types. Every call
-//! validates its input, then runs upload → passes → one readback.
+//! validates its input, then runs upload → passes → one readback. Matrices are
+//! row-major `&[f32]` (element (i, j) of a rows×cols matrix at `i*cols + j`);
+//! results are new `Vec<f32>`s, inputs are never modified.
 
 use crate::engine::Engine;
 use crate::error::{GpgpuError, Result};
@@ -13,19 +15,41 @@ use crate::plan::shape::{self, Shape};
 use crate::readback::PendingRead;
 use crate::run::Run;
 
-/// Per-call choices. `kernel: None` lets `Gpgpu::choose_kernel` pick.
+/// Per-call choices; `Options::default()` is the auto-chosen kernel in the
+/// ordinary semiring.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Options {
+    /// The kernel to run, or `None` to let [`Gpgpu::choose_kernel`] pick the fastest
+    /// for the output's size on this device (JavaScript's `"auto"`). A kernel the
+    /// device cannot run is `BadArgument`.
     pub kernel: Option<Kernel>,
+    /// What "product" means: ordinary (+, ×), boolean (OR, AND) or (min, +) for
+    /// shortest paths, where `f32::INFINITY` is "no edge" and `-∞` is `BadArgument`.
     pub semiring: Semiring,
 }
 
+/// One WebGL2 context with its compiled programs and a pool of textures: the
+/// handle every operation goes through. Dropping it frees the context (at once, on
+/// a canvas of the library's own); browsers keep only about 16 per page.
+///
+/// The blocking calls ([`square`](Gpgpu::square), [`multiply`](Gpgpu::multiply),
+/// [`square_repeatedly`](Gpgpu::square_repeatedly), [`power`](Gpgpu::power)) wait for
+/// the GPU at the readback. To keep the page responsive, start a [`Run`]
+/// ([`start_plan`](Gpgpu::start_plan), [`start_product`](Gpgpu::start_product)), hand
+/// it to [`finish_async`](Gpgpu::finish_async) and `.await` the
+/// [`PendingRead`]'s [`wait`](PendingRead::wait).
+///
+/// After a context loss calls fail with `ContextLost` until the browser restores the
+/// context; the next call then rebuilds everything.
 pub struct Gpgpu {
     engine: Engine,
 }
 
 impl Gpgpu {
-    /// A context on `canvas`, or on a canvas of the library's own.
+    /// A WebGL2 context on `canvas` (an element or an `OffscreenCanvas`), or on a
+    /// 1×1 canvas of the library's own. `NoWebGl2` or `NoFloatRenderTarget` when the
+    /// browser or GPU cannot do it. Leaves the panic hook alone: install
+    /// `console_error_panic_hook` yourself if you want panics on the console.
     pub fn new(canvas: Option<Canvas>) -> Result<Gpgpu> {
         let (canvas, owned) = match canvas {
             Some(c) => (c, false),
@@ -36,18 +60,23 @@ impl Gpgpu {
         })
     }
 
+    /// The engine underneath, for stepping a [`Run`] and for the low-level
+    /// operations (upload, product passes, download).
     pub fn engine(&mut self) -> &mut Engine {
         &mut self.engine
     }
 
+    /// The WebGL2 context.
     pub fn gl(&self) -> &Gl {
         self.engine.gl()
     }
 
+    /// What the device is and offers: renderer, limits, extensions.
     pub fn info(&self) -> &DeviceInfo {
         self.engine.info()
     }
 
+    /// Live GL objects of this context (for leak checks).
     pub fn live_objects(&self) -> LiveCounts {
         self.engine.live_objects()
     }
@@ -95,7 +124,9 @@ impl Gpgpu {
         }
     }
 
-    /// A (rows×inner) · B (inner×cols).
+    /// A (rows×inner) · B (inner×cols), a rows×cols result. `BadDimension` or
+    /// `SizeOverLimit` for a dimension out of 1..=[`max_dimension`](Gpgpu::max_dimension),
+    /// `BadLength` for an array of the wrong length.
     pub fn multiply(
         &mut self,
         rows: usize,
@@ -109,7 +140,7 @@ impl Gpgpu {
         self.finish(run)
     }
 
-    /// R = M · M.
+    /// R = M · M for an n×n M.
     pub fn square(&mut self, n: usize, m: &[f32], options: &Options) -> Result<Vec<f32>> {
         self.run_plan(n, m, passes::power(2), options)
     }
@@ -126,12 +157,15 @@ impl Gpgpu {
         self.run_plan(n, m, passes::repeated_square(times)?, options)
     }
 
-    /// M^p by binary exponentiation on the GPU; p = 0 gives the identity.
+    /// M^p by binary exponentiation on the GPU (⌊log2 p⌋ squarings and
+    /// popcount(p) − 1 products, one readback); p = 0 gives the identity.
     pub fn power(&mut self, n: usize, m: &[f32], p: u64, options: &Options) -> Result<Vec<f32>> {
         self.run_plan(n, m, passes::power(p), options)
     }
 
-    /// Runs a pass plan on an n×n matrix and reads the result back once.
+    /// Runs a pass plan (see [`passes`]) on an n×n matrix and reads the result back
+    /// once. A plan that cannot run on one n×n input is `BadArgument`
+    /// ([`PassPlan::check`]).
     pub fn run_plan(
         &mut self,
         n: usize,
@@ -143,7 +177,9 @@ impl Gpgpu {
         self.finish(run)
     }
 
-    /// Validates and uploads A and B; the product pass is not run yet.
+    /// Validates and uploads A and B; the product pass is not run yet. Step it with
+    /// [`Run::step`], or complete it with [`finish`](Gpgpu::finish) or
+    /// [`finish_async`](Gpgpu::finish_async).
     pub fn start_product(
         &mut self,
         rows: usize,
@@ -170,7 +206,9 @@ impl Gpgpu {
         )
     }
 
-    /// Validates and uploads M for a plan on an n×n matrix; no pass is run yet.
+    /// Validates and uploads M for a plan on an n×n matrix; no pass is run yet. Step
+    /// it with [`Run::step`], or complete it with [`finish`](Gpgpu::finish) or
+    /// [`finish_async`](Gpgpu::finish_async).
     pub fn start_plan(
         &mut self,
         n: usize,
@@ -191,7 +229,9 @@ impl Gpgpu {
         )
     }
 
-    /// Runs the remaining passes and queues a non-blocking readback of the result.
+    /// Runs the remaining passes and queues a non-blocking readback of the result:
+    /// `.await` its [`PendingRead::wait`], which polls a fence from the event loop
+    /// rather than stall the page. A run of another `Gpgpu` is `BadArgument`.
     pub fn finish_async(&mut self, mut run: Run) -> Result<PendingRead> {
         // Dropping a run of another Gpgpu deletes its textures in their own context.
         run.check_engine(&self.engine)?;
@@ -213,7 +253,9 @@ impl Gpgpu {
         pending
     }
 
-    /// Runs the remaining passes, reads the result, recycles the textures.
+    /// Runs the remaining passes, reads the result (blocking until the GPU is done)
+    /// and returns the run's textures to the pool. A run of another `Gpgpu` is
+    /// `BadArgument`.
     pub fn finish(&mut self, mut run: Run) -> Result<Vec<f32>> {
         run.check_engine(&self.engine)?;
         run.run_all(&mut self.engine)?;

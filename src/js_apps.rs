@@ -86,7 +86,7 @@ impl JsGpgpu {
         })
     }
 
-    /// F(k) from [[1,1],[1,0]]^k on the GPU. Returns { k, value (float32 result),
+    /// F(k) from `[[1,1],[1,0]]^k` on the GPU. Returns { k, value (float32 result),
     /// exactValue (decimal string of the true F(k), null past 2^128), exact, passes }.
     #[wasm_bindgen(unchecked_return_type = "FibonacciResult")]
     pub fn fibonacci(

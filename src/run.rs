@@ -120,23 +120,28 @@ impl Run {
         self.semiring
     }
 
+    /// The passes this run makes.
     pub fn plan(&self) -> &PassPlan {
         &self.plan
     }
 
+    /// How many passes the plan has.
     pub fn pass_count(&self) -> usize {
         self.plan.steps.len()
     }
 
+    /// How many passes have run.
     pub fn passes_done(&self) -> usize {
         self.next
     }
 
+    /// Whether every pass has run (the result can be read).
     pub fn is_done(&self) -> bool {
         self.next == self.plan.steps.len()
     }
 
-    /// Runs the next pass; `timed` wraps it in a GPU timer query where supported.
+    /// Runs the next pass on `engine` (the [`Gpgpu::engine`](crate::Gpgpu::engine) that
+    /// started the run); `timed` wraps it in a GPU timer query where supported.
     /// Returns false when every pass has run.
     pub fn step(&mut self, engine: &mut Engine, timed: bool) -> Result<bool> {
         let Some(&step) = self.plan.steps.get(self.next) else {

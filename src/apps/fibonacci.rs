@@ -1,5 +1,5 @@
-//! Fibonacci numbers as a matrix power: [[1,1],[1,0]]^k = [[F(k+1), F(k)],
-//! [F(k), F(k−1)]], by binary exponentiation on the GPU, and whether float32
+//! Fibonacci numbers as a matrix power: `[[1,1],[1,0]]^k = [[F(k+1), F(k)],
+//! [F(k), F(k−1)]]`, by binary exponentiation on the GPU, and whether float32
 //! held the answer exactly (F(36) = 14,930,352 does; F(37) = 24,157,817 > 2^24
 //! is the first that cannot).
 

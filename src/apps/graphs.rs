@@ -11,7 +11,7 @@ use crate::plan::shape::{self, Shape};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Reachability {
-    /// R[i][j] = 1 when j is reachable from i (every vertex reaches itself).
+    /// `R[i][j]` = 1 when j is reachable from i (every vertex reaches itself).
     pub matrix: Vec<f32>,
     /// Every vertex reaches every other: R is all ones (strongly connected when
     /// the graph is directed).

@@ -11,6 +11,7 @@ use crate::error::{GpgpuError, Result};
 const UNMASKED_VENDOR_WEBGL: u32 = 0x9245;
 const UNMASKED_RENDERER_WEBGL: u32 = 0x9246;
 
+/// The GPU limits that bound what the library can run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Limits {
     pub max_texture_size: usize,
@@ -29,15 +30,20 @@ impl Limits {
     }
 }
 
+/// What [`Gpgpu::info`](crate::Gpgpu::info) reports about the device.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DeviceInfo {
+    /// The GPU's name (unmasked where the browser allows it).
     pub renderer: String,
     pub vendor: String,
     pub webgl_version: String,
     pub glsl_version: String,
     pub limits: Limits,
+    /// Float32 textures can be rendered to (proved by a test render).
     pub float_renderable: bool,
+    /// EXT_disjoint_timer_query_webgl2: passes can be timed on the GPU.
     pub timer_query: bool,
+    /// EXT_float_blend: long products add up in chunks by blending.
     pub float_blend: bool,
 }
 

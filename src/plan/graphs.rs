@@ -3,7 +3,7 @@
 
 use std::collections::VecDeque;
 
-/// R[i][j] = 1 when j can be reached from i by zero or more edges (A[i][j] != 0
+/// `R[i][j]` = 1 when j can be reached from i by zero or more edges (`A[i][j] != 0`
 /// is an edge i → j), by a BFS from every vertex.
 pub fn bfs_reachability(n: usize, adjacency: &[f32]) -> Vec<f32> {
     let edges: Vec<Vec<usize>> = (0..n)
