@@ -31,12 +31,14 @@ lint: setup
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy --all-targets --target $(WASM_TARGET) -- -D warnings
+	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
 	@# A syntax error in one page module stops the whole page: catch it in a second.
 	@for f in $$(git ls-files 'www/*.js' 'scripts/*.mjs' 'scripts/bench/*.mjs' 'tests/e2e/*.mjs'); do \
 	  node --check "$$f" || exit 1; done
 
 test-native:
 	cargo test --lib
+	cargo test --doc
 
 test-browser: setup-test
 	cargo test --target $(WASM_TARGET) --test '*'
