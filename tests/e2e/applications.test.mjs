@@ -258,7 +258,7 @@ test('inverse: I − ½J defeats the chapter\'s series but not Newton–Schulz; 
   assert.equal(ns.converged, true);
   assert.ok(ns.check <= 1e-6, String(ns.check));
   const shown = await page.$$eval('#inverse-runs tbody tr td:nth-of-type(1)', (tds) => tds.map((td) => td.textContent));
-  assert.deepEqual(shown, ['no: does not converge', 'yes']);
+  assert.deepEqual(shown, ['no: diverges', 'yes']);
   assert.match((await table('inverse'))['the series\' C = I − dA (d = 1)'], /max \|c_ij\| = 0\.5000 · ρ\(C\) ≈ 2/);
   assert.ok((await noteKinds('inverse')).includes('condition'));
   assert.equal(await warned('inverse'), true, 'a series that diverges is not a green Done');
@@ -268,7 +268,7 @@ test('inverse: I − ½J defeats the chapter\'s series but not Newton–Schulz; 
   assert.equal(rec.invertible, false);
   assert.equal(rec.runs[0].converged, false);
   assert.match(rec.runs[0].message, /does not converge/);
-  assert.equal(await page.textContent('#inverse-runs tbody td:nth-of-type(1)'), 'no: does not converge');
+  assert.equal(await page.textContent('#inverse-runs tbody td:nth-of-type(1)'), 'no: stalled above 10⁻³');
   assert.equal((await table('inverse'))['invertible (Gauss–Jordan, float64)'], 'no: singular');
 });
 
@@ -342,6 +342,10 @@ test('screenshots at 1280 and 390 px; no console errors, no foreign requests', a
   // scroll inside their box; the page itself still does not.
   await run('inverse', 'hilbert-5');
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), 'no horizontal scroll after the Hilbert inverse');
+  // It stalls at float32's floor (not "does not converge"), and says why its float64
+  // inverse is not the textbook one (A is stored in float32).
+  assert.equal(await page.textContent('#inverse-runs tbody td:nth-of-type(1)'), 'no: stalled above 10⁻³');
+  assert.ok((await noteKinds('inverse')).includes('stored'));
   // Every preset's name fits its closed menu on a phone (the arrow takes about 24 px).
   const cut = await page.$$eval('.app-controls select', (selects) => {
     const ctx = document.createElement('canvas').getContext('2d');

@@ -71,7 +71,7 @@ async function run(preset, ui, ctx) {
         ['result', `${verdict} after ${int(N)} iteration${N === 1 ? '' : 's'}`, res.converged ? `Σ|Δx| = ${sci(res.deltas[N - 1])} ≤ ε·Σ|x| = ${sci(thresholds[N - 1])}` : res.diverged ? 'Σ|Δx| grew past 10⁶ × its first value' : null, res.converged ? 'ok' : 'bad'],
         ['‖x − x*‖₁', finalError === null ? '—' : sci(finalError), 'x*: Gaussian elimination with partial pivoting, float64'],
         ['max |x_i − x*_i| / max |x*_i|', maxRel === null ? '—' : sci(maxRel)],
-        ['diagonal dominance min |a_ii| / Σ|a_ij|', num(dominance, 4), dominance > 1 ? 'strictly dominant: Jacobi must converge' : 'not dominant: no guarantee', dominance > 1 ? 'ok' : 'warn'],
+        ['diagonal dominance min |a_ii| / Σ_{j≠i} |a_ij|', num(dominance, 4), dominance > 1 ? 'strictly dominant: Jacobi must converge' : 'not dominant: no guarantee', dominance > 1 ? 'ok' : 'warn'],
         ['ρ(T), T = −D⁻¹O (float64 estimate)', num(rho, 4), rho < 1 ? `< 1: the error is multiplied by about ${num(rho, 2)} each iteration` : '> 1: the error grows, Jacobi diverges', rho < 1 ? 'ok' : 'bad'],
         ['time', `gpu.jacobi ${msText(gpuMs)} (reading x back every iteration; the error curve samples them) · Gauss in JS ${msText(gaussMs)}`],
       ])),
