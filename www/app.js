@@ -301,7 +301,7 @@ class Session {
           const d = v - x;
           s += ` · difference ${sci(d)}`;
           if (d !== 0 && x !== 0) s += ` (${num(Math.abs(d) / ulp32(x), 2)} float32 steps)`;
-          if (Math.fround(x) === v) s += ' · exact';
+          if (Math.fround(x) === v) s += ' · correctly rounded';
         } else s += ` · ${unmeasured(v, x)}`;
       } else if (this.refState !== 'off') s += ' · double: not computed yet';
       return s;
@@ -453,7 +453,7 @@ class Session {
       const g = this.result[i * n + j], x = this.ref[i * n + j], d = diff[i * n + j];
       const head = `(${i}, ${j}): GPU ${num(g)} · double ${num(x, 12)}`;
       if (Number.isNaN(d)) return `${head} · ${unmeasured(g, x)}`;
-      if (d === 0) return `${head} · exact: the float32 nearest the double`;
+      if (d === 0) return `${head} · correctly rounded: the float32 nearest the double`;
       const steps = Math.round(Math.abs(g - Math.fround(x)) / format.ulp32(x));
       return `${head} · ${sci(d)} of the scale from the float32 nearest the double (${steps} float32 step${steps === 1 ? '' : 's'})`;
     });
@@ -508,7 +508,7 @@ class Session {
       ['max abs error', m ? sci(m.maxAbs) + over : '—'],
       ['max relative error', m ? sci(m.maxRel) + over : '—'],
       ['relative Frobenius error', m ? sci(m.relFrobenius) + over : '—'],
-      ['exact entries', m ? `${format.int(m.exact)} of ${format.int(m.total)} equal the double rounded to float32` : '—'],
+      ['correctly rounded entries', m ? `${format.int(m.exact)} of ${format.int(m.total)} equal the double rounded to float32` : '—'],
     ];
     if (m && m.nonfiniteMismatch) rows.push(['NaN/Inf mismatches', `${format.int(m.nonfiniteMismatch)} entries are NaN or ±Inf on one side only (the errors above cover the entries finite on both sides)`]);
     const table = $('summary');
@@ -742,7 +742,7 @@ async function complete(s) {
   if (s.passCount) text += `, GPU ${ms(t.gpuMs)}`;
   if (t.jsMs !== null) text += `, JS float64 ${clockMs(t.jsMs)}`;
   const over = m && m.nonfiniteMismatch ? ` over the ${format.int(m.compared)} entries finite on both sides` : '';
-  if (m && m.compared) text += `; relative Frobenius error ${sci(m.relFrobenius)}${over}, ${format.int(m.exact)} of ${format.int(m.total)} entries exact`;
+  if (m && m.compared) text += `; relative Frobenius error ${sci(m.relFrobenius)}${over}, ${format.int(m.exact)} of ${format.int(m.total)} entries correctly rounded`;
   else if (m) text += `; no entry is finite on both sides, so there is no error to measure`;
   else if (s.refState === 'cancelled') text += '; float64 reference cancelled, so no error is measured';
   if (m && m.nonfiniteMismatch) text += `, ${format.int(m.nonfiniteMismatch)} NaN/±Inf where the double is finite (or the reverse): float32 overflowed, see the precision panel`;

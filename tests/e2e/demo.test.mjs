@@ -7,6 +7,7 @@ import { after, before, test } from 'node:test';
 import { join } from 'node:path';
 import { ARTIFACTS, launchBrowser, openPage, startServer, waitForStatus } from './harness.mjs';
 import { compare, square, uniformMatrix } from '../../www/reference.js';
+import { magnitude } from '../../www/ui/format.js';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launchBrowser(); });
@@ -48,13 +49,13 @@ test('the default demo squares a 128×128 random matrix and matches the float64 
 
   // The table shows both times and the error metrics.
   const table = await page.$$eval('#summary tr', (rows) => Object.fromEntries(rows.map((tr) => [tr.dataset.key, tr.querySelector('td').textContent])));
-  for (const key of ['GPU time', 'JS float64 time', 'max abs error', 'max relative error', 'relative Frobenius error', 'exact entries', 'renderer']) {
+  for (const key of ['GPU time', 'JS float64 time', 'max abs error', 'max relative error', 'relative Frobenius error', 'correctly rounded entries', 'renderer']) {
     assert.ok(table[key] && table[key] !== '—', `summary row ${key}: ${table[key]}`);
   }
   assert.equal(table['relative Frobenius error'], sci(mine.relFrobenius));
   assert.equal(table['max abs error'], sci(mine.maxAbs));
   assert.match(table['GPU time'], /ms/);
-  assert.match(table['exact entries'], new RegExp(`^${String(mine.exact).replace(/\B(?=(\d{3})+(?!\d))/g, '\u202F')} of`));
+  assert.match(table['correctly rounded entries'], new RegExp(`^${String(mine.exact).replace(/\B(?=(\d{3})+(?!\d))/g, '\u202F')} of`));
 
   // Pictures: input, output and error heatmaps, drawn at whole pixels per entry.
   const figures = await page.$$eval('#heatmaps figure', (fs) => fs.map((f) => ({
@@ -124,5 +125,25 @@ test('a heatmap legend gives the largest |value| itself, not a rounding of it', 
   const legend = await page.textContent('#heatmaps figure:nth-child(1) .hm-legend');
   assert.match(legend, /\+3003/, legend);
   assert.doesNotMatch(legend, /3000\b/, legend);
+  await page.context().close();
+});
+
+test('the timeline gives each pass\'s largest |value| unrounded; a picture with no finite entry claims no colour scale', async () => {
+  // Small integers to the 13th power: whole-number maxima in the thousands (9596, not 9600).
+  let page = await openPage(browser, `${server.origin}/index.html?n=3&input=integers&op=power&p=13`);
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  const passes = await page.evaluate(() => window.__results.passes);
+  const cells = await page.$$eval('#timeline tbody td[data-label="max |value|"]', (tds) => tds.map((td) => td.textContent));
+  assert.deepEqual(cells, passes.map((p) => magnitude(p.maxAbs)));
+  assert.equal(cells[2], String(passes[2].maxAbs), 'whole numbers below 10^7 in full');
+  assert.ok(passes.some((p) => p.maxAbs >= 1000 && p.maxAbs % 100 !== 0), 'a maximum that 3 digits would round');
+  assert.match(await page.textContent('#timeline caption'), /Error vs double: ‖GPU − double‖_F \/ ‖double‖_F/);
+  await page.context().close();
+  // i·1000 + j to the 16th power overflows float32 everywhere.
+  page = await openPage(browser, `${server.origin}/index.html?n=8&input=pattern&op=power&p=16`);
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  const legend = await page.textContent('#heatmaps figure:nth-child(2) .hm-legend');
+  assert.match(legend, /no finite entry/, legend);
+  assert.doesNotMatch(legend, /[−+]1\b/, legend);
   await page.context().close();
 });

@@ -57,7 +57,7 @@ test('step-through advances one pass per click', async () => {
   // Integer input: the GPU's pass output is exact while below 2^24 (read back and hovered).
   const box = await page.locator('#heatmaps figure:nth-child(2) canvas').boundingBox();
   await page.mouse.move(box.x + 2, box.y + 2);
-  assert.match(await page.textContent('#heatmaps figure:nth-child(2) .hm-readout'), /^\(0, 0\): GPU −?\d+ · double −?\d+ · difference 0 · exact/);
+  assert.match(await page.textContent('#heatmaps figure:nth-child(2) .hm-readout'), /^\(0, 0\): GPU −?\d+ · double −?\d+ · difference 0 · correctly rounded/);
 
   await page.click('#finish');
   assert.equal(await waitForStatus(page, 30_000), 'done', await page.textContent('#status'));
@@ -110,7 +110,7 @@ test('a chain that overflows names the first pass past 2^24 and the first with �
   await page.mouse.move(box.x + 2, box.y + 2);
   const readout = await page.textContent('#heatmaps figure:nth-child(2) .hm-readout');
   assert.match(readout, /float32 overflowed/);
-  assert.doesNotMatch(readout, /NaN ·|difference NaN|· exact/);
+  assert.doesNotMatch(readout, /NaN ·|difference NaN|· correctly rounded/);
   await page.screenshot({ path: join(ARTIFACTS, 'overflow-precision.png'), fullPage: true });
   assert.deepEqual(page.problems(), []);
   await page.context().close();

@@ -17,6 +17,8 @@ export function sci(v) {
   if (v === null || v === undefined) return '—';
   if (v === 0) return '0';
   if (!Number.isFinite(v)) return num(v);
+  // A whole number (an error of integer results) reads better as itself: 28, not 2.80e+1.
+  if (Number.isInteger(v) && Math.abs(v) < 1e6) return String(v).replaceAll('-', '−');
   // 4.00, not 4.00e+0: an exponent of zero says nothing.
   return v.toExponential(2).replace(/e\+0$/, '').replaceAll('-', '−');
 }
@@ -93,6 +95,12 @@ export function el(tag, attrs = {}, ...children) {
 }
 
 /** A short label (legends): `digits` significant digits (3), exponent form when large or tiny. */
+/** A largest |value| as legends and tables give it: a whole number in full (9596, not
+ *  9600, which would not be the largest), anything else to four digits. */
+export function magnitude(v) {
+  return Number.isInteger(v) && Math.abs(v) < 1e7 ? String(v).replaceAll('-', '−') : short(v, 4);
+}
+
 export function short(v, digits = 3) {
   if (!Number.isFinite(v)) return num(v);
   const a = Math.abs(v);

@@ -2,7 +2,7 @@
 // GPU texture (run.drawHeatmap) or from a JS array (gpu.drawHeatmap), a legend of
 // the colour map and its range, an honest note when the matrix is downsampled,
 // and a readout of the entry under the pointer or the keyboard cursor.
-import { el, short } from './format.js';
+import { el, magnitude } from './format.js';
 
 // The colours of glsl/heatmap.frag, for the legend.
 const BLUE = 'rgb(33,102,171)', WHITE = 'rgb(247,247,247)', RED = 'rgb(179,23,43)';
@@ -100,16 +100,18 @@ export class HeatmapView {
   }
 
   #legend(range, stats) {
-    // The legend promises "scaled to the largest |value|": a whole number shows in
-    // full (3003, not 3000), anything else to four digits.
-    const r = Number.isInteger(range) && Math.abs(range) < 1e7 ? String(range).replaceAll('-', '−') : short(range, 4);
+    // The legend promises "scaled to the largest |value|": that value itself.
+    const r = magnitude(range);
+    // With no finite entry there is no scale: only the NaN / ±Inf colours mean anything.
+    const noFinite = !!stats && this.rows > 0 && (stats.nan || 0) + (stats.inf || 0) >= this.rows * this.cols;
     const bar = el('span', { class: 'hm-bar' });
     bar.style.background = this.sequential
       ? `linear-gradient(to right, ${SEQ[0]}, ${SEQ[1]}, ${SEQ[2]})`
       : `linear-gradient(to right, ${BLUE}, ${WHITE}, ${RED})`;
     const items = this.sequential
-      ? (range > 0 ? [el('span', {}, '0'), bar, el('span', {}, `≥ ${r}`)] : [el('span', {}, !stats || !stats.nan ? 'all 0: every entry exact' : stats.compared ? 'every entry finite on both sides is exact' : 'no entry is finite on both sides')])
-      : [el('span', {}, `−${r}`), bar, el('span', {}, `+${r}`)];
+      ? (range > 0 ? [el('span', {}, '0'), bar, el('span', {}, r)] : [el('span', {}, !stats || !stats.nan ? 'all 0: every entry correctly rounded' : stats.compared ? 'every entry finite on both sides is correctly rounded' : 'no entry is finite on both sides')])
+      : noFinite ? [el('span', {}, 'no finite entry: no colour scale')]
+        : [el('span', {}, `−${r}`), bar, el('span', {}, `+${r}`)];
     const swatch = (colour, text) => el('span', { class: 'hm-swatch' }, el('i', { style: `background:${colour}` }), text);
     const extras = [];
     if (!this.small || (stats && (stats.nan || stats.inf))) {

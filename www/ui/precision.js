@@ -28,7 +28,7 @@ export function renderPrecision(container, state) {
     ['max absolute error', m && sci(m.maxAbs), 'max |GPU − double| over the entries finite on both sides (— when there is none)'],
     ['max relative error', m && sci(m.maxRel), 'max |GPU − double| / |double| over nonzero doubles. Large where a true entry is nearly 0 (sums that cancel): a tiny absolute error there is a big relative one. The relative Frobenius error is the figure for the whole matrix'],
     ['relative Frobenius error', m && sci(m.relFrobenius), '‖GPU − double‖ / ‖double‖ over the entries finite on both sides'],
-    ['exact entries', m && `${int(m.exact)} of ${int(m.total)} (${((100 * m.exact) / m.total).toFixed(1)} %)`, 'entries equal to the double rounded to float32: the best float32 can do (only finite numbers count: not NaN, ±Inf or an overflow)'],
+    ['correctly rounded entries', m && `${int(m.exact)} of ${int(m.total)} (${((100 * m.exact) / m.total).toFixed(1)} %)`, 'entries equal to the double rounded to float32: the best float32 can do, though not always the true value (f(37) = 24 157 817 has no float32; its correct rounding is 24 157 816). Only finite numbers count: not NaN, ±Inf or an overflow'],
   ];
   if (m && m.nonfiniteMismatch) rows.push(['NaN/Inf mismatches', int(m.nonfiniteMismatch), 'entries where one side is NaN or ±Inf and the other is not the same']);
   const why = {
@@ -43,7 +43,7 @@ export function renderPrecision(container, state) {
       el('th', { scope: 'row' }, k, el('span', { class: 'what' }, d)), el('td', { class: 'num' }, v ?? '—'))))));
   if (why && !m) parts.push(el('p', { class: 'help' }, why));
   if (m && m.nonfiniteMismatch) {
-    parts.push(el('p', { class: 'help' }, `${int(m.nonfiniteMismatch)} entries are NaN or ±Inf on one side only: the absolute, relative and Frobenius errors are taken over the entries finite on both sides. An entry whose double is finite but beyond float32's range is an overflow, never exact, even though rounding that double to float32 also gives ±Inf.`));
+    parts.push(el('p', { class: 'help' }, `${int(m.nonfiniteMismatch)} entries are NaN or ±Inf on one side only: the absolute, relative and Frobenius errors are taken over the entries finite on both sides. An entry whose double is finite but beyond float32's range is an overflow, never correctly rounded, even though rounding that double to float32 also gives ±Inf.`));
   }
 
   // 3. The two formats, and what to expect for this n.
@@ -60,7 +60,7 @@ export function renderPrecision(container, state) {
     el('p', {},
       `Each entry of one product is a sum of n = ${n} products, and every multiply-add rounds to float32. The error of such a sum is at most about n·2^−24 ≈ ${sci(bound)} of the sum of |terms| (worst case), and typically nearer √n·2^−24 ≈ ${sci(typical)}, because rounding errors of both signs partly cancel. A chain of passes feeds each pass's rounded output into the next, so errors compound. The double result has errors too, but 2^29 ≈ 5·10^8 times smaller: it serves as the truth.`)));
   if (state.input === 'fibonacci') {
-    parts.push(el('p', { class: 'help' }, 'Fibonacci: the blocks of F^p are [[f(p+1), f(p)], [f(p), f(p−1)]]. f(36) = 14 930 352 is below 2^24 and f(37) = 24 157 817 is above it: compare op=power with p = 35 and p = 37 (n = 2), and watch the exact-entry count.'));
+    parts.push(el('p', { class: 'help' }, 'Fibonacci: the blocks of F^p are [[f(p+1), f(p)], [f(p), f(p−1)]]. f(36) = 14 930 352 is below 2^24 and f(37) = 24 157 817 is above it: compare op=power with p = 35 and p = 37 (n = 2). At p = 35 the error is 0. At p = 37 the GPU returns 24 157 816 and 39 088 168: the float32 nearest each (so still all 4 correctly rounded), but no longer the integers, and the error against the double is no longer 0.'));
   }
   container.replaceChildren(...parts);
 }
@@ -98,7 +98,7 @@ export function findWarnings(state) {
   if (!out.length && state.passCount !== undefined && passes.length === state.passCount) {
     const max = state.resultStats ? short(state.resultStats.maxAbs) : '—';
     let text = `No value passed 2^24 = ${int(FLOAT32_EXACT_INTEGER_LIMIT)} and no ±Inf or NaN appeared (largest |value| ${max}).`;
-    if (state.integerInput) text += ' The input holds whole numbers, so every exact result does too, and float32 holds them exactly below 2^24: expect every entry to be exact (as long as the partial sums stay below 2^24 too).';
+    if (state.integerInput) text += ' The input holds whole numbers, so every exact result does too, and float32 holds them exactly below 2^24: expect every entry to be the exact integer, and so correctly rounded too (as long as the partial sums stay below 2^24 as well).';
     out.push({ level: 'ok', kind: 'ok', text });
   }
   return out;

@@ -2,7 +2,7 @@
 // time (GPU timer query where the browser has one, else wall time around a
 // synchronisation, labelled as such), its speed, the largest |value| it produced,
 // NaN/Inf counts, its error against the float64 pass, and a thumbnail of its output.
-import { el, flops, gflops, ms, num, rate, sci, short } from './format.js';
+import { el, flops, gflops, magnitude, ms, num, rate, sci } from './format.js';
 import { HeatmapView } from './heatmap.js';
 
 export class Timeline {
@@ -54,8 +54,8 @@ export class Timeline {
       : 'This browser offers no GPU timer (EXT_disjoint_timer_query_webgl2), so the times are wall times around a synchronisation: from issuing the pass until the GPU reported it finished (a synchronising one-texel readback for small passes, a fence for large ones).';
     const wallNote = ' A wall time also holds the hand-over to the GPU and any GPU work queued before the pass (on a software renderer such as SwiftShader, drawing the page itself); the first pass of a run often also holds one-time set-up (its output texture, and driver work on the first draw at this size).';
     const caption = el('caption', {}, labels.length
-      ? `${labels.length} render-to-texture pass${labels.length > 1 ? 'es' : ''}, each an n×n×n product (${flops(flopsPerPass)} at n = ${n}).`
-      : 'No pass: the answer needs no product (M^0 = I, or M^(2^0) = M).');
+      ? `${labels.length} render-to-texture pass${labels.length > 1 ? 'es' : ''}, each an n×n×n product (${flops(flopsPerPass)} at n = ${n}). Error vs double: ‖GPU − double‖_F / ‖double‖_F of the pass's output, the double being the same pass in float64.`
+      : 'No pass: the answer needs no product (M^0 = I, M^1 = M, M^(2^0) = M).');
     const table = labels.length ? el('table', { class: 'timeline' }, caption, el('thead', {}, head), body) : el('p', {}, caption.textContent);
     this.container.replaceChildren(el('div', { class: 'scroll-x' }, table), labels.length ? el('p', { class: 'help' }, note + wallNote) : '');
     if (this.rows.length) this.rows[0].tr.classList.add('next');
@@ -72,7 +72,7 @@ export class Timeline {
     r.cells.wall.textContent = ms(wallMs);
     const finite = stats.nan + stats.inf < this.entries;
     r.cells.max.textContent = !finite ? (stats.inf ? 'Inf (no finite entry)' : 'NaN (no finite entry)')
-      : stats.inf > 0 ? `Inf (finite ≤ ${short(stats.maxAbs)})` : short(stats.maxAbs);
+      : stats.inf > 0 ? `Inf (finite ≤ ${magnitude(stats.maxAbs)})` : magnitude(stats.maxAbs);
     r.cells.bad.textContent = `${stats.nan} / ${stats.inf}`;
     if (stats.nan || stats.inf) r.cells.bad.classList.add('warn');
     if (stats.maxAbs > 16777216) r.cells.max.classList.add('over');
