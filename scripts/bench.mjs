@@ -17,11 +17,12 @@
 //       copies the untracked files the page needs (www/pkg, node_modules/*/dist) into
 //       .gpuchrome/extra/ and prints the two device calls (../shared/gpu-browser/README.md);
 //       the page starts no new configuration after SECS - 90 s (?deadline=), so it always posts
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { ROOT, writeResults } from './bench/write-results.mjs';
 import { readParams } from '../www/bench-params.js';
+import { untrackedPageFiles } from './bench/page-files.mjs';
 
 const HELP = readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(1, 24)
   .filter((l) => l.startsWith('//')).map((l) => l.slice(3)).join('\n');
@@ -60,18 +61,6 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const stamp = (t0) => `${((Date.now() - t0) / 1000).toFixed(0).padStart(5)}s`;
 
 // --- the GPU machine: files the page loads that git does not track -------------------------------
-
-/** node_modules files named by bench.html's <script> tags, the TF.js .wasm files, www/pkg/. */
-function untrackedPageFiles() {
-  const html = readFileSync(join(ROOT, 'www', 'bench.html'), 'utf8');
-  const files = [...html.matchAll(/src="\.\.\/(node_modules\/[^"]+)"/g)].map((m) => m[1]);
-  files.push('node_modules/gpu.js/package.json'); // the page reads gpu.js's version from it
-  const wasmDir = 'node_modules/@tensorflow/tfjs-backend-wasm/dist';
-  for (const f of readdirSync(join(ROOT, wasmDir))) if (f.endsWith('.wasm')) files.push(`${wasmDir}/${f}`);
-  const pkg = join(ROOT, 'www', 'pkg');
-  if (existsSync(pkg)) for (const f of readdirSync(pkg)) files.push(`www/pkg/${f}`);
-  return files;
-}
 
 function stageGpu(args) {
   const gc = join(ROOT, '.gpuchrome');

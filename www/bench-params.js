@@ -3,6 +3,15 @@
 // Plain data in, plain data out: no DOM, so node can import it.
 
 export const DEFAULT_SIZES = [64, 128, 256, 512, 1024, 2048];
+
+/** The peers' scripts, relative to www/: the page loads them when a run starts, and
+ *  `scripts/bench.mjs --stage-gpu` copies them for the GPU machine (which has no npm). */
+export const PEER_SCRIPTS = [
+  '../node_modules/@tensorflow/tfjs-core/dist/tf-core.min.js',
+  '../node_modules/@tensorflow/tfjs-backend-webgl/dist/tf-backend-webgl.min.js',
+  '../node_modules/@tensorflow/tfjs-backend-wasm/dist/tf-backend-wasm.min.js',
+  '../node_modules/gpu.js/dist/gpu-browser.min.js',
+];
 export const MIN_REPEATS = 5; // the median of at least five timed runs
 const MAX_SIZE = 65536;
 

@@ -8,7 +8,7 @@ import init, { Gpgpu } from './pkg/gpgpu_matrix.js';
 import { uniformMatrix, compare, mulberry32 } from './reference.js';
 import { deriveLabel, fmtErr, fmtMs, fmtNum, gflops, markdownReport, median } from './bench-report.js';
 import { renderPlot } from './bench-plot.js';
-import { readParams } from './bench-params.js';
+import { PEER_SCRIPTS, readParams } from './bench-params.js';
 import { gpgpuSystems, gpujsSystem, jsSystem, nextTick, tfjsSystems, toFlat } from './bench-systems.js';
 
 // --- logging -------------------------------------------------------------------------------
@@ -330,13 +330,6 @@ async function finish(result) {
 
 // The peers, served from node_modules by our own server (no CDN); classic scripts
 // that set the globals tf and GPU, loaded in this order (the backends need tf-core).
-const PEER_SCRIPTS = [
-  '../node_modules/@tensorflow/tfjs-core/dist/tf-core.min.js',
-  '../node_modules/@tensorflow/tfjs-backend-webgl/dist/tf-backend-webgl.min.js',
-  '../node_modules/@tensorflow/tfjs-backend-wasm/dist/tf-backend-wasm.min.js',
-  '../node_modules/gpu.js/dist/gpu-browser.min.js',
-];
-
 /** Loads the peers' scripts; one that is missing is logged, and its systems fail to start (recorded). */
 async function loadPeers() {
   for (const src of PEER_SCRIPTS) {

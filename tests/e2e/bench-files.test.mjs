@@ -1,11 +1,12 @@
 // The benchmark's command-line checks and result files, without a browser.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { DEFAULT_SIZES, readParams } from '../../www/bench-params.js';
-import { RESULTS, writeResults } from '../../scripts/bench/write-results.mjs';
+import { DEFAULT_SIZES, PEER_SCRIPTS, readParams } from '../../www/bench-params.js';
+import { untrackedPageFiles } from '../../scripts/bench/page-files.mjs';
+import { RESULTS, ROOT, writeResults } from '../../scripts/bench/write-results.mjs';
 
 test('parameters that do not parse are problems, not silent defaults', () => {
   assert.deepEqual(readParams('?sizes=64,128&repeats=7').problems, []);
@@ -37,4 +38,14 @@ test('a second result of the same day and label gets new files; the same result 
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('--stage-gpu sends every peer script the page loads (the GPU machine has no npm)', () => {
+  const files = untrackedPageFiles();
+  for (const src of PEER_SCRIPTS) {
+    const path = src.replace(/^\.\.\//, '');
+    assert.ok(files.includes(path), `${path} is staged`);
+    assert.ok(existsSync(join(ROOT, path)), `${path} exists (npm ci)`);
+  }
+  assert.ok(files.some((f) => f.endsWith('.wasm') && f.includes('tfjs-backend-wasm')), 'TF.js WASM binaries');
 });

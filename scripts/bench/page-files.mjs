@@ -1,0 +1,18 @@
+// The files the benchmark page loads that git does not track, which the GPU machine
+// (no npm, no build) must be sent: used by `scripts/bench.mjs --stage-gpu`.
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { PEER_SCRIPTS } from '../../www/bench-params.js';
+import { ROOT } from './write-results.mjs';
+
+/** The peers' scripts (the page loads them on a run; bench.html names none since it
+ *  shows stored results without them), the TF.js .wasm files, www/pkg/. */
+export function untrackedPageFiles() {
+  const files = PEER_SCRIPTS.map((src) => src.replace(/^\.\.\//, ''));
+  files.push('node_modules/gpu.js/package.json'); // the page reads gpu.js's version from it
+  const wasmDir = 'node_modules/@tensorflow/tfjs-backend-wasm/dist';
+  for (const f of readdirSync(join(ROOT, wasmDir))) if (f.endsWith('.wasm')) files.push(`${wasmDir}/${f}`);
+  const pkg = join(ROOT, 'www', 'pkg');
+  if (existsSync(pkg)) for (const f of readdirSync(pkg)) files.push(`www/pkg/${f}`);
+  return files;
+}
