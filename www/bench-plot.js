@@ -81,7 +81,7 @@ export function renderPlot(result, opts = {}) {
   const panelH = opts.panelHeight ?? 360;
   const margin = { top: 80, left: 70, right: 24, bottom: 58, gap: 70 };
   const width = margin.left + modes.length * panelW + (modes.length - 1) * margin.gap + margin.right + legendW;
-  const height = Math.max(margin.top + panelH + margin.bottom, margin.top + 24 + ids.length * legendRowH + 80);
+  const height = Math.max(margin.top + panelH + margin.bottom, margin.top + 24 + ids.length * legendRowH + 96);
 
   // Shared axes ranges.
   const all = (result.records || []).filter((r) => modes.includes(r.mode) && hasTime(r));
@@ -159,9 +159,10 @@ export function renderPlot(result, opts = {}) {
   }
   ly += 26;
   s.push(`<text x="${lx}" y="${ly}" font-size="10.5" fill="#555">circles: gpgpu-matrix · dashed: async</text>`);
-  s.push(`<text x="${lx}" y="${ly + 14}" font-size="10.5" fill="#555">squares, dotted: others · black: TF.js WebGL</text>`);
-  s.push(`<text x="${lx}" y="${ly + 28}" font-size="10.5" fill="#555">hollow: one run over the time cap</text>`);
-  s.push(`<text x="${lx}" y="${ly + 42}" font-size="10.5" fill="#555">median of ${esc(result.params?.repeats ?? '?')} runs after a warm-up</text>`);
+  s.push(`<text x="${lx}" y="${ly + 14}" font-size="10.5" fill="#555">squares, dotted: others</text>`);
+  s.push(`<text x="${lx}" y="${ly + 28}" font-size="10.5" fill="#555">black: TF.js WebGL</text>`);
+  s.push(`<text x="${lx}" y="${ly + 42}" font-size="10.5" fill="#555">hollow: one run over the time cap</text>`);
+  s.push(`<text x="${lx}" y="${ly + 56}" font-size="10.5" fill="#555">median of ${esc(result.params?.repeats ?? '?')} runs after a warm-up</text>`);
   s.push('</svg>');
   return s.join('\n') + '\n';
 }
