@@ -84,3 +84,34 @@ export async function finish() {
   while (gl.clientWaitSync(f, 0, 0) === gl.TIMEOUT_EXPIRED) await new Promise((r) => setTimeout(r, 0));
   gl.deleteSync(f);
 }
+
+/** Relative Frobenius error of rows 0, 5 and n − 1 of A·B (float64) against what the
+ *  framebuffer holds in blocked8's layout: row i in attachment i % 8 at y = i / 8. */
+export function planarRowsError(A, B, n) {
+  let num = 0, den = 0;
+  for (const i of [0, 5, n - 1]) {
+    gl.readBuffer(gl.COLOR_ATTACHMENT0 + (i % 8));
+    const row = new Float32Array(n);
+    gl.readPixels(0, i >> 3, n / 4, 1, gl.RGBA, gl.FLOAT, row);
+    for (let j = 0; j < n; j++) {
+      let s = 0;
+      for (let k = 0; k < n; k++) s += A[i * n + k] * B[k * n + j];
+      num += (row[j] - s) ** 2;
+      den += s * s;
+    }
+  }
+  gl.readBuffer(gl.COLOR_ATTACHMENT0);
+  return Math.sqrt(num / den);
+}
+
+/** Times `reps` runs of `pass` (each waited for) and logs the probes' record of it. */
+export async function timePass(v, n, pass, relErr) {
+  const times = [];
+  for (let r = 0; r < reps; r++) { const t0 = performance.now(); pass(); await finish(); times.push(performance.now() - t0); }
+  times.sort((a, b) => a - b);
+  const med = times[times.length >> 1];
+  const row = { v, n, ms: +med.toFixed(2), gflops: +(2 * n ** 3 / med / 1e6).toFixed(2), min: +times[0].toFixed(1),
+    max: +times.at(-1).toFixed(1), relErr: +relErr.toExponential(2), glError: gl.getError() };
+  await log(JSON.stringify(row));
+  return row;
+}
