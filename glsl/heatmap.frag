@@ -44,8 +44,10 @@ void main() {
     }
     vec3 colour;
     if (nan) colour = vec3(0.60, 0.00, 0.80);                          // NaN: violet
-    else if (isinf(pick)) colour = pick > 0.0 ? vec3(0.25, 0.0, 0.0)   // +Inf: near black red
-                                              : vec3(0.0, 0.0, 0.25); // -Inf: near black blue
+    // ±Inf: hues off the blue–white–red scale (Okabe–Ito orange and bluish green, told
+    // apart with any colour vision), not a darker red a reader takes for a large value.
+    else if (isinf(pick)) colour = pick > 0.0 ? vec3(230.0, 159.0, 0.0) / 255.0    // +Inf
+                                              : vec3(0.0, 158.0, 115.0) / 255.0;  // -Inf
     else if (u_mode == 1) colour = sequential(abs(scaled(pick)));
     else colour = diverging(scaled(pick));
     o_colour = vec4(colour, 1.0);

@@ -114,6 +114,10 @@ test('the page is readable at phone width (390×844): one column, nothing wider 
   const [form, run] = await Promise.all(['#config', '#run-panel'].map((s) => page.locator(s).boundingBox()));
   assert.ok(run.y > form.y + form.height - 1, 'run panel below the controls');
   assert.ok(form.width > 300 && run.width > 300);
+  // Touch targets of at least 24×24 CSS px (WCAG 2.2 target size): the n presets were 23 px wide.
+  const small = await page.$$eval('.presets button', (bs) => bs.map((b) => [b.textContent, b.getBoundingClientRect()])
+    .filter(([, r]) => r.width < 24 || r.height < 24).map(([t, r]) => `${t}: ${r.width}×${r.height}`));
+  assert.deepEqual(small, []);
   assert.deepEqual(page.problems(), []);
   await page.context().close();
 });
@@ -145,5 +149,11 @@ test('the timeline gives each pass\'s largest |value| unrounded; a picture with 
   const legend = await page.textContent('#heatmaps figure:nth-child(2) .hm-legend');
   assert.match(legend, /no finite entry/, legend);
   assert.doesNotMatch(legend, /[−+]1\b/, legend);
+  // +Inf has a hue of its own (Okabe–Ito orange), not a dark red read as "large".
+  const rgb = await page.evaluate(() => {
+    const c = document.querySelector('#heatmaps figure:nth-child(2) canvas');
+    return [...c.getContext('2d').getImageData(c.width >> 1, c.height >> 1, 1, 1).data.slice(0, 3)];
+  });
+  assert.ok(Math.abs(rgb[0] - 230) <= 2 && Math.abs(rgb[1] - 159) <= 2 && rgb[2] <= 2, `+Inf drawn as rgb(${rgb})`);
   await page.context().close();
 });
