@@ -237,14 +237,10 @@ impl Gpgpu {
         run.check_engine(&self.engine)?;
         run.run_all(&mut self.engine)?;
         let gl = self.engine.gl().clone();
-        let pending = match run.plan().result {
-            Some(_) => match run.result() {
-                Some(m) => PendingRead::start(&gl, m).map(|p| p.in_semiring(run.semiring())),
-                // Run::new checked the plan: the result slot was filled by a pass.
-                None => run
-                    .read_result(&mut self.engine)
-                    .map(|i| PendingRead::ready(&gl, i)),
-            },
+        // The identity (no result slot) is made on the CPU, ready at once; so is the
+        // error for an empty result slot, which Run::new's plan check rules out.
+        let pending = match run.plan().result.and(run.result()) {
+            Some(m) => PendingRead::start(&gl, m).map(|p| p.in_semiring(run.semiring())),
             None => run
                 .read_result(&mut self.engine)
                 .map(|i| PendingRead::ready(&gl, i)),
