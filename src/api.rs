@@ -1,48 +1,151 @@
-//! The Rust API: the operations of the JavaScript API with Rust types. Every call
-//! validates its input, then runs upload → passes → one readback. Matrices are
-//! row-major `&[f32]` (element (i, j) of a rows×cols matrix at `i*cols + j`);
-//! results are new `Vec<f32>`s, inputs are never modified.
+//! The Rust API: the operations of the JavaScript API with Rust types, on either
+//! backend. Every call validates its input, then runs upload → passes → one
+//! readback. Matrices are row-major `&[f32]` (element (i, j) of a rows×cols matrix
+//! at `i*cols + j`); results are new `Vec<f32>`s, inputs are never modified.
+//!
+//! Blocking calls (`square`, …) need a backend that can wait for the GPU: WebGL.
+//! The `*_async` forms work on both; on WebGPU they are the only way (a blocking
+//! call there is `NeedsAsync`, naming its async form).
 
-use crate::engine::Engine;
+use std::cell::{RefCell, RefMut};
+use std::future::Future;
+use std::pin::pin;
+use std::rc::{Rc, Weak};
+use std::task::{Context, Poll, Waker};
+
+use crate::engine::{Engine, GlEngine, GpuEngine, PendingRead};
 use crate::error::{GpgpuError, Result};
 use crate::gl::capabilities::DeviceInfo;
 use crate::gl::context::Canvas;
-use crate::gl::{Gl, LiveCounts};
-use crate::kernels::Kernel;
+use crate::kernels::{Backend, Kernel};
 use crate::plan::passes::{self, PassPlan};
 use crate::plan::semiring::Semiring;
 use crate::plan::shape::{self, Shape};
-use crate::readback::PendingRead;
 use crate::run::Run;
+use crate::webgpu::GpuInfo;
 
 /// Per-call choices; `Options::default()` is the auto-chosen kernel in the
 /// ordinary semiring.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Options {
     /// The kernel to run, or `None` to let [`Gpgpu::choose_kernel`] pick the fastest
-    /// for the output's size on this device (JavaScript's `"auto"`). A kernel the
-    /// device cannot run is `BadArgument`.
+    /// for the output's size on this device (JavaScript's `"auto"`). A kernel of the
+    /// other backend, or one the device cannot run, is `BadArgument`.
     pub kernel: Option<Kernel>,
     /// What "product" means: ordinary (+, ×), boolean (OR, AND) or (min, +) for
     /// shortest paths, where `f32::INFINITY` is "no edge" and `-∞` is `BadArgument`.
     pub semiring: Semiring,
 }
 
-/// One WebGL2 context with its compiled programs and a pool of textures: the
-/// handle every operation goes through. Dropping it frees the context (at once, on
-/// a canvas of the library's own); browsers keep only about 16 per page.
+/// Which backend [`Gpgpu::create`] makes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BackendChoice {
+    /// WebGPU on a hardware adapter; WebGL2 when the only adapter is a software
+    /// (fallback) one, such as SwiftShader, or there is none (see [`choose_backend`]).
+    #[default]
+    Auto,
+    WebGl,
+    WebGpu,
+}
+
+/// What [`Gpgpu::create`] takes.
+#[derive(Clone, Default)]
+pub struct CreateOptions {
+    pub backend: BackendChoice,
+    /// WebGL: the canvas to draw with (None: a canvas of the library's own).
+    pub canvas: Option<Canvas>,
+    /// WebGPU: the adapter to ask for ("low-power" or "high-performance").
+    pub power_preference: Option<web_sys::GpuPowerPreference>,
+}
+
+/// The 'auto' backend rule, from the bench (bench/NOTES.md): a hardware WebGPU
+/// adapter runs the register kernel 80× faster than WebGL's best fragment kernel
+/// (H100: ~40 vs 0.5 TFLOP/s), while a software adapter (SwiftShader on the CPU)
+/// runs it slower than WebGL's fragment kernels do on the same CPU (≈ 2 vs 6–10
+/// GFLOP/s). So: WebGPU unless the adapter is a software one.
+pub fn choose_backend(adapter_is_software: Option<bool>) -> Backend {
+    match adapter_is_software {
+        Some(false) => Backend::WebGpu,
+        _ => Backend::WebGl,
+    }
+}
+
+/// What the device is: a WebGL2 context or a WebGPU adapter.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Info {
+    WebGl(DeviceInfo),
+    WebGpu(GpuInfo),
+}
+
+/// A handle that async work holds: it does not keep the engine alive, so work in
+/// flight when its Gpgpu is freed fails as `Freed`.
+#[derive(Clone)]
+pub struct Handle(Weak<RefCell<Engine>>);
+
+impl Handle {
+    /// Runs `f` on the engine, or `Freed` if the engine is gone.
+    pub fn with<T>(&self, f: impl FnOnce(&mut Engine) -> Result<T>) -> Result<T> {
+        let engine = self.0.upgrade().ok_or(GpgpuError::Freed)?;
+        let mut e = engine
+            .try_borrow_mut()
+            .map_err(|_| GpgpuError::BadArgument {
+                name: "gpgpu".into(),
+                detail: "called from inside another call on the same Gpgpu".into(),
+            })?;
+        f(&mut e)
+    }
+
+    /// Resolves once the engine can take work: at once, unless its WebGPU device
+    /// was lost and a new one is on its way (then when it arrives).
+    pub async fn ready(&self) -> Result<()> {
+        loop {
+            let waiting = self.with(|e| match e.ensure() {
+                Ok(()) => Ok(false),
+                Err(_) if e.replacing() => Ok(true),
+                Err(err) => Err(err),
+            })?;
+            if !waiting {
+                return Ok(());
+            }
+            crate::engine::webgl_readback::next_tick().await;
+        }
+    }
+}
+
+/// Runs a future that must complete without waiting (the blocking calls on WebGL,
+/// whose reads are synchronous); one that would wait is `NeedsAsync`.
+pub fn now<T>(
+    future: impl Future<Output = Result<T>>,
+    call: &'static str,
+    instead: &'static str,
+) -> Result<T> {
+    let mut future = pin!(future);
+    match future
+        .as_mut()
+        .poll(&mut Context::from_waker(Waker::noop()))
+    {
+        Poll::Ready(result) => result,
+        Poll::Pending => Err(GpgpuError::NeedsAsync { call, instead }),
+    }
+}
+
+/// One WebGL2 context or WebGPU device with its compiled programs and a pool of GPU
+/// memory: the handle every operation goes through. Dropping it frees the context or
+/// device (browsers keep only about 16 WebGL contexts per page).
 ///
 /// The blocking calls ([`square`](Gpgpu::square), [`multiply`](Gpgpu::multiply),
 /// [`square_repeatedly`](Gpgpu::square_repeatedly), [`power`](Gpgpu::power)) wait for
-/// the GPU at the readback. To keep the page responsive, start a [`Run`]
-/// ([`start_plan`](Gpgpu::start_plan), [`start_product`](Gpgpu::start_product)), hand
-/// it to [`finish_async`](Gpgpu::finish_async) and `.await` the
-/// [`PendingRead`]'s [`wait`](PendingRead::wait).
+/// the GPU at the readback: WebGL only. The async forms
+/// ([`square_async`](Gpgpu::square_async), …) work on both backends. For step-by-step
+/// work, start a [`Run`] ([`start_plan`](Gpgpu::start_plan),
+/// [`start_product`](Gpgpu::start_product)), step it, and finish it with
+/// [`finish`](Gpgpu::finish) or [`finish_async`](Gpgpu::finish_async).
 ///
-/// After a context loss calls fail with `ContextLost` until the browser restores the
-/// context; the next call then rebuilds everything.
+/// After a WebGL context loss calls fail with `ContextLost` until the browser
+/// restores the context; the next call then rebuilds everything. After a WebGPU
+/// device loss the library asks for a new device at once; async calls wait for it.
 pub struct Gpgpu {
-    engine: Engine,
+    engine: Rc<RefCell<Engine>>,
 }
 
 impl Gpgpu {
@@ -55,80 +158,122 @@ impl Gpgpu {
             Some(c) => (c, false),
             None => (Canvas::create()?, true),
         };
-        Ok(Gpgpu {
-            engine: Engine::new(canvas, owned)?,
-        })
+        Ok(Gpgpu::wrap(Engine::WebGl(GlEngine::new(canvas, owned)?)))
+    }
+
+    /// A Gpgpu on the chosen backend; `Auto` follows [`choose_backend`], falling
+    /// back to the other backend when the preferred one cannot be made.
+    pub async fn create(options: CreateOptions) -> Result<Gpgpu> {
+        let webgl = |canvas: Option<Canvas>| Gpgpu::new(canvas);
+        match options.backend {
+            BackendChoice::WebGl => webgl(options.canvas),
+            BackendChoice::WebGpu => Ok(Gpgpu::wrap(Engine::WebGpu(
+                GpuEngine::create(options.power_preference).await?,
+            ))),
+            BackendChoice::Auto => {
+                let gpu = GpuEngine::create(options.power_preference).await;
+                let software = gpu.as_ref().ok().map(|e| e.info().is_software());
+                match (choose_backend(software), gpu) {
+                    (Backend::WebGpu, Ok(e)) => Ok(Gpgpu::wrap(Engine::WebGpu(e))),
+                    (_, gpu) => match (webgl(options.canvas), gpu) {
+                        (Ok(g), _) => Ok(g),
+                        // No WebGL2 either: a software WebGPU adapter still works.
+                        (Err(_), Ok(e)) => Ok(Gpgpu::wrap(Engine::WebGpu(e))),
+                        (Err(e), Err(_)) => Err(e),
+                    },
+                }
+            }
+        }
+    }
+
+    fn wrap(engine: Engine) -> Gpgpu {
+        Gpgpu {
+            engine: Rc::new(RefCell::new(engine)),
+        }
     }
 
     /// The engine underneath, for stepping a [`Run`] and for the low-level
-    /// operations (upload, product passes, download).
-    pub fn engine(&mut self) -> &mut Engine {
-        &mut self.engine
+    /// operations (upload, product passes, readback).
+    pub fn engine(&self) -> RefMut<'_, Engine> {
+        self.engine.borrow_mut()
     }
 
-    /// The WebGL2 context.
-    pub fn gl(&self) -> &Gl {
-        self.engine.gl()
+    /// The shared engine (what a JavaScript `Run` keeps alive).
+    pub fn shared(&self) -> Rc<RefCell<Engine>> {
+        self.engine.clone()
     }
 
-    /// What the device is and offers: renderer, limits, extensions.
-    pub fn info(&self) -> &DeviceInfo {
-        self.engine.info()
+    /// A handle for async work, which does not keep the engine alive.
+    pub fn handle(&self) -> Handle {
+        Handle(Rc::downgrade(&self.engine))
     }
 
-    /// Live GL objects of this context (for leak checks).
-    pub fn live_objects(&self) -> LiveCounts {
-        self.engine.live_objects()
+    /// Which backend this Gpgpu runs.
+    pub fn backend(&self) -> Backend {
+        self.engine.borrow().backend()
+    }
+
+    /// What the device is and offers.
+    pub fn info(&self) -> Info {
+        match &*self.engine.borrow() {
+            Engine::WebGl(e) => Info::WebGl(e.info().clone()),
+            Engine::WebGpu(e) => Info::WebGpu(e.info().clone()),
+        }
+    }
+
+    /// Live GPU objects of this context or device, by kind (for leak checks).
+    pub fn live_objects(&self) -> Vec<(&'static str, u32)> {
+        self.engine.borrow().live_objects()
+    }
+
+    /// The number of live objects of one kind ("buffers", "textures", …; 0 if the
+    /// backend has no such kind).
+    pub fn live(&self, kind: &str) -> u32 {
+        self.live_objects()
+            .into_iter()
+            .find(|(k, _)| *k == kind)
+            .map_or(0, |(_, v)| v)
     }
 
     /// Poison every output with `value` before each pass (NaN in tests).
-    pub fn set_poison(&mut self, value: Option<f32>) {
-        self.engine.set_poison(value);
+    pub fn set_poison(&self, value: Option<f32>) {
+        self.engine.borrow_mut().set_poison(value);
     }
 
     /// The largest dimension this device accepts.
     pub fn max_dimension(&self) -> usize {
-        self.engine.info().limits.max_dimension()
+        self.engine.borrow().max_dimension()
     }
 
     /// Checks a dimension given as a JS number against the device limit.
     pub fn dim(&self, name: &str, value: f64) -> Result<usize> {
-        shape::dimension(name, value, self.max_dimension())
+        self.engine.borrow().dimension(name, value)
     }
 
     /// Checks a dimension against the device limit.
     pub fn dimension(&self, name: &str, value: usize) -> Result<usize> {
-        shape::dimension(name, value as f64, self.max_dimension())
+        self.dim(name, value as f64)
     }
 
-    /// The kernel to run: the caller's, if this device supports it, else the rule:
-    /// see `kernels::choose`.
+    /// The kernel to run: the caller's, if this device runs it, else the backend's
+    /// rule (`kernels::webgl::choose`, [`crate::engine::choose_webgpu`]).
     pub fn choose_kernel(&self, options: &Options, out: Shape) -> Result<Kernel> {
-        let limits = &self.engine.info().limits;
-        match options.kernel {
-            Some(k) if k.supported(limits) => Ok(k),
-            Some(k) => Err(GpgpuError::BadArgument {
-                name: "kernel".into(),
-                detail: format!(
-                    "kernel '{}' needs {} render targets and {} texture units; this GPU has \
-                     {} and {}. Use the packed or naive kernel, or let the library choose \
-                     (kernel 'auto' in JavaScript, None in Rust).",
-                    k.name(),
-                    k.layout().planes(),
-                    2 * k.layout().planes(),
-                    limits.max_draw_buffers,
-                    limits.max_texture_units
-                ),
-            }),
-            None => Ok(crate::kernels::choose(out, limits)),
+        self.engine.borrow().choose_kernel(options.kernel, out)
+    }
+
+    /// Fails with NeedsAsync on a backend that cannot block.
+    fn blocking(&self, call: &'static str, instead: &'static str) -> Result<()> {
+        match self.backend() {
+            Backend::WebGl => Ok(()),
+            Backend::WebGpu => Err(GpgpuError::NeedsAsync { call, instead }),
         }
     }
 
     /// A (rows×inner) · B (inner×cols), a rows×cols result. `BadDimension` or
     /// `SizeOverLimit` for a dimension out of 1..=[`max_dimension`](Gpgpu::max_dimension),
-    /// `BadLength` for an array of the wrong length.
+    /// `BadLength` for an array of the wrong length. WebGL only.
     pub fn multiply(
-        &mut self,
+        &self,
         rows: usize,
         inner: usize,
         cols: usize,
@@ -136,52 +281,113 @@ impl Gpgpu {
         b: &[f32],
         options: &Options,
     ) -> Result<Vec<f32>> {
+        self.blocking("multiply", "multiplyAsync")?;
         let run = self.start_product(rows, inner, cols, a, b, options)?;
         self.finish(run)
     }
 
-    /// R = M · M for an n×n M.
-    pub fn square(&mut self, n: usize, m: &[f32], options: &Options) -> Result<Vec<f32>> {
+    /// R = M · M for an n×n M. WebGL only.
+    pub fn square(&self, n: usize, m: &[f32], options: &Options) -> Result<Vec<f32>> {
+        self.blocking("square", "squareAsync")?;
         self.run_plan(n, m, passes::power(2), options)
     }
 
     /// M^(2^times): `times` squarings on the GPU, no readback between them; `times`
-    /// from 0 to [`passes::MAX_SQUARINGS`] (64), else `BadCount`.
+    /// from 0 to [`passes::MAX_SQUARINGS`] (64), else `BadCount`. WebGL only.
     pub fn square_repeatedly(
-        &mut self,
+        &self,
         n: usize,
         m: &[f32],
         times: u64,
         options: &Options,
     ) -> Result<Vec<f32>> {
+        self.blocking("squareRepeatedly", "squareRepeatedlyAsync")?;
         self.run_plan(n, m, passes::repeated_square(times)?, options)
     }
 
     /// M^p by binary exponentiation on the GPU (⌊log2 p⌋ squarings and
-    /// popcount(p) − 1 products, one readback); p = 0 gives the identity.
-    pub fn power(&mut self, n: usize, m: &[f32], p: u64, options: &Options) -> Result<Vec<f32>> {
+    /// popcount(p) − 1 products, one readback); p = 0 gives the identity. WebGL only.
+    pub fn power(&self, n: usize, m: &[f32], p: u64, options: &Options) -> Result<Vec<f32>> {
+        self.blocking("power", "powerAsync")?;
         self.run_plan(n, m, passes::power(p), options)
     }
 
     /// Runs a pass plan (see [`passes`]) on an n×n matrix and reads the result back
     /// once. A plan that cannot run on one n×n input is `BadArgument`
-    /// ([`PassPlan::check`]).
+    /// ([`PassPlan::check`]). WebGL only.
     pub fn run_plan(
-        &mut self,
+        &self,
         n: usize,
         m: &[f32],
         plan: PassPlan,
         options: &Options,
     ) -> Result<Vec<f32>> {
+        self.blocking("run_plan", "run_plan_async")?;
         let run = self.start_plan(n, m, plan, options)?;
         self.finish(run)
+    }
+
+    /// A · B without blocking, on either backend.
+    pub async fn multiply_async(
+        &self,
+        rows: usize,
+        inner: usize,
+        cols: usize,
+        a: &[f32],
+        b: &[f32],
+        options: &Options,
+    ) -> Result<Vec<f32>> {
+        self.handle().ready().await?;
+        let run = self.start_product(rows, inner, cols, a, b, options)?;
+        self.finish_async(run)?.wait().await
+    }
+
+    /// M · M without blocking.
+    pub async fn square_async(&self, n: usize, m: &[f32], options: &Options) -> Result<Vec<f32>> {
+        self.run_plan_async(n, m, passes::power(2), options).await
+    }
+
+    /// M^(2^times) without blocking.
+    pub async fn square_repeatedly_async(
+        &self,
+        n: usize,
+        m: &[f32],
+        times: u64,
+        options: &Options,
+    ) -> Result<Vec<f32>> {
+        self.run_plan_async(n, m, passes::repeated_square(times)?, options)
+            .await
+    }
+
+    /// M^p without blocking.
+    pub async fn power_async(
+        &self,
+        n: usize,
+        m: &[f32],
+        p: u64,
+        options: &Options,
+    ) -> Result<Vec<f32>> {
+        self.run_plan_async(n, m, passes::power(p), options).await
+    }
+
+    /// A pass plan on an n×n matrix without blocking.
+    pub async fn run_plan_async(
+        &self,
+        n: usize,
+        m: &[f32],
+        plan: PassPlan,
+        options: &Options,
+    ) -> Result<Vec<f32>> {
+        self.handle().ready().await?;
+        let run = self.start_plan(n, m, plan, options)?;
+        self.finish_async(run)?.wait().await
     }
 
     /// Validates and uploads A and B; the product pass is not run yet. Step it with
     /// [`Run::step`], or complete it with [`finish`](Gpgpu::finish) or
     /// [`finish_async`](Gpgpu::finish_async).
     pub fn start_product(
-        &mut self,
+        &self,
         rows: usize,
         inner: usize,
         cols: usize,
@@ -189,74 +395,92 @@ impl Gpgpu {
         b: &[f32],
         options: &Options,
     ) -> Result<Run> {
-        let rows = self.dimension("rows", rows)?;
-        let inner = self.dimension("inner", inner)?;
-        let cols = self.dimension("cols", cols)?;
-        let (sa, sb) = (Shape::new(rows, inner), Shape::new(inner, cols));
-        shape::check_len("a", sa, a.len())?;
-        shape::check_len("b", sb, b.len())?;
-        let kernel = self.choose_kernel(options, Shape::new(rows, cols))?;
-        let inputs = [(sa, a), (sb, b)];
-        Run::new(
-            &mut self.engine,
-            kernel,
-            options.semiring,
-            passes::product(),
-            &inputs,
-        )
+        start_product(&mut self.engine(), [rows, inner, cols], a, b, options)
     }
 
-    /// Validates and uploads M for a plan on an n×n matrix; no pass is run yet. Step
-    /// it with [`Run::step`], or complete it with [`finish`](Gpgpu::finish) or
-    /// [`finish_async`](Gpgpu::finish_async).
+    /// Validates and uploads M for a plan on an n×n matrix; no pass is run yet.
     pub fn start_plan(
-        &mut self,
+        &self,
         n: usize,
         m: &[f32],
         plan: PassPlan,
         options: &Options,
     ) -> Result<Run> {
-        let n = self.dimension("n", n)?;
-        let shape = Shape::square(n);
-        shape::check_len("m", shape, m.len())?;
-        let kernel = self.choose_kernel(options, shape)?;
-        Run::new(
-            &mut self.engine,
-            kernel,
-            options.semiring,
-            plan,
-            &[(shape, m)],
-        )
+        start_plan(&mut self.engine(), n, m, plan, options)
     }
 
     /// Runs the remaining passes and queues a non-blocking readback of the result:
-    /// `.await` its [`PendingRead::wait`], which polls a fence from the event loop
-    /// rather than stall the page. A run of another `Gpgpu` is `BadArgument`.
-    pub fn finish_async(&mut self, mut run: Run) -> Result<PendingRead> {
-        // Dropping a run of another Gpgpu deletes its textures in their own context.
-        run.check_engine(&self.engine)?;
-        run.run_all(&mut self.engine)?;
-        let gl = self.engine.gl().clone();
-        // The identity (no result slot) is made on the CPU, ready at once; so is the
-        // error for an empty result slot, which Run::new's plan check rules out.
-        let pending = match run.plan().result.and(run.result()) {
-            Some(m) => PendingRead::start(&gl, m).map(|p| p.in_semiring(run.semiring())),
-            None => run
-                .read_result(&mut self.engine)
-                .map(|i| PendingRead::ready(&gl, i)),
-        };
-        run.recycle(&mut self.engine);
-        pending
+    /// `.await` its [`PendingRead::wait`]. A run of another `Gpgpu` is `BadArgument`.
+    pub fn finish_async(&self, run: Run) -> Result<PendingRead> {
+        finish_async(&mut self.engine(), run)
     }
 
-    /// Runs the remaining passes, reads the result (blocking until the GPU is done)
-    /// and returns the run's textures to the pool. A run of another `Gpgpu` is
-    /// `BadArgument`.
-    pub fn finish(&mut self, mut run: Run) -> Result<Vec<f32>> {
-        run.check_engine(&self.engine)?;
-        run.run_all(&mut self.engine)?;
-        let result = run.read_result(&mut self.engine);
-        run.recycle(&mut self.engine);
+    /// Runs the remaining passes, reads the result (blocking until the GPU is done:
+    /// WebGL only) and returns the run's GPU memory to the pool.
+    pub fn finish(&self, mut run: Run) -> Result<Vec<f32>> {
+        let mut engine = self.engine();
+        let engine = &mut *engine;
+        let result = run
+            .check_engine(engine)
+            .and_then(|_| run.run_all(engine))
+            .and_then(|_| run.read_result(engine));
+        run.recycle(engine);
         result
     }
+}
+
+/// Validates and uploads A and B for a product run on `engine`.
+pub fn start_product(
+    engine: &mut Engine,
+    [rows, inner, cols]: [usize; 3],
+    a: &[f32],
+    b: &[f32],
+    options: &Options,
+) -> Result<Run> {
+    let rows = engine.dimension("rows", rows as f64)?;
+    let inner = engine.dimension("inner", inner as f64)?;
+    let cols = engine.dimension("cols", cols as f64)?;
+    let (sa, sb) = (Shape::new(rows, inner), Shape::new(inner, cols));
+    let out = Shape::new(rows, cols);
+    for s in [sa, sb, out] {
+        engine.check_shape(s)?;
+    }
+    shape::check_len("a", sa, a.len())?;
+    shape::check_len("b", sb, b.len())?;
+    let kernel = engine.choose_kernel(options.kernel, out)?;
+    Run::new(
+        engine,
+        kernel,
+        options.semiring,
+        passes::product(),
+        &[(sa, a), (sb, b)],
+    )
+}
+
+/// Validates and uploads M for a plan on an n×n matrix on `engine`.
+pub fn start_plan(
+    engine: &mut Engine,
+    n: usize,
+    m: &[f32],
+    plan: PassPlan,
+    options: &Options,
+) -> Result<Run> {
+    let n = engine.dimension("n", n as f64)?;
+    let shape = Shape::square(n);
+    engine.check_shape(shape)?;
+    shape::check_len("m", shape, m.len())?;
+    let kernel = engine.choose_kernel(options.kernel, shape)?;
+    Run::new(engine, kernel, options.semiring, plan, &[(shape, m)])
+}
+
+/// Runs a run's remaining passes and queues the readback of its result; the run's
+/// GPU memory goes back to the pool (the readback has copied what it needs).
+pub fn finish_async(engine: &mut Engine, mut run: Run) -> Result<PendingRead> {
+    // Dropping a run of another Gpgpu frees its memory in its own context.
+    run.check_engine(engine)?;
+    let pending = run
+        .run_all(engine)
+        .and_then(|_| run.read_result_async(engine));
+    run.recycle(engine);
+    pending
 }

@@ -66,6 +66,33 @@ pub enum GpgpuError {
     RunOutlivedContext,
     /// The GPU refused an operation for a reason not covered above (e.g. out of memory).
     Gl { detail: String },
+    /// The browser offers no WebGPU (no `navigator.gpu`, or no adapter).
+    NoWebGpu { detail: String },
+    /// The WebGPU device was lost (`device.lost`: a driver reset, the GPU taken
+    /// away, or `device.destroy()`). The next call makes a new device.
+    DeviceLost { detail: String },
+    /// The WebGPU device was lost after a step-by-step run uploaded its inputs: the
+    /// run's buffers are gone, so it must be started again.
+    RunOutlivedDevice,
+    /// A size over one of the WebGPU device's limits (buffer size, binding size,
+    /// workgroups per dimension).
+    DeviceLimit {
+        what: String,
+        needed: f64,
+        unit: &'static str,
+        limit_name: &'static str,
+        limit: f64,
+    },
+    /// WebGPU ran out of GPU memory (caught by an error scope).
+    OutOfMemory { detail: String },
+    /// WebGPU reported an error not covered above (a validation or internal error).
+    WebGpu { detail: String },
+    /// A blocking call on a backend that cannot block (WebGPU reads back only
+    /// through promises): `call` names the method, `instead` its Async form.
+    NeedsAsync {
+        call: &'static str,
+        instead: &'static str,
+    },
 }
 
 pub type Result<T> = std::result::Result<T, GpgpuError>;
@@ -86,6 +113,12 @@ impl GpgpuError {
             GpgpuError::ContextLost | GpgpuError::RunOutlivedContext => "CONTEXT_LOST",
             GpgpuError::Freed => "FREED",
             GpgpuError::Gl { .. } => "GL_ERROR",
+            GpgpuError::NoWebGpu { .. } => "NO_WEBGPU",
+            GpgpuError::DeviceLost { .. } | GpgpuError::RunOutlivedDevice => "DEVICE_LOST",
+            GpgpuError::DeviceLimit { .. } => "SIZE_OVER_LIMIT",
+            GpgpuError::OutOfMemory { .. } => "OUT_OF_MEMORY",
+            GpgpuError::WebGpu { .. } => "WEBGPU_ERROR",
+            GpgpuError::NeedsAsync { .. } => "NEEDS_ASYNC",
         }
     }
 }
@@ -223,6 +256,56 @@ impl fmt::Display for GpgpuError {
                 f,
                 "the GPU refused the operation ({detail}). Try a smaller size or reload the page."
             ),
+            GpgpuError::NoWebGpu { detail } => write!(
+                f,
+                "WebGPU is not available ({detail}). The WebGL backend works without it: \
+                 Gpgpu.create({{ backend: 'webgl' }}) or new Gpgpu() in JavaScript, \
+                 Backend::WebGl in Rust; 'auto' falls back to it by itself."
+            ),
+            GpgpuError::DeviceLost { detail } => write!(
+                f,
+                "the WebGPU device was lost ({detail}). Call again: the next call makes a new \
+                 device (an Async call waits for it; a blocking or step call made before it \
+                 is ready fails like this one). A Run started on the lost device cannot go on: \
+                 start a new one."
+            ),
+            GpgpuError::RunOutlivedDevice => write!(
+                f,
+                "the WebGPU device was lost after this run started, and its buffers went with \
+                 it. Start a new run (free or drop this one); the library makes a new device \
+                 for it."
+            ),
+            GpgpuError::DeviceLimit {
+                what,
+                needed,
+                unit,
+                limit_name,
+                limit,
+            } => write!(
+                f,
+                "{what} needs {} {unit}, over this WebGPU device's {limit_name} of {}. Use a \
+                 smaller matrix (the device's limits are in info()), or the WebGL backend, \
+                 whose limit is the texture size.",
+                js_number(*needed),
+                js_number(*limit)
+            ),
+            GpgpuError::OutOfMemory { detail } => write!(
+                f,
+                "the GPU ran out of memory ({detail}). Free what you no longer need (Run and \
+                 Gpgpu objects: free() in JavaScript, drop in Rust; trim() empties the pool) \
+                 or use smaller matrices."
+            ),
+            GpgpuError::WebGpu { detail } => write!(
+                f,
+                "WebGPU reported an error ({detail}). This is a bug or a driver limitation; \
+                 please report it with this message."
+            ),
+            GpgpuError::NeedsAsync { call, instead } => write!(
+                f,
+                "{call} waits for the GPU, which a WebGPU device cannot do (its results come \
+                 back only through promises): use {instead} (await it in JavaScript; in Rust \
+                 the async method of the same name), or a Gpgpu on the WebGL backend."
+            ),
         }
     }
 }
@@ -275,5 +358,29 @@ mod tests {
         assert!(GpgpuError::ContextLost
             .to_string()
             .contains("webglcontextrestored"));
+        let e = GpgpuError::DeviceLimit {
+            what: "a 20000x20000 matrix".into(),
+            needed: 1.6e9,
+            unit: "bytes",
+            limit_name: "maxStorageBufferBindingSize",
+            limit: 1073741824.0,
+        };
+        assert_eq!(e.code(), "SIZE_OVER_LIMIT");
+        assert!(
+            e.to_string()
+                .contains("maxStorageBufferBindingSize of 1073741824"),
+            "{e}"
+        );
+        let e = GpgpuError::NeedsAsync {
+            call: "square",
+            instead: "squareAsync",
+        };
+        assert!(
+            e.to_string().starts_with("square waits") && e.to_string().contains("use squareAsync"),
+            "{e}"
+        );
+        assert!(GpgpuError::NoWebGpu { detail: "x".into() }
+            .to_string()
+            .contains("'webgl'"));
     }
 }

@@ -1,25 +1,21 @@
-//! A run: one operation's inputs uploaded, its pass plan, and the GPU textures
-//! in between. Every operation goes through a run; the teaching page drives one
-//! pass at a time (`step`), the plain calls run them all (`run_all`).
+//! A run: one operation's inputs uploaded, its pass plan, and the GPU matrices in
+//! between. Every operation goes through a run, on either backend; the teaching
+//! page drives one pass at a time (`step`), the plain calls run them all
+//! (`run_all`).
 
-use crate::engine::{DeviceMatrix, Engine};
+use crate::engine::{Engine, Matrix, PendingRead, Timer};
 use crate::error::{GpgpuError, Result};
-use crate::gl::objects::Query;
-use crate::gl::GL;
 use crate::kernels::Kernel;
 use crate::plan::passes::PassPlan;
 use crate::plan::reference;
 use crate::plan::semiring::Semiring;
 use crate::plan::shape::{self, Shape};
 
-/// EXT_disjoint_timer_query_webgl2's enums.
-const TIME_ELAPSED_EXT: u32 = 0x88BF;
-const GPU_DISJOINT_EXT: u32 = 0x8FBB;
-
-/// One operation on the GPU: its inputs uploaded, its pass plan, the textures in
+/// One operation on the GPU: its inputs uploaded, its pass plan, the matrices in
 /// between. Made by [`Gpgpu::start_plan`](crate::Gpgpu::start_plan) or
 /// [`Gpgpu::start_product`](crate::Gpgpu::start_product); stepped with [`Run::step`]
-/// or completed with [`Gpgpu::finish`](crate::Gpgpu::finish).
+/// or completed with [`Gpgpu::finish`](crate::Gpgpu::finish) /
+/// [`Gpgpu::finish_async`](crate::Gpgpu::finish_async).
 ///
 /// Its kernel and semiring are fixed at the start (read them with [`Run::kernel`]
 /// and [`Run::semiring`]):
@@ -37,15 +33,15 @@ pub struct Run {
     plan: PassPlan,
     /// Shape each slot holds (known up front: inputs, and each step's output).
     shapes: Vec<Shape>,
-    slots: Vec<Option<DeviceMatrix>>,
+    slots: Vec<Option<Matrix>>,
     /// The answer when it is the identity (p = 0).
-    identity: Option<DeviceMatrix>,
+    identity: Option<Matrix>,
     next: usize,
     /// One timer per pass run with timing on (None where it was off or unsupported).
-    timers: Vec<Option<Query>>,
-    /// The context generation the textures belong to.
+    timers: Vec<Option<Timer>>,
+    /// The context or device generation the matrices belong to.
     generation: u32,
-    /// The engine whose context holds the textures (see `check_alive`).
+    /// The engine whose context or device holds the matrices (see `check_alive`).
     engine: u64,
 }
 
@@ -71,43 +67,56 @@ impl Run {
             shape::check_len(name, *shape, data.len())?;
             semiring.check_domain(name, data)?;
         }
+        for s in &shapes {
+            engine.check_shape(*s)?;
+        }
+        engine.choose_kernel(Some(kernel), shapes[0])?;
         engine.ensure()?;
-        let mut slots: Vec<Option<DeviceMatrix>> = (0..shapes.len()).map(|_| None).collect();
+        let mut slots: Vec<Option<Matrix>> = (0..shapes.len()).map(|_| None).collect();
         let (layout, pad) = (kernel.layout(), semiring.zero() as f32);
-        for (i, (shape, data)) in inputs.iter().enumerate() {
-            slots[i] = Some(engine.upload(*shape, layout, &semiring.prepare(data), pad)?);
-        }
-        // Every output now, so the first pass is not slowed by allocation.
-        for step in &plan.steps {
-            let dst = step.dst();
-            if slots[dst].is_none() {
-                slots[dst] = Some(engine.alloc(shapes[dst], layout)?);
-            }
-        }
-        // M^0 = I needs no pass, but it is still a matrix the page can draw.
-        let identity = match plan.result {
-            Some(_) => None,
-            None => {
-                let n = shapes[0].rows;
-                let id: Vec<f32> = reference::identity(semiring, n)
-                    .into_iter()
-                    .map(|v| v as f32)
-                    .collect();
-                Some(engine.upload(Shape::square(n), layout, &id, pad)?)
-            }
-        };
-        Ok(Run {
+        let mut run = Run {
             kernel,
             semiring,
             plan,
             shapes,
-            slots,
-            identity,
+            slots: vec![],
+            identity: None,
             next: 0,
             timers: Vec::new(),
-            generation: engine.gl().generation(),
+            generation: engine.generation(),
             engine: engine.id(),
-        })
+        };
+        // On failure, what was made so far goes back to the pool.
+        let filled = (|| {
+            for (i, (shape, data)) in inputs.iter().enumerate() {
+                slots[i] = Some(engine.upload(*shape, layout, &semiring.prepare(data), pad)?);
+            }
+            // Every output now, so the first pass is not slowed by allocation.
+            for step in &run.plan.steps {
+                let dst = step.dst();
+                if slots[dst].is_none() {
+                    slots[dst] = Some(engine.alloc(run.shapes[dst], layout)?);
+                }
+            }
+            // M^0 = I needs no pass, but it is still a matrix the page can draw.
+            if run.plan.result.is_none() {
+                let n = run.shapes[0].rows;
+                let id: Vec<f32> = reference::identity(semiring, n)
+                    .into_iter()
+                    .map(|v| v as f32)
+                    .collect();
+                run.identity = Some(engine.upload(Shape::square(n), layout, &id, pad)?);
+            }
+            Ok(())
+        })();
+        run.slots = slots;
+        match filled {
+            Ok(()) => Ok(run),
+            Err(e) => {
+                run.recycle(engine);
+                Err(e)
+            }
+        }
     }
 
     /// The kernel running the passes.
@@ -140,23 +149,14 @@ impl Run {
         self.next == self.plan.steps.len()
     }
 
-    /// Runs the next pass on `engine` (the [`Gpgpu::engine`](crate::Gpgpu::engine) that
-    /// started the run); `timed` wraps it in a GPU timer query where supported.
+    /// Runs the next pass on `engine` (the one that started the run); `timed` times
+    /// it on the GPU where the device can (a WebGL timer query, WebGPU timestamps).
     /// Returns false when every pass has run.
     pub fn step(&mut self, engine: &mut Engine, timed: bool) -> Result<bool> {
         let Some(&step) = self.plan.steps.get(self.next) else {
             return Ok(false);
         };
         self.check_alive(engine)?;
-        let dst = step.dst();
-        let timer = if timed && engine.info().timer_query {
-            Some(Query::new(engine.gl())?)
-        } else {
-            None
-        };
-        if let Some(q) = &timer {
-            engine.gl().begin_query(TIME_ELAPSED_EXT, q.raw());
-        }
         let (a, b) = step.sources();
         // `PassPlan::check` made sure of these; an error rather than a panic all the same.
         let get = |s: usize| {
@@ -165,17 +165,12 @@ impl Run {
                 detail: format!("step {} uses slot {s}, which holds no matrix", self.next),
             })
         };
-        let drawn = match (get(a), get(b), get(dst)) {
-            (Ok(a), Ok(b), Ok(out)) => engine.product(self.kernel, self.semiring, a, b, out),
-            (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => Err(e),
-        };
-        if timer.is_some() {
-            engine.gl().end_query(TIME_ELAPSED_EXT);
-            // Send the pass with its query to the GPU now: ANGLE otherwise submits the
-            // query's end with the next work, and the time includes the idle wait.
-            engine.gl().flush();
-        }
-        drawn?;
+        let timer = engine.product(
+            self.kernel,
+            self.semiring,
+            [get(a)?, get(b)?, get(step.dst())?],
+            timed,
+        )?;
         self.timers.push(timer);
         self.next += 1;
         Ok(true)
@@ -188,7 +183,7 @@ impl Run {
     }
 
     /// The matrix in slot `slot` (inputs are slots 0 and, for products, 1).
-    pub fn slot(&self, slot: usize) -> Option<&DeviceMatrix> {
+    pub fn slot(&self, slot: usize) -> Option<&Matrix> {
         self.slots.get(slot).and_then(|s| s.as_ref())
     }
 
@@ -198,49 +193,52 @@ impl Run {
     }
 
     /// The answer's matrix (for M^0, the identity uploaded at the start).
-    pub fn result(&self) -> Option<&DeviceMatrix> {
+    pub fn result(&self) -> Option<&Matrix> {
         match self.plan.result {
             Some(s) => self.slot(s),
             None => self.identity.as_ref(),
         }
     }
 
-    /// Waits for the GPU to finish the passes issued so far (reads one texel).
+    /// Waits for the GPU to finish the passes issued so far (WebGL: reads one
+    /// texel; WebGPU cannot block: NeedsAsync naming `whenDone`).
     pub fn sync(&self, engine: &mut Engine) -> Result<()> {
         self.check_alive(engine)?;
-        let target = &self.latest().target;
-        target.read_texel(0)?;
-        Ok(())
+        engine.sync(self.latest(), "run.sync()", "await run.whenDone()")
     }
 
-    /// Fails if `engine` is not the one that started this run: its textures live in
-    /// another context, where drawing with them, reading them or pooling them fails.
+    /// Fails if `engine` is not the one that started this run: its matrices live in
+    /// another context or device, where using them or pooling them fails.
     pub fn check_engine(&self, engine: &Engine) -> Result<()> {
         if engine.id() == self.engine {
             return Ok(());
         }
         Err(GpgpuError::BadArgument {
             name: "run".into(),
-            detail: "this run was started on another Gpgpu, whose WebGL context holds its \
-                     textures; step, read and finish it with the Gpgpu that started it"
+            detail: "this run was started on another Gpgpu, whose context or device holds \
+                     its matrices; step, read and finish it with the Gpgpu that started it"
                 .into(),
         })
     }
 
-    /// Fails if `engine` did not start this run, or if the context was lost since
-    /// this run uploaded its inputs: its textures died with it and the run must be
-    /// started again.
+    /// Fails if `engine` did not start this run, or if the context or device was
+    /// lost since this run uploaded its inputs: its matrices died with it and the
+    /// run must be started again.
     pub fn check_alive(&self, engine: &mut Engine) -> Result<()> {
         self.check_engine(engine)?;
-        // First: while still lost, "wait and call again" would be wrong for this run.
-        if engine.gl().generation() != self.generation {
-            return Err(GpgpuError::RunOutlivedContext);
+        // Checked before ensure(): "wait and call again" would be wrong for this run.
+        if engine.generation() != self.generation {
+            return Err(engine.outlived());
         }
-        engine.ensure()
+        engine.ensure()?;
+        if engine.generation() != self.generation {
+            return Err(engine.outlived());
+        }
+        Ok(())
     }
 
     /// The output of the latest pass, or the first input before any pass ran.
-    pub fn latest(&self) -> &DeviceMatrix {
+    pub fn latest(&self) -> &Matrix {
         let slot = match self.next {
             0 => 0,
             k => self.plan.steps[k - 1].dst(),
@@ -272,65 +270,70 @@ impl Run {
         })
     }
 
-    /// Reads the answer back; `BadArgument` until every pass has run. p = 0 gives
-    /// the identity.
+    /// The identity the plan's result is when p = 0 (made on the CPU).
+    fn identity_data(&self) -> Vec<f32> {
+        let n = self.shapes[0].rows;
+        self.semiring.decode(
+            reference::identity(self.semiring, n)
+                .into_iter()
+                .map(|v| v as f32)
+                .collect(),
+        )
+    }
+
+    /// Reads the answer back, blocking (WebGL); `BadArgument` until every pass has
+    /// run. p = 0 gives the identity.
     pub fn read_result(&self, engine: &mut Engine) -> Result<Vec<f32>> {
         self.check_engine(engine)?;
         self.check_done()?;
         match self.plan.result {
-            Some(slot) => {
-                let m = self.slot(slot).ok_or_else(|| GpgpuError::BadArgument {
-                    name: "plan".into(),
-                    detail: format!("result = slot {slot}, which holds no matrix"),
-                })?;
-                engine.download(m).map(|v| self.semiring.decode(v))
+            Some(_) => {
+                let m = self.result_matrix()?;
+                let data = engine.download(m, "run.result()", "run.resultAsync()")?;
+                Ok(self.semiring.decode(data))
             }
             None => {
                 engine.ensure()?;
-                let n = self.shapes[0].rows;
-                Ok(self.semiring.decode(
-                    reference::identity(self.semiring, n)
-                        .into_iter()
-                        .map(|v| v as f32)
-                        .collect(),
-                ))
+                Ok(self.identity_data())
             }
         }
     }
 
+    /// Starts reading the answer back without blocking (either backend).
+    pub fn read_result_async(&self, engine: &mut Engine) -> Result<PendingRead> {
+        self.check_alive(engine)?;
+        self.check_done()?;
+        match self.plan.result {
+            Some(_) => engine.read(self.result_matrix()?, self.semiring),
+            None => Ok(PendingRead::ready(self.identity_data())),
+        }
+    }
+
+    fn result_matrix(&self) -> Result<&Matrix> {
+        let slot = self.plan.result.unwrap_or(0);
+        self.slot(slot).ok_or_else(|| GpgpuError::BadArgument {
+            name: "plan".into(),
+            detail: format!("result = slot {slot}, which holds no matrix"),
+        })
+    }
+
     /// GPU time of each pass run so far in ms: None while the result is pending (it
     /// arrives after control returns to the browser), NaN if timing was off or
-    /// unsupported, or if the GPU reported a disjoint (unreliable) interval.
+    /// unsupported, or if the GPU reported the interval unreliable.
     pub fn gpu_times_ms(&self, engine: &Engine) -> Vec<Option<f64>> {
-        let gl = engine.gl();
-        let disjoint = gl
-            .get_parameter(GPU_DISJOINT_EXT)
-            .ok()
-            .and_then(|v| v.as_bool())
-            .unwrap_or(false);
+        if self.check_engine(engine).is_err() {
+            return vec![Some(f64::NAN); self.timers.len()];
+        }
         self.timers
             .iter()
-            .map(|t| {
-                let Some(q) = t.as_ref() else {
-                    return Some(f64::NAN);
-                };
-                let ready = gl
-                    .get_query_parameter(q.raw(), GL::QUERY_RESULT_AVAILABLE)
-                    .as_bool()
-                    .unwrap_or(false);
-                if disjoint {
-                    return Some(f64::NAN);
-                }
-                if !ready {
-                    return None;
-                }
-                let ns = gl.get_query_parameter(q.raw(), GL::QUERY_RESULT).as_f64();
-                Some(ns.map_or(f64::NAN, |ns| ns / 1e6))
+            .map(|t| match t {
+                None => Some(f64::NAN),
+                Some(t) => engine.timer_ms(t),
             })
             .collect()
     }
 
-    /// Returns the run's textures to the engine's pool; given another engine, deletes
+    /// Returns the run's matrices to the engine's pool; given another engine, drops
     /// them instead (that pool could not use them).
     pub fn recycle(self, engine: &mut Engine) {
         if self.check_engine(engine).is_err() {

@@ -6,9 +6,9 @@
 //! to a rank-two projection, never to one direction: the residual ‖Bv − λv‖ stays
 //! large and the pair is reported as not converging rather than as a wrong answer.
 
-use crate::api::{Gpgpu, Options};
+use crate::api::{Handle, Options};
 use crate::apps::Workspace;
-use crate::engine::DeviceMatrix;
+use crate::engine::Matrix as DeviceMatrix;
 use crate::error::{GpgpuError, Result};
 use crate::plan::random;
 use crate::plan::shape::{self, Shape};
@@ -85,15 +85,15 @@ pub fn bad_k(k: &str, n: usize) -> GpgpuError {
 
 /// The `k` eigenpairs of largest magnitude, in order, stopping at the first that
 /// does not converge within `max_squarings`.
-pub fn eigen(
-    g: &mut Gpgpu,
+pub async fn eigen(
+    g: &Handle,
     n: usize,
     a: &[f32],
     k: usize,
     max_squarings: usize,
     options: &Options,
 ) -> Result<Vec<EigenPair>> {
-    let n = g.dimension("n", n)?;
+    let n = g.with(|e| e.dimension("n", n as f64))?;
     shape::check_len("a", Shape::square(n), a.len())?;
     if k == 0 || k > n {
         return Err(bad_k(&k.to_string(), n));
@@ -132,15 +132,12 @@ pub fn eigen(
         1.0
     };
     let scaled: Vec<f32> = a64.iter().map(|&v| (v / scale) as f32).collect();
-    let kernel = g.choose_kernel(options, Shape::square(n))?;
-    let mut ws = Workspace {
-        engine: g.engine(),
-        kernel,
-    };
+    g.ready().await?;
+    let mut ws = Workspace::new(g, options, Shape::square(n))?;
     let mut b = ws.upload(Shape::square(n), &scaled)?;
     let mut pairs: Vec<EigenPair> = Vec::new();
     let mut found: Vec<Vec<f64>> = Vec::new();
-    let result = (|| {
+    let result = async {
         for p in 0..k {
             // A fresh start vector per pair, orthogonal to the vectors found: with one
             // start vector for all, a repeated eigenvalue's second vector is orthogonal
@@ -148,7 +145,8 @@ pub fn eigen(
             let start = random::uniform(7 + p as u32, n, 0.5, 1.5);
             let start = orthonormal_to(start.iter().map(|&v| v as f64).collect(), &found)
                 .unwrap_or_else(|| vec![0.0; n]);
-            let mut pair = dominant(&mut ws, &b, &start, 1e-6 * norm_a / scale, max_squarings)?;
+            let mut pair =
+                dominant(&mut ws, &b, &start, 1e-6 * norm_a / scale, max_squarings).await?;
             pair.history.iter_mut().for_each(|h| *h *= scale);
             // Checked against A itself, in float64: a deflated B that is only float32
             // noise can make any vector look like an eigenvector of B.
@@ -171,22 +169,23 @@ pub fn eigen(
             }
         }
         Ok(())
-    })();
+    }
+    .await;
     ws.free(b);
     result.map(|_| pairs)
 }
 
 /// The dominant pair of B from the unit start vector `start`. A B whose ‖B‖_F is
 /// at most `zero` is taken as 0: every vector is then an eigenvector for 0.
-fn dominant(
+async fn dominant(
     ws: &mut Workspace,
     b: &DeviceMatrix,
     start: &[f64],
     zero: f64,
     max_squarings: usize,
 ) -> Result<EigenPair> {
-    let n = b.shape.rows;
-    let norm_b = (ws.stats(b)?.sum_sq as f64).sqrt();
+    let n = b.shape().rows;
+    let norm_b = (ws.stats(b).await?.sum_sq as f64).sqrt();
     let start32: Vec<f32> = start.iter().map(|&x| x as f32).collect();
     let mut pair = EigenPair {
         value: 0.0,
@@ -200,13 +199,13 @@ fn dominant(
         return Ok(pair);
     }
     let x0 = ws.upload(Shape::new(n, 1), &start32)?;
-    let found = squarings(ws, b, &x0, norm_b, max_squarings, &mut pair);
+    let found = squarings(ws, b, &x0, norm_b, max_squarings, &mut pair).await;
     ws.free(x0);
     found.map(|_| pair)
 }
 
 /// The squaring loop of `dominant`: fills `pair` with each estimate.
-fn squarings(
+async fn squarings(
     ws: &mut Workspace,
     b: &DeviceMatrix,
     x0: &DeviceMatrix,
@@ -214,11 +213,11 @@ fn squarings(
     max_squarings: usize,
     pair: &mut EigenPair,
 ) -> Result<()> {
-    let n = b.shape.rows;
+    let n = b.shape().rows;
     let mut m: Option<DeviceMatrix> = None;
     for _ in 0..max_squarings {
         let squared = ws.mul(m.as_ref().unwrap_or(b), m.as_ref().unwrap_or(b))?;
-        let top = ws.stats(&squared)?.max_abs;
+        let top = ws.stats(&squared).await?.max_abs;
         if !(top.is_finite() && top > 0.0) {
             ws.free(squared);
             break; // underflow or overflow: keep the last estimate
@@ -230,7 +229,7 @@ fn squarings(
         }
         // v = M x0 / ‖M x0‖, then λ = vᵀ B v and the residual ‖B v − λ v‖.
         let mx = ws.mul(m.as_ref().expect("set above"), x0)?;
-        let v = ws.read(&mx);
+        let v = ws.read(&mx).await;
         ws.free(mx);
         let v: Vec<f64> = v?.iter().map(|&x| x as f64).collect();
         let norm = dot(&v, &v).sqrt();
@@ -243,7 +242,7 @@ fn squarings(
         let bv = ws.mul(b, &vm);
         ws.free(vm);
         let bv = bv?;
-        let bv_data = ws.read(&bv);
+        let bv_data = ws.read(&bv).await;
         ws.free(bv);
         let bv: Vec<f64> = bv_data?.iter().map(|&x| x as f64).collect();
         let (lambda, residual) = rayleigh(&v, &bv);
@@ -270,7 +269,7 @@ fn deflate(
     lambda: f64,
     vector: &[f32],
 ) -> Result<DeviceMatrix> {
-    let n = b.shape.rows;
+    let n = b.shape().rows;
     let column = ws.upload(Shape::new(n, 1), vector)?;
     let row = ws.upload(Shape::new(1, n), vector);
     let outer = row.and_then(|row| {

@@ -3,7 +3,8 @@
 //! held the answer exactly (F(36) = 14,930,352 does; F(37) = 24,157,817 > 2^24
 //! is the first that cannot).
 
-use crate::api::{Gpgpu, Options};
+use crate::api::{Handle, Options};
+use crate::apps::run_plan;
 use crate::error::Result;
 use crate::plan::linalg::fibonacci_exact;
 use crate::plan::passes;
@@ -23,10 +24,10 @@ pub struct Fibonacci {
 /// The largest k whose F(k) float32 can hold (F(186) ≈ 3.33e38 < 3.40e38).
 const LAST_FINITE: u64 = 186;
 
-pub fn fibonacci(g: &mut Gpgpu, k: u64, options: &Options) -> Result<Fibonacci> {
+pub async fn fibonacci(g: &Handle, k: u64, options: &Options) -> Result<Fibonacci> {
     let plan = passes::power(k);
     let passes = plan.steps.len();
-    let m = g.run_plan(2, &[1.0, 1.0, 1.0, 0.0], plan, options)?;
+    let m = run_plan(g, 2, &[1.0, 1.0, 1.0, 0.0], plan, options).await?;
     // Past F(186) ≈ 3.3e38 float32 overflows to +Inf, and the next products turn
     // Inf·0 into NaN in some entries: for F(k) > 0 that NaN is the overflow itself.
     let value = if m[1].is_nan() && k > LAST_FINITE {

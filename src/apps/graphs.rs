@@ -2,7 +2,8 @@
 //! (min, +) squaring: R = b[(I + A)^(n−1)] and D = W^(n−1), each in
 //! ⌈log2(n − 1)⌉ squarings on the GPU.
 
-use crate::api::{Gpgpu, Options};
+use crate::api::{Handle, Options};
+use crate::apps::run_plan;
 use crate::error::Result;
 use crate::plan::graphs::squarings_for_paths;
 use crate::plan::passes;
@@ -20,13 +21,13 @@ pub struct Reachability {
 }
 
 /// Reachability of the graph with adjacency matrix `adjacency` (nonzero = edge i → j).
-pub fn reachability(
-    g: &mut Gpgpu,
+pub async fn reachability(
+    g: &Handle,
     n: usize,
     adjacency: &[f32],
     options: &Options,
 ) -> Result<Reachability> {
-    let n = g.dimension("n", n)?;
+    let n = g.with(|e| e.dimension("n", n as f64))?;
     shape::check_len("adjacency", Shape::square(n), adjacency.len())?;
     let mut m: Vec<f32> = adjacency.iter().map(|&v| (v != 0.0) as u8 as f32).collect();
     for i in 0..n {
@@ -37,7 +38,8 @@ pub fn reachability(
         semiring: Semiring::Boolean,
         ..*options
     };
-    let matrix = g.run_plan(n, &m, passes::repeated_square(squarings as u64)?, &options)?;
+    let plan = passes::repeated_square(squarings as u64)?;
+    let matrix = run_plan(g, n, &m, plan, &options).await?;
     let connected = matrix.iter().all(|&v| v == 1.0);
     Ok(Reachability {
         matrix,
@@ -59,13 +61,13 @@ pub struct ShortestPaths {
 /// `+Infinity` (or anything >= NO_EDGE / 2). On the GPU "no edge" is the finite
 /// `NO_EDGE` = 1e30, since GLSL ES promises no IEEE infinity; |weights| · n must stay
 /// well below 1e29. The diagonal counts as 0 unless it is negative.
-pub fn shortest_paths(
-    g: &mut Gpgpu,
+pub async fn shortest_paths(
+    g: &Handle,
     n: usize,
     weights: &[f32],
     options: &Options,
 ) -> Result<ShortestPaths> {
-    let n = g.dimension("n", n)?;
+    let n = g.with(|e| e.dimension("n", n as f64))?;
     shape::check_len("weights", Shape::square(n), weights.len())?;
     Semiring::MinPlus.check_domain("weights", weights)?;
     let mut w = Semiring::MinPlus.prepare(weights).into_owned();
@@ -77,7 +79,8 @@ pub fn shortest_paths(
         semiring: Semiring::MinPlus,
         ..*options
     };
-    let d = g.run_plan(n, &w, passes::repeated_square(squarings as u64)?, &options)?;
+    let plan = passes::repeated_square(squarings as u64)?;
+    let d = run_plan(g, n, &w, plan, &options).await?;
     // D (with +Inf for no path, as read back) holds paths of up to n − 1 edges; a negative cycle through i shows as a
     // path i → j plus the edge j → i of negative total (an O(n²) check on the CPU).
     let negative_cycle = (0..n).any(|i| {

@@ -11,9 +11,9 @@
 //! invertible A, so it converges whenever an inverse exists. In that form the
 //! doubling product is exactly the Newton–Schulz iteration X ← X(2I − AX).
 
-use crate::api::{Gpgpu, Options};
+use crate::api::{Handle, Options};
 use crate::apps::Workspace;
-use crate::engine::DeviceMatrix;
+use crate::engine::Matrix as DeviceMatrix;
 use crate::error::{GpgpuError, Result};
 use crate::plan::linalg::{norm_1, norm_inf, transpose};
 use crate::plan::reference::to_f64;
@@ -59,17 +59,18 @@ struct Outcome {
     residuals: Vec<f32>,
 }
 
-pub fn inverse(
-    g: &mut Gpgpu,
+pub async fn inverse(
+    g: &Handle,
     n: usize,
     a: &[f32],
     method: InverseMethod,
     stopping: Stopping,
     options: &Options,
 ) -> Result<Inverse> {
-    let n = g.dimension("n", n)?;
+    let n = g.with(|e| e.dimension("n", n as f64))?;
     shape::check_len("a", Shape::square(n), a.len())?;
-    let kernel = g.choose_kernel(options, Shape::square(n))?;
+    g.ready().await?;
+    let mut ws = Workspace::new(g, options, Shape::square(n))?;
     if let InverseMethod::Series { d: Some(d) } = method {
         if !(d > 0.0 && d.is_finite()) {
             return Err(GpgpuError::BadArgument {
@@ -101,18 +102,14 @@ pub fn inverse(
     if !scale.is_finite() || scale <= 0.0 {
         return Ok(no_inverse("A is zero: it has no inverse"));
     }
-    let mut ws = Workspace {
-        engine: g.engine(),
-        kernel,
-    };
     let am = ws.upload(Shape::square(n), a)?;
     let outcome = match method {
-        InverseMethod::NewtonSchulz => newton_schulz(&mut ws, &am, &a64, scale, stopping),
-        InverseMethod::Series { .. } => series(&mut ws, &am, scale, stopping),
+        InverseMethod::NewtonSchulz => newton_schulz(&mut ws, &am, &a64, scale, stopping).await,
+        InverseMethod::Series { .. } => series(&mut ws, &am, scale, stopping).await,
     };
     ws.free(am);
     let Outcome { best, residuals } = outcome?;
-    let matrix = ws.read(&best);
+    let matrix = ws.read(&best).await;
     ws.free(best);
     let mut matrix = matrix?;
     if let InverseMethod::Series { .. } = method {
@@ -254,7 +251,7 @@ impl Best {
 }
 
 /// ‖A·(s·X) − I‖_F by one product, one affine pass and a reduction.
-fn residual(
+async fn residual(
     ws: &mut Workspace,
     a: &DeviceMatrix,
     x: &DeviceMatrix,
@@ -262,11 +259,14 @@ fn residual(
 ) -> Result<(f32, DeviceMatrix)> {
     let t = ws.mul(a, x)?;
     let r = ws.affine(&t, None, s, 0.0, -1.0);
-    let stats = r.and_then(|r| {
-        let st = ws.stats(&r);
-        ws.free(r);
-        st
-    });
+    let stats = match r {
+        Ok(r) => {
+            let st = ws.stats(&r).await;
+            ws.free(r);
+            st
+        }
+        Err(e) => Err(e),
+    };
     match stats {
         Ok(st) if st.nan + st.inf == 0.0 => Ok((st.sum_sq.sqrt(), t)),
         Ok(_) => Ok((f32::INFINITY, t)),
@@ -277,20 +277,20 @@ fn residual(
     }
 }
 
-fn newton_schulz(
+async fn newton_schulz(
     ws: &mut Workspace,
     a: &DeviceMatrix,
     a64: &[f64],
     d: f64,
     stopping: Stopping,
 ) -> Result<Outcome> {
-    let n = a.shape.rows;
+    let n = a.shape().rows;
     let x0: Vec<f32> = transpose(n, n, a64)
         .iter()
         .map(|v| (v * d) as f32)
         .collect();
-    let mut x = ws.upload(a.shape, &x0)?;
-    let (r0, mut t) = residual(ws, a, &x, 1.0)?;
+    let mut x = ws.upload(a.shape(), &x0)?;
+    let (r0, mut t) = residual(ws, a, &x, 1.0).await?;
     let mut residuals = vec![r0];
     let mut best = Best::new(r0, stopping.patience);
     for _ in 0..stopping.max_doublings {
@@ -300,7 +300,7 @@ fn newton_schulz(
         let next = ws.mul(&x, &u);
         ws.free(u);
         let next = next?;
-        let (r, t_next) = residual(ws, a, &next, 1.0)?;
+        let (r, t_next) = residual(ws, a, &next, 1.0).await?;
         residuals.push(r);
         t = t_next;
         if !best.advance(ws, &mut x, next, r) {
@@ -314,11 +314,16 @@ fn newton_schulz(
     })
 }
 
-fn series(ws: &mut Workspace, a: &DeviceMatrix, d: f64, stopping: Stopping) -> Result<Outcome> {
+async fn series(
+    ws: &mut Workspace,
+    a: &DeviceMatrix,
+    d: f64,
+    stopping: Stopping,
+) -> Result<Outcome> {
     // S = I, P = C = I − dA; each doubling: S ← S(I + P), P ← P².
     let mut s = ws.affine(a, None, 0.0, 0.0, 1.0)?;
     let mut p = ws.affine(a, None, -(d as f32), 0.0, 1.0)?;
-    let (r0, t) = residual(ws, a, &s, d as f32)?;
+    let (r0, t) = residual(ws, a, &s, d as f32).await?;
     ws.free(t);
     let mut residuals = vec![r0];
     let mut best = Best::new(r0, stopping.patience);
@@ -327,7 +332,7 @@ fn series(ws: &mut Workspace, a: &DeviceMatrix, d: f64, stopping: Stopping) -> R
         let next = ws.mul(&s, &ip);
         ws.free(ip);
         let next = next?;
-        let (r, t) = residual(ws, a, &next, d as f32)?;
+        let (r, t) = residual(ws, a, &next, d as f32).await?;
         ws.free(t);
         residuals.push(r);
         if !best.advance(ws, &mut s, next, r) {

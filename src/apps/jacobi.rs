@@ -5,7 +5,7 @@
 //! reading x. Converges for strictly diagonally dominant A; a growing Σ|Δx|
 //! is reported as divergence.
 
-use crate::api::{Gpgpu, Options};
+use crate::api::{Handle, Options};
 use crate::apps::Workspace;
 use crate::error::{GpgpuError, Result};
 use crate::plan::shape::{self, Shape};
@@ -54,8 +54,8 @@ impl JacobiSettings {
     }
 }
 
-pub fn jacobi(
-    g: &mut Gpgpu,
+pub async fn jacobi(
+    g: &Handle,
     n: usize,
     a: &[f32],
     b: &[f32],
@@ -63,7 +63,7 @@ pub fn jacobi(
     options: &Options,
 ) -> Result<Jacobi> {
     settings.check()?;
-    let n = g.dimension("n", n)?;
+    let n = g.with(|e| e.dimension("n", n as f64))?;
     shape::check_len("a", Shape::square(n), a.len())?;
     shape::check_len("b", Shape::new(n, 1), b.len())?;
     if let Some(i) = (0..n).find(|&i| a[i * n + i] == 0.0) {
@@ -85,11 +85,8 @@ pub fn jacobi(
     let c: Vec<f32> = (0..n)
         .map(|i| (b[i] as f64 / a[i * n + i] as f64) as f32)
         .collect();
-    let kernel = g.choose_kernel(options, Shape::new(n, 1))?;
-    let mut ws = Workspace {
-        engine: g.engine(),
-        kernel,
-    };
+    g.ready().await?;
+    let mut ws = Workspace::new(g, options, Shape::new(n, 1))?;
     let tm = ws.upload(Shape::square(n), &t)?;
     let cm = ws.upload(Shape::new(n, 1), &c)?;
     let mut x = ws.upload(Shape::new(n, 1), &vec![0.0; n])?;
@@ -97,14 +94,14 @@ pub fn jacobi(
     let mut norms = vec![];
     let mut history = vec![];
     let (mut converged, mut diverged) = (false, false);
-    let run = (|| {
+    let run = async {
         for iteration in 1..=settings.max_iterations {
             let tx = ws.mul(&tm, &x)?;
             let next = ws.affine(&tx, Some(&cm), 1.0, 1.0, 0.0);
             ws.free(tx);
             let next = next?;
             let delta = ws.affine(&next, Some(&x), 1.0, -1.0, 0.0)?;
-            let stats = ws.stats_halving(&delta);
+            let stats = ws.stats_halving(&delta).await;
             ws.free(delta);
             ws.free(std::mem::replace(&mut x, next));
             let st = stats?;
@@ -113,11 +110,11 @@ pub fn jacobi(
             } else {
                 st.sum_abs
             };
-            let norm = ws.stats_halving(&x)?.sum_abs;
+            let norm = ws.stats_halving(&x).await?.sum_abs;
             deltas.push(sum);
             norms.push(norm);
             if settings.record_every.is_some_and(|m| iteration % m == 0) {
-                history.push((iteration, ws.read(&x)?));
+                history.push((iteration, ws.read(&x).await?));
             }
             let limit = DIVERGED_GROWTH * deltas[0].max(f32::MIN_POSITIVE);
             // NaN or ±Inf in x never goes away again (a NaN in A or b brings it at once).
@@ -131,10 +128,14 @@ pub fn jacobi(
             }
         }
         Ok(())
-    })();
+    }
+    .await;
     ws.free(tm);
     ws.free(cm);
-    let x_data = run.and_then(|_| ws.read(&x));
+    let x_data = match run {
+        Ok(()) => ws.read(&x).await,
+        Err(e) => Err(e),
+    };
     ws.free(x);
     Ok(Jacobi {
         x: x_data?,

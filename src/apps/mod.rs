@@ -1,8 +1,13 @@
 //! Matrix powers at work (the textbook chapter's applications, and shortest paths):
 //! each is a sequence of GPU passes built from the product kernels (in a chosen
-//! semiring), the element-wise affine kernel and the statistics reduction.
-//! Results come back once; per-pass numbers (residuals, updates) come back as a
-//! single reduced texel each.
+//! semiring), the element-wise affine kernel and the statistics reduction, on
+//! either backend. Results come back once; per-pass numbers (residuals, updates)
+//! come back as a single reduced record each.
+//!
+//! Each application is an `async fn` over a [`Handle`]: on WebGPU its readbacks
+//! resolve when the GPU is done; on WebGL they are immediate (blocking reads), so
+//! the same future completes at its first poll, and the blocking API runs it with
+//! [`crate::api::now`].
 
 pub mod eigen;
 pub mod fibonacci;
@@ -10,75 +15,132 @@ pub mod graphs;
 pub mod inverse;
 pub mod jacobi;
 
-use crate::engine::{DeviceMatrix, Engine};
+use crate::api::{self, Handle, Options};
+use crate::engine::{Engine, Matrix, PendingRead};
 use crate::error::Result;
-use crate::kernels::affine::{self, Affine};
-use crate::kernels::reduce::{self, Stats};
-use crate::kernels::Kernel;
+use crate::kernels::webgl::reduce::Stats;
+use crate::kernels::{Backend, Kernel};
+use crate::plan::passes::PassPlan;
 use crate::plan::semiring::Semiring;
 use crate::plan::shape::Shape;
 
 /// One kernel (and so one layout) for every matrix of an application.
-pub struct Workspace<'e> {
-    pub engine: &'e mut Engine,
+pub struct Workspace {
+    pub handle: Handle,
     pub kernel: Kernel,
 }
 
-impl Workspace<'_> {
-    pub fn upload(&mut self, shape: Shape, data: &[f32]) -> Result<DeviceMatrix> {
-        self.engine.upload(shape, self.kernel.layout(), data, 0.0)
+impl Workspace {
+    /// A workspace on `handle`'s engine with the kernel `options` ask for (or the
+    /// rule's for an `out`-shaped product).
+    pub fn new(handle: &Handle, options: &Options, out: Shape) -> Result<Workspace> {
+        let kernel = handle.with(|e| e.choose_kernel(options.kernel, out))?;
+        Ok(Workspace {
+            handle: handle.clone(),
+            kernel,
+        })
+    }
+
+    pub fn upload(&mut self, shape: Shape, data: &[f32]) -> Result<Matrix> {
+        let layout = self.kernel.layout();
+        self.handle.with(|e| e.upload(shape, layout, data, 0.0))
     }
 
     /// a · b in the ordinary semiring.
-    pub fn mul(&mut self, a: &DeviceMatrix, b: &DeviceMatrix) -> Result<DeviceMatrix> {
-        let out = self
-            .engine
-            .alloc(Shape::new(a.shape.rows, b.shape.cols), self.kernel.layout())?;
-        let done = self
-            .engine
-            .product(self.kernel, Semiring::Ordinary, a, b, &out);
-        self.keep_if(done, out)
+    pub fn mul(&mut self, a: &Matrix, b: &Matrix) -> Result<Matrix> {
+        let kernel = self.kernel;
+        self.handle.with(|e| {
+            let out = e.alloc(Shape::new(a.shape().rows, b.shape().cols), kernel.layout())?;
+            let done = e.product(kernel, Semiring::Ordinary, [a, b, &out], false);
+            keep_if(e, done.map(|_| ()), out)
+        })
     }
 
     /// alpha·p + beta·q + gamma·I.
     pub fn affine(
         &mut self,
-        p: &DeviceMatrix,
-        q: Option<&DeviceMatrix>,
+        p: &Matrix,
+        q: Option<&Matrix>,
         alpha: f32,
         beta: f32,
         gamma: f32,
-    ) -> Result<DeviceMatrix> {
-        let out = self.engine.alloc(p.shape, self.kernel.layout())?;
-        let coefficients = Affine { alpha, beta, gamma };
-        let done = affine::apply(self.engine, &out, p, q, coefficients, 0.0);
-        self.keep_if(done, out)
+    ) -> Result<Matrix> {
+        let layout = self.kernel.layout();
+        self.handle.with(|e| {
+            let out = e.alloc(p.shape(), layout)?;
+            let done = e.affine(&out, p, q, [alpha, beta, gamma], 0.0);
+            keep_if(e, done, out)
+        })
     }
 
-    pub fn stats(&mut self, m: &DeviceMatrix) -> Result<Stats> {
-        reduce::stats(self.engine, m)
+    pub async fn stats(&mut self, m: &Matrix) -> Result<Stats> {
+        self.handle.with(|e| e.stats(m))?.wait().await
     }
 
-    /// Statistics by repeated halving passes (2×2 → 1 per pass).
-    pub fn stats_halving(&mut self, m: &DeviceMatrix) -> Result<Stats> {
-        reduce::stats_with(self.engine, m, 2)
+    /// Statistics by repeated halving passes on WebGL (2×2 → 1 per pass; fewer
+    /// reads of large blocks per fragment for thin vectors); WebGPU's reduction
+    /// is the same either way.
+    pub async fn stats_halving(&mut self, m: &Matrix) -> Result<Stats> {
+        self.handle.with(|e| e.stats_with(m, 2))?.wait().await
     }
 
-    pub fn read(&mut self, m: &DeviceMatrix) -> Result<Vec<f32>> {
-        self.engine.download(m)
+    /// Reads a matrix back (WebGL: blocking, as the applications always did;
+    /// WebGPU: when mapped).
+    pub async fn read(&mut self, m: &Matrix) -> Result<Vec<f32>> {
+        self.handle
+            .with(|e| fetch(e, m, Semiring::Ordinary))?
+            .wait()
+            .await
     }
 
-    pub fn free(&mut self, m: DeviceMatrix) {
-        self.engine.recycle(m);
+    pub fn free(&mut self, m: Matrix) {
+        let _ = self.handle.with(|e| {
+            e.recycle(m);
+            Ok(())
+        });
     }
+}
 
-    fn keep_if(&mut self, done: Result<()>, out: DeviceMatrix) -> Result<DeviceMatrix> {
-        match done {
-            Ok(()) => Ok(out),
-            Err(e) => {
-                self.engine.recycle(out);
-                Err(e)
-            }
+fn keep_if(e: &mut Engine, done: Result<()>, out: Matrix) -> Result<Matrix> {
+    match done {
+        Ok(()) => Ok(out),
+        Err(err) => {
+            e.recycle(out);
+            Err(err)
         }
     }
+}
+
+/// A readback that completes at once on WebGL (a blocking read) and through
+/// `mapAsync` on WebGPU.
+fn fetch(e: &mut Engine, m: &Matrix, semiring: Semiring) -> Result<PendingRead> {
+    match e.backend() {
+        Backend::WebGl => Ok(PendingRead::ready(semiring.decode(e.download(
+            m,
+            "read",
+            "an Async form",
+        )?))),
+        Backend::WebGpu => e.read(m, semiring),
+    }
+}
+
+/// Runs a pass plan on an n×n matrix and reads the result (as `fetch` does).
+pub async fn run_plan(
+    handle: &Handle,
+    n: usize,
+    m: &[f32],
+    plan: PassPlan,
+    options: &Options,
+) -> Result<Vec<f32>> {
+    handle.ready().await?;
+    let pending = handle.with(|e| {
+        let mut run = api::start_plan(e, n, m, plan, options)?;
+        let read = run.run_all(e).and_then(|_| match e.backend() {
+            Backend::WebGl => run.read_result(e).map(PendingRead::ready),
+            Backend::WebGpu => run.read_result_async(e),
+        });
+        run.recycle(e);
+        read
+    })?;
+    pending.wait().await
 }

@@ -1,5 +1,5 @@
-//! How a row-major matrix is laid out in GPU textures, and the packing and
-//! unpacking between the two. Pure Rust: tested natively.
+//! How a row-major matrix is laid out in GPU textures (WebGL) or buffers (WebGPU),
+//! and the packing and unpacking between the two. Pure Rust: tested natively.
 //!
 //! * `Scalar`: one R32F texture, one element per texel, texel (x = j, y = i).
 //!   The tutorial's layout; no padding.
@@ -8,6 +8,8 @@
 //!   Rows and columns are padded to a multiple of `pad()` with the semiring's zero,
 //!   so the kernels never read outside a texture and padding never adds to a sum.
 //!   With one plane a row-major matrix whose sides are multiples of 4 uploads as is.
+//! * `Linear`: the row-major array itself in one WebGPU storage buffer, no padding:
+//!   the compute kernels check their edges instead.
 
 use std::borrow::Cow;
 
@@ -17,13 +19,14 @@ use super::shape::Shape;
 pub enum Layout {
     Scalar,
     Packed { planes: usize },
+    Linear,
 }
 
 impl Layout {
     /// How many textures hold one matrix.
     pub fn planes(&self) -> usize {
         match *self {
-            Layout::Scalar => 1,
+            Layout::Scalar | Layout::Linear => 1,
             Layout::Packed { planes } => planes,
         }
     }
@@ -31,7 +34,7 @@ impl Layout {
     /// Floats per texel.
     pub fn channels(&self) -> usize {
         match self {
-            Layout::Scalar => 1,
+            Layout::Scalar | Layout::Linear => 1,
             Layout::Packed { .. } => 4,
         }
     }
@@ -39,7 +42,7 @@ impl Layout {
     /// Both sides are padded to a multiple of this.
     pub fn pad(&self) -> usize {
         match *self {
-            Layout::Scalar => 1,
+            Layout::Scalar | Layout::Linear => 1,
             Layout::Packed { planes } => planes.max(4),
         }
     }
@@ -54,7 +57,7 @@ impl Layout {
     pub fn texture_size(&self, shape: Shape) -> (usize, usize) {
         let padded = self.padded(shape);
         match self {
-            Layout::Scalar => (shape.cols, shape.rows),
+            Layout::Scalar | Layout::Linear => (shape.cols, shape.rows),
             Layout::Packed { planes } => (padded.cols / 4, padded.rows / planes),
         }
     }
@@ -115,13 +118,16 @@ mod tests {
     }
 
     #[test]
-    fn scalar_layout_is_the_row_major_array_itself() {
+    fn scalar_and_linear_layouts_are_the_row_major_array_itself() {
         let s = Shape::new(3, 5);
         let m = matrix(s);
-        let planes = Layout::Scalar.pack(s, &m, 0.0);
-        assert!(matches!(planes[0], Cow::Borrowed(_)));
-        assert_eq!(Layout::Scalar.texture_size(s), (5, 3));
-        assert_eq!(Layout::Scalar.unpack(s, &[&planes[0]]), m);
+        for layout in [Layout::Scalar, Layout::Linear] {
+            let planes = layout.pack(s, &m, 0.0);
+            assert!(matches!(planes[0], Cow::Borrowed(_)));
+            assert_eq!(layout.texture_size(s), (5, 3));
+            assert_eq!(layout.padded(s), s);
+            assert_eq!(layout.unpack(s, &[&planes[0]]), m);
+        }
     }
 
     #[test]

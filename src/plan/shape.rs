@@ -28,6 +28,22 @@ impl Shape {
     }
 }
 
+/// Checks that `out` = `a` · `b` fits: `a`'s columns are `b`'s rows and `out` is
+/// a.rows × b.cols. A public engine call made with the wrong matrices is an error
+/// here, not a panic.
+pub fn check_product(what: &str, a: Shape, b: Shape, out: Shape) -> Result<()> {
+    if a.cols == b.rows && out == Shape::new(a.rows, b.cols) {
+        return Ok(());
+    }
+    Err(GpgpuError::BadArgument {
+        name: what.into(),
+        detail: format!(
+            "a {}x{} matrix times a {}x{} one into a {}x{} one: the shapes do not fit",
+            a.rows, a.cols, b.rows, b.cols, out.rows, out.cols
+        ),
+    })
+}
+
 fn number_problem(value: f64) -> Option<NumberProblem> {
     if !value.is_finite() {
         Some(NumberProblem::NotFinite)

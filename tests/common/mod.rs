@@ -4,26 +4,56 @@
 
 use gpgpu_matrix::plan::metrics::{compare, Metrics};
 use gpgpu_matrix::plan::random;
-use gpgpu_matrix::{Gpgpu, Kernel, Options, Semiring};
+use gpgpu_matrix::{Backend, BackendChoice, CreateOptions, Gpgpu, Info, Kernel, Options, Semiring};
 use wasm_bindgen::JsCast;
 
 /// Relative Frobenius tolerance for random float inputs in [-1, 1].
 pub const FROBENIUS_TOL: f64 = 1e-5;
 
-/// An engine whose outputs are filled with NaN before every pass, so a texel a
-/// kernel forgets to write fails the comparison.
+/// A WebGL engine whose outputs are filled with NaN before every pass, so a texel
+/// a kernel forgets to write fails the comparison.
 pub fn poisoned() -> Gpgpu {
-    let mut g = Gpgpu::new(None).expect("WebGL2 with float render targets");
+    let g = Gpgpu::new(None).expect("WebGL2 with float render targets");
     g.set_poison(Some(f32::NAN));
     g
 }
 
+/// A Gpgpu on `backend`.
+pub async fn on(backend: Backend) -> Gpgpu {
+    let choice = match backend {
+        Backend::WebGl => BackendChoice::WebGl,
+        Backend::WebGpu => BackendChoice::WebGpu,
+    };
+    Gpgpu::create(CreateOptions {
+        backend: choice,
+        ..CreateOptions::default()
+    })
+    .await
+    .unwrap_or_else(|e| panic!("{}: {e}", backend.name()))
+}
+
+/// One poisoned engine per backend: the suite runs every check on each.
+pub async fn engines() -> Vec<Gpgpu> {
+    let mut all = vec![];
+    for backend in [Backend::WebGl, Backend::WebGpu] {
+        let g = on(backend).await;
+        g.set_poison(Some(f32::NAN));
+        all.push(g);
+    }
+    all
+}
+
 /// Every kernel this device supports.
 pub fn kernels(g: &Gpgpu) -> Vec<Kernel> {
-    Kernel::ALL
-        .into_iter()
-        .filter(|k| k.supported(&g.info().limits))
-        .collect()
+    g.engine().kernels()
+}
+
+/// The WebGL limits of a WebGL engine.
+pub fn gl_limits(g: &Gpgpu) -> gpgpu_matrix::gl::capabilities::Limits {
+    match g.info() {
+        Info::WebGl(i) => i.limits,
+        Info::WebGpu(_) => panic!("a WebGL engine was expected"),
+    }
 }
 
 pub fn opts(kernel: Kernel) -> Options {

@@ -4,11 +4,11 @@
 
 use super::heatmap::bind_matrix;
 use super::ProgramKey;
-use crate::engine::{Destination, DeviceMatrix, Engine};
+use crate::engine::webgl::{Destination, GlEngine, GlMatrix};
 use crate::error::Result;
 use crate::gl::target::{RenderTarget, TexFormat};
 
-pub const SOURCE: &str = include_str!("../../glsl/reduce.frag");
+pub const SOURCE: &str = include_str!("../../../glsl/reduce.frag");
 
 /// Shrink per pass for statistics of whole matrices (few passes).
 pub const FACTOR: usize = 8;
@@ -28,6 +28,22 @@ pub struct Stats {
     pub max: f32,
 }
 
+impl Stats {
+    /// From the 8-float record of wgsl/reduce.wgsl (the same fields, in order).
+    pub fn from_record(r: &[f32]) -> Stats {
+        let at = |i: usize| r.get(i).copied().unwrap_or(f32::NAN);
+        Stats {
+            max_abs: at(0),
+            nan: at(1),
+            inf: at(2),
+            sum_abs: at(3),
+            sum_sq: at(4),
+            min: at(5),
+            max: at(6),
+        }
+    }
+}
+
 /// Grid sizes of the passes for a `cols`×`rows` input, down to 1×1.
 pub fn pass_sizes(cols: usize, rows: usize, factor: usize) -> Vec<(usize, usize)> {
     let mut sizes = vec![];
@@ -42,7 +58,7 @@ pub fn pass_sizes(cols: usize, rows: usize, factor: usize) -> Vec<(usize, usize)
 }
 
 /// Statistics of `m`, reducing `factor`-fold per pass (2 = repeated halving).
-pub fn stats_with(engine: &mut Engine, m: &DeviceMatrix, factor: usize) -> Result<Stats> {
+pub fn stats_with(engine: &mut GlEngine, m: &GlMatrix, factor: usize) -> Result<Stats> {
     let mut input_size = (m.shape.cols, m.shape.rows);
     let mut previous: Option<RenderTarget> = None;
     for (w, h) in pass_sizes(m.shape.cols, m.shape.rows, factor) {
@@ -87,7 +103,7 @@ pub fn stats_with(engine: &mut Engine, m: &DeviceMatrix, factor: usize) -> Resul
 }
 
 /// Statistics of `m` in few passes.
-pub fn stats(engine: &mut Engine, m: &DeviceMatrix) -> Result<Stats> {
+pub fn stats(engine: &mut GlEngine, m: &GlMatrix) -> Result<Stats> {
     stats_with(engine, m, FACTOR)
 }
 

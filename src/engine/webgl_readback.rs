@@ -5,7 +5,7 @@
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::engine::DeviceMatrix;
+use crate::engine::webgl::GlMatrix;
 use crate::error::Result;
 use crate::gl::objects::{Buffer, Fence};
 use crate::gl::target::keep_channels;
@@ -22,7 +22,7 @@ struct PlaneRead {
 }
 
 /// A readback issued to the GPU; `wait` resolves when the data is on the CPU.
-pub struct PendingRead {
+pub struct GlRead {
     gl: Gl,
     state: State,
     /// Whose encoding the data comes back in (min-plus turns NO_EDGE into +Inf).
@@ -41,9 +41,9 @@ enum State {
     },
 }
 
-impl PendingRead {
-    pub fn ready(gl: &Gl, data: Vec<f32>) -> PendingRead {
-        PendingRead {
+impl GlRead {
+    pub fn ready(gl: &Gl, data: Vec<f32>) -> GlRead {
+        GlRead {
             gl: gl.clone(),
             state: State::Ready(data),
             semiring: Semiring::Ordinary,
@@ -51,14 +51,14 @@ impl PendingRead {
     }
 
     /// Decodes the data as `semiring`'s results once it arrives.
-    pub fn in_semiring(mut self, semiring: Semiring) -> PendingRead {
+    pub fn in_semiring(mut self, semiring: Semiring) -> GlRead {
         self.semiring = semiring;
         self
     }
 
     /// Queues readPixels of every plane of `m` into pack buffers, then a fence. The
     /// textures may be reused at once: later draws are ordered after these reads.
-    pub fn start(gl: &Gl, m: &DeviceMatrix) -> Result<PendingRead> {
+    pub fn start(gl: &Gl, m: &GlMatrix) -> Result<GlRead> {
         let target = &m.target;
         let (w, h) = (target.width(), target.height());
         if let Some((row_length, skip)) = m.layout.strided_rows(m.shape) {
@@ -92,7 +92,7 @@ impl PendingRead {
                 floats,
                 read_channels: 1,
             }];
-            return Self::fenced(gl, planes, m.shape, Layout::Scalar, 1);
+            return GlRead::fenced(gl, planes, m.shape, Layout::Scalar, 1);
         }
         let (format, read_channels) = target.read_format();
         let mut planes = Vec::new();
@@ -112,7 +112,7 @@ impl PendingRead {
                 read_channels,
             });
         }
-        Self::fenced(gl, planes, m.shape, m.layout, target.format().channels())
+        GlRead::fenced(gl, planes, m.shape, m.layout, target.format().channels())
     }
 
     /// Puts a fence after the queued reads. `layout` says how to assemble the
@@ -123,11 +123,11 @@ impl PendingRead {
         shape: Shape,
         layout: Layout,
         channels: usize,
-    ) -> Result<PendingRead> {
+    ) -> Result<GlRead> {
         let fence = Fence::new(gl)?;
         gl.flush();
         gl.check("queueing an asynchronous readback")?;
-        Ok(PendingRead {
+        Ok(GlRead {
             gl: gl.clone(),
             state: State::InFlight {
                 planes,

@@ -3,19 +3,13 @@
 
 use std::ops::Range;
 
-use crate::engine::DeviceMatrix;
+use crate::engine::webgl::GlMatrix;
 use crate::gl::program::Program;
 use crate::plan::shape::Shape;
 
-pub const SOURCE: &str = include_str!("../../glsl/matmul_packed.frag");
+pub const SOURCE: &str = include_str!("../../../glsl/matmul_packed.frag");
 
-pub(crate) fn bind(
-    program: &Program,
-    a: &DeviceMatrix,
-    b: &DeviceMatrix,
-    out: Shape,
-    steps: Range<usize>,
-) {
+pub(crate) fn bind(program: &Program, a: &GlMatrix, b: &GlMatrix, out: Shape, steps: Range<usize>) {
     program.set_texture("u_a", 0, &a.target.textures()[0]);
     program.set_texture("u_b", 1, &b.target.textures()[0]);
     program.set_int("u_kb_begin", steps.start as i32);

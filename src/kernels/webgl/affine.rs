@@ -3,10 +3,10 @@
 
 use super::heatmap::bind_matrix;
 use super::ProgramKey;
-use crate::engine::{Destination, DeviceMatrix, Engine};
+use crate::engine::webgl::{Destination, GlEngine, GlMatrix};
 use crate::error::Result;
 
-pub const SOURCE: &str = include_str!("../../glsl/affine.frag");
+pub const SOURCE: &str = include_str!("../../../glsl/affine.frag");
 
 /// The coefficients of out = alpha·P + beta·Q + gamma·I.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -18,10 +18,10 @@ pub struct Affine {
 
 /// out ← alpha·p + beta·q + gamma·I (q may be None when beta is 0); padding gets `pad`.
 pub fn apply(
-    engine: &mut Engine,
-    out: &DeviceMatrix,
-    p: &DeviceMatrix,
-    q: Option<&DeviceMatrix>,
+    engine: &mut GlEngine,
+    out: &GlMatrix,
+    p: &GlMatrix,
+    q: Option<&GlMatrix>,
     coefficients: Affine,
     pad: f32,
 ) -> Result<()> {

@@ -6,7 +6,6 @@
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::rc::Rc;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
@@ -18,7 +17,8 @@ use crate::gl::program::Program;
 use crate::gl::quad::Quad;
 use crate::gl::target::{RenderTarget, TexFormat};
 use crate::gl::{Gl, LiveCounts, GL};
-use crate::kernels::{Kernel, ProgramKey};
+use crate::kernels::webgl::ProgramKey;
+use crate::kernels::Kernel;
 use crate::plan::layout::Layout;
 use crate::plan::semiring::Semiring;
 use crate::plan::shape::Shape;
@@ -28,7 +28,7 @@ const POOL_MAX_TARGETS: usize = 6;
 const POOL_MAX_BYTES: usize = 512 << 20;
 
 /// A matrix resident on the GPU, in one layout.
-pub struct DeviceMatrix {
+pub struct GlMatrix {
     pub shape: Shape,
     pub layout: Layout,
     pub target: RenderTarget,
@@ -71,10 +71,7 @@ impl Resources {
 
 type Listener = Closure<dyn FnMut(web_sys::Event)>;
 
-/// Source of `Engine::id`s.
-static NEXT_ENGINE_ID: AtomicU64 = AtomicU64::new(0);
-
-pub struct Engine {
+pub struct GlEngine {
     /// Unique per engine, so a run can tell whose textures it holds.
     id: u64,
     canvas: Canvas,
@@ -89,10 +86,10 @@ pub struct Engine {
     owns_canvas: bool,
 }
 
-impl Engine {
+impl GlEngine {
     /// An engine on `canvas`; `owns_canvas` when the library made it (then dropping
     /// the engine gives the context back to the browser at once).
-    pub fn new(canvas: Canvas, owns_canvas: bool) -> Result<Engine> {
+    pub fn new(canvas: Canvas, owns_canvas: bool) -> Result<GlEngine> {
         let gl = Gl::new(canvas.webgl2()?);
         // A canvas whose context is already lost answers every query with null.
         if gl.is_context_lost() {
@@ -114,8 +111,8 @@ impl Engine {
             .map_err(|e| GpgpuError::Gl {
                 detail: format!("addEventListener failed: {e:?}"),
             })?;
-        let mut engine = Engine {
-            id: NEXT_ENGINE_ID.fetch_add(1, Ordering::Relaxed),
+        let mut engine = GlEngine {
+            id: super::next_id(),
             info: capabilities::describe(&gl),
             canvas,
             gl,
@@ -268,10 +265,10 @@ impl Engine {
     }
 
     /// A matrix-sized target, from the pool when one fits.
-    pub fn alloc(&mut self, shape: Shape, layout: Layout) -> Result<DeviceMatrix> {
+    pub fn alloc(&mut self, shape: Shape, layout: Layout) -> Result<GlMatrix> {
         let (w, h) = layout.texture_size(shape);
         let target = self.alloc_target(w, h, format_of(layout), layout.planes())?;
-        Ok(DeviceMatrix {
+        Ok(GlMatrix {
             shape,
             layout,
             target,
@@ -279,7 +276,7 @@ impl Engine {
     }
 
     /// Returns a matrix's textures to the pool.
-    pub fn recycle(&mut self, m: DeviceMatrix) {
+    pub fn recycle(&mut self, m: GlMatrix) {
         self.recycle_target(m.target);
     }
 
@@ -297,7 +294,7 @@ impl Engine {
         layout: Layout,
         data: &[f32],
         pad: f32,
-    ) -> Result<DeviceMatrix> {
+    ) -> Result<GlMatrix> {
         let m = self.alloc(shape, layout)?;
         let textures = m.target.textures();
         if let Some((row_length, skip)) = layout.strided_rows(shape) {
@@ -313,7 +310,7 @@ impl Engine {
     }
 
     /// Reads a matrix back into row-major order.
-    pub fn download(&mut self, m: &DeviceMatrix) -> Result<Vec<f32>> {
+    pub fn download(&mut self, m: &GlMatrix) -> Result<Vec<f32>> {
         self.ensure()?;
         let result = if let Some((row_length, skip)) = m.layout.strided_rows(m.shape) {
             let mut out = vec![f32::NAN; m.shape.len()];
@@ -340,9 +337,9 @@ impl Engine {
         &mut self,
         kernel: Kernel,
         semiring: Semiring,
-        a: &DeviceMatrix,
-        b: &DeviceMatrix,
-        out: &DeviceMatrix,
+        a: &GlMatrix,
+        b: &GlMatrix,
+        out: &GlMatrix,
     ) -> Result<()> {
         let layout = kernel.layout();
         // Public, so a caller's mistake is an error here, not a panic.
@@ -360,18 +357,7 @@ impl Engine {
                 out.layout
             )));
         }
-        let want = Shape::new(a.shape.rows, b.shape.cols);
-        if a.shape.cols != b.shape.rows || out.shape != want {
-            return Err(bad(format!(
-                "a {}x{} matrix times a {}x{} one into a {}x{} one: the shapes do not fit",
-                a.shape.rows,
-                a.shape.cols,
-                b.shape.rows,
-                b.shape.cols,
-                out.shape.rows,
-                out.shape.cols
-            )));
-        }
+        crate::plan::shape::check_product("product", a.shape, b.shape, out.shape)?;
         self.poison(&out.target);
         let total = kernel.k_steps(layout.padded(a.shape).cols);
         let chunk = match kernel.chunk_steps() {
@@ -406,7 +392,7 @@ impl Engine {
     }
 }
 
-impl Drop for Engine {
+impl Drop for GlEngine {
     fn drop(&mut self) {
         self.gl.release();
         for (name, listener) in &self.listeners {

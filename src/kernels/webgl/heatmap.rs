@@ -6,12 +6,12 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 use super::ProgramKey;
-use crate::engine::{Destination, DeviceMatrix, Engine};
+use crate::engine::webgl::{Destination, GlEngine, GlMatrix};
 use crate::error::{GpgpuError, Result};
 use crate::gl::context::Canvas;
 use crate::gl::program::Program;
 
-pub const SOURCE: &str = include_str!("../../glsl/heatmap.frag");
+pub const SOURCE: &str = include_str!("../../../glsl/heatmap.frag");
 
 /// A block larger than this per side is sampled with a stride, bounding a pixel's cost.
 pub const MAX_SAMPLES_PER_AXIS: usize = 16;
@@ -36,7 +36,7 @@ pub struct Drawn {
 }
 
 /// Points the sampler array `name[0..planes]` at `m`'s planes, from texture unit `first`.
-pub fn bind_matrix(program: &Program, name: &str, m: &DeviceMatrix, first: u32) {
+pub fn bind_matrix(program: &Program, name: &str, m: &GlMatrix, first: u32) {
     for (p, t) in m.target.textures().iter().enumerate() {
         program.set_texture(&format!("{name}[{p}]"), first + p as u32, t);
     }
@@ -51,8 +51,8 @@ pub fn mapping(rows: usize, cols: usize, width: usize, height: usize) -> Drawn {
 
 /// Draws `m` onto the context's canvas, resized to width×height.
 pub fn draw(
-    engine: &mut Engine,
-    m: &DeviceMatrix,
+    engine: &mut GlEngine,
+    m: &GlMatrix,
     width: usize,
     height: usize,
     style: Style,
@@ -79,7 +79,7 @@ pub fn draw(
 }
 
 /// Copies the context's canvas onto `target` (a 2D canvas of the same size).
-pub fn present(engine: &Engine, target: &HtmlCanvasElement) -> Result<()> {
+pub fn present(engine: &GlEngine, target: &HtmlCanvasElement) -> Result<()> {
     let ctx = target
         .get_context("2d")
         .ok()

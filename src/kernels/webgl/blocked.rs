@@ -3,19 +3,13 @@
 
 use std::ops::Range;
 
-use crate::engine::DeviceMatrix;
+use crate::engine::webgl::GlMatrix;
 use crate::gl::program::Program;
 use crate::plan::shape::Shape;
 
-pub const SOURCE: &str = include_str!("../../glsl/matmul_blocked.frag");
+pub const SOURCE: &str = include_str!("../../../glsl/matmul_blocked.frag");
 
-pub(crate) fn bind(
-    program: &Program,
-    a: &DeviceMatrix,
-    b: &DeviceMatrix,
-    out: Shape,
-    steps: Range<usize>,
-) {
+pub(crate) fn bind(program: &Program, a: &GlMatrix, b: &GlMatrix, out: Shape, steps: Range<usize>) {
     let planes = a.layout.planes();
     for (r, t) in a.target.textures().iter().enumerate() {
         program.set_texture(&format!("u_a[{r}]"), r as u32, t);

@@ -1,0 +1,660 @@
+//! The run engine: one interface over both backends. [`Engine`] is a WebGL2 context
+//! ([`webgl::GlEngine`]) or a WebGPU device ([`webgpu::GpuEngine`]); [`Matrix`] is a
+//! matrix resident on either. Everything above (runs, the applications, the Rust
+//! and JavaScript APIs) talks to this enum only, so the run logic exists once; the
+//! match arms below are the whole of what differs.
+//!
+//! Data flows one way: upload → passes → readback. Readbacks return pending values
+//! ([`PendingRead`], [`PendingStats`], [`PendingDraw`]): on WebGL they may already
+//! hold the answer (a blocking read), on WebGPU they resolve when `mapAsync` does.
+
+pub mod webgl;
+pub mod webgl_readback;
+pub mod webgpu;
+
+use web_sys::HtmlCanvasElement;
+
+use crate::error::{GpgpuError, Result};
+use crate::gl::objects::Query;
+use crate::kernels::webgl::heatmap::{self, Drawn, Style};
+use crate::kernels::webgl::reduce::{self, Stats};
+use crate::kernels::webgl::{affine, choose as choose_webgl};
+use crate::kernels::{Backend, Kernel};
+use crate::plan::layout::Layout;
+use crate::plan::semiring::Semiring;
+use crate::plan::shape::{self, Shape};
+
+pub use webgl::{GlEngine, GlMatrix};
+pub use webgl_readback::GlRead;
+pub use webgpu::{GpuEngine, GpuMatrix, GpuRead};
+
+/// Source of engine ids (shared by both backends: a run checks its engine by id).
+static NEXT_ENGINE_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+pub(crate) fn next_id() -> u64 {
+    NEXT_ENGINE_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// EXT_disjoint_timer_query_webgl2's enums.
+const TIME_ELAPSED_EXT: u32 = 0x88BF;
+const GPU_DISJOINT_EXT: u32 = 0x8FBB;
+
+/// A WebGL2 context or a WebGPU device, with its caches and pools.
+#[allow(clippy::large_enum_variant)]
+pub enum Engine {
+    WebGl(GlEngine),
+    WebGpu(GpuEngine),
+}
+
+/// A matrix resident on the GPU of one backend.
+pub enum Matrix {
+    Gl(GlMatrix),
+    Gpu(GpuMatrix),
+}
+
+impl Matrix {
+    pub fn shape(&self) -> Shape {
+        match self {
+            Matrix::Gl(m) => m.shape,
+            Matrix::Gpu(m) => m.shape,
+        }
+    }
+
+    pub fn layout(&self) -> Layout {
+        match self {
+            Matrix::Gl(m) => m.layout,
+            Matrix::Gpu(_) => Layout::Linear,
+        }
+    }
+}
+
+/// The GPU timing of one pass.
+pub enum Timer {
+    Gl(Query),
+    Gpu(crate::webgpu::Timer),
+}
+
+/// "This matrix belongs to the other backend": a caller mixed engines.
+fn foreign() -> GpgpuError {
+    GpgpuError::BadArgument {
+        name: "matrix".into(),
+        detail: "a matrix of another backend (or another Gpgpu): use matrices of the \
+                 engine that made them"
+            .into(),
+    }
+}
+
+impl Engine {
+    pub fn backend(&self) -> Backend {
+        match self {
+            Engine::WebGl(_) => Backend::WebGl,
+            Engine::WebGpu(_) => Backend::WebGpu,
+        }
+    }
+
+    /// This engine's identity: no two engines of a page share one.
+    pub fn id(&self) -> u64 {
+        match self {
+            Engine::WebGl(e) => e.id(),
+            Engine::WebGpu(e) => e.id(),
+        }
+    }
+
+    /// Changes when the context or device is lost (and replaced): objects of an
+    /// older generation are gone.
+    pub fn generation(&self) -> u32 {
+        match self {
+            Engine::WebGl(e) => e.gl().generation(),
+            Engine::WebGpu(e) => e.generation(),
+        }
+    }
+
+    /// The error for a run whose GPU objects died with a lost context or device.
+    pub fn outlived(&self) -> GpgpuError {
+        match self {
+            Engine::WebGl(_) => GpgpuError::RunOutlivedContext,
+            Engine::WebGpu(_) => GpgpuError::RunOutlivedDevice,
+        }
+    }
+
+    /// Fails while the context or device is lost; rebuilds once it is back.
+    pub fn ensure(&mut self) -> Result<()> {
+        match self {
+            Engine::WebGl(e) => e.ensure(),
+            Engine::WebGpu(e) => e.ensure(),
+        }
+    }
+
+    /// Whether a lost device is being replaced (an async call may wait for it).
+    pub fn replacing(&self) -> bool {
+        match self {
+            Engine::WebGl(_) => false,
+            Engine::WebGpu(e) => e.replacing(),
+        }
+    }
+
+    /// The largest dimension a matrix may have on this device.
+    pub fn max_dimension(&self) -> usize {
+        match self {
+            Engine::WebGl(e) => e.info().limits.max_dimension(),
+            Engine::WebGpu(e) => e.max_dimension(),
+        }
+    }
+
+    /// A dimension given as a JS number: a whole number from 1 to the device's limit.
+    pub fn dimension(&self, name: &str, value: f64) -> Result<usize> {
+        match self {
+            Engine::WebGl(e) => shape::dimension(name, value, e.info().limits.max_dimension()),
+            Engine::WebGpu(e) => {
+                let d = shape::dimension(name, value, usize::MAX)?;
+                e.check_dimension(name, d)?;
+                Ok(d)
+            }
+        }
+    }
+
+    /// Checks that a matrix of `shape` fits the device (WebGPU: one buffer).
+    pub fn check_shape(&self, shape: Shape) -> Result<()> {
+        match self {
+            Engine::WebGl(_) => Ok(()),
+            Engine::WebGpu(e) => e.check_shape(shape),
+        }
+    }
+
+    /// The kernels this device runs.
+    pub fn kernels(&self) -> Vec<Kernel> {
+        match self {
+            Engine::WebGl(e) => Kernel::WEBGL
+                .into_iter()
+                .filter(|k| k.supported(&e.info().limits))
+                .collect(),
+            Engine::WebGpu(_) => Kernel::WEBGPU.to_vec(),
+        }
+    }
+
+    /// The kernel to run: `requested` if this device runs it, else the backend's
+    /// rule (see `kernels::webgl::choose` and [`choose_webgpu`]).
+    pub fn choose_kernel(&self, requested: Option<Kernel>, out: Shape) -> Result<Kernel> {
+        match (self, requested) {
+            (Engine::WebGl(e), None) => Ok(choose_webgl(out, &e.info().limits)),
+            (Engine::WebGpu(_), None) => Ok(choose_webgpu(out)),
+            (_, Some(k)) if self.kernels().contains(&k) => Ok(k),
+            (Engine::WebGl(e), Some(k)) if k.backend() == Backend::WebGl => {
+                let limits = &e.info().limits;
+                Err(GpgpuError::BadArgument {
+                    name: "kernel".into(),
+                    detail: format!(
+                        "kernel '{}' needs {} render targets and {} texture units; this GPU \
+                         has {} and {}. Use the packed or naive kernel, or let the library \
+                         choose (kernel 'auto' in JavaScript, None in Rust).",
+                        k.name(),
+                        k.layout().planes(),
+                        2 * k.layout().planes(),
+                        limits.max_draw_buffers,
+                        limits.max_texture_units
+                    ),
+                })
+            }
+            (_, Some(k)) => Err(GpgpuError::BadArgument {
+                name: "kernel".into(),
+                detail: format!(
+                    "kernel '{}' runs on {}, and this Gpgpu runs {}: use one of {} (or \
+                     'auto'), or create a Gpgpu with backend '{}'",
+                    k.name(),
+                    k.backend().name(),
+                    self.backend().name(),
+                    self.kernels()
+                        .iter()
+                        .map(|k| k.name())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    k.backend().name()
+                ),
+            }),
+        }
+    }
+
+    /// Uploads a row-major matrix into `layout`, padding (WebGL) with `pad`.
+    pub fn upload(
+        &mut self,
+        shape: Shape,
+        layout: Layout,
+        data: &[f32],
+        pad: f32,
+    ) -> Result<Matrix> {
+        match self {
+            Engine::WebGl(e) => e.upload(shape, layout, data, pad).map(Matrix::Gl),
+            Engine::WebGpu(e) => e.upload(shape, data).map(Matrix::Gpu),
+        }
+    }
+
+    /// A matrix-sized output, from the pool when one fits.
+    pub fn alloc(&mut self, shape: Shape, layout: Layout) -> Result<Matrix> {
+        match self {
+            Engine::WebGl(e) => e.alloc(shape, layout).map(Matrix::Gl),
+            Engine::WebGpu(e) => e.alloc(shape).map(Matrix::Gpu),
+        }
+    }
+
+    /// Returns a matrix's GPU memory to the pool (or frees it).
+    pub fn recycle(&mut self, m: Matrix) {
+        match (self, m) {
+            (Engine::WebGl(e), Matrix::Gl(m)) => e.recycle(m),
+            (Engine::WebGpu(e), Matrix::Gpu(m)) => e.recycle(m),
+            // Another backend's matrix: dropping it frees it.
+            _ => {}
+        }
+    }
+
+    /// Frees pooled GPU memory now rather than at its next reuse.
+    pub fn trim(&mut self) {
+        match self {
+            Engine::WebGl(e) => e.trim(),
+            Engine::WebGpu(e) => e.trim(),
+        }
+    }
+
+    /// Fill every output with `value` before each pass (tests use NaN).
+    pub fn set_poison(&mut self, value: Option<f32>) {
+        match self {
+            Engine::WebGl(e) => e.set_poison(value),
+            Engine::WebGpu(e) => e.set_poison(value),
+        }
+    }
+
+    /// One pass: out ← a · b in `semiring`, by `kernel`; `timed` measures it on the
+    /// GPU where the device can (the timer comes back).
+    pub fn product(
+        &mut self,
+        kernel: Kernel,
+        semiring: Semiring,
+        [a, b, out]: [&Matrix; 3],
+        timed: bool,
+    ) -> Result<Option<Timer>> {
+        match (self, a, b, out) {
+            (Engine::WebGl(e), Matrix::Gl(a), Matrix::Gl(b), Matrix::Gl(out)) => {
+                let timer = if timed && e.info().timer_query {
+                    Some(Query::new(e.gl())?)
+                } else {
+                    None
+                };
+                if let Some(q) = &timer {
+                    e.gl().begin_query(TIME_ELAPSED_EXT, q.raw());
+                }
+                let drawn = e.product(kernel, semiring, a, b, out);
+                if timer.is_some() {
+                    e.gl().end_query(TIME_ELAPSED_EXT);
+                    // Send the pass with its query now: ANGLE otherwise submits the
+                    // query's end with the next work, and the time includes the wait.
+                    e.gl().flush();
+                }
+                drawn.map(|_| timer.map(Timer::Gl))
+            }
+            (Engine::WebGpu(e), Matrix::Gpu(a), Matrix::Gpu(b), Matrix::Gpu(out)) => {
+                let timer = if timed { e.timer()? } else { None };
+                e.product(kernel, semiring, [a, b, out], timer.as_ref())?;
+                if let Some(t) = &timer {
+                    e.collect(t)?;
+                }
+                Ok(timer.map(Timer::Gpu))
+            }
+            _ => Err(foreign()),
+        }
+    }
+
+    /// out ← alpha·p + beta·q + gamma·I, element-wise; WebGL padding gets `pad`.
+    pub fn affine(
+        &mut self,
+        out: &Matrix,
+        p: &Matrix,
+        q: Option<&Matrix>,
+        coefficients: [f32; 3],
+        pad: f32,
+    ) -> Result<()> {
+        let [alpha, beta, gamma] = coefficients;
+        match (self, out, p, q) {
+            (Engine::WebGl(e), Matrix::Gl(out), Matrix::Gl(p), q) => {
+                let q = match q {
+                    Some(Matrix::Gl(q)) => Some(q),
+                    Some(_) => return Err(foreign()),
+                    None => None,
+                };
+                let c = affine::Affine { alpha, beta, gamma };
+                affine::apply(e, out, p, q, c, pad)
+            }
+            (Engine::WebGpu(e), Matrix::Gpu(out), Matrix::Gpu(p), q) => {
+                let q = match q {
+                    Some(Matrix::Gpu(q)) => Some(q),
+                    Some(_) => return Err(foreign()),
+                    None => None,
+                };
+                e.affine(out, p, q, coefficients)
+            }
+            _ => Err(foreign()),
+        }
+    }
+
+    /// Reads a matrix back, blocking until the GPU is done: WebGL only (WebGPU:
+    /// NeedsAsync naming `instead`).
+    pub fn download(
+        &mut self,
+        m: &Matrix,
+        call: &'static str,
+        instead: &'static str,
+    ) -> Result<Vec<f32>> {
+        match (self, m) {
+            (Engine::WebGl(e), Matrix::Gl(m)) => e.download(m),
+            (Engine::WebGpu(_), Matrix::Gpu(_)) => Err(GpgpuError::NeedsAsync { call, instead }),
+            _ => Err(foreign()),
+        }
+    }
+
+    /// Starts reading `m` back without blocking; results decoded for `semiring`.
+    pub fn read(&mut self, m: &Matrix, semiring: Semiring) -> Result<PendingRead> {
+        match (self, m) {
+            (Engine::WebGl(e), Matrix::Gl(m)) => {
+                e.ensure()?;
+                let read = GlRead::start(e.gl(), m)?.in_semiring(semiring);
+                Ok(PendingRead(ReadState::Gl(read)))
+            }
+            (Engine::WebGpu(e), Matrix::Gpu(m)) => {
+                Ok(PendingRead(ReadState::Gpu(e.read(m)?, semiring)))
+            }
+            _ => Err(foreign()),
+        }
+    }
+
+    /// Statistics of `m` by GPU reduction (WebGL: `factor`-fold passes, read at once;
+    /// WebGPU: two passes, read when mapped).
+    pub fn stats_with(&mut self, m: &Matrix, factor: usize) -> Result<PendingStats> {
+        match (self, m) {
+            (Engine::WebGl(e), Matrix::Gl(m)) => {
+                reduce::stats_with(e, m, factor).map(|s| PendingStats(StatsState::Ready(s)))
+            }
+            (Engine::WebGpu(e), Matrix::Gpu(m)) => Ok(PendingStats(StatsState::Gpu(e.stats(m)?))),
+            _ => Err(foreign()),
+        }
+    }
+
+    /// Statistics of `m` in few passes.
+    pub fn stats(&mut self, m: &Matrix) -> Result<PendingStats> {
+        self.stats_with(m, reduce::FACTOR)
+    }
+
+    /// Draws `m` as a heatmap on `canvas` (its size), from GPU memory: WebGL draws on
+    /// its own canvas and copies that over; WebGPU colours the pixels in a compute
+    /// pass and puts only them on the canvas when they arrive. `range` None: the
+    /// matrix's largest |finite value|.
+    pub fn heatmap(
+        &mut self,
+        m: &Matrix,
+        canvas: &HtmlCanvasElement,
+        range: Option<f32>,
+        style: Style,
+    ) -> Result<PendingDraw> {
+        let (w, h) = (canvas.width() as usize, canvas.height() as usize);
+        match (self, m) {
+            (Engine::WebGl(e), Matrix::Gl(m)) => {
+                let range = match range {
+                    Some(r) => r,
+                    None => reduce::stats(e, m)?.max_abs,
+                };
+                let drawn = heatmap::draw(e, m, w, h, Style { range, ..style })?;
+                heatmap::present(e, canvas)?;
+                Ok(PendingDraw(DrawState::Ready(drawn)))
+            }
+            (Engine::WebGpu(e), Matrix::Gpu(m)) => {
+                let drawn = heatmap::mapping(m.shape.rows, m.shape.cols, w.max(1), h.max(1));
+                let context = crate::kernels::webgpu::heatmap::context_2d(canvas)?;
+                let read = e.heatmap(m, (w, h), drawn.stride, range, style)?;
+                Ok(PendingDraw(DrawState::Gpu {
+                    read,
+                    context,
+                    size: (w, h),
+                    drawn,
+                }))
+            }
+            _ => Err(foreign()),
+        }
+    }
+
+    /// Blocks until the GPU has finished the work issued so far: WebGL only.
+    pub fn sync(&mut self, m: &Matrix, call: &'static str, instead: &'static str) -> Result<()> {
+        match (self, m) {
+            (Engine::WebGl(_), Matrix::Gl(m)) => m.target.read_texel(0).map(|_| ()),
+            (Engine::WebGpu(_), Matrix::Gpu(_)) => Err(GpgpuError::NeedsAsync { call, instead }),
+            _ => Err(foreign()),
+        }
+    }
+
+    /// Resolves once the GPU has finished the work issued so far, without blocking.
+    pub fn idle(&mut self) -> Result<Idle> {
+        match self {
+            Engine::WebGl(e) => {
+                e.ensure()?;
+                Ok(Idle::Gl(e.gl().clone()))
+            }
+            Engine::WebGpu(e) => Ok(Idle::Gpu(e.gpu().clone(), e.idle()?)),
+        }
+    }
+
+    /// A pass's GPU time in ms: None while pending, NaN when unreliable.
+    pub fn timer_ms(&self, timer: &Timer) -> Option<f64> {
+        match (self, timer) {
+            (Engine::WebGl(e), Timer::Gl(q)) => {
+                let gl = e.gl();
+                let disjoint = gl
+                    .get_parameter(GPU_DISJOINT_EXT)
+                    .ok()
+                    .and_then(|v| v.as_bool())
+                    .unwrap_or(false);
+                let ready = gl
+                    .get_query_parameter(q.raw(), crate::gl::GL::QUERY_RESULT_AVAILABLE)
+                    .as_bool()
+                    .unwrap_or(false);
+                if disjoint {
+                    return Some(f64::NAN);
+                }
+                if !ready {
+                    return None;
+                }
+                let ns = gl
+                    .get_query_parameter(q.raw(), crate::gl::GL::QUERY_RESULT)
+                    .as_f64();
+                Some(ns.map_or(f64::NAN, |ns| ns / 1e6))
+            }
+            (Engine::WebGpu(_), Timer::Gpu(t)) => t.ms(),
+            _ => Some(f64::NAN),
+        }
+    }
+
+    /// Live GPU objects of this engine, by kind (for leak checks).
+    pub fn live_objects(&self) -> Vec<(&'static str, u32)> {
+        match self {
+            Engine::WebGl(e) => {
+                let c = e.live_objects();
+                vec![
+                    ("textures", c.textures),
+                    ("framebuffers", c.framebuffers),
+                    ("programs", c.programs),
+                    ("shaders", c.shaders),
+                    ("buffers", c.buffers),
+                    ("vertexArrays", c.vertex_arrays),
+                    ("queries", c.queries),
+                    ("syncs", c.syncs),
+                ]
+            }
+            Engine::WebGpu(e) => {
+                let c = e.live_objects();
+                vec![
+                    ("buffers", c.buffers),
+                    ("pipelines", c.pipelines),
+                    ("shaderModules", c.shader_modules),
+                    ("bindGroups", c.bind_groups),
+                    ("querySets", c.query_sets),
+                ]
+            }
+        }
+    }
+
+    /// The WebGL engine, if this is one.
+    pub fn webgl(&mut self) -> Option<&mut GlEngine> {
+        match self {
+            Engine::WebGl(e) => Some(e),
+            Engine::WebGpu(_) => None,
+        }
+    }
+
+    /// The WebGPU engine, if this is one.
+    pub fn webgpu(&mut self) -> Option<&mut GpuEngine> {
+        match self {
+            Engine::WebGpu(e) => Some(e),
+            Engine::WebGl(_) => None,
+        }
+    }
+
+    /// The complete shader source a product kernel compiles to on this device.
+    pub fn product_source(&self, kernel: Kernel, semiring: Semiring) -> String {
+        match self {
+            Engine::WebGpu(e) if kernel.backend() == Backend::WebGpu => {
+                e.product_source(kernel, semiring)
+            }
+            _ => crate::kernels::webgl::ProgramKey::product(kernel, semiring).fragment_source(),
+        }
+    }
+}
+
+/// The default WebGPU kernel: `register` for every shape. On a GPU its staged form
+/// is 5–27× faster than `tiled16` and `global` from n = 512 up, and on SwiftShader
+/// its CPU form is the fastest too (bench/NOTES.md); at n ≤ 64 all three take the
+/// same few microseconds, dominated by the dispatch.
+pub fn choose_webgpu(_out: Shape) -> Kernel {
+    Kernel::Register
+}
+
+enum ReadState {
+    Ready(Vec<f32>),
+    Gl(GlRead),
+    Gpu(GpuRead, Semiring),
+}
+
+/// A readback on its way; `wait` resolves to the row-major matrix.
+pub struct PendingRead(ReadState);
+
+impl PendingRead {
+    /// A result known without the GPU (e.g. M^0 = I).
+    pub fn ready(data: Vec<f32>) -> PendingRead {
+        PendingRead(ReadState::Ready(data))
+    }
+
+    /// The data, once on the CPU.
+    pub async fn wait(self) -> Result<Vec<f32>> {
+        match self.0 {
+            ReadState::Ready(data) => Ok(data),
+            ReadState::Gl(read) => read.wait().await,
+            ReadState::Gpu(read, semiring) => Ok(semiring.decode(read.wait_f32().await?)),
+        }
+    }
+
+    /// The data as a JavaScript Float32Array; on WebGPU in the ordinary and boolean
+    /// semirings it goes from the mapped buffer to JavaScript without passing
+    /// through wasm memory (64 MB at n = 4096).
+    pub async fn wait_js(self) -> Result<js_sys::Float32Array> {
+        match self.0 {
+            ReadState::Gpu(read, Semiring::Ordinary | Semiring::Boolean) => read.wait_js().await,
+            other => {
+                let data = PendingRead(other).wait().await?;
+                Ok(js_sys::Float32Array::from(&data[..]))
+            }
+        }
+    }
+}
+
+enum StatsState {
+    Ready(Stats),
+    Gpu(GpuRead),
+}
+
+/// Statistics on their way.
+pub struct PendingStats(StatsState);
+
+impl PendingStats {
+    pub async fn wait(self) -> Result<Stats> {
+        match self.0 {
+            StatsState::Ready(s) => Ok(s),
+            StatsState::Gpu(read) => Ok(Stats::from_record(&read.wait_f32().await?)),
+        }
+    }
+
+    /// The statistics if they are already here (WebGL), for blocking callers.
+    pub fn now(self, call: &'static str, instead: &'static str) -> Result<Stats> {
+        match self.0 {
+            StatsState::Ready(s) => Ok(s),
+            StatsState::Gpu(_) => Err(GpgpuError::NeedsAsync { call, instead }),
+        }
+    }
+}
+
+enum DrawState {
+    Ready(Drawn),
+    Gpu {
+        read: GpuRead,
+        context: web_sys::CanvasRenderingContext2d,
+        size: (usize, usize),
+        drawn: Drawn,
+    },
+}
+
+/// A heatmap on its way to the canvas.
+pub struct PendingDraw(DrawState);
+
+impl PendingDraw {
+    /// How entries map to pixels (known before the picture arrives).
+    pub fn drawn(&self) -> Drawn {
+        match &self.0 {
+            DrawState::Ready(d) => *d,
+            DrawState::Gpu { drawn, .. } => *drawn,
+        }
+    }
+
+    /// Whether the picture is already on the canvas (WebGL).
+    pub fn is_done(&self) -> bool {
+        matches!(self.0, DrawState::Ready(_))
+    }
+
+    /// Resolves once the picture is on the canvas.
+    pub async fn wait(self) -> Result<Drawn> {
+        match self.0 {
+            DrawState::Ready(d) => Ok(d),
+            DrawState::Gpu {
+                read,
+                context,
+                size,
+                drawn,
+            } => {
+                let pixels = read.wait_bytes().await?;
+                crate::kernels::webgpu::heatmap::put_pixels(&context, &pixels, size)?;
+                Ok(drawn)
+            }
+        }
+    }
+}
+
+/// The GPU finishing its queued work.
+pub enum Idle {
+    Gl(crate::gl::Gl),
+    Gpu(crate::webgpu::Gpu, wasm_bindgen_futures::JsFuture),
+}
+
+impl Idle {
+    pub async fn wait(self) -> Result<()> {
+        match self {
+            Idle::Gl(gl) => webgl_readback::gpu_idle(&gl).await,
+            Idle::Gpu(gpu, done) => {
+                let finished = done.await;
+                gpu.checks().settle().await?;
+                finished.map(|_| ()).map_err(|_| gpu.gone())
+            }
+        }
+    }
+}

@@ -1,0 +1,725 @@
+//! The WebGPU engine: one GPUDevice with its pipeline cache and a pool of storage
+//! buffers, and the three things data does: upload (`queue.writeBuffer`) → compute
+//! passes → readback (a copy into a mappable buffer, `mapAsync`; never blocking).
+//!
+//! A lost device (`device.lost`: a driver reset, or `device.destroy()`) is
+//! replaced: the loss starts a request for a new device at once, and the first call
+//! after it arrives swaps it in, forgets every object of the old one and bumps the
+//! generation, so that runs of the old device fail clearly.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::{spawn_local, JsFuture};
+use web_sys::{
+    gpu_map_mode, GpuAdapter, GpuComputePassDescriptor, GpuDevice, GpuDeviceLostInfo,
+    GpuPowerPreference, GpuUncapturedErrorEvent,
+};
+
+use crate::error::{GpgpuError, Result};
+use crate::kernels::webgl::heatmap::Style;
+use crate::kernels::webgpu::{
+    line_workgroups, product_workgroups, PipelineKey, RegisterParams, REDUCE_GROUPS,
+};
+use crate::kernels::{Backend, Kernel};
+use crate::plan::semiring::Semiring;
+use crate::plan::shape::{self, Shape};
+use crate::webgpu::adapter::{self, describe_js};
+use crate::webgpu::buffer::{check_size, MATRIX, READBACK, UNIFORM};
+use crate::webgpu::{Buffer, ComputePipeline, Gpu, GpuInfo, LiveCounts, Timer};
+
+/// Free matrix buffers kept for reuse (creating buffers costs on real GPUs).
+const POOL_MAX_BUFFERS: usize = 6;
+const POOL_MAX_BYTES: u64 = 512 << 20;
+/// Uniform blocks kept, keyed by content (a chain's passes share theirs).
+const UNIFORMS_MAX: usize = 64;
+/// Invocations along each side of the 2D kernels' workgroups (global, tiled16,
+/// affine, heatmap): the largest dimension is this many times the workgroup limit.
+const WORKGROUP_SIDE: usize = 16;
+
+/// A matrix resident on the GPU: a row-major array of f32 in one storage buffer.
+pub struct GpuMatrix {
+    pub shape: Shape,
+    pub buffer: Buffer,
+}
+
+/// Where a request for a replacement device stands.
+enum Replacement {
+    Idle,
+    Pending,
+    Ready(Result<(GpuAdapter, GpuDevice)>),
+}
+
+pub struct GpuEngine {
+    /// Unique per engine, so a run can tell whose buffers it holds.
+    id: u64,
+    gpu: Gpu,
+    info: GpuInfo,
+    power: Option<GpuPowerPreference>,
+    counts: Rc<Cell<LiveCounts>>,
+    pipelines: HashMap<PipelineKey, ComputePipeline>,
+    free: Vec<Buffer>,
+    uniforms: HashMap<Vec<u32>, Buffer>,
+    poison: Option<f32>,
+    register: RegisterParams,
+    generation: u32,
+    replacement: Rc<RefCell<Replacement>>,
+    /// Keeps the uncaptured-error handler alive as long as its device.
+    _on_error: Closure<dyn FnMut(GpuUncapturedErrorEvent)>,
+}
+
+impl GpuEngine {
+    /// An engine on a new device of a new adapter (`power`: the adapter preference).
+    pub async fn create(power: Option<GpuPowerPreference>) -> Result<GpuEngine> {
+        let adapter = adapter::request_adapter(power).await?;
+        let device = adapter::request_device(&adapter).await?;
+        Ok(GpuEngine::on(adapter, device, power))
+    }
+
+    fn on(adapter: GpuAdapter, device: GpuDevice, power: Option<GpuPowerPreference>) -> GpuEngine {
+        let counts = Rc::new(Cell::new(LiveCounts::default()));
+        let replacement = Rc::new(RefCell::new(Replacement::Idle));
+        let info = adapter::describe(&adapter, &device);
+        let gpu = Gpu::new(device, counts.clone());
+        let on_error = watch(&gpu, &replacement, power);
+        GpuEngine {
+            id: super::next_id(),
+            register: RegisterParams::for_device(&info),
+            gpu,
+            info,
+            power,
+            counts,
+            pipelines: HashMap::new(),
+            free: Vec::new(),
+            uniforms: HashMap::new(),
+            poison: None,
+            generation: 0,
+            replacement,
+            _on_error: on_error,
+        }
+    }
+
+    pub fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+
+    /// This engine's identity: no two engines of a page share one.
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    pub fn info(&self) -> &GpuInfo {
+        &self.info
+    }
+
+    /// The register kernel's form and tile sizes on this device.
+    pub fn register_params(&self) -> RegisterParams {
+        self.register
+    }
+
+    /// Bumped each time a lost device is replaced.
+    pub fn generation(&self) -> u32 {
+        self.generation
+    }
+
+    pub fn live_objects(&self) -> LiveCounts {
+        self.counts.get()
+    }
+
+    /// Fails while the device is lost and no replacement has arrived yet; swaps a
+    /// replacement in once it has.
+    pub fn ensure(&mut self) -> Result<()> {
+        if !self.gpu.is_lost() {
+            return Ok(());
+        }
+        let state = std::mem::replace(&mut *self.replacement.borrow_mut(), Replacement::Idle);
+        match state {
+            Replacement::Ready(Ok((adapter, device))) => {
+                // Everything made on the old device died with it.
+                self.pipelines.clear();
+                self.free.clear();
+                self.uniforms.clear();
+                self.info = adapter::describe(&adapter, &device);
+                self.register = RegisterParams::for_device(&self.info);
+                self.gpu = Gpu::new(device, self.counts.clone());
+                self._on_error = watch(&self.gpu, &self.replacement, self.power);
+                self.generation = self.generation.wrapping_add(1);
+                Ok(())
+            }
+            Replacement::Ready(Err(e)) => {
+                // No device this time: the next call asks again.
+                request_replacement(&self.replacement, self.power);
+                Err(e)
+            }
+            Replacement::Pending => {
+                *self.replacement.borrow_mut() = Replacement::Pending;
+                Err(self.gpu.gone())
+            }
+            Replacement::Idle => {
+                request_replacement(&self.replacement, self.power);
+                Err(self.gpu.gone())
+            }
+        }
+    }
+
+    /// Whether a replacement for a lost device is on its way (worth waiting for).
+    pub fn replacing(&self) -> bool {
+        self.gpu.is_lost() && !matches!(*self.replacement.borrow(), Replacement::Idle)
+    }
+
+    /// Destroys the device on purpose (the owner freed the engine): work in flight
+    /// fails as Freed, and no replacement is asked for.
+    pub fn release(&mut self) {
+        self.gpu.release();
+        self.pipelines.clear();
+        self.free.clear();
+        self.uniforms.clear();
+        self.gpu.device().destroy();
+    }
+
+    pub fn set_poison(&mut self, value: Option<f32>) {
+        self.poison = value;
+    }
+
+    /// The largest dimension a matrix may have: the 2D kernels launch one workgroup
+    /// per 16 rows or columns, at most maxComputeWorkgroupsPerDimension of them.
+    pub fn max_dimension(&self) -> usize {
+        self.info.limits.max_compute_workgroups_per_dimension as usize * WORKGROUP_SIDE
+    }
+
+    /// Checks a dimension against the workgroup limit (SIZE_OVER_LIMIT naming it).
+    pub fn check_dimension(&self, name: &str, value: usize) -> Result<()> {
+        let limit = self.info.limits.max_compute_workgroups_per_dimension;
+        let groups = value.div_ceil(WORKGROUP_SIDE);
+        if groups > limit as usize {
+            return Err(GpgpuError::DeviceLimit {
+                what: format!("{name} = {value}"),
+                needed: groups as f64,
+                unit: "workgroups of 16 along one dimension",
+                limit_name: "maxComputeWorkgroupsPerDimension",
+                limit: limit as f64,
+            });
+        }
+        Ok(())
+    }
+
+    /// Checks that a matrix of `shape` fits one buffer and one binding.
+    pub fn check_shape(&self, shape: Shape) -> Result<()> {
+        check_size(
+            &format!("a {}x{} matrix", shape.rows, shape.cols),
+            shape.len() as f64 * 4.0,
+            &self.info.limits,
+        )
+    }
+
+    /// A matrix buffer for `shape`, from the pool when one of its size is there.
+    pub fn alloc(&mut self, shape: Shape) -> Result<GpuMatrix> {
+        self.ensure()?;
+        self.check_shape(shape)?;
+        let bytes = (shape.len() as u64 * 4).max(16).div_ceil(16) * 16;
+        let buffer = match self.free.iter().position(|b| b.size() == bytes) {
+            Some(i) => self.free.swap_remove(i),
+            None => Buffer::new(&self.gpu, bytes, MATRIX, "matrix")?,
+        };
+        Ok(GpuMatrix { shape, buffer })
+    }
+
+    /// Returns a matrix's buffer to the pool (the oldest go past its limits); a
+    /// buffer of a lost device is dropped instead.
+    pub fn recycle(&mut self, m: GpuMatrix) {
+        let b = m.buffer;
+        if b.size() > POOL_MAX_BYTES || self.gpu.is_lost() || !b.gpu().same(&self.gpu) {
+            return;
+        }
+        self.free.push(b);
+        while self.free.len() > POOL_MAX_BUFFERS
+            || self.free.iter().map(|b| b.size()).sum::<u64>() > POOL_MAX_BYTES
+        {
+            self.free.remove(0);
+        }
+    }
+
+    /// Drops every pooled buffer now.
+    pub fn trim(&mut self) {
+        self.free.clear();
+        self.uniforms.clear();
+    }
+
+    /// Uploads a row-major matrix.
+    pub fn upload(&mut self, shape: Shape, data: &[f32]) -> Result<GpuMatrix> {
+        let m = self.alloc(shape)?;
+        match m.buffer.write_f32(0, data) {
+            Ok(()) => Ok(m),
+            Err(e) => {
+                self.recycle(m);
+                Err(e)
+            }
+        }
+    }
+
+    /// A uniform block holding `words`, made once per content.
+    fn uniform(&mut self, words: &[u32]) -> Result<&Buffer> {
+        if !self.uniforms.contains_key(words) {
+            if self.uniforms.len() >= UNIFORMS_MAX {
+                self.uniforms.clear();
+            }
+            let b = Buffer::new(&self.gpu, words.len() as u64 * 4, UNIFORM, "uniforms")?;
+            b.write_u32(0, words)?;
+            self.uniforms.insert(words.to_vec(), b);
+        }
+        Ok(&self.uniforms[words])
+    }
+
+    /// The pipeline for `key`, compiled on first use.
+    fn pipeline(&mut self, key: PipelineKey) -> &ComputePipeline {
+        let gpu = &self.gpu;
+        self.pipelines.entry(key).or_insert_with(|| {
+            ComputePipeline::new(gpu, &key.name(), &key.source(), &key.constants())
+        })
+    }
+
+    /// The key of a product pipeline (the register parameters and alignment matter
+    /// only to the register kernel, so the others share one entry per semiring).
+    /// `aligned`: inner and cols are multiples of 4.
+    pub fn product_key(&self, kernel: Kernel, semiring: Semiring, aligned: bool) -> PipelineKey {
+        let (register, aligned) = match kernel {
+            Kernel::Register => (self.register, aligned && self.register.has_aligned_form()),
+            _ => (RegisterParams::GPU, false),
+        };
+        PipelineKey::Product {
+            kernel,
+            semiring,
+            register,
+            aligned,
+        }
+    }
+
+    /// Sets the register kernel's form and tile sizes (tuning and tests: the tests
+    /// run the GPU form on SwiftShader too). Errors if the device cannot run them.
+    pub fn set_register_params(&mut self, params: RegisterParams) -> Result<()> {
+        if !params.fits(&self.info) {
+            return Err(GpgpuError::BadArgument {
+                name: "register".into(),
+                detail: format!(
+                    "{} needs {} invocations and {} bytes of workgroup memory; this device \
+                     allows {} and {}",
+                    params.describe(),
+                    params.invocations(),
+                    params.workgroup_bytes(),
+                    self.info.limits.max_compute_invocations_per_workgroup,
+                    self.info.limits.max_compute_workgroup_storage_size
+                ),
+            });
+        }
+        self.register = params;
+        Ok(())
+    }
+
+    /// Dispatches `key` over (x, y) workgroups binding `buffers` then a uniform
+    /// block of `words`; `timer` times the pass.
+    fn dispatch(
+        &mut self,
+        key: PipelineKey,
+        buffers: &[&Buffer],
+        words: &[u32],
+        groups: (usize, usize),
+        timer: Option<&Timer>,
+    ) -> Result<()> {
+        let max = self.info.limits.max_compute_workgroups_per_dimension as usize;
+        if groups.0 > max || groups.1 > max {
+            return Err(GpgpuError::DeviceLimit {
+                what: format!("{} over a {}x{} grid", key.name(), groups.0, groups.1),
+                needed: groups.0.max(groups.1) as f64,
+                unit: "workgroups along one dimension",
+                limit_name: "maxComputeWorkgroupsPerDimension",
+                limit: max as f64,
+            });
+        }
+        self.uniform(words)?;
+        self.pipeline(key);
+        let uniform = &self.uniforms[words];
+        let pipeline = &self.pipelines[&key];
+        let mut all: Vec<&Buffer> = buffers.to_vec();
+        all.push(uniform);
+        let group = pipeline.bind(&all);
+        self.gpu.submit(|e| {
+            let descriptor = GpuComputePassDescriptor::new();
+            if let Some(t) = timer {
+                descriptor.set_timestamp_writes(&t.writes());
+            }
+            let pass = e.begin_compute_pass_with_descriptor(&descriptor);
+            pass.set_pipeline(pipeline.raw());
+            pass.set_bind_group(0, Some(group.raw()));
+            pass.dispatch_workgroups_with_workgroup_count_y(groups.0 as u32, groups.1 as u32);
+            pass.end();
+        });
+        Ok(())
+    }
+
+    /// Fills `m` with `value`.
+    pub fn fill(&mut self, m: &GpuMatrix, value: f32) -> Result<()> {
+        let max = self.info.limits.max_compute_workgroups_per_dimension as usize;
+        let groups = line_workgroups(m.shape.len(), max);
+        let words = [m.shape.len() as u32, value.to_bits(), 0, 0];
+        self.dispatch(PipelineKey::Fill, &[&m.buffer], &words, groups, None)
+    }
+
+    /// Poisons `m` if poisoning is on.
+    pub fn poison(&mut self, m: &GpuMatrix) -> Result<()> {
+        match self.poison {
+            Some(v) => self.fill(m, v),
+            None => Ok(()),
+        }
+    }
+
+    /// One compute pass: out ← a · b in `semiring`, by `kernel`.
+    pub fn product(
+        &mut self,
+        kernel: Kernel,
+        semiring: Semiring,
+        [a, b, out]: [&GpuMatrix; 3],
+        timer: Option<&Timer>,
+    ) -> Result<()> {
+        self.ensure()?;
+        if kernel.backend() != Backend::WebGpu {
+            return Err(GpgpuError::BadArgument {
+                name: "kernel".into(),
+                detail: format!(
+                    "'{}' is a WebGL kernel; this Gpgpu runs WebGPU: use one of {}",
+                    kernel.name(),
+                    Kernel::WEBGPU.map(|k| k.name()).join(", ")
+                ),
+            });
+        }
+        shape::check_product("product", a.shape, b.shape, out.shape)?;
+        self.poison(out)?;
+        let aligned = a.shape.cols % 4 == 0 && b.shape.cols % 4 == 0;
+        let key = self.product_key(kernel, semiring, aligned);
+        let groups = product_workgroups(kernel, self.register, out.shape);
+        let words = [
+            a.shape.rows as u32,
+            a.shape.cols as u32,
+            b.shape.cols as u32,
+            0,
+        ];
+        self.dispatch(
+            key,
+            &[&a.buffer, &b.buffer, &out.buffer],
+            &words,
+            groups,
+            timer,
+        )
+    }
+
+    /// out ← alpha·p + beta·q + gamma·I, element-wise (q = p when absent).
+    pub fn affine(
+        &mut self,
+        out: &GpuMatrix,
+        p: &GpuMatrix,
+        q: Option<&GpuMatrix>,
+        [alpha, beta, gamma]: [f32; 3],
+    ) -> Result<()> {
+        self.ensure()?;
+        self.poison(out)?;
+        let s = out.shape;
+        let words = [
+            s.rows as u32,
+            s.cols as u32,
+            alpha.to_bits(),
+            beta.to_bits(),
+            gamma.to_bits(),
+            0,
+            0,
+            0,
+        ];
+        let groups = (s.cols.div_ceil(16), s.rows.div_ceil(16));
+        let q = &q.unwrap_or(p).buffer;
+        self.dispatch(
+            PipelineKey::Affine,
+            &[&p.buffer, q, &out.buffer],
+            &words,
+            groups,
+            None,
+        )
+    }
+
+    /// Copies `bytes` of `source` into a new mappable buffer and asks to map it.
+    fn read_buffer(&mut self, source: &Buffer, bytes: u64) -> Result<GpuRead> {
+        let staging = Buffer::new(&self.gpu, bytes, READBACK, "readback")?;
+        let copied = {
+            let encoder = self.gpu.device().create_command_encoder();
+            let copied = encoder.copy_buffer_to_buffer_with_f64_and_f64_and_f64(
+                source.raw(),
+                0.0,
+                staging.raw(),
+                0.0,
+                bytes.div_ceil(4) as f64 * 4.0,
+            );
+            self.gpu.queue().submit(&[encoder.finish()]);
+            copied
+        };
+        copied.map_err(|e| self.gpu.failure(format!("copyBufferToBuffer threw {e:?}")))?;
+        let mapped = JsFuture::from(js_sys::Promise::from(JsValue::from(
+            staging.raw().map_async(gpu_map_mode::READ),
+        )));
+        Ok(GpuRead {
+            gpu: self.gpu.clone(),
+            staging,
+            mapped,
+            bytes,
+        })
+    }
+
+    /// Starts reading `m` back; the data arrives with `GpuRead::wait_f32`.
+    pub fn read(&mut self, m: &GpuMatrix) -> Result<GpuRead> {
+        self.ensure()?;
+        self.read_buffer(&m.buffer, m.shape.len() as u64 * 4)
+    }
+
+    /// The two reduction passes over `m`, into a new 8-float record buffer.
+    fn reduce(&mut self, m: &GpuMatrix) -> Result<Buffer> {
+        let groups = m.shape.len().div_ceil(256).clamp(1, REDUCE_GROUPS);
+        let records = Buffer::new(&self.gpu, groups as u64 * 32, MATRIX, "statistics")?;
+        let last = Buffer::new(&self.gpu, 32, MATRIX, "statistics")?;
+        let first = [m.shape.len() as u32, 1, 0, 0];
+        self.dispatch(
+            PipelineKey::Reduce,
+            &[&m.buffer, &records],
+            &first,
+            (groups, 1),
+            None,
+        )?;
+        let second = [groups as u32, 0, 0, 0];
+        self.dispatch(
+            PipelineKey::Reduce,
+            &[&records, &last],
+            &second,
+            (1, 1),
+            None,
+        )?;
+        Ok(last)
+    }
+
+    /// Statistics of `m` by the two-pass reduction; 8 floats come back.
+    pub fn stats(&mut self, m: &GpuMatrix) -> Result<GpuRead> {
+        self.ensure()?;
+        let last = self.reduce(m)?;
+        self.read_buffer(&last, 32)
+    }
+
+    /// Colours `m` into a width × height RGBA8 picture on the GPU (see
+    /// wgsl/heatmap.wgsl); the pixels come back with `GpuRead::wait_bytes`. With
+    /// `range` None the colour scale spans the largest |finite value|, found by the
+    /// reduction in the same submit.
+    pub fn heatmap(
+        &mut self,
+        m: &GpuMatrix,
+        size: (usize, usize),
+        stride: usize,
+        range: Option<f32>,
+        style: Style,
+    ) -> Result<GpuRead> {
+        self.ensure()?;
+        let (width, height) = size;
+        let bytes = (width * height * 4) as u64;
+        let pixels = Buffer::new(&self.gpu, bytes, MATRIX, "heatmap pixels")?;
+        let stats = match range {
+            None => self.reduce(m)?,
+            // Bound but unread: the range is in the uniform block.
+            Some(_) => Buffer::new(&self.gpu, 32, MATRIX, "heatmap range")?,
+        };
+        let words = heatmap_words(m.shape, size, stride, range, style);
+        let groups = (width.div_ceil(16), height.div_ceil(16));
+        self.dispatch(
+            PipelineKey::Heatmap,
+            &[&m.buffer, &pixels, &stats],
+            &words,
+            groups,
+            None,
+        )?;
+        self.read_buffer(&pixels, bytes)
+    }
+
+    /// Resolves once the GPU has finished everything submitted so far.
+    pub fn idle(&mut self) -> Result<JsFuture> {
+        self.ensure()?;
+        Ok(JsFuture::from(js_sys::Promise::from(JsValue::from(
+            self.gpu.queue().on_submitted_work_done(),
+        ))))
+    }
+
+    /// A timer for the next pass, where 'timestamp-query' was granted.
+    pub fn timer(&self) -> Result<Option<Timer>> {
+        if !self.info.timestamp_query {
+            return Ok(None);
+        }
+        Timer::new(&self.gpu).map(Some)
+    }
+
+    /// Collects a timer's timestamps after its pass was submitted.
+    pub fn collect(&self, timer: &Timer) -> Result<()> {
+        timer.collect(&self.gpu)
+    }
+
+    /// The complete WGSL source of a product kernel as this device compiles it
+    /// (for shapes whose inner and cols are multiples of 4).
+    pub fn product_source(&self, kernel: Kernel, semiring: Semiring) -> String {
+        self.product_key(kernel, semiring, true).source()
+    }
+
+    /// The backend this engine runs.
+    pub fn backend(&self) -> Backend {
+        Backend::WebGpu
+    }
+}
+
+impl Drop for GpuEngine {
+    fn drop(&mut self) {
+        self.release();
+    }
+}
+
+/// A readback in flight: a mappable buffer and the promise of its mapping.
+pub struct GpuRead {
+    gpu: Gpu,
+    staging: Buffer,
+    mapped: JsFuture,
+    bytes: u64,
+}
+
+impl GpuRead {
+    /// Waits for the data (and the device's pending error checks) and returns the
+    /// bytes.
+    async fn wait_buffer(self) -> Result<js_sys::ArrayBuffer> {
+        let GpuRead {
+            gpu,
+            staging,
+            mapped,
+            bytes,
+        } = self;
+        let checked = gpu.checks().settle().await;
+        let map = mapped.await;
+        checked?;
+        map.map_err(|e| gpu.failure(format!("mapAsync failed: {}", describe_js(&e))))?;
+        let range = staging
+            .raw()
+            .get_mapped_range_with_f64_and_f64(0.0, bytes.div_ceil(4) as f64 * 4.0)
+            .map_err(|e| gpu.failure(format!("getMappedRange threw {}", describe_js(&e))))?;
+        // A copy, so the mapping can end (unmap detaches the range).
+        let data = range.slice(0);
+        staging.raw().unmap();
+        Ok(data)
+    }
+
+    /// The data as floats.
+    pub async fn wait_f32(self) -> Result<Vec<f32>> {
+        let floats = (self.bytes / 4) as usize;
+        let data = self.wait_buffer().await?;
+        let mut out = js_sys::Float32Array::new(&data).to_vec();
+        out.truncate(floats);
+        Ok(out)
+    }
+
+    /// The data as a JavaScript Float32Array (no copy through wasm memory).
+    pub async fn wait_js(self) -> Result<js_sys::Float32Array> {
+        let floats = (self.bytes / 4) as u32;
+        let data = self.wait_buffer().await?;
+        Ok(js_sys::Float32Array::new_with_byte_offset_and_length(
+            &data, 0, floats,
+        ))
+    }
+
+    /// The data as bytes (pixels).
+    pub async fn wait_bytes(self) -> Result<js_sys::Uint8ClampedArray> {
+        let bytes = self.bytes as u32;
+        let data = self.wait_buffer().await?;
+        Ok(js_sys::Uint8ClampedArray::new_with_byte_offset_and_length(
+            &data, 0, bytes,
+        ))
+    }
+}
+
+/// Installs the device's error and loss handlers: an uncaptured error is kept for
+/// the next readback; a loss marks the device lost and asks for a replacement.
+fn watch(
+    gpu: &Gpu,
+    replacement: &Rc<RefCell<Replacement>>,
+    power: Option<GpuPowerPreference>,
+) -> Closure<dyn FnMut(GpuUncapturedErrorEvent)> {
+    let errors = gpu.checks().uncaptured();
+    let on_error = Closure::new(move |event: GpuUncapturedErrorEvent| {
+        errors.borrow_mut().push(event.error().message());
+    });
+    gpu.device()
+        .set_onuncapturederror(Some(on_error.as_ref().unchecked_ref()));
+    let lost = JsFuture::from(js_sys::Promise::from(JsValue::from(gpu.device().lost())));
+    let (gpu, replacement) = (gpu.clone(), replacement.clone());
+    spawn_local(async move {
+        let why = match lost.await {
+            Ok(info) => {
+                let info: GpuDeviceLostInfo = info.unchecked_into();
+                format!("{:?}: {}", info.reason(), info.message())
+            }
+            Err(e) => describe_js(&e),
+        };
+        gpu.mark_lost(why);
+        if gpu.gone() != GpgpuError::Freed {
+            request_replacement(&replacement, power);
+        }
+    });
+    on_error
+}
+
+/// Asks for a new adapter and device unless a request is already out.
+fn request_replacement(replacement: &Rc<RefCell<Replacement>>, power: Option<GpuPowerPreference>) {
+    if matches!(*replacement.borrow(), Replacement::Pending) {
+        return;
+    }
+    *replacement.borrow_mut() = Replacement::Pending;
+    let replacement = replacement.clone();
+    spawn_local(async move {
+        let got = async {
+            let adapter = adapter::request_adapter(power).await?;
+            let device = adapter::request_device(&adapter).await?;
+            Ok((adapter, device))
+        }
+        .await;
+        *replacement.borrow_mut() = Replacement::Ready(got);
+    });
+}
+
+/// The uniform block of wgsl/heatmap.wgsl (`Style` there).
+pub fn heatmap_words(
+    shape: Shape,
+    (width, height): (usize, usize),
+    stride: usize,
+    range: Option<f32>,
+    style: Style,
+) -> [u32; 12] {
+    [
+        shape.rows as u32,
+        shape.cols as u32,
+        width as u32,
+        height as u32,
+        stride.max(1) as u32,
+        style.sequential as u32,
+        style.log_floor.is_some() as u32,
+        0,
+        range.map_or(0.0, |r| r.max(f32::MIN_POSITIVE)).to_bits(),
+        style
+            .log_floor
+            .unwrap_or(1.0)
+            .max(f32::MIN_POSITIVE)
+            .to_bits(),
+        0,
+        0,
+    ]
+}
+
+/// Bytes of one matrix buffer of `shape`, as allocated.
+pub fn matrix_bytes(shape: Shape) -> u64 {
+    (shape.len() as u64 * 4).max(16).div_ceil(16) * 16
+}

@@ -1,0 +1,311 @@
+//! Reading JavaScript arguments: numbers arrive as JS numbers (f64) and are
+//! validated here, so 2.5 or -1 is an error rather than a silent cast; errors leave
+//! as `Error` objects with `name = "GpgpuError"` and a `code` property.
+
+use js_sys::{Array, Float32Array, Function, Object, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::HtmlCanvasElement;
+
+use crate::api::Options;
+use crate::error::{GpgpuError, Result};
+use crate::kernels::webgl::heatmap::{Drawn, Style};
+use crate::kernels::webgl::reduce::Stats;
+use crate::kernels::Kernel;
+use crate::plan::semiring::Semiring;
+
+/// Converts a library error into a JS `Error` with `code` set.
+pub fn to_js_error(e: GpgpuError) -> JsValue {
+    let err = js_sys::Error::new(&e.to_string());
+    err.set_name("GpgpuError");
+    let _ = Reflect::set(&err, &"code".into(), &e.code().into());
+    err.into()
+}
+
+pub(crate) fn set(obj: &Object, key: &str, value: impl Into<JsValue>) {
+    let _ = Reflect::set(obj, &key.into(), &value.into());
+}
+
+/// A matrix argument: a Float32Array, or any other numeric typed array or plain
+/// array of numbers (converted to float32, as the GPU computes in float32 anyway).
+pub(crate) fn matrix_arg(name: &str, value: &JsValue) -> Result<Vec<f32>> {
+    if let Some(a) = value.dyn_ref::<Float32Array>() {
+        return Ok(a.to_vec());
+    }
+    let bad = |detail: String| GpgpuError::BadArgument {
+        name: name.into(),
+        detail,
+    };
+    if let Some(array) = value.dyn_ref::<Array>() {
+        // Float32Array.from would turn "1" into 1 and "x" into NaN without a word.
+        let at = array.find_index(&mut |v, _, _| v.as_f64().is_none());
+        if at >= 0 {
+            return Err(bad(format!(
+                "element {at} is {}, not a number; pass numbers (a Float32Array is fastest)",
+                js_kind(&array.get(at as u32))
+            )));
+        }
+        return Ok(Float32Array::new(value).to_vec());
+    }
+    let kind = js_kind(value);
+    // BigInt arrays cannot convert to floats, and a DataView has no element type.
+    let numeric_view = js_sys::ArrayBuffer::is_view(value)
+        && !matches!(
+            kind.as_str(),
+            "a DataView" | "a BigInt64Array" | "a BigUint64Array"
+        );
+    if numeric_view {
+        return Ok(Float32Array::new(value).to_vec());
+    }
+    Err(bad(format!(
+        "expected a row-major Float32Array (or another numeric typed array, or an array \
+         of numbers), got {kind}"
+    )))
+}
+
+/// A number as JavaScript prints it, anything else by its kind.
+pub(crate) fn js_kind_or_number(value: &JsValue) -> String {
+    match value.as_f64() {
+        Some(v) => crate::error::js_number(v),
+        None => js_kind(value),
+    }
+}
+
+/// How a value reads in a message: "null", "a string", "an Int32Array", ...
+pub(crate) fn js_kind(value: &JsValue) -> String {
+    if value.is_null() {
+        return "null".into();
+    }
+    if value.is_undefined() {
+        return "undefined".into();
+    }
+    // Object.create(null) has no constructor, hence the checked look-up.
+    let name = Some(value)
+        .filter(|v| v.is_object())
+        .and_then(|v| Reflect::get(v, &"constructor".into()).ok())
+        .and_then(|c| c.dyn_into::<Function>().ok())
+        .map(|c| String::from(c.name()))
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| value.js_typeof().as_string().unwrap_or_default());
+    let article = match name.chars().next() {
+        Some('a' | 'e' | 'i' | 'o' | 'u' | 'A' | 'E' | 'I' | 'O' | 'U') => "an",
+        _ => "a",
+    };
+    format!("{article} {name}")
+}
+
+/// A number argument; anything but a JS number is BAD_ARGUMENT naming what it was
+/// (an f64 parameter would turn undefined into NaN, null into 0 and "4" into 4, and
+/// throw a raw TypeError for a BigInt).
+pub(crate) fn number_arg(name: &str, value: &JsValue) -> Result<f64> {
+    value.as_f64().ok_or_else(|| GpgpuError::BadArgument {
+        name: name.into(),
+        detail: format!("must be a number, got {}", js_kind(value)),
+    })
+}
+
+/// A string argument; anything else is BAD_ARGUMENT naming what was passed (a
+/// `&str` parameter would let wasm-bindgen read a non-string as garbage memory).
+pub(crate) fn string_arg(name: &str, value: &JsValue) -> Result<String> {
+    value.as_string().ok_or_else(|| GpgpuError::BadArgument {
+        name: name.into(),
+        detail: format!("must be a string, got {}", js_kind_or_number(value)),
+    })
+}
+
+pub(crate) fn string_option(obj: &JsValue, key: &str) -> Result<String> {
+    let v = Reflect::get(obj, &key.into()).unwrap_or(JsValue::UNDEFINED);
+    v.as_string().ok_or_else(|| GpgpuError::BadArgument {
+        name: format!("options.{key}"),
+        detail: "must be a string".into(),
+    })
+}
+
+/// `{ kernel?: "auto" | "naive" | "packed" | "blocked4" | "blocked8",
+///    semiring?: "ordinary" | "boolean" | "min-plus" }`
+pub(crate) fn options_arg(value: &JsValue) -> Result<Options> {
+    parse_options(value, &[], true)
+}
+
+/// For the applications: `{ kernel }` plus the operation's own `extra` keys (read
+/// by the caller from the same object); no `semiring`, as each application fixes its
+/// own.
+pub(crate) fn options_with(value: &JsValue, extra: &[&str]) -> Result<Options> {
+    parse_options(value, extra, false)
+}
+
+pub(crate) fn parse_options(
+    value: &JsValue,
+    extra: &[&str],
+    semiring_allowed: bool,
+) -> Result<Options> {
+    let mut options = Options::default();
+    if value.is_undefined() || value.is_null() {
+        return Ok(options);
+    }
+    let Some(obj) = value.dyn_ref::<Object>().filter(|_| value.is_object()) else {
+        return Err(GpgpuError::BadArgument {
+            name: "options".into(),
+            detail: "must be an object such as { kernel: 'packed' }".into(),
+        });
+    };
+    let kernels: Vec<&str> = Kernel::ALL.iter().map(|k| k.name()).collect();
+    for key in Object::keys(obj).iter().filter_map(|k| k.as_string()) {
+        match key.as_str() {
+            "kernel" => {
+                let name = string_option(value, "kernel")?;
+                options.kernel = match name.as_str() {
+                    "auto" => None,
+                    _ => Some(Kernel::parse(&name).ok_or_else(|| GpgpuError::BadArgument {
+                        name: "options.kernel".into(),
+                        detail: format!(
+                            "unknown kernel '{name}'; use 'auto' or one of {}",
+                            kernels.join(", ")
+                        ),
+                    })?),
+                };
+            }
+            "semiring" if semiring_allowed => {
+                let name = string_option(value, "semiring")?;
+                options.semiring =
+                    Semiring::parse(&name).ok_or_else(|| GpgpuError::BadArgument {
+                        name: "options.semiring".into(),
+                        detail: format!(
+                            "unknown semiring '{name}'; use 'ordinary', 'boolean' or 'min-plus'"
+                        ),
+                    })?;
+            }
+            other if extra.contains(&other) => {}
+            other => {
+                let mut known = vec!["kernel"];
+                if semiring_allowed {
+                    known.push("semiring");
+                }
+                known.extend(extra);
+                return Err(GpgpuError::BadArgument {
+                    name: "options".into(),
+                    detail: format!("unknown option '{other}'; known: {}", known.join(", ")),
+                });
+            }
+        }
+    }
+    Ok(options)
+}
+
+/// A whole-number option in 1..=max, or `default` when absent.
+pub(crate) fn count_option(obj: &JsValue, key: &str, default: usize, max: f64) -> Result<usize> {
+    match number_option(obj, key)? {
+        None => Ok(default),
+        Some(v) if v >= 1.0 && v <= max && v.fract() == 0.0 => Ok(v as usize),
+        Some(v) => Err(GpgpuError::BadArgument {
+            name: format!("options.{key}"),
+            detail: format!(
+                "is {}; it must be a whole number from 1 to {}",
+                crate::error::js_number(v),
+                crate::error::js_number(max)
+            ),
+        }),
+    }
+}
+
+pub(crate) fn number_option(obj: &JsValue, key: &str) -> Result<Option<f64>> {
+    let v = Reflect::get(obj, &key.into()).unwrap_or(JsValue::UNDEFINED);
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    match v.as_f64() {
+        Some(x) if x.is_finite() => Ok(Some(x)),
+        _ => Err(GpgpuError::BadArgument {
+            name: format!("options.{key}"),
+            detail: format!("is {}; it must be a finite number", js_kind_or_number(&v)),
+        }),
+    }
+}
+
+/// A number option that must be > 0 when given; `what` names the object in messages.
+pub(crate) fn positive_option(obj: &JsValue, what: &str, key: &str) -> Result<Option<f64>> {
+    match number_option(obj, key)? {
+        Some(v) if v <= 0.0 => Err(GpgpuError::BadArgument {
+            name: format!("{what}.{key}"),
+            detail: format!("is {}; it must be > 0", crate::error::js_number(v)),
+        }),
+        v => Ok(v),
+    }
+}
+
+/// `{ range?: number, sequential?: boolean, logFloor?: number }`; the range is None
+/// when not given (the matrix's largest |finite value| is used then).
+pub(crate) fn style_arg(value: &JsValue) -> Result<(Style, Option<f32>)> {
+    let mut style = Style {
+        sequential: false,
+        range: 1.0,
+        log_floor: None,
+    };
+    if value.is_undefined() || value.is_null() {
+        return Ok((style, None));
+    }
+    let Some(obj) = value.dyn_ref::<Object>().filter(|_| value.is_object()) else {
+        return Err(GpgpuError::BadArgument {
+            name: "style".into(),
+            detail: "must be an object such as { range: 2 }".into(),
+        });
+    };
+    if let Some(key) = Object::keys(obj)
+        .iter()
+        .filter_map(|k| k.as_string())
+        .find(|k| !["range", "sequential", "logFloor"].contains(&k.as_str()))
+    {
+        return Err(GpgpuError::BadArgument {
+            name: "style".into(),
+            detail: format!("unknown key '{key}'; known: range, sequential, logFloor"),
+        });
+    }
+    let positive = |key| positive_option(value, "style", key).map(|v| v.map(|v| v as f32));
+    let range = positive("range")?;
+    style.log_floor = positive("logFloor")?;
+    style.sequential = Reflect::get(value, &"sequential".into())
+        .ok()
+        .and_then(|v| v.as_bool())
+        .unwrap_or(false);
+    Ok((style, range))
+}
+
+pub(crate) fn canvas_arg(value: &JsValue) -> Result<HtmlCanvasElement> {
+    value
+        .dyn_ref::<HtmlCanvasElement>()
+        .cloned()
+        .ok_or_else(|| GpgpuError::BadArgument {
+            name: "canvas".into(),
+            detail: "expected an HTMLCanvasElement to draw the heatmap on".into(),
+        })
+}
+
+pub(crate) fn kernel_arg(name: &str) -> Result<Kernel> {
+    Kernel::parse(name).ok_or_else(|| GpgpuError::BadArgument {
+        name: "kernel".into(),
+        detail: format!(
+            "unknown kernel '{name}'; use one of {}",
+            Kernel::ALL.map(|k| k.name()).join(", ")
+        ),
+    })
+}
+
+pub(crate) fn drawn_object(d: Drawn) -> Object {
+    let o = Object::new();
+    set(&o, "blockCols", d.block.0 as u32);
+    set(&o, "blockRows", d.block.1 as u32);
+    set(&o, "stride", d.stride as u32);
+    o
+}
+
+pub(crate) fn stats_object(s: Stats) -> Object {
+    let o = Object::new();
+    set(&o, "maxAbs", s.max_abs);
+    set(&o, "nan", s.nan);
+    set(&o, "inf", s.inf);
+    set(&o, "sumAbs", s.sum_abs);
+    set(&o, "sumSquares", s.sum_sq);
+    set(&o, "min", s.min);
+    set(&o, "max", s.max);
+    o
+}

@@ -1,0 +1,833 @@
+//! The JavaScript API (wasm-bindgen): the class `Gpgpu` here, `Run` in [`run`], the
+//! applications in [`apps`], argument reading in [`args`]. Every operation has a
+//! Promise form (`…Async`) that works on both backends; the blocking forms work on
+//! WebGL and are NEEDS_ASYNC on WebGPU, naming the Async form.
+
+pub mod apps;
+pub mod args;
+pub mod run;
+
+use js_sys::{Array, Float32Array, Object, Promise, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::future_to_promise;
+
+use crate::api::{self, BackendChoice, CreateOptions, Gpgpu, Handle, Info};
+use crate::engine::{Engine, PendingRead};
+use crate::error::{GpgpuError, Result};
+use crate::gl::context::Canvas;
+use crate::kernels::webgl::ProgramKey;
+use crate::kernels::{Backend, Kernel};
+use crate::plan::passes;
+use crate::plan::semiring::Semiring;
+use crate::plan::shape::{self, Shape, MAX_COUNT};
+use crate::run::Run;
+use crate::webgpu::adapter::power_preference;
+
+pub use args::to_js_error;
+use args::{
+    canvas_arg, drawn_object, kernel_arg, matrix_arg, number_arg, options_arg, set, string_arg,
+    string_option, style_arg,
+};
+pub use run::JsRun;
+
+/// TypeScript names for what the API takes and gives (the generated d.ts would
+/// otherwise say `any` and `object`).
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &str = r#"
+/** A row-major matrix: element (i, j) at index i*cols + j. Any numeric typed array
+ *  or array of numbers; converted to float32. */
+export type Matrix = Float32Array | Float64Array | Int32Array | Uint32Array | Int16Array
+  | Uint16Array | Int8Array | Uint8Array | Uint8ClampedArray | ArrayLike<number>;
+export type BackendName = "webgl" | "webgpu";
+/** WebGL kernels (fragment shaders), then WebGPU kernels (compute shaders). */
+export type KernelName = "naive" | "packed" | "blocked4" | "blocked8"
+  | "global" | "tiled16" | "register";
+export type SemiringName = "ordinary" | "boolean" | "min-plus";
+/** `backend`: "auto" (default: WebGPU on a hardware adapter, else WebGL), "webgl" or
+ *  "webgpu"; `canvas`: WebGL's canvas; `powerPreference`: WebGPU's adapter. */
+export interface CreateOptions { backend?: BackendName | "auto";
+  canvas?: HTMLCanvasElement | OffscreenCanvas;
+  powerPreference?: "low-power" | "high-performance"; }
+/** A matrix of a Run: its input ("a", or "input"), B of a product, the latest pass's
+ *  output, or the result once every pass has run. */
+export type RunMatrix = "a" | "input" | "b" | "latest" | "result";
+/** `kernel`: "auto" (default: the fastest for the shape) or a kernel of info().kernels. */
+export interface KernelOptions { kernel?: KernelName | "auto"; }
+export interface ProductOptions extends KernelOptions { semiring?: SemiringName; }
+export interface HeatmapStyle { range?: number; sequential?: boolean; logFloor?: number; }
+export interface HeatmapDrawn { blockRows: number; blockCols: number; stride: number; }
+export interface MatrixStats { maxAbs: number; nan: number; inf: number; sumAbs: number;
+  sumSquares: number; min: number; max: number; }
+export interface KernelInfo { name: KernelName; backend: BackendName; description: string;
+  planes: number; file: string; }
+/** WebGL: renderer, versions and texture limits; WebGPU: the adapter and its limits. */
+export interface DeviceInfo { backend: BackendName; maxDimension: number; kernels: KernelName[];
+  timerQuery: boolean;
+  renderer?: string; vendor?: string; webglVersion?: string;
+  glslVersion?: string; maxTextureSize?: number; maxViewportDims?: [number, number];
+  maxDrawBuffers?: number; maxTextureUnits?: number; floatRenderable?: boolean;
+  architecture?: string; device?: string; description?: string; fallbackAdapter?: boolean;
+  maxStorageBufferBindingSize?: number; maxBufferSize?: number;
+  maxComputeWorkgroupsPerDimension?: number; maxComputeWorkgroupStorageSize?: number;
+  maxComputeInvocationsPerWorkgroup?: number; features?: string[]; registerKernel?: string; }
+/** WebGL: textures, framebuffers, …; WebGPU: buffers, pipelines, … */
+export type LiveObjects = Record<string, number>;
+/** What every thrown error carries (`name === "GpgpuError"`). */
+export type GpgpuErrorCode = "NO_WEBGL2" | "NO_FLOAT_RENDER_TARGET" | "SIZE_OVER_LIMIT"
+  | "BAD_DIMENSION" | "BAD_COUNT" | "BAD_LENGTH" | "BAD_ARGUMENT" | "SHADER_COMPILE"
+  | "PROGRAM_LINK" | "CONTEXT_LOST" | "FREED" | "GL_ERROR" | "NO_WEBGPU" | "DEVICE_LOST"
+  | "OUT_OF_MEMORY" | "WEBGPU_ERROR" | "NEEDS_ASYNC";
+export interface GpgpuError extends Error { name: "GpgpuError"; code: GpgpuErrorCode; }
+export interface Reachability { matrix: Float32Array; connected: boolean; squarings: number; }
+export interface ShortestPaths { distances: Float32Array; squarings: number; negativeCycle: boolean; }
+export interface FibonacciResult { k: number; value: number; exactValue: string | null;
+  exact: boolean; passes: number; }
+/** maxDoublings 1..1000 (default 60), patience 0..1000 (default 0); d > 0, series only. */
+export interface InverseOptions extends KernelOptions { method?: "newton-schulz" | "series";
+  d?: number; maxDoublings?: number; patience?: number; }
+export interface InverseResult { matrix: Float32Array; converged: boolean;
+  residuals: Float64Array; scale: number; message: string; }
+/** maxSquarings 1..120 (default 30). */
+export interface EigenOptions extends KernelOptions { maxSquarings?: number; }
+export interface EigenPair { value: number; vector: Float32Array; converged: boolean;
+  history: Float64Array; residuals: Float64Array; }
+export interface EigenResult { pairs: EigenPair[]; }
+/** epsilon > 0 (default 1e-6), maxIterations 1..1e6 (default 1000), recordEvery 1..1e6. */
+export interface JacobiOptions extends KernelOptions { epsilon?: number;
+  maxIterations?: number; recordEvery?: number; }
+export interface JacobiResult { x: Float32Array; converged: boolean; diverged: boolean;
+  iterations: number; deltas: Float64Array; norms: Float64Array;
+  history: { iteration: number; x: Float32Array }[]; }
+"#;
+
+pub(crate) type JsResult<T> = std::result::Result<T, JsValue>;
+
+/// What starts a run on an engine: the arguments, already read and checked.
+type Start = Box<dyn FnOnce(&mut Engine) -> Result<Run>>;
+
+/// Reads JS arguments and returns what starts the matching run; shared by the
+/// blocking, Promise and step-through entry points.
+mod start {
+    use super::*;
+
+    pub fn square(g: &Gpgpu, n: &JsValue, m: &JsValue, options: &JsValue) -> Result<Start> {
+        let n = g.dim("n", number_arg("n", n)?)?;
+        let m = matrix_arg("m", m)?;
+        let options = options_arg(options)?;
+        Ok(Box::new(move |e| {
+            api::start_plan(e, n, &m, passes::power(2), &options)
+        }))
+    }
+
+    pub fn multiply(
+        g: &Gpgpu,
+        [rows, inner, cols]: [&JsValue; 3],
+        a: &JsValue,
+        b: &JsValue,
+        options: &JsValue,
+    ) -> Result<Start> {
+        let dims = [
+            g.dim("rows", number_arg("rows", rows)?)?,
+            g.dim("inner", number_arg("inner", inner)?)?,
+            g.dim("cols", number_arg("cols", cols)?)?,
+        ];
+        // Sizes over the device's limits are refused before the arrays are read.
+        let e = g.engine();
+        for s in [
+            Shape::new(dims[0], dims[1]),
+            Shape::new(dims[1], dims[2]),
+            Shape::new(dims[0], dims[2]),
+        ] {
+            e.check_shape(s)?;
+        }
+        drop(e);
+        let (a, b) = (matrix_arg("a", a)?, matrix_arg("b", b)?);
+        let options = options_arg(options)?;
+        Ok(Box::new(move |e| {
+            api::start_product(e, dims, &a, &b, &options)
+        }))
+    }
+
+    pub fn repeat(
+        g: &Gpgpu,
+        n: &JsValue,
+        m: &JsValue,
+        times: &JsValue,
+        options: &JsValue,
+    ) -> Result<Start> {
+        let n = g.dim("n", number_arg("n", n)?)?;
+        let max = passes::MAX_SQUARINGS as f64;
+        let times = shape::count("times", number_arg("times", times)?, max)?;
+        let m = matrix_arg("m", m)?;
+        let options = options_arg(options)?;
+        let plan = passes::repeated_square(times)?;
+        Ok(Box::new(move |e| api::start_plan(e, n, &m, plan, &options)))
+    }
+
+    pub fn power(
+        g: &Gpgpu,
+        n: &JsValue,
+        m: &JsValue,
+        p: &JsValue,
+        options: &JsValue,
+    ) -> Result<Start> {
+        let n = g.dim("n", number_arg("n", n)?)?;
+        let p = shape::count("p", number_arg("p", p)?, MAX_COUNT)?;
+        let m = matrix_arg("m", m)?;
+        let options = options_arg(options)?;
+        Ok(Box::new(move |e| {
+            api::start_plan(e, n, &m, passes::power(p), &options)
+        }))
+    }
+}
+
+/// Matrix products, repeated squaring and matrix powers on WebGL2 fragment shaders
+/// or WebGPU compute shaders.
+#[wasm_bindgen(js_name = Gpgpu)]
+pub struct JsGpgpu {
+    pub(crate) gpu: Gpgpu,
+}
+
+/// `{ backend?, canvas?, powerPreference? }` of `Gpgpu.create`.
+fn create_options(value: &JsValue) -> Result<CreateOptions> {
+    let mut options = CreateOptions::default();
+    if value.is_undefined() || value.is_null() {
+        return Ok(options);
+    }
+    let Some(obj) = value.dyn_ref::<Object>().filter(|_| value.is_object()) else {
+        return Err(GpgpuError::BadArgument {
+            name: "options".into(),
+            detail: "must be an object such as { backend: 'webgpu' }".into(),
+        });
+    };
+    for key in Object::keys(obj).iter().filter_map(|k| k.as_string()) {
+        let v = Reflect::get(value, &key.as_str().into()).unwrap_or(JsValue::UNDEFINED);
+        if v.is_undefined() {
+            continue;
+        }
+        match key.as_str() {
+            "backend" => {
+                options.backend = match string_option(value, "backend")?.as_str() {
+                    "auto" => BackendChoice::Auto,
+                    "webgl" => BackendChoice::WebGl,
+                    "webgpu" => BackendChoice::WebGpu,
+                    other => {
+                        return Err(GpgpuError::BadArgument {
+                            name: "options.backend".into(),
+                            detail: format!(
+                                "unknown backend '{other}'; use 'auto', 'webgl' or 'webgpu'"
+                            ),
+                        })
+                    }
+                }
+            }
+            "canvas" => options.canvas = Some(Canvas::from_js(&v)?),
+            "powerPreference" => {
+                let name = string_option(value, "powerPreference")?;
+                options.power_preference = Some(power_preference(&name).ok_or_else(|| {
+                    GpgpuError::BadArgument {
+                        name: "options.powerPreference".into(),
+                        detail: format!(
+                            "unknown preference '{name}'; use 'low-power' or 'high-performance'"
+                        ),
+                    }
+                })?);
+            }
+            other => {
+                return Err(GpgpuError::BadArgument {
+                    name: "options".into(),
+                    detail: format!(
+                        "unknown option '{other}'; known: backend, canvas, powerPreference"
+                    ),
+                })
+            }
+        }
+    }
+    Ok(options)
+}
+
+impl JsGpgpu {
+    fn handle(&self) -> Handle {
+        self.gpu.handle()
+    }
+
+    /// The blocking form: WebGL only.
+    fn blocking(
+        &self,
+        call: &'static str,
+        instead: &'static str,
+        start: impl FnOnce(&Gpgpu) -> Result<Start>,
+    ) -> JsResult<Float32Array> {
+        let read = || {
+            if self.gpu.backend() == Backend::WebGpu {
+                return Err(GpgpuError::NeedsAsync { call, instead });
+            }
+            let run = start(&self.gpu)?(&mut self.gpu.engine())?;
+            self.gpu.finish(run)
+        };
+        read()
+            .map(|v| Float32Array::from(&v[..]))
+            .map_err(to_js_error)
+    }
+
+    /// The Promise form. The passes are queued now, in call order (after a WebGPU
+    /// device loss: once the new device is there); only the wait for the readback
+    /// comes later, with no borrow held meanwhile.
+    fn non_blocking(&self, start: impl FnOnce(&Gpgpu) -> Result<Start>) -> Promise {
+        let handle = self.handle();
+        let start = start(&self.gpu);
+        let queue = |start: Start| {
+            handle.with(|e| {
+                let run = start(e)?;
+                api::finish_async(e, run)
+            })
+        };
+        let now: Result<std::result::Result<PendingRead, Start>> = start.and_then(|start| {
+            if handle.with(|e| Ok(e.replacing()))? {
+                Ok(Err(start))
+            } else {
+                queue(start).map(Ok)
+            }
+        });
+        let later = handle.clone();
+        future_to_promise(async move {
+            let pending = match now {
+                Ok(Ok(pending)) => pending,
+                Ok(Err(start)) => {
+                    later.ready().await.map_err(to_js_error)?;
+                    later
+                        .with(|e| {
+                            let run = start(e)?;
+                            api::finish_async(e, run)
+                        })
+                        .map_err(to_js_error)?
+                }
+                Err(e) => return Err(to_js_error(e)),
+            };
+            Ok(pending.wait_js().await.map_err(to_js_error)?.into())
+        })
+    }
+
+    fn stepwise(&self, start: impl FnOnce(&Gpgpu) -> Result<Start>) -> JsResult<JsRun> {
+        let make = || {
+            let start = start(&self.gpu)?;
+            let run = start(&mut self.gpu.engine())?;
+            Ok(run)
+        };
+        let run = make().map_err(to_js_error)?;
+        Ok(JsRun::new(self.gpu.shared(), run))
+    }
+}
+
+#[wasm_bindgen(js_class = Gpgpu)]
+impl JsGpgpu {
+    /// `new Gpgpu(canvas?)`: WebGL2 on the given HTMLCanvasElement / OffscreenCanvas or
+    /// on a canvas of its own. For WebGPU (or the automatic choice) use
+    /// `await Gpgpu.create({ backend })`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_optional_param_type = "HTMLCanvasElement | OffscreenCanvas")]
+        canvas: JsValue,
+    ) -> JsResult<JsGpgpu> {
+        // Here, not in the Rust `Gpgpu::new`: a Rust application keeps its own hook,
+        // while a JavaScript one gets panics on the console with their message.
+        console_error_panic_hook::set_once();
+        let canvas = if canvas.is_undefined() || canvas.is_null() {
+            None
+        } else {
+            Some(Canvas::from_js(&canvas).map_err(to_js_error)?)
+        };
+        let gpu = Gpgpu::new(canvas).map_err(to_js_error)?;
+        Ok(JsGpgpu { gpu })
+    }
+
+    /// `await Gpgpu.create({ backend, canvas, powerPreference })`: backend "auto"
+    /// (default: WebGPU on a hardware adapter, WebGL2 when the only adapter is a
+    /// software one or there is none), "webgl" or "webgpu".
+    #[wasm_bindgen(unchecked_return_type = "Promise<Gpgpu>")]
+    pub fn create(
+        #[wasm_bindgen(unchecked_optional_param_type = "CreateOptions")] options: JsValue,
+    ) -> Promise {
+        console_error_panic_hook::set_once();
+        let options = create_options(&options);
+        future_to_promise(async move {
+            let options = options.map_err(to_js_error)?;
+            let gpu = Gpgpu::create(options).await.map_err(to_js_error)?;
+            Ok(JsGpgpu { gpu }.into())
+        })
+    }
+
+    /// Which backend this instance runs: "webgl" or "webgpu".
+    #[wasm_bindgen(getter, unchecked_return_type = "BackendName")]
+    pub fn backend(&self) -> String {
+        self.gpu.backend().name().into()
+    }
+
+    /// R = M·M for an n×n row-major Float32Array. WebGL (WebGPU: squareAsync).
+    pub fn square(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
+    ) -> JsResult<Float32Array> {
+        self.blocking("square", "squareAsync", |g| {
+            start::square(g, &n, &m, &options)
+        })
+    }
+
+    /// A·B with A rows×inner and B inner×cols. WebGL (WebGPU: multiplyAsync).
+    pub fn multiply(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] rows: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] inner: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] cols: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] b: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
+    ) -> JsResult<Float32Array> {
+        self.blocking("multiply", "multiplyAsync", |g| {
+            start::multiply(g, [&rows, &inner, &cols], &a, &b, &options)
+        })
+    }
+
+    /// M^(2^times): `times` squarings chained on the GPU; times = 0 returns M.
+    #[wasm_bindgen(js_name = squareRepeatedly)]
+    pub fn square_repeatedly(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] times: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
+    ) -> JsResult<Float32Array> {
+        self.blocking("squareRepeatedly", "squareRepeatedlyAsync", |g| {
+            start::repeat(g, &n, &m, &times, &options)
+        })
+    }
+
+    /// M^p for a whole p >= 0 by binary exponentiation; p = 0 gives the identity.
+    pub fn power(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] p: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
+    ) -> JsResult<Float32Array> {
+        self.blocking("power", "powerAsync", |g| {
+            start::power(g, &n, &m, &p, &options)
+        })
+    }
+
+    /// Like `square`, without blocking: WebGL reads back through a pixel-pack buffer
+    /// and a fence, WebGPU through mapAsync.
+    #[wasm_bindgen(js_name = squareAsync, unchecked_return_type = "Promise<Float32Array>")]
+    pub fn square_async(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
+    ) -> Promise {
+        self.non_blocking(|g| start::square(g, &n, &m, &options))
+    }
+
+    /// Like `multiply`, without blocking.
+    #[wasm_bindgen(js_name = multiplyAsync, unchecked_return_type = "Promise<Float32Array>")]
+    pub fn multiply_async(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] rows: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] inner: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] cols: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] b: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
+    ) -> Promise {
+        self.non_blocking(|g| start::multiply(g, [&rows, &inner, &cols], &a, &b, &options))
+    }
+
+    /// Like `squareRepeatedly`, without blocking.
+    #[wasm_bindgen(
+        js_name = squareRepeatedlyAsync,
+        unchecked_return_type = "Promise<Float32Array>"
+    )]
+    pub fn square_repeatedly_async(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] times: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
+    ) -> Promise {
+        self.non_blocking(|g| start::repeat(g, &n, &m, &times, &options))
+    }
+
+    /// Like `power`, without blocking.
+    #[wasm_bindgen(js_name = powerAsync, unchecked_return_type = "Promise<Float32Array>")]
+    pub fn power_async(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] p: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
+    ) -> Promise {
+        self.non_blocking(|g| start::power(g, &n, &m, &p, &options))
+    }
+
+    /// `square` as a `Run` whose passes the caller steps through.
+    #[wasm_bindgen(js_name = startSquare)]
+    pub fn start_square(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
+    ) -> JsResult<JsRun> {
+        self.stepwise(|g| start::square(g, &n, &m, &options))
+    }
+
+    /// `multiply` as a `Run`.
+    #[wasm_bindgen(js_name = startMultiply)]
+    pub fn start_multiply(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] rows: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] inner: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] cols: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] b: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
+    ) -> JsResult<JsRun> {
+        self.stepwise(|g| start::multiply(g, [&rows, &inner, &cols], &a, &b, &options))
+    }
+
+    /// `squareRepeatedly` as a `Run`.
+    #[wasm_bindgen(js_name = startSquareRepeatedly)]
+    pub fn start_square_repeatedly(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] times: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
+    ) -> JsResult<JsRun> {
+        self.stepwise(|g| start::repeat(g, &n, &m, &times, &options))
+    }
+
+    /// `power` as a `Run`.
+    #[wasm_bindgen(js_name = startPower)]
+    pub fn start_power(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] p: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
+    ) -> JsResult<JsRun> {
+        self.stepwise(|g| start::power(g, &n, &m, &p, &options))
+    }
+
+    /// Draws any rows×cols array (e.g. |GPU − double|) as a heatmap on `canvas`,
+    /// through the same colour map. Returns { blockRows, blockCols, stride }.
+    /// WebGL (WebGPU: drawHeatmapAsync).
+    #[wasm_bindgen(js_name = drawHeatmap, unchecked_return_type = "HeatmapDrawn")]
+    pub fn draw_heatmap(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] rows: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] cols: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] data: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "HTMLCanvasElement")] canvas: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "HeatmapStyle")] style: JsValue,
+    ) -> JsResult<Object> {
+        if self.gpu.backend() == Backend::WebGpu {
+            return Err(to_js_error(GpgpuError::NeedsAsync {
+                call: "drawHeatmap",
+                instead: "drawHeatmapAsync",
+            }));
+        }
+        let pending = self.start_heatmap(&rows, &cols, &data, &canvas, &style);
+        pending
+            .map(|p| drawn_object(p.drawn()))
+            .map_err(to_js_error)
+    }
+
+    /// Like `drawHeatmap`, on either backend: resolves once the picture is on the
+    /// canvas (WebGPU colours it in a compute pass and sends only the pixels back).
+    #[wasm_bindgen(js_name = drawHeatmapAsync, unchecked_return_type = "Promise<HeatmapDrawn>")]
+    pub fn draw_heatmap_async(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] rows: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] cols: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] data: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "HTMLCanvasElement")] canvas: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "HeatmapStyle")] style: JsValue,
+    ) -> Promise {
+        let pending = self.start_heatmap(&rows, &cols, &data, &canvas, &style);
+        future_to_promise(async move {
+            let drawn = pending
+                .map_err(to_js_error)?
+                .wait()
+                .await
+                .map_err(to_js_error)?;
+            Ok(drawn_object(drawn).into())
+        })
+    }
+
+    /// { backend, maxDimension, kernels, timerQuery, … }: WebGL adds renderer, vendor,
+    /// versions and texture limits; WebGPU the adapter's description, limits and
+    /// features, and the register kernel's form on this device.
+    #[wasm_bindgen(unchecked_return_type = "DeviceInfo")]
+    pub fn info(&self) -> Object {
+        let o = Object::new();
+        let engine = self.gpu.engine();
+        set(&o, "backend", engine.backend().name());
+        set(&o, "maxDimension", engine.max_dimension() as f64);
+        let kernels: Array = engine
+            .kernels()
+            .iter()
+            .map(|k| JsValue::from_str(k.name()))
+            .collect();
+        set(&o, "kernels", kernels);
+        drop(engine);
+        match self.gpu.info() {
+            Info::WebGl(i) => {
+                set(&o, "renderer", i.renderer.as_str());
+                set(&o, "vendor", i.vendor.as_str());
+                set(&o, "webglVersion", i.webgl_version.as_str());
+                set(&o, "glslVersion", i.glsl_version.as_str());
+                set(&o, "maxTextureSize", i.limits.max_texture_size as u32);
+                let dims = Array::of2(
+                    &(i.limits.max_viewport_dims.0 as u32).into(),
+                    &(i.limits.max_viewport_dims.1 as u32).into(),
+                );
+                set(&o, "maxViewportDims", dims);
+                set(&o, "maxDrawBuffers", i.limits.max_draw_buffers as u32);
+                set(&o, "maxTextureUnits", i.limits.max_texture_units as u32);
+                set(&o, "floatRenderable", i.float_renderable);
+                set(&o, "timerQuery", i.timer_query);
+            }
+            Info::WebGpu(i) => {
+                set(&o, "vendor", i.vendor.as_str());
+                set(&o, "architecture", i.architecture.as_str());
+                set(&o, "device", i.device.as_str());
+                set(&o, "description", i.description.as_str());
+                set(&o, "fallbackAdapter", i.fallback);
+                let l = &i.limits;
+                set(
+                    &o,
+                    "maxStorageBufferBindingSize",
+                    l.max_storage_buffer_binding_size,
+                );
+                set(&o, "maxBufferSize", l.max_buffer_size);
+                set(
+                    &o,
+                    "maxComputeWorkgroupsPerDimension",
+                    l.max_compute_workgroups_per_dimension,
+                );
+                set(
+                    &o,
+                    "maxComputeWorkgroupStorageSize",
+                    l.max_compute_workgroup_storage_size,
+                );
+                set(
+                    &o,
+                    "maxComputeInvocationsPerWorkgroup",
+                    l.max_compute_invocations_per_workgroup,
+                );
+                let features: Array = i.features.iter().map(|f| JsValue::from_str(f)).collect();
+                set(&o, "features", features);
+                set(&o, "timerQuery", i.timestamp_query);
+                let register = self
+                    .gpu
+                    .engine()
+                    .webgpu()
+                    .map(|e| e.register_params().describe())
+                    .unwrap_or_default();
+                set(&o, "registerKernel", register);
+            }
+        }
+        o
+    }
+
+    /// Every kernel of the library, WebGL's then WebGPU's:
+    /// [{ name, backend, description, planes, file }].
+    #[wasm_bindgen(unchecked_return_type = "KernelInfo[]")]
+    pub fn kernels() -> Array {
+        Kernel::ALL
+            .iter()
+            .map(|k| {
+                let o = Object::new();
+                set(&o, "name", k.name());
+                set(&o, "backend", k.backend().name());
+                set(&o, "description", k.description());
+                set(&o, "planes", k.layout().planes() as u32);
+                set(&o, "file", k.file());
+                JsValue::from(o)
+            })
+            .collect()
+    }
+
+    /// The shader file of a kernel, as written (with its comments): GLSL for the
+    /// WebGL kernels, WGSL for the WebGPU ones.
+    #[wasm_bindgen(js_name = kernelSource)]
+    pub fn kernel_source(
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+    ) -> JsResult<String> {
+        string_arg("kernel", &name)
+            .and_then(|name| kernel_arg(&name))
+            .map(|k| k.source().to_string())
+            .map_err(to_js_error)
+    }
+
+    /// The vertex shader every WebGL program shares (the full-screen quad).
+    #[wasm_bindgen(js_name = vertexSource)]
+    pub fn vertex_source() -> String {
+        ProgramKey::vertex_source()
+    }
+
+    /// The complete fragment shader the GPU compiles for a WebGL kernel and semiring.
+    #[wasm_bindgen(js_name = programSource)]
+    pub fn program_source(
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+        #[wasm_bindgen(
+            unchecked_optional_param_type = "\"ordinary\" | \"boolean\" | \"min-plus\""
+        )]
+        semiring: JsValue,
+    ) -> JsResult<String> {
+        let source = || {
+            let (kernel, semiring) = kernel_and_semiring(&name, &semiring)?;
+            if kernel.backend() != Backend::WebGl {
+                return Err(GpgpuError::BadArgument {
+                    name: "kernel".into(),
+                    detail: format!(
+                        "'{}' is a WebGPU kernel; gpu.shaderSource(kernel) gives the WGSL a \
+                         device compiles",
+                        kernel.name()
+                    ),
+                });
+            }
+            Ok(ProgramKey::product(kernel, semiring).fragment_source())
+        };
+        source().map_err(to_js_error)
+    }
+
+    /// The complete shader this device compiles for a kernel of its backend and a
+    /// semiring (WebGPU: with the register kernel's form and tile sizes for it).
+    #[wasm_bindgen(js_name = shaderSource)]
+    pub fn shader_source(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "KernelName")] name: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "SemiringName")] semiring: JsValue,
+    ) -> JsResult<String> {
+        let source = || {
+            let (kernel, semiring) = kernel_and_semiring(&name, &semiring)?;
+            let engine = self.gpu.engine();
+            engine.choose_kernel(Some(kernel), Shape::square(1))?;
+            Ok(engine.product_source(kernel, semiring))
+        };
+        source().map_err(to_js_error)
+    }
+
+    /// The kernel `auto` picks for an n×n product on this device.
+    #[wasm_bindgen(js_name = defaultKernel)]
+    pub fn default_kernel(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
+    ) -> JsResult<String> {
+        let pick = || {
+            let n = self.gpu.dim("n", number_arg("n", &n)?)?;
+            let k = self.gpu.engine().choose_kernel(None, Shape::square(n))?;
+            Ok(k.name().to_string())
+        };
+        pick().map_err(to_js_error)
+    }
+
+    /// Live GPU objects created by this instance (for leak checks): WebGL textures,
+    /// framebuffers, …; WebGPU buffers, pipelines, bind groups, query sets.
+    #[wasm_bindgen(js_name = liveObjects, unchecked_return_type = "LiveObjects")]
+    pub fn live_objects(&self) -> Object {
+        let o = Object::new();
+        for (k, v) in self.gpu.live_objects() {
+            set(&o, k, v);
+        }
+        o
+    }
+
+    /// Fill outputs with `value` (e.g. NaN) before every pass, so unwritten elements
+    /// show; `null` turns it off. For tests and debugging.
+    #[wasm_bindgen(js_name = setPoison)]
+    pub fn set_poison(&self, value: Option<f64>) {
+        self.gpu.set_poison(value.map(|v| v as f32));
+    }
+
+    /// Frees pooled GPU memory now rather than at its next reuse.
+    pub fn trim(&self) {
+        self.gpu.engine().trim();
+    }
+
+    /// The canvas the WebGL context lives on (null on WebGPU).
+    #[wasm_bindgen(
+        getter,
+        unchecked_return_type = "HTMLCanvasElement | OffscreenCanvas | null"
+    )]
+    pub fn canvas(&self) -> JsValue {
+        match &mut *self.gpu.engine() {
+            Engine::WebGl(e) => e.canvas().js_value(),
+            Engine::WebGpu(_) => JsValue::NULL,
+        }
+    }
+
+    /// The GPUDevice (null on WebGL): for interop, and for tests that destroy it
+    /// to stand in for a device loss.
+    #[wasm_bindgen(getter, unchecked_return_type = "GPUDevice | null")]
+    pub fn device(&self) -> JsValue {
+        match &mut *self.gpu.engine() {
+            Engine::WebGpu(e) => e.gpu().device().clone().into(),
+            Engine::WebGl(_) => JsValue::NULL,
+        }
+    }
+}
+
+impl JsGpgpu {
+    fn start_heatmap(
+        &self,
+        rows: &JsValue,
+        cols: &JsValue,
+        data: &JsValue,
+        canvas: &JsValue,
+        style: &JsValue,
+    ) -> Result<crate::engine::PendingDraw> {
+        let rows = self.gpu.dim("rows", number_arg("rows", rows)?)?;
+        let cols = self.gpu.dim("cols", number_arg("cols", cols)?)?;
+        let data = matrix_arg("data", data)?;
+        let shape = Shape::new(rows, cols);
+        shape::check_len("data", shape, data.len())?;
+        let canvas = canvas_arg(canvas)?;
+        let (style, range) = style_arg(style)?;
+        // The range of the data as given (finite values only), as the page expects.
+        let range = range.or_else(|| {
+            Some(
+                data.iter()
+                    .filter(|v| v.is_finite())
+                    .fold(0f32, |a, v| a.max(v.abs())),
+            )
+        });
+        let mut e = self.gpu.engine();
+        let layout = match e.backend() {
+            Backend::WebGl => crate::plan::layout::Layout::Scalar,
+            Backend::WebGpu => crate::plan::layout::Layout::Linear,
+        };
+        let m = e.upload(shape, layout, &data, 0.0)?;
+        let drawn = e.heatmap(&m, &canvas, range, style);
+        e.recycle(m);
+        drawn
+    }
+}
+
+/// A kernel name and an optional semiring name.
+fn kernel_and_semiring(name: &JsValue, semiring: &JsValue) -> Result<(Kernel, Semiring)> {
+    let kernel = kernel_arg(&string_arg("kernel", name)?)?;
+    let semiring = match semiring.is_undefined() {
+        true => Semiring::Ordinary,
+        false => {
+            let s = string_arg("semiring", semiring)?;
+            Semiring::parse(&s).ok_or_else(|| GpgpuError::BadArgument {
+                name: "semiring".into(),
+                detail: format!("unknown semiring '{s}'; use 'ordinary', 'boolean' or 'min-plus'"),
+            })?
+        }
+    };
+    Ok((kernel, semiring))
+}

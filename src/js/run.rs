@@ -1,0 +1,297 @@
+//! The JavaScript `Run`: one operation stepped pass by pass, for teaching, on either
+//! backend. Reads that must wait for the GPU have Async forms; on WebGPU they are
+//! the only ones (the blocking forms are NEEDS_ASYNC, naming them).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use js_sys::{Array, Float32Array, Object, Promise};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::future_to_promise;
+
+use super::args::{canvas_arg, drawn_object, stats_object, string_arg, style_arg, to_js_error};
+use super::JsResult;
+use crate::engine::{Engine, Matrix};
+use crate::error::{GpgpuError, Result};
+use crate::run::Run;
+
+/// Which matrix of a run to look at: "a" (the input M, or A), "b" (B of a
+/// product), "latest" (the last pass's output) or "result".
+fn pick<'r>(run: &'r Run, which: &JsValue) -> Result<&'r Matrix> {
+    let which = string_arg("which", which)?;
+    let slot = match which.as_str() {
+        "a" | "input" => run.slot(0),
+        "b" if run.is_product() => run.slot(1),
+        "latest" => Some(run.latest()),
+        "result" if run.is_done() => run.result(),
+        "result" => {
+            return Err(GpgpuError::BadArgument {
+                name: "which".into(),
+                detail: "the result exists once every pass has run".into(),
+            })
+        }
+        _ => None,
+    };
+    let b = if run.is_product() { ", 'b'" } else { "" };
+    slot.ok_or_else(|| GpgpuError::BadArgument {
+        name: "which".into(),
+        detail: format!(
+            "'{which}' is not a matrix of this run; use 'a' (or 'input'){b}, 'latest' or 'result'"
+        ),
+    })
+}
+
+/// One operation stepped pass by pass, for teaching: its matrices stay on the GPU
+/// to be drawn, summarised and read between passes. Call `free()` when done.
+#[wasm_bindgen(js_name = Run)]
+pub struct JsRun {
+    engine: Rc<RefCell<Engine>>,
+    run: Option<Run>,
+}
+
+impl JsRun {
+    pub(crate) fn new(engine: Rc<RefCell<Engine>>, run: Run) -> JsRun {
+        JsRun {
+            engine,
+            run: Some(run),
+        }
+    }
+
+    fn try_with<T>(&mut self, f: impl FnOnce(&mut Engine, &mut Run) -> Result<T>) -> Result<T> {
+        let mut e = self.engine.borrow_mut();
+        let run = self.run.as_mut().ok_or_else(|| GpgpuError::BadArgument {
+            name: "run".into(),
+            detail: "this run was finished or freed".into(),
+        })?;
+        run.check_alive(&mut e)?;
+        f(&mut e, run)
+    }
+
+    fn with<T>(&mut self, f: impl FnOnce(&mut Engine, &mut Run) -> Result<T>) -> JsResult<T> {
+        self.try_with(f).map_err(to_js_error)
+    }
+
+    /// Starts something that resolves later; its errors reject the promise.
+    fn later<P, T>(
+        &mut self,
+        start: impl FnOnce(&mut Engine, &mut Run) -> Result<P>,
+        finish: impl FnOnce(P) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<T>>>>
+            + 'static,
+    ) -> Promise
+    where
+        P: 'static,
+        T: Into<JsValue> + 'static,
+    {
+        let started = self.try_with(start);
+        future_to_promise(async move {
+            let pending = started.map_err(to_js_error)?;
+            Ok(finish(pending).await.map_err(to_js_error)?.into())
+        })
+    }
+
+    fn peek<T>(&self, f: impl FnOnce(&Run) -> T) -> T {
+        f(self.run.as_ref().expect("run is alive"))
+    }
+}
+
+#[wasm_bindgen(js_class = Run)]
+impl JsRun {
+    /// Number of passes the plan has.
+    #[wasm_bindgen(getter, js_name = passCount)]
+    pub fn pass_count(&self) -> u32 {
+        self.peek(|r| r.pass_count() as u32)
+    }
+
+    /// Number of passes run so far.
+    #[wasm_bindgen(getter, js_name = passesDone)]
+    pub fn passes_done(&self) -> u32 {
+        self.peek(|r| r.passes_done() as u32)
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn done(&self) -> bool {
+        self.peek(|r| r.is_done())
+    }
+
+    /// The kernel running the passes.
+    #[wasm_bindgen(getter)]
+    pub fn kernel(&self) -> String {
+        self.peek(|r| r.kernel().name().to_string())
+    }
+
+    /// The backend the run's matrices live on: "webgl" or "webgpu".
+    #[wasm_bindgen(getter)]
+    pub fn backend(&self) -> String {
+        self.peek(|r| r.kernel().backend().name().to_string())
+    }
+
+    /// One label per pass, e.g. "M^6 = M^3 · M^3".
+    #[wasm_bindgen(unchecked_return_type = "string[]")]
+    pub fn labels(&self) -> Array {
+        self.peek(|r| {
+            r.plan()
+                .labels()
+                .iter()
+                .map(|l| JsValue::from_str(l))
+                .collect()
+        })
+    }
+
+    /// Runs the next pass (timed on the GPU when `timed` and the device can:
+    /// EXT_disjoint_timer_query_webgl2 on WebGL, 'timestamp-query' on WebGPU).
+    /// Returns false when none was left.
+    pub fn step(&mut self, timed: Option<bool>) -> JsResult<bool> {
+        self.with(|e, run| run.step(e, timed.unwrap_or(false)))
+    }
+
+    /// Blocks until the GPU has finished every pass issued so far (a one-texel
+    /// readback): wall time around `step` + `sync` is a pass's time when the timer
+    /// extension is missing. WebGL (WebGPU: whenDone).
+    pub fn sync(&mut self) -> JsResult<()> {
+        self.with(|e, run| run.sync(e))
+    }
+
+    /// Resolves once the GPU has finished every pass issued so far, without
+    /// blocking the page (WebGL: a fence polled from the event loop; WebGPU:
+    /// onSubmittedWorkDone).
+    #[wasm_bindgen(js_name = whenDone, unchecked_return_type = "Promise<void>")]
+    pub fn when_done(&mut self) -> Promise {
+        self.later(
+            |e, _| e.idle(),
+            |idle| Box::pin(async move { idle.wait().await.map(|_| JsValue::UNDEFINED) }),
+        )
+    }
+
+    /// GPU milliseconds of each pass run so far: a number once measured, null while
+    /// pending (results arrive after control returns to the browser), NaN when the
+    /// pass was not timed (no timer on this device, or `step()` without `timed`) or
+    /// the GPU reported the interval unreliable (disjoint).
+    #[wasm_bindgen(js_name = gpuTimes, unchecked_return_type = "(number | null)[]")]
+    pub fn gpu_times(&mut self) -> JsResult<Array> {
+        self.with(|e, run| {
+            Ok(run
+                .gpu_times_ms(e)
+                .into_iter()
+                .map(|t| t.map_or(JsValue::NULL, JsValue::from_f64))
+                .collect())
+        })
+    }
+
+    /// { maxAbs, nan, inf, sumAbs, sumSquares, min, max } of a matrix of the run, by GPU
+    /// reduction (finite entries only in all but nan and inf). WebGL (WebGPU: statsAsync).
+    #[wasm_bindgen(unchecked_return_type = "MatrixStats")]
+    pub fn stats(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "RunMatrix")] which: JsValue,
+    ) -> JsResult<Object> {
+        self.with(|e, run| {
+            e.stats(pick(run, &which)?)?
+                .now("run.stats()", "run.statsAsync()")
+                .map(stats_object)
+        })
+    }
+
+    /// Like `stats`, on either backend.
+    #[wasm_bindgen(js_name = statsAsync, unchecked_return_type = "Promise<MatrixStats>")]
+    pub fn stats_async(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "RunMatrix")] which: JsValue,
+    ) -> Promise {
+        self.later(
+            |e, run| e.stats(pick(run, &which)?),
+            |pending| Box::pin(async move { pending.wait().await.map(stats_object) }),
+        )
+    }
+
+    /// Reads a matrix of the run back (row-major Float32Array). WebGL (WebGPU: readAsync).
+    pub fn read(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "RunMatrix")] which: JsValue,
+    ) -> JsResult<Float32Array> {
+        self.with(|e, run| {
+            let m = pick(run, &which)?;
+            let data = e.download(m, "run.read()", "run.readAsync()")?;
+            Ok(Float32Array::from(&run.semiring().decode(data)[..]))
+        })
+    }
+
+    /// Like `read`, on either backend.
+    #[wasm_bindgen(js_name = readAsync, unchecked_return_type = "Promise<Float32Array>")]
+    pub fn read_async(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "RunMatrix")] which: JsValue,
+    ) -> Promise {
+        self.later(
+            |e, run| e.read(pick(run, &which)?, run.semiring()),
+            |pending| Box::pin(pending.wait_js()),
+        )
+    }
+
+    /// The answer (every pass must have run); M^0 gives the identity. WebGL
+    /// (WebGPU: resultAsync).
+    pub fn result(&mut self) -> JsResult<Float32Array> {
+        self.with(|e, run| run.read_result(e).map(|v| Float32Array::from(&v[..])))
+    }
+
+    /// Like `result`, on either backend.
+    #[wasm_bindgen(js_name = resultAsync, unchecked_return_type = "Promise<Float32Array>")]
+    pub fn result_async(&mut self) -> Promise {
+        self.later(
+            |e, run| run.read_result_async(e),
+            |pending| Box::pin(pending.wait_js()),
+        )
+    }
+
+    /// Draws a matrix of the run on `canvas` as a heatmap straight from GPU memory.
+    /// `style`: { range?, sequential?, logFloor? }; the range defaults to the
+    /// matrix's largest |finite value|. Returns { blockRows, blockCols, stride }.
+    /// WebGL (WebGPU: drawHeatmapAsync).
+    #[wasm_bindgen(js_name = drawHeatmap, unchecked_return_type = "HeatmapDrawn")]
+    pub fn draw_heatmap(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "RunMatrix")] which: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "HTMLCanvasElement")] canvas: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "HeatmapStyle")] style: JsValue,
+    ) -> JsResult<Object> {
+        self.with(|e, run| {
+            if let Engine::WebGpu(_) = e {
+                return Err(GpgpuError::NeedsAsync {
+                    call: "run.drawHeatmap()",
+                    instead: "run.drawHeatmapAsync()",
+                });
+            }
+            let canvas = canvas_arg(&canvas)?;
+            let (style, range) = style_arg(&style)?;
+            let drawn = e.heatmap(pick(run, &which)?, &canvas, range, style)?;
+            Ok(drawn_object(drawn.drawn()))
+        })
+    }
+
+    /// Like `drawHeatmap`, on either backend: resolves once the picture is on the
+    /// canvas. WebGPU colours it from the buffer in a compute pass and only the
+    /// pixels come back, never the matrix.
+    #[wasm_bindgen(js_name = drawHeatmapAsync, unchecked_return_type = "Promise<HeatmapDrawn>")]
+    pub fn draw_heatmap_async(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "RunMatrix")] which: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "HTMLCanvasElement")] canvas: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "HeatmapStyle")] style: JsValue,
+    ) -> Promise {
+        self.later(
+            |e, run| {
+                let canvas = canvas_arg(&canvas)?;
+                let (style, range) = style_arg(&style)?;
+                e.heatmap(pick(run, &which)?, &canvas, range, style)
+            },
+            |pending| Box::pin(async move { pending.wait().await.map(drawn_object) }),
+        )
+    }
+}
+
+impl Drop for JsRun {
+    fn drop(&mut self) {
+        if let (Some(run), Ok(mut e)) = (self.run.take(), self.engine.try_borrow_mut()) {
+            run.recycle(&mut e);
+        }
+    }
+}

@@ -1,0 +1,326 @@
+//! The WebGL2 kernels. Each pairs one GLSL file in glsl/ with the Rust that binds its
+//! inputs; all share the vertex shader, the semiring chunk and the header.
+//!
+//! The source of a program depends only on its `ProgramKey` (kernel + semiring),
+//! so the key is a complete cache key: one compile per key per context.
+
+pub mod affine;
+pub mod blocked;
+pub mod heatmap;
+pub mod naive;
+pub mod packed;
+pub mod reduce;
+
+use super::{Backend, Kernel};
+use crate::engine::webgl::GlMatrix;
+use crate::gl::capabilities::Limits;
+use crate::gl::program::Program;
+use crate::plan::layout::Layout;
+use crate::plan::semiring::{Semiring, NO_EDGE};
+use crate::plan::shape::Shape;
+
+pub const QUAD_VERT: &str = include_str!("../../../glsl/quad.vert");
+pub const SEMIRING_GLSL: &str = include_str!("../../../glsl/semiring.glsl");
+
+/// The first lines of every shader: GLSL ES 3.00 and full float precision (a
+/// mediump float would be 16-bit on some phones).
+pub const HEADER: &str = "#version 300 es\n\
+precision highp float;\n\
+precision highp int;\n\
+precision highp sampler2D;\n";
+
+impl Kernel {
+    /// The GLSL file behind a WebGL kernel (empty for WebGPU kernels).
+    pub fn glsl(self) -> &'static str {
+        match self {
+            Kernel::Naive => naive::SOURCE,
+            Kernel::Packed => packed::SOURCE,
+            Kernel::Blocked4 | Kernel::Blocked8 => blocked::SOURCE,
+            _ => "",
+        }
+    }
+
+    /// Whether this device can run the kernel: the blocked ones need one render
+    /// target per plane and a texture unit per plane of each operand.
+    pub fn supported(self, limits: &Limits) -> bool {
+        if self.backend() != Backend::WebGl {
+            return false;
+        }
+        let planes = self.layout().planes();
+        planes == 1 || (limits.max_draw_buffers >= planes && limits.max_texture_units >= 2 * planes)
+    }
+
+    /// Fragments one product of these shapes runs.
+    pub fn fragments(self, out: Shape) -> usize {
+        let (w, h) = self.layout().texture_size(out);
+        w * h
+    }
+
+    /// Iterations of the kernel's k loop for a product whose padded inner dimension
+    /// is `inner` (each iteration covers 1, 4 or `planes` values of k).
+    pub fn k_steps(self, inner: usize) -> usize {
+        match self {
+            Kernel::Naive => inner,
+            Kernel::Packed => inner / 4,
+            Kernel::Blocked4 | Kernel::Blocked8 => inner / self.layout().planes(),
+            Kernel::Global | Kernel::Tiled16 | Kernel::Register => inner,
+        }
+    }
+
+    /// How many k steps one pass adds up before the next chunk is blended onto it,
+    /// or None for a single pass. Chunks of 256 values of k keep the B texels a
+    /// fragment walks through in cache for its neighbours (bench/NOTES.md).
+    pub fn chunk_steps(self) -> Option<usize> {
+        match self {
+            Kernel::Naive => None,
+            Kernel::Packed => Some(64),
+            Kernel::Blocked4 => Some(64),
+            Kernel::Blocked8 => Some(32),
+            Kernel::Global | Kernel::Tiled16 | Kernel::Register => None,
+        }
+    }
+
+    /// Binds the kernel's inputs and uniforms for R (rows × cols) = A · B, adding up
+    /// the k loop's iterations `steps`. The program is in use; the target is bound after.
+    pub(crate) fn bind(
+        self,
+        program: &Program,
+        a: &GlMatrix,
+        b: &GlMatrix,
+        out: Shape,
+        steps: std::ops::Range<usize>,
+    ) {
+        match self {
+            Kernel::Naive => naive::bind(program, a, b, out),
+            Kernel::Packed => packed::bind(program, a, b, out, steps),
+            Kernel::Blocked4 | Kernel::Blocked8 => blocked::bind(program, a, b, out, steps),
+            // Engine::product refuses them before binding.
+            Kernel::Global | Kernel::Tiled16 | Kernel::Register => {}
+        }
+    }
+}
+
+/// The default kernel for a product with output shape `out` (every kernel's cost
+/// grows alike with the inner dimension, so it does not enter the rule).
+///
+/// The rule, from the measurements in bench/NOTES.md (SwiftShader, A·A with upload
+/// and readback; the H100 agrees from 2048 up): the blocked kernels carry a fixed cost
+/// of 4 or 8 textures per matrix, which dominates small products, and pad rows to 4
+/// or 8, which wastes work on thin outputs. So, by the output's smaller side s:
+/// * s <= 64: `packed` (n = 64: packed 1.0 ms, blocked4 2.9 ms, blocked8 5.4 ms);
+/// * s < 512: `blocked4` (n = 256: 6.3 ms, blocked8 7.0 ms, packed 13.6 ms);
+/// * otherwise `blocked8` (n = 1024: 204 ms, blocked4 239 ms, packed 808 ms),
+///
+/// each falling back to the next simpler kernel where the device lacks the render
+/// targets or texture units. `naive` is never the default: it is the teaching kernel.
+pub fn choose(out: Shape, limits: &Limits) -> Kernel {
+    let s = out.rows.min(out.cols);
+    let wanted = if s <= 64 {
+        Kernel::Packed
+    } else if s < 512 {
+        Kernel::Blocked4
+    } else {
+        Kernel::Blocked8
+    };
+    [wanted, Kernel::Blocked4, Kernel::Packed]
+        .into_iter()
+        .find(|k| k.supported(limits))
+        .unwrap_or(Kernel::Packed)
+}
+
+pub const LAYOUT_GLSL: &str = include_str!("../../../glsl/layout.glsl");
+
+/// Everything that shapes a program's source, and so its cache key: two programs
+/// with equal keys have equal sources, and distinct keys give distinct sources.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ProgramKey {
+    /// A product pass.
+    Product { kernel: Kernel, semiring: Semiring },
+    /// The colour-map shader reading a matrix in `layout`.
+    Heatmap { layout: Layout },
+    /// A statistics reduction pass shrinking `factor`-fold: from a matrix in a
+    /// layout (the first pass) or from the previous pass's statistics (None).
+    Reduce { from: Option<Layout>, factor: usize },
+    /// Element-wise alpha·P + beta·Q + gamma·I in a layout.
+    Affine { layout: Layout },
+}
+
+fn layout_name(layout: Layout) -> String {
+    match layout {
+        Layout::Scalar => "scalar".into(),
+        Layout::Packed { planes } => format!("packed{planes}"),
+        Layout::Linear => "linear".into(),
+    }
+}
+
+fn layout_define(layout: Layout) -> String {
+    let planes = match layout {
+        Layout::Scalar | Layout::Linear => 0,
+        Layout::Packed { planes } => planes,
+    };
+    format!("#define LAYOUT_PLANES {planes}\n")
+}
+
+impl ProgramKey {
+    pub fn product(kernel: Kernel, semiring: Semiring) -> ProgramKey {
+        ProgramKey::Product { kernel, semiring }
+    }
+
+    /// A readable name, used in error messages and the page.
+    pub fn name(&self) -> String {
+        match *self {
+            ProgramKey::Product { kernel, semiring } => {
+                format!("{}/{}", kernel.name(), semiring.name())
+            }
+            ProgramKey::Heatmap { layout } => format!("heatmap/{}", layout_name(layout)),
+            ProgramKey::Reduce { from, factor } => format!(
+                "reduce{factor}/{}",
+                from.map_or("stats".into(), layout_name)
+            ),
+            ProgramKey::Affine { layout } => format!("affine/{}", layout_name(layout)),
+        }
+    }
+
+    /// The defines derived from the key, in source form.
+    pub fn defines(&self) -> String {
+        match *self {
+            ProgramKey::Product { kernel, semiring } => {
+                let semiring = match semiring {
+                    Semiring::Ordinary => "SEMIRING_ORDINARY",
+                    Semiring::Boolean => "SEMIRING_BOOLEAN",
+                    Semiring::MinPlus => "SEMIRING_MIN_PLUS",
+                };
+                let mut d = format!("#define {semiring} 1\n#define NO_EDGE {NO_EDGE:.1e}\n");
+                if matches!(kernel, Kernel::Blocked4 | Kernel::Blocked8) {
+                    d += &format!("#define PLANES {}\n", kernel.layout().planes());
+                }
+                d
+            }
+            ProgramKey::Heatmap { layout } => layout_define(layout),
+            ProgramKey::Reduce { from, factor } => {
+                let first = from.map_or(String::new(), |layout| {
+                    layout_define(layout) + "#define REDUCE_FIRST 1\n"
+                });
+                format!("#define FACTOR {factor}\n{first}")
+            }
+            ProgramKey::Affine { layout } => layout_define(layout),
+        }
+    }
+
+    /// The complete fragment shader source.
+    pub fn fragment_source(&self) -> String {
+        let body = match *self {
+            ProgramKey::Product { kernel, .. } => format!("{SEMIRING_GLSL}\n{}", kernel.glsl()),
+            ProgramKey::Heatmap { .. } => format!("{LAYOUT_GLSL}\n{}", heatmap::SOURCE),
+            ProgramKey::Reduce { from: Some(_), .. } => {
+                format!("{LAYOUT_GLSL}\n{}", reduce::SOURCE)
+            }
+            ProgramKey::Reduce { from: None, .. } => reduce::SOURCE.to_string(),
+            ProgramKey::Affine { .. } => affine::SOURCE.to_string(),
+        };
+        format!("{HEADER}{}{body}", self.defines())
+    }
+
+    /// The complete vertex shader source (shared by every program).
+    pub fn vertex_source() -> String {
+        format!("{HEADER}{QUAD_VERT}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    fn all_keys() -> Vec<ProgramKey> {
+        let semirings = [Semiring::Ordinary, Semiring::Boolean, Semiring::MinPlus];
+        Kernel::WEBGL
+            .iter()
+            .flat_map(|&kernel| {
+                semirings
+                    .iter()
+                    .map(move |&semiring| ProgramKey::product(kernel, semiring))
+            })
+            .chain(Kernel::WEBGL.iter().flat_map(|k| {
+                let layout = k.layout();
+                [
+                    ProgramKey::Heatmap { layout },
+                    ProgramKey::Reduce {
+                        from: Some(layout),
+                        factor: 8,
+                    },
+                    ProgramKey::Reduce {
+                        from: Some(layout),
+                        factor: 2,
+                    },
+                    ProgramKey::Affine { layout },
+                ]
+            }))
+            .chain([
+                ProgramKey::Reduce {
+                    from: None,
+                    factor: 8,
+                },
+                ProgramKey::Reduce {
+                    from: None,
+                    factor: 2,
+                },
+            ])
+            .collect()
+    }
+
+    #[test]
+    fn every_source_starts_with_the_version_line() {
+        for key in all_keys() {
+            assert!(key.fragment_source().starts_with("#version 300 es\n"));
+        }
+        assert!(ProgramKey::vertex_source().starts_with("#version 300 es\n"));
+    }
+
+    #[test]
+    fn distinct_keys_give_distinct_sources() {
+        // The cache is sound only if the key determines the source and vice versa.
+        let keys = all_keys();
+        let sources: HashSet<String> = keys.iter().map(|k| k.fragment_source()).collect();
+        assert_eq!(sources.len(), keys.len());
+        let names: HashSet<String> = keys.iter().map(|k| k.name()).collect();
+        assert_eq!(names.len(), keys.len());
+    }
+
+    #[test]
+    fn no_edge_define_is_a_float_literal() {
+        let key = ProgramKey::product(Kernel::Naive, Semiring::MinPlus);
+        assert!(
+            key.defines().contains("#define NO_EDGE 1.0e30"),
+            "{}",
+            key.defines()
+        );
+    }
+
+    #[test]
+    fn the_default_follows_the_measured_rule() {
+        let full = Limits {
+            max_texture_size: 8192,
+            max_viewport_dims: (8192, 8192),
+            max_draw_buffers: 8,
+            max_texture_units: 16,
+        };
+        let pick = |rows, cols| choose(Shape::new(rows, cols), &full);
+        assert_eq!(pick(1, 1), Kernel::Packed);
+        assert_eq!(pick(64, 64), Kernel::Packed);
+        assert_eq!(pick(65, 65), Kernel::Blocked4);
+        assert_eq!(pick(511, 4096), Kernel::Blocked4);
+        assert_eq!(pick(512, 512), Kernel::Blocked8);
+        assert_eq!(pick(4096, 1), Kernel::Packed);
+        let four_targets = Limits {
+            max_draw_buffers: 4,
+            ..full.clone()
+        };
+        assert_eq!(choose(Shape::square(2048), &four_targets), Kernel::Blocked4);
+        let one_target = Limits {
+            max_draw_buffers: 1,
+            ..full
+        };
+        assert_eq!(choose(Shape::square(2048), &one_target), Kernel::Packed);
+    }
+}

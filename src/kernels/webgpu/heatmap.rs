@@ -1,0 +1,49 @@
+//! Putting a heatmap coloured by wgsl/heatmap.wgsl on a page canvas. Only the
+//! picture's pixels leave the GPU, never the matrix: presenting a WebGPU canvas
+//! into a 2D one is not available on every adapter (on SwiftShader, headless, it
+//! takes the page's WebGPU instance down; measured), while pixels always arrive.
+
+use wasm_bindgen::{Clamped, JsCast};
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
+
+use crate::error::{GpgpuError, Result};
+
+/// The canvas's 2D context, or BAD_ARGUMENT.
+pub fn context_2d(canvas: &HtmlCanvasElement) -> Result<CanvasRenderingContext2d> {
+    canvas
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
+        .ok_or_else(|| GpgpuError::BadArgument {
+            name: "canvas".into(),
+            detail: "a heatmap needs a canvas that can give a '2d' context".into(),
+        })
+}
+
+/// Puts RGBA8 `pixels` (width × height, row 0 at the top) on the context's canvas.
+pub fn put_pixels(
+    context: &CanvasRenderingContext2d,
+    pixels: &js_sys::Uint8ClampedArray,
+    (width, height): (usize, usize),
+) -> Result<()> {
+    if width == 0 || height == 0 {
+        return Ok(());
+    }
+    let data = pixels.to_vec();
+    let image = ImageData::new_with_u8_clamped_array_and_sh(
+        Clamped(&data[..]),
+        width as u32,
+        height as u32,
+    )
+    .map_err(|e| GpgpuError::BadArgument {
+        name: "canvas".into(),
+        detail: format!("ImageData of {width}x{height} failed: {e:?}"),
+    })?;
+    context
+        .put_image_data(&image, 0, 0)
+        .map_err(|e| GpgpuError::BadArgument {
+            name: "canvas".into(),
+            detail: format!("putImageData failed: {e:?}"),
+        })
+}

@@ -1,0 +1,199 @@
+//! The WebGPU kernels: WGSL compute shaders in `wgsl/`, each paired with the Rust
+//! that binds it. A pipeline's source depends only on its [`PipelineKey`], which is
+//! therefore the cache key: one compile per key per device. Which register kernel
+//! a device runs, and with which tile sizes, is chosen by [`register::Params::for_device`].
+//!
+//! Matrices are row-major `array<f32>` storage buffers ([`Layout::Linear`]), with
+//! no padding: every kernel checks its edges, so any shape works and a buffer is
+//! exactly the caller's array.
+
+pub mod heatmap;
+pub mod register;
+
+use crate::kernels::Kernel;
+use crate::plan::semiring::Semiring;
+use crate::plan::shape::Shape;
+
+pub use register::Params as RegisterParams;
+
+pub const SEMIRING_WGSL: &str = include_str!("../../../wgsl/semiring.wgsl");
+pub const GLOBAL_WGSL: &str = include_str!("../../../wgsl/matmul_global.wgsl");
+pub const TILED_WGSL: &str = include_str!("../../../wgsl/matmul_tiled.wgsl");
+pub const REGISTER_WGSL: &str = include_str!("../../../wgsl/matmul_register.wgsl");
+pub const REGISTER_CPU_WGSL: &str = include_str!("../../../wgsl/matmul_register_cpu.wgsl");
+pub const REGISTER_IO_VEC4_WGSL: &str = include_str!("../../../wgsl/register_io_vec4.wgsl");
+pub const REGISTER_IO_SCALAR_WGSL: &str = include_str!("../../../wgsl/register_io_scalar.wgsl");
+pub const FILL_WGSL: &str = include_str!("../../../wgsl/fill.wgsl");
+pub const AFFINE_WGSL: &str = include_str!("../../../wgsl/affine.wgsl");
+pub const REDUCE_WGSL: &str = include_str!("../../../wgsl/reduce.wgsl");
+pub const HEATMAP_WGSL: &str = include_str!("../../../wgsl/heatmap.wgsl");
+
+/// The WGSL file of a WebGPU kernel, as written (the register kernel's staged form).
+pub fn file_source(kernel: Kernel) -> &'static str {
+    match kernel {
+        Kernel::Global => GLOBAL_WGSL,
+        Kernel::Tiled16 => TILED_WGSL,
+        Kernel::Register => REGISTER_WGSL,
+        _ => "",
+    }
+}
+
+/// Everything that shapes a pipeline, and so its cache key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PipelineKey {
+    /// A product kernel in a semiring; the register kernel with its parameters,
+    /// and whether every row of A, B and C starts on a 16-byte boundary (inner and
+    /// cols multiples of 4), which lets it move vec4s.
+    Product {
+        kernel: Kernel,
+        semiring: Semiring,
+        register: RegisterParams,
+        aligned: bool,
+    },
+    Fill,
+    Affine,
+    Reduce,
+    Heatmap,
+}
+
+impl PipelineKey {
+    /// A readable name, for error messages and the page.
+    pub fn name(&self) -> String {
+        match *self {
+            PipelineKey::Product {
+                kernel,
+                semiring,
+                aligned,
+                ..
+            } => match (kernel, aligned) {
+                (Kernel::Register, true) => format!("register/{}/vec4", semiring.name()),
+                _ => format!("{}/{}", kernel.name(), semiring.name()),
+            },
+            PipelineKey::Fill => "fill".into(),
+            PipelineKey::Affine => "affine".into(),
+            PipelineKey::Reduce => "reduce".into(),
+            PipelineKey::Heatmap => "heatmap".into(),
+        }
+    }
+
+    /// The complete WGSL source the device compiles.
+    pub fn source(&self) -> String {
+        match *self {
+            PipelineKey::Product {
+                kernel,
+                register,
+                aligned,
+                ..
+            } => match kernel {
+                Kernel::Register => register.source(aligned),
+                other => format!("{SEMIRING_WGSL}\n{}", file_source(other)),
+            },
+            PipelineKey::Fill => FILL_WGSL.into(),
+            PipelineKey::Affine => AFFINE_WGSL.into(),
+            PipelineKey::Reduce => REDUCE_WGSL.into(),
+            PipelineKey::Heatmap => HEATMAP_WGSL.into(),
+        }
+    }
+
+    /// Override constants of the pipeline: the semiring of a product.
+    pub fn constants(&self) -> Vec<(&'static str, f64)> {
+        match *self {
+            PipelineKey::Product { semiring, .. } => vec![("SEMIRING", semiring_code(semiring))],
+            _ => vec![],
+        }
+    }
+}
+
+/// The value of the `SEMIRING` override in wgsl/semiring.wgsl.
+pub fn semiring_code(semiring: Semiring) -> f64 {
+    match semiring {
+        Semiring::Ordinary => 0.0,
+        Semiring::Boolean => 1.0,
+        Semiring::MinPlus => 2.0,
+    }
+}
+
+/// Workgroups (x along columns, y along rows) of a product with output `out`.
+pub fn product_workgroups(kernel: Kernel, register: RegisterParams, out: Shape) -> (usize, usize) {
+    let (tile_cols, tile_rows) = match kernel {
+        Kernel::Register => register.tile(),
+        _ => (16, 16),
+    };
+    (out.cols.div_ceil(tile_cols), out.rows.div_ceil(tile_rows))
+}
+
+/// Workgroups of 256 invocations covering `count` elements, as a 2D grid (a
+/// dimension holds at most `max_per_dimension`).
+pub fn line_workgroups(count: usize, max_per_dimension: usize) -> (usize, usize) {
+    let groups = count.div_ceil(256).max(1);
+    if groups <= max_per_dimension {
+        return (groups, 1);
+    }
+    (max_per_dimension, groups.div_ceil(max_per_dimension))
+}
+
+/// Workgroups of the first pass of the statistics reduction (the second has one).
+pub const REDUCE_GROUPS: usize = 1024;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn every_product_source_carries_the_semiring() {
+        for kernel in Kernel::WEBGPU {
+            for register in [RegisterParams::GPU, RegisterParams::CPU] {
+                let key = PipelineKey::Product {
+                    kernel,
+                    semiring: Semiring::MinPlus,
+                    register,
+                    aligned: true,
+                };
+                let s = key.source();
+                assert!(s.contains("override SEMIRING"), "{}", key.name());
+                assert!(s.contains("fn main"), "{}", key.name());
+                assert_eq!(key.constants(), vec![("SEMIRING", 2.0)]);
+            }
+        }
+    }
+
+    #[test]
+    fn register_variants_differ_in_source() {
+        let key = |register, aligned| PipelineKey::Product {
+            kernel: Kernel::Register,
+            semiring: Semiring::Ordinary,
+            register,
+            aligned,
+        };
+        let keys = [
+            key(RegisterParams::GPU, true),
+            key(RegisterParams::GPU, false),
+            key(RegisterParams::CPU, false),
+        ];
+        let sources: HashSet<String> = keys.iter().map(|k| k.source()).collect();
+        assert_eq!(sources.len(), 3);
+    }
+
+    #[test]
+    fn workgroups_cover_odd_shapes() {
+        let g = product_workgroups(Kernel::Global, RegisterParams::GPU, Shape::new(17, 33));
+        assert_eq!(g, (3, 2));
+        let (bx, by) = RegisterParams::GPU.tile();
+        let r = product_workgroups(Kernel::Register, RegisterParams::GPU, Shape::new(1, 1));
+        assert_eq!(r, (1, 1));
+        let r = product_workgroups(
+            Kernel::Register,
+            RegisterParams::GPU,
+            Shape::new(by + 1, bx * 3),
+        );
+        assert_eq!(r, (3, 2));
+    }
+
+    #[test]
+    fn long_lines_fold_into_two_dimensions() {
+        assert_eq!(line_workgroups(1, 65535), (1, 1));
+        assert_eq!(line_workgroups(256 * 65535, 65535), (65535, 1));
+        assert_eq!(line_workgroups(256 * 65535 + 1, 65535), (65535, 2));
+    }
+}

@@ -1,0 +1,118 @@
+//! GPUBuffer, destroyed on Drop (the GPU memory goes at once rather than whenever
+//! the garbage collector gets to the JavaScript object).
+
+use js_sys::{Float32Array, Uint32Array};
+use wasm_bindgen::JsCast;
+use web_sys::{gpu_buffer_usage, GpuBuffer, GpuBufferDescriptor};
+
+use super::Gpu;
+use crate::error::{GpgpuError, Result};
+
+/// What a matrix buffer is used for: bound to kernels, copied to and from.
+pub const MATRIX: u32 =
+    gpu_buffer_usage::STORAGE | gpu_buffer_usage::COPY_SRC | gpu_buffer_usage::COPY_DST;
+/// A uniform block written from the CPU.
+pub const UNIFORM: u32 = gpu_buffer_usage::UNIFORM | gpu_buffer_usage::COPY_DST;
+/// A staging buffer the CPU maps to read.
+pub const READBACK: u32 = gpu_buffer_usage::MAP_READ | gpu_buffer_usage::COPY_DST;
+
+pub struct Buffer {
+    gpu: Gpu,
+    raw: GpuBuffer,
+    size: u64,
+    usage: u32,
+}
+
+impl Buffer {
+    /// A buffer of at least `size` bytes (rounded up to 16; WebGPU wants multiples
+    /// of 4 and a zero-sized binding is invalid). Out-of-memory and validation
+    /// errors are caught by error scopes and reported at the next readback.
+    pub fn new(gpu: &Gpu, size: u64, usage: u32, label: &str) -> Result<Buffer> {
+        let size = size.max(16).div_ceil(16) * 16;
+        let descriptor = GpuBufferDescriptor::new_with_f64(size as f64, usage);
+        descriptor.set_label(label);
+        let raw = gpu
+            .checks()
+            .scoped(
+                gpu.device(),
+                &format!("creating a {size}-byte buffer"),
+                || gpu.device().create_buffer(&descriptor),
+            )
+            .map_err(|e| gpu.failure(format!("createBuffer threw {e:?}")))?;
+        gpu.adjust(|c| c.buffers += 1);
+        Ok(Buffer {
+            gpu: gpu.clone(),
+            raw,
+            size,
+            usage,
+        })
+    }
+
+    pub fn raw(&self) -> &GpuBuffer {
+        &self.raw
+    }
+
+    /// Size in bytes (as allocated, rounded up to 16).
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
+    pub fn usage(&self) -> u32 {
+        self.usage
+    }
+
+    /// The device the buffer lives on.
+    pub fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+
+    /// Writes floats at byte `offset` through the queue (ordered before later submits).
+    pub fn write_f32(&self, offset: u64, data: &[f32]) -> Result<()> {
+        // SAFETY: the view is used at once, with no allocation in between.
+        let view = unsafe { Float32Array::view(data) };
+        self.gpu
+            .queue()
+            .write_buffer_with_f64_and_buffer_source(&self.raw, offset as f64, view.unchecked_ref())
+            .map_err(|e| self.gpu.failure(format!("writeBuffer threw {e:?}")))
+    }
+
+    /// Writes u32s at byte `offset` through the queue.
+    pub fn write_u32(&self, offset: u64, data: &[u32]) -> Result<()> {
+        // SAFETY: as in write_f32.
+        let view = unsafe { Uint32Array::view(data) };
+        self.gpu
+            .queue()
+            .write_buffer_with_f64_and_buffer_source(&self.raw, offset as f64, view.unchecked_ref())
+            .map_err(|e| self.gpu.failure(format!("writeBuffer threw {e:?}")))
+    }
+}
+
+impl Drop for Buffer {
+    fn drop(&mut self) {
+        self.raw.destroy();
+        self.gpu.adjust(|c| c.buffers -= 1);
+    }
+}
+
+/// Whether `bytes` fit one buffer the kernels bind on a device with `limits`:
+/// SIZE_OVER_LIMIT naming the limit otherwise.
+pub fn check_size(what: &str, bytes: f64, limits: &super::GpuLimits) -> Result<()> {
+    for (name, limit) in [
+        (
+            "maxStorageBufferBindingSize",
+            limits.max_storage_buffer_binding_size,
+        ),
+        ("maxBufferSize", limits.max_buffer_size),
+    ] {
+        if bytes > limit {
+            return Err(GpgpuError::DeviceLimit {
+                what: what.into(),
+                needed: bytes,
+                unit: "bytes",
+                limit_name: name,
+                limit,
+            });
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,139 @@
+//! A thin, safe layer over WebGPU (web-sys's bindings, so every name is the one MDN
+//! documents). Each object that holds GPU memory is owned by one Rust value that
+//! destroys it on Drop; the shared [`Gpu`] handle counts live objects (so tests can
+//! prove nothing leaks), remembers a lost device, and collects the errors WebGPU
+//! reports later, on promises, so that the next readback can return them.
+
+pub mod adapter;
+pub mod buffer;
+pub mod checks;
+pub mod pipeline;
+pub mod query;
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use web_sys::{GpuDevice, GpuQueue};
+
+use crate::error::GpgpuError;
+
+pub use adapter::{GpuInfo, GpuLimits};
+pub use buffer::Buffer;
+pub use checks::Checks;
+pub use pipeline::{BindGroup, ComputePipeline};
+pub use query::Timer;
+
+/// Live WebGPU objects created through this layer and not yet dropped.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LiveCounts {
+    pub buffers: u32,
+    pub pipelines: u32,
+    pub shader_modules: u32,
+    pub bind_groups: u32,
+    pub query_sets: u32,
+}
+
+struct Inner {
+    device: GpuDevice,
+    queue: GpuQueue,
+    /// Shared by every device an engine has had, so counts survive a replacement.
+    counts: Rc<Cell<LiveCounts>>,
+    /// Why the device is gone: set by the `device.lost` handler.
+    lost: RefCell<Option<String>>,
+    /// Set when the owner freed the device on purpose: work in flight then fails as
+    /// Freed, not as a lost device.
+    released: Cell<bool>,
+    checks: Checks,
+}
+
+/// A cheap, clonable handle to one GPUDevice (as `gl::Gl` is to a context).
+#[derive(Clone)]
+pub struct Gpu(Rc<Inner>);
+
+impl Gpu {
+    pub fn new(device: GpuDevice, counts: Rc<Cell<LiveCounts>>) -> Gpu {
+        Gpu(Rc::new(Inner {
+            queue: device.queue(),
+            device,
+            counts,
+            lost: RefCell::new(None),
+            released: Cell::new(false),
+            checks: Checks::default(),
+        }))
+    }
+
+    /// Whether two handles are the same device.
+    pub fn same(&self, other: &Gpu) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+
+    pub fn device(&self) -> &GpuDevice {
+        &self.0.device
+    }
+
+    pub fn queue(&self) -> &GpuQueue {
+        &self.0.queue
+    }
+
+    pub fn counts(&self) -> LiveCounts {
+        self.0.counts.get()
+    }
+
+    pub(crate) fn adjust(&self, f: impl FnOnce(&mut LiveCounts)) {
+        let mut c = self.0.counts.get();
+        f(&mut c);
+        self.0.counts.set(c);
+    }
+
+    /// The error checks pending on this device (error scopes, compilation info).
+    pub fn checks(&self) -> &Checks {
+        &self.0.checks
+    }
+
+    /// Records that the device is gone (from `device.lost`).
+    pub fn mark_lost(&self, why: String) {
+        *self.0.lost.borrow_mut() = Some(why);
+    }
+
+    pub fn is_lost(&self) -> bool {
+        self.0.lost.borrow().is_some()
+    }
+
+    /// Records that the owner let the device go (before destroying it on purpose).
+    pub fn release(&self) {
+        self.0.released.set(true);
+    }
+
+    /// Why the device's objects are gone: freed by its owner, or lost.
+    pub fn gone(&self) -> GpgpuError {
+        if self.0.released.get() {
+            return GpgpuError::Freed;
+        }
+        GpgpuError::DeviceLost {
+            detail: self
+                .0
+                .lost
+                .borrow()
+                .clone()
+                .unwrap_or_else(|| "the device is gone".into()),
+        }
+    }
+
+    /// The error for a failed call: a lost device explains most of them.
+    pub fn failure(&self, detail: impl Into<String>) -> GpgpuError {
+        if self.is_lost() || self.0.released.get() {
+            self.gone()
+        } else {
+            GpgpuError::WebGpu {
+                detail: detail.into(),
+            }
+        }
+    }
+
+    /// Submits one command buffer made by `encode`.
+    pub fn submit(&self, encode: impl FnOnce(&web_sys::GpuCommandEncoder)) {
+        let encoder = self.0.device.create_command_encoder();
+        encode(&encoder);
+        self.0.queue.submit(&[encoder.finish()]);
+    }
+}

@@ -1,0 +1,131 @@
+//! Compute pipelines made from WGSL source, and bind groups of buffers. Neither has
+//! a destroy() in WebGPU (the browser frees them when unreferenced); they are
+//! counted all the same, so a leak of them shows in the live counts.
+
+use js_sys::{Object, Reflect};
+use wasm_bindgen::JsCast;
+use web_sys::{
+    GpuAutoLayoutMode, GpuBindGroup, GpuBindGroupDescriptor, GpuBindGroupEntry, GpuBindGroupLayout,
+    GpuBufferBinding, GpuComputePipeline, GpuComputePipelineDescriptor, GpuProgrammableStage,
+    GpuShaderModuleDescriptor,
+};
+
+use super::{Buffer, Gpu};
+use crate::error::Result;
+
+pub struct ComputePipeline {
+    gpu: Gpu,
+    raw: GpuComputePipeline,
+    layout: GpuBindGroupLayout,
+    name: String,
+}
+
+impl ComputePipeline {
+    /// Compiles `source` (entry point `main`) with override `constants`. Compilation
+    /// errors come with `getCompilationInfo()`'s messages at the next readback (or
+    /// now, through [`ComputePipeline::compile`]).
+    pub fn new(gpu: &Gpu, name: &str, source: &str, constants: &[(&str, f64)]) -> ComputePipeline {
+        let device = gpu.device();
+        let module_descriptor = GpuShaderModuleDescriptor::new(source);
+        module_descriptor.set_label(name);
+        let (raw, layout) = gpu
+            .checks()
+            .scoped(device, &format!("compiling {name}"), || {
+                let module = device.create_shader_module(&module_descriptor);
+                gpu.checks().compilation(name, &module);
+                let stage = GpuProgrammableStage::new(&module);
+                stage.set_entry_point("main");
+                if !constants.is_empty() {
+                    let o = Object::new();
+                    for (k, v) in constants {
+                        let _ = Reflect::set(&o, &(*k).into(), &(*v).into());
+                    }
+                    stage.set_constants(o.unchecked_ref());
+                }
+                let descriptor = GpuComputePipelineDescriptor::new_with_gpu_auto_layout_mode(
+                    GpuAutoLayoutMode::Auto,
+                    &stage,
+                );
+                descriptor.set_label(name);
+                let raw = device.create_compute_pipeline(&descriptor);
+                let layout = raw.get_bind_group_layout(0);
+                (raw, layout)
+            });
+        gpu.adjust(|c| {
+            c.pipelines += 1;
+            c.shader_modules += 1;
+        });
+        ComputePipeline {
+            gpu: gpu.clone(),
+            raw,
+            layout,
+            name: name.into(),
+        }
+    }
+
+    /// As `new`, and waits for the compiler's verdict: a WGSL error is a
+    /// `ShaderCompile` error carrying its messages.
+    pub async fn compile(
+        gpu: &Gpu,
+        name: &str,
+        source: &str,
+        constants: &[(&str, f64)],
+    ) -> Result<ComputePipeline> {
+        let pipeline = ComputePipeline::new(gpu, name, source, constants);
+        gpu.checks().settle().await?;
+        Ok(pipeline)
+    }
+
+    pub fn raw(&self) -> &GpuComputePipeline {
+        &self.raw
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// A bind group of group 0 binding `buffers[i]` at binding i, whole.
+    pub fn bind(&self, buffers: &[&Buffer]) -> BindGroup {
+        let entries: Vec<GpuBindGroupEntry> = buffers
+            .iter()
+            .enumerate()
+            .map(|(i, b)| {
+                let binding = GpuBufferBinding::new(b.raw());
+                GpuBindGroupEntry::new_with_gpu_buffer_binding(i as u32, &binding)
+            })
+            .collect();
+        let descriptor = GpuBindGroupDescriptor::new(&entries, &self.layout);
+        let raw = self.gpu.device().create_bind_group(&descriptor);
+        self.gpu.adjust(|c| c.bind_groups += 1);
+        BindGroup {
+            gpu: self.gpu.clone(),
+            raw,
+        }
+    }
+}
+
+impl Drop for ComputePipeline {
+    fn drop(&mut self) {
+        self.gpu.adjust(|c| {
+            c.pipelines -= 1;
+            c.shader_modules -= 1;
+        });
+    }
+}
+
+pub struct BindGroup {
+    gpu: Gpu,
+    raw: GpuBindGroup,
+}
+
+impl BindGroup {
+    pub fn raw(&self) -> &GpuBindGroup {
+        &self.raw
+    }
+}
+
+impl Drop for BindGroup {
+    fn drop(&mut self) {
+        self.gpu.adjust(|c| c.bind_groups -= 1);
+    }
+}
