@@ -1,57 +1,69 @@
-//! gpgpu-matrix: matrix products, repeated squaring and matrix powers computed by
-//! WebGL2 fragment shaders (render-to-texture), from Rust compiled to WebAssembly.
+//! gpgpu-matrix: matrix products, repeated squaring and matrix powers on the GPU
+//! from Rust compiled to WebAssembly, two ways: WebGL2 fragment shaders rendering
+//! into float textures (the classic GPGPU technique), and WebGPU compute shaders
+//! (one invocation per element, workgroup-memory tiles, register tiles).
 //!
-//! It runs in a browser page or worker (`wasm32-unknown-unknown` with wasm-bindgen):
-//! the GPU work needs WebGL2. The [`plan`] module is pure Rust and works anywhere.
+//! It runs in a browser page or worker (`wasm32-unknown-unknown` with wasm-bindgen).
+//! The [`plan`] module is pure Rust and works anywhere. Building needs
+//! `--cfg=web_sys_unstable_apis` (web-sys's WebGPU bindings; this crate's
+//! `.cargo/config.toml` sets it, a crate depending on this one must set it too).
 //!
 //! # From Rust
 //!
 //! ```no_run
-//! use gpgpu_matrix::{passes, Gpgpu, GpgpuError, Kernel, Options, Semiring};
+//! use gpgpu_matrix::apps::graphs;
+//! use gpgpu_matrix::{passes, Backend, BackendChoice, CreateOptions, Gpgpu, GpgpuError};
+//! use gpgpu_matrix::{Kernel, Options, Semiring};
 //!
 //! async fn demo() -> Result<(), GpgpuError> {
-//!     // A WebGL2 context on a canvas of the library's own (or `Some(canvas)`).
-//!     let mut gpu = Gpgpu::new(None)?;
+//!     // WebGPU on a hardware adapter, else WebGL2 (see api::choose_backend).
+//!     let gpu = Gpgpu::create(CreateOptions::default()).await?;
 //!     let m = [1.0f32, 1.0, 1.0, 0.0]; // 2×2, row-major: (i, j) at i*cols + j
 //!     let auto = Options::default(); // kernel chosen for the size, ordinary (+, ×)
-//!     assert_eq!(gpu.square(2, &m, &auto)?, [2.0, 1.0, 1.0, 1.0]);
-//!     let f = gpu.power(2, &m, 30, &auto)?; // M^30 by binary exponentiation
-//!     let packed = Options { kernel: Some(Kernel::Packed), ..auto };
-//!     let m8 = gpu.square_repeatedly(2, &m, 3, &packed)?; // M^(2^3), one readback
+//!     // The async forms work on both backends.
+//!     assert_eq!(gpu.square_async(2, &m, &auto).await?, [2.0, 1.0, 1.0, 1.0]);
+//!     let f = gpu.power_async(2, &m, 30, &auto).await?; // M^30 by binary exponentiation
 //!     let min_plus = Options { semiring: Semiring::MinPlus, ..auto };
-//!     let paths = gpu.square(2, &[0.0, 3.0, f32::INFINITY, 0.0], &min_plus)?;
-//!
-//!     // Without blocking the page: queue the passes and the readback, then await
-//!     // a fence polled from the event loop (e.g. in wasm_bindgen_futures::spawn_local).
-//!     let run = gpu.start_plan(2, &m, passes::power(13), &auto)?;
-//!     let pending = gpu.finish_async(run)?;
-//!     let m13 = pending.wait().await?;
+//!     let paths = gpu.square_async(2, &[0.0, 3.0, f32::INFINITY, 0.0], &min_plus).await?;
+//!     let reach = graphs::reachability(&gpu.handle(), 2, &m, &auto).await?;
 //!
 //!     // Pass by pass, as the teaching page does.
 //!     let mut run = gpu.start_plan(2, &m, passes::power(5), &auto)?;
-//!     while run.step(gpu.engine(), false)? {}
-//!     let m5 = gpu.finish(run)?;
+//!     while run.step(&mut gpu.engine(), true)? {}
+//!     let m5 = gpu.finish_async(run)?.wait().await?;
+//!
+//!     // WebGL2 can also block until the GPU is done; WebGPU cannot (NeedsAsync).
+//!     let webgl = Gpgpu::new(None)?; // a WebGL2 context on a canvas of its own
+//!     let packed = Options { kernel: Some(Kernel::Packed), ..auto };
+//!     let m8 = webgl.square_repeatedly(2, &m, 3, &packed)?; // M^(2^3), one readback
+//!     if gpu.backend() == Backend::WebGpu {
+//!         assert!(matches!(gpu.square(2, &m, &auto), Err(GpgpuError::NeedsAsync { .. })));
+//!     }
 //!
 //!     // Every error is a GpgpuError: a variant to match, a message that says what to do.
-//!     match gpu.square(3, &m, &auto) {
+//!     match webgl.square(3, &m, &auto) {
 //!         Err(GpgpuError::BadLength { .. }) => {}
 //!         other => panic!("{other:?}"),
 //!     }
-//! #   let _ = (f, m8, paths, m13, m5);
+//!     let _explicit = CreateOptions { backend: BackendChoice::WebGpu, ..Default::default() };
+//! #   let _ = (f, paths, reach, m5, m8);
 //!     Ok(())
 //! }
 //! ```
 //!
 //! The applications of matrix powers (reachability, shortest paths, Fibonacci,
-//! inverse, eigenpairs, Jacobi) are in [`apps`]. The JavaScript API (the wasm-bindgen
-//! class `Gpgpu` in [`js`]) offers the same operations to a page.
+//! inverse, eigenpairs, Jacobi) are in [`apps`], as async functions over a
+//! [`Handle`]. The JavaScript API (the wasm-bindgen class `Gpgpu` in [`js`]) offers
+//! the same operations to a page.
 //!
 //! # Layers, bottom up
 //!
 //! * [`plan`]: pure Rust (shapes, layouts, pass plans, float64 reference, metrics);
-//! * [`gl`]: a thin safe layer over WebGL2 objects (each deleted on Drop);
-//! * [`kernels`]: GLSL files in `glsl/` paired with the Rust that binds them;
-//! * [`engine`]: upload → passes → readback on one context;
+//! * [`gl`] and [`webgpu`]: thin safe layers over WebGL2 and WebGPU objects (each
+//!   released on Drop);
+//! * [`kernels`]: shader files (`glsl/`, `wgsl/`) paired with the Rust that binds them;
+//! * [`engine`]: one run engine over both backends: upload → passes → readback;
+//! * [`run`]: an operation's pass plan on the engine, step by step;
 //! * [`api`] (Rust) and the wasm-bindgen `Gpgpu` class (JavaScript) on top.
 
 pub mod api;

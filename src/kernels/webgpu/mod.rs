@@ -3,7 +3,7 @@
 //! therefore the cache key: one compile per key per device. Which register kernel
 //! a device runs, and with which tile sizes, is chosen by [`register::Params::for_device`].
 //!
-//! Matrices are row-major `array<f32>` storage buffers ([`Layout::Linear`]), with
+//! Matrices are row-major `array<f32>` storage buffers ([`Layout::Linear`](crate::plan::layout::Layout::Linear)), with
 //! no padding: every kernel checks its edges, so any shape works and a buffer is
 //! exactly the caller's array.
 
