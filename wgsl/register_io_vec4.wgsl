@@ -10,16 +10,20 @@ struct Dims { rows: u32, inner: u32, cols: u32, unused: u32 }
 @group(0) @binding(2) var<storage, read_write> c: array<vec4f>;  // rows × cols
 @group(0) @binding(3) var<uniform> dims: Dims;
 
+// Loads never branch: they read a clamped address (inside the matrix) and select()
+// the semiring's zero for what lies outside, which keeps the lanes of a SIMD
+// processor (or a CPU running the shader, as SwiftShader does) in step.
+
 // A[row][k .. k + 3] (k a multiple of 4), the semiring's zero outside A.
 fn load_a(row: u32, k: u32) -> vec4f {
-    if (row < dims.rows && k < dims.inner) { return a[(row * dims.inner + k) / 4u]; }
-    return vec4f(sr_zero());
+    let at = (min(row, dims.rows - 1u) * dims.inner + min(k, dims.inner - 4u)) / 4u;
+    return select(vec4f(sr_zero()), a[at], row < dims.rows && k < dims.inner);
 }
 
 // B[k][col .. col + 3] (col a multiple of 4), the semiring's zero outside B.
 fn load_b(k: u32, col: u32) -> vec4f {
-    if (k < dims.inner && col < dims.cols) { return b[(k * dims.cols + col) / 4u]; }
-    return vec4f(sr_zero());
+    let at = (min(k, dims.inner - 1u) * dims.cols + min(col, dims.cols - 4u)) / 4u;
+    return select(vec4f(sr_zero()), b[at], k < dims.inner && col < dims.cols);
 }
 
 // C[row][col .. col + 3] ← v, finished, where inside C.

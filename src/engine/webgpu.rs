@@ -286,7 +286,7 @@ impl GpuEngine {
     /// `aligned`: inner and cols are multiples of 4.
     pub fn product_key(&self, kernel: Kernel, semiring: Semiring, aligned: bool) -> PipelineKey {
         let (register, aligned) = match kernel {
-            Kernel::Register => (self.register, aligned && self.register.has_aligned_form()),
+            Kernel::Register => (self.register, aligned),
             _ => (RegisterParams::GPU, false),
         };
         PipelineKey::Product {

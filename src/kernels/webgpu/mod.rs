@@ -169,10 +169,11 @@ mod tests {
         let keys = [
             key(RegisterParams::GPU, true),
             key(RegisterParams::GPU, false),
+            key(RegisterParams::CPU, true),
             key(RegisterParams::CPU, false),
         ];
         let sources: HashSet<String> = keys.iter().map(|k| k.source()).collect();
-        assert_eq!(sources.len(), 3);
+        assert_eq!(sources.len(), 4);
     }
 
     #[test]

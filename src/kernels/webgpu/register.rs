@@ -115,24 +115,15 @@ impl Params {
     pub fn source(&self, aligned: bool) -> String {
         match *self {
             Params::Staged { bm, bn, bk, tm, tn } => {
-                let io = if aligned {
-                    REGISTER_IO_VEC4_WGSL
-                } else {
-                    REGISTER_IO_SCALAR_WGSL
-                };
+                let io = io(aligned);
                 format!(
                     "const BM: u32 = {bm}u;\nconst BN: u32 = {bn}u;\nconst BK: u32 = {bk}u;\n\
                      const TM: u32 = {tm}u;\nconst TN: u32 = {tn}u;\n{SEMIRING_WGSL}\n{io}\n\
                      {REGISTER_WGSL}"
                 )
             }
-            Params::Cpu => format!("{SEMIRING_WGSL}\n{REGISTER_CPU_WGSL}"),
+            Params::Cpu => format!("{SEMIRING_WGSL}\n{}\n{REGISTER_CPU_WGSL}", io(aligned)),
         }
-    }
-
-    /// Whether this form has a vec4 variant for aligned shapes.
-    pub fn has_aligned_form(&self) -> bool {
-        matches!(self, Params::Staged { .. })
     }
 
     /// The WGSL file behind this form.
@@ -141,6 +132,16 @@ impl Params {
             Params::Staged { .. } => "wgsl/matmul_register.wgsl",
             Params::Cpu => "wgsl/matmul_register_cpu.wgsl",
         }
+    }
+}
+
+/// The memory access of both forms: vec4 loads when every row of A, B and C starts
+/// on a 16-byte boundary (inner and cols multiples of 4), element by element otherwise.
+fn io(aligned: bool) -> &'static str {
+    if aligned {
+        REGISTER_IO_VEC4_WGSL
+    } else {
+        REGISTER_IO_SCALAR_WGSL
     }
 }
 
