@@ -1,22 +1,47 @@
-// Kernel "register" for CPU-emulated GPUs (SwiftShader and other fallback adapters):
-// each invocation keeps an 8 × 8 block of C in sixteen vec4 registers and reads A
-// and B straight from global memory, with no workgroup memory and no barriers.
-// On a CPU an invocation's loops over arrays become memory traffic and a barrier
-// stops every lane of the workgroup, so the staged GPU form (matmul_register.wgsl)
-// is several times slower there; here every register is a named variable and the
-// loop body is written out (bench/NOTES.md has the measurements).
-//
-// k advances four at a time: per step, 8 vec4s of B (rows k..k+3, two groups of
-// four columns) and one vec4 of A per row (A[row][k..k+3]) feed 64 vec4
-// multiply-adds. How A, B and C are bound and read (load_a, load_b, store_c) comes
-// from register_io_vec4.wgsl or register_io_scalar.wgsl, as for the GPU form; loads
-// past an edge give the semiring's zero, and only elements inside C are written.
+// Kernel "register" for CPU-emulated GPUs (SwiftShader and other fallback adapters),
+// for shapes whose inner and cols are multiples of 4 (every row starts on a 16-byte
+// word; matmul_register_cpu_any.wgsl takes the others). Each invocation keeps an
+// 8 × 8 block of C in sixteen vec4 registers and reads A and B straight from global
+// memory as vec4s, with no workgroup memory and no barriers. On a CPU an
+// invocation's loops over arrays become memory traffic and a barrier stops every
+// lane of the workgroup, so the staged GPU form (matmul_register.wgsl) is several
+// times slower there; here every register is a named variable, the loop body is
+// written out, and nothing in the loop branches or clamps: rows and columns past
+// C's edge are clamped to the last ones once, before the loop, and their results
+// are not written (bench/NOTES.md has the measurements).
+struct Dims { rows: u32, inner: u32, cols: u32, unused: u32 }
+
+@group(0) @binding(0) var<storage, read> a: array<vec4f>;        // rows × inner
+@group(0) @binding(1) var<storage, read> b: array<vec4f>;        // inner × cols
+@group(0) @binding(2) var<storage, read_write> c: array<vec4f>;  // rows × cols
+@group(0) @binding(3) var<uniform> dims: Dims;
+
+fn store(row: u32, j: u32, v: vec4f) {
+    if (row < dims.rows && j < dims.cols) {
+        c[(row * dims.cols + j) / 4u] =
+            vec4f(sr_finish(v.x), sr_finish(v.y), sr_finish(v.z), sr_finish(v.w));
+    }
+}
 
 @compute @workgroup_size(8, 8)
 fn main(@builtin(global_invocation_id) id: vec3u) {
     let j = id.x * 8u;   // first of this invocation's 8 columns
     let i = id.y * 8u;   // first of its 8 rows
     if (i >= dims.rows || j >= dims.cols) { return; }
+    let in4 = dims.inner / 4u;
+    let cols4 = dims.cols / 4u;
+    let last = dims.rows - 1u;
+    // Where rows i..i+7 of A start and columns j..j+7 of B are, clamped inside.
+    let a_row0 = min(i + 0u, last) * in4;
+    let a_row1 = min(i + 1u, last) * in4;
+    let a_row2 = min(i + 2u, last) * in4;
+    let a_row3 = min(i + 3u, last) * in4;
+    let a_row4 = min(i + 4u, last) * in4;
+    let a_row5 = min(i + 5u, last) * in4;
+    let a_row6 = min(i + 6u, last) * in4;
+    let a_row7 = min(i + 7u, last) * in4;
+    let b_col0 = min(j, dims.cols - 4u) / 4u;
+    let b_col1 = min(j + 4u, dims.cols - 4u) / 4u;
     let z = vec4f(sr_zero());
     var c00 = z; var c01 = z;
     var c10 = z; var c11 = z;
@@ -26,19 +51,21 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
     var c50 = z; var c51 = z;
     var c60 = z; var c61 = z;
     var c70 = z; var c71 = z;
-    for (var k = 0u; k < dims.inner; k += 4u) {
-        let b00 = load_b(k + 0u, j); let b01 = load_b(k + 0u, j + 4u);
-        let b10 = load_b(k + 1u, j); let b11 = load_b(k + 1u, j + 4u);
-        let b20 = load_b(k + 2u, j); let b21 = load_b(k + 2u, j + 4u);
-        let b30 = load_b(k + 3u, j); let b31 = load_b(k + 3u, j + 4u);
-        let a0 = load_a(i + 0u, k);
-        let a1 = load_a(i + 1u, k);
-        let a2 = load_a(i + 2u, k);
-        let a3 = load_a(i + 3u, k);
-        let a4 = load_a(i + 4u, k);
-        let a5 = load_a(i + 5u, k);
-        let a6 = load_a(i + 6u, k);
-        let a7 = load_a(i + 7u, k);
+    for (var k4 = 0u; k4 < in4; k4++) {
+        // B rows 4·k4 .. 4·k4 + 3, two groups of 4 columns each.
+        let row = k4 * 4u * cols4;
+        let b00 = b[row + 0u * cols4 + b_col0]; let b01 = b[row + 0u * cols4 + b_col1];
+        let b10 = b[row + 1u * cols4 + b_col0]; let b11 = b[row + 1u * cols4 + b_col1];
+        let b20 = b[row + 2u * cols4 + b_col0]; let b21 = b[row + 2u * cols4 + b_col1];
+        let b30 = b[row + 3u * cols4 + b_col0]; let b31 = b[row + 3u * cols4 + b_col1];
+        let a0 = a[a_row0 + k4];
+        let a1 = a[a_row1 + k4];
+        let a2 = a[a_row2 + k4];
+        let a3 = a[a_row3 + k4];
+        let a4 = a[a_row4 + k4];
+        let a5 = a[a_row5 + k4];
+        let a6 = a[a_row6 + k4];
+        let a7 = a[a_row7 + k4];
         c00 = sr_fma4(sr_fma4(sr_fma4(sr_fma4(c00, a0.x, b00), a0.y, b10), a0.z, b20), a0.w, b30);
         c01 = sr_fma4(sr_fma4(sr_fma4(sr_fma4(c01, a0.x, b01), a0.y, b11), a0.z, b21), a0.w, b31);
         c10 = sr_fma4(sr_fma4(sr_fma4(sr_fma4(c10, a1.x, b00), a1.y, b10), a1.z, b20), a1.w, b30);
@@ -56,12 +83,12 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
         c70 = sr_fma4(sr_fma4(sr_fma4(sr_fma4(c70, a7.x, b00), a7.y, b10), a7.z, b20), a7.w, b30);
         c71 = sr_fma4(sr_fma4(sr_fma4(sr_fma4(c71, a7.x, b01), a7.y, b11), a7.z, b21), a7.w, b31);
     }
-    store_c(i + 0u, j, c00); store_c(i + 0u, j + 4u, c01);
-    store_c(i + 1u, j, c10); store_c(i + 1u, j + 4u, c11);
-    store_c(i + 2u, j, c20); store_c(i + 2u, j + 4u, c21);
-    store_c(i + 3u, j, c30); store_c(i + 3u, j + 4u, c31);
-    store_c(i + 4u, j, c40); store_c(i + 4u, j + 4u, c41);
-    store_c(i + 5u, j, c50); store_c(i + 5u, j + 4u, c51);
-    store_c(i + 6u, j, c60); store_c(i + 6u, j + 4u, c61);
-    store_c(i + 7u, j, c70); store_c(i + 7u, j + 4u, c71);
+    store(i + 0u, j, c00); store(i + 0u, j + 4u, c01);
+    store(i + 1u, j, c10); store(i + 1u, j + 4u, c11);
+    store(i + 2u, j, c20); store(i + 2u, j + 4u, c21);
+    store(i + 3u, j, c30); store(i + 3u, j + 4u, c31);
+    store(i + 4u, j, c40); store(i + 4u, j + 4u, c41);
+    store(i + 5u, j, c50); store(i + 5u, j + 4u, c51);
+    store(i + 6u, j, c60); store(i + 6u, j + 4u, c61);
+    store(i + 7u, j, c70); store(i + 7u, j + 4u, c71);
 }

@@ -21,6 +21,7 @@ pub const GLOBAL_WGSL: &str = include_str!("../../../wgsl/matmul_global.wgsl");
 pub const TILED_WGSL: &str = include_str!("../../../wgsl/matmul_tiled.wgsl");
 pub const REGISTER_WGSL: &str = include_str!("../../../wgsl/matmul_register.wgsl");
 pub const REGISTER_CPU_WGSL: &str = include_str!("../../../wgsl/matmul_register_cpu.wgsl");
+pub const REGISTER_CPU_ANY_WGSL: &str = include_str!("../../../wgsl/matmul_register_cpu_any.wgsl");
 pub const REGISTER_IO_VEC4_WGSL: &str = include_str!("../../../wgsl/register_io_vec4.wgsl");
 pub const REGISTER_IO_SCALAR_WGSL: &str = include_str!("../../../wgsl/register_io_scalar.wgsl");
 pub const FILL_WGSL: &str = include_str!("../../../wgsl/fill.wgsl");

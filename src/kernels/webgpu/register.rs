@@ -3,12 +3,14 @@
 //! * on a GPU, `wgsl/matmul_register.wgsl`: a BM × BN tile of C per workgroup, A's
 //!   and B's BK-wide slices staged in workgroup memory, TM × TN outputs per
 //!   invocation in registers;
-//! * on a CPU-emulated adapter (SwiftShader), `wgsl/matmul_register_cpu.wgsl`: an
-//!   8 × 8 block per invocation straight from global memory, since barriers and
-//!   indexed register arrays cost a CPU far more than they save.
+//! * on a CPU-emulated adapter (SwiftShader), `wgsl/matmul_register_cpu.wgsl` (or
+//!   `_any.wgsl` for shapes whose inner or cols is not a multiple of 4): an 8 × 8
+//!   block per invocation straight from global memory, since barriers and indexed
+//!   register arrays cost a CPU far more than they save.
 
 use super::{
-    REGISTER_CPU_WGSL, REGISTER_IO_SCALAR_WGSL, REGISTER_IO_VEC4_WGSL, REGISTER_WGSL, SEMIRING_WGSL,
+    REGISTER_CPU_ANY_WGSL, REGISTER_CPU_WGSL, REGISTER_IO_SCALAR_WGSL, REGISTER_IO_VEC4_WGSL,
+    REGISTER_WGSL, SEMIRING_WGSL,
 };
 use crate::webgpu::GpuInfo;
 
@@ -122,11 +124,12 @@ impl Params {
                      {REGISTER_WGSL}"
                 )
             }
-            Params::Cpu => format!("{SEMIRING_WGSL}\n{}\n{REGISTER_CPU_WGSL}", io(aligned)),
+            Params::Cpu if aligned => format!("{SEMIRING_WGSL}\n{REGISTER_CPU_WGSL}"),
+            Params::Cpu => format!("{SEMIRING_WGSL}\n{REGISTER_CPU_ANY_WGSL}"),
         }
     }
 
-    /// The WGSL file behind this form.
+    /// The WGSL file behind this form (for aligned shapes).
     pub fn file(&self) -> &'static str {
         match self {
             Params::Staged { .. } => "wgsl/matmul_register.wgsl",
