@@ -51,6 +51,9 @@ fn main(@builtin(local_invocation_id) local: vec3u,
     let col0 = group.x * BN;
     let tx = local.x;
     let ty = local.y;
+    // The whole tile and every slice of k inside the matrices: loads and stores go
+    // unchecked (the same for every invocation of the workgroup).
+    let full = row0 + BM <= dims.rows && col0 + BN <= dims.cols && dims.inner % BK == 0u;
 
     // The next slice, on its way from global memory.
     var a_next: array<vec4f, A_PER * 4u>;
@@ -65,12 +68,12 @@ fn main(@builtin(local_invocation_id) local: vec3u,
         if (t < A_GROUPS) {
             let m = row0 + (t / BK4) * 4u;
             let k = k0 + (t % BK4) * 4u;
-            for (var r = 0u; r < 4u; r++) { a_next[s * 4u + r] = load_a(m + r, k); }
+            for (var r = 0u; r < 4u; r++) { a_next[s * 4u + r] = load_a(m + r, k, full); }
         }
     }
     for (var s = 0u; s < B_PER; s++) {
         let t = li + s * THREADS;
-        if (t < B_VECS) { b_next[s] = load_b(k0 + t / BN4, col0 + (t % BN4) * 4u); }
+        if (t < B_VECS) { b_next[s] = load_b(k0 + t / BN4, col0 + (t % BN4) * 4u, full); }
     }
 
     for (; k0 < dims.inner; k0 += BK) {
@@ -100,12 +103,12 @@ fn main(@builtin(local_invocation_id) local: vec3u,
                 if (t < A_GROUPS) {
                     let m = row0 + (t / BK4) * 4u;
                     let k = k1 + (t % BK4) * 4u;
-                    for (var r = 0u; r < 4u; r++) { a_next[s * 4u + r] = load_a(m + r, k); }
+                    for (var r = 0u; r < 4u; r++) { a_next[s * 4u + r] = load_a(m + r, k, full); }
                 }
             }
             for (var s = 0u; s < B_PER; s++) {
                 let t = li + s * THREADS;
-                if (t < B_VECS) { b_next[s] = load_b(k1 + t / BN4, col0 + (t % BN4) * 4u); }
+                if (t < B_VECS) { b_next[s] = load_b(k1 + t / BN4, col0 + (t % BN4) * 4u, full); }
             }
         }
 
@@ -132,7 +135,7 @@ fn main(@builtin(local_invocation_id) local: vec3u,
         for (var r = 0u; r < 4u; r++) {
             let row = row0 + (i * WG_Y + ty) * 4u + r;
             for (var j = 0u; j < TN4; j++) {
-                store_c(row, col0 + (j * WG_X + tx) * 4u, acc[(i * 4u + r) * TN4 + j]);
+                store_c(row, col0 + (j * WG_X + tx) * 4u, acc[(i * 4u + r) * TN4 + j], full);
             }
         }
     }

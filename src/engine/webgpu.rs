@@ -15,8 +15,8 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::{spawn_local, JsFuture};
 use web_sys::{
-    gpu_map_mode, GpuAdapter, GpuComputePassDescriptor, GpuDevice, GpuDeviceLostInfo,
-    GpuPowerPreference, GpuUncapturedErrorEvent,
+    gpu_map_mode, GpuAdapter, GpuCommandEncoder, GpuComputePassDescriptor, GpuDevice,
+    GpuDeviceLostInfo, GpuPowerPreference, GpuUncapturedErrorEvent,
 };
 
 use crate::error::{GpgpuError, Result};
@@ -36,9 +36,23 @@ const POOL_MAX_BUFFERS: usize = 6;
 const POOL_MAX_BYTES: u64 = 512 << 20;
 /// Uniform blocks kept, keyed by content (a chain's passes share theirs).
 const UNIFORMS_MAX: usize = 64;
+/// Compute passes recorded into one command buffer before it is submitted. Each
+/// queue.submit() costs Chrome's GPU process about 1.9 ms at n = 2048–4096 on the H100
+/// (bench/NOTES.md): a chain of one submit per pass ran at 30% of its GPU time; TF.js
+/// batches 15.
+const PASSES_PER_SUBMIT: usize = 16;
 /// Invocations along each side of the 2D kernels' workgroups (global, tiled16,
 /// affine, heatmap): the largest dimension is this many times the workgroup limit.
 const WORKGROUP_SIDE: usize = 16;
+
+/// Commands recorded but not yet submitted: the encoder, how many passes it holds,
+/// and temporary buffers they use (destroyed only after the submit: a buffer
+/// destroyed before it is an error).
+struct Batch {
+    encoder: GpuCommandEncoder,
+    passes: usize,
+    keep: Vec<Buffer>,
+}
 
 /// A matrix resident on the GPU: a row-major array of f32 in one storage buffer.
 pub struct GpuMatrix {
@@ -67,6 +81,8 @@ pub struct GpuEngine {
     register: RegisterParams,
     generation: u32,
     replacement: Rc<RefCell<Replacement>>,
+    /// Commands recorded but not yet submitted.
+    pending: Option<Batch>,
     /// Keeps the uncaptured-error handler alive as long as its device.
     _on_error: Closure<dyn FnMut(GpuUncapturedErrorEvent)>,
 }
@@ -98,6 +114,7 @@ impl GpuEngine {
             poison: None,
             generation: 0,
             replacement,
+            pending: None,
             _on_error: on_error,
         }
     }
@@ -139,6 +156,7 @@ impl GpuEngine {
         match state {
             Replacement::Ready(Ok((adapter, device))) => {
                 // Everything made on the old device died with it.
+                self.pending = None;
                 self.pipelines.clear();
                 self.free.clear();
                 self.uniforms.clear();
@@ -173,6 +191,7 @@ impl GpuEngine {
     /// Destroys the device on purpose (the owner freed the engine): work in flight
     /// fails as Freed, and no replacement is asked for.
     pub fn release(&mut self) {
+        self.pending = None;
         self.gpu.release();
         self.pipelines.clear();
         self.free.clear();
@@ -230,6 +249,8 @@ impl GpuEngine {
     /// Returns a matrix's buffer to the pool (the oldest go past its limits); a
     /// buffer of a lost device is dropped instead.
     pub fn recycle(&mut self, m: GpuMatrix) {
+        // Recorded passes may still use it, and the pool may destroy it: submit them.
+        self.flush();
         let b = m.buffer;
         if b.size() > POOL_MAX_BYTES || self.gpu.is_lost() || !b.gpu().same(&self.gpu) {
             return;
@@ -244,6 +265,7 @@ impl GpuEngine {
 
     /// Drops every pooled buffer now.
     pub fn trim(&mut self) {
+        self.flush();
         self.free.clear();
         self.uniforms.clear();
     }
@@ -251,6 +273,9 @@ impl GpuEngine {
     /// Uploads a row-major matrix.
     pub fn upload(&mut self, shape: Shape, data: &[f32]) -> Result<GpuMatrix> {
         let m = self.alloc(shape)?;
+        // writeBuffer runs before any later submit: the recorded passes go first, since
+        // a pooled buffer they read may be the one written now.
+        self.flush();
         match m.buffer.write_f32(0, data) {
             Ok(()) => Ok(m),
             Err(e) => {
@@ -263,6 +288,8 @@ impl GpuEngine {
     /// A uniform block holding `words`, made once per content.
     fn uniform(&mut self, words: &[u32]) -> Result<&Buffer> {
         if !self.uniforms.contains_key(words) {
+            // As in upload: recorded passes may use a block about to be dropped.
+            self.flush();
             if self.uniforms.len() >= UNIFORMS_MAX {
                 self.uniforms.clear();
             }
@@ -345,18 +372,53 @@ impl GpuEngine {
         let mut all: Vec<&Buffer> = buffers.to_vec();
         all.push(uniform);
         let group = pipeline.bind(&all);
-        self.gpu.submit(|e| {
-            let descriptor = GpuComputePassDescriptor::new();
-            if let Some(t) = timer {
-                descriptor.set_timestamp_writes(&t.writes());
-            }
-            let pass = e.begin_compute_pass_with_descriptor(&descriptor);
-            pass.set_pipeline(pipeline.raw());
-            pass.set_bind_group(0, Some(group.raw()));
-            pass.dispatch_workgroups_with_workgroup_count_y(groups.0 as u32, groups.1 as u32);
-            pass.end();
+        let batch = self.pending.get_or_insert_with(|| Batch {
+            encoder: self.gpu.device().create_command_encoder(),
+            passes: 0,
+            keep: vec![],
         });
+        let encoder = &batch.encoder;
+        let descriptor = GpuComputePassDescriptor::new();
+        if let Some(t) = timer {
+            descriptor.set_timestamp_writes(&t.writes());
+        }
+        let pass = encoder.begin_compute_pass_with_descriptor(&descriptor);
+        pass.set_pipeline(pipeline.raw());
+        pass.set_bind_group(0, Some(group.raw()));
+        pass.dispatch_workgroups_with_workgroup_count_y(groups.0 as u32, groups.1 as u32);
+        pass.end();
+        batch.passes += 1;
+        if batch.passes >= PASSES_PER_SUBMIT {
+            self.flush();
+        }
         Ok(())
+    }
+
+    /// Submits the recorded commands, if any, then lets their temporaries go.
+    pub fn flush(&mut self) {
+        if let Some(batch) = self.pending.take() {
+            self.gpu.queue().submit(&[batch.encoder.finish()]);
+        }
+    }
+
+    /// The encoder recording commands (for copies that must follow the passes).
+    fn encoder(&mut self) -> &GpuCommandEncoder {
+        &self
+            .pending
+            .get_or_insert_with(|| Batch {
+                encoder: self.gpu.device().create_command_encoder(),
+                passes: 0,
+                keep: vec![],
+            })
+            .encoder
+    }
+
+    /// Keeps a temporary buffer alive until the recorded commands using it are
+    /// submitted.
+    fn keep(&mut self, buffer: Buffer) {
+        if let Some(batch) = self.pending.as_mut() {
+            batch.keep.push(buffer);
+        }
     }
 
     /// Fills `m` with `value`.
@@ -449,18 +511,16 @@ impl GpuEngine {
     /// Copies `bytes` of `source` into a new mappable buffer and asks to map it.
     fn read_buffer(&mut self, source: &Buffer, bytes: u64) -> Result<GpuRead> {
         let staging = Buffer::new(&self.gpu, bytes, READBACK, "readback")?;
-        let copied = {
-            let encoder = self.gpu.device().create_command_encoder();
-            let copied = encoder.copy_buffer_to_buffer_with_f64_and_f64_and_f64(
+        let copied = self
+            .encoder()
+            .copy_buffer_to_buffer_with_f64_and_f64_and_f64(
                 source.raw(),
                 0.0,
                 staging.raw(),
                 0.0,
                 bytes.div_ceil(4) as f64 * 4.0,
             );
-            self.gpu.queue().submit(&[encoder.finish()]);
-            copied
-        };
+        self.flush();
         copied.map_err(|e| self.gpu.failure(format!("copyBufferToBuffer threw {e:?}")))?;
         let mapped = JsFuture::from(js_sys::Promise::from(JsValue::from(
             staging.raw().map_async(gpu_map_mode::READ),
@@ -500,6 +560,7 @@ impl GpuEngine {
             (1, 1),
             None,
         )?;
+        self.keep(records);
         Ok(last)
     }
 
@@ -540,12 +601,14 @@ impl GpuEngine {
             groups,
             None,
         )?;
+        self.keep(stats);
         self.read_buffer(&pixels, bytes)
     }
 
     /// Resolves once the GPU has finished everything submitted so far.
     pub fn idle(&mut self) -> Result<JsFuture> {
         self.ensure()?;
+        self.flush();
         Ok(JsFuture::from(js_sys::Promise::from(JsValue::from(
             self.gpu.queue().on_submitted_work_done(),
         ))))
@@ -559,9 +622,12 @@ impl GpuEngine {
         Timer::new(&self.gpu).map(Some)
     }
 
-    /// Collects a timer's timestamps after its pass was submitted.
-    pub fn collect(&self, timer: &Timer) -> Result<()> {
-        timer.collect(&self.gpu)
+    /// Resolves a timer's timestamps after its pass and submits: a timed pass is
+    /// one the caller wants to see the time of soon.
+    pub fn collect(&mut self, timer: &Timer) -> Result<()> {
+        timer.resolve(self.encoder());
+        self.flush();
+        timer.read()
     }
 
     /// The complete WGSL source of a product kernel as this device compiles it
@@ -602,6 +668,14 @@ impl GpuRead {
         } = self;
         let checked = gpu.checks().settle().await;
         let map = mapped.await;
+        if checked.is_err() {
+            // The failure's consequences (the copy and pass of a buffer that could not
+            // be made) are reported once the queue has seen them: this call's errors,
+            // not the next one's.
+            let done = gpu.queue().on_submitted_work_done();
+            let _ = JsFuture::from(js_sys::Promise::from(JsValue::from(done))).await;
+            gpu.checks().forget_uncaptured();
+        }
         checked?;
         map.map_err(|e| gpu.failure(format!("mapAsync failed: {}", describe_js(&e))))?;
         let range = staging

@@ -67,6 +67,13 @@ impl Checks {
         self.uncaptured.clone()
     }
 
+    /// Drops the errors that arrived outside any scope: after a failure reported
+    /// already, they are its consequences (a bind group of a buffer that could not
+    /// be made), and left here they would fail the next call.
+    pub fn forget_uncaptured(&self) {
+        self.uncaptured.borrow_mut().clear();
+    }
+
     /// Whether any check is waiting.
     pub fn is_empty(&self) -> bool {
         self.pending.borrow().is_empty() && self.uncaptured.borrow().is_empty()
@@ -109,10 +116,15 @@ impl Checks {
                 first = found;
             }
         }
+        // Errors outside any scope are reported only when nothing else failed (they
+        // are usually its consequences: a bind group of a buffer that could not be
+        // made), and dropped either way: left here they would fail the next call.
+        let uncaptured: Vec<String> = self.uncaptured.borrow_mut().drain(..).collect();
         if first.is_none() {
-            if let Some(message) = self.uncaptured.borrow_mut().drain(..).next() {
-                first = Some(GpgpuError::WebGpu { detail: message });
-            }
+            first = uncaptured
+                .into_iter()
+                .next()
+                .map(|detail| GpgpuError::WebGpu { detail });
         }
         first.map_or(Ok(()), Err)
     }

@@ -129,11 +129,4 @@ impl Gpu {
             }
         }
     }
-
-    /// Submits one command buffer made by `encode`.
-    pub fn submit(&self, encode: impl FnOnce(&web_sys::GpuCommandEncoder)) {
-        let encoder = self.0.device.create_command_encoder();
-        encode(&encoder);
-        self.0.queue.submit(&[encoder.finish()]);
-    }
 }

@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use wasm_bindgen_futures::{spawn_local, JsFuture};
 use web_sys::{
-    gpu_buffer_usage, gpu_map_mode, GpuComputePassTimestampWrites, GpuQuerySet,
+    gpu_buffer_usage, gpu_map_mode, GpuCommandEncoder, GpuComputePassTimestampWrites, GpuQuerySet,
     GpuQuerySetDescriptor, GpuQueryType,
 };
 
@@ -52,6 +52,7 @@ impl Drop for QuerySet {
 pub struct Timer {
     set: Rc<QuerySet>,
     resolved: Rc<Buffer>,
+    staging: Rc<Buffer>,
     ms: Rc<Cell<Option<f64>>>,
 }
 
@@ -64,9 +65,16 @@ impl Timer {
             gpu_buffer_usage::QUERY_RESOLVE | gpu_buffer_usage::COPY_SRC,
             "timestamps",
         )?;
+        let staging = Buffer::new(
+            gpu,
+            16,
+            gpu_buffer_usage::MAP_READ | gpu_buffer_usage::COPY_DST,
+            "timestamps (read)",
+        )?;
         Ok(Timer {
             set: Rc::new(set),
             resolved: Rc::new(resolved),
+            staging: Rc::new(staging),
             ms: Rc::new(Cell::new(None)),
         })
     }
@@ -79,26 +87,28 @@ impl Timer {
         w
     }
 
-    /// After the pass's submit: resolves the queries, copies them to a mappable
-    /// buffer and reads them once the GPU gets there.
-    pub fn collect(&self, gpu: &Gpu) -> Result<()> {
-        let staging = Buffer::new(
-            gpu,
+    /// Records, after the pass, the resolve of the queries and their copy to a
+    /// mappable buffer.
+    pub fn resolve(&self, encoder: &GpuCommandEncoder) {
+        encoder.resolve_query_set_with_u32(self.set.raw(), 0, 2, self.resolved.raw(), 0);
+        let _ = encoder.copy_buffer_to_buffer_with_u32_and_u32_and_u32(
+            self.resolved.raw(),
+            0,
+            self.staging.raw(),
+            0,
             16,
-            gpu_buffer_usage::MAP_READ | gpu_buffer_usage::COPY_DST,
-            "timestamps (read)",
-        )?;
-        gpu.submit(|e| {
-            e.resolve_query_set_with_u32(self.set.raw(), 0, 2, self.resolved.raw(), 0);
-            let _ = e.copy_buffer_to_buffer_with_u32_and_u32_and_u32(
-                self.resolved.raw(),
-                0,
-                staging.raw(),
-                0,
-                16,
-            );
-        });
-        let (ms, set, resolved) = (self.ms.clone(), self.set.clone(), self.resolved.clone());
+        );
+    }
+
+    /// Once the resolve is submitted: reads the timestamps when the GPU gets there,
+    /// without waiting for it.
+    pub fn read(&self) -> Result<()> {
+        let (ms, set, resolved, staging) = (
+            self.ms.clone(),
+            self.set.clone(),
+            self.resolved.clone(),
+            self.staging.clone(),
+        );
         let promise = staging.raw().map_async(gpu_map_mode::READ);
         spawn_local(async move {
             let value =
