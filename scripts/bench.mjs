@@ -3,29 +3,48 @@
 // headless Chromium (playwright-core, the page tests' harness), streams the page's
 // progress lines, collects its result JSON and writes bench/results/ (JSON, markdown,
 // SVG plot; see scripts/bench/write-results.mjs). No --virtual-time-budget, background
-// throttling off (tests/e2e/harness.mjs CHROMIUM_ARGS).
+// throttling off (tests/e2e/harness.mjs CHROMIUM_ARGS), WebGPU on SwiftShader (WEBGPU_ARGS).
 //
 //   node scripts/bench.mjs [--sizes 64,128,...] [--repeats 5 (at least)] [--cap 20] [--modes single,chain]
-//       [--passes 4] [--systems S,...] [--skip S,...] [--no-async] [--min-sample 25] [--js-max 1024]
-//       [--seed 1] [--sample-rows 64] [--query 'k=v&...' (any of www/bench.html's parameters)]
+//       [--passes 4] [--systems S,...] [--skip S,...] [--webgpu] [--all-systems] [--no-async] [--no-compute]
+//       [--min-sample 25] [--js-max 1024] [--seed 1] [--sample-rows 64]
+//       [--query 'k=v&...' (any of www/bench.html's parameters)]
 //       [--label L] [--tag T] [--timeout-min 90] [--out DIR]
 //     results go to bench/results/<day>-<label>.{json,md,svg} (-2, -3, … if that exists)
-//     systems are matched by substring of their ids: gpgpu:<kernel>[:async], tfjs-webgl[:async],
-//     tfjs-wasm, gpujs, js-f64 (e.g. --skip async,js-f64)
+//     systems are matched by substring of their ids: gpgpu:<kernel>[:async] (WebGL), gpgpu-webgpu:<kernel>
+//       (global, tiled16, register), tfjs-webgl[:async], tfjs-webgpu, tfjs-wasm, gpujs, js-f64;
+//       e.g. --skip async,js-f64, or only the WebGPU systems: --systems webgpu --sizes 256,512
+//     --webgpu: the WebGPU systems and WebGL blocked8 for contrast (--systems webgpu,gpgpu:blocked8
+//       --skip blocked8:async), e.g. node scripts/bench.mjs --webgpu --sizes 256,512
+//     without --systems / --skip the async twins of naive, packed and blocked4 are left out
+//       (www/bench-params.js DEFAULT_SKIP: a full SwiftShader run stays under ~25 min); --all-systems keeps them
+//     --no-compute leaves out the chain's compute-only numbers (wall clock and GPU timestamps)
 //   node scripts/bench.mjs --from-json RESULT.json [--tag T]   post-process a result (e.g. from the GPU)
 //   node scripts/bench.mjs --stage-gpu [--sizes 1024,2048,4096 ...] [--secs 540]
 //       copies the untracked files the page needs (www/pkg, node_modules/*/dist) into
-//       .gpuchrome/extra/ and prints the two device calls (../shared/gpu-browser/README.md);
-//       the page starts no new configuration after SECS - 90 s (?deadline=), so it always posts
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+//       .gpuchrome/extra/, writes .gpuchrome/run-on-gpu-bench.sh (run-on-gpu.sh with
+//       --enable-webgpu-developer-features added) and prints the two device calls
+//       (../shared/gpu-browser/README.md); the page starts no new configuration after
+//       SECS - 90 s (?deadline=), so it always posts
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { ROOT, writeResults } from './bench/write-results.mjs';
 import { readParams } from '../www/bench-params.js';
 import { untrackedPageFiles } from './bench/page-files.mjs';
+import { withDeveloperFeatures } from './bench/gpu-script.mjs';
 
-const HELP = readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(1, 24)
-  .filter((l) => l.startsWith('//')).map((l) => l.slice(3)).join('\n');
+const HELP = readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(1)
+  .filter((l, k, all) => all.slice(0, k + 1).every((m) => m.startsWith('//'))).map((l) => l.slice(3)).join('\n');
+
+/**
+ * WebGPU for a local run: SwiftShader's adapter, like WebGL's (TOOLCHAIN.md). Chromium
+ * quantises WebGPU timestamp queries (Dawn's timestamp_quantization toggle: raw values
+ * masked to multiples of 65 536 ns) only at its "safe" WebGPU level; --enable-unsafe-webgpu
+ * and --enable-webgpu-developer-features each lift it. Both are passed, and the page checks
+ * the raw timestamps itself (env.webgpuTimestamps in the result).
+ */
+const WEBGPU_ARGS = ['--enable-unsafe-webgpu', '--use-webgpu-adapter=swiftshader', '--enable-webgpu-developer-features'];
 
 function parseArgs(argv) {
   const a = { query: new URLSearchParams(), timeoutMin: 90 };
@@ -41,6 +60,9 @@ function parseArgs(argv) {
     if (pass) { a.query.set(pass, take(i)); i++; continue; }
     switch (k) {
       case '--no-async': a.query.set('async', '0'); break;
+      case '--no-compute': a.query.set('compute', '0'); break;
+      case '--all-systems': a.query.set('skip', ''); break;
+      case '--webgpu': a.query.set('systems', 'webgpu,gpgpu:blocked8'); a.query.set('skip', 'blocked8:async'); break;
       case '--query': for (const [qk, qv] of new URLSearchParams(take(i))) a.query.set(qk, qv); i++; break;
       case '--tag': a.tag = take(i); i++; break;
       case '--timeout-min': a.timeoutMin = Number(take(i)); i++; break;
@@ -63,12 +85,17 @@ const stamp = (t0) => `${((Date.now() - t0) / 1000).toFixed(0).padStart(5)}s`;
 // --- the GPU machine: files the page loads that git does not track -------------------------------
 
 function stageGpu(args) {
-  const gc = join(ROOT, '.gpuchrome');
+  const gc = process.env.GPUCHROME_DIR || join(ROOT, '.gpuchrome'); // (another folder: to try the staging)
   if (!existsSync(join(gc, 'run-on-gpu.sh'))) {
     throw new Error('.gpuchrome/ is not prepared: run `bash ../shared/gpu-browser/prepare.sh` first (see its README)');
   }
   if (!existsSync(join(ROOT, 'www', 'pkg', 'gpgpu_matrix.js'))) throw new Error('www/pkg is missing: run `make build` first');
   let bytes = 0;
+  // The run script with --enable-webgpu-developer-features (scripts/bench/gpu-script.mjs).
+  const dev = withDeveloperFeatures(readFileSync(join(gc, 'run-on-gpu.sh'), 'utf8'));
+  if (!dev.added) console.log('WARNING: run-on-gpu.sh has no --enable-unsafe-webgpu to extend; run-on-gpu-bench.sh is a plain copy');
+  writeFileSync(join(gc, 'run-on-gpu-bench.sh'), dev.script);
+  const browserFlags = dev.browserFlags;
   rmSync(join(gc, 'extra'), { recursive: true, force: true });
   for (const f of untrackedPageFiles()) {
     const dst = join(gc, 'extra', f);
@@ -79,6 +106,7 @@ function stageGpu(args) {
   }
   const q = new URLSearchParams(args.query);
   q.set('post', '1');
+  if (!q.has('browserFlags')) q.set('browserFlags', browserFlags.join(','));
   if (!q.has('sizes')) q.set('sizes', '1024,2048,4096');
   const secs = args.secs || 540;
   // The page stops starting new configurations 90 s before the bound, so the run
@@ -87,10 +115,10 @@ function stageGpu(args) {
   const partB = statSync(join(gc, 'gpuchrome.tar.xz.part-ab')).size;
   console.log(`\n.gpuchrome/extra: ${(bytes / 2 ** 20).toFixed(1)} MiB (+ part-ab ${(partB / 2 ** 20).toFixed(1)} MiB; the device tool carries 64 MiB a call)`);
   console.log(`\nThen two device calls, the second within 30 s of the first:
-  1. run  carry [".gpuchrome/gpuchrome.tar.xz.part-aa", ".gpuchrome/SHA256SUMS", ".gpuchrome/run-on-gpu.sh", ".gpuchrome/serve.py"]
-          command: bash .gpuchrome/run-on-gpu.sh stash
-  2. run  carry [".gpuchrome/gpuchrome.tar.xz.part-ab", ".gpuchrome/SHA256SUMS", ".gpuchrome/run-on-gpu.sh", ".gpuchrome/serve.py", ".gpuchrome/extra"]
-          command: bash .gpuchrome/run-on-gpu.sh run "www/bench.html?${q}" ${secs}
+  1. run  carry [".gpuchrome/gpuchrome.tar.xz.part-aa", ".gpuchrome/SHA256SUMS", ".gpuchrome/run-on-gpu-bench.sh", ".gpuchrome/serve.py"]
+          command: bash .gpuchrome/run-on-gpu-bench.sh stash
+  2. run  carry [".gpuchrome/gpuchrome.tar.xz.part-ab", ".gpuchrome/SHA256SUMS", ".gpuchrome/run-on-gpu-bench.sh", ".gpuchrome/serve.py", ".gpuchrome/extra"]
+          command: bash .gpuchrome/run-on-gpu-bench.sh run "www/bench.html?${q}" ${secs}
   and post-process what comes back:  node scripts/bench-from-json.mjs <files_at>/result.json`);
 }
 
@@ -99,14 +127,19 @@ function stageGpu(args) {
 async function runLocal(args) {
   if (!existsSync(join(ROOT, 'www', 'pkg', 'gpgpu_matrix.js'))) throw new Error('www/pkg is missing: run `make build` first');
   // Imported here so --from-json / --stage-gpu need no browser.
-  const { startServer, launchBrowser, openPage } = await import('../tests/e2e/harness.mjs');
+  const { startServer, openPage, CHROMIUM_ARGS } = await import('../tests/e2e/harness.mjs');
+  const { chromium } = await import('playwright-core');
   const t0 = Date.now();
   const loadStart = loadavg().map((l) => +l.toFixed(2));
   const server = await startServer();
+  const chromiumArgs = [...new Set([...CHROMIUM_ARGS, ...WEBGPU_ARGS])]; // (the harness may carry some of them)
+  const query = new URLSearchParams(args.query);
+  if (!query.has('browserFlags')) query.set('browserFlags', WEBGPU_ARGS.join(','));
+  if (!query.has('sizes') && !query.has('post')) query.set('run', '1');
   let browser;
   try {
-    browser = await launchBrowser();
-    const url = `${server.origin}/www/bench.html?${args.query.toString() || 'run=1'}`;
+    browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true, args: chromiumArgs });
+    const url = `${server.origin}/www/bench.html?${query}`;
     console.log(`bench: ${url}  (Chromium ${browser.version()})`);
     const page = await openPage(browser, url);
     page.on('crash', () => console.log('bench: the page crashed'));
@@ -133,7 +166,7 @@ async function runLocal(args) {
     if (!result) { console.log('bench: the page produced no result'); return 1; }
     if (!result.records?.length) { console.log(`bench: nothing was measured${result.error ? ` (${result.error})` : ''}; no results written`); return 1; }
     const host = { cpu: cpus()[0]?.model || 'unknown', cpus: cpus().length, loadStart, loadEnd: loadavg().map((l) => +l.toFixed(2)) };
-    result.env = { ...result.env, runner: 'scripts/bench.mjs', chromiumVersion: browser.version(), offOriginRequests: foreign, host };
+    result.env = { ...result.env, runner: 'scripts/bench.mjs', chromiumVersion: browser.version(), chromiumArgs, offOriginRequests: foreign, host };
     writeResults(result, { outDir: args.out, tag: args.tag });
     return status === 'done' ? 0 : 1;
   } finally {

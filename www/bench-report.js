@@ -7,13 +7,23 @@
 //     systems: [{ id, label, kind, ours, async, available, reason }],
 //     references: [{ n, mode, method, ms }],
 //     records: [{ system, mode, n, passes, status, reason, warmupMs, timesMs, medianMs,
-//                 perPassMs, gflops, relFrobenius, maxAbs, errorMethod }] }
+//                 perPassMs, gflops, relFrobenius, maxAbs, errorMethod,
+//                 compute }] }   (chain records of the WebGPU systems and WebGL blocked8:
+//       compute = { wallStatus, wallMsPerPass, wallTimesMs, wallBatch, wallRelFrobenius,
+//                   gpuStatus, gpuMsPerPass, gpuRunsMs, gpuRelFrobenius, gpuReason, … }:
+//       the chain's passes alone, by wall clock and by GPU timestamps; env.chainExtras says how)
 // status: 'ok' (warm-up + timed runs), 'single' (one run only, over the per-run cap:
 // the warm-up itself, compile included), 'skipped' (not run: too slow / over a size
 // limit), 'error' (threw), 'unavailable' (system could not start).
 
 /** The system every ratio is taken against. */
 export const BASELINE = 'tfjs-webgl';
+/** The system the WebGPU kernels' ratios are taken against (the WebGPU tables). */
+export const WEBGPU_BASELINE = 'tfjs-webgpu';
+/** This project's WebGPU kernels, in the order the WebGPU tables show them. */
+export const WEBGPU_KERNELS = ['global', 'tiled16', 'register'];
+/** The WebGL kernel the WebGPU tables show for contrast. */
+export const WEBGL_CONTRAST = 'gpgpu:blocked8';
 
 /** Modes and how they are described. */
 export const MODES = {
@@ -154,6 +164,27 @@ export function envSummary(result) {
     lines.push(`- TF.js ${e.tfjs.version || '?'} WebGL flags: ${flags || '?'}`);
     if (e.tfjs.wasm) lines.push(`- TF.js WASM: SIMD ${e.tfjs.wasm.simd}, threads ${e.tfjs.wasm.threads} (${e.tfjs.wasm.threadsCount ?? '?'} thread(s))`);
   }
+  if (e.gpgpuWebgpu) {
+    const w = e.gpgpuWebgpu;
+    lines.push(w.unavailable ? `- gpgpu-matrix WebGPU: unavailable (${w.unavailable})`
+      : `- gpgpu-matrix WebGPU: adapter ${[w.vendor, w.architecture, w.description].filter(Boolean).join(' / ') || '?'}` +
+        `${w.fallbackAdapter ? ' (fallback adapter)' : ''}; timestamp-query ${w.timestampQuery ? 'granted' : 'not granted'}; ` +
+        `register kernel: ${w.registerKernel || '?'}`);
+  }
+  if (e.tfjs?.webgpu) {
+    const w = e.tfjs.webgpu;
+    lines.push(`- TF.js WebGPU ${w.version || '?'} (read by await data()): adapter ${[w.adapter?.vendor, w.adapter?.architecture].filter(Boolean).join(' / ') || '?'}; ` +
+      `timestamp-query ${w.timestampQuery ? 'granted' : 'not granted'}; WEBGPU_DEFERRED_SUBMIT_BATCH_SIZE=${w.flags?.WEBGPU_DEFERRED_SUBMIT_BATCH_SIZE ?? '?'}`);
+  }
+  if (e.webgpuTimestamps) {
+    const t = e.webgpuTimestamps;
+    const verdict = t.timestampQuery === undefined ? (t.reason || '?') : !t.timestampQuery ? 'no timestamp-query'
+      : t.quantised ? `QUANTISED (raw values share a factor of ${t.quantumNs} ns): GPU-timestamp times are coarse`
+        : `not quantised (raw values share a factor of ${t.quantumNs} ns)`;
+    lines.push(`- WebGPU timestamp queries: ${verdict}${t.reason && t.timestampQuery !== undefined ? `; ${t.reason}` : ''}`);
+  }
+  const flags = e.browserFlags || e.chromiumArgs;
+  if (flags?.length) lines.push(`- browser flags: ${flags.join(' ')}`);
   if (e.gpujs?.mode) lines.push(`- gpu.js ${e.gpujs.version || '?'}: mode ${e.gpujs.mode}, precision ${e.gpujs.precision}, tactic ${e.gpujs.tactic}`);
   lines.push(`- timing: median of ${p.repeats} timed runs after one warm-up (runs that take under ${p.minSampleMs ?? 0} ms once warm are timed as ` +
     `means of back-to-back batches, "runs" column R×B; spread = (slowest − fastest) / median); per-run cap ${p.capS} s ` +
@@ -162,6 +193,13 @@ export function envSummary(result) {
   const refs = (result.references || []).map((r) => `n=${r.n}${r.mode ? ` ${r.mode}` : ''}: ${r.method}`).join('; ');
   if (refs) lines.push(`- error: relative Frobenius norm of (result − float64 reference) / float64 reference (A·A; M^${2 ** (p.passes ?? 4)} for the chain), on ${refs}`);
   if (p.seed !== undefined) lines.push(`- input: uniform [−1, 1) float32, seed ${p.seed} (www/reference.js uniformMatrix)`);
+  if (e.chainExtras) {
+    lines.push(`- WebGPU systems: single = squareAsync / tensor.data() (upload, one product, mapAsync readback); ` +
+      `chain = squareRepeatedlyAsync / P matMuls then data() (one upload, P passes, one readback; per pass = time / P), ` +
+      `both as wall clock around the Promise, exactly like the WebGL async twins`);
+    lines.push(`- chain, ${e.chainExtras.wall}`);
+    lines.push(`- chain, ${e.chainExtras.gpu}`);
+  }
   return lines.join('\n');
 }
 
@@ -227,10 +265,86 @@ export function markdownReport(result) {
       out.push(`| ${systemLabel(result, id)} | ${cells.join(' | ')} |`);
     }
   }
+  out.push(...webgpuTables(result, sizes));
   const unavailable = (result.systems || []).filter((s) => s.available === false);
   if (unavailable.length) {
     out.push('');
     out.push(`Not measured: ${unavailable.map((s) => `${s.label} (${s.reason})`).join('; ')}`);
   }
   return out.join('\n') + '\n';
+}
+
+/** GFLOP/s of one of the four WebGPU metrics of a record, or null. */
+function metric(r, which) {
+  if (!r) return null;
+  if (which === 'single' || which === 'chain') return hasTime(r) ? r.gflops : null;
+  const ms = which === 'wall' ? r.compute?.wallMsPerPass : r.compute?.gpuMsPerPass;
+  return Number.isFinite(ms) && ms > 0 ? gflops(r.n, ms) : null;
+}
+
+const METRICS = {
+  single: 'A·A with upload and readback',
+  chain: 'chain, per pass, one upload and one readback per chain',
+  wall: 'chain, compute only, wall clock (onSubmittedWorkDone; WebGL: fence), per pass',
+  gpu: 'chain, compute only, GPU timestamps, per pass',
+};
+
+/**
+ * The WebGPU comparison: per n, this project's WebGPU kernels side by side, the best of
+ * them against TF.js WebGPU, and WebGL blocked8 for contrast, in GFLOP/s, once per metric;
+ * then the compute-only records in detail (ms per pass, errors, runs).
+ */
+export function webgpuTables(result, sizes) {
+  const ids = WEBGPU_KERNELS.map((k) => `gpgpu-webgpu:${k}`);
+  const recs = result.records || [];
+  if (!recs.some((r) => ids.includes(r.system) || r.system === WEBGPU_BASELINE)) return [];
+  const out = ['', '### WebGPU side by side (GFLOP/s)', ''];
+  out.push(`Ours = this project's WebGPU kernels; best = the fastest of them at that n; ratios are GFLOP/s ÷ GFLOP/s of the same metric in the same run.`);
+  for (const [which, title] of Object.entries(METRICS)) {
+    const mode = which === 'single' ? 'single' : 'chain';
+    const idx = indexRecords(result, mode);
+    const rows = [];
+    for (const n of sizes) {
+      const ours = ids.map((id) => metric(idx.get(id)?.get(n), which));
+      const tf = metric(idx.get(WEBGPU_BASELINE)?.get(n), which);
+      const gl = metric(idx.get(WEBGL_CONTRAST)?.get(n), which);
+      if (ours.every((v) => v === null) && tf === null) continue;
+      let best = -1;
+      ours.forEach((v, k) => { if (v !== null && (best < 0 || v > ours[best])) best = k; });
+      const cell = (v) => (v === null ? '–' : fmtNum(v));
+      const ratio = (x, y) => (x !== null && y !== null ? `${(x / y).toFixed(2)}×` : '–');
+      const b = best >= 0 ? ours[best] : null;
+      rows.push(`| ${n} | ${ours.map(cell).join(' | ')} | ${b === null ? '–' : `${fmtNum(b)} (${WEBGPU_KERNELS[best]})`} | ${cell(tf)} | ` +
+        `**${ratio(b, tf)}** | ${cell(gl)} | ${ratio(b, gl)} |`);
+    }
+    if (!rows.length) continue;
+    out.push('', `${title}:`, '');
+    out.push(`| n | ${WEBGPU_KERNELS.join(' | ')} | best of ours | TF.js WebGPU | best ÷ TF.js WebGPU | WebGL blocked8 | best ÷ blocked8 |`);
+    out.push(`|---:|${WEBGPU_KERNELS.map(() => '---:').join('|')}|---:|---:|---:|---:|---:|`);
+    out.push(...rows);
+  }
+  // The compute-only records in detail.
+  const chain = indexRecords(result, 'chain');
+  const detail = [];
+  for (const n of sizes) {
+    for (const id of [...ids, WEBGPU_BASELINE, WEBGL_CONTRAST]) {
+      const r = chain.get(id)?.get(n);
+      if (!r?.compute) continue;
+      const c = r.compute;
+      const part = (ms, status, why) => (Number.isFinite(ms) ? `${fmtMs(ms)}${status === 'single' ? ' (1 run)' : ''}`
+        : `${status || '–'}${why ? ` (${String(why).slice(0, 60)})` : ''}`);
+      const runs = [c.wallTimesMs?.length ? `wall ${c.wallTimesMs.length}${c.wallBatch > 1 ? `×${c.wallBatch}` : ''}` : '',
+        c.gpuRunsMs?.length ? `GPU ${c.gpuRunsMs.length}` : ''].filter(Boolean).join(', ');
+      detail.push(`| ${n} | ${systemLabel(result, id)} | ${hasTime(r) ? fmtMs(r.perPassMs) : '–'} | ` +
+        `${part(c.wallMsPerPass, c.wallStatus, c.wallReason || c.reason)} | ${part(c.gpuMsPerPass, c.gpuStatus, c.gpuReason || c.reason)} | ` +
+        `${fmtErr(c.wallRelFrobenius)} / ${fmtErr(c.gpuRelFrobenius)} | ${runs} |`);
+    }
+  }
+  if (detail.length) {
+    out.push('', `Chain of ${result.params?.passes ?? 4} squarings, per pass: with transfers (the chain table), compute only by wall clock, compute only by GPU timestamps:`, '');
+    out.push('| n | system | with upload + readback | compute only, wall | compute only, GPU timestamps | rel. error (wall / GPU run) | runs |');
+    out.push('|---:|---|---:|---:|---:|---:|---:|');
+    out.push(...detail);
+  }
+  return out;
 }

@@ -1,15 +1,19 @@
-// The benchmark page: this project's kernels (sync, and async where the API has it)
-// side by side with TF.js WebGL, TF.js WASM, gpu.js and the JS float64 loop, for A·A
-// with readback and for a chain of squarings with one readback. See bench.html for the
+// The benchmark page: this project's kernels (WebGL2: sync, and async where the API has
+// it; WebGPU: async) side by side with TF.js WebGL, TF.js WebGPU, TF.js WASM, gpu.js and
+// the JS float64 loop, for A·A with readback and for a chain of squarings with one
+// readback (plus, for the WebGPU systems and WebGL blocked8, the chain's compute-only
+// time by wall clock and by GPU timestamps: CHAIN_EXTRAS). See bench.html for the
 // URL parameters. Progress lines go to the page, to console.log, to window.benchLog
 // (scripts/bench.mjs polls it) and, with ?post=1, to POST /log; the result JSON is
 // window.benchResult and, with ?post=1, POST /result (the gpu-browser server protocol).
 import init, { Gpgpu } from './pkg/gpgpu_matrix.js';
 import { uniformMatrix, compare, mulberry32 } from './reference.js';
-import { BASELINE, deriveLabel, fmtErr, fmtMs, fmtNum, gflops, markdownReport, median } from './bench-report.js';
+import { BASELINE, WEBGPU_BASELINE, deriveLabel, fmtErr, fmtMs, fmtNum, gflops, markdownReport, median } from './bench-report.js';
 import { renderPlot } from './bench-plot.js';
 import { PEER_SCRIPTS, readParams } from './bench-params.js';
-import { gpgpuSystems, gpujsSystem, jsSystem, nextTick, tfjsSystems, toFlat } from './bench-systems.js';
+import {
+  CHAIN_EXTRAS, gpgpuSystems, gpgpuWebgpuSystems, gpujsSystem, jsSystem, nextTick, tfjsSystems, toFlat,
+} from './bench-systems.js';
 
 // --- logging -------------------------------------------------------------------------------
 
@@ -176,6 +180,26 @@ async function runConfig(sys, mode, n, a, refs, params, last) {
       Object.assign(rec, errorAgainst(out, ref));
       rec.errorMethod = ref.method;
     }
+    out = null;
+    if (mode === 'chain' && sys.chainExtras) {
+      // Untimed by the loop above: the chain's passes alone (CHAIN_EXTRAS), each result checked.
+      if (rec.status === 'single') {
+        rec.compute = { wallStatus: 'skipped', gpuStatus: 'skipped', reason: 'the chain was over the cap' };
+      } else {
+        const ctx = {
+          passes, repeats: params.repeats, capMs, maxBatch: params.maxBatch, heatMs: params.heatMs,
+          // Timed windows of at least heatMs of back-to-back work (see bench-params.js).
+          minSampleMs: Math.max(params.minSampleMs, params.heatMs),
+          check: (o) => (ref ? errorAgainst(o, ref) : {}),
+        };
+        try {
+          await nextTick();
+          rec.compute = await sys.chainExtras(n, a, ctx);
+        } catch (e) {
+          rec.compute = { wallStatus: 'error', gpuStatus: 'error', reason: `${e?.name || 'Error'}${e?.code ? ` ${e.code}` : ''}: ${e?.message || e}` };
+        }
+      }
+    }
   } catch (e) {
     if (e?.skip) return { ...rec, status: 'skipped', reason: e.message };
     rec.status = 'error';
@@ -195,7 +219,18 @@ function describe(rec, sys) {
   const runs = rec.status === 'single' ? '1 run (over cap)'
     : `median of ${rec.timesMs.length}${rec.batch > 1 ? ` means of ${rec.batch}` : ''}, warm-up ${fmtMs(rec.warmupMs)}`;
   const err = rec.relFrobenius !== undefined ? `, rel.err ${fmtErr(rec.relFrobenius)}` : '';
-  return `${head} ${t.padStart(11)}  ${fmtNum(rec.gflops).padStart(6)} GFLOP/s  (${runs}${err})`;
+  return `${head} ${t.padStart(11)}  ${fmtNum(rec.gflops).padStart(6)} GFLOP/s  (${runs}${err})${describeCompute(rec)}`;
+}
+
+/** The chain's compute-only numbers for the progress line. */
+function describeCompute(rec) {
+  const c = rec.compute;
+  if (!c) return '';
+  const part = (ms, status, why, err) => (Number.isFinite(ms)
+    ? `${fmtMs(ms)}/pass (${fmtNum(gflops(rec.n, ms))} GFLOP/s${status === 'single' ? ', 1 run' : ''}${Number.isFinite(err) ? `, rel.err ${fmtErr(err)}` : ''})`
+    : `${status}${why ? ` (${String(why).slice(0, 80)})` : ''}`);
+  return `; compute only: wall ${part(c.wallMsPerPass, c.wallStatus, c.wallReason || c.reason, c.wallRelFrobenius)}, ` +
+    `GPU timestamps ${part(c.gpuMsPerPass, c.gpuStatus, c.gpuReason || c.reason, c.gpuRelFrobenius)}`;
 }
 
 // --- environment ------------------------------------------------------------------------------------
@@ -214,6 +249,70 @@ function probeRenderer() {
   } catch (e) {
     return { renderer: `probe failed: ${e.message}` };
   }
+}
+
+/** Greatest common divisor of BigInts. */
+function gcd(x, y) {
+  while (y) [x, y] = [y, x % y];
+  return x;
+}
+
+/**
+ * Whether this browser quantises WebGPU timestamp queries: a device of its own writes
+ * timestamps around 8 small compute passes and looks at the raw values. Chromium's Dawn
+ * masks them to multiples of 65 536 ns (the "100 µs" of Chrome's notes) unless WebGPU
+ * runs at an unsafe or developer safety level (--enable-unsafe-webgpu or
+ * --enable-webgpu-developer-features); unquantised values share no such factor.
+ */
+async function probeTimestamps() {
+  const r = {};
+  try {
+    if (!navigator.gpu) return { reason: 'no navigator.gpu' };
+    const adapter = await navigator.gpu.requestAdapter();
+    if (!adapter) return { reason: 'requestAdapter() gave null' };
+    const i = adapter.info || {};
+    // description is empty unless developer features are on (or the browser shows it anyway)
+    r.adapter = { vendor: i.vendor, architecture: i.architecture, device: i.device, description: i.description };
+    r.timestampQuery = adapter.features.has('timestamp-query');
+    if (!r.timestampQuery) return r;
+    const device = await adapter.requestDevice({ requiredFeatures: ['timestamp-query'] });
+    try {
+      const N = 8;
+      const set = device.createQuerySet({ type: 'timestamp', count: 2 * N });
+      const module = device.createShaderModule({ code: `@group(0) @binding(0) var<storage, read_write> b: array<f32>;
+        @compute @workgroup_size(64) fn main(@builtin(global_invocation_id) g: vec3u) {
+          var x = b[g.x]; for (var k = 0u; k < 256u; k++) { x = x * 1.0001 + 0.5; } b[g.x] = x; }` });
+      const pipeline = device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'main' } });
+      const data = device.createBuffer({ size: 4 * 64 * 256, usage: GPUBufferUsage.STORAGE });
+      const group = device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: data } }] });
+      const resolved = device.createBuffer({ size: 16 * N, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
+      const read = device.createBuffer({ size: 16 * N, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+      const enc = device.createCommandEncoder();
+      for (let k = 0; k < N; k++) {
+        const pass = enc.beginComputePass({ timestampWrites: { querySet: set, beginningOfPassWriteIndex: 2 * k, endOfPassWriteIndex: 2 * k + 1 } });
+        pass.setPipeline(pipeline);
+        pass.setBindGroup(0, group);
+        pass.dispatchWorkgroups(256);
+        pass.end();
+      }
+      enc.resolveQuerySet(set, 0, 2 * N, resolved, 0);
+      enc.copyBufferToBuffer(resolved, 0, read, 0, 16 * N);
+      device.queue.submit([enc.finish()]);
+      await read.mapAsync(GPUMapMode.READ);
+      const t = [...new BigUint64Array(read.getMappedRange().slice(0))];
+      read.unmap();
+      const q = t.reduce((x, y) => gcd(x, y), 0n);
+      r.quantumNs = Number(q); // the largest common factor of the raw values
+      if (q === 0n) r.reason = 'every timestamp read 0';
+      else r.quantised = q >= 65536n || t.every((x) => x % 100000n === 0n);
+      r.passNs = t.filter((_, k) => k % 2 === 0).map((b, k) => Number(t[2 * k + 1] - b));
+    } finally {
+      device.destroy();
+    }
+  } catch (e) {
+    r.reason = `probe failed: ${e?.message || e}`;
+  }
+  return r;
 }
 
 // --- the run -------------------------------------------------------------------------------------------
@@ -235,6 +334,9 @@ export async function runBench(params) {
   log(`gpgpu-matrix bench: sizes ${params.sizes.join(',')}, modes ${params.modes.join(',')}, ` +
     `repeats ${params.repeats}, cap ${params.capS} s, chain ${params.passes} passes`);
   log(`renderer: ${probe.renderer}`);
+  if (params.browserFlags.length) env.browserFlags = params.browserFlags;
+  const keep = (id) => (!params.systems.length || params.systems.some((s) => id.includes(s))) &&
+    !params.skip.some((s) => id.includes(s));
 
   // Every system; one that fails to start is recorded and left out.
   const groups = [];
@@ -249,13 +351,38 @@ export async function runBench(params) {
     log(`gpgpu-matrix unavailable: ${e.message}`);
     result.systems.push({ id: 'gpgpu', label: 'gpgpu-matrix', ours: true, available: false, reason: e.message });
   }
+  // The WebGPU engine: a second Gpgpu, made only when one of its systems is kept.
+  if (['global', 'tiled16', 'register'].some((k) => keep(`gpgpu-webgpu:${k}`))) {
+    let gw = null, why = null;
+    try {
+      if (typeof Gpgpu.create !== 'function') throw new Error('this build has no Gpgpu.create (no WebGPU backend)');
+      gw = await Gpgpu.create({ backend: 'webgpu' });
+    } catch (e) {
+      why = `${e?.code ? `${e.code}: ` : ''}${e?.message || e}`;
+      log(`gpgpu-matrix WebGPU unavailable: ${why}`);
+    }
+    const ours = gpgpuWebgpuSystems(gw, params, why);
+    env.gpgpuWebgpu = ours.env;
+    groups.push(ours);
+    if (gw) {
+      log(`gpgpu-matrix WebGPU: ${[ours.env.vendor, ours.env.architecture, ours.env.description].filter(Boolean).join(' ')}` +
+        `${ours.env.fallbackAdapter ? ' (fallback adapter)' : ''}, timestamp-query ${ours.env.timestampQuery ? 'yes' : 'no'}; ` +
+        `register kernel: ${ours.env.registerKernel}`);
+    }
+  }
+  if (['gpgpu-webgpu:global', 'gpgpu-webgpu:tiled16', 'gpgpu-webgpu:register', 'tfjs-webgpu'].some(keep)) {
+    env.webgpuTimestamps = await probeTimestamps();
+    const t = env.webgpuTimestamps;
+    log(`WebGPU timestamps: ${t.timestampQuery === undefined ? t.reason : !t.timestampQuery ? 'no timestamp-query'
+      : t.quantised ? `QUANTISED (common factor ${t.quantumNs} ns)` : `not quantised (common factor ${t.quantumNs} ns)`}` +
+      `${params.browserFlags.length ? `; browser flags: ${params.browserFlags.join(' ')}` : ''}`);
+  }
+  env.chainExtras = params.compute ? CHAIN_EXTRAS : undefined;
   const tfg = tfjsSystems(params);
   env.tfjs = tfg.env;
   const gj = gpujsSystem(params);
   env.gpujs = gj.env;
   groups.push(tfg, gj, jsSystem(params));
-  const keep = (id) => (!params.systems.length || params.systems.some((s) => id.includes(s))) &&
-    !params.skip.some((s) => id.includes(s));
   const systems = [];
   for (const sys of groups.flatMap((gr) => gr.systems)) {
     if (!keep(sys.id)) continue;
@@ -270,9 +397,11 @@ export async function runBench(params) {
     }
     result.systems.push(entry);
   }
-  // The ratios' denominator runs first at each n, so a run cut short by its deadline
-  // (the GPU machine's) still has TF.js WebGL beside whatever it measured of the rest.
-  systems.sort((x, y) => Number(y.id === BASELINE) - Number(x.id === BASELINE));
+  // The ratios' denominators run first at each n (TF.js WebGL, then TF.js WebGPU), so a
+  // run cut short by its deadline (the GPU machine's) still has them beside whatever it
+  // measured of the rest.
+  const rank = (id) => (id === BASELINE ? 0 : id === WEBGPU_BASELINE ? 1 : 2);
+  systems.sort((x, y) => rank(x.id) - rank(y.id));
   if (!result.systems.length) {
     const ids = groups.flatMap((gr) => gr.systems.map((sys) => sys.id)).join(', ');
     throw new Error(`no system matches systems=${params.systems.join(',')} skip=${params.skip.join(',')}; the ids are: ${ids}`);
@@ -283,6 +412,7 @@ export async function runBench(params) {
       `WEBGL_RENDER_FLOAT32_ENABLED=${f.WEBGL_RENDER_FLOAT32_ENABLED} WEBGL_FORCE_F16_TEXTURES=${f.WEBGL_FORCE_F16_TEXTURES}`);
   }
   if (env.tfjs.wasm) log(`TF.js WASM: simd ${env.tfjs.wasm.simd}, threads ${env.tfjs.wasm.threads} (${env.tfjs.wasm.threadsCount})`);
+  if (env.tfjs.webgpu) log(`TF.js WebGPU ${env.tfjs.webgpu.version}: timestamp-query ${env.tfjs.webgpu.timestampQuery ? 'yes' : 'no'}`);
   if (env.gpujs.mode) log(`gpu.js ${env.gpujs.version}: mode ${env.gpujs.mode}`);
 
   const last = new Map();
@@ -393,7 +523,7 @@ function main() {
   if (params.autostart) { start(params); return; }
   const form = document.getElementById('form');
   form.hidden = false;
-  setStatus('Choose sizes and press Run (on a laptop GPU the default set takes a minute; on SwiftShader 10–15).', 'idle');
+  setStatus('Choose sizes and press Run (on a laptop GPU the default set takes a minute or two; on SwiftShader about 25).', 'idle');
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
     const fd = new FormData(form);

@@ -2,14 +2,14 @@
 // (no npm, no build) must be sent: used by `scripts/bench.mjs --stage-gpu`.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { PEER_SCRIPTS } from '../../www/bench-params.js';
+import { PEER_FILES, PEER_SCRIPTS } from '../../www/bench-params.js';
 import { ROOT } from './write-results.mjs';
 
 /** The peers' scripts (the page loads them on a run; bench.html names none since it
- *  shows stored results without them), the TF.js .wasm files, www/pkg/. */
+ *  shows stored results without them: TF.js core, WebGL, WebGPU and WASM backends, gpu.js),
+ *  the package.json files it reads versions from, the TF.js .wasm files, www/pkg/. */
 export function untrackedPageFiles() {
-  const files = PEER_SCRIPTS.map((src) => src.replace(/^\.\.\//, ''));
-  files.push('node_modules/gpu.js/package.json'); // the page reads gpu.js's version from it
+  const files = [...PEER_SCRIPTS, ...PEER_FILES].map((src) => src.replace(/^\.\.\//, ''));
   const wasmDir = 'node_modules/@tensorflow/tfjs-backend-wasm/dist';
   for (const f of readdirSync(join(ROOT, wasmDir))) if (f.endsWith('.wasm')) files.push(`${wasmDir}/${f}`);
   const pkg = join(ROOT, 'www', 'pkg');
