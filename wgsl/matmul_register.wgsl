@@ -1,142 +1,175 @@
-// Kernel "register" (GPU form): register tiling, as in siboehm's SGEMM worklog
-// (kernels 5 to 7) and TF.js's WebGPU matMul. A workgroup computes a BM × BN tile of
-// C, and each invocation keeps TM × TN of its sums in registers. For each BK-wide
-// slice of k, the workgroup copies A's BM × BK tile (transposed) and B's BK × BN
-// tile into workgroup memory; then, per k, each invocation loads TM values of A and
-// TN of B into registers and does TM · TN multiply-adds with them: (TM · TN) /
-// (TM + TN) multiply-adds per value read from workgroup memory, against 1 for
+// Kernel "register" (GPU form), for shapes whose inner and cols are multiples of 4
+// (matmul_register_any.wgsl takes the others): register tiling, as in siboehm's SGEMM
+// worklog (kernels 5 to 7) and TF.js's WebGPU matMul. A workgroup of 16 × 8
+// invocations computes a 128 × 128 tile of C, each invocation 16 × 8 of its elements
+// in 32 vec4 registers (c0_0 … c15_1). For each 16-wide slice of k the workgroup
+// copies A's 128 × 16 tile (transposed) and B's 16 × 128 tile into workgroup memory;
+// then, per k, each invocation reads 4 vec4s of A and 2 of B and does 128
+// multiply-adds with them: 5.3 per value read from workgroup memory, against 1 for
 // "tiled16".
 //
-// BM, BN, BK, TM and TN are constants put before this file, tuned per device class
-// by measurement (src/kernels/webgpu/register.rs; bench/NOTES.md has the tables).
-// What the measurements taught (H100, n = 4096):
-// * everything moves as vec4s: workgroup memory is written and read 16 bytes at a
-//   time, and A's rows are transposed in registers on the way in (4 rows × 4 k
-//   become 4 vec4s of one k each), so no invocation writes part of a vec4;
-// * the next slice's loads from global memory are issued before this slice's
-//   arithmetic (prefetch into registers), hiding their latency behind it;
-// * rows and columns are dealt out in vec4 groups interleaved across invocations,
-//   so neighbouring invocations read neighbouring words of workgroup memory.
-// Any shape works: loads past an edge give the semiring's zero, and only elements
-// inside C are written.
-// How A, B and C are bound and read (load_a, load_b, store_c) comes from one of two
-// files put before this one: register_io_vec4.wgsl when inner and cols are multiples
-// of 4 (every load a 16-byte word), register_io_scalar.wgsl otherwise.
+// What the measurements taught (H100, n = 4096; bench/NOTES.md has the tables):
+// * everything moves as vec4s: loads from global memory, and workgroup memory written
+//   and read 16 bytes at a time; A's rows are transposed in registers on the way in
+//   (4 rows × 4 k become 4 vec4s of one k each), so no invocation writes part of a vec4;
+// * the next slice's loads are issued before this slice's arithmetic (prefetch into
+//   registers), hiding their latency behind it;
+// * rows and columns are dealt out in vec4 groups interleaved across invocations, so
+//   neighbouring invocations read neighbouring words of workgroup memory;
+// * every register is a named variable and the per-k body is written out: the same
+//   kernel with arrays and loops (matmul_register_any.wgsl's form) ran 20% slower;
+// * a workgroup whose tile lies wholly inside C loads and stores unchecked; only the
+//   edge workgroups check (a branch the whole workgroup takes alike).
+struct Dims { rows: u32, inner: u32, cols: u32, unused: u32 }
 
-const WG_X: u32 = BN / TN;        // invocations along a row of the tile
-const WG_Y: u32 = BM / TM;        // and along a column
-const THREADS: u32 = WG_X * WG_Y;
-const BM4: u32 = BM / 4u;
-const BN4: u32 = BN / 4u;
-const BK4: u32 = BK / 4u;
-const TM4: u32 = TM / 4u;         // vec4 groups of rows and of columns per invocation
-const TN4: u32 = TN / 4u;
-// The copy of one slice, dealt out to the invocations: A in groups of 4 rows × 4 k,
-// B in vec4s of one row.
-const A_GROUPS: u32 = BM4 * BK4;
-const A_PER: u32 = (A_GROUPS + THREADS - 1u) / THREADS;
-const B_VECS: u32 = BK * BN4;
-const B_PER: u32 = (B_VECS + THREADS - 1u) / THREADS;
+@group(0) @binding(0) var<storage, read> a: array<vec4f>;        // rows × inner
+@group(0) @binding(1) var<storage, read> b: array<vec4f>;        // inner × cols
+@group(0) @binding(2) var<storage, read_write> c: array<vec4f>;  // rows × cols
+@group(0) @binding(3) var<uniform> dims: Dims;
 
-// a_tile[k * BM4 + m4] = A[row0 + 4·m4 .. + 3][k0 + k]: rows 4·m4 to 4·m4 + 3 at one k.
-var<workgroup> a_tile: array<vec4f, BK * BM4>;
-// b_tile[k * BN4 + n4] = B[k0 + k][col0 + 4·n4 .. + 3].
-var<workgroup> b_tile: array<vec4f, BK * BN4>;
+const BK: u32 = 16u;   // the slice of k staged at a time
 
-@compute @workgroup_size(WG_X, WG_Y)
+// a_tile[k * 32 + m4] = A[row0 + 4·m4 .. + 3][k0 + k]: four rows of A at one k.
+var<workgroup> a_tile: array<vec4f, 512>;
+// b_tile[k * 32 + n4] = B[k0 + k][col0 + 4·n4 .. + 3].
+var<workgroup> b_tile: array<vec4f, 512>;
+
+// One slice on its way from global memory to this invocation's registers: a vec4 of
+// A from each of 4 rows (4·m4 .. 4·m4 + 3, at k = 4·k4 .. 4·k4 + 3) and 4 vec4s of B.
+struct Slice { a0: vec4f, a1: vec4f, a2: vec4f, a3: vec4f, b0: vec4f, b1: vec4f, b2: vec4f, b3: vec4f }
+
+// A[row][k .. k + 3], the semiring's zero outside A (a clamped read, no branch).
+fn load_a(row: u32, k: u32) -> vec4f {
+    let at = (min(row, dims.rows - 1u) * dims.inner + min(k, dims.inner - 4u)) / 4u;
+    return select(vec4f(sr_zero()), a[at], row < dims.rows && k < dims.inner);
+}
+
+// B[k][col .. col + 3], the semiring's zero outside B.
+fn load_b(k: u32, col: u32) -> vec4f {
+    let at = (min(k, dims.inner - 1u) * dims.cols + min(col, dims.cols - 4u)) / 4u;
+    return select(vec4f(sr_zero()), b[at], k < dims.inner && col < dims.cols);
+}
+
+// The slice at k0 of the tile at (row0, col0) for invocation li: invocation li copies
+// A's rows 4·(li / 4) .. + 3 at k = 4·(li % 4), and B's vec4s li, li + 128, li + 256,
+// li + 384 of the slice (row = vec4 / 32, columns 4·(vec4 % 32) ..).
+fn fetch(row0: u32, col0: u32, k0: u32, li: u32, full: bool) -> Slice {
+    let m = row0 + (li / 4u) * 4u;
+    let k = k0 + (li % 4u) * 4u;
+    var s: Slice;
+    if (full) {
+        let in4 = dims.inner / 4u;
+        let cols4 = dims.cols / 4u;
+        let ka = k / 4u;
+        s.a0 = a[m * in4 + ka];
+        s.a1 = a[(m + 1u) * in4 + ka];
+        s.a2 = a[(m + 2u) * in4 + ka];
+        s.a3 = a[(m + 3u) * in4 + ka];
+        let cb = col0 / 4u + li % 32u;
+        let kb = k0 + li / 32u;
+        s.b0 = b[kb * cols4 + cb];
+        s.b1 = b[(kb + 4u) * cols4 + cb];
+        s.b2 = b[(kb + 8u) * cols4 + cb];
+        s.b3 = b[(kb + 12u) * cols4 + cb];
+    } else {
+        s.a0 = load_a(m, k);
+        s.a1 = load_a(m + 1u, k);
+        s.a2 = load_a(m + 2u, k);
+        s.a3 = load_a(m + 3u, k);
+        let col = col0 + (li % 32u) * 4u;
+        let kb = k0 + li / 32u;
+        s.b0 = load_b(kb, col);
+        s.b1 = load_b(kb + 4u, col);
+        s.b2 = load_b(kb + 8u, col);
+        s.b3 = load_b(kb + 12u, col);
+    }
+    return s;
+}
+
+// C[row][col .. col + 3] ← v, finished; unchecked inside a full tile.
+fn store_c(row: u32, col: u32, v: vec4f, full: bool) {
+    if (full || (row < dims.rows && col < dims.cols)) {
+        c[(row * dims.cols + col) / 4u] =
+            vec4f(sr_finish(v.x), sr_finish(v.y), sr_finish(v.z), sr_finish(v.w));
+    }
+}
+
+@compute @workgroup_size(16, 8)
 fn main(@builtin(local_invocation_id) local: vec3u,
         @builtin(local_invocation_index) li: u32,
         @builtin(workgroup_id) group: vec3u) {
-    let row0 = group.y * BM;
-    let col0 = group.x * BN;
-    let tx = local.x;
-    let ty = local.y;
-    // The whole tile and every slice of k inside the matrices: loads and stores go
-    // unchecked (the same for every invocation of the workgroup).
-    let full = row0 + BM <= dims.rows && col0 + BN <= dims.cols && dims.inner % BK == 0u;
+    let row0 = group.y * 128u;
+    let col0 = group.x * 128u;
+    let tx = local.x;   // this invocation's columns: 4·tx .. and 64 + 4·tx .. of the tile
+    let ty = local.y;   // its rows: 4·(ty + 8i) + r for i = 0..3, r = 0..3
+    // The whole tile and every slice of k inside the matrices: no checks needed.
+    let full = row0 + 128u <= dims.rows && col0 + 128u <= dims.cols && dims.inner % BK == 0u;
+    let z = vec4f(sr_zero());
+    // c{r}_{j}: row 4·(ty + 8·(r / 4)) + r % 4 of the tile, columns 4·(tx + 16·j) ...
+    var c0_0 = z; var c0_1 = z; var c1_0 = z; var c1_1 = z; var c2_0 = z; var c2_1 = z; var c3_0 = z; var c3_1 = z;
+    var c4_0 = z; var c4_1 = z; var c5_0 = z; var c5_1 = z; var c6_0 = z; var c6_1 = z; var c7_0 = z; var c7_1 = z;
+    var c8_0 = z; var c8_1 = z; var c9_0 = z; var c9_1 = z; var c10_0 = z; var c10_1 = z; var c11_0 = z; var c11_1 = z;
+    var c12_0 = z; var c12_1 = z; var c13_0 = z; var c13_1 = z; var c14_0 = z; var c14_1 = z; var c15_0 = z; var c15_1 = z;
 
-    // The next slice, on its way from global memory.
-    var a_next: array<vec4f, A_PER * 4u>;
-    var b_next: array<vec4f, B_PER>;
-    var acc: array<vec4f, TM * TN4>;
-    for (var i = 0u; i < TM * TN4; i++) { acc[i] = vec4f(sr_zero()); }
-
-    // Loads the slice at k0 into a_next and b_next.
-    var k0 = 0u;
-    for (var s = 0u; s < A_PER; s++) {
-        let t = li + s * THREADS;
-        if (t < A_GROUPS) {
-            let m = row0 + (t / BK4) * 4u;
-            let k = k0 + (t % BK4) * 4u;
-            for (var r = 0u; r < 4u; r++) { a_next[s * 4u + r] = load_a(m + r, k, full); }
-        }
-    }
-    for (var s = 0u; s < B_PER; s++) {
-        let t = li + s * THREADS;
-        if (t < B_VECS) { b_next[s] = load_b(k0 + t / BN4, col0 + (t % BN4) * 4u, full); }
-    }
-
-    for (; k0 < dims.inner; k0 += BK) {
-        // Store the slice in workgroup memory, A transposed 4 × 4 in registers.
-        for (var s = 0u; s < A_PER; s++) {
-            let t = li + s * THREADS;
-            if (t < A_GROUPS) {
-                let m4 = t / BK4;
-                let k = (t % BK4) * 4u;
-                for (var j = 0u; j < 4u; j++) {
-                    a_tile[(k + j) * BM4 + m4] = vec4f(a_next[s * 4u][j], a_next[s * 4u + 1u][j],
-                                                       a_next[s * 4u + 2u][j], a_next[s * 4u + 3u][j]);
-                }
-            }
-        }
-        for (var s = 0u; s < B_PER; s++) {
-            let t = li + s * THREADS;
-            if (t < B_VECS) { b_tile[t] = b_next[s]; }
-        }
+    var next = fetch(row0, col0, 0u, li, full);
+    for (var k0 = 0u; k0 < dims.inner; k0 += BK) {
+        // Into workgroup memory: A's 4 rows × 4 k transposed into 4 vec4s of one k.
+        let m4 = li / 4u;
+        let ka = (li % 4u) * 4u;
+        a_tile[ka * 32u + m4] = vec4f(next.a0.x, next.a1.x, next.a2.x, next.a3.x);
+        a_tile[(ka + 1u) * 32u + m4] = vec4f(next.a0.y, next.a1.y, next.a2.y, next.a3.y);
+        a_tile[(ka + 2u) * 32u + m4] = vec4f(next.a0.z, next.a1.z, next.a2.z, next.a3.z);
+        a_tile[(ka + 3u) * 32u + m4] = vec4f(next.a0.w, next.a1.w, next.a2.w, next.a3.w);
+        b_tile[li] = next.b0;
+        b_tile[li + 128u] = next.b1;
+        b_tile[li + 256u] = next.b2;
+        b_tile[li + 384u] = next.b3;
         workgroupBarrier();
 
-        // Prefetch the next slice while this one is multiplied.
-        let k1 = k0 + BK;
-        if (k1 < dims.inner) {
-            for (var s = 0u; s < A_PER; s++) {
-                let t = li + s * THREADS;
-                if (t < A_GROUPS) {
-                    let m = row0 + (t / BK4) * 4u;
-                    let k = k1 + (t % BK4) * 4u;
-                    for (var r = 0u; r < 4u; r++) { a_next[s * 4u + r] = load_a(m + r, k, full); }
-                }
-            }
-            for (var s = 0u; s < B_PER; s++) {
-                let t = li + s * THREADS;
-                if (t < B_VECS) { b_next[s] = load_b(k1 + t / BN4, col0 + (t % BN4) * 4u, full); }
-            }
-        }
+        // The next slice's loads now, so they arrive while this one is multiplied.
+        if (k0 + BK < dims.inner) { next = fetch(row0, col0, k0 + BK, li, full); }
 
         for (var k = 0u; k < BK; k++) {
-            var a_reg: array<vec4f, TM4>;
-            var b_reg: array<vec4f, TN4>;
-            for (var i = 0u; i < TM4; i++) { a_reg[i] = a_tile[k * BM4 + i * WG_Y + ty]; }
-            for (var j = 0u; j < TN4; j++) { b_reg[j] = b_tile[k * BN4 + j * WG_X + tx]; }
-            for (var i = 0u; i < TM4; i++) {
-                for (var r = 0u; r < 4u; r++) {
-                    for (var j = 0u; j < TN4; j++) {
-                        let at = (i * 4u + r) * TN4 + j;
-                        acc[at] = sr_fma4(acc[at], a_reg[i][r], b_reg[j]);
-                    }
-                }
-            }
+            let a0 = a_tile[k * 32u + ty];        // rows 4·ty .. 4·ty + 3
+            let a1 = a_tile[k * 32u + ty + 8u];   // rows 4·(ty + 8) ..
+            let a2 = a_tile[k * 32u + ty + 16u];
+            let a3 = a_tile[k * 32u + ty + 24u];
+            let b0 = b_tile[k * 32u + tx];        // columns 4·tx ..
+            let b1 = b_tile[k * 32u + tx + 16u];  // columns 4·(tx + 16) ..
+            c0_0 = sr_fma4(c0_0, a0.x, b0); c0_1 = sr_fma4(c0_1, a0.x, b1);
+            c1_0 = sr_fma4(c1_0, a0.y, b0); c1_1 = sr_fma4(c1_1, a0.y, b1);
+            c2_0 = sr_fma4(c2_0, a0.z, b0); c2_1 = sr_fma4(c2_1, a0.z, b1);
+            c3_0 = sr_fma4(c3_0, a0.w, b0); c3_1 = sr_fma4(c3_1, a0.w, b1);
+            c4_0 = sr_fma4(c4_0, a1.x, b0); c4_1 = sr_fma4(c4_1, a1.x, b1);
+            c5_0 = sr_fma4(c5_0, a1.y, b0); c5_1 = sr_fma4(c5_1, a1.y, b1);
+            c6_0 = sr_fma4(c6_0, a1.z, b0); c6_1 = sr_fma4(c6_1, a1.z, b1);
+            c7_0 = sr_fma4(c7_0, a1.w, b0); c7_1 = sr_fma4(c7_1, a1.w, b1);
+            c8_0 = sr_fma4(c8_0, a2.x, b0); c8_1 = sr_fma4(c8_1, a2.x, b1);
+            c9_0 = sr_fma4(c9_0, a2.y, b0); c9_1 = sr_fma4(c9_1, a2.y, b1);
+            c10_0 = sr_fma4(c10_0, a2.z, b0); c10_1 = sr_fma4(c10_1, a2.z, b1);
+            c11_0 = sr_fma4(c11_0, a2.w, b0); c11_1 = sr_fma4(c11_1, a2.w, b1);
+            c12_0 = sr_fma4(c12_0, a3.x, b0); c12_1 = sr_fma4(c12_1, a3.x, b1);
+            c13_0 = sr_fma4(c13_0, a3.y, b0); c13_1 = sr_fma4(c13_1, a3.y, b1);
+            c14_0 = sr_fma4(c14_0, a3.z, b0); c14_1 = sr_fma4(c14_1, a3.z, b1);
+            c15_0 = sr_fma4(c15_0, a3.w, b0); c15_1 = sr_fma4(c15_1, a3.w, b1);
         }
         workgroupBarrier();
     }
 
-    // Invocation (tx, ty) holds rows (i · WG_Y + ty) · 4 + r and columns
-    // (j · WG_X + tx) · 4 + lane of the tile.
-    for (var i = 0u; i < TM4; i++) {
-        for (var r = 0u; r < 4u; r++) {
-            let row = row0 + (i * WG_Y + ty) * 4u + r;
-            for (var j = 0u; j < TN4; j++) {
-                store_c(row, col0 + (j * WG_X + tx) * 4u, acc[(i * 4u + r) * TN4 + j], full);
-            }
-        }
-    }
+    store_c(row0 + (ty + 0u) * 4u + 0u, col0 + tx * 4u, c0_0, full); store_c(row0 + (ty + 0u) * 4u + 0u, col0 + (tx + 16u) * 4u, c0_1, full);
+    store_c(row0 + (ty + 0u) * 4u + 1u, col0 + tx * 4u, c1_0, full); store_c(row0 + (ty + 0u) * 4u + 1u, col0 + (tx + 16u) * 4u, c1_1, full);
+    store_c(row0 + (ty + 0u) * 4u + 2u, col0 + tx * 4u, c2_0, full); store_c(row0 + (ty + 0u) * 4u + 2u, col0 + (tx + 16u) * 4u, c2_1, full);
+    store_c(row0 + (ty + 0u) * 4u + 3u, col0 + tx * 4u, c3_0, full); store_c(row0 + (ty + 0u) * 4u + 3u, col0 + (tx + 16u) * 4u, c3_1, full);
+    store_c(row0 + (ty + 8u) * 4u + 0u, col0 + tx * 4u, c4_0, full); store_c(row0 + (ty + 8u) * 4u + 0u, col0 + (tx + 16u) * 4u, c4_1, full);
+    store_c(row0 + (ty + 8u) * 4u + 1u, col0 + tx * 4u, c5_0, full); store_c(row0 + (ty + 8u) * 4u + 1u, col0 + (tx + 16u) * 4u, c5_1, full);
+    store_c(row0 + (ty + 8u) * 4u + 2u, col0 + tx * 4u, c6_0, full); store_c(row0 + (ty + 8u) * 4u + 2u, col0 + (tx + 16u) * 4u, c6_1, full);
+    store_c(row0 + (ty + 8u) * 4u + 3u, col0 + tx * 4u, c7_0, full); store_c(row0 + (ty + 8u) * 4u + 3u, col0 + (tx + 16u) * 4u, c7_1, full);
+    store_c(row0 + (ty + 16u) * 4u + 0u, col0 + tx * 4u, c8_0, full); store_c(row0 + (ty + 16u) * 4u + 0u, col0 + (tx + 16u) * 4u, c8_1, full);
+    store_c(row0 + (ty + 16u) * 4u + 1u, col0 + tx * 4u, c9_0, full); store_c(row0 + (ty + 16u) * 4u + 1u, col0 + (tx + 16u) * 4u, c9_1, full);
+    store_c(row0 + (ty + 16u) * 4u + 2u, col0 + tx * 4u, c10_0, full); store_c(row0 + (ty + 16u) * 4u + 2u, col0 + (tx + 16u) * 4u, c10_1, full);
+    store_c(row0 + (ty + 16u) * 4u + 3u, col0 + tx * 4u, c11_0, full); store_c(row0 + (ty + 16u) * 4u + 3u, col0 + (tx + 16u) * 4u, c11_1, full);
+    store_c(row0 + (ty + 24u) * 4u + 0u, col0 + tx * 4u, c12_0, full); store_c(row0 + (ty + 24u) * 4u + 0u, col0 + (tx + 16u) * 4u, c12_1, full);
+    store_c(row0 + (ty + 24u) * 4u + 1u, col0 + tx * 4u, c13_0, full); store_c(row0 + (ty + 24u) * 4u + 1u, col0 + (tx + 16u) * 4u, c13_1, full);
+    store_c(row0 + (ty + 24u) * 4u + 2u, col0 + tx * 4u, c14_0, full); store_c(row0 + (ty + 24u) * 4u + 2u, col0 + (tx + 16u) * 4u, c14_1, full);
+    store_c(row0 + (ty + 24u) * 4u + 3u, col0 + tx * 4u, c15_0, full); store_c(row0 + (ty + 24u) * 4u + 3u, col0 + (tx + 16u) * 4u, c15_1, full);
 }

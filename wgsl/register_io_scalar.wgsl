@@ -1,4 +1,5 @@
-// Memory access of the register kernel for any shape: the matrices are bound as
+// Memory access of the register kernel's array form (matmul_register_any.wgsl), for
+// any shape: the matrices are bound as
 // arrays of f32 and a vec4 is gathered (or scattered) one element at a time, each
 // checked against the edge. Used when inner or cols is not a multiple of 4, where a
 // row of A, B or C may start inside a 16-byte word.
@@ -27,35 +28,24 @@ fn inside(first: u32, line: u32, lines: u32, width: u32) -> vec4<bool> {
     return (vec4u(first) + vec4u(0u, 1u, 2u, 3u) < vec4u(width)) & vec4<bool>(line < lines);
 }
 
-// `full`: the workgroup's whole tile, and every slice of k, lies inside the
-// matrices, so no check is needed (a uniform branch).
-
 // A[row][k .. k + 3], the semiring's zero outside A.
-fn load_a(row: u32, k: u32, full: bool) -> vec4f {
-    if (full) {
-        let at = row * dims.inner + k;
-        return vec4f(a[at], a[at + 1u], a[at + 2u], a[at + 3u]);
-    }
+fn load_a(row: u32, k: u32) -> vec4f {
     let at = gather(k, row, dims.rows, dims.inner);
     let v = vec4f(a[at.x], a[at.y], a[at.z], a[at.w]);
     return select(vec4f(sr_zero()), v, inside(k, row, dims.rows, dims.inner));
 }
 
 // B[k][col .. col + 3], the semiring's zero outside B.
-fn load_b(k: u32, col: u32, full: bool) -> vec4f {
-    if (full) {
-        let at = k * dims.cols + col;
-        return vec4f(b[at], b[at + 1u], b[at + 2u], b[at + 3u]);
-    }
+fn load_b(k: u32, col: u32) -> vec4f {
     let at = gather(col, k, dims.inner, dims.cols);
     let v = vec4f(b[at.x], b[at.y], b[at.z], b[at.w]);
     return select(vec4f(sr_zero()), v, inside(col, k, dims.inner, dims.cols));
 }
 
 // C[row][col .. col + 3] ← v, finished, where inside C.
-fn store_c(row: u32, col: u32, v: vec4f, full: bool) {
-    if (!full && row >= dims.rows) { return; }
+fn store_c(row: u32, col: u32, v: vec4f) {
+    if (row >= dims.rows) { return; }
     for (var lane = 0u; lane < 4u; lane++) {
-        if (full || col + lane < dims.cols) { c[row * dims.cols + col + lane] = sr_finish(v[lane]); }
+        if (col + lane < dims.cols) { c[row * dims.cols + col + lane] = sr_finish(v[lane]); }
     }
 }

@@ -224,14 +224,15 @@ fn create_options(value: &JsValue) -> Result<CreateOptions> {
             "canvas" => options.canvas = Some(Canvas::from_js(&v)?),
             "powerPreference" => {
                 let name = string_option(value, "powerPreference")?;
-                options.power_preference = Some(power_preference(&name).ok_or_else(|| {
-                    GpgpuError::BadArgument {
-                        name: "options.powerPreference".into(),
-                        detail: format!(
+                options.power_preference =
+                    Some(
+                        power_preference(&name).ok_or_else(|| GpgpuError::BadArgument {
+                            name: "options.powerPreference".into(),
+                            detail: format!(
                             "unknown preference '{name}'; use 'low-power' or 'high-performance'"
                         ),
-                    }
-                })?);
+                        })?,
+                    );
             }
             other => {
                 return Err(GpgpuError::BadArgument {

@@ -1,15 +1,17 @@
 //! The register-tiled kernel's two forms and their parameters, chosen per device
 //! class by measurement (bench/NOTES.md, "WebGPU kernels"):
-//! * on a GPU, `wgsl/matmul_register.wgsl`: a BM × BN tile of C per workgroup, A's
-//!   and B's BK-wide slices staged in workgroup memory, TM × TN outputs per
-//!   invocation in registers;
+//! * on a GPU, `wgsl/matmul_register.wgsl`: a 128 × 128 tile of C per workgroup,
+//!   A's and B's 16-wide slices staged in workgroup memory, 16 × 8 outputs per
+//!   invocation in named registers (for shapes whose inner or cols is not a multiple
+//!   of 4, `wgsl/matmul_register_any.wgsl`: the same tiling with arrays and loops, its
+//!   sizes as constants, element-wise loads);
 //! * on a CPU-emulated adapter (SwiftShader), `wgsl/matmul_register_cpu.wgsl` (or
 //!   `_any.wgsl` for shapes whose inner or cols is not a multiple of 4): an 8 × 8
 //!   block per invocation straight from global memory, since barriers and indexed
 //!   register arrays cost a CPU far more than they save.
 
 use super::{
-    REGISTER_CPU_ANY_WGSL, REGISTER_CPU_WGSL, REGISTER_IO_SCALAR_WGSL, REGISTER_IO_VEC4_WGSL,
+    REGISTER_ANY_WGSL, REGISTER_CPU_ANY_WGSL, REGISTER_CPU_WGSL, REGISTER_IO_SCALAR_WGSL,
     REGISTER_WGSL, SEMIRING_WGSL,
 };
 use crate::webgpu::GpuInfo;
@@ -42,23 +44,14 @@ impl Params {
     /// The CPU form.
     pub const CPU: Params = Params::Cpu;
 
-    /// The form and parameters for a device.
+    /// The form and parameters for a device: the GPU form (it fits WebGPU's default
+    /// limits: 128 invocations, 16 KiB of workgroup memory), the CPU form on a
+    /// software adapter or a device that cannot hold it.
     pub fn for_device(info: &GpuInfo) -> Params {
-        if info.is_software() {
+        if info.is_software() || !Params::GPU.fits(info) {
             return Params::CPU;
         }
-        let staged = Params::GPU;
-        if staged.fits(info) {
-            staged
-        } else {
-            Params::Staged {
-                bm: 64,
-                bn: 64,
-                bk: 16,
-                tm: 4,
-                tn: 4,
-            }
-        }
+        Params::GPU
     }
 
     /// Whether the device's workgroup limits admit these parameters.
@@ -116,35 +109,26 @@ impl Params {
     /// access (`aligned`: vec4 loads, for inner and cols multiples of 4) and the kernel.
     pub fn source(&self, aligned: bool) -> String {
         match *self {
-            Params::Staged { bm, bn, bk, tm, tn } => {
-                let io = io(aligned);
-                format!(
-                    "const BM: u32 = {bm}u;\nconst BN: u32 = {bn}u;\nconst BK: u32 = {bk}u;\n\
-                     const TM: u32 = {tm}u;\nconst TN: u32 = {tn}u;\n{SEMIRING_WGSL}\n{io}\n\
-                     {REGISTER_WGSL}"
-                )
+            // The written-out file has the GPU parameters built in.
+            Params::Staged { .. } if aligned && *self == Params::GPU => {
+                format!("{SEMIRING_WGSL}\n{REGISTER_WGSL}")
             }
+            Params::Staged { bm, bn, bk, tm, tn } => format!(
+                "const BM: u32 = {bm}u;\nconst BN: u32 = {bn}u;\nconst BK: u32 = {bk}u;\n\
+                 const TM: u32 = {tm}u;\nconst TN: u32 = {tn}u;\n{SEMIRING_WGSL}\n\
+                 {REGISTER_IO_SCALAR_WGSL}\n{REGISTER_ANY_WGSL}"
+            ),
             Params::Cpu if aligned => format!("{SEMIRING_WGSL}\n{REGISTER_CPU_WGSL}"),
             Params::Cpu => format!("{SEMIRING_WGSL}\n{REGISTER_CPU_ANY_WGSL}"),
         }
     }
 
-    /// The WGSL file behind this form (for aligned shapes).
+    /// The WGSL file behind this form (for aligned shapes; `_any` for the others).
     pub fn file(&self) -> &'static str {
         match self {
             Params::Staged { .. } => "wgsl/matmul_register.wgsl",
             Params::Cpu => "wgsl/matmul_register_cpu.wgsl",
         }
-    }
-}
-
-/// The memory access of both forms: vec4 loads when every row of A, B and C starts
-/// on a 16-byte boundary (inner and cols multiples of 4), element by element otherwise.
-fn io(aligned: bool) -> &'static str {
-    if aligned {
-        REGISTER_IO_VEC4_WGSL
-    } else {
-        REGISTER_IO_SCALAR_WGSL
     }
 }
 
@@ -178,10 +162,10 @@ mod tests {
     }
 
     #[test]
-    fn a_small_gpu_gets_smaller_tiles() {
-        let p = Params::for_device(&info(false, 16384, 256));
-        assert!(p.fits(&info(false, 16384, 256)), "{p:?}");
-        assert!(Params::GPU.workgroup_bytes() <= 16384);
+    fn the_gpu_form_fits_the_default_limits() {
+        let defaults = info(false, 16384, 256);
+        assert_eq!(Params::for_device(&defaults), Params::GPU);
+        assert_eq!(Params::for_device(&info(false, 8192, 256)), Params::CPU);
     }
 
     #[test]
@@ -190,10 +174,15 @@ mod tests {
         let (x, y) = p.workgroup_size();
         assert_eq!(p.tile(), (128, 128));
         assert_eq!((x, y), (16, 8));
-        assert!(p.source(true).starts_with("const BM: u32 = 128u;"));
-        assert!(p.source(true).contains("array<vec4f>"));
-        assert!(!p
-            .source(false)
-            .contains("var<storage, read> a: array<vec4f>"));
+        // The written-out file builds in the GPU parameters: check they agree.
+        let aligned = p.source(true);
+        assert!(aligned.contains("var<storage, read> a: array<vec4f>"));
+        assert!(aligned.contains("@workgroup_size(16, 8)"));
+        assert!(aligned.contains("let row0 = group.y * 128u;"));
+        assert!(aligned.contains("const BK: u32 = 16u;"));
+        assert!(aligned.contains("array<vec4f, 512>")); // BK x 128 / 4
+        let any = p.source(false);
+        assert!(any.starts_with("const BM: u32 = 128u;"));
+        assert!(any.contains("var<storage, read> a: array<f32>"));
     }
 }
