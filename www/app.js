@@ -1,23 +1,27 @@
 // The teaching page: reads the configuration from the URL, runs it on the GPU pass
 // by pass (yielding to the browser between passes), draws every texture as a
 // heatmap, times each pass, checks the answer against a float64 reference computed
-// in a Web Worker, and explains the difference.
+// in a Web Worker, and explains the difference. It runs on WebGL2 or WebGPU
+// (backend=auto|webgl|webgpu) and uses the library's Async calls on both: on WebGPU
+// the blocking ones throw NEEDS_ASYNC.
 //
 // Machine-readable state for the report script and the page tests:
 //   document.body.dataset.status   loading | running | paused | done | error | cancelled
 //   document.body.dataset.passesDone / passCount
 //   <script type="application/json" id="results"> and window.__results (see publish())
-//   window.__page                  { gpu, last: { gpu: Float32Array, ref: Float64Array } }
+//   window.__page                  { gpu, backends, last: { gpu: Float32Array, ref: Float64Array } }
 import init, { Gpgpu } from './pkg/gpgpu_matrix.js';
 import * as reference from './reference.js';
 import { compare } from './reference.js';
 import * as inputs from './inputs.js';
 import { INPUT_KINDS, describeInput, makeInput } from './inputs.js';
-import { parseQuery, referenceOn, relevantKeys, toQuery, DEFAULTS } from './config.js';
+import { parseQuery, referenceOn, relevantKeys, toQuery, fitKernel, DEFAULTS, DEFAULT_KERNEL } from './config.js';
+import { Backends } from './backends.js';
 import { productFlops } from './chain.js';
 import { ReferenceClient } from './reference-client.js';
 import { HeatmapView } from './ui/heatmap.js';
-import { renderSource } from './ui/shader.js';
+import { ShaderPanel } from './ui/shader-panel.js';
+import { deviceLine, deviceName } from './ui/device.js';
 import { describeError } from './ui/errors.js';
 import * as format from './ui/format.js';
 import { el, gflops, ms, num, rate, sci, short, ulp32, clockMs } from './ui/format.js';
@@ -25,6 +29,7 @@ import { Timeline } from './ui/timeline.js';
 import { renderPrecision } from './ui/precision.js';
 import { Controls } from './ui/controls.js';
 import { mountSections, SECTIONS } from './sections/index.js';
+import computeSection from './sections/compute.js';
 
 const $ = (id) => document.getElementById(id);
 const sleep = (t) => new Promise((r) => setTimeout(r, t));
@@ -37,10 +42,10 @@ const SMALL_PASS = 256 ** 3;
  */
 const KEEP_PASS_BYTES = 64 * 1024 * 1024;
 
-const page = { gpu: null, info: null, last: null, session: null };
+const page = { gpu: null, info: null, last: null, session: null, backends: null };
 window.__page = page;
 
-let controls, timeline, refClient, gl;
+let controls, timeline, refClient, gl, shaderPanel;
 const views = {};
 
 // ---------------------------------------------------------------------------------
@@ -147,6 +152,7 @@ class Session {
   async prepare() {
     const c = this.config;
     const gpu = page.gpu;
+    this.backend = gpu.backend;
     // The library checks n against the device (SIZE_OVER_LIMIT) before anything is built.
     const autoKernel = gpu.defaultKernel(c.n);
     this.kernel = c.kernel === 'auto' ? autoKernel : c.kernel;
@@ -160,16 +166,18 @@ class Session {
     if (this.cancelled) return false;
     // Compile the kernel on a 1×1 product first, so no pass's time includes compiling it.
     let t = performance.now();
-    gpu.square(1, new Float32Array([1]), this.opts);
+    await gpu.squareAsync(1, new Float32Array([1]), this.opts);
     this.compileMs = performance.now() - t;
+    if (this.cancelled) return false;
     t = performance.now();
     const n = c.n;
     if (c.op === 'square') this.run = gpu.startSquare(n, this.a, this.opts);
     else if (c.op === 'multiply') this.run = gpu.startMultiply(n, n, n, this.a, this.b, this.opts);
     else if (c.op === 'repeat') this.run = gpu.startSquareRepeatedly(n, this.a, c.k, this.opts);
     else this.run = gpu.startPower(n, this.a, c.p, this.opts);
-    this.run.sync();
+    await this.settle();
     this.uploadMs = performance.now() - t;
+    if (this.cancelled) return false;
     this.labels = this.run.labels();
     this.passCount = this.run.passCount;
     this.timed = !!page.info.timerQuery;
@@ -178,7 +186,7 @@ class Session {
     document.body.dataset.passCount = String(this.passCount);
     document.body.dataset.passesDone = '0';
     showShader(this.kernel);
-    timeline.reset(this.labels, { timer: this.timed, flopsPerPass: productFlops(n), n });
+    timeline.reset(this.labels, { timer: this.timed, flopsPerPass: productFlops(n), n, backend: this.backend });
     this.#progress();
     await nextFrame();
     if (this.cancelled) return false;
@@ -191,34 +199,48 @@ class Session {
     const n = c.n;
     const product = c.op === 'multiply';
     const area = $('heatmaps');
-    views.a = new HeatmapView({ title: product ? 'A (input, texture 0)' : 'M (input texture)', label: 'heatmap of the input matrix' });
-    views.b = product ? new HeatmapView({ title: 'B (input, texture 1)', label: 'heatmap of B' }) : null;
+    const store = this.backend === 'webgpu' ? 'buffer' : 'texture';
+    views.a = new HeatmapView({ title: product ? `A (input, ${store} 0)` : `M (input ${store})`, label: 'heatmap of the input matrix' });
+    views.b = product ? new HeatmapView({ title: `B (input, ${store} 1)`, label: 'heatmap of B' }) : null;
     views.out = new HeatmapView({ title: 'Output', label: 'heatmap of the latest pass output' });
     views.diff = new HeatmapView({ title: 'Error', sequential: true, label: 'heatmap of the error of each entry', nanLabel: 'NaN/±Inf: no error to measure' });
     area.replaceChildren(...[views.a, views.b, views.out, views.diff].filter(Boolean).map((v) => v.element));
-    this.inputStats = this.run.stats('a');
-    this.#draw(views.a, 'a', this.inputStats);
+    this.inputStats = await this.run.statsAsync('a');
+    if (this.cancelled) return;
+    await this.#draw(views.a, 'a', this.inputStats);
     views.a.setValues((i, j) => `(${i}, ${j}): ${num(this.a[i * n + j])} (float32, as uploaded)`);
     if (product) {
       await nextFrame();
       if (this.cancelled) return;
-      const sb = this.run.stats('b');
-      this.#draw(views.b, 'b', sb);
+      const sb = await this.run.statsAsync('b');
+      if (this.cancelled) return;
+      await this.#draw(views.b, 'b', sb);
       views.b.setValues((i, j) => `(${i}, ${j}): ${num(this.b[i * n + j])} (float32, as uploaded)`);
     }
     views.out.setTitle(this.passCount ? `Output: no pass has run yet (${this.passCount} to go)` : 'Output');
     views.diff.setTitle(this.refState === 'off' ? 'Error: no float64 reference' : 'Error: drawn after the last pass, against the float64 reference');
   }
 
-  #draw(view, which, stats) {
+  async #draw(view, which, stats) {
     const range = stats.maxAbs > 0 ? stats.maxAbs : 1;
     const canvas = view.prepare(this.n, this.n);
-    const drawn = this.run.drawHeatmap(which, canvas, { range });
+    const drawn = await this.run.drawHeatmapAsync(which, canvas, { range });
     view.drawn(drawn, range, stats);
+  }
+
+  /**
+   * Waits for the upload of the inputs: WebGL blocks on a one-texel readback (what
+   * it measured before), WebGPU waits for onSubmittedWorkDone.
+   */
+  async settle() {
+    if (this.backend === 'webgpu') await this.run.whenDone();
+    else this.run.sync();
   }
 
   /** Waits until the GPU has finished what was issued, without freezing the page. */
   async waitGpu() {
+    // WebGPU: onSubmittedWorkDone, through the run (there is no blocking wait).
+    if (this.backend === 'webgpu') { await this.run.whenDone(); return; }
     if (this.smallPass || !gl || gl.isContextLost()) { this.run.sync(); return; }
     const fence = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
     gl.flush();
@@ -250,21 +272,27 @@ class Session {
     if (this.cancelled) return;
     await nextFrame();
     if (this.cancelled) return;
-    const stats = this.run.stats('latest');
+    const stats = await this.run.statsAsync('latest');
+    if (this.cancelled) return;
     const rec = { index: idx, label: this.labels[idx], wallMs, gpuMs: null, stats };
     this.passes.push(rec);
     const thumb = timeline.setPass(idx, rec);
     if (thumb) {
       const range = stats.maxAbs > 0 ? stats.maxAbs : 1;
       const canvas = thumb.prepare(this.n, this.n);
-      thumb.drawn(this.run.drawHeatmap('latest', canvas, { range }), range, stats);
+      thumb.drawn(await this.run.drawHeatmapAsync('latest', canvas, { range }), range, stats);
+      if (this.cancelled) return;
     }
     await nextFrame();
     if (this.cancelled) return;
-    this.#draw(views.out, 'latest', stats);
+    await this.#draw(views.out, 'latest', stats);
+    if (this.cancelled) return;
     const done = idx + 1 === this.passCount;
     views.out.setTitle(done ? `Result ${this.#resultName()} (GPU, float32)` : `Output of pass ${idx + 1} of ${this.passCount}: ${this.labels[idx]}`);
-    if (this.keepPasses) this.gpuPass[idx] = this.run.read('latest');
+    if (this.keepPasses) {
+      this.gpuPass[idx] = await this.run.readAsync('latest');
+      if (this.cancelled) return;
+    }
     this.#hoverOut(idx);
     this.#passError(idx);
     this.#pollTimes();
@@ -383,7 +411,9 @@ class Session {
     const c = this.config;
     const n = c.n;
     const t = performance.now();
-    this.result = this.run.result();
+    const result = await this.run.resultAsync();
+    if (this.cancelled) return;
+    this.result = result;
     this.readbackMs = performance.now() - t;
     if (this.passCount === 0) {
       // No pass ran: the answer (I or M) is drawn from the readback ('result' is not
@@ -391,7 +421,7 @@ class Session {
       this.resultStats = statsOf(this.result);
       const range = this.resultStats.maxAbs > 0 ? this.resultStats.maxAbs : 1;
       const canvas = views.out.prepare(n, n);
-      views.out.drawn(page.gpu.drawHeatmap(n, n, this.result, canvas, { range }), range, this.resultStats);
+      views.out.drawn(await page.gpu.drawHeatmapAsync(n, n, this.result, canvas, { range }), range, this.resultStats);
       views.out.setTitle(`Result ${this.#resultName()} (no pass needed)`);
     } else {
       this.resultStats = this.passes[this.passes.length - 1].stats;
@@ -415,12 +445,12 @@ class Session {
     if (this.ref) this.metrics = compare(this.result, this.ref);
     this.#hoverOut(this.passCount - 1);
     await nextFrame();
-    this.#drawDiff();
+    await this.#drawDiff();
     this.#precision();
     this.#summary();
   }
 
-  #drawDiff() {
+  async #drawDiff() {
     const n = this.n;
     if (!this.ref) {
       views.diff.setTitle({ off: 'No error picture: the float64 reference is off', cancelled: 'No error picture: the float64 reference was cancelled' }[this.refState]
@@ -446,7 +476,7 @@ class Session {
     }
     const range = max > 0 ? max : 1e-30;
     const canvas = views.diff.prepare(n, n);
-    const drawn = page.gpu.drawHeatmap(n, n, diff, canvas, { range, sequential: true });
+    const drawn = await page.gpu.drawHeatmapAsync(n, n, diff, canvas, { range, sequential: true });
     views.diff.drawn(drawn, max, { nan: unmeasured, inf: 0, compared: n * n - unmeasured });
     views.diff.setTitle(`Error: |GPU − double rounded to float32| / ${short(scale)}`);
     views.diff.setValues((i, j) => {
@@ -483,7 +513,9 @@ class Session {
     return {
       flops,
       gpuMs,
-      gpuTimeKind: allTimed ? 'GPU timer query (EXT_disjoint_timer_query_webgl2), sum of passes' : 'wall time around a synchronisation, sum of passes',
+      gpuTimeKind: allTimed
+        ? (this.backend === 'webgpu' ? 'GPU timestamp queries (timestamp-query) around each compute pass, sum of passes' : 'GPU timer query (EXT_disjoint_timer_query_webgl2), sum of passes')
+        : 'wall time around a synchronisation, sum of passes',
       gpuWallMs: this.uploadMs + wallSum + this.readbackMs,
       gpuGflops: gflops(flops, gpuMs),
       jsMs: this.refMs ?? null,
@@ -500,9 +532,10 @@ class Session {
     const rows = [
       ['operation', `${this.opText}; M is ${describeInput(c.input, c.seed, c.prob)}${c.op === 'multiply' ? `; B is ${describeInput(c.bInput, c.bSeed, c.bProb)}` : ''}`],
       ['kernel', `${this.kernel}${c.kernel === 'auto' ? ' (auto)' : ''}, ${this.passCount} pass${this.passCount === 1 ? '' : 'es'}`],
-      ['renderer', page.info.renderer],
+      ['backend', `${this.backend === 'webgpu' ? 'WebGPU: compute shaders' : 'WebGL2: fragment shaders'}${c.backend === 'auto' ? ' (auto)' : ''}`],
+      ['renderer', deviceName(page.info)],
       ['GPU time', this.passCount ? `${ms(t.gpuMs)} (${t.gpuTimeKind})` : '— (no pass)'],
-      ['GPU wall time', `${ms(t.gpuWallMs)} (upload ${ms(this.uploadMs)} + passes + readPixels ${ms(this.readbackMs)}; compiling the shader took ${ms(this.compileMs)} before)`],
+      ['GPU wall time', `${ms(t.gpuWallMs)} (upload ${ms(this.uploadMs)} + passes + ${this.backend === 'webgpu' ? 'readback (copy, mapAsync)' : 'readPixels'} ${ms(this.readbackMs)}; compiling the shader took ${ms(this.compileMs)} before)`],
       ['JS float64 time', t.jsMs !== null ? `${clockMs(t.jsMs)} (Web Worker, i-k-j loop)` : this.refState === 'off' ? 'not run (reference off)' : '—'],
       ['GFLOP/s', this.passCount ? `GPU ${rate(t.gpuGflops)} · JS ${rate(t.jsGflops)} (2n³ per pass)` : '—'],
       ['max abs error', m ? sci(m.maxAbs) + over : '—'],
@@ -524,7 +557,8 @@ class Session {
       config: this.config,
       query: toQuery(this.config),
       notes: page.notes || [],
-      renderer: page.info?.renderer ?? null,
+      backend: this.backend ?? page.gpu?.backend ?? null,
+      renderer: page.info ? deviceName(page.info) : null,
       kernel: this.kernel ?? null,
       n: this.n,
       passCount: this.passCount ?? null,
@@ -657,6 +691,14 @@ async function start(config) {
   $('ref-progress-text').textContent = s.refState === 'off' ? 'off for this run' : 'waiting for the GPU';
   buttons('running');
   try {
+    // The backend of this run: made on first use (a WebGPU device, say), then shared.
+    const gpu = await page.backends.get(config.backend);
+    if (s.cancelled || s !== page.session) return;
+    adopt(gpu);
+    // A kernel of the other backend (a link from another machine, where auto picked
+    // differently) becomes this backend's default.
+    const note = fitKernel(config, gpu.backend, false);
+    if (note) controls.set(config);
     if (!(await s.prepare()) || s.cancelled) return;
     // p = 0 or 1 needs no pass: there is nothing to step through.
     if (config.mode === 'step' && s.passCount > 0) {
@@ -793,43 +835,57 @@ async function cancelClicked() {
 }
 
 // ---------------------------------------------------------------------------------
-// The shader panel
+// The shader panel (www/ui/shader-panel.js)
 
 function showShader(kernel) {
-  const select = $('shader-kernel');
-  if (kernel) select.value = kernel;
-  const name = select.value;
-  let source;
-  try {
-    source = Gpgpu.kernelSource(name);
-  } catch (err) {
-    $('shader-code').replaceChildren(el('p', { class: 'error' }, describeError(err).message));
-    return;
-  }
-  const { code, notes } = renderSource(name, source);
-  $('shader-code').replaceChildren(code);
-  $('shader-notes').replaceChildren(el('h3', {}, 'Key lines'), notes);
-  const k = Gpgpu.kernels().find((x) => x.name === name);
-  const ran = page.session?.kernel;
-  const idle = page.session && page.session.passCount === 0;
-  const ranText = ran === name ? (idle ? 'The answer needed no pass (M^0 = I, M^1 = M, or M^(2^0) = M): this is the kernel that would run.' : 'This is the kernel that ran.') : ran ? `The kernel that ran is ${ran}.` : '';
-  $('shader-about').textContent = `glsl/matmul_${name.startsWith('blocked') ? 'blocked' : name}.frag — ${k ? k.description : ''}. ${ranText} The vertex shader only passes the quad's positions and texture coordinates through.`;
-  try { $('program-source').textContent = Gpgpu.programSource(name); } catch { $('program-source').textContent = ''; }
+  const s = page.session;
+  shaderPanel.show(kernel, s ? { kernel: s.kernel, idle: s.passCount === 0 } : null);
 }
 
 // ---------------------------------------------------------------------------------
 // Start-up
 
 function sectionContext() {
-  return { gpu: page.gpu, Gpgpu, info: page.info, reference, inputs, HeatmapView, format, describeError, showError };
+  return {
+    // The instance of the backend the demo last ran on: a section reads it when it runs.
+    get gpu() { return page.gpu; },
+    get info() { return page.info; },
+    backends: page.backends,
+    Gpgpu, reference, inputs, HeatmapView, format, describeError, showError,
+  };
 }
 
-function watchContext(canvas) {
+/** The WebGL instances whose context the page watches. */
+const watched = new Set();
+
+/** Makes `gpu` the page's instance: the device line, the WebGL context to watch. */
+function adopt(gpu) {
+  if (page.gpu === gpu) return;
+  page.gpu = gpu;
+  page.info = gpu.info();
+  const info = page.info;
+  if (gpu.backend === 'webgl') {
+    gl = gpu.canvas && gpu.canvas.getContext ? gpu.canvas.getContext('webgl2') : null;
+    if (!watched.has(gpu)) { watched.add(gpu); watchContext(gpu, gpu.canvas); }
+  }
+  formDevice(gpu);
+  $('device').textContent = deviceLine(info);
+}
+
+/** The form's device: limits and kernels of the backend chosen there. */
+function formDevice(gpu) {
+  const info = gpu.info();
+  controls.setDevice(info, (n) => { try { return gpu.defaultKernel(n); } catch { return '—'; } });
+}
+
+function watchContext(gpu, canvas) {
   canvas.addEventListener('webglcontextlost', () => {
-    const s = page.session;
+    // Only the demo's run is stopped, and only when it runs on this context.
+    const s = page.gpu === gpu ? page.session : null;
     if (s) { s.cancelled = true; refClient.cancel(); }
     showBanner('context-lost', 'The WebGL context was lost (CONTEXT_LOST)',
       'The browser took the GPU away from the page: a driver reset, a pass that ran too long, too many GPU pages, or a test. Nothing is lost on the page; when the browser gives the GPU back, this message says so and Run works again.');
+    if (page.gpu !== gpu) return;
     buttons('idle');
     setStatus('error', 'Stopped: the WebGL context was lost (CONTEXT_LOST).');
     publish({ ...(s ? s.record('error') : { status: 'error' }), error: { code: 'CONTEXT_LOST', message: 'the WebGL context was lost' } });
@@ -838,7 +894,7 @@ function watchContext(canvas) {
   canvas.addEventListener('webglcontextrestored', () => {
     showBanner('context-restored', 'The WebGL context is back',
       'The browser restored the GPU context; the library rebuilds its textures and shaders on the next call. Press Run.');
-    setStatus('cancelled', 'The WebGL context was restored: press Run.');
+    if (page.gpu === gpu) setStatus('cancelled', 'The WebGL context was restored: press Run.');
   });
 }
 
@@ -852,33 +908,62 @@ async function main() {
   updatePermalink(config);
 
   await init();
+  page.backends = new Backends(Gpgpu);
+  const webgpu = await page.backends.probe();
+  const all = Gpgpu.kernels();
+  const setBackends = () => controls.setBackends({ all, webgpu, resolve: (c) => page.backends.resolve(c), reason: page.backends.autoReason() });
+  setBackends();
+  // The compute-shader section makes its own instances when asked to measure.
+  computeSection.mount($('compute-body'), sectionContext());
   let gpu;
   try {
-    gpu = new Gpgpu();
+    gpu = await page.backends.get(config.backend);
   } catch (err) {
-    fail(null, err);
-    $('device').textContent = 'Device: no usable WebGL2 context.';
-    for (const b of ['run', 'step']) $(b).disabled = true;
-    return;
+    // A backend the browser cannot give (backend=webgpu without WebGPU, say): a note,
+    // and the library's own choice.
+    if (config.backend === 'auto') return noGpu(err);
+    const d = describeError(err);
+    allNotes.push({ param: 'backend', value: config.backend, why: `${err.code === 'NO_WEBGPU' ? webgpu.text : `${d.title} (${d.code})`}; the default backend=auto is used` });
+    config.backend = 'auto';
+    try { gpu = await page.backends.get('auto'); } catch (err2) { showNotes(allNotes); return noGpu(err2); }
   }
-  page.gpu = gpu;
-  page.info = gpu.info();
+  adopt(gpu);
   const info = page.info;
-  gl = gpu.canvas && gpu.canvas.getContext ? gpu.canvas.getContext('webgl2') : null;
-  watchContext(gpu.canvas);
-  const all = Gpgpu.kernels();
-  controls.setDevice(info, all, (n) => { try { return gpu.defaultKernel(n); } catch { return '—'; } });
+  setBackends(); // auto may be known now
+  // A kernel of the other backend: the URL asked for it (a note) or it is the default (none).
+  const explicit = new URLSearchParams(location.search).has('kernel') && !allNotes.some((x) => x.param === 'kernel');
+  const fitted = fitKernel(config, gpu.backend, explicit);
+  if (fitted) allNotes.push(fitted);
+  // A kernel=… that did not parse fell back to the default of the backend that runs.
+  for (const x of allNotes) if (x.param === 'kernel') x.why = x.why.replace(`the default kernel=${DEFAULTS.kernel} `, `the default kernel=${DEFAULT_KERNEL[gpu.backend]} `);
   if (config.kernel !== 'auto' && !info.kernels.includes(config.kernel)) {
-    allNotes.push({ param: 'kernel', value: config.kernel, why: `this device cannot run it (it runs ${info.kernels.join(', ')}); the default ${DEFAULTS.kernel} is used` });
-    config.kernel = DEFAULTS.kernel;
+    allNotes.push({ param: 'kernel', value: config.kernel, why: `this device cannot run it (it runs ${info.kernels.join(', ')}); the default ${DEFAULT_KERNEL[gpu.backend]} is used` });
+    config.kernel = DEFAULT_KERNEL[gpu.backend];
   }
   controls.set(config);
   showNotes(allNotes);
-  $('device').textContent = `Device: ${info.renderer} · ${info.webglVersion} · ${info.glslVersion} · textures up to ${info.maxTextureSize}² · ${info.maxDrawBuffers} draw buffers · GPU timer ${info.timerQuery ? 'available' : 'not available'} · kernels: ${info.kernels.join(', ')}`;
+  updatePermalink(config);
+  // Another backend chosen in the form: made now, so the form shows its kernels and limits.
+  controls.onbackend = async (choice) => {
+    try {
+      const g = await page.backends.get(choice);
+      setBackends();
+      if (controls.get().config.backend === choice) formDevice(g);
+    } catch (err) {
+      showNotes([{ param: 'backend', value: choice, why: describeError(err).message }], 'This backend cannot be used here:');
+    }
+  };
 
-  const shaderSelect = $('shader-kernel');
-  for (const k of all) shaderSelect.append(el('option', { value: k.name }, k.name));
-  shaderSelect.addEventListener('change', () => showShader(null));
+  shaderPanel = new ShaderPanel({
+    select: $('shader-kernel'), about: $('shader-about'), code: $('shader-code'), notes: $('shader-notes'),
+    program: $('program-source'), summary: $('program-summary'),
+  }, Gpgpu, {
+    ready: (backend) => page.backends.ready(backend),
+    // A WGSL kernel picked before any WebGPU run: its device is made to show it as compiled.
+    make: webgpu.state === 'none' || webgpu.state === 'no-adapter' ? null : (backend) => page.backends.get(backend),
+    missing: webgpu.state === 'none' || webgpu.state === 'no-adapter' ? webgpu.text : null,
+  });
+  shaderPanel.mount();
   showShader(config.kernel === 'auto' ? gpu.defaultKernel(Math.min(config.n, info.maxDimension)) : config.kernel);
 
   refClient = new ReferenceClient();
@@ -930,6 +1015,13 @@ async function main() {
   });
 
   await start(config);
+}
+
+/** No GPU backend could be made: the error, and nothing to run. */
+function noGpu(err) {
+  fail(null, err);
+  $('device').textContent = err?.code === 'NO_WEBGL2' ? 'Device: no usable WebGL2 context.' : `Device: none usable (${describeError(err).code}).`;
+  for (const b of ['run', 'step']) $(b).disabled = true;
 }
 
 main().catch((err) => fail(page.session, err));

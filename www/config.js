@@ -12,8 +12,28 @@ export const OPS = {
   power: { label: 'power: M^p' },
 };
 
+/**
+ * The GPU interfaces the page can run on: WebGL2 (fragment shaders rendering into
+ * textures) or WebGPU (compute shaders on storage buffers). `auto` is the library's
+ * rule (Gpgpu.create({ backend: 'auto' })): WebGPU on a hardware adapter, WebGL2 when
+ * the only WebGPU adapter is a software one or there is none.
+ */
+export const BACKENDS = ['auto', 'webgl', 'webgpu'];
+
+/** Each kernel's backend (Gpgpu.kernels() says the same once the library is loaded). */
+export const KERNEL_BACKEND = {
+  naive: 'webgl', packed: 'webgl', blocked4: 'webgl', blocked8: 'webgl',
+  global: 'webgpu', tiled16: 'webgpu', register: 'webgpu',
+};
+
 /** Kernel names the page knows before the library says which this device runs. */
-export const KERNEL_NAMES = ['naive', 'packed', 'blocked4', 'blocked8', 'auto'];
+export const KERNEL_NAMES = [...Object.keys(KERNEL_BACKEND), 'auto'];
+
+/**
+ * The kernel a run uses when none is chosen: the one that teaches the technique
+ * most directly, one output entry per fragment (WebGL) or per invocation (WebGPU).
+ */
+export const DEFAULT_KERNEL = { webgl: 'naive', webgpu: 'global' };
 
 export const N_PRESETS = [4, 8, 16, 64, 128, 256, 512, 1024, 2048];
 /** The largest n a URL may ask for; the device's own limit is checked by the library. */
@@ -38,6 +58,7 @@ export const DEFAULTS = Object.freeze({
   bInput: 'uniform',
   bSeed: 2,
   bProb: 0.1,
+  backend: 'auto',
   kernel: 'naive',
   mode: 'run',
   ref: 'auto',
@@ -70,6 +91,7 @@ export const PARAMS = {
   bInput: { parse: oneOf(Object.keys(INPUT_KINDS)), what: 'second matrix B' },
   bSeed: { parse: whole(0, 4294967295), what: 'seed of B' },
   bProb: { parse: probability, what: 'edge probability of B' },
+  backend: { parse: oneOf(BACKENDS), what: 'GPU backend' },
   kernel: { parse: oneOf(KERNEL_NAMES), what: 'kernel' },
   mode: { parse: oneOf(['run', 'step']), what: 'mode' },
   ref: { parse: oneOf(['auto', '0', '1']), what: 'float64 reference' },
@@ -115,6 +137,7 @@ export function relevantKeys(config) {
     if (INPUT_KINDS[config.bInput]?.seeded) keys.push('bSeed');
     if (INPUT_KINDS[config.bInput]?.probability) keys.push('bProb');
   }
+  if (config.backend !== DEFAULTS.backend) keys.push('backend');
   keys.push('kernel');
   if (config.mode !== DEFAULTS.mode) keys.push('mode');
   if (config.ref !== DEFAULTS.ref) keys.push('ref');
@@ -126,6 +149,21 @@ export function toQuery(config) {
   const q = new URLSearchParams();
   for (const key of relevantKeys(config)) q.set(key, String(config[key]));
   return q.toString();
+}
+
+/**
+ * Fits `config.kernel` to the backend the run uses: a kernel of the other backend
+ * becomes that backend's default, with a note when the URL asked for it (`explicit`).
+ * Returns the note or null; `config` is changed in place.
+ */
+export function fitKernel(config, backend, explicit) {
+  const k = config.kernel;
+  if (k === 'auto' || KERNEL_BACKEND[k] === backend) return null;
+  config.kernel = DEFAULT_KERNEL[backend];
+  if (!explicit) return null;
+  const theirs = KERNEL_BACKEND[k] === 'webgl' ? 'a WebGL kernel (a fragment shader)' : 'a WebGPU kernel (a compute shader)';
+  const names = Object.keys(KERNEL_BACKEND).filter((x) => KERNEL_BACKEND[x] === backend).join(', ');
+  return { param: 'kernel', value: k, why: `${k} is ${theirs} and this run uses ${backend === 'webgl' ? 'WebGL' : 'WebGPU'} (kernels ${names}, auto); the default ${config.kernel} is used` };
 }
 
 /** Whether the float64 reference runs for this configuration. */

@@ -96,6 +96,13 @@ test('the default demo squares a 128×128 random matrix and matches the float64 
   // The timeline has its pass with a GPU time.
   assert.equal(await page.locator('#timeline tbody tr.ran').count(), 1);
 
+  // The backend: auto, the library's rule, which picks WebGL2 here (SwiftShader's WebGPU
+  // adapter is a software one); the page says so.
+  assert.equal(await page.inputValue('#backend'), 'auto');
+  assert.equal(r.backend, 'webgl');
+  assert.equal(table.backend, 'WebGL2: fragment shaders (auto)');
+  assert.match(await page.textContent('#backend-help'), /auto → webgl/);
+
   assert.equal(new URL(page.url()).search, '', 'the default page keeps its plain address');
   assert.deepEqual(page.problems(), []);
   assert.deepEqual(page.origins(), [server.origin], 'requests only to the local server');

@@ -36,8 +36,10 @@ test('n larger than the device allows: SIZE_OVER_LIMIT on the page', async () =>
 });
 
 test('no WebGL2, and no float render target: the page says so', async () => {
+  // Without WebGPU either (backend=auto would otherwise fall back to its software adapter).
   const noWebgl2 = await openPage(browser, `${server.origin}/index.html`, undefined, {
     init: () => {
+      delete Navigator.prototype.gpu;
       const get = HTMLCanvasElement.prototype.getContext;
       HTMLCanvasElement.prototype.getContext = function getContext(kind, ...rest) {
         return kind === 'webgl2' ? null : get.call(this, kind, ...rest);
@@ -52,8 +54,9 @@ test('no WebGL2, and no float render target: the page says so', async () => {
   await noWebgl2.screenshot({ path: join(ARTIFACTS, 'error-no-webgl2.png') });
   await noWebgl2.context().close();
 
-  const noFloat = await openPage(browser, `${server.origin}/index.html`, undefined, {
+  const noFloat = await openPage(browser, `${server.origin}/index.html?backend=webgl`, undefined, {
     init: () => {
+      delete Navigator.prototype.gpu;
       const get = WebGL2RenderingContext.prototype.getExtension;
       WebGL2RenderingContext.prototype.getExtension = function getExtension(name) {
         return name === 'EXT_color_buffer_float' ? null : get.call(this, name);
@@ -64,7 +67,27 @@ test('no WebGL2, and no float render target: the page says so', async () => {
   b = await banner(noFloat);
   assert.equal(b.code, 'NO_FLOAT_RENDER_TARGET');
   assert.match(b.text, /float textures/);
+  // backend=webgl could not be made, and auto neither: the note says which was asked for.
+  assert.match(await noFloat.textContent('#notes li[data-param="backend"]'), /backend=webgl — The GPU cannot render into float textures here \(NO_FLOAT_RENDER_TARGET\); the default backend=auto is used/);
   await noFloat.context().close();
+});
+
+test('no WebGL2 but WebGPU: backend=auto runs on the WebGPU adapter, and says why', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=16`, undefined, {
+    init: () => {
+      const get = HTMLCanvasElement.prototype.getContext;
+      HTMLCanvasElement.prototype.getContext = function getContext(kind, ...rest) {
+        return kind === 'webgl2' ? null : get.call(this, kind, ...rest);
+      };
+    },
+  });
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  const r = await page.evaluate(() => window.__results);
+  assert.deepEqual([r.backend, r.config.backend, r.kernel], ['webgpu', 'auto', 'global']);
+  assert.ok(r.metrics.relFrobenius <= 1e-5);
+  assert.match(await page.textContent('#backend-help'), /WebGL2 cannot be used and the browser's WebGPU adapter .* software one.*: auto → webgpu/);
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
 });
 
 test('without a GPU timer the pass times are labelled as wall times', async () => {

@@ -11,9 +11,14 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const ARTIFACTS = join(ROOT, 'tests', 'e2e', 'artifacts');
 mkdirSync(ARTIFACTS, { recursive: true });
 
-/** Chromium flags for WebGL2 on SwiftShader when there is no GPU (TOOLCHAIN.md). */
+/**
+ * Chromium flags for WebGL2 on SwiftShader when there is no GPU, and WebGPU on its
+ * SwiftShader adapter (a software fallback adapter, so backend=auto still picks WebGL2;
+ * TOOLCHAIN.md).
+ */
 export const CHROMIUM_ARGS = [
   '--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
+  '--enable-unsafe-webgpu', '--use-webgpu-adapter=swiftshader',
   '--ignore-gpu-blocklist', '--disable-gpu-watchdog', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
   '--disable-background-timer-throttling', '--disable-renderer-backgrounding',

@@ -71,12 +71,13 @@ test('a configuration survives a URL round trip, and the page then works offline
 });
 
 test('invalid URL parameters fall back to defaults with a note naming each', async () => {
-  const page = await openPage(browser, `${server.origin}/index.html?n=abc&input=nope&op=square&p=-1&prob=2&kernel=blocked9&foo=1`);
+  const page = await openPage(browser, `${server.origin}/index.html?n=abc&input=nope&op=square&p=-1&prob=2&kernel=blocked9&backend=opengl&foo=1`);
   assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
   await page.screenshot({ path: join(ARTIFACTS, 'bad-params.png') });
   const notes = await page.$$eval('#notes li', (l) => l.map((x) => [x.dataset.param, x.textContent]));
   const byParam = Object.fromEntries(notes);
-  assert.deepEqual(Object.keys(byParam).sort(), ['foo', 'input', 'kernel', 'n', 'p', 'prob']);
+  assert.deepEqual(Object.keys(byParam).sort(), ['backend', 'foo', 'input', 'kernel', 'n', 'p', 'prob']);
+  assert.match(byParam.backend, /backend=opengl — must be one of auto, webgl, webgpu; the default backend=auto is used/);
   assert.match(byParam.n, /n=abc — must be a whole number from 1 to \d+; the default n=128 is used/);
   assert.match(byParam.input, /must be one of uniform, identity/);
   assert.match(byParam.p, /the default p=5 is used/);
@@ -84,7 +85,8 @@ test('invalid URL parameters fall back to defaults with a note naming each', asy
   assert.equal(await page.isVisible('#notes'), true);
   const r = await page.evaluate(() => window.__results);
   assert.deepEqual([r.config.n, r.config.input, r.config.kernel], [128, 'uniform', 'naive']);
-  assert.equal(r.notes.length, 6);
+  assert.equal(r.notes.length, 7);
+  assert.equal(r.backend, 'webgl', 'auto: WebGL2 where the only WebGPU adapter is a software one');
   assert.equal(await page.inputValue('#n'), '128');
   // Dismissed from the keyboard, the notes hand focus to the form, not to the page body.
   await page.focus('#notes button');

@@ -56,12 +56,15 @@ export function sectionFrame(container, ctx, { id, intro, presets, run }) {
     select.disabled = true;
     const preset = presets.find((p) => p.id === select.value) || presets[0];
     section.dataset.preset = preset.id;
-    ui.setStatus('running', `Running “${preset.label}” on the GPU…`);
+    // The backend the demo runs on (the configuration's backend): the section uses it too.
+    const where = ctx.gpu ? ` (${backendName(ctx.gpu)})` : '';
+    ui.setStatus('running', `Running “${preset.label}” on the GPU${where}…`);
     try {
       await nextFrame();
       const out = await run(preset, ui);
       const { text, tone } = typeof out === 'object' && out !== null ? out : { text: out };
-      ui.setStatus('done', text || `Done: ${preset.label}.`, tone);
+      ui.setStatus('done', `${text || `Done: ${preset.label}.`}${where ? ` On ${backendName(ctx.gpu)}.` : ''}`, tone);
+      if (window.__apps?.[id] && ctx.gpu) window.__apps[id].backend = ctx.gpu.backend;
     } catch (err) {
       const d = ctx.describeError(err);
       ui.setStatus('error', `Stopped: ${d.title} (${d.code}): ${d.message}`);
@@ -101,15 +104,18 @@ export function notes(items, title = '') {
     el('ul', {}, items.filter(Boolean).map((n) => el('li', { class: n.level, 'data-kind': n.kind || null }, n.text))));
 }
 
-/** Draws `data` (rows×cols) on a HeatmapView through the library's colour-map shader. */
-export function drawMatrix(ctx, view, rows, cols, data, style = {}) {
+/**
+ * Draws `data` (rows×cols) on a HeatmapView through the library's colour-map shader
+ * (drawHeatmapAsync: WebGL draws it at once, WebGPU in a compute pass).
+ */
+export async function drawMatrix(ctx, view, rows, cols, data, style = {}) {
   let range = style.range;
   if (!(range > 0)) {
     range = 0;
     for (const v of data) if (Number.isFinite(v)) range = Math.max(range, Math.abs(v));
   }
   const canvas = view.prepare(rows, cols);
-  const drawn = ctx.gpu.drawHeatmap(rows, cols, data, canvas, { sequential: view.sequential, ...style, range: range > 0 ? range : 1 });
+  const drawn = await ctx.gpu.drawHeatmapAsync(rows, cols, data, canvas, { sequential: view.sequential, ...style, range: range > 0 ? range : 1 });
   let nan = 0, inf = 0;
   for (const v of data) { if (Number.isNaN(v)) nan++; else if (!Number.isFinite(v)) inf++; }
   // A range of 0 makes the legend say "all 0" (an error picture: every entry exact).
@@ -133,6 +139,16 @@ export function timed(f) {
   const r = f();
   return [r, performance.now() - t0];
 }
+
+/** Awaits f() (a library call's Async form) and returns [its result, milliseconds]. */
+export async function timedAsync(f) {
+  const t0 = performance.now();
+  const r = await f();
+  return [r, performance.now() - t0];
+}
+
+/** "WebGPU" or "WebGL2": the backend a section's run used. */
+export const backendName = (gpu) => (gpu.backend === 'webgpu' ? 'WebGPU' : 'WebGL2');
 
 /** "12.3 ms", or "< 0.1 ms" below the clock's resolution (wall-clock times). */
 export const msText = clockMs;

@@ -6,7 +6,7 @@ import { el, int, num, sci, short } from '../ui/format.js';
 import { LinePlot } from '../ui/plot.js';
 import { column, eigenResidual, sinAngle } from '../reference-apps.js';
 import { EIGEN } from './presets.js';
-import { msText, nextFrame, notes, publish, resultsTable, sectionFrame, timed } from './common.js';
+import { msText, nextFrame, notes, publish, resultsTable, sectionFrame, timed, timedAsync } from './common.js';
 
 const ID = 'eigen';
 const TOLERANCE = 1e-4; // the library's RESIDUAL_TOLERANCE (src/apps/eigen.rs)
@@ -15,7 +15,7 @@ function intro() {
   return [
     el('p', {}, 'The power method: Aᵏx points more and more along the eigenvector of the eigenvalue of largest |λ|, since the other components shrink like (λ₂/λ₁)ᵏ. Squaring gets there fast: B, B², B⁴, … reach A^(2^t) in t products; A is first divided by a power of two near its largest entry and each square by its largest entry, so nothing overflows or underflows, whatever the scale of A. Then v = A^(2^t)x / ‖·‖ and λ = vᵀAv. ',
       el('strong', {}, 'Deflation'), ' B = A − λvvᵀ removes that pair (for symmetric A) and the same squaring finds the next.'),
-    el('p', { class: 'help' }, el('code', {}, 'gpu.eigen(n, A, k)'), ' stops a pair when ‖Bv − λv‖ / ‖B‖_F ≤ 10⁻⁴, and reports one that does not get there as not converged. The matrices here are QΛQᵀ built in float64 (Q by Gram–Schmidt on seeded random vectors), so the true eigenvalues and eigenvectors are known.'),
+    el('p', { class: 'help' }, el('code', {}, 'gpu.eigenAsync(n, A, k)'), ' stops a pair when ‖Bv − λv‖ / ‖B‖_F ≤ 10⁻⁴, and reports one that does not get there as not converged. The matrices here are QΛQᵀ built in float64 (Q by Gram–Schmidt on seeded random vectors), so the true eigenvalues and eigenvectors are known.'),
   ];
 }
 
@@ -32,7 +32,7 @@ async function run(preset, ui, ctx) {
   const { n, k } = preset;
   const [{ a, a64, q, lambdas }, buildMs] = timed(() => preset.build());
   await nextFrame();
-  const [res, gpuMs] = timed(() => gpu.eigen(n, a, k));
+  const [res, gpuMs] = await timedAsync(() => gpu.eigenAsync(n, a, k));
 
   // The known spectrum by decreasing |λ|; pair p is compared with the p-th of them
   // (with the nearest among equal magnitudes, for ±λ).

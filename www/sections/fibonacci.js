@@ -14,7 +14,7 @@ const big = (x) => (x === null ? '+Inf' : int(x.toString()).replaceAll('-', '−
 function intro() {
   return [
     el('p', {}, 'The matrix A = [[1, 1], [1, 0]] shifts a pair of Fibonacci numbers: A·(F(k), F(k−1)) = (F(k+1), F(k)). So Aᵏ = [[F(k+1), F(k)], [F(k), F(k−1)]], and binary exponentiation gets F(k) in about 2·log₂ k products of 2×2 matrices on the GPU (',
-      el('code', {}, 'gpu.fibonacci(k)'), '). The numbers are whole, so the question is only: can float32 hold them?'),
+      el('code', {}, 'gpu.fibonacciAsync(k)'), '). The numbers are whole, so the question is only: can float32 hold them?'),
     el('p', { class: 'help' }, 'F(0) = 0, F(1) = 1 (the textbook\'s f₀ = f₁ = 1 is F(k + 1) here). The reference is exact: BigInt arithmetic in JavaScript.'),
   ];
 }
@@ -34,7 +34,7 @@ async function run(preset, ui, ctx) {
   for (const [idx, k] of preset.ks.entries()) {
     if (idx % 25 === 24) await nextFrame();
     const t0 = performance.now();
-    const r = gpu.fibonacci(k);
+    const r = await gpu.fibonacciAsync(k);
     gpuMs += performance.now() - t0;
     const exact = fibonacciBig(k);
     const nearest = nearestFloat32Big(exact);
@@ -82,7 +82,7 @@ async function run(preset, ui, ctx) {
       ['last exact F(k)', lastExact ? `F(${lastExact.k}) = ${big(lastExact.exact)}` : 'none in this range'],
       ['first inexact F(k)', firstInexact ? `F(${firstInexact.k}) = ${big(firstInexact.exact)}, GPU ${big(firstInexact.gpuBig)}` : 'none in this range', 'float32 holds every whole number only up to 2²⁴ = 16 777 216'],
       ['largest relative error', !worst ? '—' : worst.rel === 0 ? '0: every F(k) here is exact' : `${sci(worst.rel)} at k = ${worst.k}`, 'float32 rounding alone gives at most 2⁻²⁴ ≈ 5.96e−8'],
-      ['library\'s exact flag', disagreements ? `disagrees with BigInt ${disagreements} times` : 'agrees with BigInt for every k', 'gpu.fibonacci(k).exact and .exactValue', disagreements ? 'bad' : 'ok'],
+      ['library\'s exact flag', disagreements ? `disagrees with BigInt ${disagreements} times` : 'agrees with BigInt for every k', 'exact and exactValue of gpu.fibonacciAsync(k)', disagreements ? 'bad' : 'ok'],
       ['time', `${rows.length} calls, GPU ${msText(gpuMs)} in all`, 'wall time, readback included'],
     ]), plot.element),
     table,

@@ -20,8 +20,13 @@
 //
 //   2. import it below and add it to SECTIONS.
 //
+// (www/sections/compute.js, "Fragment shader or compute shader", has the same shape
+// but is no application: app.js mounts it on a panel of its own, #compute.)
+//
 // `ctx` (see www/app.js, sectionContext()) gives:
-//   gpu          the page's Gpgpu instance (one WebGL2 context for the whole page)
+//   gpu          the page's Gpgpu instance, of the backend the demo runs on (WebGL2 or
+//                WebGPU; read it when a run starts: it changes with the backend)
+//   backends     www/backends.js: backends.get('webgl' | 'webgpu' | 'auto') → Promise<Gpgpu>
 //   Gpgpu        the class (Gpgpu.kernels(), Gpgpu.kernelSource(name), ...)
 //   info         gpu.info()
 //   reference    www/reference.js (float64 products, compare(), FLOAT32_EXACT_INTEGER_LIMIT)
@@ -32,6 +37,8 @@
 //   showError(err)     the page's error banner
 // Keep long GPU work stepwise (gpu.startPower(...).step() with `await` between
 // passes) and float64 work in a Worker, as the main demo does, and free every Run.
+// Use the library's Async calls (squareAsync, statsAsync, drawHeatmapAsync, ...):
+// on WebGPU the blocking ones throw NEEDS_ASYNC.
 
 import reachability from './reachability.js';
 import shortestPaths from './shortest-paths.js';

@@ -8,14 +8,14 @@ import { el, int, minusSigns, num, sci } from '../ui/format.js';
 import { LinePlot } from '../ui/plot.js';
 import { condition1, gaussInverse, inverseResidual, relativeFrobenius, seriesMatrix, spectralRadius } from '../reference-apps.js';
 import { INVERSE } from './presets.js';
-import { matrixTable, msText, nextFrame, notes, publish, resultsTable, sectionFrame, timed } from './common.js';
+import { matrixTable, msText, nextFrame, notes, publish, resultsTable, sectionFrame, timed, timedAsync } from './common.js';
 
 const ID = 'inverse';
 
 function intro() {
   return [
     el('p', {}, 'If C = I − dA is "small", A⁻¹ = d·(I + C + C² + C³ + …). The sum of the first 2ᵗ terms is the product (I + C)(I + C²)(I + C⁴)…(I + C^(2^(t−1))): t doublings, each two matrix products on the GPU, square C and multiply. The textbook asks for max |c_ij| < 1; what the series really needs is every eigenvalue of C inside the unit circle (spectral radius ρ(C) < 1).'),
-    el('p', { class: 'help' }, el('code', {}, 'gpu.inverse(n, A)'), ' uses Newton–Schulz by default: the same series for AᵀA, with X₀ = d·Aᵀ and d = 1/(‖A‖₁‖A‖∞), whose C = I − d·AᵀA has eigenvalues in [0, 1) for every invertible A; the doubling is then X ← X(2I − AX). ',
+    el('p', { class: 'help' }, el('code', {}, 'gpu.inverseAsync(n, A)'), ' uses Newton–Schulz by default: the same series for AᵀA, with X₀ = d·Aᵀ and d = 1/(‖A‖₁‖A‖∞), whose C = I − d·AᵀA has eigenvalues in [0, 1) for every invertible A; the doubling is then X ← X(2I − AX). ',
       el('code', {}, '{ method: "series" }'), ' runs the chapter\'s form. Each run stops when ‖AX − I‖_F stops improving.'),
   ];
 }
@@ -37,9 +37,9 @@ async function run(preset, ui, ctx) {
 
   const runs = [];
   for (const spec of preset.runs) {
-    ui.setStatus('running', `gpu.inverse: ${spec.name}…`);
+    ui.setStatus('running', `gpu.inverseAsync: ${spec.name}…`);
     await nextFrame();
-    const [r, ms] = timed(() => gpu.inverse(n, a, spec.options));
+    const [r, ms] = await timedAsync(() => gpu.inverseAsync(n, a, spec.options));
     const check = inverseResidual(n, a, r.matrix);
     const rec = {
       name: spec.name, method: spec.options.method || 'newton-schulz', d: r.scale, converged: r.converged,

@@ -7,14 +7,14 @@ import { el, int, num, sci } from '../ui/format.js';
 import { LinePlot } from '../ui/plot.js';
 import { distance1, dominanceRatio, gaussSolve, jacobiMatrix, spectralRadius } from '../reference-apps.js';
 import { JACOBI } from './presets.js';
-import { msText, notes, publish, resultsTable, sectionFrame, timed } from './common.js';
+import { msText, notes, publish, resultsTable, sectionFrame, timed, timedAsync } from './common.js';
 
 const ID = 'jacobi';
 
 function intro() {
   return [
     el('p', {}, 'Split A = D + O (its diagonal and the rest). A x = b is x = D⁻¹(b − O x), and Jacobi iterates exactly that from x = 0: x ← T x + c with T = −D⁻¹O and c = D⁻¹b, a matrix-vector product and an addition per iteration. It converges when every eigenvalue of T lies inside the unit circle (spectral radius ρ(T) < 1), which holds for strictly diagonally dominant A; the error then shrinks by about ρ(T) per iteration.'),
-    el('p', { class: 'help' }, el('code', {}, 'gpu.jacobi(n, A, b, { epsilon })'), ' keeps x on the GPU: whether Σ|Δx| ≤ ε·Σ|x| is decided by two reductions (halving passes down to one texel), never by reading x back. The test is relative, so scaling b does not change when it stops. A Σ|Δx| that grows a million-fold is reported as divergence.'),
+    el('p', { class: 'help' }, el('code', {}, 'gpu.jacobiAsync(n, A, b, { epsilon })'), ' keeps x on the GPU: whether Σ|Δx| ≤ ε·Σ|x| is decided by two reductions (halving passes down to one texel), never by reading x back. The test is relative, so scaling b does not change when it stops. A Σ|Δx| that grows a million-fold is reported as divergence.'),
   ];
 }
 
@@ -47,7 +47,7 @@ async function run(preset, ui, ctx) {
   const rho = spectralRadius(n, T);
   const dominance = dominanceRatio(n, a);
 
-  const [res, gpuMs] = timed(() => gpu.jacobi(n, a, b, { epsilon, recordEvery: 1 }));
+  const [res, gpuMs] = await timedAsync(() => gpu.jacobiAsync(n, a, b, { epsilon, recordEvery: 1 }));
   const N = res.iterations;
 
   // The error of iterate k, from the recorded iterates (history[k - 1] is x_k).

@@ -6,7 +6,7 @@ import { el, int } from '../ui/format.js';
 import { bfsHops, edgeCount, mutualClasses, pairsWithin } from '../reference-apps.js';
 import { REACHABILITY } from './presets.js';
 import { graphFigure } from './graph-svg.js';
-import { binaryLegend, drawMatrix, msText, nextFrame, notes, publish, resultsTable, sectionFrame, timed, yesNo } from './common.js';
+import { binaryLegend, drawMatrix, msText, nextFrame, notes, publish, resultsTable, sectionFrame, timed, timedAsync, yesNo } from './common.js';
 
 const ID = 'reachability';
 
@@ -21,7 +21,7 @@ function intro() {
       el('strong', {}, 'boolean semiring'), ' (OR for +, AND for ×) every product stays 0 or 1, and repeated squaring reaches (I + A)^(2^t) ⊇ every path of ≤ 2^t edges: ',
       el('code', {}, 'R = b[(I + A)^(n−1)]'), ' takes only ⌈log₂(n − 1)⌉ squarings. The graph is (strongly) connected when R is all ones.'),
     el('p', { class: 'help' }, 'The page runs the squarings one at a time (gpu.startSquareRepeatedly with semiring "boolean") to show each of them, then the one-call ',
-      el('code', {}, 'gpu.reachability(n, A)'), ', and checks both against breadth-first search from every vertex in JavaScript.'),
+      el('code', {}, 'gpu.reachabilityAsync(n, A)'), ', and checks both against breadth-first search from every vertex in JavaScript.'),
   ];
 }
 
@@ -53,7 +53,7 @@ async function run(preset, ui, ctx) {
   const graphSlot = el('div', { class: 'graph-slot' });
   const tbody = el('tbody');
   const timeline = el('div', { class: 'scroll-x' }, el('table', { class: 'app-timeline' },
-    el('caption', {}, T ? `${T} boolean squaring${T > 1 ? 's' : ''} (⌈log₂(${n} − 1)⌉), one render-to-texture pass each.` : `n = ${n}: no squaring needed, I + A already holds every path.`),
+    el('caption', {}, T ? `${T} boolean squaring${T > 1 ? 's' : ''} (⌈log₂(${n} − 1)⌉), one GPU pass each.` : `n = ${n}: no squaring needed, I + A already holds every path.`),
     el('thead', {}, el('tr', {},
       el('th', { scope: 'col' }, 'pass'), el('th', { scope: 'col' }, 'computes'), el('th', { scope: 'col' }, 'paths of'),
       el('th', { scope: 'col' }, 'time'), el('th', { scope: 'col' }, 'reachable pairs (GPU)'),
@@ -67,7 +67,7 @@ async function run(preset, ui, ctx) {
 
   const m = Float32Array.from(adjacency, (v) => (v !== 0 ? 1 : 0));
   for (let i = 0; i < n; i++) m[i * n + i] = 1;
-  drawMatrix(ctx, views.input, n, n, m, { range: 1 });
+  await drawMatrix(ctx, views.input, n, n, m, { range: 1 });
   binaryLegend(views.input, '1: an edge i → j (or i = j)', '0: none');
   views.input.setValues((i, j) => `(${i}, ${j}): ${m[i * n + j]}${i === j ? ' (the diagonal: I)' : m[i * n + j] ? ` (edge ${i} → ${j})` : ' (no edge)'}`);
 
@@ -85,11 +85,11 @@ async function run(preset, ui, ctx) {
       await stepRun.whenDone();
       const wallMs = performance.now() - t0;
       stepMs += wallMs;
-      const stats = stepRun.stats('latest');
+      const stats = await stepRun.statsAsync('latest');
       const pairs = Math.round(stats.sumAbs);
       const refPairs = pairsWithin(hops, 2 ** (t + 1));
       const thumb = new HeatmapView({ target: 72, small: true, label: `output of squaring ${t + 1}` });
-      thumb.drawn(stepRun.drawHeatmap('latest', thumb.prepare(n, n), { range: 1 }), 1, stats);
+      thumb.drawn(await stepRun.drawHeatmapAsync('latest', thumb.prepare(n, n), { range: 1 }), 1, stats);
       thumb.legend.replaceChildren(); // 0/1: the big picture's legend says it
       const ok = pairs === refPairs;
       passes.push({ label: labels[t], wallMs, pairs, refPairs });
@@ -102,7 +102,7 @@ async function run(preset, ui, ctx) {
         el('td', { class: `num ${ok ? 'ok' : 'bad'}`, 'data-label': 'BFS pairs' }, `${int(refPairs)} ${ok ? '✓' : '✗'}`),
         el('td', { class: 'pic' }, thumb.element)));
     }
-    stepResult = stepRun.result();
+    stepResult = await stepRun.resultAsync();
     const times = stepRun.gpuTimes();
     times.forEach((g, t) => { if (Number.isFinite(g)) passes[t].gpuMs = g; });
   } finally {
@@ -112,9 +112,9 @@ async function run(preset, ui, ctx) {
   // 2. The one-call library function (unless it would hold the page too long).
   let lib = null, libMs = null;
   if (!preset.stepOnly) {
-    ui.setStatus('running', 'gpu.reachability(n, A) on the GPU…');
+    ui.setStatus('running', 'gpu.reachabilityAsync(n, A) on the GPU…');
     await nextFrame();
-    [lib, libMs] = timed(() => gpu.reachability(n, adjacency));
+    [lib, libMs] = await timedAsync(() => gpu.reachabilityAsync(n, adjacency));
   }
   const R = lib ? lib.matrix : stepResult;
 
@@ -128,7 +128,7 @@ async function run(preset, ui, ctx) {
   }
   const gpuConnected = lib ? lib.connected : gpuPairs === n * n;
 
-  drawMatrix(ctx, views.r, n, n, R, { range: 1 });
+  await drawMatrix(ctx, views.r, n, n, R, { range: 1 });
   binaryLegend(views.r, '1: j is reachable from i', '0: it is not');
   views.r.setTitle(lib ? 'R = b[(I + A)^(n−1)] from gpu.reachability' : 'R = b[(I + A)^(n−1)] from the squarings');
   views.r.setValues((i, j) => {

@@ -7,7 +7,7 @@ import { edgeCount, floydWarshall } from '../reference-apps.js';
 import { SHORTEST_PATHS } from './presets.js';
 import { graphFigure } from './graph-svg.js';
 import { squaringsFor } from './reachability.js';
-import { drawMatrix, msText, notes, publish, resultsTable, sectionFrame, timed, yesNo } from './common.js';
+import { drawMatrix, msText, notes, publish, resultsTable, sectionFrame, timed, timedAsync, yesNo } from './common.js';
 
 const ID = 'shortest-paths';
 const dist = (v) => (v === Infinity ? '∞' : num(v, 6));
@@ -15,8 +15,8 @@ const dist = (v) => (v === Infinity ? '∞' : num(v, 6));
 function intro() {
   return [
     el('p', {}, 'Replace + by min and × by + (the ', el('strong', {}, '(min, +) semiring'), '): the "product" of the weight matrix W with itself gives, for every pair, the shortest path of at most two edges; W^k the shortest of at most k edges. Repeated squaring gets every shortest path in ⌈log₂(n − 1)⌉ passes, since a shortest path never needs more than n − 1 edges.'),
-    el('p', { class: 'help' }, 'No edge is +∞. GLSL ES promises no IEEE infinity, so on the GPU it is the finite NO_EDGE = 10³⁰ and the library turns it back into Infinity when it reads the result. The page checks ',
-      el('code', {}, 'gpu.shortestPaths(n, W)'), ' against Floyd–Warshall in float64.'),
+    el('p', { class: 'help' }, 'No edge is +∞. GLSL ES and WGSL promise no IEEE infinity, so on the GPU it is the finite NO_EDGE = 10³⁰ and the library turns it back into Infinity when it reads the result. The page checks ',
+      el('code', {}, 'gpu.shortestPathsAsync(n, W)'), ' against Floyd–Warshall in float64.'),
   ];
 }
 
@@ -35,7 +35,7 @@ async function run(preset, ui, ctx) {
   const edges = edgeCount(n, w) / (directed ? 1 : 2);
 
   const [fw, fwMs] = timed(() => floydWarshall(n, w));
-  const [res, gpuMs] = timed(() => gpu.shortestPaths(n, w));
+  const [res, gpuMs] = await timedAsync(() => gpu.shortestPathsAsync(n, w));
   const D = res.distances;
 
   // Entry by entry against Floyd–Warshall.
@@ -97,8 +97,8 @@ async function run(preset, ui, ctx) {
         : { level: 'info', kind: 'unreachable', text: 'Unreachable pairs are exact too: NO_EDGE + anything ≥ NO_EDGE/2 stays "no edge" on the GPU, and comes back as Infinity.' },
     ], 'What is exact'));
 
-  drawMatrix(ctx, views.d, n, n, finiteD);
-  if (!meaningless) drawMatrix(ctx, views.e, n, n, err, { sequential: true });
+  await drawMatrix(ctx, views.d, n, n, finiteD);
+  if (!meaningless) await drawMatrix(ctx, views.e, n, n, err, { sequential: true });
   const hover = (i, j) => {
     const k = i * n + j;
     const g = D[k], f = fw.dist[k];

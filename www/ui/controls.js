@@ -1,6 +1,6 @@
 // The configuration form: filled from a configuration, read back into one, and
 // showing only the fields the chosen input and operation use.
-import { DEFAULTS, N_PRESETS, OPS, REF_AUTO_MAX_N, referenceOn } from '../config.js';
+import { DEFAULTS, DEFAULT_KERNEL, N_CAP, N_PRESETS, OPS, REF_AUTO_MAX_N, referenceOn } from '../config.js';
 import { INPUT_KINDS, describeInput } from '../inputs.js';
 import { el } from './format.js';
 
@@ -9,6 +9,12 @@ const OP_HELP = {
   multiply: 'One pass: C = A·B with two different matrices (the tutorial\'s open question). A is M; B is chosen with the B fields.',
   repeat: 'k passes, each squaring the previous output on the GPU: M², M⁴, …, M^(2^k). One readback at the end.',
   power: 'M^p by binary exponentiation: square for each bit of p after the leading one, and multiply by M where the bit is 1.',
+};
+
+const BACKEND_LABELS = {
+  auto: 'auto (library picks)',
+  webgl: 'webgl (fragment)',
+  webgpu: 'webgpu (compute)',
 };
 
 export class Controls {
@@ -20,6 +26,12 @@ export class Controls {
       this.f('bInput').append(el('option', { value: name }, kind.label));
     }
     for (const [name, op] of Object.entries(OPS)) this.f('op').append(el('option', { value: name }, op.label));
+    for (const [name, label] of Object.entries(BACKEND_LABELS)) this.f('backend').append(el('option', { value: name }, label));
+    // Another backend lists other kernels: the kernel menu follows it.
+    this.f('backend').addEventListener('change', () => {
+      this.#fillKernels();
+      this.onbackend?.(this.f('backend').value);
+    });
     const presets = form.querySelector('.presets');
     for (const n of N_PRESETS) {
       presets.append(el('button', { type: 'button', 'data-n': String(n), 'aria-pressed': 'false', onclick: () => {
@@ -33,31 +45,71 @@ export class Controls {
     // would otherwise reset an untouched box to its automatic value on first click).
     this.f('ref').addEventListener('input', () => { this.refTouched = true; });
     this.kernels = [];
+    this.supported = {};
     this.maxN = null;
+    this.backends = { resolve: () => null, webgpu: null, reason: '' };
   }
 
-  /** The device's limits and kernels: `all` from Gpgpu.kernels(), `supported` from info().kernels. */
-  setDevice({ maxDimension, kernels: supported }, all, defaultKernelFor) {
+  /**
+   * What the backends are: `all` kernels (Gpgpu.kernels()), `webgpu` (what the browser
+   * offers, www/backends.js probeWebgpu()), `resolve(choice)` → 'webgl' | 'webgpu' | null
+   * and `reason`, why auto picks what it picks.
+   */
+  setBackends({ all, webgpu, resolve, reason }) {
+    this.kernels = all;
+    this.backends = { webgpu, resolve, reason };
+    const none = webgpu && (webgpu.state === 'none' || webgpu.state === 'no-adapter');
+    const option = this.f('backend').querySelector('option[value="webgpu"]');
+    option.disabled = !!none;
+    option.textContent = none ? `${BACKEND_LABELS.webgpu} (not in this browser)` : BACKEND_LABELS.webgpu;
+    this.#fillKernels();
+    this.#update();
+  }
+
+  /**
+   * The limits and kernels of the device of the backend chosen in the form: `info`
+   * from gpu.info(), `defaultKernelFor(n)` the kernel auto picks there.
+   */
+  setDevice({ maxDimension, kernels: supported, backend }, defaultKernelFor) {
     this.maxN = maxDimension;
     this.defaultKernelFor = defaultKernelFor;
     this.f('n').max = String(maxDimension);
-    this.f('n-max').textContent = String(maxDimension);
+    // The page's own cap may be the lower one (WebGPU allows larger sides than a URL may ask).
+    this.f('n-max').textContent = String(Math.min(maxDimension, N_CAP));
     for (const b of this.form.querySelectorAll('.presets button')) b.disabled = Number(b.dataset.n) > maxDimension;
+    this.supported[backend] = supported;
+    this.#fillKernels();
+    this.#update();
+  }
+
+  /** The backend the form's choice runs on ('auto' as resolved; WebGL until known). */
+  get backend() {
+    const choice = this.f('backend').value || DEFAULTS.backend;
+    return this.backends.resolve(choice) || 'webgl';
+  }
+
+  /** The kernel menu: auto and the kernels of the chosen backend; keeps the choice when it fits. */
+  #fillKernels() {
+    const backend = this.backend;
     const select = this.f('kernel');
+    const was = select.value;
+    const supported = this.supported[backend];
     select.replaceChildren();
-    this.kernels = all;
-    for (const k of all) {
-      const ok = supported.includes(k.name);
+    for (const k of this.kernels.filter((x) => x.backend === backend)) {
+      const ok = !supported || supported.includes(k.name);
       select.append(el('option', { value: k.name, disabled: !ok }, ok ? k.name : `${k.name} (not supported here)`));
     }
     select.append(el('option', { value: 'auto' }, 'auto (library picks)'));
-    this.supported = supported;
+    const fits = [...select.options].some((o) => o.value === was && !o.disabled);
+    select.value = fits ? was : DEFAULT_KERNEL[backend];
   }
 
   /** Fills the form from a configuration. */
   set(config) {
     for (const key of ['n', 'seed', 'prob', 'k', 'p', 'bSeed', 'bProb']) this.f(key).value = String(config[key]);
-    for (const key of ['input', 'op', 'bInput', 'kernel']) this.f(key).value = config[key];
+    for (const key of ['input', 'op', 'bInput', 'backend']) this.f(key).value = config[key];
+    this.#fillKernels();
+    this.f('kernel').value = config.kernel;
     this.mode = config.mode;
     this.refTouched = config.ref !== 'auto';
     this.f('ref').checked = referenceOn(config);
@@ -92,7 +144,7 @@ export class Controls {
     whole('p', 0, 2 ** 53 - 1);
     whole('bSeed', 0, 4294967295);
     prob('bProb');
-    for (const key of ['input', 'op', 'bInput', 'kernel']) config[key] = this.f(key).value || DEFAULTS[key];
+    for (const key of ['input', 'op', 'bInput', 'backend', 'kernel']) config[key] = this.f(key).value || DEFAULTS[key];
     config.mode = this.mode || DEFAULTS.mode;
     const wanted = this.f('ref').checked;
     config.ref = !this.refTouched || referenceOn({ ...config, ref: 'auto' }) === wanted ? 'auto' : wanted ? '1' : '0';
@@ -110,6 +162,22 @@ export class Controls {
   /** Turns the form's controls on or off while a run owns the GPU. */
   setBusy(busy) {
     for (const e of this.form.querySelectorAll('fieldset')) e.disabled = busy;
+  }
+
+  #backendHelp() {
+    const choice = this.f('backend').value;
+    const w = this.backends.webgpu;
+    if (choice === 'auto') {
+      const to = this.backends.resolve('auto');
+      const here = this.backends.reason ? ` Here ${this.backends.reason}` : '';
+      return `auto: the library's rule, WebGPU on a hardware GPU, else WebGL2.${here}${to ? `${here ? ':' : ' Here:'} auto → ${to}.` : here ? '.' : ''}`;
+    }
+    if (choice === 'webgl') {
+      const none = w && (w.state === 'none' || w.state === 'no-adapter') ? ` WebGPU cannot be chosen: ${w.text}.` : '';
+      return `WebGL2: each pass draws a full-screen quad; a fragment shader computes one texel of the output texture.${none}`;
+    }
+    const soft = w && w.state === 'software' ? ` Here ${w.text}: every “GPU” time is CPU time.` : '';
+    return `WebGPU: each pass dispatches a compute shader over storage buffers, in workgroups of invocations that share fast memory.${soft}`;
   }
 
   #update() {
@@ -140,7 +208,9 @@ export class Controls {
       help = `auto: the library's pick for this device, ${this.defaultKernelFor(n)} at n = ${n}.`;
     }
     if (kernel === 'naive' && n >= 1024) help += ' The naive kernel is the slowest: at this n a software renderer needs many seconds per pass; auto or blocked8 are much faster.';
+    if (kernel === 'tiled16' && n >= 512 && this.backends.webgpu?.state === 'software') help += ' On a software adapter every barrier stops all the workgroup\'s invocations: expect seconds per pass at this n; register is much faster there.';
     this.f('kernel-help').textContent = help;
+    this.f('backend-help').textContent = this.#backendHelp();
     const refAuto = Number.isInteger(n) && n <= REF_AUTO_MAX_N;
     if (!this.refTouched) this.f('ref').checked = refAuto;
     this.f('ref').title = refAuto ? '' : `Off by default above n = ${REF_AUTO_MAX_N}: the float64 reference needs n³ operations in JavaScript and 8n² bytes per matrix.`;

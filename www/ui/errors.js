@@ -13,7 +13,7 @@ const CODES = {
   },
   SIZE_OVER_LIMIT: {
     title: 'n is larger than this GPU allows',
-    advice: 'A matrix must fit in one texture and one viewport. Choose a smaller n (the n field shows the limit).',
+    advice: 'A matrix must fit in one texture and one viewport (WebGL), or in one storage buffer (WebGPU). Choose a smaller n (the n field shows the limit).',
   },
   BAD_DIMENSION: { title: 'That size is not allowed', advice: 'n must be a whole number from 1 up to the device limit.' },
   BAD_COUNT: { title: 'That count is not allowed', advice: 'k and p must be whole numbers ≥ 0.' },
@@ -21,7 +21,7 @@ const CODES = {
   BAD_ARGUMENT: { title: 'The library refused an argument', advice: 'Check the kernel and the other controls.' },
   SHADER_COMPILE: {
     title: 'The GPU driver could not compile a shader',
-    advice: 'Try another kernel (naive is the simplest); the log below comes from the driver.',
+    advice: 'Try another kernel (naive, or global on WebGPU, is the simplest); the log below comes from the driver.',
   },
   PROGRAM_LINK: { title: 'The GPU driver could not link a shader program', advice: 'Try another kernel; the log below comes from the driver.' },
   CONTEXT_LOST: {
@@ -29,6 +29,20 @@ const CODES = {
     advice: 'The browser took the GPU away from the page (a driver reset, too long a pass, another tab, or a test). When it gives it back the page says so: then press Run again.',
   },
   GL_ERROR: { title: 'WebGL reported an error', advice: 'Try a smaller n or another kernel.' },
+  NO_WEBGPU: {
+    title: 'This browser gives the page no WebGPU',
+    advice: 'The compute-shader path needs WebGPU (navigator.gpu and an adapter): a current Chrome or Edge, Safari 26, or Firefox 141 on Windows. The WebGL backend works without it.',
+  },
+  DEVICE_LOST: {
+    title: 'The WebGPU device was lost',
+    advice: 'The browser took the GPU device away (a driver reset, too long a pass, or a test). The next call makes a new device: press Run again.',
+  },
+  OUT_OF_MEMORY: { title: 'The GPU ran out of memory', advice: 'Choose a smaller n.' },
+  WEBGPU_ERROR: { title: 'WebGPU reported an error', advice: 'Try a smaller n or another kernel; the message comes from the browser\'s WebGPU.' },
+  NEEDS_ASYNC: {
+    title: 'A blocking call was made on WebGPU',
+    advice: 'WebGPU results come back only through promises: this is a bug of the page, please report it.',
+  },
 };
 
 /** { code, title, message, advice } for any thrown value. */

@@ -1,7 +1,7 @@
-// The GLSL source of a kernel, as the library compiles it, with its key lines
-// annotated. Annotations are found by markers in the code (not by line numbers),
-// so they follow the GLSL files as they change; a kernel the page does not know
-// still gets the generic ones.
+// The source of a kernel (a GLSL fragment shader or a WGSL compute shader), as the
+// library compiles it, with its key lines annotated. Annotations are found by
+// markers in the code (not by line numbers), so they follow the shader files as
+// they change; a kernel the page does not know still gets the generic ones.
 import { el } from './format.js';
 
 // Each rule: the first code line (comments stripped) matching `re` gets `note`.
@@ -36,6 +36,69 @@ const BLOCKED = [
   { re: /o_0 =/, note: 'The results leave through the render targets: each output texel holds four entries of one row.' },
 ];
 
+// WGSL compute shaders (wgsl/*.wgsl).
+const GLOBAL = [
+  { re: /var<storage, read> a/, note: 'A, B and C are storage buffers: plain arrays of f32 in row-major order, element (i, j) at i·cols + j, read and written by index. No texture, no texture coordinate, no filtering.' },
+  { re: /@compute @workgroup_size/, note: 'A compute shader: no quad, no rasteriser. A pass dispatches a grid of workgroups of 16 × 16 invocations each (CUDA: a grid of blocks of 16 × 16 threads), enough to cover C; the GPU runs many at once.' },
+  { re: /fn main\(/, note: 'main() runs once per invocation. global_invocation_id = workgroup_id · 16 + local_invocation_id: CUDA\'s blockIdx · blockDim + threadIdx.' },
+  { re: /let row = id\.y/, note: 'i (and j below) straight from the invocation\'s id, as integers: this invocation owns C[i][j], as a fragment owned R[i][j].' },
+  { re: /if \(row >= dims\.rows/, note: 'The grid is whole workgroups of 16 × 16, so it can overhang C: invocations past its edge stop here.' },
+  { re: /for \(var k/, note: 'The loop over k: C[i][j] = Σ_k A[i][k]·B[k][j], the bound a uniform.' },
+  { re: /sr_fma\(sum, a\[/, note: 'A[i][k] and B[k][j] read from global memory, one multiply-add in float32. Every invocation reads a whole row of A and column of B: 2n reads for n multiply-adds, so memory, not arithmetic, sets the speed.' },
+  { re: /c\[row \* dims\.cols \+ col\] =/, note: 'The write: an invocation may write anywhere in a storage buffer (a fragment only its own pixel); this one writes C[i][j]. The next pass binds this buffer as its input.' },
+];
+
+const TILED = [
+  { re: /const TILE/, note: 'The tile side: 16 × 16 = 256 invocations per workgroup, one per element of a tile of C.' },
+  { re: /var<workgroup> a_tile/, note: 'var<workgroup>: memory shared by the invocations of one workgroup (CUDA\'s __shared__), on the chip and much faster than global memory: two 16 × 16 tiles, 2 KiB.' },
+  { re: /@compute @workgroup_size\(TILE, TILE\)/, note: 'One workgroup per 16 × 16 tile of C.' },
+  { re: /let row = group\.y/, note: 'i and j from workgroup_id (CUDA\'s blockIdx) and local_invocation_id (threadIdx).' },
+  { re: /let tiles =/, note: 'k runs in slices of 16, rounded up (n need not be a multiple of 16). No invocation may return early: every one must reach every barrier.' },
+  { re: /a_tile\[ty\]\[tx\] = va/, note: 'Each invocation copies one element of A\'s tile and one of B\'s from global memory (the zero past an edge): the 256 invocations fill both tiles together.' },
+  { re: /workgroupBarrier\(\)/, note: 'workgroupBarrier(), CUDA\'s __syncthreads(): no invocation goes on until all 256 have stored their elements.' },
+  { re: /sum = sr_fma\(sum, a_tile/, note: '16 multiply-adds out of workgroup memory. Each element read from global memory now serves 16 multiply-adds instead of one: 16 times less global-memory traffic than the global kernel.' },
+  { re: /workgroupBarrier\(\)/, note: 'A second barrier: no invocation overwrites the tiles while another still reads them.' },
+  { re: /c\[row \* dims\.cols \+ col\] =/, note: 'Only invocations inside C write their element.' },
+];
+
+// The register kernel's form for GPUs (wgsl/matmul_register.wgsl, written out).
+const REGISTER = [
+  { re: /var<workgroup> a_tile/, note: 'Workgroup memory holds a 16-wide slice of A (128 rows, transposed: four rows at one k per vec4) and one of B (16 rows × 128 columns), as vec4s.' },
+  { re: /struct Slice/, note: 'What one invocation brings from global memory for one slice: 4 vec4s of A (four rows, four values of k) and 4 of B.' },
+  { re: /if \(full\) \{/, note: 'A workgroup whose tile lies wholly inside the matrices loads without checks; only the edge workgroups check (the whole workgroup takes the same branch).' },
+  { re: /@compute @workgroup_size\(16, 8\)/, note: 'A workgroup of 16 × 8 = 128 invocations computes a 128 × 128 tile of C: each invocation a 16 × 8 block of it. Far fewer invocations than elements, each doing far more.' },
+  { re: /var c0_0 = z/, note: 'c0_0 … c15_1: the invocation\'s 128 sums in 32 vec4 registers (the fastest memory there is) for the whole loop over k. Named one by one: with an array and loops the same kernel ran 20% slower.' },
+  { re: /a_tile\[ka \* 32u \+ m4\] = vec4f/, note: 'Into workgroup memory: four rows of A at four values of k, transposed in registers into four vec4s of one k each, so every store is a whole vec4.' },
+  { re: /workgroupBarrier\(\)/, note: 'The slice is in workgroup memory once every invocation has stored its part.' },
+  { re: /next = fetch\(row0, col0, k0 \+ BK/, note: 'Prefetch: the next slice\'s loads from global memory are issued before this slice\'s arithmetic, which hides their latency.' },
+  { re: /let a0 = a_tile/, note: 'Per k: 4 vec4s of A (16 rows) and 2 of B (8 columns) from workgroup memory into registers…' },
+  { re: /c0_0 = sr_fma4\(c0_0/, note: '… feed 128 multiply-adds as 32 vec4 fused multiply-adds: 5.3 multiply-adds per value read from workgroup memory, against 1 for tiled16.' },
+  { re: /store_c\(/, note: 'Each invocation writes its 16 × 8 block of C (checked only at the edges).' },
+];
+
+// Its array form for shapes that are not multiples of 4 (wgsl/matmul_register_any.wgsl).
+const REGISTER_ANY = [
+  { re: /var<workgroup> a_tile/, note: 'Workgroup memory holds a BM × BK slice of A (transposed) and a BK × BN slice of B, as vec4s.' },
+  { re: /@compute @workgroup_size\(WG_X, WG_Y\)/, note: 'A workgroup computes a BM × BN tile of C, and each of its invocations a TM × TN block of it.' },
+  { re: /var acc: array<vec4f/, note: 'acc: the invocation\'s TM × TN sums, kept in registers for the whole loop over k.' },
+  { re: /workgroupBarrier\(\)/, note: 'The slice is in workgroup memory once every invocation has stored its part.' },
+  { re: /let k1 = k0 \+ BK/, note: 'Prefetch: the next slice\'s loads are issued before this slice\'s arithmetic.' },
+  { re: /a_reg\[i\] = a_tile/, note: 'Per k, TM values of A and TN of B go from workgroup memory into registers…' },
+  { re: /acc\[at\] = sr_fma4/, note: '… and feed TM·TN multiply-adds: (TM·TN)/(TM + TN) per value read from workgroup memory.' },
+  { re: /store_c\(/, note: 'Each invocation writes its block of C (only the elements inside C).' },
+];
+
+// Its form for software adapters (wgsl/matmul_register_cpu.wgsl).
+const REGISTER_CPU = [
+  { re: /@compute @workgroup_size\(8, 8\)/, note: 'The register kernel\'s form for software adapters such as SwiftShader: no workgroup memory and no barriers, which on a CPU are ordinary memory and a halt of every lane.' },
+  { re: /let j = id\.x \* 8u/, note: 'Each invocation computes an 8 × 8 block of C: rows i … i+7, columns j … j+7.' },
+  { re: /let a_row0 = /, note: 'Rows and columns past the edge of C are clamped once, before the loop: nothing inside the loop checks or branches.' },
+  { re: /var c00 = z/, note: 'Sixteen vec4 accumulators: the block\'s 64 sums, kept in registers for the whole loop over k.' },
+  { re: /for \(var k4? = 0u; k4? < /, note: 'The loop over k: 8 values of A and 8 of B read from global memory per k feed 64 multiply-adds (4 per value read; the global kernel does ½).' },
+  { re: /c00 = sr_fma4\(/, note: 'vec4 fused multiply-adds: one instruction updates four sums.' },
+  { re: /store\(i(?: \+ 0u)?, j, c00\)/, note: 'The 64 results written; those past the edge of C are left out.' },
+];
+
 const GENERIC = [
   { re: /void main\(\)/, note: 'main() runs once per fragment: one per output texel.' },
   { re: /gl_FragCoord|floor\(/, note: 'Which output this fragment computes, from its position.' },
@@ -43,7 +106,17 @@ const GENERIC = [
   { re: /texelFetch|texture\(/, note: 'Reads input texels.' },
 ];
 
-const RULES = { naive: NAIVE, packed: PACKED, blocked4: BLOCKED, blocked8: BLOCKED };
+const RULES = { naive: NAIVE, packed: PACKED, blocked4: BLOCKED, blocked8: BLOCKED, global: GLOBAL, tiled16: TILED };
+
+function rulesFor(kernel, source) {
+  // Three files implement "register": the GPU form written out, its array form for
+  // shapes that are not multiples of 4, and the CPU form.
+  if (kernel === 'register') {
+    if (/struct Slice/.test(source)) return REGISTER;
+    return /var<workgroup>/.test(source) ? REGISTER_ANY : REGISTER_CPU;
+  }
+  return RULES[kernel] || GENERIC;
+}
 
 /** Finds the annotated lines: [{ line (0-based), note }], in source order. */
 export function annotate(kernel, source) {
@@ -51,7 +124,7 @@ export function annotate(kernel, source) {
   const code = lines.map((l) => l.replace(/\/\/.*$/, ''));
   const found = [];
   const used = new Set();
-  for (const rule of RULES[kernel] || GENERIC) {
+  for (const rule of rulesFor(kernel, source)) {
     const line = code.findIndex((l, idx) => !used.has(idx) && rule.re.test(l));
     if (line >= 0) { used.add(line); found.push({ line, note: rule.note }); }
   }
@@ -77,5 +150,6 @@ export function renderSource(kernel, source) {
   });
   const list = el('ol', { class: 'src-notes' },
     notes.map((n, idx) => el('li', {}, el('a', { class: 'where', href: `#src-note-line-${idx + 1}` }, `line ${n.line + 1}`), ': ', n.note)));
-  return { code: el('pre', { class: 'src', tabindex: '0', 'aria-label': `GLSL source of the ${kernel} kernel` }, code), notes: list, count: notes.length };
+  const language = /@compute|fn main/.test(source) ? 'WGSL' : 'GLSL';
+  return { code: el('pre', { class: 'src', tabindex: '0', 'aria-label': `${language} source of the ${kernel} kernel` }, code), notes: list, count: notes.length };
 }

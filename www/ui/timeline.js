@@ -1,4 +1,5 @@
-// The pass timeline: one row per render-to-texture pass with what it computed, its
+// The pass timeline: one row per pass (a render-to-texture pass on WebGL, a compute
+// pass on WebGPU) with what it computed, its
 // time (GPU timer query where the browser has one, else wall time around a
 // synchronisation, labelled as such), its speed, the largest |value| it produced,
 // NaN/Inf counts, its error against the float64 pass, and a thumbnail of its output.
@@ -12,7 +13,7 @@ export class Timeline {
   }
 
   /** A fresh table for `labels`; `timer` says whether GPU timer queries are on. */
-  reset(labels, { timer, flopsPerPass, n }) {
+  reset(labels, { timer, flopsPerPass, n, backend = 'webgl' }) {
     this.timer = timer;
     this.flopsPerPass = flopsPerPass;
     this.entries = n * n;
@@ -21,7 +22,7 @@ export class Timeline {
     const head = el('tr', {},
       el('th', { scope: 'col' }, 'pass'),
       el('th', { scope: 'col' }, 'computes'),
-      el('th', { scope: 'col' }, timer ? 'GPU time (timer query)' : 'time'),
+      el('th', { scope: 'col' }, timer ? `GPU time (${backend === 'webgpu' ? 'timestamps' : 'timer query'})` : 'time'),
       el('th', { scope: 'col' }, 'wall time'),
       el('th', { scope: 'col' }, 'GFLOP/s'),
       el('th', { scope: 'col' }, 'max |value|'),
@@ -49,12 +50,18 @@ export class Timeline {
       body.append(tr);
       this.rows.push({ tr, cells, thumb, wallMs: null, gpuMs: null });
     });
-    const note = this.timer
-      ? 'GPU time: measured on the GPU by EXT_disjoint_timer_query_webgl2 around the pass\'s draw call; the first passes of a run can also hold one-time driver work (on SwiftShader, the software GPU of headless Chromium, the first draws at a new size measured several times longer than later ones), so compare later passes. Wall time: from issuing the pass until the GPU reported it finished (a synchronising one-texel readback for small passes, a fence for large ones).'
-      : 'This browser offers no GPU timer (EXT_disjoint_timer_query_webgl2), so the times are wall times around a synchronisation: from issuing the pass until the GPU reported it finished (a synchronising one-texel readback for small passes, a fence for large ones).';
-    const wallNote = ' A wall time also holds the hand-over to the GPU and any GPU work queued before the pass (on a software renderer such as SwiftShader, drawing the page itself); the first pass of a run often also holds one-time set-up (its output texture, and driver work on the first draw at this size).';
+    const gpuWebgpu = backend === 'webgpu';
+    const how = gpuWebgpu
+      ? 'onSubmittedWorkDone, awaited through run.whenDone()'
+      : 'a synchronising one-texel readback for small passes, a fence for large ones';
+    const note = !this.timer
+      ? `This ${gpuWebgpu ? 'device grants no timestamp queries (timestamp-query)' : 'browser offers no GPU timer (EXT_disjoint_timer_query_webgl2)'}, so the times are wall times around a synchronisation: from issuing the pass until the GPU reported it finished (${how}).`
+      : gpuWebgpu
+        ? `GPU time: measured on the GPU by timestamp queries (timestamp-query) written at the start and the end of the pass's compute pass; the first passes of a run can also hold one-time work (pipeline and buffer set-up at a new size), so compare later passes. Wall time: from issuing the pass until the GPU reported it finished (${how}).`
+        : `GPU time: measured on the GPU by EXT_disjoint_timer_query_webgl2 around the pass's draw call; the first passes of a run can also hold one-time driver work (on SwiftShader, the software GPU of headless Chromium, the first draws at a new size measured several times longer than later ones), so compare later passes. Wall time: from issuing the pass until the GPU reported it finished (${how}).`;
+    const wallNote = ` A wall time also holds the hand-over to the GPU and any GPU work queued before the pass (on a software ${gpuWebgpu ? 'adapter' : 'renderer'} such as SwiftShader, drawing the page itself); the first pass of a run often also holds one-time set-up (its output ${gpuWebgpu ? 'buffer' : 'texture'}, and driver work on the first ${gpuWebgpu ? 'dispatch' : 'draw'} at this size).`;
     const caption = el('caption', {}, labels.length
-      ? `${labels.length} render-to-texture pass${labels.length > 1 ? 'es' : ''}, each an n×n×n product (${flops(flopsPerPass)} at n = ${n}). Error vs double: ‖GPU − double‖_F / ‖double‖_F of the pass's output, the double being the same pass in float64.`
+      ? `${labels.length} ${gpuWebgpu ? 'compute' : 'render-to-texture'} pass${labels.length > 1 ? 'es' : ''}, each an n×n×n product (${flops(flopsPerPass)} at n = ${n}). Error vs double: ‖GPU − double‖_F / ‖double‖_F of the pass's output, the double being the same pass in float64.`
       : 'No pass: the answer needs no product (M^0 = I, M^1 = M, M^(2^0) = M).');
     const table = labels.length ? el('table', { class: 'timeline' }, caption, el('thead', {}, head), body) : el('p', {}, caption.textContent);
     this.container.replaceChildren(el('div', { class: 'scroll-x' }, table), labels.length ? el('p', { class: 'help' }, note + wallNote) : '');

@@ -1,0 +1,259 @@
+// The page on its second backend: backend=webgpu runs the same demo as compute
+// shaders (SwiftShader's WebGPU adapter here), with the same heatmaps, timeline and
+// precision panel, through the library's Async calls; the URL's backend parameter
+// round-trips; the application sections run on it; and a browser without WebGPU
+// gets a note instead, with everything WebGL still working.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { join } from 'node:path';
+import { ARTIFACTS, launchBrowser, openPage, startServer, waitForStatus } from './harness.mjs';
+import { compare, square, uniformMatrix } from '../../www/reference.js';
+
+let server, browser;
+before(async () => { server = await startServer(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); server?.stop(); });
+
+/** Whether a canvas has any opaque pixel (the library drew on it). */
+const drawnOn = (page, selector) => page.$eval(selector, (c) => {
+  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+  for (let i = 3; i < d.length; i += 4) if (d[i] > 0) return true;
+  return false;
+});
+
+test('backend=webgpu: compute-shader passes with heatmaps, timestamp times, the WGSL shader and a small error', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=48&op=repeat&k=2&backend=webgpu&kernel=tiled16`);
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  await page.screenshot({ path: join(ARTIFACTS, 'webgpu-1280x720.png') });
+  const r = await page.evaluate(() => window.__results);
+  assert.deepEqual([r.backend, r.config.backend, r.kernel, r.passCount, r.reference], ['webgpu', 'webgpu', 'tiled16', 2, 'done']);
+  assert.match(r.renderer, /WebGPU adapter .*swiftshader/);
+  assert.ok(r.metrics.relFrobenius > 0 && r.metrics.relFrobenius <= 1e-5, String(r.metrics.relFrobenius));
+  assert.deepEqual(await page.$$eval('#notes li', (l) => l.length), 0);
+
+  // Heatmaps of the input buffer, the result and the error, each drawn.
+  const titles = await page.$$eval('#heatmaps figure figcaption', (f) => f.map((x) => x.textContent));
+  assert.equal(titles.length, 3, titles.join(' | '));
+  assert.match(titles[0], /input buffer/);
+  assert.match(titles[1], /^Result M\^4/);
+  for (const i of [1, 2, 3]) assert.ok(await drawnOn(page, `#heatmaps figure:nth-child(${i}) canvas`), `picture ${i} drawn`);
+  // Hover readout of the result: the GPU value and the double.
+  const box = await page.locator('#heatmaps figure:nth-child(2) canvas').boundingBox();
+  await page.mouse.move(box.x + 3, box.y + 3);
+  assert.match(await page.textContent('#heatmaps figure:nth-child(2) .hm-readout'), /^\(0, 0\): GPU −?\d.* · double −?\d/);
+
+  // The timeline: two compute passes, GPU times from timestamp queries, thumbnails drawn.
+  assert.equal(await page.locator('#timeline tbody tr.ran').count(), 2);
+  assert.match(await page.textContent('#timeline caption'), /2 compute passes/);
+  assert.match(await page.textContent('#timeline thead'), /GPU time \(timestamps\)/);
+  for (const p of r.passes) assert.ok(p.gpuMs > 0 && p.relFrobenius <= 1e-5, JSON.stringify(p));
+  assert.ok(await drawnOn(page, '#timeline tbody tr:nth-child(2) canvas'), 'thumbnail drawn');
+  assert.match(r.totals.gpuTimeKind, /timestamp queries/);
+
+  // The precision panel and the summary.
+  const precision = await page.textContent('#precision');
+  assert.match(precision, /relative Frobenius error/);
+  const table = await page.$$eval('#summary tr', (rows) => Object.fromEntries(rows.map((tr) => [tr.dataset.key, tr.querySelector('td').textContent])));
+  assert.equal(table.backend, 'WebGPU: compute shaders');
+  assert.match(table['GPU wall time'], /mapAsync/);
+
+  // The shader panel: the WGSL kernel that ran, its key lines, the complete source.
+  assert.equal(await page.inputValue('#shader-kernel'), 'tiled16');
+  assert.match(await page.textContent('#shader-about'), /^wgsl\/matmul_tiled\.wgsl — .*This is the kernel that ran/);
+  const notes = await page.$$eval('#shader-notes li', (li) => li.map((x) => x.textContent));
+  assert.ok(notes.length >= 6, notes.join('\n'));
+  assert.ok(notes.some((t) => /workgroupBarrier\(\), CUDA's __syncthreads\(\)/.test(t)));
+  assert.ok(notes.some((t) => /var<workgroup>/.test(t)));
+  const marked = await page.$$eval('#shader-code .src-line.hl', (l) => l.map((x) => x.textContent));
+  assert.ok(marked.some((t) => t.includes('workgroupBarrier();')));
+  assert.match(await page.getAttribute('#shader-code pre', 'aria-label'), /^WGSL source/);
+  const program = await page.textContent('#program-source');
+  assert.match(program, /override SEMIRING/);
+  assert.match(program, /@compute @workgroup_size\(TILE, TILE\)/);
+  // The register kernel's form on this (software) adapter.
+  await page.selectOption('#shader-kernel', 'register');
+  assert.match(await page.textContent('#shader-about'), /^wgsl\/matmul_register_cpu\.wgsl — .*The kernel that ran is tiled16\..*CPU form/);
+  assert.ok((await page.$$eval('#shader-notes li', (li) => li.map((x) => x.textContent))).some((t) => /8 × 8 block of C/.test(t)));
+
+  // The form lists the WebGPU kernels; a square on WebGPU, checked here against float64.
+  assert.deepEqual(await page.$$eval('#kernel option', (o) => o.map((x) => x.value)), ['global', 'tiled16', 'register', 'auto']);
+  await page.selectOption('#op', 'square');
+  await page.selectOption('#kernel', 'register');
+  await page.click('#run');
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  assert.deepEqual(Object.fromEntries(new URL(page.url()).searchParams), { n: '48', input: 'uniform', seed: '1', op: 'square', backend: 'webgpu', kernel: 'register' });
+  const gpu = Float32Array.from(await page.evaluate(() => Array.from(window.__page.last.gpu)));
+  const mine = compare(gpu, square(48, uniformMatrix(1, 48 * 48)));
+  assert.ok(mine.relFrobenius <= 1e-6, `relative Frobenius error ${mine.relFrobenius}`);
+  assert.deepEqual(page.problems(), []);
+  assert.deepEqual(page.origins(), [server.origin]);
+  await page.context().close();
+});
+
+test('the backend round-trips through the URL and the form; auto says what it resolved to', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=8&backend=webgpu&kernel=global`);
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  assert.equal(await page.inputValue('#backend'), 'webgpu');
+  assert.equal(await page.evaluate(() => window.__results.backend), 'webgpu');
+  assert.match(await page.getAttribute('#permalink', 'href'), /backend=webgpu&kernel=global/);
+
+  // To WebGL with the form: the kernel menu follows, the URL says backend=webgl.
+  await page.selectOption('#backend', 'webgl');
+  assert.deepEqual(await page.$$eval('#kernel option', (o) => o.map((x) => x.value)), ['naive', 'packed', 'blocked4', 'blocked8', 'auto']);
+  assert.equal(await page.inputValue('#kernel'), 'naive', 'a WebGPU kernel becomes WebGL\'s default');
+  await page.click('#run');
+  await page.waitForFunction(() => window.__results?.backend === 'webgl' && document.body.dataset.status === 'done', null, { timeout: 60_000, polling: 50 });
+  let q = new URL(page.url()).searchParams;
+  assert.deepEqual([q.get('backend'), q.get('kernel')], ['webgl', 'naive']);
+  assert.match(await page.textContent('#device'), /SwiftShader/);
+
+  // auto: the library's rule. SwiftShader's WebGPU adapter is a software one, so WebGL.
+  await page.selectOption('#backend', 'auto');
+  await page.waitForFunction(() => /auto → webgl/.test(document.getElementById('backend-help').textContent), null, { timeout: 30_000 });
+  assert.match(await page.textContent('#backend-help'), /software one.*auto → webgl/);
+  await page.click('#run');
+  await page.waitForFunction(() => window.__results?.config?.backend === 'auto' && document.body.dataset.status === 'done', null, { timeout: 60_000, polling: 50 });
+  q = new URL(page.url()).searchParams;
+  assert.equal(q.has('backend'), false, 'auto is the default: not in the URL');
+  assert.equal(await page.evaluate(() => window.__results.backend), 'webgl');
+
+  // Back to the WebGPU run: its URL, its backend.
+  await page.goBack();
+  await page.goBack();
+  await page.waitForFunction(() => window.__results?.backend === 'webgpu' && document.body.dataset.status === 'done', null, { timeout: 60_000, polling: 50 });
+  assert.equal(await page.inputValue('#backend'), 'webgpu');
+
+  // A URL asking for a kernel of the other backend: a note, and this backend's default.
+  const mixed = await openPage(browser, `${server.origin}/index.html?n=8&backend=webgpu&kernel=blocked8`);
+  assert.equal(await waitForStatus(mixed), 'done', await mixed.textContent('#status'));
+  assert.match(await mixed.textContent('#notes li[data-param="kernel"]'), /blocked8 is a WebGL kernel .* this run uses WebGPU .* the default global is used/);
+  assert.equal(await mixed.evaluate(() => window.__results.kernel), 'global');
+  assert.deepEqual(page.problems(), []);
+  assert.deepEqual(mixed.problems(), []);
+  await mixed.context().close();
+  await page.context().close();
+});
+
+test('backend=webgpu steps one compute pass per click, and Run/Cancel in quick succession never end in an error', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=12&input=integers&seed=3&op=power&p=5&backend=webgpu&kernel=register&mode=step`);
+  assert.equal(await waitForStatus(page, 60_000, ['paused', 'error']), 'paused', await page.textContent('#status'));
+  await page.click('#step');
+  await page.waitForFunction(() => document.body.dataset.passesDone === '1' && document.body.dataset.status === 'paused', null, { timeout: 30_000, polling: 50 });
+  assert.match(await page.textContent('#heatmaps figure:nth-child(2) figcaption'), /pass 1 of 3: M\^2 = M\^1 · M\^1/);
+  await page.click('#finish');
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  const r = await page.evaluate(() => window.__results);
+  assert.equal(r.metrics.exact, 144, 'small integers stay exact in float32');
+  for (const p of r.passes) assert.equal(p.relFrobenius, 0, JSON.stringify(p));
+
+  // A run whose promises are still pending when Cancel frees it must stay quiet.
+  await page.fill('#n', '64');
+  let seed = 11;
+  const delay = () => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % 50; };
+  for (let i = 0; i < 12; i++) {
+    await page.evaluate(() => document.getElementById('run').click());
+    await page.waitForTimeout(delay());
+    await page.evaluate(() => { const c = document.getElementById('cancel'); if (!c.disabled) c.click(); });
+    await page.waitForTimeout(delay());
+    assert.notEqual(await page.evaluate(() => document.body.dataset.status), 'error', `round ${i}: ${await page.textContent('#banner')}`);
+  }
+  await page.waitForFunction(() => document.body.dataset.status !== 'running', null, { timeout: 30_000, polling: 50 });
+  await page.click('#run');
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  assert.equal(await page.isHidden('#banner'), true, await page.textContent('#banner'));
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
+
+test('the application sections run on WebGPU through their Async calls', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=8&ref=0&backend=webgpu`);
+  assert.equal(await waitForStatus(page), 'done');
+  for (const id of ['reachability', 'shortest-paths', 'fibonacci', 'inverse', 'eigen', 'jacobi']) {
+    await page.click(`#${id}-run`);
+    await page.waitForFunction((id) => document.getElementById(id).dataset.status !== 'running', id, { timeout: 60_000, polling: 50 });
+    assert.equal(await page.getAttribute(`#${id}`, 'data-status'), 'done', await page.textContent(`#${id}-status`));
+    assert.match(await page.textContent(`#${id}-status`), /On WebGPU\.$/);
+    assert.equal(await page.evaluate((id) => window.__apps[id].backend, id), 'webgpu');
+  }
+  const apps = await page.evaluate(() => window.__apps);
+  assert.equal(apps.reachability.mismatches, 0);
+  assert.equal(apps.reachability.stepMismatches, 0);
+  assert.equal(apps.fibonacci.firstInexact, 37);
+  assert.equal(apps.fibonacci.lastExact, 36);
+  assert.ok(await drawnOn(page, '#reachability figure.heatmap canvas'), 'R drawn by drawHeatmapAsync');
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
+
+test('the compute-shader section measures both backends and shows CUDA beside WGSL', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=8&ref=0`);
+  assert.equal(await waitForStatus(page), 'done');
+  // CUDA beside WGSL, line for line.
+  const pairs = await page.$$eval('#cuda-wgsl tr.code', (rows) => rows.map((tr) => [tr.querySelector('.cuda').textContent, tr.querySelector('.wgsl').textContent]));
+  const find = (cuda) => pairs.find(([c]) => c.includes(cuda));
+  assert.match(find('__syncthreads();')[1], /workgroupBarrier\(\)/);
+  assert.match(find('__shared__ float As')[1], /var<workgroup> a_tile/);
+  assert.match(find('int row = blockIdx.y')[1], /let row = group\.y \* TILE \+ ty/);
+  assert.match(find('C[row * n + col] = sum;')[1], /c\[row \* dims\.cols \+ col\] = sr_finish\(sum\)/);
+  assert.ok(await page.isVisible('#compute-software'), 'the software-adapter caveat');
+
+  // A tiny measurement: n = 32 only.
+  for (const n of [64, 128]) await page.uncheck(`#compute-n-${n}`);
+  await page.click('#compute-run');
+  await page.waitForFunction(() => document.getElementById('compute').dataset.status !== 'running', null, { timeout: 120_000, polling: 100 });
+  assert.equal(await page.getAttribute('#compute', 'data-status'), 'done', await page.textContent('#compute-status'));
+  await page.locator('#compute-table').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(ARTIFACTS, 'compute-table.png') });
+  const cells = await page.$$eval('#compute-table tr[data-n="32"] td.cell', (tds) => tds.map((td) => [td.dataset.kernel, td.dataset.backend, Number(td.dataset.ms), td.textContent]));
+  assert.deepEqual(cells.map((c) => c[0]), ['global', 'tiled16', 'register', 'blocked8', 'naive']);
+  for (const [kernel, backend, ms, text] of cells) {
+    assert.ok(ms > 0, `${kernel} (${backend}): ${text}`);
+    assert.match(text, /ms ✓.*GFLOP\/s/, text);
+  }
+  const ratio = Number(await page.getAttribute('#compute-table tr[data-n="32"] td.ratio', 'data-ratio'));
+  assert.ok(ratio > 0, 'global ÷ shared measured');
+  assert.match(await page.textContent('#compute-table tr[data-n="32"]'), /0\.015 ms.*0\.005 ms.*3\.0/, 'the K40 figures beside them');
+  const out = await page.evaluate(() => window.__compute);
+  assert.equal(out.status, 'done');
+  assert.deepEqual(out.cells.map((c) => [c.backend, c.wrong]), [['webgpu', 0], ['webgpu', 0], ['webgpu', 0], ['webgl', 0], ['webgl', 0]]);
+  assert.match(await page.textContent('#compute'), /closed by one await run\.whenDone\(\)/);
+  // On this WebGL page, a WGSL kernel picked in the shader panel is shown as a WebGPU
+  // device compiles it (the device the measurement made).
+  await page.selectOption('#shader-kernel', 'tiled16');
+  await page.waitForFunction(() => /override SEMIRING/.test(document.getElementById('program-source').textContent), null, { timeout: 30_000 });
+  assert.match(await page.textContent('#shader-about'), /^wgsl\/matmul_tiled\.wgsl — .*The kernel that ran is naive\./);
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
+
+test('without WebGPU: notes in the backend menu and the compute section; WebGL keeps working', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=8&backend=webgpu&kernel=tiled16`, undefined, {
+    init: () => { delete Navigator.prototype.gpu; },
+  });
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  assert.equal(await page.evaluate(() => 'gpu' in navigator), false);
+  const notes = Object.fromEntries(await page.$$eval('#notes li', (l) => l.map((x) => [x.dataset.param, x.textContent])));
+  assert.match(notes.backend, /backend=webgpu — this browser has no WebGPU \(navigator\.gpu is missing\); the default backend=auto is used/);
+  assert.match(notes.kernel, /tiled16 is a WebGPU kernel/);
+  const r = await page.evaluate(() => window.__results);
+  assert.deepEqual([r.backend, r.kernel, r.status], ['webgl', 'naive', 'done']);
+  assert.equal(await page.inputValue('#backend'), 'auto');
+  assert.equal(await page.$eval('#backend option[value="webgpu"]', (o) => o.disabled), true);
+  assert.match(await page.textContent('#backend option[value="webgpu"]'), /not in this browser/);
+  assert.match(await page.textContent('#backend-help'), /no WebGPU \(navigator\.gpu is missing\): auto → webgl/);
+  // The compute section says so, and measures the WebGL kernels only.
+  assert.match(await page.textContent('#compute-no-webgpu'), /No WebGPU here/);
+  for (const n of [64, 128]) await page.uncheck(`#compute-n-${n}`);
+  await page.click('#compute-run');
+  await page.waitForFunction(() => document.getElementById('compute').dataset.status !== 'running', null, { timeout: 120_000, polling: 100 });
+  assert.equal(await page.getAttribute('#compute', 'data-status'), 'done', await page.textContent('#compute-status'));
+  const cells = await page.$$eval('#compute-table tr[data-n="32"] td.cell', (tds) => tds.map((td) => [td.dataset.kernel, td.textContent]));
+  assert.deepEqual(cells.filter(([k]) => ['global', 'tiled16', 'register'].includes(k)).map(([, t]) => t), ['no WebGPU', 'no WebGPU', 'no WebGPU']);
+  for (const [k, t] of cells.filter(([k]) => ['blocked8', 'naive'].includes(k))) assert.match(t, /ms ✓/, `${k}: ${t}`);
+  // The WGSL shaders are still shown as files.
+  await page.selectOption('#shader-kernel', 'global');
+  assert.match(await page.textContent('#program-source'), /No WebGPU device here \(this browser has no WebGPU/);
+  assert.match(await page.textContent('#shader-code'), /Kernel "global": one invocation per element/);
+  assert.deepEqual(page.problems(), []);
+  await page.screenshot({ path: join(ARTIFACTS, 'no-webgpu.png') });
+  await page.context().close();
+});

@@ -1,0 +1,91 @@
+// The page's GPU backends: at most one Gpgpu per backend (one WebGL2 context, one
+// GPUDevice), made on first use and shared by the demo, the application sections
+// and the compute-shader section. `auto` is the library's own rule
+// (Gpgpu.create({ backend: 'auto' })); what it resolved to is remembered, and
+// explained from the browser's WebGPU adapter (probe()).
+
+/** What the browser offers for WebGPU: { state, text, adapter } (state: none | no-adapter | software | hardware). */
+export async function probeWebgpu() {
+  if (!('gpu' in navigator) || !navigator.gpu) {
+    return { state: 'none', text: 'this browser has no WebGPU (navigator.gpu is missing)' };
+  }
+  let adapter = null;
+  try {
+    adapter = await navigator.gpu.requestAdapter();
+  } catch { /* treated as no adapter */ }
+  if (!adapter) return { state: 'no-adapter', text: 'this browser has WebGPU but offers no adapter (requestAdapter() gave none)' };
+  const info = adapter.info || {};
+  const name = [info.vendor, info.architecture].filter(Boolean).join(' ') || 'an adapter';
+  // Chromium 156 reports it in adapter.info; older ones had adapter.isFallbackAdapter.
+  const fallback = info.isFallbackAdapter ?? adapter.isFallbackAdapter ?? false;
+  return fallback
+    ? { state: 'software', text: `the browser's WebGPU adapter (${name}) is a software one, running on the CPU`, name }
+    : { state: 'hardware', text: `the browser's WebGPU adapter (${name}) is a hardware GPU`, name };
+}
+
+export class Backends {
+  constructor(Gpgpu) {
+    this.Gpgpu = Gpgpu;
+    this.made = {}; // backend → Promise<Gpgpu>
+    this.autoPick = null; // what 'auto' resolved to, once known
+    this.autoMaking = null; // Promise of the first 'auto' instance
+    this.webgpu = null; // probeWebgpu()'s answer, once known
+    this.instances = {}; // backend → Gpgpu, once made
+  }
+
+  /** The instance of `backend` if it has been made (no waiting), else null. */
+  ready(backend) {
+    return this.instances[backend] || null;
+  }
+
+  async probe() {
+    if (!this.webgpu) this.webgpu = await probeWebgpu();
+    return this.webgpu;
+  }
+
+  /** The instance for `choice` ('auto' | 'webgl' | 'webgpu'); rejects as Gpgpu.create does. */
+  get(choice) {
+    if (choice === 'auto') {
+      if (this.autoPick) return this.get(this.autoPick);
+      if (!this.autoMaking) {
+        this.autoMaking = this.#auto();
+        this.autoMaking.catch(() => { this.autoMaking = null; });
+      }
+      return this.autoMaking;
+    }
+    if (!this.made[choice]) {
+      this.made[choice] = this.Gpgpu.create({ backend: choice });
+      this.made[choice].then((g) => { this.instances[choice] = g; },
+        // A failed creation is not cached: the next call tries again.
+        () => { delete this.made[choice]; });
+    }
+    return this.made[choice];
+  }
+
+  async #auto() {
+    const gpu = await this.Gpgpu.create({ backend: 'auto' });
+    this.autoPick = gpu.backend;
+    if (this.made[gpu.backend]) {
+      // The same backend was made meanwhile: keep that one.
+      const other = await this.made[gpu.backend].catch(() => null);
+      if (other) { gpu.free(); return other; }
+    }
+    this.made[gpu.backend] = Promise.resolve(gpu);
+    this.instances[gpu.backend] = gpu;
+    return gpu;
+  }
+
+  /** The backend a choice runs on, when known ('auto' before its first use: null). */
+  resolve(choice) {
+    return choice === 'auto' ? this.autoPick : choice;
+  }
+
+  /** Why 'auto' picks what it picks, in words (after probe()): what the browser offers. */
+  autoReason() {
+    const w = this.webgpu;
+    if (!w) return '';
+    // The library falls back to a software WebGPU adapter when WebGL2 cannot be made.
+    if (this.autoPick === 'webgpu' && w.state !== 'hardware') return `WebGL2 cannot be used and ${w.text}`;
+    return w.text;
+  }
+}

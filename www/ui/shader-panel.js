@@ -1,0 +1,117 @@
+// The panel "The shader that ran": a kernel's source with its key lines annotated
+// (www/ui/shader.js), what it is, and the complete shader the device compiles.
+// WebGL kernels are GLSL fragment shaders (Gpgpu.kernelSource / programSource);
+// WebGPU kernels are WGSL compute shaders, shown as the device compiles them
+// (gpu.shaderSource: the semiring code, then the kernel; the register kernel in the
+// form and with the tile sizes chosen for this device), which needs a WebGPU device.
+import { el } from './format.js';
+import { renderSource } from './shader.js';
+import { describeError } from './errors.js';
+
+const GROUPS = { webgl: 'WebGL2: fragment shaders (GLSL)', webgpu: 'WebGPU: compute shaders (WGSL)' };
+
+/**
+ * The kernel's own file inside a complete WGSL shader: from its `// Kernel "name"`
+ * line on (the semiring code and, for register, its constants and load/store
+ * functions come before). Null when there is no such line.
+ */
+export function kernelPart(full, name) {
+  const lines = full.split('\n');
+  const at = lines.findIndex((l) => l.startsWith(`// Kernel "${name}"`));
+  return at < 0 ? null : lines.slice(at).join('\n');
+}
+
+export class ShaderPanel {
+  /**
+   * parts: { select, about, code, notes, program, summary } elements; Gpgpu: the class;
+   * backends: { ready(backend) → the page's Gpgpu of that backend or null,
+   * make(backend) → Promise<Gpgpu> (null where WebGPU is missing), missing: why not, or null }.
+   */
+  constructor(parts, Gpgpu, backends) {
+    this.parts = parts;
+    this.Gpgpu = Gpgpu;
+    this.backends = backends;
+    this.kernels = Gpgpu.kernels();
+    this.ran = null;
+  }
+
+  mount() {
+    const { select } = this.parts;
+    select.replaceChildren(...Object.entries(GROUPS).map(([backend, label]) => el('optgroup', { label },
+      this.kernels.filter((k) => k.backend === backend).map((k) => el('option', { value: k.name }, k.name)))));
+    select.addEventListener('change', () => this.show(null, this.ran));
+  }
+
+  /** Shows `kernel` (null: the one selected); `ran` = { kernel, idle } of the last run, or null. */
+  show(kernel, ran) {
+    const { select, about, code, notes, program, summary } = this.parts;
+    this.ran = ran;
+    if (kernel) select.value = kernel;
+    const name = select.value;
+    const k = this.kernels.find((x) => x.name === name);
+    let shown;
+    try {
+      shown = k && k.backend === 'webgpu' ? this.#wgsl(k) : this.#glsl(name);
+    } catch (err) {
+      code.replaceChildren(el('p', { class: 'error' }, describeError(err).message));
+      return;
+    }
+    const { code: pre, notes: list } = renderSource(name, shown.source);
+    code.replaceChildren(pre);
+    notes.replaceChildren(el('h3', {}, 'Key lines'), list);
+    const idle = ran && ran.idle;
+    const ranText = ran?.kernel === name
+      ? (idle ? 'The answer needed no pass (M^0 = I, M^1 = M, or M^(2^0) = M): this is the kernel that would run.' : 'This is the kernel that ran.')
+      : ran?.kernel ? `The kernel that ran is ${ran.kernel}.` : '';
+    about.textContent = `${shown.file} — ${k ? k.description : ''}. ${ranText} ${shown.tail}`.replace(/\s+$/, '');
+    summary.textContent = shown.summary;
+    program.textContent = shown.program;
+  }
+
+  #glsl(name) {
+    let prog = '';
+    try { prog = this.Gpgpu.programSource(name); } catch { /* shown empty */ }
+    return {
+      source: this.Gpgpu.kernelSource(name),
+      file: `glsl/matmul_${name.startsWith('blocked') ? 'blocked' : name}.frag`,
+      tail: 'The vertex shader only passes the quad\'s positions and texture coordinates through.',
+      summary: 'The complete fragment shader the GPU compiles (with the semiring and layout code)',
+      program: prog,
+    };
+  }
+
+  #wgsl(k) {
+    const written = this.Gpgpu.kernelSource(k.name);
+    const gpu = this.backends.ready('webgpu');
+    if (!gpu) {
+      const { make, missing } = this.backends;
+      if (make && !this.making) {
+        // Made once; then the panel shows the kernel as that device compiles it.
+        this.making = make('webgpu').then(() => this.show(null, this.ran), () => {});
+      }
+      return {
+        source: written,
+        file: k.file,
+        tail: 'A compute shader: there is no vertex shader and no quad; a pass dispatches workgroups of invocations.',
+        summary: 'The complete compute shader a device compiles',
+        program: missing
+          ? `No WebGPU device here (${missing}): this is the file as written; the register kernel's form and tile sizes depend on the device.`
+          : 'Making a WebGPU device to show the shader as it compiles it…',
+      };
+    }
+    const full = gpu.shaderSource(k.name);
+    const own = kernelPart(full, k.name);
+    const info = gpu.info();
+    // The register kernel has a form for software adapters: the file differs from the one listed.
+    const other = own !== null && own.trim() !== written.trim();
+    const file = other && k.name === 'register' ? 'wgsl/matmul_register_cpu.wgsl' : k.file;
+    const form = k.name === 'register' && info.registerKernel ? ` On this device: ${info.registerKernel}.` : '';
+    return {
+      source: own ?? written,
+      file,
+      tail: `A compute shader: there is no vertex shader and no quad; a pass dispatches workgroups of invocations.${form}`,
+      summary: 'The complete compute shader this device compiles (the semiring code, then the kernel; for register also its tile sizes and load/store functions)',
+      program: full,
+    };
+  }
+}
