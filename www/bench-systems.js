@@ -27,9 +27,9 @@ export const CHAIN_EXTRAS = {
     'start + whenDone); timed: the P passes submitted back to back (one submit each; TF.js: its own batching) ' +
     'and one onSubmittedWorkDone (WebGL: a fence) at the end; no readback. Per pass = time / P; runs shorter ' +
     'than minSample are timed B at a time (B independent chains, one wait at the end) and divided by B·P; ' +
-    'median of up to `repeats` runs. Before each timed sample the GPU is kept busy with whole chains, untimed, ' +
-    'for about `heat` ms (when one chain is shorter than that), and a timed sample is at least `heat` ms of ' +
-    'back-to-back chains: an idle GPU runs its next short burst at low clocks',
+    'median of up to `repeats` runs. Before each timed sample the GPU is kept busy, untimed, for about `heat` ms ' +
+    '(one uploaded matrix squared back to back, when a pass is shorter than that), and a timed sample is at ' +
+    'least `heat` ms of back-to-back chains: an idle GPU runs its next short burst at low clocks',
   gpu: 'GPU timestamps: separate runs with timestamp queries at the start and end of each compute pass ' +
     '(this project: Run.step(true) then Run.gpuTimes(); WebGL: EXT_disjoint_timer_query_webgl2; TF.js: tf.time() ' +
     'kernelMs, the sum over its programs); per pass = a run\'s summed pass times / P, median of up to `repeats` runs. ' +
@@ -62,21 +62,24 @@ export async function runChainExtras(g, kernel, n, a, ctx) {
     await run.whenDone(); // the upload is done and the queue idle
     return run;
   };
-  // Keeps the GPU busy with whole chains, untimed, for about ctx.heatMs (none when one
-  // chain takes longer): the timed work that follows at once runs at sustained clocks.
+  // Keeps the GPU busy for about ctx.heatMs, untimed: one uploaded matrix squared K
+  // times back to back (an upload per chain would leave the GPU idle most of the time),
+  // none when one chain takes longer. The timed work that follows at once then runs at
+  // sustained clocks. (The values overflow to Inf: a GPU's speed does not depend on them.)
   let chainMs = null;
   const heat = async () => {
-    const count = chainMs === null ? 1 : Math.floor((ctx.heatMs || 0) / Math.max(chainMs, 0.05));
-    if (!ctx.heatMs || count < 1) return;
-    const runs = [];
+    const perPass = chainMs === null ? null : chainMs / P;
+    const K = perPass === null ? 0 : Math.min(64, Math.floor((ctx.heatMs || 0) / Math.max(perPass, 0.01)));
+    if (K < 1) return;
+    const run = g.startSquareRepeatedly(n, a, K, opts);
     try {
-      for (let i = 0; i < Math.min(count, ctx.maxBatch); i++) runs.push(g.startSquareRepeatedly(n, a, P, opts));
-      for (const run of runs) while (run.step(false)) { /* untimed */ }
-      await runs[runs.length - 1].whenDone();
+      while (run.step(false)) { /* untimed */ }
+      await run.whenDone();
     } finally {
-      for (const run of runs) run.free();
+      run.free();
     }
   };
+
   // 1. GPU timestamps (where the device grants them), one run of P passes at a time.
   let estimateMs = null;
   if (g.info().timerQuery) {
@@ -413,21 +416,23 @@ async function tfWebgpuChainExtras(tf, be, n, a, ctx) {
   const out = { wallStatus: 'ok', wallTimesMs: [], gpuStatus: 'ok', gpuRunsMs: [] };
   const idle = () => be.device.queue.onSubmittedWorkDone();
   let estimateMs = null;
-  // As runChainExtras's heat(): whole chains, untimed, for about ctx.heatMs.
+  // As runChainExtras's heat(): one upload squared K times back to back, untimed.
   const heat = async () => {
-    const count = estimateMs === null ? 1 : Math.floor((ctx.heatMs || 0) / Math.max(estimateMs, 0.05));
-    if (!ctx.heatMs || count < 1) return;
+    const perPass = estimateMs === null ? null : estimateMs / P;
+    const K = perPass === null ? 0 : Math.min(64, Math.floor((ctx.heatMs || 0) / Math.max(perPass, 0.01)));
+    if (K < 1) return;
     const x = tfUploaded(tf, be, n, a);
-    const ys = [];
+    let y = null;
     try {
-      for (let i = 0; i < Math.min(count, ctx.maxBatch); i++) ys.push(tfChain(tf, x, P));
+      y = tfChain(tf, x, K);
       tfFlush(be);
       await idle();
     } finally {
       x.dispose();
-      for (const y of ys) y.dispose();
+      y?.dispose();
     }
   };
+
   if (be.supportTimestampQuery) {
     for (let r = 0; r < ctx.repeats; r++) {
       const x = tfUploaded(tf, be, n, a);
