@@ -10,6 +10,10 @@ PORT ?= 8000
 export CHROMEDRIVER ?= /usr/bin/chromedriver
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER := wasm-bindgen-test-runner
 export WASM_BINDGEN_TEST_WEBDRIVER_JSON := $(CURDIR)/webdriver.json
+# The runner's timeout covers a whole test file, not one test (measured: 0.2.130 in
+# headless mode); the WebGPU files compile the staged kernel several times on
+# SwiftShader and take 5-16 s on a loaded 2-core machine.
+export WASM_BINDGEN_TEST_TIMEOUT ?= 60
 
 .PHONY: setup setup-test build serve test lint test-native test-browser test-e2e bench report clean
 

@@ -1,10 +1,16 @@
-//! The panic hook is the application's: the Rust `Gpgpu::new` leaves it alone, and
-//! only the JavaScript constructor installs console_error_panic_hook. A file of its
-//! own, as that hook is installed once per wasm instance.
+//! The panic hook is the application's: the Rust `Gpgpu::new` and `Gpgpu::create`
+//! (either backend) leave it alone, and only the JavaScript entry points install
+//! console_error_panic_hook. A file of its own, as that hook is installed once per
+//! wasm instance: this file checks `Gpgpu.create` (which, like `new Gpgpu()`, calls
+//! `console_error_panic_hook::set_once`); a second JS entry point in the same
+//! instance could not show a change.
 
+#[macro_use]
+mod common;
+
+use common::*;
 use gpgpu_matrix::js::JsGpgpu;
-use gpgpu_matrix::Gpgpu;
-use wasm_bindgen::JsValue;
+use gpgpu_matrix::{BackendChoice, CreateOptions, Gpgpu};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -18,7 +24,7 @@ fn hook_address() -> usize {
 }
 
 #[wasm_bindgen_test]
-fn only_the_javascript_constructor_installs_a_panic_hook() {
+async fn only_the_javascript_entry_points_install_a_panic_hook() {
     // Not a zero-sized closure, so that its box has an address of its own.
     let marker = String::from("the application's hook");
     std::panic::set_hook(Box::new(move |_| assert!(!marker.is_empty())));
@@ -30,11 +36,30 @@ fn only_the_javascript_constructor_installs_a_panic_hook() {
         "Gpgpu::new replaced the application's hook"
     );
     drop(g);
-    let js = JsGpgpu::new(JsValue::UNDEFINED).expect("WebGL2");
+    for backend in [
+        BackendChoice::WebGl,
+        BackendChoice::WebGpu,
+        BackendChoice::Auto,
+    ] {
+        let options = CreateOptions {
+            backend,
+            ..CreateOptions::default()
+        };
+        let g = Gpgpu::create(options).await.expect("a Gpgpu");
+        assert_eq!(
+            hook_address(),
+            ours,
+            "Gpgpu::create({backend:?}) replaced the application's hook"
+        );
+        drop(g);
+    }
+    let js = settle(JsGpgpu::create(options(&[("backend", "webgpu")])))
+        .await
+        .expect("Gpgpu.create({ backend: 'webgpu' })");
     assert_ne!(
         hook_address(),
         ours,
-        "new Gpgpu() from JavaScript installs one"
+        "Gpgpu.create() from JavaScript installs one"
     );
     drop(js);
 }

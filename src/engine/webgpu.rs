@@ -209,14 +209,15 @@ impl GpuEngine {
         self.info.limits.max_compute_workgroups_per_dimension as usize * WORKGROUP_SIDE
     }
 
-    /// Checks a dimension against the workgroup limit (SIZE_OVER_LIMIT naming it).
-    pub fn check_dimension(&self, name: &str, value: usize) -> Result<()> {
+    /// Checks a dimension (a whole number) against the workgroup limit
+    /// (SIZE_OVER_LIMIT naming it).
+    pub fn check_dimension(&self, name: &str, value: f64) -> Result<()> {
         let limit = self.info.limits.max_compute_workgroups_per_dimension;
-        let groups = value.div_ceil(WORKGROUP_SIDE);
-        if groups > limit as usize {
+        let groups = (value / WORKGROUP_SIDE as f64).ceil();
+        if groups > limit as f64 {
             return Err(GpgpuError::DeviceLimit {
-                what: format!("{name} = {value}"),
-                needed: groups as f64,
+                what: format!("{name} = {}", crate::error::js_number(value)),
+                needed: groups,
                 unit: "workgroups of 16 along one dimension",
                 limit_name: "maxComputeWorkgroupsPerDimension",
                 limit: limit as f64,

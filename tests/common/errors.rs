@@ -1,0 +1,414 @@
+//! Every argument error of the JavaScript API as a caller meets it (an `Error` with
+//! name "GpgpuError", a `code` and a message saying what to do), in each way it can
+//! be called: WebGL's blocking forms, and the Promise forms on both backends. Also
+//! the largest dimension of each backend and the leak check through the async API.
+
+use super::*;
+use gpgpu_matrix::js::JsRun;
+use gpgpu_matrix::plan::reference::{self, to_f64};
+use gpgpu_matrix::{Kernel, Semiring};
+use js_sys::{Array, Object, Reflect};
+use wasm_bindgen::JsValue;
+
+/// The argument checks, one test each, for a [`JsSetup`].
+macro_rules! argument_error_tests {
+    ($setup:expr) => {
+        checks!($setup; common::errors:
+            bad_dimensions_are_refused_with_a_clear_message,
+            lengths_counts_and_arguments_are_checked,
+            matrices_of_any_numeric_kind_are_accepted_and_others_named,
+            application_calls_check_their_arguments,
+            every_argument_of_the_wrong_kind_is_a_gpgpu_error,
+        );
+    };
+}
+
+/// The check of a backend's largest dimension, as a test on `$backend`.
+macro_rules! limit_tests {
+    ($backend:expr) => {
+        checks!($backend; common::errors: the_largest_dimension_works_and_one_more_is_refused);
+    };
+}
+
+/// What a JS caller sees of a run's read in this setup: `run.read(which)`
+/// (blocking) or `await run.readAsync(which)`.
+async fn run_read(api: &Api, run: &mut JsRun, which: JsValue) -> Result<JsValue, JsValue> {
+    if api.blocking {
+        run.read(which).map(Into::into)
+    } else {
+        settle(run.read_async(which)).await
+    }
+}
+
+async fn run_stats(api: &Api, run: &mut JsRun, which: JsValue) -> Result<JsValue, JsValue> {
+    if api.blocking {
+        run.stats(which).map(Into::into)
+    } else {
+        settle(run.stats_async(which)).await
+    }
+}
+
+pub async fn bad_dimensions_are_refused_with_a_clear_message(setup: JsSetup) {
+    let api = setup.make().await;
+    let u = || JsValue::UNDEFINED;
+    let r = api.square(num(0.0), f32s(0), u()).await;
+    assert_js_error(r, "BAD_DIMENSION", "n = 0: a dimension must be");
+    let r = api.square(num(2.5), f32s(4), u()).await;
+    assert_js_error(r, "BAD_DIMENSION", "not an integer");
+    let r = api.square(num(-3.0), f32s(9), u()).await;
+    assert_js_error(r, "BAD_DIMENSION", "negative");
+    let r = api.square(num(f64::NAN), f32s(9), u()).await;
+    assert_js_error(r, "BAD_DIMENSION", "not a finite");
+    let max = get(&api.g.info(), "maxDimension");
+    // WebGL: the texture size; WebGPU: 16 × maxComputeWorkgroupsPerDimension.
+    let (limit, limit_of_cols) = match api.backend() {
+        Backend::WebGl => (format!("n <= {max}"), "cols".to_string()),
+        Backend::WebGpu => (
+            "maxComputeWorkgroupsPerDimension".to_string(),
+            format!("cols = {}", max + 1.0),
+        ),
+    };
+    let r = api.square(num(max + 1.0), f32s(1), u()).await;
+    assert_js_error(r, "SIZE_OVER_LIMIT", &limit);
+    let dims = |r: f64, i: f64, c: f64| [num(r), num(i), num(c)];
+    let r = api
+        .multiply(dims(2.0, 0.0, 2.0), f32s(0), f32s(0), u())
+        .await;
+    assert_js_error(r, "BAD_DIMENSION", "inner = 0");
+    let r = api
+        .multiply(dims(2.0, 3.0, max + 1.0), f32s(6), f32s(3), u())
+        .await;
+    assert_js_error(r, "SIZE_OVER_LIMIT", &limit_of_cols);
+    // Values are repeated as JavaScript prints them, never clipped or in Rust syntax.
+    let r = api.square(num(4294967300.0), f32s(4), u()).await;
+    assert_js_error(r, "SIZE_OVER_LIMIT", "n = 4294967300");
+    // …and past wasm32's usize the message still names this backend's limit.
+    let r = api.square(num(4294967300.0), f32s(4), u()).await;
+    assert_js_error(r, "SIZE_OVER_LIMIT", &limit);
+}
+
+pub async fn lengths_counts_and_arguments_are_checked(setup: JsSetup) {
+    let api = setup.make().await;
+    let u = || JsValue::UNDEFINED;
+    let dims = |r: f64, i: f64, c: f64| [num(r), num(i), num(c)];
+    let r = api.square(num(3.0), f32s(8), u()).await;
+    assert_js_error(r, "BAD_LENGTH", "needs 9");
+    let r = api
+        .multiply(dims(3.0, 5.0, 2.0), f32s(15), f32s(11), u())
+        .await;
+    assert_js_error(
+        r,
+        "BAD_LENGTH",
+        "b has 11 elements but a 5x2 matrix needs 10",
+    );
+    let r = api.power(num(2.0), f32s(4), num(-1.0), u()).await;
+    assert_js_error(r, "BAD_COUNT", "p = -1 is negative");
+    let r = api.power(num(2.0), f32s(4), num(1.5), u()).await;
+    assert_js_error(r, "BAD_COUNT", "not an integer");
+    let r = api
+        .square_repeatedly(num(2.0), f32s(4), num(-2.0), u())
+        .await;
+    assert_js_error(r, "BAD_COUNT", "times = -2");
+    let r = api
+        .square_repeatedly(num(2.0), f32s(4), num(0.25), u())
+        .await;
+    assert_js_error(r, "BAD_COUNT", "not an integer");
+    let r = api.power(num(2.0), f32s(4), num(f64::INFINITY), u()).await;
+    assert_js_error(r, "BAD_COUNT", "p = Infinity is not a finite number");
+    let r = api.power(num(2.0), f32s(4), num(1e300), u()).await;
+    assert_js_error(r, "BAD_COUNT", "p = 1e+300 is larger than 9007199254740992");
+    let r = api
+        .square_repeatedly(num(2.0), f32s(4), num(65.0), u())
+        .await;
+    assert_js_error(r, "BAD_COUNT", "times = 65 is larger than 64");
+    let r = api
+        .square(num(2.0), f32s(4), options(&[("kernel", "fast")]))
+        .await;
+    assert_js_error(r, "BAD_ARGUMENT", "unknown kernel 'fast'");
+    let r = api
+        .square(num(2.0), f32s(4), options(&[("kernal", "naive")]))
+        .await;
+    assert_js_error(r, "BAD_ARGUMENT", "unknown option 'kernal'");
+    let r = api
+        .square(num(2.0), f32s(4), options(&[("semiring", "max-times")]))
+        .await;
+    assert_js_error(r, "BAD_ARGUMENT", "unknown semiring");
+    // A kernel of the other backend is refused, naming the backend to create.
+    let (other, backend) = match api.backend() {
+        Backend::WebGl => ("tiled16", "'webgpu'"),
+        Backend::WebGpu => ("blocked4", "'webgl'"),
+    };
+    let r = api.square(num(2.0), f32s(4), kernel_opts(other)).await;
+    assert_js_error(r, "BAD_ARGUMENT", backend);
+    // (min, +) has no use for −Infinity: added to "no edge" it would make a path
+    // through an edge that does not exist.
+    let neg_inf = || js(&[0.0, f32::NEG_INFINITY, f32::INFINITY, 0.0]);
+    let min_plus = || options(&[("semiring", "min-plus")]);
+    let r = api.square(num(2.0), neg_inf(), min_plus()).await;
+    assert_js_error(r, "BAD_ARGUMENT", "m: entry 1 is −Infinity");
+    let r = api.shortest_paths(num(2.0), neg_inf(), u()).await;
+    assert_js_error(r, "BAD_ARGUMENT", "weights: entry 1 is −Infinity");
+    let r = api
+        .multiply(dims(2.0, 2.0, 2.0), f32s(4), neg_inf(), min_plus())
+        .await;
+    assert_js_error(r, "BAD_ARGUMENT", "b: entry 1");
+    // Ordinary arithmetic takes it as IEEE float32 does.
+    assert!(api.square(num(2.0), neg_inf(), u()).await.is_ok());
+}
+
+pub async fn matrices_of_any_numeric_kind_are_accepted_and_others_named(setup: JsSetup) {
+    let api = setup.make().await;
+    let u = || JsValue::UNDEFINED;
+    // Plain arrays of numbers and any numeric typed array are accepted (converted to
+    // float32); the error names what was passed instead.
+    let plain = Array::of4(&1.into(), &2.into(), &3.into(), &4.into());
+    let ints = js_sys::Int32Array::from(&[1, 2, 3, 4][..]);
+    let bytes = js_sys::Uint8Array::from(&[1u8, 2, 3, 4][..]);
+    let doubles = js_sys::Float64Array::from(&[1.0, 2.0, 3.0, 4.0][..]);
+    for m in [plain.into(), ints.into(), bytes.into(), doubles.into()] {
+        let r = api.square(num(2.0), m, u()).await.unwrap();
+        assert_eq!(floats(&r), [7.0, 10.0, 15.0, 22.0]);
+    }
+    let r = api.square(num(2.0), "abcd".into(), u()).await;
+    assert_js_error(r, "BAD_ARGUMENT", "Float32Array");
+    let strings = Array::of4(&"1".into(), &2.into(), &3.into(), &4.into());
+    let r = api.square(num(2.0), strings.into(), u()).await;
+    assert_js_error(r, "BAD_ARGUMENT", "element 0 is a string, not a number");
+    let r = api.square(num(2.0), JsValue::NULL, u()).await;
+    assert_js_error(r, "BAD_ARGUMENT", "got null");
+    let big = js_sys::BigInt64Array::new_with_length(4);
+    let r = api.square(num(2.0), big.into(), u()).await;
+    assert_js_error(r, "BAD_ARGUMENT", "got a BigInt64Array");
+}
+
+pub async fn application_calls_check_their_arguments(setup: JsSetup) {
+    let api = setup.make().await;
+    let u = || JsValue::UNDEFINED;
+    let r = api.reachability(num(3.0), f32s(8), u()).await;
+    assert_js_error(r, "BAD_LENGTH", "adjacency");
+    let r = api.shortest_paths(num(0.0), f32s(0), u()).await;
+    assert_js_error(r, "BAD_DIMENSION", "n = 0");
+    let r = api.fibonacci(num(-1.0), u()).await;
+    assert_js_error(r, "BAD_COUNT", "k = -1");
+    let r = api
+        .inverse(num(2.0), f32s(4), options(&[("method", "magic")]))
+        .await;
+    assert_js_error(r, "BAD_ARGUMENT", "unknown method 'magic'");
+    let r = api
+        .inverse(num(2.0), f32s(4), options(&[("semiring", "boolean")]))
+        .await;
+    assert_js_error(r, "BAD_ARGUMENT", "unknown option 'semiring'");
+    for k in [4.0, 0.0, -1.0, 1.5] {
+        let r = api.eigen(num(3.0), f32s(9), num(k), u()).await;
+        assert_js_error(r, "BAD_ARGUMENT", "k must be a whole number from 1 to 3");
+    }
+    let d0 = options(&[("method", "series")]);
+    Reflect::set(&d0, &"d".into(), &0.0.into()).unwrap();
+    let r = api.inverse(num(2.0), f32s(4), d0.clone()).await;
+    assert_js_error(
+        r,
+        "BAD_ARGUMENT",
+        "options.d: is 0; it must be a finite number > 0",
+    );
+    Reflect::set(&d0, &"d".into(), &"x".into()).unwrap();
+    let r = api.inverse(num(2.0), f32s(4), d0).await;
+    assert_js_error(
+        r,
+        "BAD_ARGUMENT",
+        "options.d: is a string; it must be a finite number",
+    );
+    let with_nan = js(&[1.0, f32::NAN, 0.0, 1.0]);
+    let r = api.inverse(num(2.0), with_nan, u()).await.unwrap();
+    let message = prop(&r, "message").as_string();
+    assert!(
+        message
+            .as_deref()
+            .unwrap_or("")
+            .contains("NaN or infinite entry"),
+        "{message:?}"
+    );
+    assert_eq!(prop(&r, "converged"), JsValue::FALSE);
+    let r = api.jacobi(num(2.0), f32s(4), f32s(3), u()).await;
+    assert_js_error(r, "BAD_LENGTH", "b has 3 elements");
+    let r = api.jacobi(num(2.0), f32s(4), f32s(2), u()).await;
+    assert_js_error(r, "BAD_ARGUMENT", "a[0][0] is 0");
+    // And a working call returns the documented fields.
+    let f = api.fibonacci(num(36.0), u()).await.unwrap();
+    assert_eq!(prop(&f, "value").as_f64(), Some(14_930_352.0));
+    assert_eq!(prop(&f, "exact").as_bool(), Some(true));
+    assert_eq!(
+        prop(&f, "exactValue").as_string().as_deref(),
+        Some("14930352")
+    );
+}
+
+pub async fn every_argument_of_the_wrong_kind_is_a_gpgpu_error(setup: JsSetup) {
+    let api = setup.make().await;
+    let u = || JsValue::UNDEFINED;
+    let m = || js(&[1.0, 0.0, 0.0, 1.0]);
+    // Numbers where numbers belong, repeated as given: an f64 parameter turned
+    // undefined into NaN, null into 0, true into 1 and threw a raw TypeError for 2n.
+    for (bad, shown) in [
+        (JsValue::UNDEFINED, "got undefined"),
+        (JsValue::NULL, "got null"),
+        (JsValue::TRUE, "got a boolean"),
+        ("4".into(), "got a string"),
+        (js_sys::BigInt::from(2u32).into(), "got a bigint"),
+    ] {
+        let r = api.square(bad.clone(), m(), u()).await;
+        assert_js_error(r, "BAD_ARGUMENT", &format!("n: must be a number, {shown}"));
+        let r = api.power(num(2.0), m(), bad, u()).await;
+        assert_js_error(r, "BAD_ARGUMENT", "p: must be a number");
+    }
+    // Strings where strings belong: a number there once read wasm memory as a string.
+    let mut run = api.g.start_power(num(2.0), m(), num(3.0), u()).unwrap();
+    let r = run_read(&api, &mut run, 0.into()).await;
+    assert_js_error(r, "BAD_ARGUMENT", "which: must be a string, got 0");
+    let r = run_stats(&api, &mut run, u()).await;
+    assert_js_error(r, "BAD_ARGUMENT", "got undefined");
+    let r = run_read(&api, &mut run, "b".into()).await;
+    assert_js_error(r, "BAD_ARGUMENT", "use 'a' (or 'input'), 'latest'");
+    let r = run_read(&api, &mut run, "result".into()).await;
+    assert_js_error(r, "BAD_ARGUMENT", "once every pass has run");
+    assert_js_error(
+        gpgpu_matrix::js::JsGpgpu::kernel_source(5.into()),
+        "BAD_ARGUMENT",
+        "kernel: must be a string",
+    );
+    assert_js_error(
+        gpgpu_matrix::js::JsGpgpu::program_source(JsValue::NULL, u()),
+        "BAD_ARGUMENT",
+        "got null",
+    );
+    let canvas = || -> JsValue { canvas(2, 2).into() };
+    let style = Object::new();
+    Reflect::set(&style, &"rang".into(), &2.into()).unwrap();
+    let two = || [num(2.0), num(2.0)];
+    let r = api.draw_heatmap(two(), m(), canvas(), style.into()).await;
+    assert_js_error(r, "BAD_ARGUMENT", "unknown key 'rang'");
+    let style = Object::new();
+    Reflect::set(&style, &"range".into(), &(-1).into()).unwrap();
+    let r = api.draw_heatmap(two(), m(), canvas(), style.into()).await;
+    assert_js_error(r, "BAD_ARGUMENT", "style.range: is -1; it must be > 0");
+    let r = api.draw_heatmap(two(), m(), num(1.0), u()).await;
+    assert_js_error(r, "BAD_ARGUMENT", "canvas");
+    // Whole-number options say the same thing for every bad value.
+    for bad in [0.0, -1.0, 2.5, 1001.0] {
+        let o = Object::new();
+        Reflect::set(&o, &"maxDoublings".into(), &bad.into()).unwrap();
+        let r = api.inverse(num(2.0), m(), o.into()).await;
+        assert_js_error(
+            r,
+            "BAD_ARGUMENT",
+            "it must be a whole number from 1 to 1000",
+        );
+    }
+    // Options that do not apply are refused, not ignored.
+    let r = api
+        .reachability(num(2.0), m(), options(&[("semiring", "min-plus")]))
+        .await;
+    assert_js_error(r, "BAD_ARGUMENT", "unknown option 'semiring'");
+    let r = api
+        .fibonacci(num(10.0), options(&[("semiring", "boolean")]))
+        .await;
+    assert_js_error(r, "BAD_ARGUMENT", "unknown option 'semiring'");
+    let o = Object::new();
+    Reflect::set(&o, &"d".into(), &0.5.into()).unwrap();
+    let r = api.inverse(num(2.0), m(), o.into()).await;
+    assert_js_error(r, "BAD_ARGUMENT", "'series' only");
+    // Out of doublings while still improving is said so.
+    let spd = js(&[4.0, 1.0, 0.0, 1.0, 3.0, 1.0, 0.0, 1.0, 2.0]);
+    let o = Object::new();
+    Reflect::set(&o, &"maxDoublings".into(), &1.into()).unwrap();
+    let r = api.inverse(num(3.0), spd, o.into()).await.unwrap();
+    let message = prop(&r, "message").as_string().unwrap();
+    assert!(message.contains("raise options.maxDoublings"), "{message}");
+    // A NaN in Jacobi's A is reported at once as diverging, not iterated 1000 times.
+    let a = js(&[4.0, f32::NAN, 1.0, 3.0]);
+    let b = js(&[1.0, 1.0]);
+    let r = api.jacobi(num(2.0), a, b, u()).await.unwrap();
+    assert_eq!(prop(&r, "diverged"), JsValue::TRUE);
+    assert_eq!(prop(&r, "iterations").as_f64(), Some(1.0));
+}
+
+pub async fn the_largest_dimension_works_and_one_more_is_refused(backend: Backend) {
+    let g = poisoned_on(backend).await;
+    let max = g.max_dimension();
+    // Small integers keep the exact answer (|sum| <= 3·max < 2^24) representable,
+    // so it must be exact.
+    let a = random::integers(1, max, -3, 3);
+    let b = random::integers(2, max, -3, 3);
+    let dot = reference::multiply(Semiring::Ordinary, 1, max, 1, &to_f64(&a), &to_f64(&b));
+    let doubled: Vec<f64> = a.iter().map(|&v| 2.0 * v as f64).collect();
+    let limit = match backend {
+        Backend::WebGl => "MAX_TEXTURE_SIZE",
+        Backend::WebGpu => "maxComputeWorkgroupsPerDimension",
+    };
+    // On WebGPU every kernel shares one grid rule (16 rows or columns per
+    // workgroup, at most maxComputeWorkgroupsPerDimension), checked here with global
+    // and register; tiled16 at 16 × 65535 rows takes SwiftShader 40 s (a barrier per
+    // tile in 65535 workgroups of 256 emulated invocations), so not here.
+    let checked = match backend {
+        Backend::WebGl => kernels(&g),
+        Backend::WebGpu => vec![Kernel::Global, Kernel::Register],
+    };
+    for kernel in checked {
+        let o = opts(kernel);
+        // inner = max: a 1×max row times a max×1 column.
+        let got = g.multiply_async(1, max, 1, &a, &b, &o).await.unwrap();
+        assert_exact(&format!("{kernel:?} 1x{max}·{max}x1"), &got, &dot);
+        // rows = max: a max×1 column times a 1×1.
+        let got = g.multiply_async(max, 1, 1, &a, &[2.0], &o).await.unwrap();
+        assert_exact(&format!("{kernel:?} {max}x1·1x1"), &got, &doubled);
+        // One more, as inner and as rows.
+        let (a1, b1) = (uniform(1, max + 1), uniform(2, max + 1));
+        let e = g.multiply_async(1, max + 1, 1, &a1, &b1, &o).await;
+        assert_error(e, "SIZE_OVER_LIMIT", limit);
+        let e = g.multiply_async(max + 1, 1, 1, &a1, &[1.0], &o).await;
+        assert_error(e, "SIZE_OVER_LIMIT", limit);
+        g.engine().trim();
+    }
+}
+
+/// The leak check through the async API, run on WebGPU (browser_device_webgpu.rs).
+/// WebGL's runs 1000 blocking calls (browser_leaks.rs): its async reads poll a
+/// fence from the event loop, too slow for 1000 of them in a test file's 20 s.
+pub async fn a_thousand_async_calls_leave_the_same_live_objects_as_one(backend: Backend) {
+    // A new engine of its own: the counts are of this engine's objects only.
+    let g = poisoned_on(backend).await;
+    let n = 6;
+    let m = uniform(9, n * n);
+    let all = kernels(&g);
+    let min_plus = Semiring::MinPlus;
+    for &kernel in &all {
+        g.square_async(n, &m, &opts(kernel)).await.unwrap();
+        g.power_async(n, &m, 5, &in_semiring(kernel, min_plus))
+            .await
+            .unwrap();
+    }
+    let after_first = g.live_objects();
+    assert!(g.live("buffers") >= 1, "{after_first:?}");
+    for i in 0..1000 {
+        let kernel = all[i % all.len()];
+        if i % 10 == 0 {
+            let o = in_semiring(kernel, min_plus);
+            g.power_async(n, &m, 5, &o).await.unwrap();
+        } else {
+            g.square_async(n, &m, &opts(kernel)).await.unwrap();
+        }
+    }
+    assert_eq!(g.live_objects(), after_first, "after 1000 calls");
+    // Dropping the engine deletes everything it made.
+    match backend {
+        Backend::WebGl => {
+            let gl = gl_of(&g);
+            drop(g);
+            assert_eq!(gl.counts(), Default::default(), "after drop");
+        }
+        Backend::WebGpu => {
+            let gpu = gpu_of(&g);
+            drop(g);
+            assert_eq!(gpu.counts(), Default::default(), "after drop");
+        }
+    }
+}

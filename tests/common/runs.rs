@@ -1,0 +1,446 @@
+//! The JavaScript API's Promise forms on a backend against the float64 reference,
+//! and the step-through `Run` the page uses: pass labels, GPU statistics, heatmaps
+//! drawn from GPU memory, timers, whenDone, freeing under a call in flight. On
+//! WebGL the blocking reads (run.read, stats, result, sync, drawHeatmap) must agree
+//! with the Async ones.
+
+use super::*;
+use gpgpu_matrix::js::{JsGpgpu, JsRun};
+use gpgpu_matrix::plan::random;
+use gpgpu_matrix::plan::reference::{self, to_f64};
+use gpgpu_matrix::Semiring::Ordinary;
+use js_sys::{Object, Reflect};
+use wasm_bindgen::JsValue;
+
+/// Every check of this module, one test each, on `$backend`.
+macro_rules! run_tests {
+    ($backend:expr) => {
+        checks!($backend; common::runs:
+            async_products_match_the_reference,
+            async_errors_reject_the_promise,
+            two_async_calls_in_flight_at_once_both_resolve,
+            a_run_steps_pass_by_pass_with_stats_and_timers,
+            stats_count_nan_and_infinity,
+            heatmaps_are_drawn_from_gpu_memory_with_row_zero_on_top,
+            when_done_waits_without_blocking_and_untimed_passes_say_nan,
+            the_identity_of_p_0_is_a_gpu_matrix_too,
+            timed_passes_time_the_pass_not_the_wait_after_it,
+            freeing_the_gpgpu_under_an_async_call_says_freed,
+        );
+    };
+}
+
+/// The kernels this JavaScript Gpgpu offers (`info().kernels`).
+fn kernel_names(g: &JsGpgpu) -> Vec<String> {
+    js_sys::Array::from(&prop(&g.info(), "kernels"))
+        .iter()
+        .map(|k| k.as_string().unwrap())
+        .collect()
+}
+
+async fn resolve(p: js_sys::Promise) -> Vec<f32> {
+    floats(&settle(p).await.expect("the promise resolves"))
+}
+
+/// `run.readAsync(which)`; on WebGL also the blocking `run.read(which)`, which
+/// must give the same.
+async fn read(run: &mut JsRun, which: &str) -> Vec<f32> {
+    let got = resolve(run.read_async(which.into())).await;
+    if run.backend() == "webgl" {
+        let blocking = run.read(which.into()).unwrap().to_vec();
+        assert_eq!(blocking, got, "run.read and run.readAsync of '{which}'");
+    }
+    got
+}
+
+/// `run.statsAsync(which)`; on WebGL also the blocking `run.stats(which)`.
+async fn stats(run: &mut JsRun, which: &str) -> JsValue {
+    let got = settle(run.stats_async(which.into())).await.unwrap();
+    if run.backend() == "webgl" {
+        let blocking = run.stats(which.into()).unwrap();
+        for key in ["maxAbs", "nan", "inf", "sumAbs"] {
+            assert_eq!(get(&blocking, key), get(&got, key), "run.stats {key}");
+        }
+    }
+    got
+}
+
+/// `run.resultAsync()`; on WebGL also the blocking `run.result()`.
+async fn result(run: &mut JsRun) -> Vec<f32> {
+    let got = resolve(run.result_async()).await;
+    if run.backend() == "webgl" {
+        assert_eq!(run.result().unwrap().to_vec(), got, "run.result");
+    }
+    got
+}
+
+pub async fn async_products_match_the_reference(backend: Backend) {
+    let g = js_on(backend).await;
+    g.set_poison(Some(f64::NAN));
+    for name in kernel_names(&g) {
+        let o = || kernel_opts(&name);
+        for &n in &[1usize, 3, 17, 100] {
+            let m = uniform(n as u32, n * n);
+            let got = resolve(g.square_async(num(n as f64), js(&m), o())).await;
+            let want = reference::square(Ordinary, n, &to_f64(&m));
+            assert_close(
+                &format!("{name} squareAsync n={n}"),
+                &got,
+                &want,
+                FROBENIUS_TOL,
+            );
+        }
+        let (rows, inner, cols) = (3, 5, 2);
+        let a = uniform(1, rows * inner);
+        let b = uniform(2, inner * cols);
+        let p = g.multiply_async(
+            num(rows as f64),
+            num(inner as f64),
+            num(cols as f64),
+            js(&a),
+            js(&b),
+            o(),
+        );
+        let want = reference::multiply(Ordinary, rows, inner, cols, &to_f64(&a), &to_f64(&b));
+        assert_close(
+            &format!("{name} multiplyAsync 3x5·5x2"),
+            &resolve(p).await,
+            &want,
+            FROBENIUS_TOL,
+        );
+        let s = random::integers(5, 64 * 64, -3, 3);
+        let got =
+            resolve(g.multiply_async(num(64.0), num(64.0), num(64.0), js(&s), js(&s), o())).await;
+        assert_exact(
+            &format!("{name} integer multiplyAsync"),
+            &got,
+            &reference::square(Ordinary, 64, &to_f64(&s)),
+        );
+        let m: Vec<f32> = uniform(9, 17 * 17)
+            .iter()
+            .map(|v| v / 17f32.sqrt())
+            .collect();
+        for p in [0u64, 1, 5, 13] {
+            let got = resolve(g.power_async(num(17.0), js(&m), num(p as f64), o())).await;
+            let want = reference::power(Ordinary, 17, &to_f64(&m), p);
+            assert_close(
+                &format!("{name} powerAsync p={p}"),
+                &got,
+                &want,
+                4.0 * FROBENIUS_TOL,
+            );
+        }
+        let got = resolve(g.square_repeatedly_async(num(17.0), js(&m), num(3.0), o())).await;
+        let want = reference::repeated_square(Ordinary, 17, &to_f64(&m), 3);
+        assert_close(
+            &format!("{name} squareRepeatedlyAsync"),
+            &got,
+            &want,
+            8.0 * FROBENIUS_TOL,
+        );
+    }
+}
+
+pub async fn async_errors_reject_the_promise(backend: Backend) {
+    let g = js_on(backend).await;
+    let r = settle(g.square_async(num(2.5), js(&[0.0; 4]), JsValue::UNDEFINED)).await;
+    assert_js_error(r, "BAD_DIMENSION", "not an integer");
+    // A kernel of the other backend is refused, naming this backend's kernels.
+    let other = match backend {
+        Backend::WebGl => "register",
+        Backend::WebGpu => "naive",
+    };
+    let r = settle(g.square_async(num(2.0), js(&[0.0; 4]), kernel_opts(other))).await;
+    let msg = assert_js_error(r, "BAD_ARGUMENT", other);
+    for name in kernel_names(&g) {
+        assert!(msg.contains(&name), "{msg} should offer '{name}'");
+    }
+}
+
+pub async fn two_async_calls_in_flight_at_once_both_resolve(backend: Backend) {
+    let g = js_on(backend).await;
+    let a = uniform(1, 33 * 33);
+    let b = uniform(2, 33 * 33);
+    let pa = g.square_async(num(33.0), js(&a), JsValue::UNDEFINED);
+    let pb = g.square_async(num(33.0), js(&b), JsValue::UNDEFINED);
+    let rb = resolve(pb).await;
+    let ra = resolve(pa).await;
+    assert_close(
+        "first",
+        &ra,
+        &reference::square(Ordinary, 33, &to_f64(&a)),
+        FROBENIUS_TOL,
+    );
+    assert_close(
+        "second",
+        &rb,
+        &reference::square(Ordinary, 33, &to_f64(&b)),
+        FROBENIUS_TOL,
+    );
+}
+
+pub async fn a_run_steps_pass_by_pass_with_stats_and_timers(backend: Backend) {
+    let g = js_on(backend).await;
+    g.set_poison(Some(f64::NAN));
+    let n = 24;
+    let m = random::integers(3, n * n, -2, 2);
+    for name in kernel_names(&g) {
+        let mut run = g
+            .start_power(num(n as f64), js(&m), num(5.0), kernel_opts(&name))
+            .unwrap();
+        assert_eq!(run.pass_count(), 3);
+        assert_eq!(run.kernel(), name);
+        assert_eq!(run.backend(), backend.name());
+        let labels: Vec<String> = run
+            .labels()
+            .iter()
+            .map(|l| l.as_string().unwrap())
+            .collect();
+        assert_eq!(
+            labels,
+            ["M^2 = M^1 · M^1", "M^4 = M^2 · M^2", "M^5 = M^4 · M^1"]
+        );
+        let mut exps = vec![];
+        while run.step(Some(true)).unwrap() {
+            if backend == Backend::WebGl {
+                run.sync().unwrap();
+            }
+            let latest = read(&mut run, "latest").await;
+            let e = [0, 2, 4, 5][run.passes_done() as usize];
+            exps.push(e);
+            let want = reference::power(Ordinary, n, &to_f64(&m), e);
+            assert_exact(
+                &format!("{name} pass {} = M^{e}", run.passes_done()),
+                &latest,
+                &want,
+            );
+            // Statistics by GPU reduction equal those of the CPU copy.
+            let s = stats(&mut run, "latest").await;
+            let max_abs = want.iter().fold(0f64, |a, v| a.max(v.abs()));
+            let sum_abs: f64 = want.iter().map(|v| v.abs()).sum();
+            assert_eq!(get(&s, "maxAbs"), max_abs, "{name}");
+            assert_eq!(get(&s, "nan") + get(&s, "inf"), 0.0, "{name}");
+            assert!(
+                (get(&s, "sumAbs") - sum_abs).abs() <= 1e-6 * sum_abs,
+                "{name}"
+            );
+        }
+        assert!(run.done());
+        assert_eq!(exps, [2, 4, 5]);
+        assert_exact(
+            &format!("{name} result"),
+            &result(&mut run).await,
+            &reference::power(Ordinary, n, &to_f64(&m), 5),
+        );
+        assert_eq!(read(&mut run, "a").await, m, "the input stays");
+        // Timer results arrive after control returns to the browser. They must time
+        // the pass, not the idle wait before anyone asks: wait 400 ms first.
+        if prop(&g.info(), "timerQuery").as_bool() == Some(true) {
+            // A 24×24 pass takes well under a millisecond of GPU time (SwiftShader
+            // included); 300 ms can only be the wait.
+            let times = timer_results_after_a_wait(&mut run).await;
+            assert_eq!(times.len(), 3);
+            assert!(pass_times_not_waits(&times), "{name}: {times:?}");
+        }
+    }
+}
+
+pub async fn stats_count_nan_and_infinity(backend: Backend) {
+    let g = js_on(backend).await;
+    let n = 19;
+    let mut m = vec![0.5f32; n * n];
+    m[3] = f32::NAN;
+    m[40] = f32::INFINITY;
+    m[41] = f32::NEG_INFINITY;
+    m[77] = -7.0;
+    let mut run = g
+        .start_square_repeatedly(num(n as f64), js(&m), num(0.0), JsValue::UNDEFINED)
+        .unwrap();
+    let s = stats(&mut run, "a").await;
+    assert_eq!(
+        (get(&s, "maxAbs"), get(&s, "nan"), get(&s, "inf")),
+        (7.0, 1.0, 2.0)
+    );
+    assert_eq!((get(&s, "min"), get(&s, "max")), (-7.0, 0.5));
+}
+
+/// Draws on a new `w`×`h` canvas with `run.drawHeatmapAsync` (and on WebGL
+/// `run.drawHeatmap`, which must draw the same) and returns it with the drawn info.
+pub async fn draw(
+    run: &mut JsRun,
+    which: &str,
+    (w, h): (u32, u32),
+) -> (web_sys::HtmlCanvasElement, JsValue) {
+    let c = canvas(w, h);
+    let drawn = settle(run.draw_heatmap_async(which.into(), c.clone().into(), JsValue::UNDEFINED))
+        .await
+        .expect("drawHeatmapAsync resolves");
+    if run.backend() == "webgl" {
+        let c2 = canvas(w, h);
+        run.draw_heatmap(which.into(), c2.clone().into(), JsValue::UNDEFINED)
+            .unwrap();
+        assert_eq!(pixels(&c), pixels(&c2), "drawHeatmap and drawHeatmapAsync");
+    }
+    (c, drawn)
+}
+
+pub async fn heatmaps_are_drawn_from_gpu_memory_with_row_zero_on_top(backend: Backend) {
+    let g = js_on(backend).await;
+    // [[ 2, -2],
+    //  [ 0, NaN]]  drawn 2x2 pixels per entry on a 4x4 canvas.
+    let m = [2.0f32, -2.0, 0.0, f32::NAN];
+    for name in kernel_names(&g) {
+        let mut run = g
+            .start_square_repeatedly(num(2.0), js(&m), num(0.0), kernel_opts(&name))
+            .unwrap();
+        let (c, drawn) = draw(&mut run, "a", (4, 4)).await;
+        assert_eq!(get(&drawn, "blockRows"), 1.0);
+        let [r, _, b, _] = pixel(&c, 0, 0);
+        assert!(
+            r > 150 && b < 80,
+            "{name}: top-left +2 is red, got {:?}",
+            pixel(&c, 0, 0)
+        );
+        let [r, _, b, _] = pixel(&c, 3, 1);
+        assert!(
+            b > 150 && r < 80,
+            "{name}: top-right -2 is blue, got {:?}",
+            pixel(&c, 3, 1)
+        );
+        assert!(
+            pixel(&c, 1, 3)[..3].iter().all(|&v| v > 230),
+            "{name}: 0 is white"
+        );
+        let nan = pixel(&c, 3, 3);
+        assert!(
+            nan[0] > 120 && nan[1] < 30 && nan[2] > 170,
+            "{name}: NaN is violet, got {nan:?}"
+        );
+    }
+    // Arrays from JS (e.g. |GPU − double|) use the sequential map; a big matrix on a
+    // small canvas reports how many entries each pixel covers.
+    let c = canvas(16, 8);
+    let data: Vec<f32> = (0..64 * 100).map(|v| v as f32).collect();
+    let style = Object::new();
+    Reflect::set(&style, &"sequential".into(), &true.into()).unwrap();
+    let drawn = settle(g.draw_heatmap_async(
+        num(64.0),
+        num(100.0),
+        js(&data),
+        c.clone().into(),
+        style.into(),
+    ))
+    .await
+    .unwrap();
+    assert_eq!(
+        (get(&drawn, "blockRows"), get(&drawn, "blockCols")),
+        (8.0, 7.0)
+    );
+    let first = pixel(&c, 0, 0);
+    let last = pixel(&c, 15, 7);
+    assert!(
+        first[0] > 240 && last[0] < 100,
+        "pale at 0, dark at the max: {first:?} {last:?}"
+    );
+}
+
+pub async fn when_done_waits_without_blocking_and_untimed_passes_say_nan(backend: Backend) {
+    let g = js_on(backend).await;
+    let m = uniform(2, 40 * 40);
+    let mut run = g
+        .start_square_repeatedly(num(40.0), js(&m), num(2.0), JsValue::UNDEFINED)
+        .unwrap();
+    assert!(run.step(None).unwrap());
+    settle(run.when_done()).await.expect("resolves");
+    assert!(run.step(None).unwrap());
+    settle(run.when_done()).await.expect("resolves");
+    assert!(!run.step(None).unwrap(), "no pass left");
+    let times = run.gpu_times().unwrap();
+    assert_eq!(times.length(), 2);
+    assert!(
+        times.iter().all(|t| t.as_f64().is_some_and(f64::is_nan)),
+        "untimed passes are NaN"
+    );
+    let want = reference::repeated_square(Ordinary, 40, &to_f64(&m), 2);
+    assert_close(
+        "after whenDone",
+        &result(&mut run).await,
+        &want,
+        4.0 * FROBENIUS_TOL,
+    );
+}
+
+pub async fn the_identity_of_p_0_is_a_gpu_matrix_too(backend: Backend) {
+    let g = js_on(backend).await;
+    let mut run = g
+        .start_power(num(5.0), js(&uniform(3, 25)), num(0.0), JsValue::UNDEFINED)
+        .unwrap();
+    assert_eq!(run.pass_count(), 0);
+    assert!(run.done());
+    let s = stats(&mut run, "result").await;
+    assert_eq!((get(&s, "maxAbs"), get(&s, "sumAbs")), (1.0, 5.0));
+    let (c, _) = draw(&mut run, "result", (5, 5)).await;
+    assert!(pixel(&c, 2, 2)[1] < 100, "the diagonal is coloured");
+    assert!(pixel(&c, 1, 2)[..3].iter().all(|&v| v > 230), "0 is white");
+    let id = reference::identity(Ordinary, 5);
+    assert_exact("identity", &read(&mut run, "result").await, &id);
+    assert_exact("identity", &result(&mut run).await, &id);
+}
+
+pub async fn timed_passes_time_the_pass_not_the_wait_after_it(backend: Backend) {
+    // Only step() between the passes: nothing else makes the browser send the work on.
+    let g = js_on(backend).await;
+    if prop(&g.info(), "timerQuery").as_bool() != Some(true) {
+        return; // no timer on this device: every time is NaN (tested above)
+    }
+    let m: Vec<f32> = (1..=9).map(|v| v as f32).collect();
+    let first = kernel_names(&g).remove(0);
+    let mut run = g
+        .start_power(num(3.0), js(&m), num(5.0), kernel_opts(&first))
+        .unwrap();
+    while run.step(Some(true)).unwrap() {}
+    // A 3×3 pass is microseconds of GPU time; 300 ms can only be the wait.
+    let times = timer_results_after_a_wait(&mut run).await;
+    assert_eq!(times.len(), 3);
+    assert!(pass_times_not_waits(&times), "{times:?}");
+}
+
+/// Waits 400 ms (the idle time a wrongly ended timer query would take in), then
+/// polls until every pass's GPU time has arrived (at most about a second).
+async fn timer_results_after_a_wait(run: &mut JsRun) -> Vec<Option<f64>> {
+    sleep(400).await;
+    let mut times = vec![];
+    for _ in 0..50 {
+        times = run
+            .gpu_times()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_f64())
+            .collect();
+        if times.iter().all(|t| t.is_some()) {
+            break;
+        }
+        sleep(20).await;
+    }
+    times
+}
+
+fn pass_times_not_waits(times: &[Option<f64>]) -> bool {
+    times
+        .iter()
+        .all(|t| t.is_some_and(|ms| (0.0..300.0).contains(&ms)))
+}
+
+pub async fn freeing_the_gpgpu_under_an_async_call_says_freed(backend: Backend) {
+    let g = js_on(backend).await;
+    let m = uniform(4, 64 * 64);
+    let pending = g.square_async(num(64.0), js(&m), JsValue::UNDEFINED);
+    drop(g); // what free() does from JavaScript
+    let err = settle(pending).await.expect_err("its result is gone");
+    assert_eq!(js_code(&err).as_deref(), Some("FREED"), "{err:?}");
+    let message = prop(&err, "message").as_string().unwrap();
+    assert!(
+        message.contains("freed") && message.contains("settled"),
+        "{message}"
+    );
+}
