@@ -36,10 +36,10 @@ const POOL_MAX_BUFFERS: usize = 6;
 const POOL_MAX_BYTES: u64 = 512 << 20;
 /// Uniform blocks kept, keyed by content (a chain's passes share theirs).
 const UNIFORMS_MAX: usize = 64;
-/// Compute passes recorded into one command buffer before it is submitted. Each
-/// queue.submit() costs Chrome's GPU process about 1.9 ms at n = 2048–4096 on the H100
-/// (bench/NOTES.md): a chain of one submit per pass ran at 30% of its GPU time; TF.js
-/// batches 15.
+/// Compute passes recorded into one command buffer before it is submitted (as TF.js
+/// batches 15). On the H100 a submit per pass measured no slower (bench/NOTES.md), but
+/// fewer submits cost the browser less bookkeeping, and nothing is lost: a readback,
+/// an upload, `whenDone()` and a timed step submit at once.
 const PASSES_PER_SUBMIT: usize = 16;
 /// Invocations along each side of the 2D kernels' workgroups (global, tiled16,
 /// affine, heatmap): the largest dimension is this many times the workgroup limit.
