@@ -22,6 +22,7 @@ use crate::plan::passes::{self, PassPlan};
 use crate::plan::semiring::Semiring;
 use crate::plan::shape::{self, Shape};
 use crate::run::Run;
+use crate::webgpu::adapter::{is_software, request_adapter};
 use crate::webgpu::GpuInfo;
 
 /// Per-call choices; `Options::default()` is the auto-chosen kernel in the
@@ -59,10 +60,10 @@ pub struct CreateOptions {
 }
 
 /// The 'auto' backend rule, from the bench (bench/NOTES.md): a hardware WebGPU
-/// adapter runs the register kernel 80× faster than WebGL's best fragment kernel
-/// (H100: ~40 vs 0.5 TFLOP/s), while a software adapter (SwiftShader on the CPU)
-/// runs it slower than WebGL's fragment kernels do on the same CPU (≈ 2 vs 6–10
-/// GFLOP/s). So: WebGPU unless the adapter is a software one.
+/// adapter runs the register kernel 52–58× faster than WebGL's best fragment kernel
+/// (H100, n = 4096: 34–38 against 0.66 TFLOP/s), while a software adapter
+/// (SwiftShader on the CPU) runs it slower than WebGL's fragment kernels do on the
+/// same CPU. So: WebGPU unless the adapter is a software one.
 pub fn choose_backend(adapter_is_software: Option<bool>) -> Backend {
     match adapter_is_software {
         Some(false) => Backend::WebGpu,
@@ -171,16 +172,22 @@ impl Gpgpu {
                 GpuEngine::create(options.power_preference).await?,
             ))),
             BackendChoice::Auto => {
-                let gpu = GpuEngine::create(options.power_preference).await;
-                let software = gpu.as_ref().ok().map(|e| e.info().is_software());
-                match (choose_backend(software), gpu) {
-                    (Backend::WebGpu, Ok(e)) => Ok(Gpgpu::wrap(Engine::WebGpu(e))),
-                    (_, gpu) => match (webgl(options.canvas), gpu) {
-                        (Ok(g), _) => Ok(g),
-                        // No WebGL2 either: a software WebGPU adapter still works.
-                        (Err(_), Ok(e)) => Ok(Gpgpu::wrap(Engine::WebGpu(e))),
-                        (Err(e), Err(_)) => Err(e),
-                    },
+                let power = options.power_preference;
+                // The adapter decides; a device is asked for only if it will be used.
+                let adapter = request_adapter(power).await;
+                let software = adapter.as_ref().ok().map(is_software);
+                if let (Backend::WebGpu, Ok(adapter)) = (choose_backend(software), &adapter) {
+                    return Ok(Gpgpu::wrap(Engine::WebGpu(
+                        GpuEngine::on_adapter(adapter.clone(), power).await?,
+                    )));
+                }
+                match (webgl(options.canvas), adapter) {
+                    (Ok(g), _) => Ok(g),
+                    // No WebGL2 either: a software WebGPU adapter still works.
+                    (Err(_), Ok(adapter)) => Ok(Gpgpu::wrap(Engine::WebGpu(
+                        GpuEngine::on_adapter(adapter, power).await?,
+                    ))),
+                    (Err(e), Err(_)) => Err(e),
                 }
             }
         }

@@ -91,6 +91,14 @@ impl GpuEngine {
     /// An engine on a new device of a new adapter (`power`: the adapter preference).
     pub async fn create(power: Option<GpuPowerPreference>) -> Result<GpuEngine> {
         let adapter = adapter::request_adapter(power).await?;
+        GpuEngine::on_adapter(adapter, power).await
+    }
+
+    /// An engine on a new device of `adapter`.
+    pub async fn on_adapter(
+        adapter: GpuAdapter,
+        power: Option<GpuPowerPreference>,
+    ) -> Result<GpuEngine> {
         let device = adapter::request_device(&adapter).await?;
         Ok(GpuEngine::on(adapter, device, power))
     }

@@ -67,7 +67,7 @@ export interface DeviceInfo { backend: BackendName; maxDimension: number; kernel
   glslVersion?: string; maxTextureSize?: number; maxViewportDims?: [number, number];
   maxDrawBuffers?: number; maxTextureUnits?: number; floatRenderable?: boolean;
   architecture?: string; device?: string; description?: string; fallbackAdapter?: boolean;
-  maxStorageBufferBindingSize?: number; maxBufferSize?: number;
+  maxStorageBufferBindingSize?: number; maxBufferSize?: number; maxMatrixBytes?: number;
   maxComputeWorkgroupsPerDimension?: number; maxComputeWorkgroupStorageSize?: number;
   maxComputeInvocationsPerWorkgroup?: number; features?: string[]; registerKernel?: string; }
 /** WebGL: textures, framebuffers, …; WebGPU: buffers, pipelines, … */
@@ -612,6 +612,8 @@ impl JsGpgpu {
                     l.max_storage_buffer_binding_size,
                 );
                 set(&o, "maxBufferSize", l.max_buffer_size);
+                // maxDimension bounds one side; a whole matrix must also fit one buffer.
+                set(&o, "maxMatrixBytes", l.max_matrix_bytes());
                 set(
                     &o,
                     "maxComputeWorkgroupsPerDimension",

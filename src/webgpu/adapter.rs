@@ -161,6 +161,17 @@ pub async fn request_adapter(power: Option<GpuPowerPreference>) -> Result<GpuAda
     Ok(adapter.unchecked_into())
 }
 
+/// Whether `adapter` is a software (CPU) one, from what it says of itself (before
+/// any device is asked for): the fallback flag, or SwiftShader by name.
+pub fn is_software(adapter: &GpuAdapter) -> bool {
+    let info: GpuAdapterInfo = adapter.info();
+    let fallback = Reflect::get(&info, &"isFallbackAdapter".into())
+        .ok()
+        .and_then(|v| v.as_bool())
+        .unwrap_or(false);
+    fallback || info.architecture().contains("swiftshader")
+}
+
 /// What `adapter` says of itself.
 pub fn describe(adapter: &GpuAdapter, device: &GpuDevice) -> GpuInfo {
     let info: GpuAdapterInfo = adapter.info();
