@@ -19,7 +19,8 @@ uniform highp sampler2D u_more;
 void main() {
     ivec2 p = ivec2(gl_FragCoord.xy) * FACTOR;
     vec4 s = vec4(0.0);
-    vec4 m = vec4(0.0, 3.0e38, -3.0e38, 0.0);
+    // The largest finite float32: any finite entry, however large, replaces it.
+    vec4 m = vec4(0.0, 3.4028234e38, -3.4028234e38, 0.0);
     for (int dy = 0; dy < FACTOR; ++dy) {
         for (int dx = 0; dx < FACTOR; ++dx) {
             ivec2 q = p + ivec2(dx, dy);

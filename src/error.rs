@@ -260,7 +260,7 @@ impl fmt::Display for GpgpuError {
                 f,
                 "WebGPU is not available ({detail}). The WebGL backend works without it: \
                  Gpgpu.create({{ backend: 'webgl' }}) or new Gpgpu() in JavaScript, \
-                 Backend::WebGl in Rust; 'auto' falls back to it by itself."
+                 CreateOptions {{ backend: BackendChoice::WebGl, .. }} in Rust; 'auto' falls back to it by itself."
             ),
             GpgpuError::DeviceLost { detail } => write!(
                 f,

@@ -66,6 +66,13 @@
 //! * [`run`]: an operation's pass plan on the engine, step by step;
 //! * [`api`] (Rust) and the wasm-bindgen `Gpgpu` class (JavaScript) on top.
 
+#[cfg(not(any(web_sys_unstable_apis, doc)))]
+compile_error!(
+    "gpgpu-matrix needs web-sys's WebGPU bindings: build with \
+     RUSTFLAGS=\"--cfg=web_sys_unstable_apis\" (or, in your crate's .cargo/config.toml, \
+     [build] rustflags = [\"--cfg=web_sys_unstable_apis\"])"
+);
+
 pub mod api;
 pub mod apps;
 pub mod engine;

@@ -285,6 +285,13 @@ impl Run {
     /// run. p = 0 gives the identity.
     pub fn read_result(&self, engine: &mut Engine) -> Result<Vec<f32>> {
         self.check_engine(engine)?;
+        // On WebGPU the blocking read is never possible: say so before anything else.
+        if engine.backend() == crate::kernels::Backend::WebGpu {
+            return Err(GpgpuError::NeedsAsync {
+                call: "run.result()",
+                instead: "run.resultAsync()",
+            });
+        }
         self.check_done()?;
         match self.plan.result {
             Some(_) => {

@@ -63,8 +63,11 @@ async fn every_blocking_form_is_needs_async_naming_its_async_form() {
         "drawHeatmap",
         "drawHeatmapAsync",
     );
-    // A run steps on WebGPU; its blocking reads name their Async forms.
+    // A run steps on WebGPU; its blocking reads name their Async forms, before the
+    // last pass as after it.
     let mut run = g.start_power(two(), m(), num(3.0), u()).unwrap();
+    run.step(None).unwrap();
+    needs_async(run.result(), "run.result()", "run.resultAsync()");
     while run.step(None).unwrap() {}
     let latest = || JsValue::from_str("latest");
     needs_async(run.read(latest()), "run.read()", "run.readAsync()");

@@ -15,7 +15,8 @@ const WG: u32 = 256u;
 var<workgroup> part: array<array<f32, 8>, WG>;
 
 fn empty() -> array<f32, 8> {
-    return array<f32, 8>(0.0, 0.0, 0.0, 0.0, 0.0, 3.0e38, -3.0e38, 0.0);
+    // min and max start at the largest finite float32: any finite entry replaces them.
+    return array<f32, 8>(0.0, 0.0, 0.0, 0.0, 0.0, 3.4028234663852886e38, -3.4028234663852886e38, 0.0);
 }
 
 fn merge(a: array<f32, 8>, b: array<f32, 8>) -> array<f32, 8> {

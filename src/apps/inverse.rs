@@ -32,9 +32,21 @@ pub struct Stopping {
     pub patience: usize,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq)]
+impl Default for Stopping {
+    /// JavaScript's defaults: at most 60 doublings, stop at the first that does not
+    /// improve.
+    fn default() -> Stopping {
+        Stopping {
+            max_doublings: 60,
+            patience: 0,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum InverseMethod {
     /// X ← X(2I − AX) from X₀ = d·Aᵀ, d = 1/(‖A‖₁‖A‖∞): converges for every invertible A.
+    #[default]
     NewtonSchulz,
     /// The chapter's series C = I − dA; d defaults to 1/‖A‖∞ (enough for symmetric
     /// positive definite and strictly diagonally dominant A with a positive diagonal).
@@ -294,6 +306,10 @@ async fn newton_schulz(
     let mut residuals = vec![r0];
     let mut best = Best::new(r0, stopping.patience);
     for _ in 0..stopping.max_doublings {
+        // Exact already (A = I, or 2I: X₀ = dAᵀ is its inverse): nothing to improve.
+        if best.residual == 0.0 {
+            break;
+        }
         // X' = X (2I − AX), with AX = T from the residual just computed.
         let u = ws.affine(&t, None, -1.0, 0.0, 2.0)?;
         ws.free(t);
@@ -328,6 +344,9 @@ async fn series(
     let mut residuals = vec![r0];
     let mut best = Best::new(r0, stopping.patience);
     for _ in 0..stopping.max_doublings {
+        if best.residual == 0.0 {
+            break;
+        }
         let ip = ws.affine(&p, None, 1.0, 0.0, 1.0)?;
         let next = ws.mul(&s, &ip);
         ws.free(ip);

@@ -39,6 +39,17 @@ pub struct JacobiSettings {
     pub record_every: Option<usize>,
 }
 
+impl Default for JacobiSettings {
+    /// JavaScript's defaults: ε = 1e-6, at most 1000 iterations, no history.
+    fn default() -> JacobiSettings {
+        JacobiSettings {
+            epsilon: 1e-6,
+            max_iterations: 1000,
+            record_every: None,
+        }
+    }
+}
+
 impl JacobiSettings {
     /// Refuses `record_every: Some(0)` (as JavaScript refuses `recordEvery: 0`): it
     /// would divide by zero.

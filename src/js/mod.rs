@@ -711,12 +711,19 @@ impl JsGpgpu {
     #[wasm_bindgen(js_name = shaderSource)]
     pub fn shader_source(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "KernelName")] name: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "KernelName | \"auto\"")] name: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "SemiringName")] semiring: JsValue,
     ) -> JsResult<String> {
         let source = || {
-            let (kernel, semiring) = kernel_and_semiring(&name, &semiring)?;
             let engine = self.gpu.engine();
+            // 'auto': the kernel the rule picks for a large product (n = 1024).
+            let (kernel, semiring) = match string_arg("kernel", &name)?.as_str() {
+                "auto" => {
+                    let (_, semiring) = kernel_and_semiring(&"naive".into(), &semiring)?;
+                    (engine.choose_kernel(None, Shape::square(1024))?, semiring)
+                }
+                _ => kernel_and_semiring(&name, &semiring)?,
+            };
             engine.choose_kernel(Some(kernel), Shape::square(1))?;
             Ok(engine.product_source(kernel, semiring))
         };
@@ -724,7 +731,7 @@ impl JsGpgpu {
     }
 
     /// The kernel `auto` picks for an n×n product on this device.
-    #[wasm_bindgen(js_name = defaultKernel)]
+    #[wasm_bindgen(js_name = defaultKernel, unchecked_return_type = "KernelName")]
     pub fn default_kernel(
         &self,
         #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
@@ -751,8 +758,17 @@ impl JsGpgpu {
     /// Fill outputs with `value` (e.g. NaN) before every pass, so unwritten elements
     /// show; `null` turns it off. For tests and debugging.
     #[wasm_bindgen(js_name = setPoison)]
-    pub fn set_poison(&self, value: Option<f64>) {
-        self.gpu.set_poison(value.map(|v| v as f32));
+    pub fn set_poison(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number | null")] value: JsValue,
+    ) -> JsResult<()> {
+        let poison = if value.is_null() || value.is_undefined() {
+            None
+        } else {
+            Some(number_arg("value", &value).map_err(to_js_error)? as f32)
+        };
+        self.gpu.set_poison(poison);
+        Ok(())
     }
 
     /// Frees pooled GPU memory now rather than at its next reuse.
@@ -773,8 +789,10 @@ impl JsGpgpu {
     }
 
     /// The GPUDevice (null on WebGL): for interop, and for tests that destroy it
-    /// to stand in for a device loss.
-    #[wasm_bindgen(getter, unchecked_return_type = "GPUDevice | null")]
+    /// to stand in for a device loss. Typed `object` in the d.ts, so that it compiles
+    /// without @webgpu/types; cast it to `GPUDevice` where those types are installed.
+    // Typed `object`: TypeScript's DOM library has no GPUDevice (that is @webgpu/types).
+    #[wasm_bindgen(getter, unchecked_return_type = "object | null")]
     pub fn device(&self) -> JsValue {
         match &mut *self.gpu.engine() {
             Engine::WebGpu(e) => e.gpu().device().clone().into(),

@@ -114,13 +114,13 @@ impl JsRun {
     }
 
     /// The kernel running the passes.
-    #[wasm_bindgen(getter)]
+    #[wasm_bindgen(getter, unchecked_return_type = "KernelName")]
     pub fn kernel(&self) -> String {
         self.peek(|r| r.kernel().name().to_string())
     }
 
     /// The backend the run's matrices live on: "webgl" or "webgpu".
-    #[wasm_bindgen(getter)]
+    #[wasm_bindgen(getter, unchecked_return_type = "BackendName")]
     pub fn backend(&self) -> String {
         self.peek(|r| r.kernel().backend().name().to_string())
     }

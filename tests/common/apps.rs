@@ -300,6 +300,20 @@ pub async fn inverse_by_the_doubling_product(backend: Backend) {
             assert!(cpu <= 1e-4, "{name} {method:?}: ‖AX − I‖ = {cpu} in f64");
         }
     }
+    // Exact at the start (2I: X₀ = dAᵀ = ½I is the inverse): no doubling at all.
+    let two_i: Vec<f32> = (0..n * n)
+        .map(|i| if i % (n + 1) == 0 { 2.0 } else { 0.0 })
+        .collect();
+    let r = inverse::inverse(&g, n, &two_i, InverseMethod::NewtonSchulz, STOP, &auto())
+        .await
+        .unwrap();
+    assert!(r.converged, "{}", r.message);
+    assert_eq!(r.residuals, [0.0], "{}", r.message);
+    assert!(r
+        .matrix
+        .iter()
+        .enumerate()
+        .all(|(i, &v)| v == if i % (n + 1) == 0 { 0.5 } else { 0.0 }));
     // Singular: a clear "does not converge", not garbage presented as an inverse.
     let mut singular = uniform(5, n * n);
     for j in 0..n {

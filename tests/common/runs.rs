@@ -76,7 +76,7 @@ async fn result(run: &mut JsRun) -> Vec<f32> {
 
 pub async fn async_products_match_the_reference(backend: Backend) {
     let g = js_on(backend).await;
-    g.set_poison(Some(f64::NAN));
+    g.set_poison(JsValue::from_f64(f64::NAN)).unwrap();
     for name in kernel_names(&g) {
         let o = || kernel_opts(&name);
         for &n in &[1usize, 3, 17, 100] {
@@ -181,7 +181,7 @@ pub async fn two_async_calls_in_flight_at_once_both_resolve(backend: Backend) {
 
 pub async fn a_run_steps_pass_by_pass_with_stats_and_timers(backend: Backend) {
     let g = js_on(backend).await;
-    g.set_poison(Some(f64::NAN));
+    g.set_poison(JsValue::from_f64(f64::NAN)).unwrap();
     let n = 24;
     let m = random::integers(3, n * n, -2, 2);
     for name in kernel_names(&g) {
@@ -262,6 +262,33 @@ pub async fn stats_count_nan_and_infinity(backend: Backend) {
         (7.0, 1.0, 2.0)
     );
     assert_eq!((get(&s, "min"), get(&s, "max")), (-7.0, 0.5));
+    // Bounds near float32's largest finite value are the entries themselves, and a
+    // matrix with no finite entry has none (NaN), not a sentinel.
+    let big = [3.3e38f32, 3.2e38, 3.1e38, 3.05e38];
+    let mut run = g
+        .start_square_repeatedly(num(2.0), js(&big), num(0.0), JsValue::UNDEFINED)
+        .unwrap();
+    let s = stats(&mut run, "a").await;
+    assert_eq!(
+        (get(&s, "min"), get(&s, "max")),
+        (3.05e38f32 as f64, 3.3e38f32 as f64)
+    );
+    let negative: Vec<f32> = big.iter().map(|v| -v).collect();
+    let mut run = g
+        .start_square_repeatedly(num(2.0), js(&negative), num(0.0), JsValue::UNDEFINED)
+        .unwrap();
+    let s = stats(&mut run, "a").await;
+    assert_eq!(get(&s, "max"), -3.05e38f32 as f64);
+    let mut run = g
+        .start_square_repeatedly(
+            num(2.0),
+            js(&[f32::INFINITY; 4]),
+            num(0.0),
+            JsValue::UNDEFINED,
+        )
+        .unwrap();
+    let s = stats(&mut run, "a").await;
+    assert!(get(&s, "min").is_nan() && get(&s, "max").is_nan(), "{s:?}");
 }
 
 /// Draws on a new `w`×`h` canvas with `run.drawHeatmapAsync` (and on WebGL

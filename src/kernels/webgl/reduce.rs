@@ -23,7 +23,7 @@ pub struct Stats {
     pub sum_abs: f32,
     /// Sum of value² over finite entries (‖M‖_F²).
     pub sum_sq: f32,
-    /// Smallest and largest finite entries (3e38 / −3e38 when there is none).
+    /// Smallest and largest finite entries (NaN when there is none).
     pub min: f32,
     pub max: f32,
 }
@@ -41,6 +41,20 @@ impl Stats {
             min: at(5),
             max: at(6),
         }
+        .finished()
+    }
+
+    /// The reductions start min and max at ∓ the largest finite float32; with no
+    /// finite entry they are still there (min > max): say NaN instead.
+    pub fn finished(self) -> Stats {
+        if self.min > self.max {
+            return Stats {
+                min: f32::NAN,
+                max: f32::NAN,
+                ..self
+            };
+        }
+        self
     }
 }
 
@@ -99,7 +113,8 @@ pub fn stats_with(engine: &mut GlEngine, m: &GlMatrix, factor: usize) -> Result<
         sum_sq: more[0],
         min: more[1],
         max: more[2],
-    })
+    }
+    .finished())
 }
 
 /// Statistics of `m` in few passes.
@@ -110,6 +125,14 @@ pub fn stats(engine: &mut GlEngine, m: &GlMatrix) -> Result<Stats> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_finite_entry_gives_nan_bounds() {
+        let none = Stats::from_record(&[0.0, 0.0, 4.0, 0.0, 0.0, f32::MAX, -f32::MAX, 0.0]);
+        assert!(none.min.is_nan() && none.max.is_nan());
+        let big = Stats::from_record(&[3.3e38, 0.0, 0.0, 0.0, 0.0, 3.05e38, 3.3e38, 0.0]);
+        assert_eq!((big.min, big.max), (3.05e38, 3.3e38));
+    }
 
     #[test]
     fn passes_shrink_to_one_texel() {
