@@ -28,7 +28,7 @@ export function renderPrecision(container, state) {
     ['max absolute error', m && sci(m.maxAbs), 'max |GPU − double| over the entries finite on both sides (— when there is none)'],
     ['max relative error', m && sci(m.maxRel), 'max |GPU − double| / |double| over nonzero doubles. Large where a true entry is nearly 0 (sums that cancel): a tiny absolute error there is a big relative one. The relative Frobenius error is the figure for the whole matrix'],
     ['relative Frobenius error', m && sci(m.relFrobenius), '‖GPU − double‖ / ‖double‖ over the entries finite on both sides'],
-    ['correctly rounded entries', m && `${int(m.exact)} of ${int(m.total)} (${((100 * m.exact) / m.total).toFixed(1)} %)`, 'entries equal to the double rounded to float32: the best float32 can do, though not always the true value (f(37) = 24 157 817 has no float32; its correct rounding is 24 157 816). Only finite numbers count: not NaN, ±Inf or an overflow'],
+    ['correctly rounded entries', m && `${int(m.exact)} of ${int(m.total)} (${((100 * m.exact) / m.total).toFixed(1)} %)`, 'entries equal to the double rounded to float32: the best float32 can do, though not always the true value (F(37) = 24 157 817 has no float32; its correct rounding is 24 157 816). Only finite numbers count: not NaN, ±Inf or an overflow'],
   ];
   if (m && m.nonfiniteMismatch) rows.push(['NaN/Inf mismatches', int(m.nonfiniteMismatch), 'entries where one side is NaN or ±Inf and the other is not the same']);
   const why = {
