@@ -408,7 +408,7 @@ impl Engine {
             }
             (Engine::WebGpu(e), Matrix::Gpu(m)) => {
                 let drawn = heatmap::mapping(m.shape.rows, m.shape.cols, w.max(1), h.max(1));
-                let context = crate::kernels::webgpu::heatmap::context_2d(canvas)?;
+                let context = crate::kernels::context_2d(canvas)?;
                 let read = e.heatmap(m, (w, h), drawn.stride, range, style)?;
                 Ok(PendingDraw(DrawState::Gpu {
                     read,
@@ -618,11 +618,6 @@ impl PendingDraw {
             DrawState::Ready(d) => *d,
             DrawState::Gpu { drawn, .. } => *drawn,
         }
-    }
-
-    /// Whether the picture is already on the canvas (WebGL).
-    pub fn is_done(&self) -> bool {
-        matches!(self.0, DrawState::Ready(_))
     }
 
     /// Resolves once the picture is on the canvas.

@@ -28,7 +28,7 @@ use crate::kernels::{Backend, Kernel};
 use crate::plan::semiring::Semiring;
 use crate::plan::shape::{self, Shape};
 use crate::webgpu::adapter::{self, describe_js};
-use crate::webgpu::buffer::{check_size, MATRIX, READBACK, UNIFORM};
+use crate::webgpu::buffer::{allocated_size, check_size, MATRIX, READBACK, UNIFORM};
 use crate::webgpu::{Buffer, ComputePipeline, Gpu, GpuInfo, LiveCounts, Timer};
 
 /// Free matrix buffers kept for reuse (creating buffers costs on real GPUs).
@@ -247,7 +247,7 @@ impl GpuEngine {
     pub fn alloc(&mut self, shape: Shape) -> Result<GpuMatrix> {
         self.ensure()?;
         self.check_shape(shape)?;
-        let bytes = (shape.len() as u64 * 4).max(16).div_ceil(16) * 16;
+        let bytes = allocated_size(shape.len() as u64 * 4);
         let buffer = match self.free.iter().position(|b| b.size() == bytes) {
             Some(i) => self.free.swap_remove(i),
             None => Buffer::new(&self.gpu, bytes, MATRIX, "matrix")?,
@@ -644,11 +644,6 @@ impl GpuEngine {
     pub fn product_source(&self, kernel: Kernel, semiring: Semiring) -> String {
         self.product_key(kernel, semiring, true).source()
     }
-
-    /// The backend this engine runs.
-    pub fn backend(&self) -> Backend {
-        Backend::WebGpu
-    }
 }
 
 impl Drop for GpuEngine {
@@ -800,9 +795,4 @@ pub fn heatmap_words(
         0,
         0,
     ]
-}
-
-/// Bytes of one matrix buffer of `shape`, as allocated.
-pub fn matrix_bytes(shape: Shape) -> u64 {
-    (shape.len() as u64 * 4).max(16).div_ceil(16) * 16
 }

@@ -6,6 +6,10 @@
 pub mod webgl;
 pub mod webgpu;
 
+use wasm_bindgen::JsCast;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+
+use crate::error::{GpgpuError, Result};
 use crate::plan::layout::Layout;
 
 /// Which GPU interface a kernel (or an engine) works through.
@@ -152,6 +156,20 @@ impl Kernel {
             Backend::WebGpu => webgpu::file_source(self),
         }
     }
+}
+
+/// The 2D context of a page canvas a heatmap goes onto (both backends), or
+/// BAD_ARGUMENT.
+pub fn context_2d(canvas: &HtmlCanvasElement) -> Result<CanvasRenderingContext2d> {
+    canvas
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
+        .ok_or_else(|| GpgpuError::BadArgument {
+            name: "canvas".into(),
+            detail: "a heatmap needs a canvas that can give a '2d' context".into(),
+        })
 }
 
 #[cfg(test)]

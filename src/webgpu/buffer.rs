@@ -28,7 +28,7 @@ impl Buffer {
     /// of 4 and a zero-sized binding is invalid). Out-of-memory and validation
     /// errors are caught by error scopes and reported at the next readback.
     pub fn new(gpu: &Gpu, size: u64, usage: u32, label: &str) -> Result<Buffer> {
-        let size = size.max(16).div_ceil(16) * 16;
+        let size = allocated_size(size);
         let descriptor = GpuBufferDescriptor::new_with_f64(size as f64, usage);
         descriptor.set_label(label);
         let raw = gpu
@@ -85,6 +85,12 @@ impl Buffer {
             .write_buffer_with_f64_and_buffer_source(&self.raw, offset as f64, view.unchecked_ref())
             .map_err(|e| self.gpu.failure(format!("writeBuffer threw {e:?}")))
     }
+}
+
+/// The size `Buffer::new` allocates for `size` bytes: at least 16, a multiple of 16
+/// (WebGPU wants multiples of 4, and a zero-sized binding is invalid).
+pub fn allocated_size(size: u64) -> u64 {
+    size.max(16).div_ceil(16) * 16
 }
 
 impl Drop for Buffer {

@@ -74,11 +74,6 @@ impl Checks {
         self.uncaptured.borrow_mut().clear();
     }
 
-    /// Whether any check is waiting.
-    pub fn is_empty(&self) -> bool {
-        self.pending.borrow().is_empty() && self.uncaptured.borrow().is_empty()
-    }
-
     /// Awaits every pending check; the first error found is returned (the others
     /// are dropped: they are usually its consequences).
     pub async fn settle(&self) -> Result<()> {

@@ -2,8 +2,7 @@
 //! context's canvas, then copies that onto a page canvas (GPU to GPU in the
 //! browser: no readPixels).
 
-use wasm_bindgen::JsCast;
-use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+use web_sys::HtmlCanvasElement;
 
 use super::ProgramKey;
 use crate::engine::webgl::{Destination, GlEngine, GlMatrix};
@@ -80,15 +79,7 @@ pub fn draw(
 
 /// Copies the context's canvas onto `target` (a 2D canvas of the same size).
 pub fn present(engine: &GlEngine, target: &HtmlCanvasElement) -> Result<()> {
-    let ctx = target
-        .get_context("2d")
-        .ok()
-        .flatten()
-        .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
-        .ok_or_else(|| GpgpuError::BadArgument {
-            name: "canvas".into(),
-            detail: "a heatmap needs a canvas that can give a '2d' context".into(),
-        })?;
+    let ctx = crate::kernels::context_2d(target)?;
     ctx.set_image_smoothing_enabled(false);
     let (w, h) = (target.width() as f64, target.height() as f64);
     ctx.clear_rect(0.0, 0.0, w, h);

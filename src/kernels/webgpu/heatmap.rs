@@ -3,23 +3,10 @@
 //! into a 2D one is not available on every adapter (on SwiftShader, headless, it
 //! takes the page's WebGPU instance down; measured), while pixels always arrive.
 
-use wasm_bindgen::{Clamped, JsCast};
-use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
+use wasm_bindgen::Clamped;
+use web_sys::{CanvasRenderingContext2d, ImageData};
 
 use crate::error::{GpgpuError, Result};
-
-/// The canvas's 2D context, or BAD_ARGUMENT.
-pub fn context_2d(canvas: &HtmlCanvasElement) -> Result<CanvasRenderingContext2d> {
-    canvas
-        .get_context("2d")
-        .ok()
-        .flatten()
-        .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
-        .ok_or_else(|| GpgpuError::BadArgument {
-            name: "canvas".into(),
-            detail: "a heatmap needs a canvas that can give a '2d' context".into(),
-        })
-}
 
 /// Puts RGBA8 `pixels` (width × height, row 0 at the top) on the context's canvas.
 pub fn put_pixels(

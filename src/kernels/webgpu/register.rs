@@ -122,14 +122,6 @@ impl Params {
             Params::Cpu => format!("{SEMIRING_WGSL}\n{REGISTER_CPU_ANY_WGSL}"),
         }
     }
-
-    /// The WGSL file behind this form (for aligned shapes; `_any` for the others).
-    pub fn file(&self) -> &'static str {
-        match self {
-            Params::Staged { .. } => "wgsl/matmul_register.wgsl",
-            Params::Cpu => "wgsl/matmul_register_cpu.wgsl",
-        }
-    }
 }
 
 #[cfg(test)]
