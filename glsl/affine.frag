@@ -1,7 +1,9 @@
 // Element-wise R = alpha*P + beta*Q + gamma*I in any layout, one texel per
 // fragment, every plane at once (one render target per plane). Building block of
 // the applications: 2I - AX (Newton-Schulz), AX - I (residuals), c + Tx (Jacobi),
-// A - lambda*v*v^T (deflation), s*M (normalisation).
+// A - lambda*v*v^T (deflation), s*M (normalisation). With u_combine 1 or 2 it is
+// R = max(P, Q) or min(P, Q) instead: the boolean and min-plus "sum" that adds up
+// the tile products of a tiled product (the ordinary sum is P + Q).
 #if LAYOUT_PLANES == 0
 #define PLANES 1
 #else
@@ -12,6 +14,7 @@ uniform highp sampler2D u_q[PLANES];
 uniform float u_alpha;
 uniform float u_beta;
 uniform float u_gamma;
+uniform int u_combine;
 uniform float u_pad;     // what padding holds (the semiring's zero)
 uniform ivec2 u_valid;   // (cols, rows) of the matrix
 
@@ -37,6 +40,8 @@ layout(location = 7) out vec4 o_7;
     if (u_alpha != 0.0) v += u_alpha * texelFetch(u_p[r], t, 0);                 \
     if (u_beta != 0.0) v += u_beta * texelFetch(u_q[r], t, 0);                   \
     if (u_gamma != 0.0) v += u_gamma * vec4(equal(ivec4(i), j));                 \
+    if (u_combine == 1) v = max(texelFetch(u_p[r], t, 0), texelFetch(u_q[r], t, 0)); \
+    if (u_combine == 2) v = min(texelFetch(u_p[r], t, 0), texelFetch(u_q[r], t, 0)); \
     bvec4 inside = lessThan(j, ivec4(u_valid.x));                                \
     if (i >= u_valid.y) inside = bvec4(false);                                   \
     o = mix(vec4(u_pad), v, inside); }

@@ -13,11 +13,14 @@ use std::pin::pin;
 use std::rc::{Rc, Weak};
 use std::task::{Context, Poll, Waker};
 
+use crate::blocks::grid::{self, TiledRun};
+use crate::blocks::sparse;
 use crate::engine::{Engine, GlEngine, GpuEngine, PendingRead};
 use crate::error::{GpgpuError, Result};
 use crate::gl::capabilities::DeviceInfo;
 use crate::gl::context::Canvas;
 use crate::kernels::{Backend, Kernel};
+use crate::plan::blocks::BlockSparse;
 use crate::plan::passes::{self, PassPlan};
 use crate::plan::semiring::Semiring;
 use crate::plan::shape::{self, Shape};
@@ -36,6 +39,36 @@ pub struct Options {
     /// What "product" means: ordinary (+, ×), boolean (OR, AND) or (min, +) for
     /// shortest paths, where `f32::INFINITY` is "no edge" and `-∞` is `BadArgument`.
     pub semiring: Semiring,
+    /// Cut every matrix into tiles of at most this side, even where it would fit
+    /// the device whole (`None`: tile only past the device limit). The tiled path
+    /// is the one big matrices take; a small cap exercises it at small sizes.
+    pub max_tile: Option<usize>,
+}
+
+/// An operation ready to run: whole matrices ([`Run`]) or tiled ones
+/// ([`TiledRun`], for sizes past the device limit or under `max_tile`).
+pub enum Work {
+    Whole(Run),
+    Tiled(TiledRun),
+}
+
+impl Work {
+    /// The run, if the matrices fit whole; a tiled operation cannot be stepped.
+    pub fn into_run(self, engine: &mut Engine) -> Result<Run> {
+        match self {
+            Work::Whole(run) => Ok(run),
+            Work::Tiled(t) => {
+                t.recycle(engine);
+                Err(GpgpuError::BadArgument {
+                    name: "n".into(),
+                    detail: "matrices past the device limit (or options.maxTile) are \
+                             multiplied in tiles, which step-by-step runs do not do; use \
+                             the plain call or its Async form"
+                        .into(),
+                })
+            }
+        }
+    }
 }
 
 /// Which backend [`Gpgpu::create`] makes.
@@ -289,8 +322,8 @@ impl Gpgpu {
         options: &Options,
     ) -> Result<Vec<f32>> {
         self.blocking("multiply", "multiplyAsync")?;
-        let run = self.start_product(rows, inner, cols, a, b, options)?;
-        self.finish(run)
+        let work = begin_product(&mut self.engine(), [rows, inner, cols], a, b, options)?;
+        finish_work(&mut self.engine(), work)
     }
 
     /// R = M · M for an n×n M. WebGL only.
@@ -330,8 +363,8 @@ impl Gpgpu {
         options: &Options,
     ) -> Result<Vec<f32>> {
         self.blocking("run_plan", "run_plan_async")?;
-        let run = self.start_plan(n, m, plan, options)?;
-        self.finish(run)
+        let work = begin_plan(&mut self.engine(), n, m, plan, options)?;
+        finish_work(&mut self.engine(), work)
     }
 
     /// A · B without blocking, on either backend.
@@ -345,8 +378,9 @@ impl Gpgpu {
         options: &Options,
     ) -> Result<Vec<f32>> {
         self.handle().ready().await?;
-        let run = self.start_product(rows, inner, cols, a, b, options)?;
-        self.finish_async(run)?.wait().await
+        let work = begin_product(&mut self.engine(), [rows, inner, cols], a, b, options)?;
+        let pending = finish_work_async(&mut self.engine(), work)?;
+        pending.wait().await
     }
 
     /// M · M without blocking.
@@ -386,8 +420,37 @@ impl Gpgpu {
         options: &Options,
     ) -> Result<Vec<f32>> {
         self.handle().ready().await?;
-        let run = self.start_plan(n, m, plan, options)?;
-        self.finish_async(run)?.wait().await
+        let work = begin_plan(&mut self.engine(), n, m, plan, options)?;
+        let pending = finish_work_async(&mut self.engine(), work)?;
+        pending.wait().await
+    }
+
+    /// A·B for block-sparse A and B (see [`crate::blocks::sparse`]): only the
+    /// products of stored blocks run on the GPU. WebGL only (blocking).
+    pub fn multiply_block_sparse(
+        &self,
+        a: &BlockSparse,
+        b: &BlockSparse,
+    ) -> Result<sparse::Product> {
+        sparse::multiply_now(&mut self.engine(), a, b)
+    }
+
+    /// A·B for block-sparse A and B without blocking, on either backend.
+    pub async fn multiply_block_sparse_async(
+        &self,
+        a: &BlockSparse,
+        b: &BlockSparse,
+    ) -> Result<sparse::Product> {
+        sparse::multiply(&self.handle(), a, b).await
+    }
+
+    /// M^(2^times) for a square block-sparse M, with each squaring's block counts.
+    pub async fn square_block_sparse_repeatedly_async(
+        &self,
+        m: &BlockSparse,
+        times: usize,
+    ) -> Result<sparse::Squarings> {
+        sparse::square_repeatedly(&self.handle(), m, times).await
     }
 
     /// Validates and uploads A and B; the product pass is not run yet. Step it with
@@ -424,15 +487,29 @@ impl Gpgpu {
 
     /// Runs the remaining passes, reads the result (blocking until the GPU is done:
     /// WebGL only) and returns the run's GPU memory to the pool.
-    pub fn finish(&self, mut run: Run) -> Result<Vec<f32>> {
-        let mut engine = self.engine();
-        let engine = &mut *engine;
-        let result = run
-            .check_engine(engine)
-            .and_then(|_| run.run_all(engine))
-            .and_then(|_| run.read_result(engine));
-        run.recycle(engine);
-        result
+    pub fn finish(&self, run: Run) -> Result<Vec<f32>> {
+        finish_work(&mut self.engine(), Work::Whole(run))
+    }
+}
+
+/// `options` for a run of whole matrices: what tiling asked for has been decided.
+fn untiled(options: &Options) -> Options {
+    Options {
+        max_tile: None,
+        ..*options
+    }
+}
+
+/// Step-by-step runs hold whole matrices: `max_tile` is for the plain calls.
+fn refuse_tiles(options: &Options) -> Result<()> {
+    match options.max_tile {
+        None => Ok(()),
+        Some(_) => Err(GpgpuError::BadArgument {
+            name: "options.maxTile".into(),
+            detail: "step-by-step runs hold whole matrices and do not multiply in tiles; \
+                     use the plain call or its Async form for a tiled product"
+                .into(),
+        }),
     }
 }
 
@@ -444,6 +521,7 @@ pub fn start_product(
     b: &[f32],
     options: &Options,
 ) -> Result<Run> {
+    refuse_tiles(options)?;
     let rows = engine.dimension("rows", rows as f64)?;
     let inner = engine.dimension("inner", inner as f64)?;
     let cols = engine.dimension("cols", cols as f64)?;
@@ -472,6 +550,7 @@ pub fn start_plan(
     plan: PassPlan,
     options: &Options,
 ) -> Result<Run> {
+    refuse_tiles(options)?;
     let n = engine.dimension("n", n as f64)?;
     let shape = Shape::square(n);
     engine.check_shape(shape)?;
@@ -490,4 +569,115 @@ pub fn finish_async(engine: &mut Engine, mut run: Run) -> Result<PendingRead> {
         .and_then(|_| run.read_result_async(engine));
     run.recycle(engine);
     pending
+}
+
+/// A dimension of an operation that may be tiled: a whole number from 1 up; the
+/// device limit does not apply (tiles take care of it), WebAssembly memory does
+/// (see [`grid::check_memory`]).
+pub fn tiled_dimension(name: &str, value: f64) -> Result<usize> {
+    shape::dimension(name, value, u32::MAX as usize)
+}
+
+/// Validates A and B for a product and uploads them whole or, past the device
+/// limit or over `options.max_tile`, as tiles.
+pub fn begin_product(
+    engine: &mut Engine,
+    [rows, inner, cols]: [usize; 3],
+    a: &[f32],
+    b: &[f32],
+    options: &Options,
+) -> Result<Work> {
+    let (sa, sb) = (Shape::new(rows, inner), Shape::new(inner, cols));
+    let out = Shape::new(rows, cols);
+    match tile_for(engine, &[sa, sb, out], options)? {
+        None => {
+            start_product(engine, [rows, inner, cols], a, b, &untiled(options)).map(Work::Whole)
+        }
+        Some(tile) => {
+            for (name, v) in [("rows", rows), ("inner", inner), ("cols", cols)] {
+                tiled_dimension(name, v as f64)?;
+            }
+            grid::check_memory("this product", &[sa, sb], out)?;
+            shape::check_len("a", sa, a.len())?;
+            shape::check_len("b", sb, b.len())?;
+            let kernel = engine.choose_kernel(options.kernel, Shape::square(tile))?;
+            let inputs = [(sa, a), (sb, b)];
+            TiledRun::new(
+                engine,
+                kernel,
+                options.semiring,
+                passes::product(),
+                &inputs,
+                tile,
+            )
+            .map(Work::Tiled)
+        }
+    }
+}
+
+/// Validates M for a plan on an n×n matrix and uploads it whole or as tiles.
+pub fn begin_plan(
+    engine: &mut Engine,
+    n: usize,
+    m: &[f32],
+    plan: PassPlan,
+    options: &Options,
+) -> Result<Work> {
+    let shape = Shape::square(n);
+    match tile_for(engine, &[shape], options)? {
+        None => start_plan(engine, n, m, plan, &untiled(options)).map(Work::Whole),
+        Some(tile) => {
+            tiled_dimension("n", n as f64)?;
+            grid::check_memory("this power", &[shape], shape)?;
+            shape::check_len("m", shape, m.len())?;
+            let kernel = engine.choose_kernel(options.kernel, Shape::square(tile))?;
+            TiledRun::new(engine, kernel, options.semiring, plan, &[(shape, m)], tile)
+                .map(Work::Tiled)
+        }
+    }
+}
+
+/// The tile side for `shapes` under `options` (None: whole); a max_tile of 0 is
+/// BadCount.
+fn tile_for(engine: &Engine, shapes: &[Shape], options: &Options) -> Result<Option<usize>> {
+    if options.max_tile == Some(0) {
+        return Err(GpgpuError::BadCount {
+            name: "maxTile".into(),
+            value: 0.0,
+            problem: crate::error::NumberProblem::Zero,
+        });
+    }
+    Ok(grid::tile_for(engine, shapes, options.max_tile))
+}
+
+/// Runs an operation's passes and queues the readback of its result; its GPU
+/// memory goes back to the pool.
+pub fn finish_work_async(engine: &mut Engine, work: Work) -> Result<PendingRead> {
+    match work {
+        Work::Whole(run) => finish_async(engine, run),
+        Work::Tiled(mut t) => {
+            let pending = t.run_all(engine).and_then(|_| t.read_async(engine));
+            t.recycle(engine);
+            pending
+        }
+    }
+}
+
+/// Runs an operation's passes and reads its result, blocking (WebGL).
+pub fn finish_work(engine: &mut Engine, work: Work) -> Result<Vec<f32>> {
+    match work {
+        Work::Whole(mut run) => {
+            let result = run
+                .check_engine(engine)
+                .and_then(|_| run.run_all(engine))
+                .and_then(|_| run.read_result(engine));
+            run.recycle(engine);
+            result
+        }
+        Work::Tiled(mut t) => {
+            let result = t.run_all(engine).and_then(|_| t.read(engine));
+            t.recycle(engine);
+            result
+        }
+    }
 }

@@ -64,6 +64,8 @@
 //! * [`kernels`]: shader files (`glsl/`, `wgsl/`) paired with the Rust that binds them;
 //! * [`engine`]: one run engine over both backends: upload → passes → readback;
 //! * [`run`]: an operation's pass plan on the engine, step by step;
+//! * [`blocks`]: partitioned matrices over the engine: tiled products past the
+//!   device limit, block-sparse products;
 //! * [`api`] (Rust) and the wasm-bindgen `Gpgpu` class (JavaScript) on top.
 
 #[cfg(not(any(web_sys_unstable_apis, doc)))]
@@ -75,6 +77,7 @@ compile_error!(
 
 pub mod api;
 pub mod apps;
+pub mod blocks;
 pub mod engine;
 pub mod error;
 pub mod gl;

@@ -18,8 +18,9 @@ use crate::error::{GpgpuError, Result};
 use crate::gl::objects::Query;
 use crate::kernels::webgl::heatmap::{self, Drawn, Style};
 use crate::kernels::webgl::reduce::{self, Stats};
-use crate::kernels::webgl::{affine, choose as choose_webgl};
+use crate::kernels::webgl::{affine, block_sparse, choose as choose_webgl};
 use crate::kernels::{Backend, Kernel};
+use crate::plan::blocks::Numeric;
 use crate::plan::layout::Layout;
 use crate::plan::semiring::Semiring;
 use crate::plan::shape::{self, Shape};
@@ -337,6 +338,48 @@ impl Engine {
         }
     }
 
+    /// out ← p ⊕ q element-wise in `semiring` (the sum of a tiled product's tile
+    /// products); WebGL padding gets the semiring's zero.
+    pub fn combine(
+        &mut self,
+        out: &Matrix,
+        [p, q]: [&Matrix; 2],
+        semiring: Semiring,
+    ) -> Result<()> {
+        match (self, out, p, q) {
+            (Engine::WebGl(e), Matrix::Gl(out), Matrix::Gl(p), Matrix::Gl(q)) => {
+                affine::combine(e, out, [p, q], semiring, semiring.zero() as f32)
+            }
+            (Engine::WebGpu(e), Matrix::Gpu(out), Matrix::Gpu(p), Matrix::Gpu(q)) => {
+                e.combine(out, [p, q], semiring)
+            }
+            _ => Err(foreign()),
+        }
+    }
+
+    /// The numeric phase of a block-sparse product: `out` (C's atlas) ← the stored
+    /// blocks of A·B (see [`crate::plan::blocks::Numeric`]).
+    pub fn block_product(&mut self, n: &Numeric, [a, b, index, out]: [&Matrix; 4]) -> Result<()> {
+        match (self, a, b, index, out) {
+            (Engine::WebGl(e), Matrix::Gl(a), Matrix::Gl(b), Matrix::Gl(i), Matrix::Gl(o)) => {
+                block_sparse::product(e, n, [a, b, i, o])
+            }
+            (Engine::WebGpu(e), Matrix::Gpu(a), Matrix::Gpu(b), Matrix::Gpu(i), Matrix::Gpu(o)) => {
+                e.block_product(n, [a, b, i, o])
+            }
+            _ => Err(foreign()),
+        }
+    }
+
+    /// `flags` ← 1 for each stored block of the atlas `c` holding a nonzero, else 0.
+    pub fn block_flags(&mut self, n: &Numeric, c: &Matrix, flags: &Matrix) -> Result<()> {
+        match (self, c, flags) {
+            (Engine::WebGl(e), Matrix::Gl(c), Matrix::Gl(f)) => block_sparse::flags(e, n, c, f),
+            (Engine::WebGpu(e), Matrix::Gpu(c), Matrix::Gpu(f)) => e.block_flags(n, c, f),
+            _ => Err(foreign()),
+        }
+    }
+
     /// Reads a matrix back, blocking until the GPU is done: WebGL only (WebGPU:
     /// NeedsAsync naming `instead`).
     pub fn download(
@@ -539,6 +582,11 @@ enum ReadState {
     Ready(Vec<f32>),
     Gl(GlRead),
     Gpu(GpuRead, Semiring),
+    /// A tiled matrix: each tile's read, with where the tile goes.
+    Tiles {
+        shape: Shape,
+        tiles: Vec<(PendingRead, (usize, usize), Shape)>,
+    },
 }
 
 /// A readback on its way; `wait` resolves to the row-major matrix.
@@ -550,10 +598,23 @@ impl PendingRead {
         PendingRead(ReadState::Ready(data))
     }
 
+    /// A matrix of `shape` read as tiles: each tile's read and its top-left corner.
+    pub fn tiles(shape: Shape, tiles: Vec<(PendingRead, (usize, usize), Shape)>) -> PendingRead {
+        PendingRead(ReadState::Tiles { shape, tiles })
+    }
+
     /// The data, once on the CPU.
     pub async fn wait(self) -> Result<Vec<f32>> {
         match self.0 {
             ReadState::Ready(data) => Ok(data),
+            ReadState::Tiles { shape, tiles } => {
+                let mut data = vec![0f32; shape.len()];
+                for (read, corner, tile) in tiles {
+                    let piece = Box::pin(read.wait()).await?;
+                    crate::plan::blocks::paste(&mut data, shape.cols, corner, &piece, tile.cols);
+                }
+                Ok(data)
+            }
             ReadState::Gl(read) => read.wait().await,
             ReadState::Gpu(read, semiring) => Ok(semiring.decode(read.wait_f32().await?)),
         }

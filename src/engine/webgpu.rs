@@ -21,10 +21,12 @@ use web_sys::{
 
 use crate::error::{GpgpuError, Result};
 use crate::kernels::webgl::heatmap::Style;
+use crate::kernels::webgpu::block_sparse;
 use crate::kernels::webgpu::{
     line_workgroups, product_workgroups, PipelineKey, RegisterParams, REDUCE_GROUPS,
 };
 use crate::kernels::{Backend, Kernel};
+use crate::plan::blocks::Numeric;
 use crate::plan::semiring::Semiring;
 use crate::plan::shape::{self, Shape};
 use crate::webgpu::adapter::{self, describe_js};
@@ -491,7 +493,34 @@ impl GpuEngine {
         out: &GpuMatrix,
         p: &GpuMatrix,
         q: Option<&GpuMatrix>,
+        coefficients: [f32; 3],
+    ) -> Result<()> {
+        self.elementwise(out, p, q, coefficients, 0)
+    }
+
+    /// out ← p ⊕ q in `semiring` (ordinary: p + q; boolean: max; min-plus: min).
+    pub fn combine(
+        &mut self,
+        out: &GpuMatrix,
+        [p, q]: [&GpuMatrix; 2],
+        semiring: Semiring,
+    ) -> Result<()> {
+        let mode = match semiring {
+            Semiring::Ordinary => 0,
+            Semiring::Boolean => 1,
+            Semiring::MinPlus => 2,
+        };
+        self.elementwise(out, p, Some(q), [1.0, 1.0, 0.0], mode)
+    }
+
+    /// wgsl/affine.wgsl: `combine` 0 is the affine map, 1 max, 2 min.
+    fn elementwise(
+        &mut self,
+        out: &GpuMatrix,
+        p: &GpuMatrix,
+        q: Option<&GpuMatrix>,
         [alpha, beta, gamma]: [f32; 3],
+        combine: u32,
     ) -> Result<()> {
         self.ensure()?;
         self.poison(out)?;
@@ -502,7 +531,7 @@ impl GpuEngine {
             alpha.to_bits(),
             beta.to_bits(),
             gamma.to_bits(),
-            0,
+            combine,
             0,
             0,
         ];
@@ -511,6 +540,36 @@ impl GpuEngine {
         self.dispatch(
             PipelineKey::Affine,
             &[&p.buffer, q, &out.buffer],
+            &words,
+            groups,
+            None,
+        )
+    }
+
+    /// The numeric phase of a block-sparse product: out (C's atlas) ← the stored
+    /// blocks of A·B, from A's and B's atlases and the index table.
+    pub fn block_product(
+        &mut self,
+        n: &Numeric,
+        [a, b, index, out]: [&GpuMatrix; 4],
+    ) -> Result<()> {
+        self.ensure()?;
+        self.poison(out)?;
+        let max = self.info.limits.max_compute_workgroups_per_dimension as usize;
+        let (groups, words) = block_sparse::product(n, max);
+        let buffers = [&a.buffer, &b.buffer, &index.buffer, &out.buffer];
+        self.dispatch(PipelineKey::BlockSparse, &buffers, &words, groups, None)
+    }
+
+    /// flags ← 1 for each stored block of the atlas `c` holding a nonzero, else 0.
+    pub fn block_flags(&mut self, n: &Numeric, c: &GpuMatrix, flags: &GpuMatrix) -> Result<()> {
+        self.ensure()?;
+        self.poison(flags)?;
+        let max = self.info.limits.max_compute_workgroups_per_dimension as usize;
+        let (groups, words) = block_sparse::flags(n, max);
+        self.dispatch(
+            PipelineKey::BlockFlags,
+            &[&c.buffer, &flags.buffer],
             &words,
             groups,
             None,

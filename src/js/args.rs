@@ -121,8 +121,8 @@ pub(crate) fn string_option(obj: &JsValue, key: &str) -> Result<String> {
     })
 }
 
-/// `{ kernel?: "auto" | "naive" | "packed" | "blocked4" | "blocked8",
-///    semiring?: "ordinary" | "boolean" | "min-plus" }`
+/// `{ kernel?: "auto" | "naive" | "packed" | "blocked4" | "blocked8" | …,
+///    semiring?: "ordinary" | "boolean" | "min-plus", maxTile?: number }`
 pub(crate) fn options_arg(value: &JsValue) -> Result<Options> {
     parse_options(value, &[], true)
 }
@@ -175,11 +175,16 @@ pub(crate) fn parse_options(
                         ),
                     })?;
             }
+            // A product's tile cap (the tiled path at small sizes); 0 is refused later
+            // with the other sizes, as BAD_COUNT.
+            "maxTile" if semiring_allowed => {
+                options.max_tile = Some(count_option(value, "maxTile", 1, u32::MAX as f64)?);
+            }
             other if extra.contains(&other) => {}
             other => {
                 let mut known = vec!["kernel"];
                 if semiring_allowed {
-                    known.push("semiring");
+                    known.extend(["semiring", "maxTile"]);
                 }
                 known.extend(extra);
                 return Err(GpgpuError::BadArgument {

@@ -5,22 +5,23 @@
 
 pub mod apps;
 pub mod args;
+pub mod blocks;
 pub mod run;
 
 use js_sys::{Array, Float32Array, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-use crate::api::{self, BackendChoice, CreateOptions, Gpgpu, Handle, Info};
+use crate::api::{self, BackendChoice, CreateOptions, Gpgpu, Handle, Info, Options, Work};
+use crate::blocks::grid;
 use crate::engine::{Engine, PendingRead};
 use crate::error::{GpgpuError, Result};
 use crate::gl::context::Canvas;
 use crate::kernels::webgl::ProgramKey;
 use crate::kernels::{Backend, Kernel};
-use crate::plan::passes;
+use crate::plan::passes::{self, PassPlan};
 use crate::plan::semiring::Semiring;
 use crate::plan::shape::{self, Shape, MAX_COUNT};
-use crate::run::Run;
 use crate::webgpu::adapter::power_preference;
 
 pub use args::to_js_error;
@@ -53,7 +54,9 @@ export interface CreateOptions { backend?: BackendName | "auto";
 export type RunMatrix = "a" | "input" | "b" | "latest" | "result";
 /** `kernel`: "auto" (default: the fastest for the shape) or a kernel of info().kernels. */
 export interface KernelOptions { kernel?: KernelName | "auto"; }
-export interface ProductOptions extends KernelOptions { semiring?: SemiringName; }
+/** `maxTile`: cut matrices into tiles of at most this side (sizes past the device
+ *  limit are tiled anyway); plain and Async calls only, not step-through runs. */
+export interface ProductOptions extends KernelOptions { semiring?: SemiringName; maxTile?: number; }
 export interface HeatmapStyle { range?: number; sequential?: boolean; logFloor?: number; }
 export interface HeatmapDrawn { blockRows: number; blockCols: number; stride: number; }
 export interface MatrixStats { maxAbs: number; nan: number; inf: number; sumAbs: number;
@@ -102,21 +105,55 @@ export interface JacobiResult { x: Float32Array; converged: boolean; diverged: b
 
 pub(crate) type JsResult<T> = std::result::Result<T, JsValue>;
 
-/// What starts a run on an engine: the arguments, already read and checked.
-type Start = Box<dyn FnOnce(&mut Engine) -> Result<Run>>;
+/// What starts an operation on an engine: the arguments, already read and checked.
+type Start = Box<dyn FnOnce(&mut Engine) -> Result<Work>>;
 
-/// Reads JS arguments and returns what starts the matching run; shared by the
-/// blocking, Promise and step-through entry points.
+/// Reads JS arguments and returns what starts the matching operation; shared by the
+/// blocking, Promise and step-through entry points. With `tiles` (the plain and
+/// Promise calls) sizes past the device limit, or over `maxTile`, are multiplied in
+/// tiles; step-through runs (`tiles` false) keep the device limit.
 mod start {
     use super::*;
 
-    pub fn square(g: &Gpgpu, n: &JsValue, m: &JsValue, options: &JsValue) -> Result<Start> {
-        let n = g.dim("n", number_arg("n", n)?)?;
+    fn dim(g: &Gpgpu, name: &str, value: &JsValue, tiles: bool) -> Result<usize> {
+        let v = number_arg(name, value)?;
+        match tiles {
+            true => api::tiled_dimension(name, v),
+            false => g.dim(name, v),
+        }
+    }
+
+    fn plan(n: usize, m: Vec<f32>, plan: PassPlan, options: Options, tiles: bool) -> Start {
+        Box::new(move |e| match tiles {
+            true => api::begin_plan(e, n, &m, plan, &options),
+            false => api::start_plan(e, n, &m, plan, &options).map(Work::Whole),
+        })
+    }
+
+    /// Refuses, before the arrays are read, what could never be held: past the
+    /// device limit without tiles, or more than WebAssembly memory with them.
+    fn check_sizes(g: &Gpgpu, shapes: &[Shape], result: Shape, tiles: bool) -> Result<()> {
+        let e = g.engine();
+        let whole = shapes.iter().all(|s| e.check_shape(*s).is_ok());
+        match tiles {
+            true if !whole => grid::check_memory("this operation", shapes, result),
+            true => Ok(()),
+            false => shapes.iter().try_for_each(|s| e.check_shape(*s)),
+        }
+    }
+
+    pub fn square(
+        g: &Gpgpu,
+        n: &JsValue,
+        m: &JsValue,
+        options: &JsValue,
+        tiles: bool,
+    ) -> Result<Start> {
+        let n = dim(g, "n", n, tiles)?;
+        check_sizes(g, &[Shape::square(n)], Shape::square(n), tiles)?;
         let m = matrix_arg("m", m)?;
         let options = options_arg(options)?;
-        Ok(Box::new(move |e| {
-            api::start_plan(e, n, &m, passes::power(2), &options)
-        }))
+        Ok(plan(n, m, passes::power(2), options, tiles))
     }
 
     pub fn multiply(
@@ -125,26 +162,21 @@ mod start {
         a: &JsValue,
         b: &JsValue,
         options: &JsValue,
+        tiles: bool,
     ) -> Result<Start> {
         let dims = [
-            g.dim("rows", number_arg("rows", rows)?)?,
-            g.dim("inner", number_arg("inner", inner)?)?,
-            g.dim("cols", number_arg("cols", cols)?)?,
+            dim(g, "rows", rows, tiles)?,
+            dim(g, "inner", inner, tiles)?,
+            dim(g, "cols", cols, tiles)?,
         ];
-        // Sizes over the device's limits are refused before the arrays are read.
-        let e = g.engine();
-        for s in [
-            Shape::new(dims[0], dims[1]),
-            Shape::new(dims[1], dims[2]),
-            Shape::new(dims[0], dims[2]),
-        ] {
-            e.check_shape(s)?;
-        }
-        drop(e);
+        let (sa, sb) = (Shape::new(dims[0], dims[1]), Shape::new(dims[1], dims[2]));
+        let out = Shape::new(dims[0], dims[2]);
+        check_sizes(g, &[sa, sb, out], out, tiles)?;
         let (a, b) = (matrix_arg("a", a)?, matrix_arg("b", b)?);
         let options = options_arg(options)?;
-        Ok(Box::new(move |e| {
-            api::start_product(e, dims, &a, &b, &options)
+        Ok(Box::new(move |e| match tiles {
+            true => api::begin_product(e, dims, &a, &b, &options),
+            false => api::start_product(e, dims, &a, &b, &options).map(Work::Whole),
         }))
     }
 
@@ -154,14 +186,15 @@ mod start {
         m: &JsValue,
         times: &JsValue,
         options: &JsValue,
+        tiles: bool,
     ) -> Result<Start> {
-        let n = g.dim("n", number_arg("n", n)?)?;
+        let n = dim(g, "n", n, tiles)?;
         let max = passes::MAX_SQUARINGS as f64;
         let times = shape::count("times", number_arg("times", times)?, max)?;
+        check_sizes(g, &[Shape::square(n)], Shape::square(n), tiles)?;
         let m = matrix_arg("m", m)?;
         let options = options_arg(options)?;
-        let plan = passes::repeated_square(times)?;
-        Ok(Box::new(move |e| api::start_plan(e, n, &m, plan, &options)))
+        Ok(plan(n, m, passes::repeated_square(times)?, options, tiles))
     }
 
     pub fn power(
@@ -170,14 +203,14 @@ mod start {
         m: &JsValue,
         p: &JsValue,
         options: &JsValue,
+        tiles: bool,
     ) -> Result<Start> {
-        let n = g.dim("n", number_arg("n", n)?)?;
+        let n = dim(g, "n", n, tiles)?;
         let p = shape::count("p", number_arg("p", p)?, MAX_COUNT)?;
+        check_sizes(g, &[Shape::square(n)], Shape::square(n), tiles)?;
         let m = matrix_arg("m", m)?;
         let options = options_arg(options)?;
-        Ok(Box::new(move |e| {
-            api::start_plan(e, n, &m, passes::power(p), &options)
-        }))
+        Ok(plan(n, m, passes::power(p), options, tiles))
     }
 }
 
@@ -263,8 +296,8 @@ impl JsGpgpu {
             if self.gpu.backend() == Backend::WebGpu {
                 return Err(GpgpuError::NeedsAsync { call, instead });
             }
-            let run = start(&self.gpu)?(&mut self.gpu.engine())?;
-            self.gpu.finish(run)
+            let work = start(&self.gpu)?(&mut self.gpu.engine())?;
+            api::finish_work(&mut self.gpu.engine(), work)
         };
         read()
             .map(|v| Float32Array::from(&v[..]))
@@ -279,8 +312,8 @@ impl JsGpgpu {
         let start = start(&self.gpu);
         let queue = |start: Start| {
             handle.with(|e| {
-                let run = start(e)?;
-                api::finish_async(e, run)
+                let work = start(e)?;
+                api::finish_work_async(e, work)
             })
         };
         let now: Result<std::result::Result<PendingRead, Start>> = start.and_then(|start| {
@@ -298,8 +331,8 @@ impl JsGpgpu {
                     later.ready().await.map_err(to_js_error)?;
                     later
                         .with(|e| {
-                            let run = start(e)?;
-                            api::finish_async(e, run)
+                            let work = start(e)?;
+                            api::finish_work_async(e, work)
                         })
                         .map_err(to_js_error)?
                 }
@@ -312,8 +345,8 @@ impl JsGpgpu {
     fn stepwise(&self, start: impl FnOnce(&Gpgpu) -> Result<Start>) -> JsResult<JsRun> {
         let make = || {
             let start = start(&self.gpu)?;
-            let run = start(&mut self.gpu.engine())?;
-            Ok(run)
+            let mut engine = self.gpu.engine();
+            start(&mut engine)?.into_run(&mut engine)
         };
         let run = make().map_err(to_js_error)?;
         Ok(JsRun::new(self.gpu.shared(), run))
@@ -372,7 +405,7 @@ impl JsGpgpu {
         #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
     ) -> JsResult<Float32Array> {
         self.blocking("square", "squareAsync", |g| {
-            start::square(g, &n, &m, &options)
+            start::square(g, &n, &m, &options, true)
         })
     }
 
@@ -387,7 +420,7 @@ impl JsGpgpu {
         #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
     ) -> JsResult<Float32Array> {
         self.blocking("multiply", "multiplyAsync", |g| {
-            start::multiply(g, [&rows, &inner, &cols], &a, &b, &options)
+            start::multiply(g, [&rows, &inner, &cols], &a, &b, &options, true)
         })
     }
 
@@ -401,7 +434,7 @@ impl JsGpgpu {
         #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
     ) -> JsResult<Float32Array> {
         self.blocking("squareRepeatedly", "squareRepeatedlyAsync", |g| {
-            start::repeat(g, &n, &m, &times, &options)
+            start::repeat(g, &n, &m, &times, &options, true)
         })
     }
 
@@ -414,7 +447,7 @@ impl JsGpgpu {
         #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
     ) -> JsResult<Float32Array> {
         self.blocking("power", "powerAsync", |g| {
-            start::power(g, &n, &m, &p, &options)
+            start::power(g, &n, &m, &p, &options, true)
         })
     }
 
@@ -427,7 +460,7 @@ impl JsGpgpu {
         #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
     ) -> Promise {
-        self.non_blocking(|g| start::square(g, &n, &m, &options))
+        self.non_blocking(|g| start::square(g, &n, &m, &options, true))
     }
 
     /// Like `multiply`, without blocking.
@@ -441,7 +474,7 @@ impl JsGpgpu {
         #[wasm_bindgen(unchecked_param_type = "Matrix")] b: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
     ) -> Promise {
-        self.non_blocking(|g| start::multiply(g, [&rows, &inner, &cols], &a, &b, &options))
+        self.non_blocking(|g| start::multiply(g, [&rows, &inner, &cols], &a, &b, &options, true))
     }
 
     /// Like `squareRepeatedly`, without blocking.
@@ -456,7 +489,7 @@ impl JsGpgpu {
         #[wasm_bindgen(unchecked_param_type = "number")] times: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
     ) -> Promise {
-        self.non_blocking(|g| start::repeat(g, &n, &m, &times, &options))
+        self.non_blocking(|g| start::repeat(g, &n, &m, &times, &options, true))
     }
 
     /// Like `power`, without blocking.
@@ -468,7 +501,7 @@ impl JsGpgpu {
         #[wasm_bindgen(unchecked_param_type = "number")] p: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
     ) -> Promise {
-        self.non_blocking(|g| start::power(g, &n, &m, &p, &options))
+        self.non_blocking(|g| start::power(g, &n, &m, &p, &options, true))
     }
 
     /// `square` as a `Run` whose passes the caller steps through.
@@ -479,7 +512,7 @@ impl JsGpgpu {
         #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
     ) -> JsResult<JsRun> {
-        self.stepwise(|g| start::square(g, &n, &m, &options))
+        self.stepwise(|g| start::square(g, &n, &m, &options, false))
     }
 
     /// `multiply` as a `Run`.
@@ -493,7 +526,7 @@ impl JsGpgpu {
         #[wasm_bindgen(unchecked_param_type = "Matrix")] b: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
     ) -> JsResult<JsRun> {
-        self.stepwise(|g| start::multiply(g, [&rows, &inner, &cols], &a, &b, &options))
+        self.stepwise(|g| start::multiply(g, [&rows, &inner, &cols], &a, &b, &options, false))
     }
 
     /// `squareRepeatedly` as a `Run`.
@@ -505,7 +538,7 @@ impl JsGpgpu {
         #[wasm_bindgen(unchecked_param_type = "number")] times: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
     ) -> JsResult<JsRun> {
-        self.stepwise(|g| start::repeat(g, &n, &m, &times, &options))
+        self.stepwise(|g| start::repeat(g, &n, &m, &times, &options, false))
     }
 
     /// `power` as a `Run`.
@@ -517,7 +550,7 @@ impl JsGpgpu {
         #[wasm_bindgen(unchecked_param_type = "number")] p: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
     ) -> JsResult<JsRun> {
-        self.stepwise(|g| start::power(g, &n, &m, &p, &options))
+        self.stepwise(|g| start::power(g, &n, &m, &p, &options, false))
     }
 
     /// Draws any rows×cols array (e.g. |GPU − double|) as a heatmap on `canvas`,

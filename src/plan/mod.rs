@@ -2,6 +2,7 @@
 //! float64 reference, error metrics and seeded random inputs. None of it touches
 //! WebGL, so `cargo test` checks it natively without a browser.
 
+pub mod blocks;
 pub mod graphs;
 pub mod layout;
 pub mod linalg;

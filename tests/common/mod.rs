@@ -55,6 +55,8 @@ macro_rules! checks {
 #[macro_use]
 pub mod apps;
 #[macro_use]
+pub mod blocks;
+#[macro_use]
 pub mod errors;
 #[macro_use]
 pub mod products;
@@ -273,6 +275,7 @@ pub fn opts(kernel: Kernel) -> Options {
     Options {
         kernel: Some(kernel),
         semiring: Semiring::Ordinary,
+        ..Options::default()
     }
 }
 
@@ -280,6 +283,7 @@ pub fn in_semiring(kernel: Kernel, semiring: Semiring) -> Options {
     Options {
         kernel: Some(kernel),
         semiring,
+        ..Options::default()
     }
 }
 

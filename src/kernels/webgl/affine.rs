@@ -5,6 +5,7 @@ use super::heatmap::bind_matrix;
 use super::ProgramKey;
 use crate::engine::webgl::{Destination, GlEngine, GlMatrix};
 use crate::error::Result;
+use crate::plan::semiring::Semiring;
 
 pub const SOURCE: &str = include_str!("../../../glsl/affine.frag");
 
@@ -25,9 +26,43 @@ pub fn apply(
     coefficients: Affine,
     pad: f32,
 ) -> Result<()> {
-    assert_eq!(p.shape, out.shape, "affine operands differ in shape");
-    assert!(q.is_none_or(|q| q.shape == out.shape && q.layout == out.layout));
     assert!(q.is_some() || coefficients.beta == 0.0);
+    draw(engine, out, [p, q.unwrap_or(p)], coefficients, 0, pad)
+}
+
+/// out ← p ⊕ q in `semiring` (ordinary: p + q; boolean: max; min-plus: min), the
+/// sum that adds up a tiled product's tile products.
+pub fn combine(
+    engine: &mut GlEngine,
+    out: &GlMatrix,
+    pq: [&GlMatrix; 2],
+    semiring: Semiring,
+    pad: f32,
+) -> Result<()> {
+    let (sum, mode) = match semiring {
+        Semiring::Ordinary => (1.0, 0),
+        Semiring::Boolean => (0.0, 1),
+        Semiring::MinPlus => (0.0, 2),
+    };
+    let c = Affine {
+        alpha: sum,
+        beta: sum,
+        gamma: 0.0,
+    };
+    draw(engine, out, pq, c, mode, pad)
+}
+
+/// One pass of glsl/affine.frag; `combine` 0 is the affine map, 1 max, 2 min.
+fn draw(
+    engine: &mut GlEngine,
+    out: &GlMatrix,
+    [p, q]: [&GlMatrix; 2],
+    c: Affine,
+    combine: i32,
+    pad: f32,
+) -> Result<()> {
+    assert_eq!(p.shape, out.shape, "affine operands differ in shape");
+    assert!(q.shape == out.shape && q.layout == out.layout);
     engine.poison(&out.target);
     let planes = out.layout.planes() as u32;
     engine.draw(
@@ -35,10 +70,11 @@ pub fn apply(
         Destination::Texture(&out.target),
         |program| {
             bind_matrix(program, "u_p", p, 0);
-            bind_matrix(program, "u_q", q.unwrap_or(p), planes);
-            program.set_float("u_alpha", coefficients.alpha);
-            program.set_float("u_beta", coefficients.beta);
-            program.set_float("u_gamma", coefficients.gamma);
+            bind_matrix(program, "u_q", q, planes);
+            program.set_float("u_alpha", c.alpha);
+            program.set_float("u_beta", c.beta);
+            program.set_float("u_gamma", c.gamma);
+            program.set_int("u_combine", combine);
             program.set_float("u_pad", pad);
             program.set_ivec2("u_valid", out.shape.cols as i32, out.shape.rows as i32);
         },

@@ -5,6 +5,7 @@
 //! so the key is a complete cache key: one compile per key per context.
 
 pub mod affine;
+pub mod block_sparse;
 pub mod blocked;
 pub mod heatmap;
 pub mod naive;
@@ -143,6 +144,10 @@ pub enum ProgramKey {
     Reduce { from: Option<Layout>, factor: usize },
     /// Element-wise alpha·P + beta·Q + gamma·I in a layout.
     Affine { layout: Layout },
+    /// The numeric phase of a block-sparse product (scalar atlases).
+    BlockSparse,
+    /// A block-sparse result's occupancy flags.
+    BlockFlags,
 }
 
 fn layout_name(layout: Layout) -> String {
@@ -178,6 +183,8 @@ impl ProgramKey {
                 from.map_or("stats".into(), layout_name)
             ),
             ProgramKey::Affine { layout } => format!("affine/{}", layout_name(layout)),
+            ProgramKey::BlockSparse => "block-sparse".into(),
+            ProgramKey::BlockFlags => "block-flags".into(),
         }
     }
 
@@ -204,6 +211,7 @@ impl ProgramKey {
                 format!("#define FACTOR {factor}\n{first}")
             }
             ProgramKey::Affine { layout } => layout_define(layout),
+            ProgramKey::BlockSparse | ProgramKey::BlockFlags => String::new(),
         }
     }
 
@@ -217,6 +225,8 @@ impl ProgramKey {
             }
             ProgramKey::Reduce { from: None, .. } => reduce::SOURCE.to_string(),
             ProgramKey::Affine { .. } => affine::SOURCE.to_string(),
+            ProgramKey::BlockSparse => block_sparse::SOURCE.to_string(),
+            ProgramKey::BlockFlags => block_sparse::FLAGS_SOURCE.to_string(),
         };
         format!("{HEADER}{}{body}", self.defines())
     }
@@ -257,6 +267,8 @@ mod tests {
                 ]
             }))
             .chain([
+                ProgramKey::BlockSparse,
+                ProgramKey::BlockFlags,
                 ProgramKey::Reduce {
                     from: None,
                     factor: 8,

@@ -7,6 +7,7 @@
 //! no padding: every kernel checks its edges, so any shape works and a buffer is
 //! exactly the caller's array.
 
+pub mod block_sparse;
 pub mod heatmap;
 pub mod register;
 
@@ -55,6 +56,8 @@ pub enum PipelineKey {
     Affine,
     Reduce,
     Heatmap,
+    BlockSparse,
+    BlockFlags,
 }
 
 impl PipelineKey {
@@ -74,6 +77,8 @@ impl PipelineKey {
             PipelineKey::Affine => "affine".into(),
             PipelineKey::Reduce => "reduce".into(),
             PipelineKey::Heatmap => "heatmap".into(),
+            PipelineKey::BlockSparse => "block-sparse".into(),
+            PipelineKey::BlockFlags => "block-flags".into(),
         }
     }
 
@@ -93,6 +98,8 @@ impl PipelineKey {
             PipelineKey::Affine => AFFINE_WGSL.into(),
             PipelineKey::Reduce => REDUCE_WGSL.into(),
             PipelineKey::Heatmap => HEATMAP_WGSL.into(),
+            PipelineKey::BlockSparse => block_sparse::SOURCE.into(),
+            PipelineKey::BlockFlags => block_sparse::FLAGS_SOURCE.into(),
         }
     }
 

@@ -1,0 +1,51 @@
+// Block-sparse product, numeric phase (the CUDA report's kernel with the zero
+// blocks never visited): one fragment per entry of C's block atlas. The fragment
+// walks the stored blocks A_ik of its block row, looks up B_kj in B's map and
+// multiplies only when B_kj is stored too: work grows with the block products.
+//
+// Atlases hold `u_per_row` blocks of bs×bs side by side per band of bs rows, one
+// float per texel (R32F). The index table holds whole numbers as floats (exact
+// below 2^24), `u_index_width` per texture row.
+uniform highp sampler2D u_a;
+uniform highp sampler2D u_b;
+uniform highp sampler2D u_index;
+uniform int u_bs;
+uniform int u_per_row;
+uniform int u_out_blocks;
+uniform int u_index_width;
+uniform int u_a_row_starts;
+uniform int u_a_cols;
+uniform int u_b_map;
+uniform int u_out_coords;
+uniform int u_b_grid_cols;
+out vec4 o_value;
+
+int whole(int t) {
+    return int(texelFetch(u_index, ivec2(t % u_index_width, t / u_index_width), 0).r);
+}
+
+// The texel of entry (r, c) of stored block s.
+ivec2 at(int s, int r, int c) {
+    return ivec2((s % u_per_row) * u_bs + c, (s / u_per_row) * u_bs + r);
+}
+
+void main() {
+    ivec2 t = ivec2(gl_FragCoord.xy);
+    int o = (t.y / u_bs) * u_per_row + t.x / u_bs;
+    int r = t.y % u_bs;
+    int c = t.x % u_bs;
+    if (o >= u_out_blocks) { o_value = vec4(0.0); return; }
+    int i = whole(u_out_coords + 2 * o);
+    int j = whole(u_out_coords + 2 * o + 1);
+    float acc = 0.0;
+    int end = whole(u_a_row_starts + i + 1);
+    for (int p = whole(u_a_row_starts + i); p < end; ++p) {
+        int k = whole(u_a_cols + p);
+        int stored = whole(u_b_map + k * u_b_grid_cols + j);
+        if (stored == 0) continue; // B_kj is a zero block: skipped
+        for (int q = 0; q < u_bs; ++q) {
+            acc += texelFetch(u_a, at(p, r, q), 0).r * texelFetch(u_b, at(stored - 1, q, c), 0).r;
+        }
+    }
+    o_value = vec4(acc, 0.0, 0.0, 1.0);
+}

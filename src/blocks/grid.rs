@@ -1,0 +1,361 @@
+//! Products past the device limit: a matrix held as a grid of tiles, each an
+//! ordinary GPU matrix, and a pass plan run on grids. Tile C_ij of a product is
+//! Σ_k A_ik · B_kj: one product pass per term, summed by element-wise passes in the
+//! run's semiring (min for min-plus, OR for boolean), all on the GPU; the tiles of
+//! the result are read back at the end and put together. The chapter's partitioned
+//! product, used for what it was invented for: matrices too big for one processor.
+
+use crate::engine::{Engine, Matrix, PendingRead};
+use crate::error::{GpgpuError, Result};
+use crate::kernels::{Backend, Kernel};
+use crate::plan::blocks::{cut, paste, pieces};
+use crate::plan::passes::PassPlan;
+use crate::plan::reference;
+use crate::plan::semiring::Semiring;
+use crate::plan::shape::Shape;
+
+/// The wasm32 address space: the inputs, the result and one tile in flight must
+/// fit in it together (a tab's WebAssembly memory cannot grow past 4 GiB).
+pub const MAX_CPU_BYTES: f64 = 4.0 * 1024.0 * 1024.0 * 1024.0;
+
+/// A matrix as a grid of tiles, row-major over the grid.
+pub struct Grid {
+    shape: Shape,
+    rows: Vec<(usize, usize)>,
+    cols: Vec<(usize, usize)>,
+    tiles: Vec<Matrix>,
+}
+
+impl Grid {
+    fn tile(&self, i: usize, j: usize) -> &Matrix {
+        &self.tiles[i * self.cols.len() + j]
+    }
+
+    fn recycle(self, engine: &mut Engine) {
+        for t in self.tiles {
+            engine.recycle(t);
+        }
+    }
+}
+
+/// The largest square tile this device holds as one matrix: WebGL's dimension
+/// limit; on WebGPU also one storage binding / buffer, rounded down to a multiple
+/// of the register kernel's 128-wide tile.
+pub fn device_tile(engine: &Engine) -> usize {
+    let mut t = engine.max_dimension();
+    if let Engine::WebGpu(e) = engine {
+        let limits = &e.info().limits;
+        let bytes = limits
+            .max_storage_buffer_binding_size
+            .min(limits.max_buffer_size);
+        t = t.min((bytes / 4.0).sqrt() as usize);
+        if t >= 128 {
+            t -= t % 128;
+        }
+    }
+    t.max(1)
+}
+
+/// The tile side a product over `shapes` needs: None when every matrix fits the
+/// device whole and `max_tile` (the caller's cap) does not ask for tiles.
+pub fn tile_for(engine: &Engine, shapes: &[Shape], max_tile: Option<usize>) -> Option<usize> {
+    let largest = shapes.iter().map(|s| s.rows.max(s.cols)).max().unwrap_or(1);
+    let fits =
+        largest <= engine.max_dimension() && shapes.iter().all(|s| engine.check_shape(*s).is_ok());
+    let device = device_tile(engine);
+    match max_tile {
+        Some(t) if largest > t => Some(t.min(device)),
+        _ if !fits => Some(device),
+        _ => None,
+    }
+}
+
+/// Refuses a tiled product whose inputs and result cannot be held in WebAssembly
+/// memory, naming the bytes needed: SIZE_OVER_LIMIT.
+pub fn check_memory(what: &str, inputs: &[Shape], result: Shape) -> Result<()> {
+    let floats: f64 = inputs
+        .iter()
+        .chain([&result])
+        .map(|s| s.rows as f64 * s.cols as f64)
+        .sum();
+    let bytes = floats * 4.0;
+    if bytes > MAX_CPU_BYTES {
+        return Err(GpgpuError::DeviceLimit {
+            what: format!("{what}: its inputs and result"),
+            needed: bytes,
+            unit: "bytes of WebAssembly memory",
+            limit_name: "the 4 GiB address space of wasm32",
+            limit: MAX_CPU_BYTES,
+        });
+    }
+    Ok(())
+}
+
+/// A pass plan run on tiled matrices: what [`crate::run::Run`] is for matrices that
+/// fit the device whole. Not steppable: it runs to the end and is read once.
+pub struct TiledRun {
+    kernel: Kernel,
+    semiring: Semiring,
+    plan: PassPlan,
+    shapes: Vec<Shape>,
+    slots: Vec<Option<Grid>>,
+    tile: usize,
+    engine: u64,
+    generation: u32,
+}
+
+impl TiledRun {
+    /// Checks the plan and uploads `inputs` (row-major) as tiles of at most `tile`.
+    pub fn new(
+        engine: &mut Engine,
+        kernel: Kernel,
+        semiring: Semiring,
+        plan: PassPlan,
+        inputs: &[(Shape, &[f32])],
+        tile: usize,
+    ) -> Result<TiledRun> {
+        let input_shapes: Vec<Shape> = inputs.iter().map(|(s, _)| *s).collect();
+        let shapes = plan.check(&input_shapes)?;
+        let result = match plan.result {
+            Some(slot) => shapes[slot],
+            None => shapes[0],
+        };
+        check_memory("a tiled product", &input_shapes, result)?;
+        for (i, (_, data)) in inputs.iter().enumerate() {
+            semiring.check_domain(
+                if inputs.len() == 1 {
+                    "m"
+                } else {
+                    ["a", "b"][i.min(1)]
+                },
+                data,
+            )?;
+        }
+        // The kernel is chosen for a whole tile, the shape most passes have.
+        let kernel = engine.choose_kernel(Some(kernel), Shape::square(tile))?;
+        engine.ensure()?;
+        let mut run = TiledRun {
+            kernel,
+            semiring,
+            plan,
+            slots: (0..shapes.len()).map(|_| None).collect(),
+            shapes,
+            tile,
+            engine: engine.id(),
+            generation: engine.generation(),
+        };
+        for (slot, (shape, data)) in inputs.iter().enumerate() {
+            match run.upload(engine, *shape, &semiring.prepare(data)) {
+                Ok(grid) => run.slots[slot] = Some(grid),
+                Err(e) => {
+                    run.recycle(engine);
+                    return Err(e);
+                }
+            }
+        }
+        Ok(run)
+    }
+
+    /// The tile side.
+    pub fn tile(&self) -> usize {
+        self.tile
+    }
+
+    /// The kernel of the tile products.
+    pub fn kernel(&self) -> Kernel {
+        self.kernel
+    }
+
+    fn upload(&self, engine: &mut Engine, shape: Shape, data: &[f32]) -> Result<Grid> {
+        let (rows, cols) = (pieces(shape.rows, self.tile), pieces(shape.cols, self.tile));
+        let mut grid = Grid {
+            shape,
+            rows: rows.clone(),
+            cols: cols.clone(),
+            tiles: vec![],
+        };
+        let pad = self.semiring.zero() as f32;
+        for &r in &rows {
+            for &c in &cols {
+                let piece = cut(data, shape.cols, r, c);
+                match engine.upload(Shape::new(r.1, c.1), self.kernel.layout(), &piece, pad) {
+                    Ok(m) => grid.tiles.push(m),
+                    Err(e) => {
+                        grid.recycle(engine);
+                        return Err(e);
+                    }
+                }
+            }
+        }
+        Ok(grid)
+    }
+
+    /// Tiles of out = a · b: each tile the semiring sum of its tile products.
+    fn product(&self, engine: &mut Engine, a: &Grid, b: &Grid) -> Result<Grid> {
+        let mut out = Grid {
+            shape: Shape::new(a.shape.rows, b.shape.cols),
+            rows: a.rows.clone(),
+            cols: b.cols.clone(),
+            tiles: vec![],
+        };
+        for i in 0..a.rows.len() {
+            for j in 0..b.cols.len() {
+                match self.tile_product(engine, a, b, (i, j)) {
+                    Ok(t) => out.tiles.push(t),
+                    Err(e) => {
+                        out.recycle(engine);
+                        return Err(e);
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// C_ij = A_i0·B_0j ⊕ A_i1·B_1j ⊕ …: each term into a matrix of its own, added
+    /// into a fresh sum (a pass may not read the matrix it writes).
+    fn tile_product(
+        &self,
+        engine: &mut Engine,
+        a: &Grid,
+        b: &Grid,
+        (i, j): (usize, usize),
+    ) -> Result<Matrix> {
+        let shape = Shape::new(a.rows[i].1, b.cols[j].1);
+        let layout = self.kernel.layout();
+        let (kernel, semiring) = (self.kernel, self.semiring);
+        let mut acc = engine.alloc(shape, layout)?;
+        let mut temps = vec![];
+        let mut done = engine
+            .product(kernel, semiring, [a.tile(i, 0), b.tile(0, j), &acc], false)
+            .map(|_| ());
+        for k in 1..a.cols.len() {
+            if done.is_err() {
+                break;
+            }
+            done = (|| {
+                let term = engine.alloc(shape, layout)?;
+                let r =
+                    engine.product(kernel, semiring, [a.tile(i, k), b.tile(k, j), &term], false);
+                temps.push(term);
+                r?;
+                let sum = engine.alloc(shape, layout)?;
+                let r = engine.combine(&sum, [&acc, temps.last().expect("term")], semiring);
+                temps.push(std::mem::replace(&mut acc, sum));
+                r
+            })();
+            // The pool may hand these out again at once: later passes are ordered
+            // after the ones that read them.
+            for t in temps.drain(..) {
+                engine.recycle(t);
+            }
+        }
+        match done {
+            Ok(()) => Ok(acc),
+            Err(e) => {
+                engine.recycle(acc);
+                Err(e)
+            }
+        }
+    }
+
+    fn check_alive(&self, engine: &mut Engine) -> Result<()> {
+        if engine.id() != self.engine {
+            return Err(GpgpuError::BadArgument {
+                name: "run".into(),
+                detail: "a tiled run belongs to the Gpgpu that started it".into(),
+            });
+        }
+        if engine.generation() != self.generation {
+            return Err(engine.outlived());
+        }
+        engine.ensure()
+    }
+
+    /// Runs every pass of the plan.
+    pub fn run_all(&mut self, engine: &mut Engine) -> Result<()> {
+        self.check_alive(engine)?;
+        for step in self.plan.steps.clone() {
+            let (a, b) = step.sources();
+            let missing = |s: usize| GpgpuError::BadArgument {
+                name: "plan".into(),
+                detail: format!("a step uses slot {s}, which holds no matrix"),
+            };
+            let ga = self.slots[a].as_ref().ok_or_else(|| missing(a))?;
+            let gb = self.slots[b].as_ref().ok_or_else(|| missing(b))?;
+            let out = self.product(engine, ga, gb)?;
+            if let Some(old) = self.slots[step.dst()].replace(out) {
+                old.recycle(engine);
+            }
+        }
+        Ok(())
+    }
+
+    fn result_grid(&self) -> Option<&Grid> {
+        self.plan.result.and_then(|s| self.slots[s].as_ref())
+    }
+
+    fn identity(&self) -> Vec<f32> {
+        let n = self.shapes[0].rows;
+        let id = reference::identity(self.semiring, n)
+            .into_iter()
+            .map(|v| v as f32)
+            .collect();
+        self.semiring.decode(id)
+    }
+
+    /// Queues the readback of every tile of the result (either backend).
+    pub fn read_async(&self, engine: &mut Engine) -> Result<PendingRead> {
+        self.check_alive(engine)?;
+        let Some(grid) = self.result_grid() else {
+            return Ok(PendingRead::ready(self.identity()));
+        };
+        let mut tiles = vec![];
+        for (i, r) in grid.rows.iter().enumerate() {
+            for (j, c) in grid.cols.iter().enumerate() {
+                let read = engine.read(grid.tile(i, j), self.semiring)?;
+                tiles.push((read, (r.0, c.0), Shape::new(r.1, c.1)));
+            }
+        }
+        Ok(PendingRead::tiles(grid.shape, tiles))
+    }
+
+    /// Reads the result back, blocking (WebGL; WebGPU is NeedsAsync).
+    pub fn read(&self, engine: &mut Engine) -> Result<Vec<f32>> {
+        if engine.backend() == Backend::WebGpu {
+            return Err(GpgpuError::NeedsAsync {
+                call: "a blocking call",
+                instead: "its Async form",
+            });
+        }
+        self.check_alive(engine)?;
+        let Some(grid) = self.result_grid() else {
+            return Ok(self.identity());
+        };
+        let mut data = vec![0f32; grid.shape.len()];
+        for (i, r) in grid.rows.iter().enumerate() {
+            for (j, c) in grid.cols.iter().enumerate() {
+                let piece =
+                    engine.download(grid.tile(i, j), "a blocking call", "its Async form")?;
+                paste(
+                    &mut data,
+                    grid.shape.cols,
+                    (r.0, c.0),
+                    &self.semiring.decode(piece),
+                    c.1,
+                );
+            }
+        }
+        Ok(data)
+    }
+
+    /// Returns every tile to the engine's pool (a run of another engine: dropped).
+    pub fn recycle(self, engine: &mut Engine) {
+        if engine.id() != self.engine {
+            return;
+        }
+        for grid in self.slots.into_iter().flatten() {
+            grid.recycle(engine);
+        }
+    }
+}

@@ -1,0 +1,351 @@
+//! Block-sparse products on the GPU (the CUDA report): a symbolic phase on the CPU
+//! finds C's block pattern row by row ([`symbolic`], Gustavson's algorithm on
+//! blocks), then a numeric phase on the GPU computes only the block products whose
+//! two blocks are stored, and a second pass flags which of C's blocks came out
+//! nonzero. Matrices travel as block atlases (the same layout on both backends);
+//! repeated squaring keeps the atlases on the GPU between squarings.
+
+use crate::api::Handle;
+use crate::engine::{Engine, Matrix, PendingRead};
+use crate::error::{GpgpuError, Result};
+use crate::kernels::Backend;
+use crate::plan::blocks::{symbolic, Atlas, BlockSparse, IndexTable, Numeric, Pattern};
+use crate::plan::layout::Layout;
+use crate::plan::semiring::Semiring;
+use crate::plan::shape::Shape;
+
+/// Atlas rows and index-table rows are at most this wide (and never wider than a
+/// WebGL texture may be).
+const WIDTH: usize = 4096;
+
+/// What one block-sparse product did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Product {
+    /// C, without the blocks that came out all zero.
+    pub result: BlockSparse,
+    /// Block products computed (both blocks stored).
+    pub products: u64,
+    /// Block products a dense product over the same block grids computes.
+    pub dense_products: u64,
+}
+
+/// One squaring of [`square_repeatedly`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Squaring {
+    /// Blocks the symbolic phase stored (the pattern the next squaring starts from).
+    pub stored_blocks: usize,
+    /// Of those, blocks with a nonzero entry (the GPU's flags).
+    pub nonzero_blocks: usize,
+    /// Stored blocks over the grid's blocks.
+    pub density: f64,
+    /// Block products computed.
+    pub products: u64,
+}
+
+/// What [`square_repeatedly`] returns.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Squarings {
+    pub result: BlockSparse,
+    pub steps: Vec<Squaring>,
+    /// The first squaring (1-based) after which every block held a nonzero, if any.
+    pub dense_after: Option<usize>,
+}
+
+/// A block-sparse matrix on the GPU: its pattern and its atlas.
+struct Resident {
+    pattern: Pattern,
+    atlas: Matrix,
+}
+
+/// One product's GPU work, queued.
+struct Queued {
+    out: Resident,
+    flags: Matrix,
+    products: u64,
+    dense_products: u64,
+}
+
+fn width(engine: &Engine) -> usize {
+    WIDTH.min(engine.max_dimension())
+}
+
+fn atlas(engine: &Engine, block_size: usize) -> Atlas {
+    Atlas::new(block_size, width(engine).max(block_size))
+}
+
+/// Refuses an atlas of `shape` the device cannot hold as one texture or buffer.
+fn check_atlas(engine: &Engine, what: &str, shape: Shape) -> Result<()> {
+    let limit = engine.max_dimension();
+    if shape.rows.max(shape.cols) > limit {
+        return Err(GpgpuError::DeviceLimit {
+            what: format!(
+                "the block atlas of {what} ({}x{} entries)",
+                shape.rows, shape.cols
+            ),
+            needed: shape.rows.max(shape.cols) as f64,
+            unit: "entries along one side",
+            limit_name: "the largest matrix side of this device (maxDimension)",
+            limit: limit as f64,
+        });
+    }
+    engine.check_shape(shape)
+}
+
+fn upload(engine: &mut Engine, what: &str, m: &BlockSparse) -> Result<Resident> {
+    let atlas = atlas(engine, m.block_size);
+    let shape = atlas.shape(m.pattern.stored());
+    check_atlas(engine, what, shape)?;
+    let data = atlas.pack(&m.values);
+    Ok(Resident {
+        pattern: m.pattern.clone(),
+        atlas: engine.upload(shape, Layout::Scalar, &data, 0.0)?,
+    })
+}
+
+/// Queues C = A·B: the symbolic phase now, the numeric phase and the flags on the GPU.
+fn queue(engine: &mut Engine, a: &Resident, b: &Resident, block_size: usize) -> Result<Queued> {
+    let s = symbolic(&a.pattern, &b.pattern)?;
+    let table = IndexTable::new(&a.pattern, &b.pattern, &s.out)?;
+    let (w, atlas) = (width(engine), atlas(engine, block_size));
+    let numeric = Numeric::new(atlas, &table, &b.pattern, &s.out, w);
+    let out_shape = atlas.shape(s.out.stored());
+    check_atlas(engine, "the product", out_shape)?;
+    check_atlas(engine, "the index table", table.shape(w))?;
+    let index = engine.upload(table.shape(w), Layout::Scalar, &table.padded(w), 0.0)?;
+    let out = engine.alloc(out_shape, Layout::Scalar);
+    let flags = engine.alloc(numeric.flags_shape(), Layout::Scalar);
+    let ran = match (&out, &flags) {
+        (Ok(out), Ok(flags)) => engine
+            .block_product(&numeric, [&a.atlas, &b.atlas, &index, out])
+            .and_then(|_| engine.block_flags(&numeric, out, flags)),
+        (Err(e), _) | (_, Err(e)) => Err(e.clone()),
+    };
+    engine.recycle(index);
+    match (ran, out, flags) {
+        (Ok(()), Ok(out), Ok(flags)) => Ok(Queued {
+            out: Resident {
+                pattern: s.out,
+                atlas: out,
+            },
+            flags,
+            products: s.products,
+            dense_products: s.dense_products,
+        }),
+        (ran, out, flags) => {
+            for m in [out, flags].into_iter().flatten() {
+                engine.recycle(m);
+            }
+            Err(ran.err().unwrap_or_else(|| GpgpuError::WebGpu {
+                detail: "allocation failed".into(),
+            }))
+        }
+    }
+}
+
+/// Checks that A·B is defined blockwise: inner dimensions and block sizes agree.
+pub fn check_operands(a: &BlockSparse, b: &BlockSparse) -> Result<()> {
+    if a.shape.cols != b.shape.rows {
+        return Err(GpgpuError::BadArgument {
+            name: "b".into(),
+            detail: format!(
+                "a {}x{} matrix times a {}x{} one: b needs {} rows",
+                a.shape.rows, a.shape.cols, b.shape.rows, b.shape.cols, a.shape.cols
+            ),
+        });
+    }
+    if a.block_size != b.block_size {
+        return Err(GpgpuError::BadArgument {
+            name: "b".into(),
+            detail: format!(
+                "blocks of {} times blocks of {}: give both matrices the same block size",
+                a.block_size, b.block_size
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// C from its atlas read back: the stored blocks of `pattern`, less those whose
+/// flag is 0 (all zero after cancellation).
+fn assemble(
+    shape: Shape,
+    atlas: Atlas,
+    pattern: Pattern,
+    data: &[f32],
+    flags: &[f32],
+) -> BlockSparse {
+    let stored = pattern.stored();
+    let full = BlockSparse {
+        shape,
+        block_size: atlas.block_size,
+        values: atlas.unpack(data, stored),
+        pattern,
+    };
+    let keep: Vec<bool> = flags[..stored].iter().map(|&f| f != 0.0).collect();
+    full.keep(&keep)
+}
+
+/// Uploads A and B, queues C = A·B and lets A and B go back to the pool.
+fn prepare(e: &mut Engine, a: &BlockSparse, b: &BlockSparse) -> Result<Queued> {
+    check_operands(a, b)?;
+    e.ensure()?;
+    let ra = upload(e, "a", a)?;
+    let queued = upload(e, "b", b).and_then(|rb| {
+        let q = queue(e, &ra, &rb, a.block_size);
+        e.recycle(rb.atlas);
+        q
+    });
+    e.recycle(ra.atlas);
+    queued
+}
+
+/// A·B for block-sparse A and B, blocking until the GPU is done: WebGL only
+/// (WebGPU: NeedsAsync naming multiplyBlockSparseAsync).
+pub fn multiply_now(e: &mut Engine, a: &BlockSparse, b: &BlockSparse) -> Result<Product> {
+    if e.backend() == Backend::WebGpu {
+        return Err(GpgpuError::NeedsAsync {
+            call: "multiplyBlockSparse",
+            instead: "multiplyBlockSparseAsync",
+        });
+    }
+    let q = prepare(e, a, b)?;
+    let (call, instead) = ("multiplyBlockSparse", "multiplyBlockSparseAsync");
+    let data = e.download(&q.out.atlas, call, instead);
+    let flags = e.download(&q.flags, call, instead);
+    let atlas = atlas(e, a.block_size);
+    e.recycle(q.out.atlas);
+    e.recycle(q.flags);
+    let shape = Shape::new(a.shape.rows, b.shape.cols);
+    Ok(Product {
+        result: assemble(shape, atlas, q.out.pattern, &data?, &flags?),
+        products: q.products,
+        dense_products: q.dense_products,
+    })
+}
+
+/// A·B for block-sparse A and B, on either backend.
+pub async fn multiply(handle: &Handle, a: &BlockSparse, b: &BlockSparse) -> Result<Product> {
+    check_operands(a, b)?;
+    handle.ready().await?;
+    let (q, atlas, reads) = handle.with(|e| {
+        let q = prepare(e, a, b)?;
+        let reads = (
+            e.read(&q.out.atlas, Semiring::Ordinary),
+            e.read(&q.flags, Semiring::Ordinary),
+        );
+        let atlas = atlas(e, a.block_size);
+        // The reads have copied what they need: the pool may have these back.
+        let Queued {
+            out,
+            flags,
+            products,
+            dense_products,
+        } = q;
+        e.recycle(out.atlas);
+        e.recycle(flags);
+        Ok(((out.pattern, products, dense_products), atlas, reads))
+    })?;
+    let (pattern, products, dense_products) = q;
+    let (data, flags) = (reads.0?.wait().await?, reads.1?.wait().await?);
+    let shape = Shape::new(a.shape.rows, b.shape.cols);
+    Ok(Product {
+        result: assemble(shape, atlas, pattern, &data, &flags),
+        products,
+        dense_products,
+    })
+}
+
+/// M^(2^times) for a square block-sparse M: `times` squarings on the GPU, the
+/// atlases staying there between them (each squaring's symbolic phase needs only
+/// the previous pattern); one readback at the end, with every squaring's flags.
+pub async fn square_repeatedly(
+    handle: &Handle,
+    m: &BlockSparse,
+    times: usize,
+) -> Result<Squarings> {
+    if m.shape.rows != m.shape.cols {
+        return Err(GpgpuError::BadArgument {
+            name: "m".into(),
+            detail: format!(
+                "a {}x{} matrix cannot be squared: give a square one",
+                m.shape.rows, m.shape.cols
+            ),
+        });
+    }
+    if times == 0 {
+        return Ok(Squarings {
+            result: m.clone(),
+            steps: vec![],
+            dense_after: None,
+        });
+    }
+    handle.ready().await?;
+    let bs = m.block_size;
+    let (atlas, pattern, counts, reads) = handle.with(|e| {
+        e.ensure()?;
+        let mut current = upload(e, "m", m)?;
+        let mut flags: Vec<Matrix> = vec![];
+        let mut counts = vec![];
+        let mut failed = None;
+        for _ in 0..times {
+            match queue(e, &current, &current, bs) {
+                Ok(q) => {
+                    counts.push((q.out.pattern.stored(), q.out.pattern.density(), q.products));
+                    e.recycle(std::mem::replace(&mut current, q.out).atlas);
+                    flags.push(q.flags);
+                }
+                Err(err) => {
+                    failed = Some(err);
+                    break;
+                }
+            }
+        }
+        let reads = match failed {
+            None => start_reads(e, &current.atlas, &flags),
+            Some(err) => Err(err),
+        };
+        for f in flags {
+            e.recycle(f);
+        }
+        e.recycle(current.atlas);
+        Ok((atlas(e, bs), current.pattern, counts, reads?))
+    })?;
+    let data = reads.atlas.wait().await?;
+    let mut steps = vec![];
+    let mut last_flags = vec![];
+    for ((stored, density, products), read) in counts.into_iter().zip(reads.flags) {
+        let flags = read.wait().await?;
+        steps.push(Squaring {
+            stored_blocks: stored,
+            nonzero_blocks: flags[..stored].iter().filter(|&&f| f != 0.0).count(),
+            density,
+            products,
+        });
+        last_flags = flags;
+    }
+    let dense_after = steps
+        .iter()
+        .position(|s| s.nonzero_blocks == pattern.grid_blocks())
+        .map(|p| p + 1);
+    Ok(Squarings {
+        result: assemble(m.shape, atlas, pattern, &data, &last_flags),
+        steps,
+        dense_after,
+    })
+}
+
+/// Reads of an atlas and of flags on their way.
+struct Reads {
+    atlas: PendingRead,
+    flags: Vec<PendingRead>,
+}
+
+fn start_reads(engine: &mut Engine, out: &Matrix, flags: &[Matrix]) -> Result<Reads> {
+    Ok(Reads {
+        atlas: engine.read(out, Semiring::Ordinary)?,
+        flags: flags
+            .iter()
+            .map(|f| engine.read(f, Semiring::Ordinary))
+            .collect::<Result<_>>()?,
+    })
+}

@@ -1,0 +1,59 @@
+//! Binds glsl/block_sparse.frag (the numeric phase of a block-sparse product: one
+//! fragment per entry of C's block atlas) and glsl/block_flags.frag (C's occupancy,
+//! one fragment per block). Atlases, the index table and the flags are R32F
+//! matrices in the scalar layout.
+
+use super::ProgramKey;
+use crate::engine::webgl::{Destination, GlEngine, GlMatrix};
+use crate::error::Result;
+use crate::plan::blocks::Numeric;
+
+pub const SOURCE: &str = include_str!("../../../glsl/block_sparse.frag");
+pub const FLAGS_SOURCE: &str = include_str!("../../../glsl/block_flags.frag");
+
+/// out (C's atlas) ← the stored blocks of A·B.
+pub fn product(
+    engine: &mut GlEngine,
+    n: &Numeric,
+    [a, b, index, out]: [&GlMatrix; 4],
+) -> Result<()> {
+    engine.poison(&out.target);
+    engine.draw(
+        ProgramKey::BlockSparse,
+        Destination::Texture(&out.target),
+        |program| {
+            program.set_texture("u_a", 0, &a.target.textures()[0]);
+            program.set_texture("u_b", 1, &b.target.textures()[0]);
+            program.set_texture("u_index", 2, &index.target.textures()[0]);
+            for (name, v) in [
+                ("u_bs", n.atlas.block_size),
+                ("u_per_row", n.atlas.per_row),
+                ("u_out_blocks", n.out_blocks),
+                ("u_index_width", n.index_width),
+                ("u_a_row_starts", n.a_row_starts),
+                ("u_a_cols", n.a_cols),
+                ("u_b_map", n.b_map),
+                ("u_out_coords", n.out_coords),
+                ("u_b_grid_cols", n.b_grid_cols),
+            ] {
+                program.set_int(name, v as i32);
+            }
+        },
+    )
+}
+
+/// flags ← 1 for each stored block of `c` (an atlas) holding a nonzero, else 0.
+pub fn flags(engine: &mut GlEngine, n: &Numeric, c: &GlMatrix, flags: &GlMatrix) -> Result<()> {
+    engine.poison(&flags.target);
+    engine.draw(
+        ProgramKey::BlockFlags,
+        Destination::Texture(&flags.target),
+        |program| {
+            program.set_texture("u_c", 0, &c.target.textures()[0]);
+            program.set_int("u_bs", n.atlas.block_size as i32);
+            program.set_int("u_per_row", n.atlas.per_row as i32);
+            program.set_int("u_blocks", n.out_blocks as i32);
+            program.set_int("u_flags_width", n.index_width as i32);
+        },
+    )
+}

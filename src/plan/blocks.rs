@@ -1,0 +1,781 @@
+//! Partitioned matrices, the pure part: how a matrix is cut into tiles (the
+//! tiling that takes products past the device limit), block-sparse matrices (a
+//! pattern of stored blocks and their values), and the symbolic phase of a
+//! block-sparse product, which finds the output's pattern before the GPU computes
+//! a single number. Tested natively.
+//!
+//! Blocks multiply as if they were numbers: C_ij = Σ_k A_ik · B_kj. A block-sparse
+//! product computes only the terms whose two blocks are both stored.
+
+use crate::error::{GpgpuError, NumberProblem, Result};
+use crate::plan::shape::{self, Shape};
+
+/// The pieces `n` is cut into by tiles of at most `tile`: (start, length), every
+/// piece `tile` long but the last. The chapter's 3 = 2 + 1 is `pieces(3, 2)`.
+pub fn pieces(n: usize, tile: usize) -> Vec<(usize, usize)> {
+    let tile = tile.max(1);
+    (0..n.div_ceil(tile))
+        .map(|p| (p * tile, tile.min(n - p * tile)))
+        .collect()
+}
+
+/// Rows `rows` (a range of pieces) and columns `cols` of a row-major matrix with
+/// `width` columns, as a row-major array of their own.
+pub fn cut(
+    data: &[f32],
+    width: usize,
+    (r0, rows): (usize, usize),
+    (c0, cols): (usize, usize),
+) -> Vec<f32> {
+    let mut out = Vec::with_capacity(rows * cols);
+    for i in r0..r0 + rows {
+        out.extend_from_slice(&data[i * width + c0..i * width + c0 + cols]);
+    }
+    out
+}
+
+/// Writes a row-major `rows`×`cols` piece into `data` (row-major, `width` columns)
+/// at (r0, c0).
+pub fn paste(data: &mut [f32], width: usize, (r0, c0): (usize, usize), piece: &[f32], cols: usize) {
+    for (i, row) in piece.chunks(cols.max(1)).enumerate() {
+        let at = (r0 + i) * width + c0;
+        data[at..at + row.len()].copy_from_slice(row);
+    }
+}
+
+/// The largest block side accepted: a block's products cost its side cubed per pair,
+/// and WebGL's block atlas needs a block to fit one texture row.
+pub const MAX_BLOCK_SIZE: usize = 1024;
+
+/// The most stored blocks, and the most entries of an index table: WebGL keeps
+/// indices in float textures, exact below 2^24.
+pub const MAX_INDEX: usize = (1 << 24) - 2;
+
+/// A block size given as a JS number: a whole number from 1 to [`MAX_BLOCK_SIZE`].
+pub fn block_size(value: f64) -> Result<usize> {
+    let bad = |problem| GpgpuError::BadCount {
+        name: "blockSize".into(),
+        value,
+        problem,
+    };
+    if value == 0.0 {
+        return Err(bad(NumberProblem::Zero));
+    }
+    let v = shape::count("blockSize", value, MAX_BLOCK_SIZE as f64)?;
+    Ok(v as usize)
+}
+
+/// Which blocks of a grid are stored, in block compressed sparse row form: the
+/// stored blocks of block row i are `cols[row_starts[i]..row_starts[i + 1]]`,
+/// sorted by column. Stored block number s is the s-th in row-major order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pattern {
+    pub grid_rows: usize,
+    pub grid_cols: usize,
+    pub row_starts: Vec<usize>,
+    pub cols: Vec<usize>,
+}
+
+impl Pattern {
+    /// A grid with no stored block.
+    pub fn empty(grid_rows: usize, grid_cols: usize) -> Pattern {
+        Pattern {
+            grid_rows,
+            grid_cols,
+            row_starts: vec![0; grid_rows + 1],
+            cols: vec![],
+        }
+    }
+
+    /// From one boolean per block, row-major over the grid (the CUDA report's flags).
+    pub fn from_occupancy(grid_rows: usize, grid_cols: usize, occupied: &[bool]) -> Pattern {
+        let mut p = Pattern::empty(grid_rows, grid_cols);
+        for i in 0..grid_rows {
+            for j in 0..grid_cols {
+                if occupied[i * grid_cols + j] {
+                    p.cols.push(j);
+                }
+            }
+            p.row_starts[i + 1] = p.cols.len();
+        }
+        p
+    }
+
+    /// How many blocks are stored.
+    pub fn stored(&self) -> usize {
+        self.cols.len()
+    }
+
+    /// Blocks of the whole grid.
+    pub fn grid_blocks(&self) -> usize {
+        self.grid_rows * self.grid_cols
+    }
+
+    /// Stored blocks over grid blocks (1 for an empty grid: nothing is missing).
+    pub fn density(&self) -> f64 {
+        match self.grid_blocks() {
+            0 => 1.0,
+            g => self.stored() as f64 / g as f64,
+        }
+    }
+
+    /// Whether every block of the grid is stored.
+    pub fn is_full(&self) -> bool {
+        self.stored() == self.grid_blocks()
+    }
+
+    /// One byte per block, 1 where stored, row-major over the grid.
+    pub fn occupancy(&self) -> Vec<u8> {
+        let mut out = vec![0u8; self.grid_blocks()];
+        for (i, j) in self.coordinates() {
+            out[i * self.grid_cols + j] = 1;
+        }
+        out
+    }
+
+    /// (block row, block column) of each stored block, in storage order.
+    pub fn coordinates(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        (0..self.grid_rows).flat_map(move |i| {
+            self.cols[self.row_starts[i]..self.row_starts[i + 1]]
+                .iter()
+                .map(move |&j| (i, j))
+        })
+    }
+
+    /// The stored-block number of block (i, j), if it is stored.
+    pub fn find(&self, i: usize, j: usize) -> Option<usize> {
+        let row = &self.cols[self.row_starts[i]..self.row_starts[i + 1]];
+        row.binary_search(&j).ok().map(|k| self.row_starts[i] + k)
+    }
+
+    /// The stored blocks kept where `keep[s]` holds.
+    pub fn filter(&self, keep: &[bool]) -> Pattern {
+        let mut p = Pattern::empty(self.grid_rows, self.grid_cols);
+        for i in 0..self.grid_rows {
+            let range = self.row_starts[i]..self.row_starts[i + 1];
+            let kept = self.cols[range.clone()].iter().zip(&keep[range]);
+            p.cols.extend(kept.filter(|(_, &k)| k).map(|(&j, _)| j));
+            p.row_starts[i + 1] = p.cols.len();
+        }
+        p
+    }
+}
+
+/// The symbolic phase of C = A·B on block patterns: C's pattern and how many
+/// block products the numeric phase will compute.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Symbolic {
+    pub out: Pattern,
+    /// Block products A_ik·B_kj with both blocks stored (P of the bench's t ≈ c₀ + c₁·P).
+    pub products: u64,
+    /// Block products a dense product over the same grids computes.
+    pub dense_products: u64,
+}
+
+/// Gustavson's algorithm on blocks, row by row: block row i of C is the union of
+/// the block rows k of B for every stored A_ik. The union is kept as a bitset over
+/// C's block columns, so a row costs (stored blocks of A's row) × (grid columns / 64)
+/// word operations, however many products they stand for.
+pub fn symbolic(a: &Pattern, b: &Pattern) -> Result<Symbolic> {
+    if a.grid_cols != b.grid_rows {
+        return Err(GpgpuError::BadArgument {
+            name: "b".into(),
+            detail: format!(
+                "a grid of {}x{} blocks times one of {}x{}: the inner grids differ (use \
+                 matrices whose inner dimensions and block sizes match)",
+                a.grid_rows, a.grid_cols, b.grid_rows, b.grid_cols
+            ),
+        });
+    }
+    let words = b.grid_cols.div_ceil(64);
+    // B's block rows as bitsets.
+    let mut b_rows = vec![0u64; b.grid_rows * words];
+    for (k, j) in b.coordinates() {
+        b_rows[k * words + j / 64] |= 1 << (j % 64);
+    }
+    let b_count: Vec<u64> = (0..b.grid_rows)
+        .map(|k| (b.row_starts[k + 1] - b.row_starts[k]) as u64)
+        .collect();
+    let mut out = Pattern::empty(a.grid_rows, b.grid_cols);
+    let mut row = vec![0u64; words];
+    let mut products = 0u64;
+    for i in 0..a.grid_rows {
+        row.fill(0);
+        for &k in &a.cols[a.row_starts[i]..a.row_starts[i + 1]] {
+            products += b_count[k];
+            for (w, bits) in row.iter_mut().zip(&b_rows[k * words..(k + 1) * words]) {
+                *w |= bits;
+            }
+        }
+        for (w, &bits) in row.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                out.cols.push(w * 64 + bits.trailing_zeros() as usize);
+                bits &= bits - 1;
+            }
+        }
+        out.row_starts[i + 1] = out.cols.len();
+    }
+    Ok(Symbolic {
+        out,
+        products,
+        dense_products: (a.grid_rows * a.grid_cols) as u64 * b.grid_cols as u64,
+    })
+}
+
+/// A block-sparse matrix on the CPU: its shape, the block side, which blocks are
+/// stored, and each stored block's block_size² values, row-major within the block.
+/// Blocks at the right and bottom edges are padded with zeros past the matrix.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BlockSparse {
+    pub shape: Shape,
+    pub block_size: usize,
+    pub pattern: Pattern,
+    pub values: Vec<f32>,
+}
+
+impl BlockSparse {
+    fn grid(shape: Shape, block_size: usize) -> (usize, usize) {
+        (
+            shape.rows.div_ceil(block_size),
+            shape.cols.div_ceil(block_size),
+        )
+    }
+
+    /// Cuts a row-major matrix into blocks, storing those with any nonzero entry
+    /// (NaN counts as nonzero).
+    pub fn from_dense(shape: Shape, data: &[f32], block_size: usize) -> Result<BlockSparse> {
+        shape::check_len("data", shape, data.len())?;
+        let bs = block_size;
+        let (gr, gc) = Self::grid(shape, bs);
+        let mut pattern = Pattern::empty(gr, gc);
+        let mut values = vec![];
+        let mut block = vec![0f32; bs * bs];
+        for bi in 0..gr {
+            for bj in 0..gc {
+                block.fill(0.0);
+                let mut any = false;
+                for r in 0..bs.min(shape.rows - bi * bs) {
+                    let i = bi * bs + r;
+                    for c in 0..bs.min(shape.cols - bj * bs) {
+                        let v = data[i * shape.cols + bj * bs + c];
+                        any |= v != 0.0;
+                        block[r * bs + c] = v;
+                    }
+                }
+                if any {
+                    pattern.cols.push(bj);
+                    values.extend_from_slice(&block);
+                }
+            }
+            pattern.row_starts[bi + 1] = pattern.cols.len();
+        }
+        Ok(BlockSparse {
+            shape,
+            block_size: bs,
+            pattern,
+            values,
+        })
+    }
+
+    /// From a list of blocks: (block row, block column, block_size² values row-major).
+    /// Entries of edge blocks that fall outside the matrix are ignored (stored as 0).
+    pub fn from_blocks(
+        shape: Shape,
+        block_size: usize,
+        blocks: &[(usize, usize, &[f32])],
+    ) -> Result<BlockSparse> {
+        let bs = block_size;
+        let (gr, gc) = Self::grid(shape, bs);
+        let mut order: Vec<usize> = (0..blocks.len()).collect();
+        for &(i, j, data) in blocks {
+            if i >= gr || j >= gc {
+                return Err(GpgpuError::BadArgument {
+                    name: "blocks".into(),
+                    detail: format!(
+                        "block ({i}, {j}) is outside the {gr}x{gc} block grid of a {}x{} \
+                         matrix with blocks of {bs}: block rows run 0..{gr}, columns 0..{gc}",
+                        shape.rows, shape.cols
+                    ),
+                });
+            }
+            shape::check_len(&format!("block ({i}, {j})"), Shape::square(bs), data.len())?;
+        }
+        order.sort_by_key(|&s| (blocks[s].0, blocks[s].1));
+        if let Some(w) = order
+            .windows(2)
+            .find(|w| (blocks[w[0]].0, blocks[w[0]].1) == (blocks[w[1]].0, blocks[w[1]].1))
+        {
+            let (i, j, _) = blocks[w[0]];
+            return Err(GpgpuError::BadArgument {
+                name: "blocks".into(),
+                detail: format!("block ({i}, {j}) is given twice: give each block once"),
+            });
+        }
+        let mut pattern = Pattern::empty(gr, gc);
+        let mut values = Vec::with_capacity(blocks.len() * bs * bs);
+        let mut next = 0;
+        for bi in 0..gr {
+            while next < order.len() && blocks[order[next]].0 == bi {
+                let (_, bj, data) = blocks[order[next]];
+                pattern.cols.push(bj);
+                let (rows, cols) = (bs.min(shape.rows - bi * bs), bs.min(shape.cols - bj * bs));
+                for r in 0..bs {
+                    for c in 0..bs {
+                        let inside = r < rows && c < cols;
+                        values.push(if inside { data[r * bs + c] } else { 0.0 });
+                    }
+                }
+                next += 1;
+            }
+            pattern.row_starts[bi + 1] = pattern.cols.len();
+        }
+        Ok(BlockSparse {
+            shape,
+            block_size: bs,
+            pattern,
+            values,
+        })
+    }
+
+    /// The matrix, row-major, with zeros where no block is stored.
+    pub fn to_dense(&self) -> Vec<f32> {
+        let (bs, s) = (self.block_size, self.shape);
+        let mut out = vec![0f32; s.len()];
+        for (n, (bi, bj)) in self.pattern.coordinates().enumerate() {
+            let block = &self.values[n * bs * bs..(n + 1) * bs * bs];
+            for r in 0..bs.min(s.rows - bi * bs) {
+                let at = (bi * bs + r) * s.cols + bj * bs;
+                let cols = bs.min(s.cols - bj * bs);
+                out[at..at + cols].copy_from_slice(&block[r * bs..r * bs + cols]);
+            }
+        }
+        out
+    }
+
+    /// Stored block number `s`'s values.
+    pub fn block(&self, s: usize) -> &[f32] {
+        let b2 = self.block_size * self.block_size;
+        &self.values[s * b2..(s + 1) * b2]
+    }
+
+    /// The same matrix without the stored blocks that are all zero.
+    pub fn pruned(&self) -> BlockSparse {
+        let keep: Vec<bool> = (0..self.pattern.stored())
+            .map(|s| self.block(s).iter().any(|&v| v != 0.0))
+            .collect();
+        self.keep(&keep)
+    }
+
+    /// The same matrix with only the stored blocks where `keep[s]` holds.
+    pub fn keep(&self, keep: &[bool]) -> BlockSparse {
+        let values = (0..self.pattern.stored())
+            .filter(|&s| keep[s])
+            .flat_map(|s| self.block(s).iter().copied())
+            .collect();
+        BlockSparse {
+            shape: self.shape,
+            block_size: self.block_size,
+            pattern: self.pattern.filter(keep),
+            values,
+        }
+    }
+}
+
+/// How stored blocks lie in GPU memory: an atlas, `per_row` blocks side by side in
+/// each band of block_size rows, as one row-major matrix (a WebGL texture or a
+/// WebGPU buffer; the same layout on both backends, so one packing serves both).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Atlas {
+    pub block_size: usize,
+    pub per_row: usize,
+}
+
+impl Atlas {
+    /// Atlas rows at most `width` entries wide.
+    pub fn new(block_size: usize, width: usize) -> Atlas {
+        Atlas {
+            block_size,
+            per_row: (width / block_size).max(1),
+        }
+    }
+
+    /// The atlas matrix holding `blocks` blocks (at least one block, so that an
+    /// empty matrix still has a GPU object to bind).
+    pub fn shape(&self, blocks: usize) -> Shape {
+        let bs = self.block_size;
+        Shape::new(blocks.div_ceil(self.per_row).max(1) * bs, self.per_row * bs)
+    }
+
+    /// Stored blocks (block_size² values each, in order) as the atlas matrix.
+    pub fn pack(&self, values: &[f32]) -> Vec<f32> {
+        let bs = self.block_size;
+        let blocks = values.len() / (bs * bs);
+        let shape = self.shape(blocks);
+        let mut out = vec![0f32; shape.len()];
+        for (s, block) in values.chunks(bs * bs).enumerate() {
+            let (band, slot) = (s / self.per_row, s % self.per_row);
+            paste(&mut out, shape.cols, (band * bs, slot * bs), block, bs);
+        }
+        out
+    }
+
+    /// The first `blocks` blocks of an atlas matrix, block after block.
+    pub fn unpack(&self, atlas: &[f32], blocks: usize) -> Vec<f32> {
+        let bs = self.block_size;
+        let width = self.per_row * bs;
+        let mut out = Vec::with_capacity(blocks * bs * bs);
+        for s in 0..blocks {
+            let (band, slot) = (s / self.per_row, s % self.per_row);
+            out.extend(cut(atlas, width, (band * bs, bs), (slot * bs, bs)));
+        }
+        out
+    }
+}
+
+/// The index table the numeric phase reads, one list of whole numbers (as f32,
+/// exact below 2^24), with the offset of each part:
+/// * A's row starts (grid rows + 1) and A's block columns (stored blocks of A);
+/// * B's map: for block (k, j) of B's grid, 1 + its stored number, 0 if not stored;
+/// * C's stored blocks as (block row, block column) pairs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IndexTable {
+    pub data: Vec<f32>,
+    pub a_row_starts: usize,
+    pub a_cols: usize,
+    pub b_map: usize,
+    pub out_coords: usize,
+}
+
+impl IndexTable {
+    pub fn new(a: &Pattern, b: &Pattern, out: &Pattern) -> Result<IndexTable> {
+        let len = a.row_starts.len() + a.stored() + b.grid_blocks() + 2 * out.stored();
+        for (what, n) in [
+            ("index table", len),
+            ("stored blocks of a", a.stored()),
+            ("stored blocks of b", b.stored()),
+        ] {
+            if n > MAX_INDEX {
+                return Err(GpgpuError::DeviceLimit {
+                    what: format!("a block-sparse product whose {what}"),
+                    needed: n as f64,
+                    unit: "entries",
+                    limit_name: "2^24 - 2 (indices are exact float32 numbers)",
+                    limit: MAX_INDEX as f64,
+                });
+            }
+        }
+        let mut data = Vec::with_capacity(len);
+        let a_row_starts = 0;
+        data.extend(a.row_starts.iter().map(|&v| v as f32));
+        let a_cols = data.len();
+        data.extend(a.cols.iter().map(|&v| v as f32));
+        let b_map = data.len();
+        let mut map = vec![0f32; b.grid_blocks()];
+        for (s, (k, j)) in b.coordinates().enumerate() {
+            map[k * b.grid_cols + j] = (s + 1) as f32;
+        }
+        data.extend(map);
+        let out_coords = data.len();
+        for (i, j) in out.coordinates() {
+            data.push(i as f32);
+            data.push(j as f32);
+        }
+        Ok(IndexTable {
+            data,
+            a_row_starts,
+            a_cols,
+            b_map,
+            out_coords,
+        })
+    }
+
+    /// The table as a matrix `width` wide (a WebGL texture; the tail is 0).
+    pub fn shape(&self, width: usize) -> Shape {
+        Shape::new(self.data.len().div_ceil(width).max(1), width)
+    }
+
+    /// The table padded to fill [`IndexTable::shape`].
+    pub fn padded(&self, width: usize) -> Vec<f32> {
+        let mut d = self.data.clone();
+        d.resize(self.shape(width).len(), 0.0);
+        d
+    }
+}
+
+/// What the numeric phase's kernels are told (wgsl/block_sparse.wgsl and
+/// glsl/block_sparse.frag): the atlas layout, C's stored blocks, where each part
+/// of the index table starts, and B's grid width.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Numeric {
+    pub atlas: Atlas,
+    pub out_blocks: usize,
+    pub index_width: usize,
+    pub a_row_starts: usize,
+    pub a_cols: usize,
+    pub b_map: usize,
+    pub out_coords: usize,
+    pub b_grid_cols: usize,
+}
+
+impl Numeric {
+    pub fn new(
+        atlas: Atlas,
+        table: &IndexTable,
+        b: &Pattern,
+        out: &Pattern,
+        index_width: usize,
+    ) -> Numeric {
+        Numeric {
+            atlas,
+            out_blocks: out.stored(),
+            index_width,
+            a_row_starts: table.a_row_starts,
+            a_cols: table.a_cols,
+            b_map: table.b_map,
+            out_coords: table.out_coords,
+            b_grid_cols: b.grid_cols,
+        }
+    }
+
+    /// The flags matrix: one float per stored block of C, `index_width` per row.
+    pub fn flags_shape(&self) -> Shape {
+        Shape::new(
+            self.out_blocks.div_ceil(self.index_width).max(1),
+            self.index_width,
+        )
+    }
+}
+
+/// The float64 reference of a block-sparse product, block by block over the stored
+/// pairs only (tests compare it with the dense reference too).
+pub fn reference_product(a: &BlockSparse, b: &BlockSparse) -> Result<Vec<f64>> {
+    symbolic(&a.pattern, &b.pattern)?;
+    let bs = a.block_size;
+    let mut out = vec![0f64; a.shape.rows * b.shape.cols];
+    for (sa, (i, k)) in a.pattern.coordinates().enumerate() {
+        for sb in b.pattern.row_starts[k]..b.pattern.row_starts[k + 1] {
+            let j = b.pattern.cols[sb];
+            let (ab, bb) = (a.block(sa), b.block(sb));
+            for r in 0..bs.min(a.shape.rows - i * bs) {
+                for c in 0..bs.min(b.shape.cols - j * bs) {
+                    let mut acc = 0f64;
+                    for t in 0..bs {
+                        acc += ab[r * bs + t] as f64 * bb[t * bs + c] as f64;
+                    }
+                    out[(i * bs + r) * b.shape.cols + j * bs + c] += acc;
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::random::Mulberry32 as Rng;
+
+    fn random_sparse(rng: &mut Rng, shape: Shape, bs: usize, density: f64) -> BlockSparse {
+        let (gr, gc) = (shape.rows.div_ceil(bs), shape.cols.div_ceil(bs));
+        let mut data = vec![0f32; shape.len()];
+        for bi in 0..gr {
+            for bj in 0..gc {
+                if rng.next_f64() < density {
+                    for r in bi * bs..(bi * bs + bs).min(shape.rows) {
+                        for c in bj * bs..(bj * bs + bs).min(shape.cols) {
+                            data[r * shape.cols + c] = (rng.next_f64() * 4.0).floor() as f32 - 1.0;
+                        }
+                    }
+                }
+            }
+        }
+        BlockSparse::from_dense(shape, &data, bs).unwrap()
+    }
+
+    fn dense_product(a: &[f32], b: &[f32], [n, k, m]: [usize; 3]) -> Vec<f64> {
+        let mut out = vec![0f64; n * m];
+        for i in 0..n {
+            for t in 0..k {
+                for j in 0..m {
+                    out[i * m + j] += a[i * k + t] as f64 * b[t * m + j] as f64;
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn pieces_cover_n() {
+        assert_eq!(pieces(3, 2), vec![(0, 2), (2, 1)]);
+        assert_eq!(pieces(4, 2), vec![(0, 2), (2, 2)]);
+        assert_eq!(pieces(1, 64), vec![(0, 1)]);
+        for n in 1..40 {
+            for t in 1..9 {
+                let p = pieces(n, t);
+                assert_eq!(p.iter().map(|x| x.1).sum::<usize>(), n);
+                assert!(p.iter().all(|x| x.1 >= 1 && x.1 <= t));
+            }
+        }
+    }
+
+    #[test]
+    fn cut_and_paste_are_inverse() {
+        let data: Vec<f32> = (0..35).map(|v| v as f32).collect();
+        let piece = cut(&data, 7, (1, 3), (2, 4));
+        assert_eq!(piece[..4], [9.0, 10.0, 11.0, 12.0]);
+        let mut back = vec![0f32; 35];
+        paste(&mut back, 7, (1, 2), &piece, 4);
+        assert_eq!(back[9], 9.0);
+        assert_eq!(back[26], 26.0);
+        assert_eq!(back[0], 0.0);
+    }
+
+    #[test]
+    fn block_sizes_are_checked() {
+        assert_eq!(block_size(4.0).unwrap(), 4);
+        for bad in [0.0, -1.0, 1.5, f64::NAN, 1025.0] {
+            assert!(
+                matches!(block_size(bad), Err(GpgpuError::BadCount { .. })),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn dense_round_trip_with_edges() {
+        let mut rng = Rng::new(7);
+        for (rows, cols, bs) in [(1, 1, 1), (5, 7, 2), (9, 4, 3), (3, 3, 8), (16, 16, 4)] {
+            let shape = Shape::new(rows, cols);
+            let data: Vec<f32> = (0..shape.len())
+                .map(|_| if rng.next_f64() < 0.3 { 1.5 } else { 0.0 })
+                .collect();
+            let m = BlockSparse::from_dense(shape, &data, bs).unwrap();
+            assert_eq!(m.to_dense(), data);
+            assert_eq!(m.values.len(), m.pattern.stored() * bs * bs);
+            let occ = m.pattern.occupancy();
+            assert_eq!(occ.len(), rows.div_ceil(bs) * cols.div_ceil(bs));
+            assert_eq!(occ.iter().filter(|&&o| o == 1).count(), m.pattern.stored());
+        }
+    }
+
+    #[test]
+    fn an_all_zero_matrix_stores_nothing() {
+        let m = BlockSparse::from_dense(Shape::new(6, 5), &[0.0; 30], 2).unwrap();
+        assert_eq!(m.pattern.stored(), 0);
+        assert_eq!(m.pattern.density(), 0.0);
+        assert_eq!(m.to_dense(), vec![0.0; 30]);
+    }
+
+    #[test]
+    fn from_blocks_sorts_checks_and_zeroes_padding() {
+        let shape = Shape::new(3, 3);
+        let b1 = [1.0, 2.0, 3.0, 4.0];
+        let b2 = [5.0, 6.0, 7.0, 8.0];
+        let m = BlockSparse::from_blocks(shape, 2, &[(1, 1, &b2), (0, 0, &b1)]).unwrap();
+        assert_eq!(m.pattern.cols, vec![0, 1]);
+        assert_eq!(m.block(1), &[5.0, 0.0, 0.0, 0.0]);
+        assert_eq!(
+            m.to_dense(),
+            vec![1.0, 2.0, 0.0, 3.0, 4.0, 0.0, 0.0, 0.0, 5.0]
+        );
+        let dup = BlockSparse::from_blocks(shape, 2, &[(0, 0, &b1), (0, 0, &b2)]);
+        assert!(matches!(dup, Err(GpgpuError::BadArgument { .. })));
+        let outside = BlockSparse::from_blocks(shape, 2, &[(2, 0, &b1)]);
+        assert!(matches!(outside, Err(GpgpuError::BadArgument { .. })));
+        let short = BlockSparse::from_blocks(shape, 2, &[(0, 0, &b1[..3])]);
+        assert!(matches!(short, Err(GpgpuError::BadLength { .. })));
+    }
+
+    #[test]
+    fn symbolic_counts_pairs_and_finds_the_pattern() {
+        let mut rng = Rng::new(11);
+        for (n, bs, density) in [
+            (7, 2, 0.3),
+            (20, 3, 0.1),
+            (16, 4, 1.0),
+            (9, 1, 0.05),
+            (130, 1, 0.02),
+        ] {
+            let shape = Shape::square(n);
+            let a = random_sparse(&mut rng, shape, bs, density);
+            let b = random_sparse(&mut rng, shape, bs, density);
+            let s = symbolic(&a.pattern, &b.pattern).unwrap();
+            // Brute force over the grid.
+            let g = n.div_ceil(bs);
+            let (oa, ob) = (a.pattern.occupancy(), b.pattern.occupancy());
+            let mut products = 0;
+            for i in 0..g {
+                for j in 0..g {
+                    let pairs = (0..g)
+                        .filter(|&k| oa[i * g + k] == 1 && ob[k * g + j] == 1)
+                        .count();
+                    products += pairs;
+                    assert_eq!(
+                        s.out.find(i, j).is_some(),
+                        pairs > 0,
+                        "n {n} bs {bs} ({i},{j})"
+                    );
+                }
+            }
+            assert_eq!(s.products, products as u64);
+            assert_eq!(s.dense_products, (g * g * g) as u64);
+            // The blockwise reference equals the dense one.
+            let dense = dense_product(&a.to_dense(), &b.to_dense(), [n, n, n]);
+            assert_eq!(reference_product(&a, &b).unwrap(), dense);
+        }
+    }
+
+    #[test]
+    fn symbolic_refuses_mismatched_grids() {
+        let a = Pattern::empty(2, 3);
+        let b = Pattern::empty(2, 3);
+        assert!(matches!(
+            symbolic(&a, &b),
+            Err(GpgpuError::BadArgument { .. })
+        ));
+    }
+
+    #[test]
+    fn atlas_packs_and_unpacks() {
+        let values: Vec<f32> = (0..5 * 9).map(|v| v as f32).collect();
+        let atlas = Atlas::new(3, 7); // two blocks per band
+        assert_eq!(atlas.per_row, 2);
+        assert_eq!(atlas.shape(5), Shape::new(9, 6));
+        assert_eq!(atlas.shape(0), Shape::new(3, 6));
+        let packed = atlas.pack(&values);
+        assert_eq!(packed.len(), 54);
+        // Block 1's first row sits right of block 0's.
+        assert_eq!(packed[3..6], [9.0, 10.0, 11.0]);
+        assert_eq!(atlas.unpack(&packed, 5), values);
+        assert_eq!(Atlas::new(64, 10).per_row, 1);
+    }
+
+    #[test]
+    fn index_table_parts() {
+        let a = Pattern::from_occupancy(2, 2, &[true, false, true, true]);
+        let b = Pattern::from_occupancy(2, 2, &[false, true, true, false]);
+        let s = symbolic(&a, &b).unwrap();
+        let t = IndexTable::new(&a, &b, &s.out).unwrap();
+        assert_eq!(t.data[t.a_row_starts..t.a_cols], [0.0, 1.0, 3.0]);
+        assert_eq!(t.data[t.a_cols..t.b_map], [0.0, 0.0, 1.0]);
+        assert_eq!(t.data[t.b_map..t.out_coords], [0.0, 1.0, 2.0, 0.0]);
+        // C = [[0, x], [x, x]]: stored (0,1), (1,0), (1,1).
+        assert_eq!(t.data[t.out_coords..], [0.0, 1.0, 1.0, 0.0, 1.0, 1.0]);
+        assert_eq!(t.shape(4), Shape::new(4, 4));
+        assert_eq!(t.padded(4).len(), 16);
+    }
+
+    #[test]
+    fn pruning_drops_zero_blocks() {
+        let m = BlockSparse::from_blocks(
+            Shape::square(4),
+            2,
+            &[(0, 0, &[0.0; 4]), (1, 1, &[1.0, 0.0, 0.0, 0.0])],
+        )
+        .unwrap();
+        let p = m.pruned();
+        assert_eq!(p.pattern.stored(), 1);
+        assert_eq!(p.to_dense(), m.to_dense());
+    }
+}
