@@ -64,6 +64,8 @@
 //! * [`kernels`]: shader files (`glsl/`, `wgsl/`) paired with the Rust that binds them;
 //! * [`engine`]: one run engine over both backends: upload → passes → readback;
 //! * [`run`]: an operation's pass plan on the engine, step by step;
+//! * [`apps`] and [`blocks`]: work built from many passes (the applications of
+//!   matrix powers; partitioned products such as Fox's and Cannon's algorithms);
 //! * [`api`] (Rust) and the wasm-bindgen `Gpgpu` class (JavaScript) on top.
 
 #[cfg(not(any(web_sys_unstable_apis, doc)))]
@@ -75,6 +77,7 @@ compile_error!(
 
 pub mod api;
 pub mod apps;
+pub mod blocks;
 pub mod engine;
 pub mod error;
 pub mod gl;

@@ -57,6 +57,8 @@ pub mod apps;
 #[macro_use]
 pub mod errors;
 #[macro_use]
+pub mod mesh;
+#[macro_use]
 pub mod products;
 #[macro_use]
 pub mod runs;
