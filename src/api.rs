@@ -14,6 +14,7 @@ use std::rc::{Rc, Weak};
 use std::task::{Context, Poll, Waker};
 
 use crate::blocks::grid::{self, TiledRun};
+use crate::blocks::mesh::{self, MeshRun};
 use crate::blocks::sparse;
 use crate::engine::{Engine, GlEngine, GpuEngine, PendingRead};
 use crate::error::{GpgpuError, Result};
@@ -451,6 +452,16 @@ impl Gpgpu {
         times: usize,
     ) -> Result<sparse::Squarings> {
         sparse::square_repeatedly(&self.handle(), m, times).await
+    }
+
+    /// A·B by Fox's algorithm on a simulated q×q mesh (see [`crate::blocks::mesh`]).
+    pub async fn fox_async(&self, n: usize, a: &[f32], b: &[f32], q: usize) -> Result<MeshRun> {
+        mesh::fox(&self.handle(), n, a, b, q).await
+    }
+
+    /// A·B by Cannon's algorithm on a simulated q×q mesh.
+    pub async fn cannon_async(&self, n: usize, a: &[f32], b: &[f32], q: usize) -> Result<MeshRun> {
+        mesh::cannon(&self.handle(), n, a, b, q).await
     }
 
     /// Validates and uploads A and B; the product pass is not run yet. Step it with

@@ -64,8 +64,9 @@
 //! * [`kernels`]: shader files (`glsl/`, `wgsl/`) paired with the Rust that binds them;
 //! * [`engine`]: one run engine over both backends: upload → passes → readback;
 //! * [`run`]: an operation's pass plan on the engine, step by step;
-//! * [`blocks`]: partitioned matrices over the engine: tiled products past the
-//!   device limit, block-sparse products;
+//! * [`apps`] and [`blocks`]: work built from many passes (the applications of
+//!   matrix powers; partitioned products: tiles past the device limit,
+//!   block-sparse products, Fox's and Cannon's algorithms);
 //! * [`api`] (Rust) and the wasm-bindgen `Gpgpu` class (JavaScript) on top.
 
 #[cfg(not(any(web_sys_unstable_apis, doc)))]

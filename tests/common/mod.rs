@@ -59,6 +59,8 @@ pub mod blocks;
 #[macro_use]
 pub mod errors;
 #[macro_use]
+pub mod mesh;
+#[macro_use]
 pub mod products;
 #[macro_use]
 pub mod runs;
