@@ -47,8 +47,9 @@ pub fn paste(data: &mut [f32], width: usize, (r0, c0): (usize, usize), piece: &[
 /// and WebGL's block atlas needs a block to fit one texture row.
 pub const MAX_BLOCK_SIZE: usize = 1024;
 
-/// The most stored blocks, and the most entries of an index table: WebGL keeps
-/// indices in float textures, exact below 2^24.
+/// The most stored blocks of an operand, and the most block rows or columns:
+/// the index table holds these numbers as float32 (WebGL keeps it in a float
+/// texture), exact below 2^24.
 pub const MAX_INDEX: usize = (1 << 24) - 2;
 
 /// A block size given as a JS number: a whole number from 1 to [`MAX_BLOCK_SIZE`].
@@ -450,10 +451,12 @@ pub struct IndexTable {
 impl IndexTable {
     pub fn new(a: &Pattern, b: &Pattern, out: &Pattern) -> Result<IndexTable> {
         let len = a.row_starts.len() + a.stored() + b.grid_blocks() + 2 * out.stored();
+        // The numbers stored must be exact in float32; the table's length is not
+        // stored (WebGL's texture size bounds it, see blocks::sparse).
         for (what, n) in [
-            ("index table", len),
             ("stored blocks of a", a.stored()),
             ("stored blocks of b", b.stored()),
+            ("block rows or columns", a.grid_rows.max(b.grid_cols)),
         ] {
             if n > MAX_INDEX {
                 return Err(GpgpuError::DeviceLimit {
