@@ -586,7 +586,18 @@ pub fn finish_async(engine: &mut Engine, mut run: Run) -> Result<PendingRead> {
 /// device limit does not apply (tiles take care of it), WebAssembly memory does
 /// (see [`grid::check_memory`]).
 pub fn tiled_dimension(name: &str, value: f64) -> Result<usize> {
-    shape::dimension(name, value, u32::MAX as usize)
+    // A 1×2^30 float32 matrix alone fills wasm32's 4 GiB.
+    const MAX: f64 = (1u64 << 30) as f64;
+    if value.is_finite() && value > MAX {
+        return Err(GpgpuError::DeviceLimit {
+            what: format!("{name} = {}", crate::error::js_number(value)),
+            needed: value,
+            unit: "rows or columns",
+            limit_name: "what 4 GiB of WebAssembly memory holds (2^30 floats)",
+            limit: MAX,
+        });
+    }
+    shape::dimension(name, value, MAX as usize)
 }
 
 /// Validates A and B for a product and uploads them whole or, past the device

@@ -38,11 +38,16 @@ impl Grid {
     }
 }
 
-/// The largest square tile this device holds as one matrix: WebGL's dimension
-/// limit; on WebGPU also one storage binding / buffer, rounded down to a multiple
-/// of the register kernel's 128-wide tile.
+/// Tiles past the device limit are at most this side: 256 MB of float32, small
+/// enough to allocate beside its neighbours, large enough that a tile product
+/// (8192³ multiply-adds) dwarfs its pass's fixed cost.
+pub const MAX_TILE: usize = 8192;
+
+/// The tile side used past the device limit: [`MAX_TILE`], or less where the
+/// device holds less as one matrix (WebGL's dimension limit; on WebGPU one storage
+/// binding / buffer, rounded down to a multiple of the register kernel's 128).
 pub fn device_tile(engine: &Engine) -> usize {
-    let mut t = engine.max_dimension();
+    let mut t = engine.max_dimension().min(MAX_TILE);
     if let Engine::WebGpu(e) = engine {
         let limits = &e.info().limits;
         let bytes = limits

@@ -17,6 +17,7 @@ use wasm_bindgen_futures::future_to_promise;
 use super::args::{matrix_arg, number_arg, set, to_js_error};
 use super::{JsGpgpu, JsResult};
 use crate::api::tiled_dimension;
+use crate::blocks::grid;
 use crate::blocks::sparse::{self, Product, Squarings};
 use crate::error::{GpgpuError, Result};
 use crate::plan::blocks::{self, symbolic, BlockSparse};
@@ -136,10 +137,13 @@ fn right_operand(a: &BlockSparse, value: &JsValue) -> Result<Rc<BlockSparse>> {
 }
 
 fn dims(rows: &JsValue, cols: &JsValue) -> Result<Shape> {
-    Ok(Shape::new(
+    let shape = Shape::new(
         tiled_dimension("rows", number_arg("rows", rows)?)?,
         tiled_dimension("cols", number_arg("cols", cols)?)?,
-    ))
+    );
+    // In f64 first: rows·cols past memory would overflow usize on wasm32.
+    grid::check_memory("a BlockSparse", &[], shape)?;
+    Ok(shape)
 }
 
 fn squarings_object(s: Squarings) -> Object {
