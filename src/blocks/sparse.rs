@@ -70,7 +70,7 @@ fn width(engine: &Engine) -> usize {
 }
 
 fn atlas(engine: &Engine, block_size: usize) -> Atlas {
-    Atlas::new(block_size, width(engine).max(block_size))
+    Atlas::square(block_size, width(engine).max(block_size))
 }
 
 /// Refuses an atlas of `shape` the device cannot hold as one texture or buffer.
@@ -177,7 +177,7 @@ fn assemble(
     let stored = pattern.stored();
     let full = BlockSparse {
         shape,
-        block_size: atlas.block_size,
+        block_size: atlas.tile.rows,
         values: atlas.unpack(data, stored),
         pattern,
     };

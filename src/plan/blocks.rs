@@ -383,52 +383,73 @@ impl BlockSparse {
     }
 }
 
-/// How stored blocks lie in GPU memory: an atlas, `per_row` blocks side by side in
-/// each band of block_size rows, as one row-major matrix (a WebGL texture or a
-/// WebGPU buffer; the same layout on both backends, so one packing serves both).
+/// How many small matrices lie in GPU memory: an atlas, `per_row` tiles of one
+/// shape side by side in each band of `tile.rows` rows, as one row-major matrix (a
+/// WebGL texture or a WebGPU buffer; the same layout on both backends, so one
+/// packing serves both). The stored blocks of a block-sparse matrix and the
+/// matrices of a batch both travel this way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Atlas {
-    pub block_size: usize,
+    pub tile: Shape,
     pub per_row: usize,
 }
 
 impl Atlas {
-    /// Atlas rows at most `width` entries wide.
-    pub fn new(block_size: usize, width: usize) -> Atlas {
+    /// Atlas rows at most `width` entries wide (at least one tile).
+    pub fn new(tile: Shape, width: usize) -> Atlas {
         Atlas {
-            block_size,
-            per_row: (width / block_size).max(1),
+            tile,
+            per_row: (width / tile.cols).max(1),
         }
     }
 
-    /// The atlas matrix holding `blocks` blocks (at least one block, so that an
-    /// empty matrix still has a GPU object to bind).
-    pub fn shape(&self, blocks: usize) -> Shape {
-        let bs = self.block_size;
-        Shape::new(blocks.div_ceil(self.per_row).max(1) * bs, self.per_row * bs)
+    /// Square tiles of side `side` (blocks).
+    pub fn square(side: usize, width: usize) -> Atlas {
+        Atlas::new(Shape::square(side), width)
     }
 
-    /// Stored blocks (block_size² values each, in order) as the atlas matrix.
+    /// The atlas matrix holding `tiles` tiles (at least one, so that an empty
+    /// matrix still has a GPU object to bind).
+    pub fn shape(&self, tiles: usize) -> Shape {
+        let t = self.tile;
+        Shape::new(
+            tiles.div_ceil(self.per_row).max(1) * t.rows,
+            self.per_row * t.cols,
+        )
+    }
+
+    /// Tiles (tile.rows × tile.cols values each, row-major, one after another) as
+    /// the atlas matrix.
     pub fn pack(&self, values: &[f32]) -> Vec<f32> {
-        let bs = self.block_size;
-        let blocks = values.len() / (bs * bs);
-        let shape = self.shape(blocks);
+        let t = self.tile;
+        let shape = self.shape(values.len() / t.len());
         let mut out = vec![0f32; shape.len()];
-        for (s, block) in values.chunks(bs * bs).enumerate() {
+        for (s, tile) in values.chunks(t.len()).enumerate() {
             let (band, slot) = (s / self.per_row, s % self.per_row);
-            paste(&mut out, shape.cols, (band * bs, slot * bs), block, bs);
+            paste(
+                &mut out,
+                shape.cols,
+                (band * t.rows, slot * t.cols),
+                tile,
+                t.cols,
+            );
         }
         out
     }
 
-    /// The first `blocks` blocks of an atlas matrix, block after block.
-    pub fn unpack(&self, atlas: &[f32], blocks: usize) -> Vec<f32> {
-        let bs = self.block_size;
-        let width = self.per_row * bs;
-        let mut out = Vec::with_capacity(blocks * bs * bs);
-        for s in 0..blocks {
+    /// The first `tiles` tiles of an atlas matrix, one after another.
+    pub fn unpack(&self, atlas: &[f32], tiles: usize) -> Vec<f32> {
+        let t = self.tile;
+        let width = self.per_row * t.cols;
+        let mut out = Vec::with_capacity(tiles * t.len());
+        for s in 0..tiles {
             let (band, slot) = (s / self.per_row, s % self.per_row);
-            out.extend(cut(atlas, width, (band * bs, bs), (slot * bs, bs)));
+            out.extend(cut(
+                atlas,
+                width,
+                (band * t.rows, t.rows),
+                (slot * t.cols, t.cols),
+            ));
         }
         out
     }
@@ -742,7 +763,7 @@ mod tests {
     #[test]
     fn atlas_packs_and_unpacks() {
         let values: Vec<f32> = (0..5 * 9).map(|v| v as f32).collect();
-        let atlas = Atlas::new(3, 7); // two blocks per band
+        let atlas = Atlas::square(3, 7); // two blocks per band
         assert_eq!(atlas.per_row, 2);
         assert_eq!(atlas.shape(5), Shape::new(9, 6));
         assert_eq!(atlas.shape(0), Shape::new(3, 6));
@@ -751,7 +772,13 @@ mod tests {
         // Block 1's first row sits right of block 0's.
         assert_eq!(packed[3..6], [9.0, 10.0, 11.0]);
         assert_eq!(atlas.unpack(&packed, 5), values);
-        assert_eq!(Atlas::new(64, 10).per_row, 1);
+        assert_eq!(Atlas::square(64, 10).per_row, 1);
+        // Non-square tiles: 2x3, two per band of width 7.
+        let wide = Atlas::new(Shape::new(2, 3), 7);
+        let v: Vec<f32> = (0..18).map(|x| x as f32).collect();
+        assert_eq!(wide.shape(3), Shape::new(4, 6));
+        assert_eq!(wide.pack(&v)[..6], [0.0, 1.0, 2.0, 6.0, 7.0, 8.0]);
+        assert_eq!(wide.unpack(&wide.pack(&v), 3), v);
     }
 
     #[test]

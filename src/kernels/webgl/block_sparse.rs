@@ -26,7 +26,7 @@ pub fn product(
             program.set_texture("u_b", 1, &b.target.textures()[0]);
             program.set_texture("u_index", 2, &index.target.textures()[0]);
             for (name, v) in [
-                ("u_bs", n.atlas.block_size),
+                ("u_bs", n.atlas.tile.rows),
                 ("u_per_row", n.atlas.per_row),
                 ("u_out_blocks", n.out_blocks),
                 ("u_index_width", n.index_width),
@@ -50,7 +50,7 @@ pub fn flags(engine: &mut GlEngine, n: &Numeric, c: &GlMatrix, flags: &GlMatrix)
         Destination::Texture(&flags.target),
         |program| {
             program.set_texture("u_c", 0, &c.target.textures()[0]);
-            program.set_int("u_bs", n.atlas.block_size as i32);
+            program.set_int("u_bs", n.atlas.tile.rows as i32);
             program.set_int("u_per_row", n.atlas.per_row as i32);
             program.set_int("u_blocks", n.out_blocks as i32);
             program.set_int("u_flags_width", n.index_width as i32);

@@ -10,10 +10,10 @@ pub const FLAGS_SOURCE: &str = include_str!("../../../wgsl/block_flags.wgsl");
 
 /// The product's workgroups (256 invocations each) and its `Params` words.
 pub fn product(n: &Numeric, max_per_dimension: usize) -> ((usize, usize), Vec<u32>) {
-    let entries = n.out_blocks * n.atlas.block_size * n.atlas.block_size;
+    let entries = n.out_blocks * n.atlas.tile.rows * n.atlas.tile.rows;
     let groups = line_workgroups(entries, max_per_dimension);
     let words = [
-        n.atlas.block_size,
+        n.atlas.tile.rows,
         n.atlas.per_row,
         n.out_blocks,
         groups.0,
@@ -32,6 +32,6 @@ pub fn product(n: &Numeric, max_per_dimension: usize) -> ((usize, usize), Vec<u3
 /// The flags pass's workgroups and `Params` words.
 pub fn flags(n: &Numeric, max_per_dimension: usize) -> ((usize, usize), Vec<u32>) {
     let groups = line_workgroups(n.out_blocks, max_per_dimension);
-    let words = [n.atlas.block_size, n.atlas.per_row, n.out_blocks, groups.0];
+    let words = [n.atlas.tile.rows, n.atlas.per_row, n.out_blocks, groups.0];
     (groups, words.iter().map(|&w| w as u32).collect())
 }
