@@ -15,6 +15,7 @@ uniform int u_out_blocks;
 uniform int u_index_width;
 uniform int u_a_row_starts;
 uniform int u_a_cols;
+uniform int u_a_slots;
 uniform int u_b_map;
 uniform int u_out_coords;
 uniform int u_b_grid_cols;
@@ -43,8 +44,9 @@ void main() {
         int k = whole(u_a_cols + p);
         int stored = whole(u_b_map + k * u_b_grid_cols + j);
         if (stored == 0) continue; // B_kj is a zero block: skipped
+        int slot = whole(u_a_slots + p);
         for (int q = 0; q < u_bs; ++q) {
-            acc += texelFetch(u_a, at(p, r, q), 0).r * texelFetch(u_b, at(stored - 1, q, c), 0).r;
+            acc += texelFetch(u_a, at(slot, r, q), 0).r * texelFetch(u_b, at(stored - 1, q, c), 0).r;
         }
     }
     o_value = vec4(acc, 0.0, 0.0, 1.0);

@@ -17,7 +17,7 @@ struct Params {
     b_map: u32,
     out_coords: u32,
     b_grid_cols: u32,  // B's block columns (the map is grid rows × this)
-    unused0: u32,
+    a_slots: u32,      // where each stored block of A sits in A's atlas
     unused1: u32,
     unused2: u32,
 }
@@ -56,8 +56,9 @@ fn main(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_index) li: u
         let k = whole(u.a_cols + p);
         let stored = whole(u.b_map + k * u.b_grid_cols + j);
         if (stored == 0u) { continue; } // B_kj is a zero block: skipped
+        let slot = whole(u.a_slots + p);
         for (var t = 0u; t < u.bs; t++) {
-            acc = fma(a[at(p, r, t)], b[at(stored - 1u, t, col)], acc);
+            acc = fma(a[at(slot, r, t)], b[at(stored - 1u, t, col)], acc);
         }
     }
     c[at(o, r, col)] = acc;

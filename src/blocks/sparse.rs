@@ -3,10 +3,12 @@
 //! blocks), then a numeric phase on the GPU computes only the block products whose
 //! two blocks are stored, and a second pass flags which of C's blocks came out
 //! nonzero. Matrices travel as block atlases (the same layout on both backends);
-//! repeated squaring keeps the atlases on the GPU between squarings.
+//! repeated squaring keeps the atlases on the GPU between squarings and reads back
+//! only each squaring's flags, so that blocks which came out zero are skipped by
+//! the next squaring, as the report's flags are.
 
 use crate::api::Handle;
-use crate::engine::{Engine, Matrix, PendingRead};
+use crate::engine::{Engine, Matrix};
 use crate::error::{GpgpuError, Result};
 use crate::kernels::Backend;
 use crate::plan::blocks::{symbolic, Atlas, BlockSparse, IndexTable, Numeric, Pattern};
@@ -32,11 +34,12 @@ pub struct Product {
 /// One squaring of [`square_repeatedly`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Squaring {
-    /// Blocks the symbolic phase stored (the pattern the next squaring starts from).
+    /// Blocks the symbolic phase stored.
     pub stored_blocks: usize,
-    /// Of those, blocks with a nonzero entry (the GPU's flags).
+    /// Of those, blocks with a nonzero entry (the GPU's flags): the pattern the
+    /// next squaring starts from.
     pub nonzero_blocks: usize,
-    /// Stored blocks over the grid's blocks.
+    /// Nonzero blocks over the grid's blocks.
     pub density: f64,
     /// Block products computed.
     pub products: u64,
@@ -51,10 +54,12 @@ pub struct Squarings {
     pub dense_after: Option<usize>,
 }
 
-/// A block-sparse matrix on the GPU: its pattern and its atlas.
+/// A block-sparse matrix on the GPU: its pattern, its atlas, and the atlas slot
+/// of each stored block (after zero blocks are dropped, not every slot is used).
 struct Resident {
     pattern: Pattern,
     atlas: Matrix,
+    slots: Vec<usize>,
 }
 
 /// One product's GPU work, queued.
@@ -99,13 +104,14 @@ fn upload(engine: &mut Engine, what: &str, m: &BlockSparse) -> Result<Resident> 
     Ok(Resident {
         pattern: m.pattern.clone(),
         atlas: engine.upload(shape, Layout::Scalar, &data, 0.0)?,
+        slots: (0..m.pattern.stored()).collect(),
     })
 }
 
 /// Queues C = A·B: the symbolic phase now, the numeric phase and the flags on the GPU.
 fn queue(engine: &mut Engine, a: &Resident, b: &Resident, block_size: usize) -> Result<Queued> {
     let s = symbolic(&a.pattern, &b.pattern)?;
-    let table = IndexTable::new(&a.pattern, &b.pattern, &s.out)?;
+    let table = IndexTable::new((&a.pattern, &a.slots), (&b.pattern, &b.slots), &s.out)?;
     let (w, atlas) = (width(engine), atlas(engine, block_size));
     let numeric = Numeric::new(atlas, &table, &b.pattern, &s.out, w);
     let out_shape = atlas.shape(s.out.stored());
@@ -124,6 +130,7 @@ fn queue(engine: &mut Engine, a: &Resident, b: &Resident, block_size: usize) -> 
     match (ran, out, flags) {
         (Ok(()), Ok(out), Ok(flags)) => Ok(Queued {
             out: Resident {
+                slots: (0..s.out.stored()).collect(),
                 pattern: s.out,
                 atlas: out,
             },
@@ -256,8 +263,10 @@ pub async fn multiply(handle: &Handle, a: &BlockSparse, b: &BlockSparse) -> Resu
 }
 
 /// M^(2^times) for a square block-sparse M: `times` squarings on the GPU, the
-/// atlases staying there between them (each squaring's symbolic phase needs only
-/// the previous pattern); one readback at the end, with every squaring's flags.
+/// atlases staying there between them. After each squaring only its flags come
+/// back, and the next symbolic phase starts from the blocks that held a nonzero
+/// (read through a slot list, so the atlas is not compacted); the values come back
+/// once, at the end.
 pub async fn square_repeatedly(
     handle: &Handle,
     m: &BlockSparse,
@@ -281,71 +290,77 @@ pub async fn square_repeatedly(
     }
     handle.ready().await?;
     let bs = m.block_size;
-    let (atlas, pattern, counts, reads) = handle.with(|e| {
+    let mut current = handle.with(|e| {
         e.ensure()?;
-        let mut current = upload(e, "m", m)?;
-        let mut flags: Vec<Matrix> = vec![];
-        let mut counts = vec![];
-        let mut failed = None;
-        for _ in 0..times {
-            match queue(e, &current, &current, bs) {
-                Ok(q) => {
-                    counts.push((q.out.pattern.stored(), q.out.pattern.density(), q.products));
-                    e.recycle(std::mem::replace(&mut current, q.out).atlas);
-                    flags.push(q.flags);
-                }
-                Err(err) => {
-                    failed = Some(err);
-                    break;
-                }
-            }
-        }
-        let reads = match failed {
-            None => start_reads(e, &current.atlas, &flags),
-            Some(err) => Err(err),
-        };
-        for f in flags {
-            e.recycle(f);
-        }
-        e.recycle(current.atlas);
-        Ok((atlas(e, bs), current.pattern, counts, reads?))
+        upload(e, "m", m)
     })?;
-    let data = reads.atlas.wait().await?;
     let mut steps = vec![];
-    let mut last_flags = vec![];
-    for ((stored, density, products), read) in counts.into_iter().zip(reads.flags) {
-        let flags = read.wait().await?;
-        steps.push(Squaring {
-            stored_blocks: stored,
-            nonzero_blocks: flags[..stored].iter().filter(|&&f| f != 0.0).count(),
-            density,
-            products,
-        });
-        last_flags = flags;
-    }
+    let squared = async {
+        for _ in 0..times {
+            let (next, flags_read) = handle.with(|e| {
+                let q = queue(e, &current, &current, bs)?;
+                let read = e.read(&q.flags, Semiring::Ordinary);
+                e.recycle(q.flags);
+                steps.push(Squaring {
+                    stored_blocks: q.out.pattern.stored(),
+                    nonzero_blocks: 0,
+                    density: 0.0,
+                    products: q.products,
+                });
+                match read {
+                    Ok(read) => Ok((q.out, read)),
+                    Err(err) => {
+                        e.recycle(q.out.atlas);
+                        Err(err)
+                    }
+                }
+            })?;
+            let old = std::mem::replace(&mut current, next);
+            let _ = handle.with(|e| {
+                e.recycle(old.atlas);
+                Ok(())
+            });
+            let flags = flags_read.wait().await?;
+            let keep: Vec<bool> = flags[..current.pattern.stored()]
+                .iter()
+                .map(|&f| f != 0.0)
+                .collect();
+            current.slots = (0..keep.len()).filter(|&s| keep[s]).collect();
+            current.pattern = current.pattern.filter(&keep);
+            let step = steps.last_mut().expect("pushed above");
+            step.nonzero_blocks = current.pattern.stored();
+            step.density = current.pattern.density();
+        }
+        let read = handle.with(|e| e.read(&current.atlas, Semiring::Ordinary))?;
+        read.wait().await
+    };
+    let data = squared.await;
+    let atlas = handle.with(|e| {
+        let a = atlas(e, bs);
+        e.recycle(current.atlas);
+        Ok(a)
+    });
+    let (data, atlas) = (data?, atlas?);
     let dense_after = steps
         .iter()
-        .position(|s| s.nonzero_blocks == pattern.grid_blocks())
+        .position(|s| s.nonzero_blocks == current.pattern.grid_blocks())
         .map(|p| p + 1);
+    // The kept blocks, gathered from their slots.
+    let b2 = bs * bs;
+    let all = atlas.unpack(&data, current.slots.last().map_or(0, |&s| s + 1));
+    let values = current
+        .slots
+        .iter()
+        .flat_map(|&s| all[s * b2..(s + 1) * b2].iter().copied())
+        .collect();
     Ok(Squarings {
-        result: assemble(m.shape, atlas, pattern, &data, &last_flags),
+        result: BlockSparse {
+            shape: m.shape,
+            block_size: bs,
+            pattern: current.pattern,
+            values,
+        },
         steps,
         dense_after,
-    })
-}
-
-/// Reads of an atlas and of flags on their way.
-struct Reads {
-    atlas: PendingRead,
-    flags: Vec<PendingRead>,
-}
-
-fn start_reads(engine: &mut Engine, out: &Matrix, flags: &[Matrix]) -> Result<Reads> {
-    Ok(Reads {
-        atlas: engine.read(out, Semiring::Ordinary)?,
-        flags: flags
-            .iter()
-            .map(|f| engine.read(f, Semiring::Ordinary))
-            .collect::<Result<_>>()?,
     })
 }

@@ -457,26 +457,37 @@ impl Atlas {
 
 /// The index table the numeric phase reads, one list of whole numbers (as f32,
 /// exact below 2^24), with the offset of each part:
-/// * A's row starts (grid rows + 1) and A's block columns (stored blocks of A);
-/// * B's map: for block (k, j) of B's grid, 1 + its stored number, 0 if not stored;
+/// * A's row starts (grid rows + 1), A's block columns and the atlas slot of each
+///   of A's stored blocks (a slot list lets a pattern whose zero blocks were dropped
+///   keep reading the atlas they were computed in);
+/// * B's map: for block (k, j) of B's grid, 1 + its atlas slot, 0 if not stored;
 /// * C's stored blocks as (block row, block column) pairs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct IndexTable {
     pub data: Vec<f32>,
     pub a_row_starts: usize,
     pub a_cols: usize,
+    pub a_slots: usize,
     pub b_map: usize,
     pub out_coords: usize,
 }
 
 impl IndexTable {
-    pub fn new(a: &Pattern, b: &Pattern, out: &Pattern) -> Result<IndexTable> {
-        let len = a.row_starts.len() + a.stored() + b.grid_blocks() + 2 * out.stored();
+    /// The table of C = A·B, where stored block s of A sits in atlas slot
+    /// `a_slots[s]` and stored block s of B in `b_slots[s]`.
+    pub fn new(
+        (a, a_slots): (&Pattern, &[usize]),
+        (b, b_slots): (&Pattern, &[usize]),
+        out: &Pattern,
+    ) -> Result<IndexTable> {
+        let len = a.row_starts.len() + 2 * a.stored() + b.grid_blocks() + 2 * out.stored();
+        let largest = |slots: &[usize]| slots.iter().max().map_or(0, |&m| m + 1);
         // The numbers stored must be exact in float32; the table's length is not
         // stored (WebGL's texture size bounds it, see blocks::sparse).
         for (what, n) in [
             ("stored blocks of a", a.stored()),
             ("stored blocks of b", b.stored()),
+            ("atlas slots", largest(a_slots).max(largest(b_slots))),
             ("block rows or columns", a.grid_rows.max(b.grid_cols)),
         ] {
             if n > MAX_INDEX {
@@ -494,10 +505,12 @@ impl IndexTable {
         data.extend(a.row_starts.iter().map(|&v| v as f32));
         let a_cols = data.len();
         data.extend(a.cols.iter().map(|&v| v as f32));
+        let a_slots_at = data.len();
+        data.extend(a_slots.iter().map(|&v| v as f32));
         let b_map = data.len();
         let mut map = vec![0f32; b.grid_blocks()];
-        for (s, (k, j)) in b.coordinates().enumerate() {
-            map[k * b.grid_cols + j] = (s + 1) as f32;
+        for ((k, j), slot) in b.coordinates().zip(b_slots) {
+            map[k * b.grid_cols + j] = (slot + 1) as f32;
         }
         data.extend(map);
         let out_coords = data.len();
@@ -509,6 +522,7 @@ impl IndexTable {
             data,
             a_row_starts,
             a_cols,
+            a_slots: a_slots_at,
             b_map,
             out_coords,
         })
@@ -537,6 +551,7 @@ pub struct Numeric {
     pub index_width: usize,
     pub a_row_starts: usize,
     pub a_cols: usize,
+    pub a_slots: usize,
     pub b_map: usize,
     pub out_coords: usize,
     pub b_grid_cols: usize,
@@ -556,6 +571,7 @@ impl Numeric {
             index_width,
             a_row_starts: table.a_row_starts,
             a_cols: table.a_cols,
+            a_slots: table.a_slots,
             b_map: table.b_map,
             out_coords: table.out_coords,
             b_grid_cols: b.grid_cols,
@@ -786,14 +802,17 @@ mod tests {
         let a = Pattern::from_occupancy(2, 2, &[true, false, true, true]);
         let b = Pattern::from_occupancy(2, 2, &[false, true, true, false]);
         let s = symbolic(&a, &b).unwrap();
-        let t = IndexTable::new(&a, &b, &s.out).unwrap();
+        // A's blocks in slots 0, 4, 5 (as after dropping zero blocks), B's in 0, 1.
+        let t = IndexTable::new((&a, &[0, 4, 5]), (&b, &[0, 1]), &s.out).unwrap();
         assert_eq!(t.data[t.a_row_starts..t.a_cols], [0.0, 1.0, 3.0]);
-        assert_eq!(t.data[t.a_cols..t.b_map], [0.0, 0.0, 1.0]);
+        assert_eq!(t.data[t.a_cols..t.a_slots], [0.0, 0.0, 1.0]);
+        assert_eq!(t.data[t.a_slots..t.b_map], [0.0, 4.0, 5.0]);
         assert_eq!(t.data[t.b_map..t.out_coords], [0.0, 1.0, 2.0, 0.0]);
         // C = [[0, x], [x, x]]: stored (0,1), (1,0), (1,1).
         assert_eq!(t.data[t.out_coords..], [0.0, 1.0, 1.0, 0.0, 1.0, 1.0]);
-        assert_eq!(t.shape(4), Shape::new(4, 4));
-        assert_eq!(t.padded(4).len(), 16);
+        assert_eq!(t.data.len(), 19);
+        assert_eq!(t.shape(4), Shape::new(5, 4));
+        assert_eq!(t.padded(4).len(), 20);
     }
 
     #[test]

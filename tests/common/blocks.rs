@@ -291,10 +291,20 @@ pub async fn block_sparse_squaring_stays_sparse(setup: Setup) {
     let nonzero: Vec<usize> = s.steps.iter().map(|st| st.nonzero_blocks).collect();
     assert!(stored.windows(2).all(|w| w[0] <= w[1]), "{stored:?}");
     // The symbolic phase sees A_i,i+1 · A_i+1,i+2 and stores block (i, i+2); its
-    // entries cancel to zero (each off-diagonal block holds one corner entry), so
-    // A² is still block-tridiagonal: 16 + 2·15 nonzero blocks of the 74 stored.
+    // entries come out zero (each off-diagonal block holds one corner entry), so
+    // A² is still block-tridiagonal: 16 + 2·15 nonzero blocks of the 74 stored, and
+    // the next squaring starts from those 46 (its products skip the zero blocks).
     assert_eq!((stored[0], nonzero[0]), (16 + 2 * 15 + 2 * 14, 16 + 2 * 15));
     assert!(s.steps[0].density < 0.3);
+    let products: Vec<u64> = s.steps.iter().map(|st| st.products).collect();
+    // A²'s nonzero blocks form A's own pattern (block-tridiagonal), so the second
+    // squaring computes as many block products as the first: none of the zero ones.
+    let first = gpgpu_matrix::plan::blocks::symbolic(&a.pattern, &a.pattern).unwrap();
+    assert_eq!(
+        products[..2],
+        [first.products; 2],
+        "the second squaring skips A²'s zero blocks"
+    );
     // A^32 has a band of half-width 32 entries = 8 blocks: not yet dense (16 wide).
     assert_eq!(s.dense_after, None, "{nonzero:?}");
     assert_eq!(

@@ -32,6 +32,7 @@ pub fn product(
                 ("u_index_width", n.index_width),
                 ("u_a_row_starts", n.a_row_starts),
                 ("u_a_cols", n.a_cols),
+                ("u_a_slots", n.a_slots),
                 ("u_b_map", n.b_map),
                 ("u_out_coords", n.out_coords),
                 ("u_b_grid_cols", n.b_grid_cols),

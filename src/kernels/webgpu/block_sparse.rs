@@ -22,7 +22,7 @@ pub fn product(n: &Numeric, max_per_dimension: usize) -> ((usize, usize), Vec<u3
         n.b_map,
         n.out_coords,
         n.b_grid_cols,
-        0,
+        n.a_slots,
         0,
         0,
     ];
