@@ -5,6 +5,8 @@ SHELL := /bin/bash
 export PATH := $(HOME)/.cargo/bin:$(PATH)
 WASM_TARGET := wasm32-unknown-unknown
 PORT ?= 8000
+# Cargo's output folder: CARGO_TARGET_DIR when set (one per worktree), else target/.
+TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 
 # Browser tests: Debian's chromedriver, SwiftShader flags from webdriver.json.
 export CHROMEDRIVER ?= /usr/bin/chromedriver
@@ -26,7 +28,7 @@ setup-test:
 build: setup
 	cargo build --release --target $(WASM_TARGET) --lib
 	wasm-bindgen --target web --out-dir www/pkg \
-	  target/$(WASM_TARGET)/release/gpgpu_matrix.wasm
+	  $(TARGET_DIR)/$(WASM_TARGET)/release/gpgpu_matrix.wasm
 
 serve: build
 	python3 scripts/serve.py --port $(PORT)

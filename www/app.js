@@ -10,12 +10,15 @@
 //   document.body.dataset.passesDone / passCount
 //   <script type="application/json" id="results"> and window.__results (see publish())
 //   window.__page                  { gpu, backends, last: { gpu: Float32Array, ref: Float64Array } }
-import init, { Gpgpu } from './pkg/gpgpu_matrix.js';
+import init, { BlockSparse, Gpgpu } from './pkg/gpgpu_matrix.js';
 import * as reference from './reference.js';
 import { compare } from './reference.js';
 import * as inputs from './inputs.js';
 import { INPUT_KINDS, describeInput, makeInput } from './inputs.js';
-import { parseQuery, referenceOn, relevantKeys, toQuery, fitKernel, DEFAULTS, DEFAULT_KERNEL } from './config.js';
+import {
+  parseQuery, referenceOn, relevantKeys, toQuery, fitKernel, DEFAULTS, DEFAULT_KERNEL,
+  SECTION_PARAMS, demoQuery, parseSectionQuery, withSectionParams,
+} from './config.js';
 import { Backends } from './backends.js';
 import { productFlops } from './chain.js';
 import { ReferenceClient } from './reference-client.js';
@@ -30,6 +33,7 @@ import { renderPrecision } from './ui/precision.js';
 import { Controls } from './ui/controls.js';
 import { mountSections, SECTIONS } from './sections/index.js';
 import computeSection from './sections/compute.js';
+import partitionedSection from './sections/partitioned.js';
 
 const $ = (id) => document.getElementById(id);
 const sleep = (t) => new Promise((r) => setTimeout(r, t));
@@ -651,7 +655,8 @@ function configFromForm(mode) {
   config.mode = mode;
   controls.mode = mode;
   showNotes([]);
-  const q = toQuery(config);
+  // The partitioned-matrices panel's controls stay in the address.
+  const q = withSectionParams(toQuery(config), location.search);
   // A new configuration is a new history entry, so Back returns to the previous run.
   if (`?${q}` !== location.search) history.pushState(null, '', `${location.pathname}?${q}`);
   updatePermalink(config);
@@ -659,8 +664,30 @@ function configFromForm(mode) {
 }
 
 function updatePermalink(config) {
-  $('permalink').href = `${location.pathname}?${toQuery(config)}`;
+  $('permalink').href = `${location.pathname}?${withSectionParams(toQuery(config), location.search)}`;
 }
+
+/**
+ * The partitioned-matrices panel's state in the address: state() reads it (with
+ * `given`, the parameters the address names), set(changes) writes it in place
+ * (replaceState: stepping through Fox's algorithm is no new history entry), beside
+ * the demo's parameters, and into the permalink.
+ */
+const sectionUrl = {
+  state() {
+    const q = new URLSearchParams(location.search);
+    const { state, notes } = parseSectionQuery(location.search);
+    const bad = new Set(notes.map((n) => n.param));
+    return { ...state, given: Object.keys(SECTION_PARAMS).filter((k) => q.has(k) && !bad.has(k)) };
+  },
+  set(changes) {
+    const state = { ...parseSectionQuery(location.search).state, ...changes };
+    const q = withSectionParams(demoQuery(location.search), '', state);
+    if (`?${q}` !== location.search) history.replaceState(history.state, '', `${location.pathname}${q ? `?${q}` : ''}`);
+    const link = new URL($('permalink').href, location.href);
+    $('permalink').href = `${link.pathname}?${withSectionParams(demoQuery(link.search), '', state)}`;
+  },
+};
 
 async function stopSession() {
   const s = page.session;
@@ -851,7 +878,8 @@ function sectionContext() {
     get gpu() { return page.gpu; },
     get info() { return page.info; },
     backends: page.backends,
-    Gpgpu, reference, inputs, HeatmapView, format, describeError, showError,
+    Gpgpu, BlockSparse, reference, inputs, HeatmapView, format, describeError, showError,
+    url: sectionUrl,
   };
 }
 
@@ -1003,6 +1031,12 @@ async function main() {
     $('applications').hidden = false;
     mountSections($('application-sections'), sectionContext());
   }
+  const partitionedCtx = sectionContext();
+  try {
+    partitionedSection.mount($('partitioned-body'), partitionedCtx);
+  } catch (err) {
+    $('partitioned-body').textContent = `This section could not start: ${err.message}`;
+  }
 
   // Back / Forward to an entry of this page: that entry's configuration, run as a
   // load of its link would.
@@ -1011,15 +1045,19 @@ async function main() {
     controls.set(c);
     showNotes(n);
     updatePermalink(c);
+    partitionedSection.onUrl?.(partitionedCtx);
     start(c);
   });
 
   await start(config);
+  // The panel's parts that the address names run once the demo's first run is over.
+  await partitionedSection.restore?.(partitionedCtx);
 }
 
 /** No GPU backend could be made: the error, and nothing to run. */
 function noGpu(err) {
   fail(null, err);
+  $('partitioned-body').replaceChildren(el('p', { class: 'help' }, 'No GPU backend could be made in this browser, so nothing here can run (see the message at the top).'));
   $('device').textContent = err?.code === 'NO_WEBGL2' ? 'Device: no usable WebGL2 context.' : `Device: none usable (${describeError(err).code}).`;
   for (const b of ['run', 'step']) $(b).disabled = true;
 }

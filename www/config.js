@@ -79,6 +79,94 @@ const probability = (raw) => {
   return { value: v };
 };
 
+/** A percentage from lo to hi (decimals allowed): 0.5 means 0.5 %. */
+const percent = (lo, hi) => (raw) => {
+  const v = Number(raw);
+  if (raw === '' || !Number.isFinite(v) || v < lo || v > hi) return { why: `must be a percentage from ${lo} to ${hi}` };
+  return { value: v };
+};
+
+/**
+ * The controls of the "Partitioned matrices" panel (www/sections/partitioned*.js):
+ * the block-sparse demo and its fill-in under repeated squaring (sparse*) and the
+ * Fox / Cannon step-through (mesh*). They live in the address beside the demo's
+ * configuration, written only where they differ from these defaults, and a run of
+ * the demo keeps them (withSectionParams).
+ */
+export const SECTION_DEFAULTS = Object.freeze({
+  sparseN: 256,
+  sparseBlock: 8,
+  sparseDensity: 2,
+  sparseSeed: 1,
+  mesh: 'fox',
+  meshN: 6,
+  meshQ: 3,
+  meshStep: 1,
+});
+
+export const SECTION_PARAMS = {
+  sparseN: { parse: whole(8, 1024), what: 'block-sparse demo: n' },
+  sparseBlock: { parse: whole(1, 32), what: 'block-sparse demo: block size' },
+  sparseDensity: { parse: percent(0.1, 100), what: 'block-sparse demo: density of nonzero blocks, in %' },
+  sparseSeed: { parse: whole(0, 4294967295), what: 'block-sparse demo: random seed' },
+  mesh: { parse: oneOf(['fox', 'cannon']), what: 'mesh algorithm' },
+  meshN: { parse: whole(1, 64), what: 'mesh demo: n' },
+  meshQ: { parse: whole(1, 8), what: 'mesh demo: q (a q×q mesh)' },
+  meshStep: { parse: whole(1, 64), what: 'mesh demo: the step shown' },
+};
+
+/**
+ * The section's state from a query string: { state, notes } (notes as parseQuery's,
+ * for the parameters that did not parse; the state keeps their defaults).
+ */
+export function parseSectionQuery(search) {
+  const q = new URLSearchParams(search);
+  const state = { ...SECTION_DEFAULTS };
+  const notes = [];
+  for (const key of Object.keys(SECTION_PARAMS)) {
+    const all = q.getAll(key);
+    if (!all.length) continue;
+    const r = SECTION_PARAMS[key].parse(all[0].trim());
+    if ('value' in r) state[key] = r.value;
+    else notes.push({ param: key, value: all[0], why: `${r.why}; the default ${key}=${SECTION_DEFAULTS[key]} is used` });
+    if (all.length > 1) notes.push({ param: key, value: all[1], why: 'given twice; only the first one is read' });
+  }
+  return { state, notes };
+}
+
+/** The section's parameters of `state` that differ from the defaults, as a query string. */
+export function sectionQuery(state) {
+  const q = new URLSearchParams();
+  for (const key of Object.keys(SECTION_PARAMS)) {
+    if (key in state && state[key] !== SECTION_DEFAULTS[key]) q.set(key, String(state[key]));
+  }
+  return q.toString();
+}
+
+/**
+ * `query` (the demo's, from toQuery) followed by the section parameters of `search`
+ * (a location.search), or of `state` when given: a run of the demo keeps the
+ * section's controls in the address, and the section's changes keep the demo's.
+ */
+export function withSectionParams(query, search, state = null) {
+  let tail;
+  if (state) tail = sectionQuery(state);
+  else {
+    const from = new URLSearchParams(search);
+    const q = new URLSearchParams();
+    for (const key of Object.keys(SECTION_PARAMS)) if (from.has(key)) q.set(key, from.get(key));
+    tail = q.toString();
+  }
+  return [query, tail].filter(Boolean).join('&');
+}
+
+/** The demo's part of a query string (its parameters only, in their order). */
+export function demoQuery(search) {
+  const q = new URLSearchParams(search);
+  for (const key of Object.keys(SECTION_PARAMS)) q.delete(key);
+  return q.toString();
+}
+
 /** Every URL parameter: its parser, and what it means (for the notes). */
 export const PARAMS = {
   n: { parse: whole(1, N_CAP), what: 'matrix size' },
@@ -107,9 +195,11 @@ export function parseQuery(search) {
   const notes = [];
   const seen = new Set();
   for (const [key, raw] of q) {
+    // The section's parameters are read by parseSectionQuery (its notes join these).
+    if (key in SECTION_PARAMS) continue;
     const spec = PARAMS[key];
     if (!spec) {
-      notes.push({ param: key, value: raw, why: `unknown parameter (known: ${Object.keys(PARAMS).join(', ')})` });
+      notes.push({ param: key, value: raw, why: `unknown parameter (known: ${[...Object.keys(PARAMS), ...Object.keys(SECTION_PARAMS)].join(', ')})` });
       continue;
     }
     if (seen.has(key)) {
@@ -121,6 +211,7 @@ export function parseQuery(search) {
     if ('value' in r) config[key] = r.value;
     else notes.push({ param: key, value: raw, why: `${r.why}; the default ${key}=${DEFAULTS[key]} is used` });
   }
+  notes.push(...parseSectionQuery(search).notes);
   return { config, notes };
 }
 

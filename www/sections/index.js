@@ -20,8 +20,9 @@
 //
 //   2. import it below and add it to SECTIONS.
 //
-// (www/sections/compute.js, "Fragment shader or compute shader", has the same shape
-// but is no application: app.js mounts it on a panel of its own, #compute.)
+// (www/sections/compute.js, "Fragment shader or compute shader", and partitioned.js,
+// "Partitioned matrices", have the same shape but are no applications: app.js mounts
+// them on panels of their own, #compute and #partitioned.)
 //
 // `ctx` (see www/app.js, sectionContext()) gives:
 //   gpu          the page's Gpgpu instance, of the backend the demo runs on (WebGL2 or

@@ -1,0 +1,167 @@
+// The "Partitioned matrices" panel (issue 14, point 6): the chapter's worked example
+// C00 = A00·B00 + A01·B10 on the GPU, a small block-sparse product (zero error,
+// fewer block products than dense) and the fill-in under repeated squaring, Fox's
+// and Cannon's algorithms stepped through with q = 3 (messages 2q²(q−1) = 36 and
+// 2q(q−1) + 2q²(q−1) = 48), the panel's controls in the address, no console errors.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { join } from 'node:path';
+import { ARTIFACTS, launchBrowser, openPage, startServer, waitForStatus } from './harness.mjs';
+
+let server, browser, page;
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  // A tiny main demo without the float64 worker: the panel has the GPU to itself.
+  page = await openPage(browser, `${server.origin}/index.html?n=8&ref=0`);
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+});
+after(async () => { await browser?.close(); server?.stop(); });
+
+/** Waits until part `id` (an element with data-status) is no longer running; returns its status. */
+async function settled(p, id, timeout = 30_000) {
+  await p.waitForFunction((id) => !['running', 'idle'].includes(document.getElementById(id)?.dataset.status), id, { timeout, polling: 50 });
+  return p.getAttribute(`#${id}`, 'data-status');
+}
+const record = (p, part) => p.evaluate((part) => window.__partitioned?.[part], part);
+const cells = (p, sel) => p.$$eval(`${sel} td`, (tds) => tds.map((td) => td.textContent.trim()));
+
+test('the worked example: C00 = A00·B00 + A01·B10 = [[12, 59], [6, 33]] on the GPU, as the tiled product and float64 say', async () => {
+  assert.deepEqual(await cells(page, '#partitioned-a'), ['1', '5', '12', '0', '3', '6', '4', '8', '2']);
+  // The partition lines: after the second column and the second row.
+  assert.equal(await page.$$eval('#partitioned-a td.cut-right', (t) => t.length), 3);
+  assert.equal(await page.$$eval('#partitioned-a tr.cut-below', (t) => t.length), 1);
+  await page.click('#partitioned-worked-run'); // also runs on its own once scrolled to
+  assert.equal(await settled(page, 'partitioned-worked'), 'done', await page.textContent('#partitioned-worked-status'));
+  const r = await record(page, 'worked');
+  assert.deepEqual(r.t1, [0, 47, 0, 27], 'A00·B00');
+  assert.deepEqual(r.t2, [12, 12, 6, 6], 'A01·B10');
+  assert.deepEqual(r.sum, [12, 59, 6, 33]);
+  assert.deepEqual(r.c00, [12, 59, 6, 33], 'C00 of the tiled product (maxTile 2)');
+  assert.deepEqual(r.tiled, [12, 59, 79, 6, 33, 42, 2, 82, 104]);
+  assert.equal(r.agree, true);
+  assert.deepEqual(await cells(page, '#partitioned-sum'), ['12', '59', '6', '33']);
+  assert.deepEqual(await page.$$eval('#partitioned-worked-checks td', (t) => t.map((x) => x.textContent)), ['equal', 'equal', 'equal', 'equal']);
+});
+
+test('block-sparse: a small product with zero error and fewer block products than dense; the fill-in', async () => {
+  await page.fill('#sparseN', '64');
+  await page.fill('#sparseBlock', '4');
+  await page.fill('#sparseDensity', '10');
+  await page.fill('#sparseSeed', '3');
+  await page.click('#partitioned-sparse-run');
+  assert.equal(await settled(page, 'partitioned-sparse'), 'done', await page.textContent('#partitioned-sparse-status'));
+  const r = await record(page, 'sparse');
+  assert.deepEqual([r.n, r.blockSize, r.density, r.gridRows], [64, 4, 10, 16]);
+  assert.equal(r.errorSparse, 0);
+  assert.equal(r.errorDense, 0);
+  assert.equal(r.denseBlockProducts, 16 ** 3);
+  assert.ok(r.blockProducts <= r.denseBlockProducts, `${r.blockProducts} > ${r.denseBlockProducts}`);
+  assert.ok(r.blockProducts < r.denseBlockProducts / 10, `10 % of the blocks: ${r.blockProducts} products`);
+  assert.equal(r.blockProducts, r.planProducts, 'the symbolic phase predicted the products');
+  assert.ok(r.nonzero.a > 0 && r.nonzero.b > 0);
+  assert.equal(await page.$$eval('#partitioned-sparse-output canvas.occupancy', (c) => c.map((x) => `${x.width}x${x.height}`).join()), '16x16,16x16,16x16');
+  assert.match(await page.textContent('#partitioned-sparse-table tr[data-key="max error, block-sparse"] td'), /^0 \(exact\)$/);
+  assert.match(await page.textContent('#partitioned-sparse-table tr[data-key="block products"] td'), new RegExp(`^${r.blockProducts} of the dense 4\u202F096`));
+  const q = new URL(page.url()).searchParams;
+  assert.deepEqual([q.get('sparseN'), q.get('sparseBlock'), q.get('sparseDensity'), q.get('sparseSeed'), q.get('n')], ['64', '4', '10', '3', '8']);
+
+  await page.click('#partitioned-fill-run');
+  assert.equal(await settled(page, 'partitioned-fill'), 'done', await page.textContent('#partitioned-fill-status'));
+  const f = await record(page, 'fill');
+  assert.equal(f.steps.length, 6);
+  const nz = f.steps.map((s) => s.nonzeroBlocks);
+  assert.deepEqual(nz, [...nz].sort((x, y) => x - y), `nonzero blocks only grow: ${nz}`);
+  assert.equal(nz[5], 256, 'M^64 of a path of 64 vertices is dense');
+  assert.ok(f.denseAfter !== null && f.denseAfter <= 6, String(f.denseAfter));
+  assert.ok(f.relError < 1e-5, String(f.relError));
+  assert.equal(await page.$$eval('#partitioned-fill-table tbody tr', (t) => t.length), 7);
+});
+
+async function stepThrough(algorithm, steps, messages) {
+  await page.selectOption('#mesh', algorithm);
+  await page.fill('#meshN', '6');
+  await page.fill('#meshQ', '3');
+  await page.click('#partitioned-mesh-run');
+  assert.equal(await settled(page, 'partitioned-mesh'), 'done', await page.textContent('#partitioned-mesh-status'));
+  const r = await record(page, 'mesh');
+  assert.deepEqual([r.algorithm, r.q, r.steps, r.messages, r.formula.messages, r.blockProducts, r.maxError], [algorithm, 3, steps, messages, messages, 27, 0]);
+  assert.equal(r.bytes, messages * 2 * 2 * 4, '2×2 blocks of 4-byte floats');
+  assert.match(await page.textContent('#partitioned-mesh-table tr[data-key="messages"] td'), new RegExp(`^${messages}$`));
+  assert.equal(await page.isDisabled('#partitioned-mesh-prev'), true);
+  let sent = 0;
+  for (let k = 1; k <= steps; k++) {
+    assert.equal(await page.textContent('#partitioned-mesh-step'), `Step ${k} of ${steps}`);
+    const s = await record(page, 'mesh');
+    assert.equal(s.step, k);
+    assert.equal(await page.$$eval('#partitioned-mesh-view .mesh-node', (g) => g.length), 9);
+    assert.equal(await page.$$eval('#partitioned-mesh-view path.mesh-send', (p) => p.length), s.stepSends, `arrows of step ${k}`);
+    if (s.stepKind === 'multiply') assert.equal(s.stepSends, 0);
+    sent += s.stepSends;
+    assert.equal(new URL(page.url()).searchParams.get('meshStep'), k === 1 ? null : String(k));
+    if (k < steps) await page.click('#partitioned-mesh-next');
+  }
+  assert.equal(sent, messages, 'the arrows of all steps add up to the messages');
+  assert.equal(await page.isDisabled('#partitioned-mesh-next'), true);
+  await page.click('#partitioned-mesh-prev');
+  assert.equal(await page.textContent('#partitioned-mesh-step'), `Step ${steps - 1} of ${steps}`);
+}
+
+test('Fox and Cannon with q = 3 step through; messages 2q²(q−1) = 36 and 2q(q−1) + 2q²(q−1) = 48', async () => {
+  await page.locator('#partitioned-mesh').scrollIntoViewIfNeeded();
+  await stepThrough('fox', 8, 36);
+  await page.locator('#partitioned-mesh').screenshot({ path: join(ARTIFACTS, 'partitioned-fox.png') });
+  await stepThrough('cannon', 6, 48);
+  const first = await record(page, 'mesh');
+  assert.equal(first.algorithm, 'cannon');
+  await page.locator('#partitioned').screenshot({ path: join(ARTIFACTS, 'partitioned-1280.png') });
+  assert.deepEqual(page.problems(), []);
+});
+
+test('the panel\'s controls round-trip through the address, beside the demo\'s', async () => {
+  const url = page.url();
+  const q = new URL(url).searchParams;
+  assert.deepEqual([q.get('mesh'), q.get('meshQ'), q.get('meshStep'), q.get('sparseN')], ['cannon', null, '5', '64'], 'meshQ=3 and meshN=6 are the defaults');
+  // The permalink (the demo's part written out in full) carries the same panel state.
+  const link = new URL(await page.getAttribute('#permalink', 'href'), url).searchParams;
+  for (const key of ['sparseN', 'sparseBlock', 'sparseDensity', 'sparseSeed', 'mesh', 'meshN', 'meshQ', 'meshStep']) assert.equal(link.get(key), q.get(key), key);
+  assert.equal(link.get('n'), '8');
+  const again = await openPage(browser, url);
+  assert.equal(await waitForStatus(again), 'done', await again.textContent('#status'));
+  // The parts the address names run on their own after the demo, and show the same step.
+  assert.equal(await settled(again, 'partitioned-mesh', 60_000), 'done', await again.textContent('#partitioned-mesh-status'));
+  assert.equal(await settled(again, 'partitioned-sparse', 60_000), 'done');
+  assert.deepEqual(await again.evaluate(() => ['mesh', 'meshN', 'meshQ', 'sparseN', 'sparseBlock', 'sparseDensity', 'sparseSeed'].map((id) => document.getElementById(id).value)),
+    ['cannon', '6', '3', '64', '4', '10', '3']);
+  assert.equal(await again.textContent('#partitioned-mesh-step'), 'Step 5 of 6');
+  const r = await record(again, 'mesh');
+  assert.deepEqual([r.algorithm, r.step, r.messages], ['cannon', 5, 48]);
+  assert.equal(again.url(), url, 'restoring wrote nothing new');
+  // A run of the demo keeps the panel's parameters.
+  await again.fill('#n', '6');
+  await again.click('#run');
+  assert.equal(await waitForStatus(again), 'done');
+  const q2 = new URL(again.url()).searchParams;
+  assert.deepEqual([q2.get('n'), q2.get('mesh'), q2.get('meshStep'), q2.get('sparseN')], ['6', 'cannon', '5', '64']);
+  assert.deepEqual(again.problems(), []);
+  await again.context().close();
+
+  // A parameter that does not parse: a note, and the default.
+  const bad = await openPage(browser, `${server.origin}/index.html?n=8&ref=0&meshQ=9&mesh=strassen`);
+  assert.equal(await waitForStatus(bad), 'done');
+  const notes = await bad.$$eval('#notes li', (l) => Object.fromEntries(l.map((x) => [x.dataset.param, x.textContent])));
+  assert.match(notes.meshQ, /must be a whole number from 1 to 8; the default meshQ=3 is used/);
+  assert.match(notes.mesh, /must be one of fox, cannon; the default mesh=fox is used/);
+  assert.equal(await bad.inputValue('#meshQ'), '3');
+  assert.deepEqual(bad.problems(), []);
+  await bad.context().close();
+});
+
+test('the panel at phone width: nothing wider than the screen', async () => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(200);
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), 'no horizontal scroll at 390 px');
+  await page.locator('#partitioned').screenshot({ path: join(ARTIFACTS, 'partitioned-390.png') });
+  assert.deepEqual(page.problems(), []);
+  assert.deepEqual(page.origins(), [server.origin]);
+});
