@@ -104,7 +104,7 @@ export function sparsePart(ctx, state) {
   part.append(
     el('h3', {}, 'Block-sparse matrices: skip the blocks that are zero'),
     el('p', {}, 'The CUDA report cuts n×n matrices into T×T blocks of m×m (T = n/m) and keeps one boolean per block: does it hold any nonzero? A block of C = AB is a sum of T products A', el('sub', {}, 'ik'), 'B', el('sub', {}, 'kj'),
-      ', and a product is needed only where both blocks are stored. A symbolic phase on the CPU (', el('code', {}, 'BlockSparse.productPlan(a, b)'), ') lists those products and the blocks of C they reach; the GPU then computes only them, one output block per workgroup or per fragment tile (',
+      ', and a product is needed only where both blocks are stored. A symbolic phase on the CPU (', el('code', {}, 'BlockSparse.productPlan(a, b)'), ') lists those products and the blocks of C they reach; the GPU then computes only them, one invocation (WebGPU) or fragment (WebGL) per entry of each listed block of C (',
       el('code', {}, 'gpu.multiplyBlockSparseAsync(a, b)'), '), and each output block records whether it came out nonzero. The work grows with the nonzero blocks, not with n³.'),
     el('div', { class: 'part-controls' }, f.n.element, f.block.element, f.density.element, f.seed.element),
     el('div', { class: 'buttons' }, button),
@@ -231,7 +231,7 @@ async function fillDemo(ctx, s, output) {
         el('tbody', {}, rows.map(([k, p, stored, nz, dens, prods]) => el('tr', { 'data-k': String(k), class: sq.denseAfter === k ? 'dense' : null },
           el('th', { scope: 'row' }, k ? String(k) : 'M'), el('td', { class: 'num' }, `M^${p}`), el('td', { class: 'num' }, int(stored)),
           el('td', { class: 'num' }, int(nz)), el('td', { class: 'num' }, pct(dens)), el('td', { class: 'num' }, k ? int(prods) : '—')))))),
-      el('p', { class: 'help' }, 'Stored: the blocks the symbolic phase keeps (some product of stored blocks lands there). Nonzero: those that hold a nonzero entry after the GPU computed them; a stored block can come out zero when the nonzero entries of its factors never meet. Density is the stored share.'),
+      el('p', { class: 'help' }, 'Stored: the blocks the symbolic phase keeps (some product of stored blocks lands there). Nonzero: those that hold a nonzero entry after the GPU computed them; a stored block can come out zero when the nonzero entries of its factors never meet. Only the nonzero ones go on to the next squaring (its flags come back, the values stay on the GPU), as the report skips blocks whose flag is false. Density is the nonzero share.'),
       el('p', {}, sq.denseAfter === null ? `After ${FILL_SQUARINGS} squarings some block is still zero.` : `Every block holds a nonzero after squaring ${sq.denseAfter} (M^${2 ** sq.denseAfter}). Largest error against float64, relative to the largest entry: ${sci(rel)} (float32 rounding).`));
     publishPart('fill', { status: 'done', n, blockSize: bs, steps: sq.steps, denseAfter: sq.denseAfter, start, relError: rel, backend: gpu.backend });
     return `Done on ${backendName(gpu)}: ${sq.denseAfter === null ? 'not dense yet' : `dense after squaring ${sq.denseAfter}`}, relative error ${sci(rel)}.`;
