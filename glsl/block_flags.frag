@@ -13,11 +13,10 @@ void main() {
     int s = t.y * u_flags_width + t.x;
     bool any = false;
     if (s < u_blocks) {
-        ivec2 corner = ivec2((s % u_per_row) * u_bs, (s / u_per_row) * u_bs);
         for (int r = 0; r < u_bs; ++r) {
             for (int c = 0; c < u_bs; ++c) {
                 // NaN counts as nonzero, as it does on the CPU.
-                float v = texelFetch(u_c, corner + ivec2(c, r), 0).r;
+                float v = texelFetch(u_c, atlas_at(s, r, c, u_bs, u_bs, u_per_row), 0).r;
                 any = any || !(v == 0.0);
             }
         }

@@ -25,9 +25,9 @@ int whole(int t) {
     return int(texelFetch(u_index, ivec2(t % u_index_width, t / u_index_width), 0).r);
 }
 
-// The texel of entry (r, c) of stored block s.
+// The texel of entry (r, c) of stored block s (glsl/atlas.glsl).
 ivec2 at(int s, int r, int c) {
-    return ivec2((s % u_per_row) * u_bs + c, (s / u_per_row) * u_bs + r);
+    return atlas_at(s, r, c, u_bs, u_bs, u_per_row);
 }
 
 void main() {

@@ -13,6 +13,7 @@ use std::pin::pin;
 use std::rc::{Rc, Weak};
 use std::task::{Context, Poll, Waker};
 
+use crate::batched;
 use crate::blocks::grid::{self, TiledRun};
 use crate::blocks::mesh::{self, MeshRun};
 use crate::blocks::sparse;
@@ -452,6 +453,45 @@ impl Gpgpu {
         times: usize,
     ) -> Result<sparse::Squarings> {
         sparse::square_repeatedly(&self.handle(), m, times).await
+    }
+
+    /// `count` small products A_s·B_s in one pass (see [`crate::batched`]); `a` and
+    /// `b` hold the matrices one after another, row-major.
+    pub async fn multiply_batched_async(
+        &self,
+        count: usize,
+        dims: [usize; 3],
+        a: &[f32],
+        b: &[f32],
+    ) -> Result<Vec<f32>> {
+        batched::products::multiply(&self.handle(), count, dims, a, b).await
+    }
+
+    /// [`multiply_batched_async`](Gpgpu::multiply_batched_async), blocking: WebGL only.
+    pub fn multiply_batched(
+        &self,
+        count: usize,
+        dims: [usize; 3],
+        a: &[f32],
+        b: &[f32],
+    ) -> Result<Vec<f32>> {
+        batched::products::multiply_now(&mut self.engine(), count, dims, a, b)
+    }
+
+    /// M_s^p for `count` n×n matrices, the whole batch in each pass.
+    pub async fn power_batched_async(
+        &self,
+        count: usize,
+        n: usize,
+        m: &[f32],
+        p: u64,
+    ) -> Result<Vec<f32>> {
+        batched::products::power(&self.handle(), count, n, m, p).await
+    }
+
+    /// [`power_batched_async`](Gpgpu::power_batched_async), blocking: WebGL only.
+    pub fn power_batched(&self, count: usize, n: usize, m: &[f32], p: u64) -> Result<Vec<f32>> {
+        batched::products::power_now(&mut self.engine(), count, n, m, p)
     }
 
     /// A·B by Fox's algorithm on a simulated q×q mesh (see [`crate::blocks::mesh`]).

@@ -66,7 +66,8 @@
 //! * [`run`]: an operation's pass plan on the engine, step by step;
 //! * [`apps`] and [`blocks`]: work built from many passes (the applications of
 //!   matrix powers; partitioned products: tiles past the device limit,
-//!   block-sparse products, Fox's and Cannon's algorithms);
+//!   block-sparse products, Fox's and Cannon's algorithms) and [`batched`]: many
+//!   small problems at once;
 //! * [`api`] (Rust) and the wasm-bindgen `Gpgpu` class (JavaScript) on top.
 
 #[cfg(not(any(web_sys_unstable_apis, doc)))]
@@ -78,6 +79,7 @@ compile_error!(
 
 pub mod api;
 pub mod apps;
+pub mod batched;
 pub mod blocks;
 pub mod engine;
 pub mod error;

@@ -11,13 +11,11 @@ struct Params { bs: u32, per_row: u32, blocks: u32, groups_x: u32 }
 fn main(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_index) li: u32) {
     let s = (wg.y * u.groups_x + wg.x) * 256u + li;
     if (s >= u.blocks) { return; }
-    let width = u.per_row * u.bs;
-    let corner = (s / u.per_row) * u.bs * width + (s % u.per_row) * u.bs;
     var any = false;
     for (var r = 0u; r < u.bs; r++) {
         for (var col = 0u; col < u.bs; col++) {
             // NaN counts as nonzero, as it does on the CPU.
-            let v = c[corner + r * width + col];
+            let v = c[atlas_at(s, r, col, u.bs, u.bs, u.per_row)];
             any = any || !(v == 0.0);
         }
     }

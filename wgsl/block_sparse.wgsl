@@ -5,7 +5,7 @@
 // stored too: work grows with the block products, not with n³.
 //
 // Blocks live in atlases, `per_row` blocks of bs×bs side by side per band of bs
-// rows (the same layout as the WebGL textures). Indices are whole numbers stored
+// rows (wgsl/atlas.wgsl, prepended). Indices are whole numbers stored
 // as f32 (exact below 2^24), as WebGL has to store them.
 struct Params {
     bs: u32,           // block side
@@ -30,9 +30,7 @@ struct Params {
 
 // Where entry (r, col) of stored block s sits in an atlas.
 fn at(s: u32, r: u32, col: u32) -> u32 {
-    let band = s / u.per_row;
-    let slot = s % u.per_row;
-    return (band * u.bs + r) * (u.per_row * u.bs) + slot * u.bs + col;
+    return atlas_at(s, r, col, u.bs, u.bs, u.per_row);
 }
 
 fn whole(t: u32) -> u32 {

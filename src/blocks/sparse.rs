@@ -16,10 +16,6 @@ use crate::plan::layout::Layout;
 use crate::plan::semiring::Semiring;
 use crate::plan::shape::Shape;
 
-/// Atlas rows and index-table rows are at most this wide (and never wider than a
-/// WebGL texture may be).
-const WIDTH: usize = 4096;
-
 /// What one block-sparse product did.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Product {
@@ -70,36 +66,14 @@ struct Queued {
     dense_products: u64,
 }
 
-fn width(engine: &Engine) -> usize {
-    WIDTH.min(engine.max_dimension())
-}
-
 fn atlas(engine: &Engine, block_size: usize) -> Atlas {
-    Atlas::square(block_size, width(engine).max(block_size))
-}
-
-/// Refuses an atlas of `shape` the device cannot hold as one texture or buffer.
-fn check_atlas(engine: &Engine, what: &str, shape: Shape) -> Result<()> {
-    let limit = engine.max_dimension();
-    if shape.rows.max(shape.cols) > limit {
-        return Err(GpgpuError::DeviceLimit {
-            what: format!(
-                "the block atlas of {what} ({}x{} entries)",
-                shape.rows, shape.cols
-            ),
-            needed: shape.rows.max(shape.cols) as f64,
-            unit: "entries along one side",
-            limit_name: "the largest matrix side of this device (maxDimension)",
-            limit: limit as f64,
-        });
-    }
-    engine.check_shape(shape)
+    Atlas::square(block_size, engine.atlas_width().max(block_size))
 }
 
 fn upload(engine: &mut Engine, what: &str, m: &BlockSparse) -> Result<Resident> {
     let atlas = atlas(engine, m.block_size);
     let shape = atlas.shape(m.pattern.stored());
-    check_atlas(engine, what, shape)?;
+    engine.check_atlas(what, shape)?;
     let data = atlas.pack(&m.values);
     Ok(Resident {
         pattern: m.pattern.clone(),
@@ -112,11 +86,11 @@ fn upload(engine: &mut Engine, what: &str, m: &BlockSparse) -> Result<Resident> 
 fn queue(engine: &mut Engine, a: &Resident, b: &Resident, block_size: usize) -> Result<Queued> {
     let s = symbolic(&a.pattern, &b.pattern)?;
     let table = IndexTable::new((&a.pattern, &a.slots), (&b.pattern, &b.slots), &s.out)?;
-    let (w, atlas) = (width(engine), atlas(engine, block_size));
+    let (w, atlas) = (engine.atlas_width(), atlas(engine, block_size));
     let numeric = Numeric::new(atlas, &table, &b.pattern, &s.out, w);
     let out_shape = atlas.shape(s.out.stored());
-    check_atlas(engine, "the product", out_shape)?;
-    check_atlas(engine, "the index table", table.shape(w))?;
+    engine.check_atlas("the product", out_shape)?;
+    engine.check_atlas("the index table", table.shape(w))?;
     let index = engine.upload(table.shape(w), Layout::Scalar, &table.padded(w), 0.0)?;
     let out = engine.alloc(out_shape, Layout::Scalar);
     let flags = engine.alloc(numeric.flags_shape(), Layout::Scalar);

@@ -18,8 +18,9 @@ use crate::error::{GpgpuError, Result};
 use crate::gl::objects::Query;
 use crate::kernels::webgl::heatmap::{self, Drawn, Style};
 use crate::kernels::webgl::reduce::{self, Stats};
-use crate::kernels::webgl::{affine, block_sparse, choose as choose_webgl};
+use crate::kernels::webgl::{affine, batched, block_sparse, choose as choose_webgl};
 use crate::kernels::{Backend, Kernel};
+use crate::plan::batched::BatchedProduct;
 use crate::plan::blocks::Numeric;
 use crate::plan::layout::Layout;
 use crate::plan::semiring::Semiring;
@@ -155,6 +156,32 @@ impl Engine {
                 shape::dimension(name, value, usize::MAX)
             }
         }
+    }
+
+    /// How wide the atlases of many small matrices are (block-sparse blocks,
+    /// batches): 4096 entries, or the device's limit if smaller.
+    pub fn atlas_width(&self) -> usize {
+        4096.min(self.max_dimension())
+    }
+
+    /// Refuses an atlas of `shape` the device cannot hold as one texture or buffer
+    /// (SIZE_OVER_LIMIT naming `what` and the limit).
+    pub fn check_atlas(&self, what: &str, shape: Shape) -> Result<()> {
+        let limit = self.max_dimension();
+        let side = shape.rows.max(shape.cols);
+        if side > limit {
+            return Err(GpgpuError::DeviceLimit {
+                what: format!(
+                    "the atlas of {what} ({}x{} entries)",
+                    shape.rows, shape.cols
+                ),
+                needed: side as f64,
+                unit: "entries along one side",
+                limit_name: "the largest matrix side of this device (maxDimension)",
+                limit: limit as f64,
+            });
+        }
+        self.check_shape(shape)
     }
 
     /// Checks that a matrix of `shape` fits the device (WebGPU: one buffer).
@@ -366,6 +393,19 @@ impl Engine {
             }
             (Engine::WebGpu(e), Matrix::Gpu(a), Matrix::Gpu(b), Matrix::Gpu(i), Matrix::Gpu(o)) => {
                 e.block_product(n, [a, b, i, o])
+            }
+            _ => Err(foreign()),
+        }
+    }
+
+    /// A batch of small products: `out` (C's atlas) ← A_s · B_s for every s.
+    pub fn batched_product(&mut self, p: &BatchedProduct, [a, b, out]: [&Matrix; 3]) -> Result<()> {
+        match (self, a, b, out) {
+            (Engine::WebGl(e), Matrix::Gl(a), Matrix::Gl(b), Matrix::Gl(o)) => {
+                batched::product(e, p, [a, b, o])
+            }
+            (Engine::WebGpu(e), Matrix::Gpu(a), Matrix::Gpu(b), Matrix::Gpu(o)) => {
+                e.batched_product(p, [a, b, o])
             }
             _ => Err(foreign()),
         }

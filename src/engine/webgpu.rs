@@ -21,11 +21,12 @@ use web_sys::{
 
 use crate::error::{GpgpuError, Result};
 use crate::kernels::webgl::heatmap::Style;
-use crate::kernels::webgpu::block_sparse;
+use crate::kernels::webgpu::{batched, block_sparse};
 use crate::kernels::webgpu::{
     line_workgroups, product_workgroups, PipelineKey, RegisterParams, REDUCE_GROUPS,
 };
 use crate::kernels::{Backend, Kernel};
+use crate::plan::batched::BatchedProduct;
 use crate::plan::blocks::Numeric;
 use crate::plan::semiring::Semiring;
 use crate::plan::shape::{self, Shape};
@@ -574,6 +575,20 @@ impl GpuEngine {
             groups,
             None,
         )
+    }
+
+    /// A batch of small products: out (C's atlas) ← A_s · B_s for every s.
+    pub fn batched_product(
+        &mut self,
+        p: &BatchedProduct,
+        [a, b, out]: [&GpuMatrix; 3],
+    ) -> Result<()> {
+        self.ensure()?;
+        self.poison(out)?;
+        let max = self.info.limits.max_compute_workgroups_per_dimension as usize;
+        let (groups, words) = batched::product(p, max);
+        let buffers = [&a.buffer, &b.buffer, &out.buffer];
+        self.dispatch(PipelineKey::Batched, &buffers, &words, groups, None)
     }
 
     /// Copies `bytes` of `source` into a new mappable buffer and asks to map it.

@@ -1,12 +1,13 @@
 //! The JavaScript API (wasm-bindgen): the class `Gpgpu` here, `Run` in [`run`], the
-//! applications in [`apps`], the `BlockSparse` class and its products in
-//! [`blocks`], Fox's and Cannon's algorithms in [`mesh`], argument reading in
+//! applications in [`apps`], batched small products in [`batched`], the
+//! `BlockSparse` class and its products in [`blocks`], Fox's and Cannon's algorithms in [`mesh`], argument reading in
 //! [`args`]. Every operation has a Promise form (`…Async`) that works on
 //! both backends; the blocking forms work on WebGL and are NEEDS_ASYNC on WebGPU,
 //! naming the Async form (the mesh algorithms have only the Promise form).
 
 pub mod apps;
 pub mod args;
+pub mod batched;
 pub mod blocks;
 pub mod mesh;
 pub mod run;

@@ -3,6 +3,7 @@
 //! message-passing algorithms as data. None of it touches WebGL, so `cargo test`
 //! checks it natively without a browser.
 
+pub mod batched;
 pub mod blocks;
 pub mod graphs;
 pub mod layout;

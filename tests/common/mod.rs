@@ -55,6 +55,8 @@ macro_rules! checks {
 #[macro_use]
 pub mod apps;
 #[macro_use]
+pub mod batched;
+#[macro_use]
 pub mod blocks;
 #[macro_use]
 pub mod errors;

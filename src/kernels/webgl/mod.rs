@@ -5,6 +5,7 @@
 //! so the key is a complete cache key: one compile per key per context.
 
 pub mod affine;
+pub mod batched;
 pub mod block_sparse;
 pub mod blocked;
 pub mod heatmap;
@@ -130,6 +131,8 @@ pub fn choose(out: Shape, limits: &Limits) -> Kernel {
 }
 
 pub const LAYOUT_GLSL: &str = include_str!("../../../glsl/layout.glsl");
+/// Addressing of tiles in an atlas, prepended to the programs that read atlases.
+pub const ATLAS_GLSL: &str = include_str!("../../../glsl/atlas.glsl");
 
 /// Everything that shapes a program's source, and so its cache key: two programs
 /// with equal keys have equal sources, and distinct keys give distinct sources.
@@ -148,6 +151,8 @@ pub enum ProgramKey {
     BlockSparse,
     /// A block-sparse result's occupancy flags.
     BlockFlags,
+    /// A batch of small products (scalar atlases).
+    Batched,
 }
 
 fn layout_name(layout: Layout) -> String {
@@ -185,6 +190,7 @@ impl ProgramKey {
             ProgramKey::Affine { layout } => format!("affine/{}", layout_name(layout)),
             ProgramKey::BlockSparse => "block-sparse".into(),
             ProgramKey::BlockFlags => "block-flags".into(),
+            ProgramKey::Batched => "batched".into(),
         }
     }
 
@@ -211,7 +217,7 @@ impl ProgramKey {
                 format!("#define FACTOR {factor}\n{first}")
             }
             ProgramKey::Affine { layout } => layout_define(layout),
-            ProgramKey::BlockSparse | ProgramKey::BlockFlags => String::new(),
+            ProgramKey::BlockSparse | ProgramKey::BlockFlags | ProgramKey::Batched => String::new(),
         }
     }
 
@@ -225,8 +231,9 @@ impl ProgramKey {
             }
             ProgramKey::Reduce { from: None, .. } => reduce::SOURCE.to_string(),
             ProgramKey::Affine { .. } => affine::SOURCE.to_string(),
-            ProgramKey::BlockSparse => block_sparse::SOURCE.to_string(),
-            ProgramKey::BlockFlags => block_sparse::FLAGS_SOURCE.to_string(),
+            ProgramKey::BlockSparse => format!("{ATLAS_GLSL}\n{}", block_sparse::SOURCE),
+            ProgramKey::BlockFlags => format!("{ATLAS_GLSL}\n{}", block_sparse::FLAGS_SOURCE),
+            ProgramKey::Batched => format!("{ATLAS_GLSL}\n{}", batched::SOURCE),
         };
         format!("{HEADER}{}{body}", self.defines())
     }
@@ -269,6 +276,7 @@ mod tests {
             .chain([
                 ProgramKey::BlockSparse,
                 ProgramKey::BlockFlags,
+                ProgramKey::Batched,
                 ProgramKey::Reduce {
                     from: None,
                     factor: 8,

@@ -7,6 +7,7 @@
 //! no padding: every kernel checks its edges, so any shape works and a buffer is
 //! exactly the caller's array.
 
+pub mod batched;
 pub mod block_sparse;
 pub mod heatmap;
 pub mod register;
@@ -29,6 +30,8 @@ pub const FILL_WGSL: &str = include_str!("../../../wgsl/fill.wgsl");
 pub const AFFINE_WGSL: &str = include_str!("../../../wgsl/affine.wgsl");
 pub const REDUCE_WGSL: &str = include_str!("../../../wgsl/reduce.wgsl");
 pub const HEATMAP_WGSL: &str = include_str!("../../../wgsl/heatmap.wgsl");
+/// Addressing of tiles in an atlas, prepended to the kernels that read atlases.
+pub const ATLAS_WGSL: &str = include_str!("../../../wgsl/atlas.wgsl");
 
 /// The WGSL file of a WebGPU kernel, as written (the register kernel's staged form).
 pub fn file_source(kernel: Kernel) -> &'static str {
@@ -58,6 +61,7 @@ pub enum PipelineKey {
     Heatmap,
     BlockSparse,
     BlockFlags,
+    Batched,
 }
 
 impl PipelineKey {
@@ -79,6 +83,7 @@ impl PipelineKey {
             PipelineKey::Heatmap => "heatmap".into(),
             PipelineKey::BlockSparse => "block-sparse".into(),
             PipelineKey::BlockFlags => "block-flags".into(),
+            PipelineKey::Batched => "batched".into(),
         }
     }
 
@@ -98,8 +103,9 @@ impl PipelineKey {
             PipelineKey::Affine => AFFINE_WGSL.into(),
             PipelineKey::Reduce => REDUCE_WGSL.into(),
             PipelineKey::Heatmap => HEATMAP_WGSL.into(),
-            PipelineKey::BlockSparse => block_sparse::SOURCE.into(),
-            PipelineKey::BlockFlags => block_sparse::FLAGS_SOURCE.into(),
+            PipelineKey::BlockSparse => format!("{ATLAS_WGSL}\n{}", block_sparse::SOURCE),
+            PipelineKey::BlockFlags => format!("{ATLAS_WGSL}\n{}", block_sparse::FLAGS_SOURCE),
+            PipelineKey::Batched => format!("{ATLAS_WGSL}\n{}", batched::SOURCE),
         }
     }
 

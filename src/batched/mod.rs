@@ -1,0 +1,5 @@
+//! Many small problems at once (the developer's log): a batch of small matrices
+//! laid side by side in one atlas, each pass working on all of them. [`products`]
+//! multiplies batches and raises them to powers.
+
+pub mod products;

@@ -1,0 +1,12 @@
+//! Batched small products and powers on WebGPU, errors and the leak check
+//! (tests/common/batched.rs).
+
+#[macro_use]
+mod common;
+
+use common::*;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+batched_tests!(Backend::WebGpu);
