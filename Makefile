@@ -4,6 +4,8 @@
 SHELL := /bin/bash
 export PATH := $(HOME)/.cargo/bin:$(PATH)
 WASM_TARGET := wasm32-unknown-unknown
+# cargo's output folder (CARGO_TARGET_DIR when set, as in a worktree sharing a build folder)
+TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 PORT ?= 8000
 # Cargo's output folder: CARGO_TARGET_DIR when set (one per worktree), else target/.
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
@@ -17,7 +19,7 @@ export WASM_BINDGEN_TEST_WEBDRIVER_JSON := $(CURDIR)/webdriver.json
 # SwiftShader and take 5-16 s on a loaded 2-core machine.
 export WASM_BINDGEN_TEST_TIMEOUT ?= 60
 
-.PHONY: setup setup-test build serve test lint test-native test-browser test-e2e bench report clean
+.PHONY: setup setup-test build serve test lint test-native test-browser test-e2e bench bench-blocks report clean
 
 setup:
 	@scripts/setup.sh build
@@ -58,6 +60,11 @@ test: setup-test lint test-native test-browser test-e2e
 # Benchmarks (not part of `make test`): make bench ARGS="--sizes 64,128,256"
 bench: setup-test build
 	node scripts/bench.mjs $(ARGS)
+
+# The block-sparse bench (www/bench-blocks.html: t against P, crossover density, the CUDA
+# report's table): make bench-blocks ARGS="--query 'parts=fit&blocks=8'"
+bench-blocks: setup-test build
+	node scripts/bench-blocks.mjs $(ARGS)
 
 # The teaching page headless with one configuration: prints the comparison table and
 # saves a screenshot under reports/ (make report ARGS="n=512&op=power&p=5").

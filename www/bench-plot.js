@@ -12,7 +12,7 @@ const OURS_COLORS = ['#1f77b4', '#2ca02c', '#d62728', '#9467bd', '#17becf', '#e3
 const WEBGPU_COLORS = { global: '#17becf', tiled16: '#bcbd22', register: '#e7298a' };
 const PEER_COLORS = { 'tfjs-webgl': '#222222', 'tfjs-webgpu': '#222222', 'tfjs-wasm': '#ff7f0e', gpujs: '#7f7f7f', 'js-f64': '#a0522d' };
 
-function esc(s) {
+export function esc(s) {
   return String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
@@ -47,7 +47,7 @@ export function systemStyles(result) {
   return styles;
 }
 
-function niceTicks(lo, hi) {
+export function niceTicks(lo, hi) {
   // Decades, plus 2 and 5 between them when the range is short.
   const ticks = [];
   const d0 = Math.floor(Math.log10(lo)), d1 = Math.ceil(Math.log10(hi));
@@ -69,7 +69,7 @@ function snap125(x, dir) {
   return steps.find((v) => v >= x * 0.9999);
 }
 
-function tickLabel(v) {
+export function tickLabel(v) {
   if (v >= 1000) return `${v / 1000}k`;
   if (v >= 1) return String(+v.toPrecision(3));
   return String(+v.toPrecision(2));

@@ -32,8 +32,9 @@ function latestIndex(outDir, label, stem) {
   return `${JSON.stringify(sorted, null, 1)}\n`;
 }
 
-/** Writes the files; returns { markdown, files: [paths] }. */
-export function writeResults(result, { outDir = RESULTS, tag = null, quiet = false } = {}) {
+/** Writes the files; returns { markdown, files: [paths] }. `report` and `plot` render
+ *  another bench's result (the block-sparse bench's: www/bench-blocks-report.js). */
+export function writeResults(result, { outDir = RESULTS, tag = null, quiet = false, report = markdownReport, plot = renderPlot } = {}) {
   mkdirSync(outDir, { recursive: true });
   const label = labelOf(result, tag);
   // Never replace an earlier run's files (a quick run used to overwrite the day's full
@@ -45,8 +46,8 @@ export function writeResults(result, { outDir = RESULTS, tag = null, quiet = fal
   for (let k = 2; existsSync(join(outDir, `${stem}.json`)) && readFileSync(join(outDir, `${stem}.json`), 'utf8') !== json; k++) {
     stem = `${day}-${k}`;
   }
-  const markdown = markdownReport({ ...result, label });
-  const svg = renderPlot(result);
+  const markdown = report({ ...result, label });
+  const svg = plot(result);
   const files = {
     [`${stem}.json`]: json,
     [`${stem}.md`]: markdown,
