@@ -1,7 +1,9 @@
 // Block-sparse product, numeric phase (the CUDA report's kernel with the zero
-// blocks never visited): one fragment per entry of C's block atlas. The fragment
-// walks the stored blocks A_ik of its block row, looks up B_kj in B's map and
-// multiplies only when B_kj is stored too: work grows with the block products.
+// blocks never visited): one fragment per entry of C's block atlas. Where the
+// symbolic phase listed the block products (u_listed, up to 2^21 of them), the
+// fragment adds up exactly its block's products: work proportional to them. Past
+// that, it walks the stored blocks A_ik of its block row, looks B_kj up in B's map
+// and multiplies only when B_kj is stored too.
 //
 // Atlases hold `u_per_row` blocks of bs×bs side by side per band of bs rows, one
 // float per texel (R32F). The index table holds whole numbers as floats (exact
@@ -19,6 +21,9 @@ uniform int u_a_slots;
 uniform int u_b_map;
 uniform int u_out_coords;
 uniform int u_b_grid_cols;
+uniform int u_listed;
+uniform int u_pair_starts;
+uniform int u_pairs;
 out vec4 o_value;
 
 int whole(int t) {
@@ -39,6 +44,18 @@ void main() {
     int i = whole(u_out_coords + 2 * o);
     int j = whole(u_out_coords + 2 * o + 1);
     float acc = 0.0;
+    if (u_listed == 1) {
+        int last = whole(u_pair_starts + o + 1);
+        for (int p = whole(u_pair_starts + o); p < last; ++p) {
+            int sa = whole(u_pairs + 2 * p);
+            int sb = whole(u_pairs + 2 * p + 1);
+            for (int q = 0; q < u_bs; ++q) {
+                acc += texelFetch(u_a, at(sa, r, q), 0).r * texelFetch(u_b, at(sb, q, c), 0).r;
+            }
+        }
+        o_value = vec4(acc, 0.0, 0.0, 1.0);
+        return;
+    }
     int end = whole(u_a_row_starts + i + 1);
     for (int p = whole(u_a_row_starts + i); p < end; ++p) {
         int k = whole(u_a_cols + p);

@@ -1,8 +1,10 @@
 // Block-sparse product, numeric phase: the CUDA report's kernel with the zero
 // blocks never visited. One invocation per entry of a stored block of C (the
-// symbolic phase on the CPU listed those blocks); it walks the stored blocks A_ik
-// of its block row, looks up B_kj in B's map, and multiplies only when B_kj is
-// stored too: work grows with the block products, not with n³.
+// symbolic phase on the CPU listed those blocks). Where the symbolic phase also
+// listed the block products (`listed`, up to 2^21 of them), it adds up exactly
+// its block's products: work proportional to them. Past that, it walks the stored
+// blocks A_ik of its block row and looks B_kj up in B's map, multiplying only when
+// B_kj is stored too.
 //
 // Blocks live in atlases, `per_row` blocks of bs×bs side by side per band of bs
 // rows (wgsl/atlas.wgsl, prepended). Indices are whole numbers stored
@@ -18,6 +20,10 @@ struct Params {
     out_coords: u32,
     b_grid_cols: u32,  // B's block columns (the map is grid rows × this)
     a_slots: u32,      // where each stored block of A sits in A's atlas
+    pair_starts: u32,  // listed: where each block of C's products start
+    pairs: u32,        // listed: the products, as (A's slot, B's slot)
+    listed: u32,       // 1: the products are listed
+    unused0: u32,
     unused1: u32,
     unused2: u32,
 }
@@ -48,6 +54,18 @@ fn main(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_index) li: u
     let i = whole(u.out_coords + 2u * o);
     let j = whole(u.out_coords + 2u * o + 1u);
     var acc = 0.0;
+    if (u.listed == 1u) {
+        let last = whole(u.pair_starts + o + 1u);
+        for (var p = whole(u.pair_starts + o); p < last; p++) {
+            let sa = whole(u.pairs + 2u * p);
+            let sb = whole(u.pairs + 2u * p + 1u);
+            for (var t = 0u; t < u.bs; t++) {
+                acc = fma(a[at(sa, r, t)], b[at(sb, t, col)], acc);
+            }
+        }
+        c[at(o, r, col)] = acc;
+        return;
+    }
     // A's stored blocks of block row i are numbers start..end, in column order.
     let end = whole(u.a_row_starts + i + 1u);
     for (var p = whole(u.a_row_starts + i); p < end; p++) {

@@ -155,15 +155,19 @@ fn assemble(
     data: &[f32],
     flags: &[f32],
 ) -> BlockSparse {
-    let stored = pattern.stored();
-    let full = BlockSparse {
+    let keep: Vec<bool> = flags[..pattern.stored()]
+        .iter()
+        .map(|&f| f != 0.0)
+        .collect();
+    // Only the kept blocks are copied out of the atlas (C is the largest thing in
+    // wasm memory here; a second full copy would double the peak).
+    let slots: Vec<usize> = (0..keep.len()).filter(|&s| keep[s]).collect();
+    BlockSparse {
         shape,
         block_size: atlas.tile.rows,
-        values: atlas.unpack(data, stored),
-        pattern,
-    };
-    let keep: Vec<bool> = flags[..stored].iter().map(|&f| f != 0.0).collect();
-    full.keep(&keep)
+        values: atlas.unpack_slots(data, &slots),
+        pattern: pattern.filter(&keep),
+    }
 }
 
 /// Uploads A and B, queues C = A·B and lets A and B go back to the pool.
@@ -320,13 +324,7 @@ pub async fn square_repeatedly(
         .position(|s| s.nonzero_blocks == current.pattern.grid_blocks())
         .map(|p| p + 1);
     // The kept blocks, gathered from their slots.
-    let b2 = bs * bs;
-    let all = atlas.unpack(&data, current.slots.last().map_or(0, |&s| s + 1));
-    let values = current
-        .slots
-        .iter()
-        .flat_map(|&s| all[s * b2..(s + 1) * b2].iter().copied())
-        .collect();
+    let values = atlas.unpack_slots(&data, &current.slots);
     Ok(Squarings {
         result: BlockSparse {
             shape: m.shape,

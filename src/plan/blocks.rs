@@ -439,10 +439,15 @@ impl Atlas {
 
     /// The first `tiles` tiles of an atlas matrix, one after another.
     pub fn unpack(&self, atlas: &[f32], tiles: usize) -> Vec<f32> {
+        self.unpack_slots(atlas, &(0..tiles).collect::<Vec<_>>())
+    }
+
+    /// The tiles in `slots` of an atlas matrix, one after another.
+    pub fn unpack_slots(&self, atlas: &[f32], slots: &[usize]) -> Vec<f32> {
         let t = self.tile;
         let width = self.per_row * t.cols;
-        let mut out = Vec::with_capacity(tiles * t.len());
-        for s in 0..tiles {
+        let mut out = Vec::with_capacity(slots.len() * t.len());
+        for &s in slots {
             let (band, slot) = (s / self.per_row, s % self.per_row);
             out.extend(cut(
                 atlas,
@@ -455,16 +460,49 @@ impl Atlas {
     }
 }
 
+/// Products up to this many are listed pair by pair for the numeric phase, so its
+/// work is proportional to them (8 MB of indices at most); beyond, each entry of C
+/// walks its block row of A and looks B's blocks up in a map (no list to hold,
+/// but work that grows with C's blocks times A's row, not with the products).
+pub const MAX_LISTED: u64 = 1 << 21;
+
+/// The block products of C = A·B, listed per stored block of C in C's order:
+/// pairs[starts[o]..starts[o+1]] are (A's stored number, B's stored number).
+/// Gustavson's algorithm again, row by row, with a bucket per block column.
+pub fn list_pairs(a: &Pattern, b: &Pattern, out: &Pattern) -> (Vec<usize>, Vec<[usize; 2]>) {
+    let mut buckets: Vec<Vec<[usize; 2]>> = vec![vec![]; b.grid_cols];
+    let (mut starts, mut pairs) = (vec![0], vec![]);
+    for i in 0..a.grid_rows {
+        for sa in a.row_starts[i]..a.row_starts[i + 1] {
+            let k = a.cols[sa];
+            for sb in b.row_starts[k]..b.row_starts[k + 1] {
+                buckets[b.cols[sb]].push([sa, sb]);
+            }
+        }
+        for &j in &out.cols[out.row_starts[i]..out.row_starts[i + 1]] {
+            pairs.append(&mut buckets[j]);
+            starts.push(pairs.len());
+        }
+    }
+    (starts, pairs)
+}
+
 /// The index table the numeric phase reads, one list of whole numbers (as f32,
 /// exact below 2^24), with the offset of each part:
 /// * A's row starts (grid rows + 1), A's block columns and the atlas slot of each
 ///   of A's stored blocks (a slot list lets a pattern whose zero blocks were dropped
 ///   keep reading the atlas they were computed in);
 /// * B's map: for block (k, j) of B's grid, 1 + its atlas slot, 0 if not stored;
-/// * C's stored blocks as (block row, block column) pairs.
+/// * C's stored blocks as (block row, block column) pairs;
+/// * when the products are listed (at most [`MAX_LISTED`]): where each stored block
+///   of C starts in the list, then the list, as atlas slots of A and B.
 #[derive(Clone, Debug, PartialEq)]
 pub struct IndexTable {
     pub data: Vec<f32>,
+    /// Whether the products are listed (else the kernel walks the map).
+    pub listed: bool,
+    pub pair_starts: usize,
+    pub pairs: usize,
     pub a_row_starts: usize,
     pub a_cols: usize,
     pub a_slots: usize,
@@ -518,8 +556,26 @@ impl IndexTable {
             data.push(i as f32);
             data.push(j as f32);
         }
+        let products: u64 = a
+            .cols
+            .iter()
+            .map(|&k| (b.row_starts[k + 1] - b.row_starts[k]) as u64)
+            .sum();
+        let listed = products <= MAX_LISTED;
+        let (pair_starts, pairs_at) = (data.len(), data.len() + out.stored() + 1);
+        if listed {
+            let (starts, pairs) = list_pairs(a, b, out);
+            data.extend(starts.iter().map(|&v| v as f32));
+            for [sa, sb] in pairs {
+                data.push(a_slots[sa] as f32);
+                data.push(b_slots[sb] as f32);
+            }
+        }
         Ok(IndexTable {
             data,
+            listed,
+            pair_starts,
+            pairs: pairs_at,
             a_row_starts,
             a_cols,
             a_slots: a_slots_at,
@@ -555,6 +611,9 @@ pub struct Numeric {
     pub b_map: usize,
     pub out_coords: usize,
     pub b_grid_cols: usize,
+    pub listed: bool,
+    pub pair_starts: usize,
+    pub pairs: usize,
 }
 
 impl Numeric {
@@ -575,6 +634,9 @@ impl Numeric {
             b_map: table.b_map,
             out_coords: table.out_coords,
             b_grid_cols: b.grid_cols,
+            listed: table.listed,
+            pair_starts: table.pair_starts,
+            pairs: table.pairs,
         }
     }
 
@@ -760,6 +822,16 @@ mod tests {
             }
             assert_eq!(s.products, products as u64);
             assert_eq!(s.dense_products, (g * g * g) as u64);
+            // The listed pairs: each product once, under the block of C it adds to.
+            let (starts, pairs) = list_pairs(&a.pattern, &b.pattern, &s.out);
+            assert_eq!(pairs.len() as u64, s.products);
+            for (o, (i, j)) in s.out.coordinates().enumerate() {
+                for &[sa, sb] in &pairs[starts[o]..starts[o + 1]] {
+                    let (ai, ak) = a.pattern.coordinates().nth(sa).unwrap();
+                    let (bk, bj) = b.pattern.coordinates().nth(sb).unwrap();
+                    assert_eq!((ai, ak, bj), (i, bk, j));
+                }
+            }
             // The blockwise reference equals the dense one.
             let dense = dense_product(&a.to_dense(), &b.to_dense(), [n, n, n]);
             assert_eq!(reference_product(&a, &b).unwrap(), dense);
@@ -809,10 +881,18 @@ mod tests {
         assert_eq!(t.data[t.a_slots..t.b_map], [0.0, 4.0, 5.0]);
         assert_eq!(t.data[t.b_map..t.out_coords], [0.0, 1.0, 2.0, 0.0]);
         // C = [[0, x], [x, x]]: stored (0,1), (1,0), (1,1).
-        assert_eq!(t.data[t.out_coords..], [0.0, 1.0, 1.0, 0.0, 1.0, 1.0]);
-        assert_eq!(t.data.len(), 19);
-        assert_eq!(t.shape(4), Shape::new(5, 4));
-        assert_eq!(t.padded(4).len(), 20);
+        assert_eq!(
+            t.data[t.out_coords..t.pair_starts],
+            [0.0, 1.0, 1.0, 0.0, 1.0, 1.0]
+        );
+        // C01 = A00·B01; C10 = A11·B10; C11 = A10·B01 (A's stored 1 and 2 sit in
+        // slots 4 and 5; B's stored 0 and 1 in slots 0 and 1).
+        assert!(t.listed);
+        assert_eq!(t.data[t.pair_starts..t.pairs], [0.0, 1.0, 2.0, 3.0]);
+        assert_eq!(t.data[t.pairs..], [0.0, 0.0, 5.0, 1.0, 4.0, 0.0]);
+        assert_eq!(t.data.len(), 29);
+        assert_eq!(t.shape(4), Shape::new(8, 4));
+        assert_eq!(t.padded(4).len(), 32);
     }
 
     #[test]

@@ -206,6 +206,11 @@ pub async fn block_sparse_products_match_the_dense_reference(setup: Setup) {
             }
         }
     }
+    // Past 2^21 block products the kernel walks A's block row and B's map instead
+    // of a list: a dense 130×130 in blocks of 1 has 130³ ≈ 2.2·10⁶.
+    let dense = random_blocks(80, Shape::square(130), 1, 1.0, true);
+    let p = check_sparse(g, "2.2e6 products, not listed", &dense, &dense, true).await;
+    assert!(p.products > gpgpu_matrix::plan::blocks::MAX_LISTED);
     // Block-sparse times dense, non-square: B stored whole.
     let a = random_blocks(90, Shape::new(23, 31), 4, 0.3, false);
     let dense = uniform(91, 31 * 17);

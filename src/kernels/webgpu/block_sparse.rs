@@ -23,6 +23,10 @@ pub fn product(n: &Numeric, max_per_dimension: usize) -> ((usize, usize), Vec<u3
         n.out_coords,
         n.b_grid_cols,
         n.a_slots,
+        n.pair_starts,
+        n.pairs,
+        n.listed as usize,
+        0,
         0,
         0,
     ];
