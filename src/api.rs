@@ -635,6 +635,7 @@ pub fn tiled_dimension(name: &str, value: f64) -> Result<usize> {
             unit: "rows or columns",
             limit_name: "what 4 GiB of WebAssembly memory holds (2^30 floats)",
             limit: MAX,
+            hint: "Use smaller matrices: WebAssembly in a browser holds at most 4 GiB.",
         });
     }
     shape::dimension(name, value, MAX as usize)

@@ -4,6 +4,11 @@
 use std::fmt;
 
 /// Why a dimension or count given by the caller was refused.
+/// What to do about a WebGPU device limit.
+pub const WEBGPU_LIMIT_HINT: &str = "Use a smaller matrix (the device's limits are in info()), \
+     or the WebGL backend, whose limit is the texture size; the plain and Async products cut \
+     matrices past the limit into tiles, step-through runs do not.";
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum NumberProblem {
     NotFinite,
@@ -74,14 +79,16 @@ pub enum GpgpuError {
     /// The WebGPU device was lost after a step-by-step run uploaded its inputs: the
     /// run's buffers are gone, so it must be started again.
     RunOutlivedDevice,
-    /// A size over one of the WebGPU device's limits (buffer size, binding size,
-    /// workgroups per dimension).
+    /// A size over a limit: one of the WebGPU device's (buffer size, binding size,
+    /// workgroups per dimension), the largest texture or atlas side, or what
+    /// WebAssembly memory holds. `hint` says what to do.
     DeviceLimit {
         what: String,
         needed: f64,
         unit: &'static str,
         limit_name: &'static str,
         limit: f64,
+        hint: &'static str,
     },
     /// WebGPU ran out of GPU memory (caught by an error scope).
     OutOfMemory { detail: String },
@@ -281,11 +288,10 @@ impl fmt::Display for GpgpuError {
                 unit,
                 limit_name,
                 limit,
+                hint,
             } => write!(
                 f,
-                "{what} needs {} {unit}, over this WebGPU device's {limit_name} of {}. Use a \
-                 smaller matrix (the device's limits are in info()), or the WebGL backend, \
-                 whose limit is the texture size.",
+                "{what} needs {} {unit}, over {limit_name} of {}. {hint}",
                 js_number(*needed),
                 js_number(*limit)
             ),
@@ -362,8 +368,9 @@ mod tests {
             what: "a 20000x20000 matrix".into(),
             needed: 1.6e9,
             unit: "bytes",
-            limit_name: "maxStorageBufferBindingSize",
+            limit_name: "this WebGPU device's maxStorageBufferBindingSize",
             limit: 1073741824.0,
+            hint: WEBGPU_LIMIT_HINT,
         };
         assert_eq!(e.code(), "SIZE_OVER_LIMIT");
         assert!(

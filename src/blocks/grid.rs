@@ -89,8 +89,10 @@ pub fn check_memory(what: &str, inputs: &[Shape], result: Shape) -> Result<()> {
             what: format!("{what}: its inputs and result"),
             needed: bytes,
             unit: "bytes of WebAssembly memory",
-            limit_name: "the 4 GiB address space of wasm32",
+            limit_name: "the address space of wasm32 (4 GiB)",
             limit: MAX_CPU_BYTES,
+            hint: "Use smaller matrices: WebAssembly in a browser holds at most 4 GiB, \
+                   and the inputs and the result must all be there.",
         });
     }
     Ok(())

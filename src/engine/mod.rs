@@ -177,8 +177,9 @@ impl Engine {
                 ),
                 needed: side as f64,
                 unit: "entries along one side",
-                limit_name: "the largest matrix side of this device (maxDimension)",
+                limit_name: "this device's largest matrix side (info().maxDimension)",
                 limit: limit as f64,
+                hint: "Use fewer or smaller blocks or matrices per call.",
             });
         }
         self.check_shape(shape)

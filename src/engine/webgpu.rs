@@ -230,8 +230,9 @@ impl GpuEngine {
                 what: format!("{name} = {}", crate::error::js_number(value)),
                 needed: groups,
                 unit: "workgroups of 16 along one dimension",
-                limit_name: "maxComputeWorkgroupsPerDimension",
+                limit_name: "this WebGPU device's maxComputeWorkgroupsPerDimension",
                 limit: limit as f64,
+                hint: crate::error::WEBGPU_LIMIT_HINT,
             });
         }
         Ok(())
@@ -373,8 +374,9 @@ impl GpuEngine {
                 what: format!("{} over a {}x{} grid", key.name(), groups.0, groups.1),
                 needed: groups.0.max(groups.1) as f64,
                 unit: "workgroups along one dimension",
-                limit_name: "maxComputeWorkgroupsPerDimension",
+                limit_name: "this WebGPU device's maxComputeWorkgroupsPerDimension",
                 limit: max as f64,
+                hint: crate::error::WEBGPU_LIMIT_HINT,
             });
         }
         self.uniform(words)?;

@@ -533,8 +533,9 @@ impl IndexTable {
                     what: format!("a block-sparse product whose {what}"),
                     needed: n as f64,
                     unit: "entries",
-                    limit_name: "2^24 - 2 (indices are exact float32 numbers)",
+                    limit_name: "the largest index exact in float32 (2^24 - 2)",
                     limit: MAX_INDEX as f64,
+                    hint: "Use larger blocks, so that fewer of them are stored.",
                 });
             }
         }

@@ -105,10 +105,10 @@ impl Drop for Buffer {
 pub fn check_size(what: &str, bytes: f64, limits: &super::GpuLimits) -> Result<()> {
     for (name, limit) in [
         (
-            "maxStorageBufferBindingSize",
+            "this WebGPU device's maxStorageBufferBindingSize",
             limits.max_storage_buffer_binding_size,
         ),
-        ("maxBufferSize", limits.max_buffer_size),
+        ("this WebGPU device's maxBufferSize", limits.max_buffer_size),
     ] {
         if bytes > limit {
             return Err(GpgpuError::DeviceLimit {
@@ -117,6 +117,7 @@ pub fn check_size(what: &str, bytes: f64, limits: &super::GpuLimits) -> Result<(
                 unit: "bytes",
                 limit_name: name,
                 limit,
+                hint: crate::error::WEBGPU_LIMIT_HINT,
             });
         }
     }
