@@ -539,30 +539,40 @@ impl IndexTable {
                 });
             }
         }
-        let mut data = Vec::with_capacity(len);
-        let a_row_starts = 0;
-        data.extend(a.row_starts.iter().map(|&v| v as f32));
-        let a_cols = data.len();
-        data.extend(a.cols.iter().map(|&v| v as f32));
-        let a_slots_at = data.len();
-        data.extend(a_slots.iter().map(|&v| v as f32));
-        let b_map = data.len();
-        let mut map = vec![0f32; b.grid_blocks()];
-        for ((k, j), slot) in b.coordinates().zip(b_slots) {
-            map[k * b.grid_cols + j] = (slot + 1) as f32;
-        }
-        data.extend(map);
-        let out_coords = data.len();
-        for (i, j) in out.coordinates() {
-            data.push(i as f32);
-            data.push(j as f32);
-        }
         let products: u64 = a
             .cols
             .iter()
             .map(|&k| (b.row_starts[k + 1] - b.row_starts[k]) as u64)
             .sum();
         let listed = products <= MAX_LISTED;
+        let mut data = Vec::with_capacity(len);
+        let a_row_starts = 0;
+        // The walk's parts only where the kernel walks: B's map alone is T² entries
+        // (4.2 M at n = 16384 in blocks of 8), a fixed cost the listed path skips.
+        if !listed {
+            data.extend(a.row_starts.iter().map(|&v| v as f32));
+        }
+        let a_cols = data.len();
+        if !listed {
+            data.extend(a.cols.iter().map(|&v| v as f32));
+        }
+        let a_slots_at = data.len();
+        if !listed {
+            data.extend(a_slots.iter().map(|&v| v as f32));
+        }
+        let b_map = data.len();
+        if !listed {
+            let mut map = vec![0f32; b.grid_blocks()];
+            for ((k, j), slot) in b.coordinates().zip(b_slots) {
+                map[k * b.grid_cols + j] = (slot + 1) as f32;
+            }
+            data.extend(map);
+        }
+        let out_coords = data.len();
+        for (i, j) in out.coordinates() {
+            data.push(i as f32);
+            data.push(j as f32);
+        }
         let (pair_starts, pairs_at) = (data.len(), data.len() + out.stored() + 1);
         if listed {
             let (starts, pairs) = list_pairs(a, b, out);
@@ -877,10 +887,9 @@ mod tests {
         let s = symbolic(&a, &b).unwrap();
         // A's blocks in slots 0, 4, 5 (as after dropping zero blocks), B's in 0, 1.
         let t = IndexTable::new((&a, &[0, 4, 5]), (&b, &[0, 1]), &s.out).unwrap();
-        assert_eq!(t.data[t.a_row_starts..t.a_cols], [0.0, 1.0, 3.0]);
-        assert_eq!(t.data[t.a_cols..t.a_slots], [0.0, 0.0, 1.0]);
-        assert_eq!(t.data[t.a_slots..t.b_map], [0.0, 4.0, 5.0]);
-        assert_eq!(t.data[t.b_map..t.out_coords], [0.0, 1.0, 2.0, 0.0]);
+        // Three products: listed, so the walk's parts (A's rows, B's map) are left out.
+        assert!(t.listed);
+        assert_eq!((t.a_cols, t.a_slots, t.b_map, t.out_coords), (0, 0, 0, 0));
         // C = [[0, x], [x, x]]: stored (0,1), (1,0), (1,1).
         assert_eq!(
             t.data[t.out_coords..t.pair_starts],
@@ -888,12 +897,20 @@ mod tests {
         );
         // C01 = A00·B01; C10 = A11·B10; C11 = A10·B01 (A's stored 1 and 2 sit in
         // slots 4 and 5; B's stored 0 and 1 in slots 0 and 1).
-        assert!(t.listed);
         assert_eq!(t.data[t.pair_starts..t.pairs], [0.0, 1.0, 2.0, 3.0]);
         assert_eq!(t.data[t.pairs..], [0.0, 0.0, 5.0, 1.0, 4.0, 0.0]);
-        assert_eq!(t.data.len(), 29);
-        assert_eq!(t.shape(4), Shape::new(8, 4));
-        assert_eq!(t.padded(4).len(), 32);
+        assert_eq!(t.shape(4), Shape::new(4, 4));
+        assert_eq!(t.padded(4).len(), 16);
+        // Past MAX_LISTED products the walk's parts are there instead.
+        let n = 130; // 130³ > 2^21
+        let full = Pattern::from_occupancy(n, n, &vec![true; n * n]);
+        let slots: Vec<usize> = (0..n * n).collect();
+        let w = IndexTable::new((&full, &slots), (&full, &slots), &full).unwrap();
+        assert!(!w.listed);
+        assert_eq!(w.data[w.a_row_starts..w.a_cols].len(), n + 1);
+        assert_eq!(w.data[w.b_map..w.out_coords].len(), n * n);
+        assert_eq!(w.data[w.b_map + 5], 6.0);
+        assert_eq!(w.pair_starts, w.data.len());
     }
 
     #[test]
