@@ -52,9 +52,16 @@ export function sweeps(result, part = 'fit') {
   return out;
 }
 
-/** Fits and t/P spread of one sweep's timed records (t in ms, of the key: 'whole' or 'gpuPart'). */
+/** The time of `key` in a record: the whole call, the whole call less the symbolic phase, or the GPU's numeric pass alone. */
+function timeOf(r, key) {
+  if (key === 'whole') return r.whole.medianMs;
+  if (key === 'gpu') return r.gpuMs;
+  return r.whole.medianMs - r.plan.medianMs;
+}
+
+/** Fits and t/P spread of one sweep's timed records (t in ms, of the key: 'whole', 'gpuPart' or 'gpu'). */
 export function analyseSweep(recs, key = 'whole') {
-  const pts = recs.filter(timed).filter((r) => r.P > 0).map((r) => ({ x: r.P, t: key === 'whole' ? r.whole.medianMs : r.whole.medianMs - r.plan.medianMs }))
+  const pts = recs.filter(timed).filter((r) => r.P > 0).map((r) => ({ x: r.P, t: timeOf(r, key) }))
     .filter((p) => p.t > 0);
   if (pts.length < 2) return null;
   const pMax = Math.max(...pts.map((p) => p.x)), pMin = Math.min(...pts.map((p) => p.x));
@@ -86,12 +93,19 @@ export function crossover(recs, denseMs) {
   return { status: 'ok', density: d, between: [lo.d, hi.d], tBetween: [lo.t, hi.t] };
 }
 
+/** max/min of the GPU-only t/P over every point of a fit's sweep. */
+function recsSpread(result, f) {
+  const recs = [...sweeps(result, 'fit')].find(([k]) => k === `${f.backend}|${f.m}`)?.[1] || [];
+  const perP = recs.filter(timed).filter((r) => r.gpuMs > 0 && r.P > 0).map((r) => r.gpuMs / r.P);
+  return perP.length > 1 ? `${(Math.max(...perP) / Math.min(...perP)).toFixed(2)}×` : '–';
+}
+
 /** Everything derived, for the JSON and the report. */
 export function derive(result) {
   const fits = [];
   for (const [key, recs] of sweeps(result, 'fit')) {
     const [backend, m] = key.split('|');
-    fits.push({ backend, m: +m, n: recs[0].n, whole: analyseSweep(recs, 'whole'), gpuPart: analyseSweep(recs, 'gpuPart') });
+    fits.push({ backend, m: +m, n: recs[0].n, whole: analyseSweep(recs, 'whole'), gpuPart: analyseSweep(recs, 'gpuPart'), gpu: analyseSweep(recs, 'gpu') });
   }
   const cross = [];
   for (const [key, recs] of sweeps(result, 'cross')) {
@@ -145,6 +159,17 @@ export function blocksMarkdown(result) {
       `${g3(w.relative?.c0)} | ${g3(1000 * w.relative?.c1)} | ${pct(w.relative?.maxRelResidual)} | ${w.spread.toFixed(2)}× (${w.upperPoints}) | ${gp ? `${gp.spread.toFixed(2)}×` : '–'} |`);
   }
   L.push('');
+  if (d.fits.some((f) => f.gpu)) {
+    L.push('The numeric pass alone (GPU timestamps around it; WebGL timer queries), the same fits:', '');
+    L.push('| backend | n | m | P range (decades) | relative c₀ (ms) | relative c₁ (µs/product) | t/P spread, upper two decades (points) | t/P spread, whole range |');
+    L.push('|---|---:|---:|---|---:|---:|---:|---:|');
+    for (const f of d.fits.filter((f) => f.gpu)) {
+      const g = f.gpu;
+      const all = recsSpread(result, f);
+      L.push(`| ${f.backend} | ${f.n} | ${f.m} | ${g3(g.pMin)}–${g3(g.pMax)} (${g.decades.toFixed(1)}) | ${g3(g.relative?.c0)} | ${g3(1000 * g.relative?.c1)} | ${g.spread.toFixed(2)}× (${g.upperPoints}) | ${all} |`);
+    }
+    L.push('');
+  }
 
   if (d.cross.length || (result.dense || []).length) {
     L.push('## 2. Crossover density (dense `gpu.multiplyAsync(n, n, n, A, B)` against the block-sparse call, both with transfers)', '');

@@ -139,13 +139,17 @@ class Run {
     if (this.broken.has(backend)) return { ...rec, status: 'skipped', reason: this.broken.get(backend) };
     const gpu = this.gpus.get(backend);
     let last = null;
+    const gpuTimes = [];
     try {
       rec.whole = await measure(async () => {
         const c = await gpu.multiplyBlockSparseAsync(a.sparse, b.sparse);
+        if (c.gpuMs !== undefined) gpuTimes.push(c.gpuMs);
         last?.free();
         last = c;
       }, this.params, `${backend} multiplyBlockSparseAsync`);
       rec.status = rec.whole.status;
+      // The numeric pass alone, from GPU timestamps (timer queries on WebGL) where the device has them.
+      if (gpuTimes.length) rec.gpuMs = gpuTimes.sort((x, y) => x - y)[gpuTimes.length >> 1];
       rec.blockProducts = last.blockProducts;
       rec.cNonzero = last.nonzeroBlocks;
       if (verify) rec.relErr = checkProduct(last, a, b, { seed: this.params.seed, maxN: this.params.verifyMaxN });
@@ -163,7 +167,8 @@ class Run {
     const head = `${rec.part} ${rec.backend.padEnd(6)} n=${rec.n} m=${rec.m} d=${+rec.density.toPrecision(3)} P=${rec.P}`;
     if (rec.status === 'error' || rec.status === 'skipped') return `${head}: ${rec.status} (${String(rec.reason).slice(0, 200)})`;
     return `${head}: ${fmtMs(rec.whole.medianMs)} (plan ${fmtMs(rec.plan?.medianMs)}, ${rec.whole.status === 'single' ? '1 run' : `${rec.whole.timesMs.length}×${rec.whole.batch}`}` +
-      `${rec.relErr != null ? `, rel.err ${rec.relErr.toExponential(1)}` : ''}, t/P ${((1000 * rec.whole.medianMs) / rec.P).toPrecision(3)} µs)`;
+      `${rec.relErr != null ? `, rel.err ${rec.relErr.toExponential(1)}` : ''}, t/P ${((1000 * rec.whole.medianMs) / rec.P).toPrecision(3)} µs` +
+      `${rec.gpuMs != null ? `; GPU ${fmtMs(rec.gpuMs)}, ${((1000 * rec.gpuMs) / rec.P).toPrecision(3)} µs/P` : ''})`;
   }
 
   /** Part 1: t against P at fixed n, for each block side. */

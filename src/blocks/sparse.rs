@@ -8,7 +8,7 @@
 //! the next squaring, as the report's flags are.
 
 use crate::api::Handle;
-use crate::engine::{Engine, Matrix};
+use crate::engine::{Engine, Matrix, Timer};
 use crate::error::{GpgpuError, Result};
 use crate::kernels::Backend;
 use crate::plan::blocks::{symbolic, Atlas, BlockSparse, IndexTable, Numeric, Pattern};
@@ -25,6 +25,9 @@ pub struct Product {
     pub products: u64,
     /// Block products a dense product over the same block grids computes.
     pub dense_products: u64,
+    /// The numeric pass's GPU time in ms, where the device times passes (WebGPU
+    /// timestamp queries, WebGL's EXT_disjoint_timer_query_webgl2); None elsewhere.
+    pub gpu_ms: Option<f64>,
 }
 
 /// One squaring of [`square_repeatedly`].
@@ -64,6 +67,7 @@ struct Queued {
     flags: Matrix,
     products: u64,
     dense_products: u64,
+    timer: Option<Timer>,
 }
 
 fn atlas(engine: &Engine, block_size: usize) -> Atlas {
@@ -83,7 +87,13 @@ fn upload(engine: &mut Engine, what: &str, m: &BlockSparse) -> Result<Resident> 
 }
 
 /// Queues C = A·B: the symbolic phase now, the numeric phase and the flags on the GPU.
-fn queue(engine: &mut Engine, a: &Resident, b: &Resident, block_size: usize) -> Result<Queued> {
+fn queue(
+    engine: &mut Engine,
+    a: &Resident,
+    b: &Resident,
+    block_size: usize,
+    timed: bool,
+) -> Result<Queued> {
     let s = symbolic(&a.pattern, &b.pattern)?;
     let table = IndexTable::new((&a.pattern, &a.slots), (&b.pattern, &b.slots), &s.out)?;
     let (w, atlas) = (engine.atlas_width(), atlas(engine, block_size));
@@ -96,13 +106,14 @@ fn queue(engine: &mut Engine, a: &Resident, b: &Resident, block_size: usize) -> 
     let flags = engine.alloc(numeric.flags_shape(), Layout::Scalar);
     let ran = match (&out, &flags) {
         (Ok(out), Ok(flags)) => engine
-            .block_product(&numeric, [&a.atlas, &b.atlas, &index, out])
-            .and_then(|_| engine.block_flags(&numeric, out, flags)),
+            .block_product(&numeric, [&a.atlas, &b.atlas, &index, out], timed)
+            .and_then(|timer| engine.block_flags(&numeric, out, flags).map(|_| timer)),
         (Err(e), _) | (_, Err(e)) => Err(e.clone()),
     };
     engine.recycle(index);
     match (ran, out, flags) {
-        (Ok(()), Ok(out), Ok(flags)) => Ok(Queued {
+        (Ok(timer), Ok(out), Ok(flags)) => Ok(Queued {
+            timer,
             out: Resident {
                 slots: (0..s.out.stored()).collect(),
                 pattern: s.out,
@@ -176,7 +187,7 @@ fn prepare(e: &mut Engine, a: &BlockSparse, b: &BlockSparse) -> Result<Queued> {
     e.ensure()?;
     let ra = upload(e, "a", a)?;
     let queued = upload(e, "b", b).and_then(|rb| {
-        let q = queue(e, &ra, &rb, a.block_size);
+        let q = queue(e, &ra, &rb, a.block_size, true);
         e.recycle(rb.atlas);
         q
     });
@@ -201,10 +212,16 @@ pub fn multiply_now(e: &mut Engine, a: &BlockSparse, b: &BlockSparse) -> Result<
     e.recycle(q.out.atlas);
     e.recycle(q.flags);
     let shape = Shape::new(a.shape.rows, b.shape.cols);
+    // The readback waited for the GPU: a timer query has its answer by now.
+    let gpu_ms = q
+        .timer
+        .and_then(|t| e.timer_ms(&t))
+        .filter(|ms| ms.is_finite());
     Ok(Product {
         result: assemble(shape, atlas, q.out.pattern, &data?, &flags?),
         products: q.products,
         dense_products: q.dense_products,
+        gpu_ms,
     })
 }
 
@@ -225,19 +242,38 @@ pub async fn multiply(handle: &Handle, a: &BlockSparse, b: &BlockSparse) -> Resu
             flags,
             products,
             dense_products,
+            timer,
         } = q;
         e.recycle(out.atlas);
         e.recycle(flags);
-        Ok(((out.pattern, products, dense_products), atlas, reads))
+        Ok(((out.pattern, products, dense_products, timer), atlas, reads))
     })?;
-    let (pattern, products, dense_products) = q;
+    let (pattern, products, dense_products, timer) = q;
     let (data, flags) = (reads.0?.wait().await?, reads.1?.wait().await?);
     let shape = Shape::new(a.shape.rows, b.shape.cols);
+    let gpu_ms = match timer {
+        Some(t) => timer_ms(handle, &t).await,
+        None => None,
+    };
     Ok(Product {
         result: assemble(shape, atlas, pattern, &data, &flags),
         products,
         dense_products,
+        gpu_ms,
     })
+}
+
+/// A pass's GPU time once its answer arrives (it follows the readback by a few
+/// turns of the event loop at most); None if the device did not time it.
+async fn timer_ms(handle: &Handle, timer: &Timer) -> Option<f64> {
+    for _ in 0..100 {
+        match handle.with(|e| Ok(e.timer_ms(timer))) {
+            Ok(Some(ms)) => return Some(ms).filter(|ms| ms.is_finite()),
+            Ok(None) => crate::engine::webgl_readback::next_tick().await,
+            Err(_) => return None,
+        }
+    }
+    None
 }
 
 /// M^(2^times) for a square block-sparse M: `times` squarings on the GPU, the
@@ -276,7 +312,7 @@ pub async fn square_repeatedly(
     let squared = async {
         for _ in 0..times {
             let (next, flags_read) = handle.with(|e| {
-                let q = queue(e, &current, &current, bs)?;
+                let q = queue(e, &current, &current, bs, false)?;
                 let read = e.read(&q.flags, Semiring::Ordinary);
                 e.recycle(q.flags);
                 steps.push(Squaring {

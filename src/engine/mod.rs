@@ -305,30 +305,12 @@ impl Engine {
     ) -> Result<Option<Timer>> {
         match (self, a, b, out) {
             (Engine::WebGl(e), Matrix::Gl(a), Matrix::Gl(b), Matrix::Gl(out)) => {
-                let timer = if timed && e.info().timer_query {
-                    Some(Query::new(e.gl())?)
-                } else {
-                    None
-                };
-                if let Some(q) = &timer {
-                    e.gl().begin_query(TIME_ELAPSED_EXT, q.raw());
-                }
-                let drawn = e.product(kernel, semiring, a, b, out);
-                if timer.is_some() {
-                    e.gl().end_query(TIME_ELAPSED_EXT);
-                    // Send the pass with its query now: ANGLE otherwise submits the
-                    // query's end with the next work, and the time includes the wait.
-                    e.gl().flush();
-                }
-                drawn.map(|_| timer.map(Timer::Gl))
+                gl_timed(e, timed, |e| {
+                    e.product(kernel, semiring, a, b, out).map(|_| ())
+                })
             }
             (Engine::WebGpu(e), Matrix::Gpu(a), Matrix::Gpu(b), Matrix::Gpu(out)) => {
-                let timer = if timed { e.timer()? } else { None };
-                e.product(kernel, semiring, [a, b, out], timer.as_ref())?;
-                if let Some(t) = &timer {
-                    e.collect(t)?;
-                }
-                Ok(timer.map(Timer::Gpu))
+                gpu_timed(e, timed, |e, t| e.product(kernel, semiring, [a, b, out], t))
             }
             _ => Err(foreign()),
         }
@@ -387,13 +369,18 @@ impl Engine {
 
     /// The numeric phase of a block-sparse product: `out` (C's atlas) ← the stored
     /// blocks of A·B (see [`crate::plan::blocks::Numeric`]).
-    pub fn block_product(&mut self, n: &Numeric, [a, b, index, out]: [&Matrix; 4]) -> Result<()> {
+    pub fn block_product(
+        &mut self,
+        n: &Numeric,
+        [a, b, index, out]: [&Matrix; 4],
+        timed: bool,
+    ) -> Result<Option<Timer>> {
         match (self, a, b, index, out) {
             (Engine::WebGl(e), Matrix::Gl(a), Matrix::Gl(b), Matrix::Gl(i), Matrix::Gl(o)) => {
-                block_sparse::product(e, n, [a, b, i, o])
+                gl_timed(e, timed, |e| block_sparse::product(e, n, [a, b, i, o]))
             }
             (Engine::WebGpu(e), Matrix::Gpu(a), Matrix::Gpu(b), Matrix::Gpu(i), Matrix::Gpu(o)) => {
-                e.block_product(n, [a, b, i, o])
+                gpu_timed(e, timed, |e, t| e.block_product(n, [a, b, i, o], t))
             }
             _ => Err(foreign()),
         }
@@ -609,6 +596,44 @@ impl Engine {
             _ => crate::kernels::webgl::ProgramKey::product(kernel, semiring).fragment_source(),
         }
     }
+}
+
+/// Runs a WebGL pass inside a timer query when `timed` and the context has one.
+fn gl_timed(
+    e: &mut GlEngine,
+    timed: bool,
+    pass: impl FnOnce(&mut GlEngine) -> Result<()>,
+) -> Result<Option<Timer>> {
+    let query = match timed && e.info().timer_query {
+        true => Some(Query::new(e.gl())?),
+        false => None,
+    };
+    if let Some(q) = &query {
+        e.gl().begin_query(TIME_ELAPSED_EXT, q.raw());
+    }
+    let ran = pass(e);
+    if query.is_some() {
+        e.gl().end_query(TIME_ELAPSED_EXT);
+        // Send the pass with its query now: ANGLE otherwise submits the query's end
+        // with the next work, and the time includes the wait.
+        e.gl().flush();
+    }
+    ran.map(|_| query.map(Timer::Gl))
+}
+
+/// Runs a WebGPU pass with timestamp writes when `timed` and the device has them,
+/// and resolves them after it.
+fn gpu_timed(
+    e: &mut GpuEngine,
+    timed: bool,
+    pass: impl FnOnce(&mut GpuEngine, Option<&crate::webgpu::Timer>) -> Result<()>,
+) -> Result<Option<Timer>> {
+    let timer = if timed { e.timer()? } else { None };
+    pass(e, timer.as_ref())?;
+    if let Some(t) = &timer {
+        e.collect(t)?;
+    }
+    Ok(timer.map(Timer::Gpu))
 }
 
 /// The default WebGPU kernel: `register` for every shape. On a GPU its staged form

@@ -555,13 +555,14 @@ impl GpuEngine {
         &mut self,
         n: &Numeric,
         [a, b, index, out]: [&GpuMatrix; 4],
+        timer: Option<&Timer>,
     ) -> Result<()> {
         self.ensure()?;
         self.poison(out)?;
         let max = self.info.limits.max_compute_workgroups_per_dimension as usize;
         let (groups, words) = block_sparse::product(n, max);
         let buffers = [&a.buffer, &b.buffer, &index.buffer, &out.buffer];
-        self.dispatch(PipelineKey::BlockSparse, &buffers, &words, groups, None)
+        self.dispatch(PipelineKey::BlockSparse, &buffers, &words, groups, timer)
     }
 
     /// flags ← 1 for each stored block of the atlas `c` holding a nonzero, else 0.

@@ -57,6 +57,8 @@ pub struct JsBlockSparse {
     inner: Rc<BlockSparse>,
     /// Block products computed and a dense product's count, when made by a product.
     products: Option<(u64, u64)>,
+    /// The numeric pass's GPU time, when made by a timed product.
+    gpu_ms: Option<f64>,
 }
 
 impl Drop for JsBlockSparse {
@@ -66,7 +68,7 @@ impl Drop for JsBlockSparse {
 }
 
 /// Wraps `m` as a JS BlockSparse carrying its id.
-fn wrap(m: BlockSparse, products: Option<(u64, u64)>) -> JsValue {
+fn wrap(m: BlockSparse, products: Option<(u64, u64)>, gpu_ms: Option<f64>) -> JsValue {
     let id = NEXT_ID.with(|n| {
         let id = n.get();
         n.set(id.wrapping_add(1).max(1));
@@ -78,6 +80,7 @@ fn wrap(m: BlockSparse, products: Option<(u64, u64)>) -> JsValue {
         id,
         inner,
         products,
+        gpu_ms,
     });
     if let Some(obj) = value.dyn_ref::<Object>() {
         let descriptor = Object::new();
@@ -157,7 +160,7 @@ fn squarings_object(s: Squarings) -> Object {
         set(&st, "products", step.products as f64);
         steps.push(&st);
     }
-    set(&o, "result", wrap(s.result, None));
+    set(&o, "result", wrap(s.result, None, None));
     set(&o, "steps", steps);
     set(
         &o,
@@ -168,7 +171,7 @@ fn squarings_object(s: Squarings) -> Object {
 }
 
 fn product_value(p: Product) -> JsValue {
-    wrap(p.result, Some((p.products, p.dense_products)))
+    wrap(p.result, Some((p.products, p.dense_products)), p.gpu_ms)
 }
 
 #[wasm_bindgen(js_class = BlockSparse)]
@@ -189,7 +192,7 @@ impl JsBlockSparse {
             shape::check_len("data", shape, data.len())?;
             BlockSparse::from_dense(shape, &data, bs)
         };
-        make().map(|m| wrap(m, None)).map_err(to_js_error)
+        make().map(|m| wrap(m, None, None)).map_err(to_js_error)
     }
 
     /// A rows×cols matrix from its nonzero blocks: `[{ row, col, data }]`, row and
@@ -228,7 +231,7 @@ impl JsBlockSparse {
                 read.iter().map(|(i, j, d)| (*i, *j, &d[..])).collect();
             BlockSparse::from_blocks(shape, bs, &refs)
         };
-        make().map(|m| wrap(m, None)).map_err(to_js_error)
+        make().map(|m| wrap(m, None, None)).map_err(to_js_error)
     }
 
     /// What the symbolic phase finds for A·B (B a BlockSparse or a dense matrix):
@@ -298,6 +301,13 @@ impl JsBlockSparse {
     #[wasm_bindgen(getter, js_name = denseBlockProducts)]
     pub fn dense_block_products(&self) -> Option<f64> {
         self.products.map(|p| p.1 as f64)
+    }
+
+    /// For a product's result: the numeric pass's GPU time in ms, where the device
+    /// times passes (WebGPU timestamp queries, WebGL timer queries; else undefined).
+    #[wasm_bindgen(getter, js_name = gpuMs)]
+    pub fn gpu_ms(&self) -> Option<f64> {
+        self.gpu_ms
     }
 
     /// Stored blocks over the grid's blocks, 0 to 1.

@@ -6,6 +6,7 @@
 pub mod batched;
 pub mod blocks;
 pub mod graphs;
+pub mod homography;
 pub mod layout;
 pub mod linalg;
 pub mod mesh;

@@ -250,6 +250,14 @@ pub async fn block_sparse_edge_cases(setup: Setup) {
         (0..5).all(|i| occupancy[i * 5 + 2] == 0),
         "C's block column 2 is empty"
     );
+    // The numeric pass is timed where the device has timestamps (SwiftShader's
+    // WebGPU adapter does).
+    if let gpgpu_matrix::Info::WebGpu(info) = g.info() {
+        if info.timestamp_query {
+            let ms = p.gpu_ms.expect("a timed numeric pass");
+            assert!(ms >= 0.0 && ms < 10_000.0, "{ms} ms");
+        }
+    }
     // n = 1, and one block larger than the matrix.
     let one = BlockSparse::from_dense(Shape::square(1), &[3.0], 1).unwrap();
     let p = check_sparse(g, "1x1", &one, &one, true).await;
