@@ -131,6 +131,20 @@ impl Handle {
         f(&mut e)
     }
 
+    /// A pass's GPU time in ms once its answer arrives (it follows the pass's
+    /// readback by a few turns of the event loop at most); None if the device did
+    /// not time it or the answer is unreliable.
+    pub async fn timer_ms(&self, timer: &crate::engine::Timer) -> Option<f64> {
+        for _ in 0..100 {
+            match self.with(|e| Ok(e.timer_ms(timer))) {
+                Ok(Some(ms)) => return Some(ms).filter(|ms| ms.is_finite()),
+                Ok(None) => crate::engine::webgl_readback::next_tick().await,
+                Err(_) => return None,
+            }
+        }
+        None
+    }
+
     /// Resolves once the engine can take work: at once, unless its WebGPU device
     /// was lost and a new one is on its way (then when it arrives).
     pub async fn ready(&self) -> Result<()> {

@@ -252,7 +252,7 @@ pub async fn multiply(handle: &Handle, a: &BlockSparse, b: &BlockSparse) -> Resu
     let (data, flags) = (reads.0?.wait().await?, reads.1?.wait().await?);
     let shape = Shape::new(a.shape.rows, b.shape.cols);
     let gpu_ms = match timer {
-        Some(t) => timer_ms(handle, &t).await,
+        Some(t) => handle.timer_ms(&t).await,
         None => None,
     };
     Ok(Product {
@@ -261,19 +261,6 @@ pub async fn multiply(handle: &Handle, a: &BlockSparse, b: &BlockSparse) -> Resu
         dense_products,
         gpu_ms,
     })
-}
-
-/// A pass's GPU time once its answer arrives (it follows the readback by a few
-/// turns of the event loop at most); None if the device did not time it.
-async fn timer_ms(handle: &Handle, timer: &Timer) -> Option<f64> {
-    for _ in 0..100 {
-        match handle.with(|e| Ok(e.timer_ms(timer))) {
-            Ok(Some(ms)) => return Some(ms).filter(|ms| ms.is_finite()),
-            Ok(None) => crate::engine::webgl_readback::next_tick().await,
-            Err(_) => return None,
-        }
-    }
-    None
 }
 
 /// M^(2^times) for a square block-sparse M: `times` squarings on the GPU, the

@@ -18,10 +18,11 @@ use crate::error::{GpgpuError, Result};
 use crate::gl::objects::Query;
 use crate::kernels::webgl::heatmap::{self, Drawn, Style};
 use crate::kernels::webgl::reduce::{self, Stats};
-use crate::kernels::webgl::{affine, batched, block_sparse, choose as choose_webgl};
+use crate::kernels::webgl::{affine, batched, block_sparse, choose as choose_webgl, ransac};
 use crate::kernels::{Backend, Kernel};
 use crate::plan::batched::BatchedProduct;
 use crate::plan::blocks::Numeric;
+use crate::plan::homography::RansacPasses;
 use crate::plan::layout::Layout;
 use crate::plan::semiring::Semiring;
 use crate::plan::shape::{self, Shape};
@@ -381,6 +382,42 @@ impl Engine {
             }
             (Engine::WebGpu(e), Matrix::Gpu(a), Matrix::Gpu(b), Matrix::Gpu(i), Matrix::Gpu(o)) => {
                 gpu_timed(e, timed, |e, t| e.block_product(n, [a, b, i, o], t))
+            }
+            _ => Err(foreign()),
+        }
+    }
+
+    /// RANSAC's hypotheses: `hyps` ← the H of each hypothesis's 4-point sample.
+    pub fn ransac_fit(
+        &mut self,
+        p: &RansacPasses,
+        [pts, samples, hyps]: [&Matrix; 3],
+        timed: bool,
+    ) -> Result<Option<Timer>> {
+        match (self, pts, samples, hyps) {
+            (Engine::WebGl(e), Matrix::Gl(x), Matrix::Gl(s), Matrix::Gl(h)) => {
+                gl_timed(e, timed, |e| ransac::fit(e, p, [x, s, h]))
+            }
+            (Engine::WebGpu(e), Matrix::Gpu(x), Matrix::Gpu(s), Matrix::Gpu(h)) => {
+                gpu_timed(e, timed, |e, t| e.ransac_fit(p, [x, s, h], t))
+            }
+            _ => Err(foreign()),
+        }
+    }
+
+    /// RANSAC's scoring: `counts` ← the inliers of each hypothesis.
+    pub fn ransac_score(
+        &mut self,
+        p: &RansacPasses,
+        [pts, hyps, counts]: [&Matrix; 3],
+        timed: bool,
+    ) -> Result<Option<Timer>> {
+        match (self, pts, hyps, counts) {
+            (Engine::WebGl(e), Matrix::Gl(x), Matrix::Gl(h), Matrix::Gl(c)) => {
+                gl_timed(e, timed, |e| ransac::score(e, p, [x, h, c]))
+            }
+            (Engine::WebGpu(e), Matrix::Gpu(x), Matrix::Gpu(h), Matrix::Gpu(c)) => {
+                gpu_timed(e, timed, |e, t| e.ransac_score(p, [x, h, c], t))
             }
             _ => Err(foreign()),
         }

@@ -21,13 +21,14 @@ use web_sys::{
 
 use crate::error::{GpgpuError, Result};
 use crate::kernels::webgl::heatmap::Style;
-use crate::kernels::webgpu::{batched, block_sparse};
+use crate::kernels::webgpu::{batched, block_sparse, ransac};
 use crate::kernels::webgpu::{
     line_workgroups, product_workgroups, PipelineKey, RegisterParams, REDUCE_GROUPS,
 };
 use crate::kernels::{Backend, Kernel};
 use crate::plan::batched::BatchedProduct;
 use crate::plan::blocks::Numeric;
+use crate::plan::homography::RansacPasses;
 use crate::plan::semiring::Semiring;
 use crate::plan::shape::{self, Shape};
 use crate::webgpu::adapter::{self, describe_js};
@@ -592,6 +593,36 @@ impl GpuEngine {
         let (groups, words) = batched::product(p, max);
         let buffers = [&a.buffer, &b.buffer, &out.buffer];
         self.dispatch(PipelineKey::Batched, &buffers, &words, groups, None)
+    }
+
+    /// RANSAC's hypotheses: hyps ← H of each 4-point sample.
+    pub fn ransac_fit(
+        &mut self,
+        p: &RansacPasses,
+        [pts, samples, hyps]: [&GpuMatrix; 3],
+        timer: Option<&Timer>,
+    ) -> Result<()> {
+        self.ensure()?;
+        self.poison(hyps)?;
+        let max = self.info.limits.max_compute_workgroups_per_dimension as usize;
+        let (groups, words) = ransac::fit(p, max);
+        let buffers = [&pts.buffer, &samples.buffer, &hyps.buffer];
+        self.dispatch(PipelineKey::RansacFit, &buffers, &words, groups, timer)
+    }
+
+    /// RANSAC's scoring: counts ← inliers of each hypothesis.
+    pub fn ransac_score(
+        &mut self,
+        p: &RansacPasses,
+        [pts, hyps, counts]: [&GpuMatrix; 3],
+        timer: Option<&Timer>,
+    ) -> Result<()> {
+        self.ensure()?;
+        self.poison(counts)?;
+        let max = self.info.limits.max_compute_workgroups_per_dimension as usize;
+        let (groups, words) = ransac::score(p, max);
+        let buffers = [&pts.buffer, &hyps.buffer, &counts.buffer];
+        self.dispatch(PipelineKey::RansacScore, &buffers, &words, groups, timer)
     }
 
     /// Copies `bytes` of `source` into a new mappable buffer and asks to map it.

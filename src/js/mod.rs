@@ -10,6 +10,7 @@ pub mod args;
 pub mod batched;
 pub mod blocks;
 pub mod mesh;
+pub mod ransac;
 pub mod run;
 
 use js_sys::{Array, Float32Array, Object, Promise, Reflect};

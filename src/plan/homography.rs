@@ -11,6 +11,24 @@ use crate::error::{GpgpuError, Result};
 use crate::plan::linalg::gaussian_solve;
 use crate::plan::random::Mulberry32;
 
+/// What RANSAC's GPU passes are told: how many hypotheses and correspondences,
+/// the width of the lists (x, y, u, v per correspondence; 4 sample indices and 9
+/// entries of H per hypothesis, as rows of `width` floats), the threshold.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RansacPasses {
+    pub count: usize,
+    pub points: usize,
+    pub width: usize,
+    pub threshold: f32,
+}
+
+impl RansacPasses {
+    /// A list of `len` floats as a matrix `width` wide.
+    pub fn list(&self, len: usize) -> crate::plan::shape::Shape {
+        crate::plan::shape::Shape::new(len.div_ceil(self.width).max(1), self.width)
+    }
+}
+
 /// Settings of a RANSAC run.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RansacOptions {

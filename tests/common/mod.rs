@@ -65,6 +65,8 @@ pub mod mesh;
 #[macro_use]
 pub mod products;
 #[macro_use]
+pub mod ransac;
+#[macro_use]
 pub mod runs;
 #[macro_use]
 pub mod semirings;

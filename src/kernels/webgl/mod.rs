@@ -11,6 +11,7 @@ pub mod blocked;
 pub mod heatmap;
 pub mod naive;
 pub mod packed;
+pub mod ransac;
 pub mod reduce;
 
 use super::{Backend, Kernel};
@@ -153,6 +154,10 @@ pub enum ProgramKey {
     BlockFlags,
     /// A batch of small products (scalar atlases).
     Batched,
+    /// RANSAC's hypotheses (DLT and exact solve per hypothesis).
+    RansacFit,
+    /// RANSAC's scoring (inliers per hypothesis).
+    RansacScore,
 }
 
 fn layout_name(layout: Layout) -> String {
@@ -191,6 +196,8 @@ impl ProgramKey {
             ProgramKey::BlockSparse => "block-sparse".into(),
             ProgramKey::BlockFlags => "block-flags".into(),
             ProgramKey::Batched => "batched".into(),
+            ProgramKey::RansacFit => "ransac-fit".into(),
+            ProgramKey::RansacScore => "ransac-score".into(),
         }
     }
 
@@ -217,7 +224,11 @@ impl ProgramKey {
                 format!("#define FACTOR {factor}\n{first}")
             }
             ProgramKey::Affine { layout } => layout_define(layout),
-            ProgramKey::BlockSparse | ProgramKey::BlockFlags | ProgramKey::Batched => String::new(),
+            ProgramKey::BlockSparse
+            | ProgramKey::BlockFlags
+            | ProgramKey::Batched
+            | ProgramKey::RansacFit
+            | ProgramKey::RansacScore => String::new(),
         }
     }
 
@@ -234,6 +245,8 @@ impl ProgramKey {
             ProgramKey::BlockSparse => format!("{ATLAS_GLSL}\n{}", block_sparse::SOURCE),
             ProgramKey::BlockFlags => format!("{ATLAS_GLSL}\n{}", block_sparse::FLAGS_SOURCE),
             ProgramKey::Batched => format!("{ATLAS_GLSL}\n{}", batched::SOURCE),
+            ProgramKey::RansacFit => ransac::FIT_SOURCE.to_string(),
+            ProgramKey::RansacScore => ransac::SCORE_SOURCE.to_string(),
         };
         format!("{HEADER}{}{body}", self.defines())
     }
@@ -277,6 +290,8 @@ mod tests {
                 ProgramKey::BlockSparse,
                 ProgramKey::BlockFlags,
                 ProgramKey::Batched,
+                ProgramKey::RansacFit,
+                ProgramKey::RansacScore,
                 ProgramKey::Reduce {
                     from: None,
                     factor: 8,

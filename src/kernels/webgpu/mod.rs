@@ -10,6 +10,7 @@
 pub mod batched;
 pub mod block_sparse;
 pub mod heatmap;
+pub mod ransac;
 pub mod register;
 
 use crate::kernels::Kernel;
@@ -62,6 +63,8 @@ pub enum PipelineKey {
     BlockSparse,
     BlockFlags,
     Batched,
+    RansacFit,
+    RansacScore,
 }
 
 impl PipelineKey {
@@ -84,6 +87,8 @@ impl PipelineKey {
             PipelineKey::BlockSparse => "block-sparse".into(),
             PipelineKey::BlockFlags => "block-flags".into(),
             PipelineKey::Batched => "batched".into(),
+            PipelineKey::RansacFit => "ransac-fit".into(),
+            PipelineKey::RansacScore => "ransac-score".into(),
         }
     }
 
@@ -106,6 +111,8 @@ impl PipelineKey {
             PipelineKey::BlockSparse => format!("{ATLAS_WGSL}\n{}", block_sparse::SOURCE),
             PipelineKey::BlockFlags => format!("{ATLAS_WGSL}\n{}", block_sparse::FLAGS_SOURCE),
             PipelineKey::Batched => format!("{ATLAS_WGSL}\n{}", batched::SOURCE),
+            PipelineKey::RansacFit => ransac::FIT_SOURCE.into(),
+            PipelineKey::RansacScore => ransac::SCORE_SOURCE.into(),
         }
     }
 

@@ -1,0 +1,151 @@
+//! Homographies by RANSAC on the GPU (the developer's log): a batch of seeded
+//! 4-point samples; one pass fits every hypothesis (normalised DLT with h₃₃ = 1,
+//! solved exactly, 8×8, in each invocation or fragment: the log's SVD of the 9×9
+//! system is the alternative, the exact solve needs no iteration); one pass scores
+//! every hypothesis against every correspondence; the counts come back, the best
+//! hypothesis is refitted on its inliers on the CPU (float64, least squares). The
+//! pure steps are in [`crate::plan::homography`].
+
+use crate::api::Handle;
+use crate::engine::{Engine, Matrix, Timer};
+use crate::error::Result;
+use crate::plan::homography::{self, RansacOptions, RansacPasses};
+use crate::plan::layout::Layout;
+use crate::plan::semiring::Semiring;
+
+/// What a RANSAC run found and did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ransac {
+    /// The homography (3×3 row-major, h₃₃ = 1) refitted on the best hypothesis's
+    /// inliers; None when no hypothesis had an inlier (every sample degenerate).
+    pub h: Option<[f64; 9]>,
+    /// One 0/1 per correspondence: an inlier of `h`.
+    pub inliers: Vec<u8>,
+    /// Hypotheses scored (the `iterations` option).
+    pub iterations: usize,
+    /// The best hypothesis and its inlier count.
+    pub best: usize,
+    pub best_count: usize,
+    /// Every hypothesis's H (9 each, zero for a degenerate sample) and inliers.
+    pub hypotheses: Vec<f32>,
+    pub counts: Vec<u32>,
+    /// GPU time of the fitting pass and of the scoring pass, where the device
+    /// times passes.
+    pub fit_ms: Option<f64>,
+    pub score_ms: Option<f64>,
+}
+
+/// The GPU part queued: the reads of the hypotheses and counts, the timers.
+struct Queued {
+    hyps: crate::engine::PendingRead,
+    counts: crate::engine::PendingRead,
+    timers: [Option<Timer>; 2],
+}
+
+fn queue(e: &mut Engine, src: &[f32], dst: &[f32], o: &RansacOptions, n: usize) -> Result<Queued> {
+    e.ensure()?;
+    let p = RansacPasses {
+        count: o.iterations,
+        points: n,
+        width: e.atlas_width(),
+        threshold: o.threshold as f32,
+    };
+    let mut pts = Vec::with_capacity(4 * n);
+    for (s, d) in src.chunks(2).zip(dst.chunks(2)) {
+        pts.extend_from_slice(&[s[0], s[1], d[0], d[1]]);
+    }
+    let samples: Vec<f32> = homography::samples(n, o.iterations, o.seed)
+        .iter()
+        .flat_map(|s| s.map(|i| i as f32))
+        .collect();
+    let pad = |mut v: Vec<f32>, len: usize| {
+        v.resize(p.list(len).len(), 0.0);
+        v
+    };
+    for (what, len) in [
+        ("the correspondences", 4 * n),
+        ("the hypotheses", 9 * p.count),
+    ] {
+        e.check_atlas(what, p.list(len))?;
+    }
+    let mut made: Vec<Matrix> = vec![];
+    let ran = (|| {
+        let pts = e.upload(p.list(4 * n), Layout::Scalar, &pad(pts, 4 * n), 0.0)?;
+        made.push(pts);
+        let samples = e.upload(
+            p.list(4 * p.count),
+            Layout::Scalar,
+            &pad(samples, 4 * p.count),
+            0.0,
+        )?;
+        made.push(samples);
+        made.push(e.alloc(p.list(9 * p.count), Layout::Scalar)?);
+        made.push(e.alloc(p.list(p.count), Layout::Scalar)?);
+        let [pts, samples, hyps, counts] = [&made[0], &made[1], &made[2], &made[3]];
+        let fit = e.ransac_fit(&p, [pts, samples, hyps], true)?;
+        let score = e.ransac_score(&p, [pts, hyps, counts], true)?;
+        Ok(Queued {
+            hyps: e.read(hyps, Semiring::Ordinary)?,
+            counts: e.read(counts, Semiring::Ordinary)?,
+            timers: [fit, score],
+        })
+    })();
+    // The reads have copied what they need: the pool may have these back.
+    for m in made {
+        e.recycle(m);
+    }
+    ran
+}
+
+/// RANSAC for the homography taking `src` to `dst` ([x0, y0, x1, y1, …], at
+/// least 4 correspondences), on either backend.
+pub async fn ransac(
+    handle: &Handle,
+    src: &[f32],
+    dst: &[f32],
+    o: &RansacOptions,
+) -> Result<Ransac> {
+    let n = homography::check_points(src, dst)?;
+    homography::check_options(o)?;
+    handle.ready().await?;
+    let q = handle.with(|e| queue(e, src, dst, o, n))?;
+    let hypotheses = q.hyps.wait().await?;
+    let counts: Vec<u32> = q.counts.wait().await?[..o.iterations]
+        .iter()
+        .map(|&c| c as u32)
+        .collect();
+    let [fit, score] = q.timers;
+    let fit_ms = match fit {
+        Some(t) => handle.timer_ms(&t).await,
+        None => None,
+    };
+    let score_ms = match score {
+        Some(t) => handle.timer_ms(&t).await,
+        None => None,
+    };
+    let (best, best_count) = homography::best(&counts);
+    let hypotheses = hypotheses[..9 * o.iterations].to_vec();
+    let (s, d) = (homography::pairs(src), homography::pairs(dst));
+    let refined = match best_count {
+        0 => None,
+        _ => {
+            let h0: [f64; 9] = std::array::from_fn(|i| hypotheses[9 * best + i] as f64);
+            homography::refine(&s, &d, &h0, o.threshold)
+        }
+    };
+    let (h, inliers) = match refined {
+        Some((h, inliers)) => (Some(h), inliers),
+        None => (None, vec![0; n]),
+    };
+    Ok(Ransac {
+        h,
+        inliers,
+        iterations: o.iterations,
+        best,
+        best_count,
+        hypotheses,
+        counts,
+        fit_ms,
+        score_ms,
+    })
+}

@@ -1,0 +1,114 @@
+//! RANSAC homographies for JavaScript: `ransacHomographyAsync(src, dst, options)`
+//! on the Gpgpu class (a Promise on both backends: the counts come back through
+//! the asynchronous readback).
+
+use js_sys::{Float32Array, Float64Array, Object, Promise, Uint32Array, Uint8Array};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::future_to_promise;
+
+use super::args::{count_option, matrix_arg, number_option, positive_option, set, to_js_error};
+use super::JsGpgpu;
+use crate::batched::ransac::{self, Ransac};
+use crate::error::{GpgpuError, Result};
+use crate::plan::homography::{RansacOptions, MAX_ITERATIONS};
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_RANSAC: &str = r#"
+/** `iterations`: hypotheses in the batch, 1..2^20 (default 2000); `threshold`: the
+ *  largest reprojection error of an inlier, in the points' units (default 3); `seed`
+ *  of the 4-point samples, a whole number >= 0 (default 1). */
+export interface RansacOptions { iterations?: number; threshold?: number; seed?: number; }
+/** `h`: 3×3 row-major with h[8] = 1, refitted on the best hypothesis's inliers (null
+ *  when every sample was degenerate); `inliers`: one 0/1 per correspondence;
+ *  `hypotheses` (9 each, zeros for a degenerate sample) and `counts`: every hypothesis
+ *  of the batch and its inliers; `fitMs`, `scoreMs`: the two passes' GPU times where
+ *  the device times passes (else null). */
+export interface RansacResult { h: Float64Array | null; inliers: Uint8Array; iterations: number;
+  best: number; bestCount: number; hypotheses: Float32Array; counts: Uint32Array;
+  fitMs: number | null; scoreMs: number | null; }
+"#;
+
+/// `{ iterations, threshold, seed }`, each optional.
+fn options(value: &JsValue) -> Result<RansacOptions> {
+    let mut o = RansacOptions::default();
+    if value.is_undefined() || value.is_null() {
+        return Ok(o);
+    }
+    let Some(obj) = value.dyn_ref::<Object>().filter(|_| value.is_object()) else {
+        return Err(GpgpuError::BadArgument {
+            name: "options".into(),
+            detail: "must be an object such as { iterations: 2000, threshold: 3 }".into(),
+        });
+    };
+    for key in Object::keys(obj).iter().filter_map(|k| k.as_string()) {
+        if !["iterations", "threshold", "seed"].contains(&key.as_str()) {
+            return Err(GpgpuError::BadArgument {
+                name: "options".into(),
+                detail: format!("unknown option '{key}'; known: iterations, threshold, seed"),
+            });
+        }
+    }
+    o.iterations = count_option(value, "iterations", o.iterations, MAX_ITERATIONS as f64)?;
+    if let Some(t) = positive_option(value, "options", "threshold")? {
+        o.threshold = t;
+    }
+    match number_option(value, "seed")? {
+        None => {}
+        Some(s) if s >= 0.0 && s <= u32::MAX as f64 && s.fract() == 0.0 => o.seed = s as u32,
+        Some(s) => {
+            return Err(GpgpuError::BadArgument {
+                name: "options.seed".into(),
+                detail: format!("is {s}; it must be a whole number from 0 to 4294967295"),
+            })
+        }
+    }
+    Ok(o)
+}
+
+fn result_object(r: Ransac) -> Object {
+    let o = Object::new();
+    let h =
+        r.h.map_or(JsValue::NULL, |h| Float64Array::from(&h[..]).into());
+    set(&o, "h", h);
+    set(&o, "inliers", Uint8Array::from(&r.inliers[..]));
+    set(&o, "iterations", r.iterations as f64);
+    set(&o, "best", r.best as f64);
+    set(&o, "bestCount", r.best_count as f64);
+    set(&o, "hypotheses", Float32Array::from(&r.hypotheses[..]));
+    set(&o, "counts", Uint32Array::from(&r.counts[..]));
+    let ms = |v: Option<f64>| v.map_or(JsValue::NULL, JsValue::from);
+    set(&o, "fitMs", ms(r.fit_ms));
+    set(&o, "scoreMs", ms(r.score_ms));
+    o
+}
+
+#[wasm_bindgen(js_class = Gpgpu)]
+impl JsGpgpu {
+    /// The homography taking `src` to `dst` (each [x0, y0, x1, y1, …], at least 4
+    /// correspondences) by RANSAC: a batch of `iterations` seeded 4-point samples
+    /// fitted (normalised DLT, exact 8×8 solve) and scored against every
+    /// correspondence on the GPU, the best refitted on its inliers.
+    #[wasm_bindgen(js_name = ransacHomographyAsync, unchecked_return_type = "Promise<RansacResult>")]
+    pub fn ransac_homography_async(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] src: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] dst: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RansacOptions")] opts: JsValue,
+    ) -> Promise {
+        let args = (|| {
+            Ok((
+                matrix_arg("src", &src)?,
+                matrix_arg("dst", &dst)?,
+                options(&opts)?,
+            ))
+        })();
+        let handle = self.gpu.handle();
+        future_to_promise(async move {
+            let (src, dst, o) = args.map_err(to_js_error)?;
+            let r = ransac::ransac(&handle, &src, &dst, &o)
+                .await
+                .map_err(to_js_error)?;
+            Ok(result_object(r).into())
+        })
+    }
+}
