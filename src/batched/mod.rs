@@ -1,5 +1,6 @@
 //! Many small problems at once (the developer's log): a batch of small matrices
 //! laid side by side in one atlas, each pass working on all of them. [`products`]
-//! multiplies batches and raises them to powers.
+//! multiplies batches and raises them to powers; [`svd`] decomposes them.
 
 pub mod products;
+pub mod svd;

@@ -15,3 +15,4 @@ pub mod random;
 pub mod reference;
 pub mod semiring;
 pub mod shape;
+pub mod svd;

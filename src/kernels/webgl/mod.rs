@@ -12,6 +12,7 @@ pub mod heatmap;
 pub mod naive;
 pub mod packed;
 pub mod reduce;
+pub mod svd;
 
 use super::{Backend, Kernel};
 use crate::engine::webgl::GlMatrix;
@@ -139,20 +140,36 @@ pub const ATLAS_GLSL: &str = include_str!("../../../glsl/atlas.glsl");
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ProgramKey {
     /// A product pass.
-    Product { kernel: Kernel, semiring: Semiring },
+    Product {
+        kernel: Kernel,
+        semiring: Semiring,
+    },
     /// The colour-map shader reading a matrix in `layout`.
-    Heatmap { layout: Layout },
+    Heatmap {
+        layout: Layout,
+    },
     /// A statistics reduction pass shrinking `factor`-fold: from a matrix in a
     /// layout (the first pass) or from the previous pass's statistics (None).
-    Reduce { from: Option<Layout>, factor: usize },
+    Reduce {
+        from: Option<Layout>,
+        factor: usize,
+    },
     /// Element-wise alpha·P + beta·Q + gamma·I in a layout.
-    Affine { layout: Layout },
+    Affine {
+        layout: Layout,
+    },
     /// The numeric phase of a block-sparse product (scalar atlases).
     BlockSparse,
     /// A block-sparse result's occupancy flags.
     BlockFlags,
     /// A batch of small products (scalar atlases).
     Batched,
+    /// The batched Jacobi SVD's passes: a round's rotations, then the round
+    /// applied, the convergence measure, the sorted results.
+    SvdPairs,
+    SvdRound,
+    SvdMeasure,
+    SvdFinish,
 }
 
 fn layout_name(layout: Layout) -> String {
@@ -191,6 +208,10 @@ impl ProgramKey {
             ProgramKey::BlockSparse => "block-sparse".into(),
             ProgramKey::BlockFlags => "block-flags".into(),
             ProgramKey::Batched => "batched".into(),
+            ProgramKey::SvdPairs => "svd-pairs".into(),
+            ProgramKey::SvdRound => "svd-round".into(),
+            ProgramKey::SvdMeasure => "svd-measure".into(),
+            ProgramKey::SvdFinish => "svd-finish".into(),
         }
     }
 
@@ -217,7 +238,13 @@ impl ProgramKey {
                 format!("#define FACTOR {factor}\n{first}")
             }
             ProgramKey::Affine { layout } => layout_define(layout),
-            ProgramKey::BlockSparse | ProgramKey::BlockFlags | ProgramKey::Batched => String::new(),
+            ProgramKey::BlockSparse
+            | ProgramKey::BlockFlags
+            | ProgramKey::Batched
+            | ProgramKey::SvdPairs
+            | ProgramKey::SvdRound
+            | ProgramKey::SvdMeasure
+            | ProgramKey::SvdFinish => String::new(),
         }
     }
 
@@ -234,6 +261,10 @@ impl ProgramKey {
             ProgramKey::BlockSparse => format!("{ATLAS_GLSL}\n{}", block_sparse::SOURCE),
             ProgramKey::BlockFlags => format!("{ATLAS_GLSL}\n{}", block_sparse::FLAGS_SOURCE),
             ProgramKey::Batched => format!("{ATLAS_GLSL}\n{}", batched::SOURCE),
+            ProgramKey::SvdPairs => format!("{ATLAS_GLSL}\n{}\n{}", svd::COMMON, svd::PAIRS),
+            ProgramKey::SvdRound => format!("{ATLAS_GLSL}\n{}\n{}", svd::COMMON, svd::ROUND),
+            ProgramKey::SvdMeasure => format!("{ATLAS_GLSL}\n{}\n{}", svd::COMMON, svd::MEASURE),
+            ProgramKey::SvdFinish => format!("{ATLAS_GLSL}\n{}\n{}", svd::COMMON, svd::FINISH),
         };
         format!("{HEADER}{}{body}", self.defines())
     }
@@ -277,6 +308,10 @@ mod tests {
                 ProgramKey::BlockSparse,
                 ProgramKey::BlockFlags,
                 ProgramKey::Batched,
+                ProgramKey::SvdPairs,
+                ProgramKey::SvdRound,
+                ProgramKey::SvdMeasure,
+                ProgramKey::SvdFinish,
                 ProgramKey::Reduce {
                     from: None,
                     factor: 8,

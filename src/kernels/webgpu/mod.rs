@@ -11,6 +11,7 @@ pub mod batched;
 pub mod block_sparse;
 pub mod heatmap;
 pub mod register;
+pub mod svd;
 
 use crate::kernels::Kernel;
 use crate::plan::semiring::Semiring;
@@ -62,6 +63,8 @@ pub enum PipelineKey {
     BlockSparse,
     BlockFlags,
     Batched,
+    /// A batch of SVDs by one-sided Jacobi, in one dispatch.
+    Svd,
 }
 
 impl PipelineKey {
@@ -84,6 +87,7 @@ impl PipelineKey {
             PipelineKey::BlockSparse => "block-sparse".into(),
             PipelineKey::BlockFlags => "block-flags".into(),
             PipelineKey::Batched => "batched".into(),
+            PipelineKey::Svd => "svd-jacobi".into(),
         }
     }
 
@@ -106,6 +110,7 @@ impl PipelineKey {
             PipelineKey::BlockSparse => format!("{ATLAS_WGSL}\n{}", block_sparse::SOURCE),
             PipelineKey::BlockFlags => format!("{ATLAS_WGSL}\n{}", block_sparse::FLAGS_SOURCE),
             PipelineKey::Batched => format!("{ATLAS_WGSL}\n{}", batched::SOURCE),
+            PipelineKey::Svd => format!("{ATLAS_WGSL}\n{}", svd::SOURCE),
         }
     }
 
