@@ -18,7 +18,7 @@ use crate::error::{GpgpuError, Result};
 use crate::gl::objects::Query;
 use crate::kernels::webgl::heatmap::{self, Drawn, Style};
 use crate::kernels::webgl::reduce::{self, Stats};
-use crate::kernels::webgl::{affine, batched, block_sparse, choose as choose_webgl, ransac};
+use crate::kernels::webgl::{affine, batched, block_sparse, choose as choose_webgl, ransac, svd};
 use crate::kernels::{Backend, Kernel};
 use crate::plan::batched::BatchedProduct;
 use crate::plan::blocks::Numeric;
@@ -26,6 +26,7 @@ use crate::plan::homography::RansacPasses;
 use crate::plan::layout::Layout;
 use crate::plan::semiring::Semiring;
 use crate::plan::shape::{self, Shape};
+use crate::plan::svd::SvdPlan;
 
 pub use webgl::{GlEngine, GlMatrix};
 pub use webgl_readback::GlRead;
@@ -75,6 +76,19 @@ impl Matrix {
 pub enum Timer {
     Gl(Query),
     Gpu(crate::webgpu::Timer),
+}
+
+/// The batched SVD runs as one dispatch on WebGPU and as passes per round on
+/// WebGL: a call of the other backend's form.
+fn svd_form(backend: Backend) -> GpgpuError {
+    GpgpuError::BadArgument {
+        name: "engine".into(),
+        detail: format!(
+            "this SVD pass is not the {} form: WebGPU runs svd_jacobi (one dispatch), WebGL \
+             svd_round, svd_measure and svd_finish (crate::batched::svd drives both)",
+            backend.name()
+        ),
+    }
 }
 
 /// "This matrix belongs to the other backend": a caller mixed engines.
@@ -432,6 +446,55 @@ impl Engine {
             (Engine::WebGpu(e), Matrix::Gpu(a), Matrix::Gpu(b), Matrix::Gpu(o)) => {
                 e.batched_product(p, [a, b, o])
             }
+            _ => Err(foreign()),
+        }
+    }
+
+    /// A batch of SVDs in one dispatch (WebGPU): `out` ← the [U; V; σᵀ] tiles and
+    /// `sweeps` ← each matrix's sweeps, from the atlas `a` (see [`SvdPlan`]).
+    pub fn svd_jacobi(&mut self, p: &SvdPlan, [a, out, sweeps]: [&Matrix; 3]) -> Result<()> {
+        match (self, a, out, sweeps) {
+            (Engine::WebGpu(e), Matrix::Gpu(a), Matrix::Gpu(o), Matrix::Gpu(n)) => {
+                e.svd_jacobi(p, [a, o, n])
+            }
+            (Engine::WebGl(_), ..) => Err(svd_form(Backend::WebGl)),
+            _ => Err(foreign()),
+        }
+    }
+
+    /// One round of the batched SVD's rotations (WebGL): `dst` ← `src` with the
+    /// round's pairs of every [A; V] tile rotated (`rotations`: the pairs'
+    /// rotations, one float per column).
+    pub fn svd_round(
+        &mut self,
+        p: &SvdPlan,
+        round: usize,
+        [src, rotations, dst]: [&Matrix; 3],
+    ) -> Result<()> {
+        match (self, src, rotations, dst) {
+            (Engine::WebGl(e), Matrix::Gl(s), Matrix::Gl(r), Matrix::Gl(d)) => {
+                svd::round(e, p, round, [s, r, d])
+            }
+            (Engine::WebGpu(_), ..) => Err(svd_form(Backend::WebGpu)),
+            _ => Err(foreign()),
+        }
+    }
+
+    /// What is left to rotate in each [A; V] tile of `work` (WebGL): `out` gets one
+    /// float per matrix, 0 once no pair would rotate.
+    pub fn svd_measure(&mut self, p: &SvdPlan, work: &Matrix, out: &Matrix) -> Result<()> {
+        match (self, work, out) {
+            (Engine::WebGl(e), Matrix::Gl(w), Matrix::Gl(o)) => svd::measure(e, p, w, o),
+            (Engine::WebGpu(_), ..) => Err(svd_form(Backend::WebGpu)),
+            _ => Err(foreign()),
+        }
+    }
+
+    /// The [U; V; σᵀ] tiles of the converged [A; V] tiles of `work` (WebGL).
+    pub fn svd_finish(&mut self, p: &SvdPlan, work: &Matrix, out: &Matrix) -> Result<()> {
+        match (self, work, out) {
+            (Engine::WebGl(e), Matrix::Gl(w), Matrix::Gl(o)) => svd::finish(e, p, w, o),
+            (Engine::WebGpu(_), ..) => Err(svd_form(Backend::WebGpu)),
             _ => Err(foreign()),
         }
     }

@@ -21,7 +21,7 @@ use web_sys::{
 
 use crate::error::{GpgpuError, Result};
 use crate::kernels::webgl::heatmap::Style;
-use crate::kernels::webgpu::{batched, block_sparse, ransac};
+use crate::kernels::webgpu::{batched, block_sparse, ransac, svd};
 use crate::kernels::webgpu::{
     line_workgroups, product_workgroups, PipelineKey, RegisterParams, REDUCE_GROUPS,
 };
@@ -31,6 +31,7 @@ use crate::plan::blocks::Numeric;
 use crate::plan::homography::RansacPasses;
 use crate::plan::semiring::Semiring;
 use crate::plan::shape::{self, Shape};
+use crate::plan::svd::SvdPlan;
 use crate::webgpu::adapter::{self, describe_js};
 use crate::webgpu::buffer::{allocated_size, check_size, MATRIX, READBACK, UNIFORM};
 use crate::webgpu::{Buffer, ComputePipeline, Gpu, GpuInfo, LiveCounts, Timer};
@@ -623,6 +624,18 @@ impl GpuEngine {
         let (groups, words) = ransac::score(p, max);
         let buffers = [&pts.buffer, &hyps.buffer, &counts.buffer];
         self.dispatch(PipelineKey::RansacScore, &buffers, &words, groups, timer)
+    }
+
+    /// A batch of SVDs by one-sided Jacobi in one dispatch (wgsl/svd_jacobi.wgsl):
+    /// out ← the [U; V; σᵀ] tiles, sweeps ← each matrix's sweeps, from A's atlas.
+    pub fn svd_jacobi(&mut self, p: &SvdPlan, [a, out, sweeps]: [&GpuMatrix; 3]) -> Result<()> {
+        self.ensure()?;
+        self.poison(out)?;
+        self.poison(sweeps)?;
+        let max = self.info.limits.max_compute_workgroups_per_dimension as usize;
+        let (groups, words) = svd::jacobi(p, max);
+        let buffers = [&a.buffer, &out.buffer, &sweeps.buffer];
+        self.dispatch(PipelineKey::Svd, &buffers, &words, groups, None)
     }
 
     /// Copies `bytes` of `source` into a new mappable buffer and asks to map it.

@@ -1,5 +1,6 @@
 //! The JavaScript API (wasm-bindgen): the class `Gpgpu` here, `Run` in [`run`], the
-//! applications in [`apps`], batched small products in [`batched`], the
+//! applications in [`apps`], batched small products in [`batched`] and SVDs in
+//! [`svd`], the
 //! `BlockSparse` class and its products in [`blocks`], Fox's and Cannon's algorithms in [`mesh`], argument reading in
 //! [`args`]. Every operation has a Promise form (`…Async`) that works on
 //! both backends; the blocking forms work on WebGL and are NEEDS_ASYNC on WebGPU,
@@ -12,6 +13,7 @@ pub mod blocks;
 pub mod mesh;
 pub mod ransac;
 pub mod run;
+pub mod svd;
 
 use js_sys::{Array, Float32Array, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;

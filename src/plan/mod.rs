@@ -16,3 +16,4 @@ pub mod random;
 pub mod reference;
 pub mod semiring;
 pub mod shape;
+pub mod svd;

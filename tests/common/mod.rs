@@ -70,6 +70,8 @@ pub mod ransac;
 pub mod runs;
 #[macro_use]
 pub mod semirings;
+#[macro_use]
+pub mod svd;
 
 /// Runs a check and logs how long it took (shown with `-- --nocapture`): the
 /// tests of one file share the runner's timeout (WASM_BINDGEN_TEST_TIMEOUT, 60 s in

@@ -13,6 +13,7 @@ pub mod naive;
 pub mod packed;
 pub mod ransac;
 pub mod reduce;
+pub mod svd;
 
 use super::{Backend, Kernel};
 use crate::engine::webgl::GlMatrix;
@@ -140,14 +141,24 @@ pub const ATLAS_GLSL: &str = include_str!("../../../glsl/atlas.glsl");
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ProgramKey {
     /// A product pass.
-    Product { kernel: Kernel, semiring: Semiring },
+    Product {
+        kernel: Kernel,
+        semiring: Semiring,
+    },
     /// The colour-map shader reading a matrix in `layout`.
-    Heatmap { layout: Layout },
+    Heatmap {
+        layout: Layout,
+    },
     /// A statistics reduction pass shrinking `factor`-fold: from a matrix in a
     /// layout (the first pass) or from the previous pass's statistics (None).
-    Reduce { from: Option<Layout>, factor: usize },
+    Reduce {
+        from: Option<Layout>,
+        factor: usize,
+    },
     /// Element-wise alpha·P + beta·Q + gamma·I in a layout.
-    Affine { layout: Layout },
+    Affine {
+        layout: Layout,
+    },
     /// The numeric phase of a block-sparse product (scalar atlases).
     BlockSparse,
     /// A block-sparse result's occupancy flags.
@@ -158,6 +169,12 @@ pub enum ProgramKey {
     RansacFit,
     /// RANSAC's scoring (inliers per hypothesis).
     RansacScore,
+    /// The batched Jacobi SVD's passes: a round's rotations, then the round
+    /// applied, the convergence measure, the sorted results.
+    SvdPairs,
+    SvdRound,
+    SvdMeasure,
+    SvdFinish,
 }
 
 fn layout_name(layout: Layout) -> String {
@@ -198,6 +215,10 @@ impl ProgramKey {
             ProgramKey::Batched => "batched".into(),
             ProgramKey::RansacFit => "ransac-fit".into(),
             ProgramKey::RansacScore => "ransac-score".into(),
+            ProgramKey::SvdPairs => "svd-pairs".into(),
+            ProgramKey::SvdRound => "svd-round".into(),
+            ProgramKey::SvdMeasure => "svd-measure".into(),
+            ProgramKey::SvdFinish => "svd-finish".into(),
         }
     }
 
@@ -229,6 +250,10 @@ impl ProgramKey {
             | ProgramKey::Batched
             | ProgramKey::RansacFit
             | ProgramKey::RansacScore => String::new(),
+            ProgramKey::SvdPairs
+            | ProgramKey::SvdRound
+            | ProgramKey::SvdMeasure
+            | ProgramKey::SvdFinish => String::new(),
         }
     }
 
@@ -247,6 +272,10 @@ impl ProgramKey {
             ProgramKey::Batched => format!("{ATLAS_GLSL}\n{}", batched::SOURCE),
             ProgramKey::RansacFit => ransac::FIT_SOURCE.to_string(),
             ProgramKey::RansacScore => ransac::SCORE_SOURCE.to_string(),
+            ProgramKey::SvdPairs => format!("{ATLAS_GLSL}\n{}\n{}", svd::COMMON, svd::PAIRS),
+            ProgramKey::SvdRound => format!("{ATLAS_GLSL}\n{}\n{}", svd::COMMON, svd::ROUND),
+            ProgramKey::SvdMeasure => format!("{ATLAS_GLSL}\n{}\n{}", svd::COMMON, svd::MEASURE),
+            ProgramKey::SvdFinish => format!("{ATLAS_GLSL}\n{}\n{}", svd::COMMON, svd::FINISH),
         };
         format!("{HEADER}{}{body}", self.defines())
     }
@@ -292,6 +321,10 @@ mod tests {
                 ProgramKey::Batched,
                 ProgramKey::RansacFit,
                 ProgramKey::RansacScore,
+                ProgramKey::SvdPairs,
+                ProgramKey::SvdRound,
+                ProgramKey::SvdMeasure,
+                ProgramKey::SvdFinish,
                 ProgramKey::Reduce {
                     from: None,
                     factor: 8,

@@ -12,6 +12,7 @@ pub mod block_sparse;
 pub mod heatmap;
 pub mod ransac;
 pub mod register;
+pub mod svd;
 
 use crate::kernels::Kernel;
 use crate::plan::semiring::Semiring;
@@ -65,6 +66,8 @@ pub enum PipelineKey {
     Batched,
     RansacFit,
     RansacScore,
+    /// A batch of SVDs by one-sided Jacobi, in one dispatch.
+    Svd,
 }
 
 impl PipelineKey {
@@ -89,6 +92,7 @@ impl PipelineKey {
             PipelineKey::Batched => "batched".into(),
             PipelineKey::RansacFit => "ransac-fit".into(),
             PipelineKey::RansacScore => "ransac-score".into(),
+            PipelineKey::Svd => "svd-jacobi".into(),
         }
     }
 
@@ -113,6 +117,7 @@ impl PipelineKey {
             PipelineKey::Batched => format!("{ATLAS_WGSL}\n{}", batched::SOURCE),
             PipelineKey::RansacFit => ransac::FIT_SOURCE.into(),
             PipelineKey::RansacScore => ransac::SCORE_SOURCE.into(),
+            PipelineKey::Svd => format!("{ATLAS_WGSL}\n{}", svd::SOURCE),
         }
     }
 

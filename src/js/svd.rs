@@ -1,0 +1,92 @@
+//! The batched SVD for JavaScript: `svdBatched` (WebGL) and `svdBatchedAsync`
+//! (either backend) on the Gpgpu class (crate::batched::svd). The matrices of a
+//! batch are given one after another, row-major, in one array; the results come
+//! back the same way.
+
+use js_sys::{Float32Array, Object, Promise, Uint32Array};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::future_to_promise;
+
+use super::args::{matrix_arg, number_arg, set, to_js_error};
+use super::{JsGpgpu, JsResult};
+use crate::batched::svd;
+use crate::error::Result;
+use crate::plan::svd::{Svd, SvdShape};
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_SVD: &str = r#"
+/** The SVDs of a batch, A_s = U_s · diag(s_s) · V_sᵀ, matrix after matrix, row-major:
+ *  `s` batch·cols singular values, decreasing within each matrix; `u` batch·rows·cols
+ *  (a zero column where a singular value is 0); `v` batch·cols·cols, orthonormal; each
+ *  pair of columns (u_j, v_j) signed so that v_j's largest entry is positive.
+ *  `sweeps`: per matrix, the Jacobi sweeps that rotated a pair (30 means the cap
+ *  stopped it). */
+export interface SvdResult { s: Float32Array; u: Float32Array; v: Float32Array;
+  sweeps: Uint32Array; }
+"#;
+
+/// The arguments of a batched SVD, read and checked.
+fn svd_args(
+    batch: &JsValue,
+    rows: &JsValue,
+    cols: &JsValue,
+    a: &JsValue,
+) -> Result<(SvdShape, Vec<f32>)> {
+    let shape = SvdShape::from_numbers(
+        number_arg("batch", batch)?,
+        number_arg("rows", rows)?,
+        number_arg("cols", cols)?,
+    )?;
+    let a = matrix_arg("a", a)?;
+    shape.check_len("a", a.len())?;
+    Ok((shape, a))
+}
+
+/// `{ s, u, v, sweeps }`.
+fn svd_object(r: &Svd) -> Object {
+    let o = Object::new();
+    set(&o, "s", Float32Array::from(&r.s[..]));
+    set(&o, "u", Float32Array::from(&r.u[..]));
+    set(&o, "v", Float32Array::from(&r.v[..]));
+    set(&o, "sweeps", Uint32Array::from(&r.sweeps[..]));
+    o
+}
+
+#[wasm_bindgen(js_class = Gpgpu)]
+impl JsGpgpu {
+    /// The SVDs of `batch` rows × cols matrices (cols ≤ rows ≤ 32, cols ≤ 16) given
+    /// one after another in `a`, by one-sided Jacobi on the GPU. Returns
+    /// { s, u, v, sweeps } (see SvdResult). WebGL (WebGPU: svdBatchedAsync).
+    #[wasm_bindgen(js_name = svdBatched, unchecked_return_type = "SvdResult")]
+    pub fn svd_batched(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] batch: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] rows: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] cols: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
+    ) -> JsResult<Object> {
+        let run = || {
+            let (s, a) = svd_args(&batch, &rows, &cols, &a)?;
+            svd::svd_now(&mut self.gpu.engine(), s.count, s.rows, s.cols, &a)
+        };
+        run().map(|r| svd_object(&r)).map_err(to_js_error)
+    }
+
+    /// `svdBatched` as a Promise, on either backend (one dispatch on WebGPU).
+    #[wasm_bindgen(js_name = svdBatchedAsync, unchecked_return_type = "Promise<SvdResult>")]
+    pub fn svd_batched_async(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] batch: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] rows: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] cols: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
+    ) -> Promise {
+        let args = svd_args(&batch, &rows, &cols, &a);
+        let handle = self.gpu.handle();
+        future_to_promise(async move {
+            let (s, a) = args.map_err(to_js_error)?;
+            let r = svd::svd(&handle, s.count, s.rows, s.cols, &a).await;
+            Ok(svd_object(&r.map_err(to_js_error)?).into())
+        })
+    }
+}
