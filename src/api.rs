@@ -13,7 +13,7 @@ use std::pin::pin;
 use std::rc::{Rc, Weak};
 use std::task::{Context, Poll, Waker};
 
-use crate::batched;
+use crate::batched::{self, ransac::Ransac};
 use crate::blocks::grid::{self, TiledRun};
 use crate::blocks::mesh::{self, MeshRun};
 use crate::blocks::sparse;
@@ -23,9 +23,11 @@ use crate::gl::capabilities::DeviceInfo;
 use crate::gl::context::Canvas;
 use crate::kernels::{Backend, Kernel};
 use crate::plan::blocks::BlockSparse;
+use crate::plan::homography::RansacOptions;
 use crate::plan::passes::{self, PassPlan};
 use crate::plan::semiring::Semiring;
 use crate::plan::shape::{self, Shape};
+use crate::plan::svd::Svd;
 use crate::run::Run;
 use crate::webgpu::adapter::{is_software, request_adapter};
 use crate::webgpu::GpuInfo;
@@ -506,6 +508,34 @@ impl Gpgpu {
     /// [`power_batched_async`](Gpgpu::power_batched_async), blocking: WebGL only.
     pub fn power_batched(&self, count: usize, n: usize, m: &[f32], p: u64) -> Result<Vec<f32>> {
         batched::products::power_now(&mut self.engine(), count, n, m, p)
+    }
+
+    /// SVDs of `count` rows×cols matrices (rows ≥ cols, cols ≤ 16, rows ≤ 32) by
+    /// one-sided Jacobi on the GPU (see [`crate::batched::svd`]).
+    pub async fn svd_batched_async(
+        &self,
+        count: usize,
+        rows: usize,
+        cols: usize,
+        a: &[f32],
+    ) -> Result<Svd> {
+        batched::svd::svd(&self.handle(), count, rows, cols, a).await
+    }
+
+    /// [`svd_batched_async`](Gpgpu::svd_batched_async), blocking: WebGL only.
+    pub fn svd_batched(&self, count: usize, rows: usize, cols: usize, a: &[f32]) -> Result<Svd> {
+        batched::svd::svd_now(&mut self.engine(), count, rows, cols, a)
+    }
+
+    /// The homography taking `src` to `dst` by RANSAC on the GPU (see
+    /// [`crate::batched::ransac`]).
+    pub async fn ransac_homography_async(
+        &self,
+        src: &[f32],
+        dst: &[f32],
+        options: &RansacOptions,
+    ) -> Result<Ransac> {
+        batched::ransac::ransac(&self.handle(), src, dst, options).await
     }
 
     /// A·B by Fox's algorithm on a simulated q×q mesh (see [`crate::blocks::mesh`]).
