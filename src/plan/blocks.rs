@@ -467,7 +467,7 @@ impl Atlas {
 pub const MAX_LISTED: u64 = 1 << 21;
 
 /// The block products of C = A·B, listed per stored block of C in C's order:
-/// pairs[starts[o]..starts[o+1]] are (A's stored number, B's stored number).
+/// `pairs[starts[o]..starts[o + 1]]` are (A's stored number, B's stored number).
 /// Gustavson's algorithm again, row by row, with a bucket per block column.
 pub fn list_pairs(a: &Pattern, b: &Pattern, out: &Pattern) -> (Vec<usize>, Vec<[usize; 2]>) {
     let mut buckets: Vec<Vec<[usize; 2]>> = vec![vec![]; b.grid_cols];
