@@ -136,6 +136,8 @@ fn queue(
 
 /// Checks that A·B is defined blockwise: inner dimensions and block sizes agree.
 pub fn check_operands(a: &BlockSparse, b: &BlockSparse) -> Result<()> {
+    a.check("a")?;
+    b.check("b")?;
     if a.shape.cols != b.shape.rows {
         return Err(GpgpuError::BadArgument {
             name: "b".into(),
@@ -273,6 +275,7 @@ pub async fn square_repeatedly(
     m: &BlockSparse,
     times: usize,
 ) -> Result<Squarings> {
+    m.check("m")?;
     if m.shape.rows != m.shape.cols {
         return Err(GpgpuError::BadArgument {
             name: "m".into(),

@@ -354,6 +354,54 @@ impl BlockSparse {
         out
     }
 
+    /// Checks that the parts agree (they are public, so a Rust caller can build one
+    /// by hand): the grid fits the shape and block size, the pattern is well formed
+    /// (row starts rising to the stored count, columns inside the grid and rising
+    /// within a row), and there are block_size² values per stored block.
+    pub fn check(&self, name: &str) -> Result<()> {
+        let bad = |detail: String| GpgpuError::BadArgument {
+            name: name.into(),
+            detail: format!("{detail}; build it with BlockSparse::from_dense or from_blocks"),
+        };
+        let (bs, p) = (self.block_size, &self.pattern);
+        if bs == 0 || bs > MAX_BLOCK_SIZE {
+            return Err(bad(format!(
+                "its block size is {bs}, not 1 to {MAX_BLOCK_SIZE}"
+            )));
+        }
+        if (p.grid_rows, p.grid_cols) != Self::grid(self.shape, bs) {
+            return Err(bad(format!(
+                "its grid is {}x{} blocks, but a {}x{} matrix in blocks of {bs} has {}x{}",
+                p.grid_rows,
+                p.grid_cols,
+                self.shape.rows,
+                self.shape.cols,
+                self.shape.rows.div_ceil(bs),
+                self.shape.cols.div_ceil(bs)
+            )));
+        }
+        let rows_ok = p.row_starts.len() == p.grid_rows + 1
+            && p.row_starts.first() == Some(&0)
+            && p.row_starts.last() == Some(&p.cols.len())
+            && p.row_starts.windows(2).all(|w| w[0] <= w[1]);
+        let cols_ok = rows_ok
+            && (0..p.grid_rows).all(|i| {
+                let row = &p.cols[p.row_starts[i]..p.row_starts[i + 1]];
+                row.iter().all(|&j| j < p.grid_cols) && row.windows(2).all(|w| w[0] < w[1])
+            });
+        if !cols_ok {
+            return Err(bad("its pattern is not well formed".into()));
+        }
+        if self.values.len() != p.stored() * bs * bs {
+            return Err(bad(format!(
+                "it has {} values for {} stored blocks of {bs}x{bs}",
+                self.values.len(),
+                p.stored()
+            )));
+        }
+        Ok(())
+    }
+
     /// Stored block number `s`'s values.
     pub fn block(&self, s: usize) -> &[f32] {
         let b2 = self.block_size * self.block_size;
@@ -798,6 +846,23 @@ mod tests {
         assert!(matches!(outside, Err(GpgpuError::BadArgument { .. })));
         let short = BlockSparse::from_blocks(shape, 2, &[(0, 0, &b1[..3])]);
         assert!(matches!(short, Err(GpgpuError::BadLength { .. })));
+        // Hand-built parts are checked before use.
+        assert!(m.check("a").is_ok());
+        let mut broken = m.clone();
+        broken.values.pop();
+        assert!(matches!(
+            broken.check("a"),
+            Err(GpgpuError::BadArgument { .. })
+        ));
+        let mut broken = m.clone();
+        broken.pattern.cols[1] = 7;
+        assert!(broken.check("a").is_err());
+        let mut broken = m.clone();
+        broken.pattern.row_starts = vec![0, 2];
+        assert!(broken.check("a").is_err());
+        let mut broken = m;
+        broken.block_size = 3;
+        assert!(broken.check("a").is_err());
     }
 
     #[test]
