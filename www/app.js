@@ -34,6 +34,7 @@ import { Controls } from './ui/controls.js';
 import { mountSections, SECTIONS } from './sections/index.js';
 import computeSection from './sections/compute.js';
 import partitionedSection from './sections/partitioned.js';
+import batchedSection from './sections/batched.js';
 
 const $ = (id) => document.getElementById(id);
 const sleep = (t) => new Promise((r) => setTimeout(r, t));
@@ -655,7 +656,7 @@ function configFromForm(mode) {
   config.mode = mode;
   controls.mode = mode;
   showNotes([]);
-  // The partitioned-matrices panel's controls stay in the address.
+  // The panels' controls (partitioned matrices, small problems) stay in the address.
   const q = withSectionParams(toQuery(config), location.search);
   // A new configuration is a new history entry, so Back returns to the previous run.
   if (`?${q}` !== location.search) history.pushState(null, '', `${location.pathname}?${q}`);
@@ -668,7 +669,8 @@ function updatePermalink(config) {
 }
 
 /**
- * The partitioned-matrices panel's state in the address: state() reads it (with
+ * The state of the panels with their own controls (partitioned matrices, many small
+ * problems at once) in the address: state() reads it (with
  * `given`, the parameters the address names), set(changes) writes it in place
  * (replaceState: stepping through Fox's algorithm is no new history entry), beside
  * the demo's parameters, and into the permalink.
@@ -1031,12 +1033,18 @@ async function main() {
     $('applications').hidden = false;
     mountSections($('application-sections'), sectionContext());
   }
-  const partitionedCtx = sectionContext();
-  try {
-    partitionedSection.mount($('partitioned-body'), partitionedCtx);
-  } catch (err) {
-    $('partitioned-body').textContent = `This section could not start: ${err.message}`;
-  }
+  // The panels with their own controls in the address: partitioned matrices, and
+  // many small problems at once.
+  const panels = [[partitionedSection, 'partitioned-body'], [batchedSection, 'batched-body']].map(([section, body]) => {
+    const ctx = sectionContext();
+    try {
+      section.mount($(body), ctx);
+      return { section, ctx };
+    } catch (err) {
+      $(body).textContent = `This section could not start: ${err.message}`;
+      return null;
+    }
+  }).filter(Boolean);
 
   // Back / Forward to an entry of this page: that entry's configuration, run as a
   // load of its link would.
@@ -1045,19 +1053,19 @@ async function main() {
     controls.set(c);
     showNotes(n);
     updatePermalink(c);
-    partitionedSection.onUrl?.(partitionedCtx);
+    for (const { section, ctx } of panels) section.onUrl?.(ctx);
     start(c);
   });
 
   await start(config);
-  // The panel's parts that the address names run once the demo's first run is over.
-  await partitionedSection.restore?.(partitionedCtx);
+  // The panels' parts that the address names run once the demo's first run is over.
+  for (const { section, ctx } of panels) await section.restore?.(ctx);
 }
 
 /** No GPU backend could be made: the error, and nothing to run. */
 function noGpu(err) {
   fail(null, err);
-  $('partitioned-body').replaceChildren(el('p', { class: 'help' }, 'No GPU backend could be made in this browser, so nothing here can run (see the message at the top).'));
+  for (const body of ['partitioned-body', 'batched-body']) $(body).replaceChildren(el('p', { class: 'help' }, 'No GPU backend could be made in this browser, so nothing here can run (see the message at the top).'));
   $('device').textContent = err?.code === 'NO_WEBGL2' ? 'Device: no usable WebGL2 context.' : `Device: none usable (${describeError(err).code}).`;
   for (const b of ['run', 'step']) $(b).disabled = true;
 }

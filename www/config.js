@@ -86,10 +86,19 @@ const percent = (lo, hi) => (raw) => {
   return { value: v };
 };
 
+/** A number from lo to hi (decimals allowed). */
+const decimal = (lo, hi) => (raw) => {
+  const v = Number(raw);
+  if (raw === '' || !Number.isFinite(v) || v < lo || v > hi) return { why: `must be a number from ${lo} to ${hi}` };
+  return { value: v };
+};
+
 /**
  * The controls of the "Partitioned matrices" panel (www/sections/partitioned*.js):
  * the block-sparse demo and its fill-in under repeated squaring (sparse*) and the
- * Fox / Cannon step-through (mesh*). They live in the address beside the demo's
+ * Fox / Cannon step-through (mesh*); and of the "Many small problems at once"
+ * panel (www/sections/batched*.js): the RANSAC demo (ransac*), the batched products
+ * (prod*) and the batched SVD (svd*). They live in the address beside the demo's
  * configuration, written only where they differ from these defaults, and a run of
  * the demo keeps them (withSectionParams).
  */
@@ -102,6 +111,18 @@ export const SECTION_DEFAULTS = Object.freeze({
   meshN: 6,
   meshQ: 3,
   meshStep: 1,
+  ransacNoise: 1,
+  ransacOutliers: 30,
+  ransacIters: 2000,
+  ransacThreshold: 3,
+  ransacSeed: 1,
+  prodBatch: 2000,
+  prodPower: 8,
+  prodSeed: 1,
+  svdBatch: 2000,
+  svdRows: 9,
+  svdCols: 9,
+  svdSeed: 1,
 });
 
 export const SECTION_PARAMS = {
@@ -113,6 +134,18 @@ export const SECTION_PARAMS = {
   meshN: { parse: whole(1, 64), what: 'mesh demo: n' },
   meshQ: { parse: whole(1, 8), what: 'mesh demo: q (a q×q mesh)' },
   meshStep: { parse: whole(1, 64), what: 'mesh demo: the step shown' },
+  ransacNoise: { parse: decimal(0, 20), what: 'RANSAC demo: noise σ in pixels' },
+  ransacOutliers: { parse: percent(0, 80), what: 'RANSAC demo: share of wrong matches, in %' },
+  ransacIters: { parse: whole(1, 100000), what: 'RANSAC demo: hypotheses per batch' },
+  ransacThreshold: { parse: decimal(0.1, 50), what: 'RANSAC demo: inlier threshold in pixels' },
+  ransacSeed: { parse: whole(0, 4294967295), what: 'RANSAC demo: random seed' },
+  prodBatch: { parse: whole(1, 200000), what: 'batched products: batch size' },
+  prodPower: { parse: whole(0, 64), what: 'batched products: the power p' },
+  prodSeed: { parse: whole(0, 4294967295), what: 'batched products: random seed' },
+  svdBatch: { parse: whole(1, 20000), what: 'batched SVD: batch size' },
+  svdRows: { parse: whole(1, 32), what: 'batched SVD: rows' },
+  svdCols: { parse: whole(1, 16), what: 'batched SVD: columns (at most the rows)' },
+  svdSeed: { parse: whole(0, 4294967295), what: 'batched SVD: random seed' },
 };
 
 /**

@@ -1,0 +1,168 @@
+// The "Many small problems at once" panel (issue 15, point 4): RANSAC at 30 %
+// wrong matches finds a homography within 2 px of the true one, with both passes'
+// GPU times (or "not timed"); batched 3×3 products and powers agree with float64;
+// batched SVDs reconstruct A to 1e-5 with orthogonal U and V; the same on WebGPU;
+// the panel's controls round-trip through the address; phone width; no console errors.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { join } from 'node:path';
+import { ARTIFACTS, launchBrowser, openPage, startServer, waitForStatus } from './harness.mjs';
+
+let server, browser, page;
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  // A tiny main demo without the float64 worker: the panel has the GPU to itself.
+  page = await openPage(browser, `${server.origin}/index.html?n=8&ref=0`);
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+});
+after(async () => { await browser?.close(); server?.stop(); });
+
+/** Waits until part `id` (an element with data-status) is no longer running; returns its status. */
+async function settled(p, id, timeout = 30_000) {
+  await p.waitForFunction((id) => !['running', 'idle'].includes(document.getElementById(id)?.dataset.status), id, { timeout, polling: 50 });
+  return p.getAttribute(`#${id}`, 'data-status');
+}
+const record = (p, part) => p.evaluate((part) => window.__batched?.[part], part);
+const row = (p, table, key) => p.textContent(`#${table} tr[data-key="${key}"] td`);
+
+async function ransacChecks(p, outliers) {
+  const r = await record(p, 'ransac');
+  assert.equal(r.status, 'done');
+  assert.equal(r.n, 300);
+  assert.equal(r.outliers, Math.round(300 * outliers / 100));
+  assert.equal(r.iterations, 2000);
+  assert.ok(r.h && r.h.length === 9 && r.h[8] === 1, String(r.h));
+  assert.ok(r.trueMapError < 2, `the found map is ${r.trueMapError} px from the true one`);
+  assert.ok(r.cornerError < 2, `corners ${r.cornerError} px`);
+  assert.ok(r.trueFound >= 0.9 * r.trueInliers, `${r.trueFound} of ${r.trueInliers} true inliers found`);
+  assert.ok(r.countDiff <= 3, `GPU and float64 counts differ by ${r.countDiff}`);
+  assert.ok(r.bestCount >= r.trueFound - 3 && r.bestCount <= r.n);
+  for (const [key, ms] of [['GPU time, fit pass', r.fitMs], ['GPU time, scoring pass', r.scoreMs]]) {
+    const text = await row(p, 'batched-ransac-table', key);
+    if (ms === null) assert.equal(text, 'not timed', key);
+    else {
+      assert.ok(ms > 0, `${key}: ${ms}`);
+      assert.match(text, / ms$/, key);
+    }
+  }
+  assert.match(await row(p, 'batched-ransac-table', 'the developer\'s log'), /3\.5–4 ms.*140 µs/);
+  // The pictures: every correspondence drawn in both images, the two outlines in the view.
+  assert.equal(await p.$$eval('#batched-ransac-src .pt', (x) => x.length), 300);
+  assert.equal(await p.$$eval('#batched-ransac-dst .pt', (x) => x.length), 300);
+  assert.equal(await p.$$eval('#batched-ransac-dst .pt.in, #batched-ransac-dst .pt.false', (x) => x.length), r.inliers);
+  assert.ok(await p.$$eval('#batched-ransac-dst polyline.line-true', (x) => x.length) > 0);
+  assert.ok(await p.$$eval('#batched-ransac-dst polyline.line-found', (x) => x.length) > 0);
+  assert.equal(await p.$$eval('#batched-ransac-hist .bar.marked', (x) => x.length), 1);
+  return r;
+}
+
+test('RANSAC at 30 % wrong matches: h within 2 px of the true H, both passes timed or "not timed"', async () => {
+  await page.locator('#batched-ransac').scrollIntoViewIfNeeded(); // it may start on its own there
+  await page.fill('#ransacOutliers', '30');
+  await page.fill('#ransacNoise', '0.5');
+  await page.fill('#ransacSeed', '7');
+  await page.waitForFunction(() => document.getElementById('batched-ransac').dataset.status !== 'running', null, { timeout: 30_000 });
+  await page.click('#batched-ransac-run');
+  assert.equal(await settled(page, 'batched-ransac'), 'done', await page.textContent('#batched-ransac-status'));
+  const r = await ransacChecks(page, 30);
+  assert.deepEqual([r.noise, r.seed, r.backend], [0.5, 7, 'webgl']);
+  const q = new URL(page.url()).searchParams;
+  assert.deepEqual([q.get('ransacOutliers'), q.get('ransacNoise'), q.get('ransacSeed'), q.get('ransacIters')], [null, '0.5', '7', null], '30 % and 2000 are the defaults');
+  await page.locator('#batched-ransac').screenshot({ path: join(ARTIFACTS, 'batched-ransac.png') });
+});
+
+test('batched 3×3 products and powers agree with float64', async () => {
+  await page.fill('#prodBatch', '2000');
+  await page.fill('#prodSeed', '5');
+  await page.click('#batched-products-run');
+  assert.equal(await settled(page, 'batched-products', 60_000), 'done', await page.textContent('#batched-products-status'));
+  const r = await record(page, 'products');
+  assert.deepEqual([r.batch, r.bigBatch, r.power, r.seed, r.perRow], [2000, 100000, 8, 5, 1365]);
+  assert.ok(r.maxRelError < 1e-5, String(r.maxRelError));
+  assert.ok(r.bigRelError < 1e-5, String(r.bigRelError));
+  assert.ok(r.powerRelError < 1e-4, String(r.powerRelError));
+  assert.ok(r.ms > 0 && r.bigMs > 0);
+  assert.equal(await page.$$eval('#batched-products-output [data-product]', (x) => x.length), 3);
+  assert.equal(await page.$$eval('#batched-c0 td', (x) => x.length), 9);
+  assert.match(await row(page, 'batched-products-table', 'big'), /ms \(.+ per product\)/);
+  assert.equal(await page.$$eval('#batched-products-table td.bad', (x) => x.length), 0);
+  assert.equal(new URL(page.url()).searchParams.get('prodSeed'), '5');
+});
+
+test('batched SVD: A = UΣVᵀ to 1e-5, U and V orthogonal, σ decreasing, sweeps per matrix', async () => {
+  await page.fill('#svdBatch', '300');
+  await page.click('#batched-svd-run');
+  assert.equal(await settled(page, 'batched-svd', 60_000), 'done', await page.textContent('#batched-svd-status'));
+  const r = await record(page, 'svd');
+  assert.deepEqual([r.batch, r.rows, r.cols], [300, 9, 9]);
+  assert.ok(r.reconstruction < 1e-5, String(r.reconstruction));
+  assert.ok(r.orthoV < 1e-5 && r.orthoU < 1e-4, `${r.orthoV} ${r.orthoU}`);
+  assert.ok(r.sigmaError < 1e-5, String(r.sigmaError));
+  assert.equal(r.decreasing, true);
+  assert.equal(r.sweeps.capped, 0);
+  assert.equal(r.sweeps.histogram.reduce((a, b) => a + b, 0), 300);
+  assert.ok(r.sweeps.max >= 2 && r.sweeps.max < 30, String(r.sweeps.max));
+  assert.ok(await page.$$eval('#batched-svd-sweeps .bar', (x) => x.length) >= r.sweeps.max);
+  assert.equal(await page.$$eval('#batched-svd-table td.bad', (x) => x.length), 0);
+  // Columns above rows: refused before the GPU is asked.
+  await page.fill('#svdCols', '12');
+  await page.click('#batched-svd-run');
+  assert.equal(await settled(page, 'batched-svd'), 'error');
+  assert.match(await page.textContent('#batched-svd-status'), /columns must not exceed rows \(12 > 9\)/);
+  await page.fill('#svdCols', '9');
+  assert.deepEqual(page.problems(), []);
+});
+
+test('the panel\'s controls round-trip through the address; a link runs the parts it names', async () => {
+  const url = page.url();
+  const q = new URL(url).searchParams;
+  assert.deepEqual([q.get('ransacNoise'), q.get('ransacSeed'), q.get('prodSeed'), q.get('svdBatch'), q.get('n')], ['0.5', '7', '5', '300', '8']);
+  const link = new URL(await page.getAttribute('#permalink', 'href'), url).searchParams;
+  for (const key of ['ransacNoise', 'ransacSeed', 'prodSeed', 'svdBatch']) assert.equal(link.get(key), q.get(key), key);
+  const again = await openPage(browser, url);
+  assert.equal(await waitForStatus(again), 'done', await again.textContent('#status'));
+  for (const part of ['ransac', 'products', 'svd']) assert.equal(await settled(again, `batched-${part}`, 60_000), 'done', part);
+  assert.deepEqual(await again.evaluate(() => ['ransacNoise', 'ransacOutliers', 'ransacSeed', 'prodSeed', 'svdBatch', 'svdRows'].map((id) => document.getElementById(id).value)),
+    ['0.5', '30', '7', '5', '300', '9']);
+  const [r1, r2] = [await record(page, 'ransac'), await record(again, 'ransac')];
+  assert.deepEqual(r2.h, r1.h, 'the same seed, the same homography');
+  assert.equal((await record(again, 'svd')).batch, 300);
+  assert.equal(again.url(), url, 'restoring wrote nothing new');
+  assert.deepEqual(again.problems(), []);
+  await again.context().close();
+
+  // Parameters that do not parse: a note each, and the defaults.
+  const bad = await openPage(browser, `${server.origin}/index.html?n=8&ref=0&ransacOutliers=95&svdCols=40&prodBatch=x`);
+  assert.equal(await waitForStatus(bad), 'done');
+  const notes = await bad.$$eval('#notes li', (l) => Object.fromEntries(l.map((x) => [x.dataset.param, x.textContent])));
+  assert.match(notes.ransacOutliers, /must be a percentage from 0 to 80; the default ransacOutliers=30 is used/);
+  assert.match(notes.svdCols, /must be a whole number from 1 to 16; the default svdCols=9 is used/);
+  assert.match(notes.prodBatch, /must be a whole number from 1 to 200000; the default prodBatch=2000 is used/);
+  assert.deepEqual([await bad.inputValue('#ransacOutliers'), await bad.inputValue('#svdCols'), await bad.inputValue('#prodBatch')], ['30', '9', '2000']);
+  assert.deepEqual(bad.problems(), []);
+  await bad.context().close();
+});
+
+test('on WebGPU too: RANSAC at 30 % and a small batched SVD', async () => {
+  const gp = await openPage(browser, `${server.origin}/index.html?n=8&ref=0&backend=webgpu&ransacSeed=3&svdBatch=100&svdRows=12&svdCols=5`);
+  assert.equal(await waitForStatus(gp), 'done', await gp.textContent('#status'));
+  assert.equal(await settled(gp, 'batched-ransac', 60_000), 'done', await gp.textContent('#batched-ransac-status'));
+  const r = await ransacChecks(gp, 30);
+  assert.equal(r.backend, 'webgpu');
+  assert.equal(await settled(gp, 'batched-svd', 60_000), 'done', await gp.textContent('#batched-svd-status'));
+  const s = await record(gp, 'svd');
+  assert.deepEqual([s.backend, s.batch, s.rows, s.cols], ['webgpu', 100, 12, 5]);
+  assert.ok(s.reconstruction < 1e-5 && s.orthoV < 1e-5 && s.orthoU < 1e-4, JSON.stringify(s));
+  assert.deepEqual(gp.problems(), []);
+  await gp.context().close();
+});
+
+test('the panel at phone width: nothing wider than the screen', async () => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(200);
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), 'no horizontal scroll at 390 px');
+  await page.locator('#batched').screenshot({ path: join(ARTIFACTS, 'batched-390.png') });
+  assert.deepEqual(page.problems(), []);
+  assert.deepEqual(page.origins(), [server.origin]);
+});
