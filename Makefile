@@ -19,7 +19,7 @@ export WASM_BINDGEN_TEST_WEBDRIVER_JSON := $(CURDIR)/webdriver.json
 # SwiftShader and take 5-16 s on a loaded 2-core machine.
 export WASM_BINDGEN_TEST_TIMEOUT ?= 60
 
-.PHONY: setup setup-test build serve test lint test-native test-browser test-e2e bench bench-blocks report clean
+.PHONY: setup setup-test build serve test lint test-native test-browser test-e2e bench bench-blocks bench-batched report clean
 
 setup:
 	@scripts/setup.sh build
@@ -65,6 +65,11 @@ bench: setup-test build
 # report's table): make bench-blocks ARGS="--query 'parts=fit&blocks=8'"
 bench-blocks: setup-test build
 	node scripts/bench-blocks.mjs $(ARGS)
+
+# The batched small-matrix bench (www/bench-batched.html: RANSAC's fit and scoring passes,
+# the batched SVD against the exact solve, SVDs/s, k×k products): make bench-batched ARGS="--query 'parts=ransac'"
+bench-batched: setup-test build
+	node scripts/bench-batched.mjs $(ARGS)
 
 # The teaching page headless with one configuration: prints the comparison table and
 # saves a screenshot under reports/ (make report ARGS="n=512&op=power&p=5").
