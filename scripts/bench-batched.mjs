@@ -15,127 +15,17 @@
 //       (../shared/gpu-browser/README.md) for profile=gpu; the page starts no new
 //       measurement after SECS - 150 s (?deadline=) and gives up on a call after 150 s
 //       (?watchdog=), so it always posts
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { ROOT, writeResults } from './bench/write-results.mjs';
-import { withDeveloperFeatures } from './bench/gpu-script.mjs';
+import { runPageBench } from './bench/page-bench.mjs';
 import { readBatchedParams } from '../www/bench-batched-params.js';
 import { batchedMarkdown, batchedPlot } from '../www/bench-batched-report.js';
 
-const HELP = readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(1)
-  .filter((l, k, all) => all.slice(0, k + 1).every((m) => m.startsWith('//'))).map((l) => l.slice(3)).join('\n');
-const WEBGPU_ARGS = ['--enable-unsafe-webgpu', '--use-webgpu-adapter=swiftshader', '--enable-webgpu-developer-features'];
-const RENDER = { report: batchedMarkdown, plot: batchedPlot };
-
-function parseArgs(argv) {
-  const a = { query: new URLSearchParams(), timeoutMin: 15 };
-  const take = (i) => { if (i + 1 >= argv.length) throw new Error(`${argv[i]} needs a value`); return argv[i + 1]; };
-  for (let i = 0; i < argv.length; i++) {
-    switch (argv[i]) {
-      case '--query': for (const [k, v] of new URLSearchParams(take(i))) a.query.set(k, v); i++; break;
-      case '--label': a.query.set('label', take(i)); i++; break;
-      case '--timeout-min': a.timeoutMin = Number(take(i)); i++; break;
-      case '--out': a.out = resolve(take(i)); i++; break;
-      case '--from-json': a.fromJson = take(i); i++; break;
-      case '--stage-gpu': a.stageGpu = true; break;
-      case '--secs': a.secs = Number(take(i)); i++; break;
-      case '-h': case '--help': a.help = true; break;
-      case '': break;
-      default: throw new Error(`unknown argument ${argv[i]} (see --help)`);
-    }
-  }
-  return a;
-}
-
-function stageGpu(args) {
-  const gc = process.env.GPUCHROME_DIR || join(ROOT, '.gpuchrome');
-  if (!existsSync(join(gc, 'run-on-gpu.sh'))) throw new Error('.gpuchrome/ is not prepared: run `bash ../shared/gpu-browser/prepare.sh` first');
-  if (!existsSync(join(ROOT, 'www', 'pkg', 'gpgpu_matrix.js'))) throw new Error('www/pkg is missing: run `make build` first');
-  const dev = withDeveloperFeatures(readFileSync(join(gc, 'run-on-gpu.sh'), 'utf8'));
-  writeFileSync(join(gc, 'run-on-gpu-bench.sh'), dev.script);
-  rmSync(join(gc, 'extra'), { recursive: true, force: true });
-  mkdirSync(join(gc, 'extra', 'www', 'pkg'), { recursive: true });
-  let bytes = 0;
-  for (const f of readdirSync(join(ROOT, 'www', 'pkg'))) {
-    copyFileSync(join(ROOT, 'www', 'pkg', f), join(gc, 'extra', 'www', 'pkg', f));
-    bytes += statSync(join(gc, 'extra', 'www', 'pkg', f)).size;
-  }
-  // The page and the modules it imports, so that it runs even where the carried checkout
-  // lacks them (a helper's branch not merged yet).
-  const page = ['www/bench-batched.html', 'www/style.css', ...readdirSync(join(ROOT, 'www')).filter((f) => f.endsWith('.js')).map((f) => `www/${f}`)];
-  for (const f of page) {
-    copyFileSync(join(ROOT, f), join(gc, 'extra', f));
-    bytes += statSync(join(gc, 'extra', f)).size;
-  }
-  const secs = args.secs || 540;
-  const q = new URLSearchParams(args.query);
-  if (!q.has('profile')) q.set('profile', 'gpu');
-  q.set('post', '1');
-  if (!q.has('deadline')) q.set('deadline', String(Math.max(60, secs - 150)));
-  if (!q.has('watchdog')) q.set('watchdog', '150');
-  if (!q.has('browserFlags')) q.set('browserFlags', dev.browserFlags.join(','));
-  console.log(`staged www/pkg and the page (${(bytes / 2 ** 20).toFixed(1)} MiB) in .gpuchrome/extra`);
-  console.log(`\nThen two device calls, the second within 30 s of the first:
-  1. run  carry [".gpuchrome/gpuchrome.tar.xz.part-aa", ".gpuchrome/SHA256SUMS", ".gpuchrome/run-on-gpu-bench.sh", ".gpuchrome/serve.py"]
-          command: bash .gpuchrome/run-on-gpu-bench.sh stash
-  2. run  carry [".gpuchrome/gpuchrome.tar.xz.part-ab", ".gpuchrome/SHA256SUMS", ".gpuchrome/run-on-gpu-bench.sh", ".gpuchrome/serve.py", ".gpuchrome/extra"]
-          command: bash .gpuchrome/run-on-gpu-bench.sh run "www/bench-batched.html?${q}" ${secs}
-  and post-process what comes back:  node scripts/bench-batched.mjs --from-json <files_at>/result.json`);
-}
-
-async function runLocal(args) {
-  if (!existsSync(join(ROOT, 'www', 'pkg', 'gpgpu_matrix.js'))) throw new Error('www/pkg is missing: run `make build` first');
-  const { startServer, openPage, CHROMIUM_ARGS } = await import('../tests/e2e/harness.mjs');
-  const { chromium } = await import('playwright-core');
-  const t0 = Date.now();
-  const server = await startServer();
-  const chromiumArgs = [...new Set([...CHROMIUM_ARGS, ...WEBGPU_ARGS])];
-  const query = new URLSearchParams(args.query);
-  query.set('run', '1');
-  if (!query.has('browserFlags')) query.set('browserFlags', WEBGPU_ARGS.join(','));
-  let browser;
-  try {
-    browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true, args: chromiumArgs });
-    const url = `${server.origin}/www/bench-batched.html?${query}`;
-    console.log(`bench-batched: ${url}  (Chromium ${browser.version()})`);
-    const page = await openPage(browser, url);
-    page.on('crash', () => console.log('bench-batched: the page crashed'));
-    let printed = 0, status = '';
-    while (true) {
-      const { lines, st } = await page.evaluate((k) => ({ lines: (window.benchLog || []).slice(k), st: document.body.dataset.status || '' }), printed);
-      for (const l of lines) console.log(`[${((Date.now() - t0) / 1000).toFixed(0).padStart(5)}s] ${l}`);
-      printed += lines.length;
-      if (st === 'done' || st === 'error') { status = st; break; }
-      if (Date.now() > t0 + args.timeoutMin * 60_000) { status = 'timeout'; break; }
-      await new Promise((r) => setTimeout(r, 1000));
-    }
-    const result = await page.evaluate(() => window.benchResult);
-    const problems = page.problems();
-    if (problems.length) console.log(`bench-batched: page problems:\n  ${problems.join('\n  ')}`);
-    if (status === 'timeout') { console.log(`bench-batched: gave up after ${args.timeoutMin} min; nothing written`); return 1; }
-    if (!['ransac', 'nullvec', 'svd', 'products'].some((k) => result?.[k]?.length)) { console.log(`bench-batched: nothing was measured${result?.error ? ` (${result.error})` : ''}`); return 1; }
-    result.env = { ...result.env, runner: 'scripts/bench-batched.mjs', chromiumVersion: browser.version(), chromiumArgs };
-    writeResults(result, { outDir: args.out, ...RENDER });
-    return status === 'done' ? 0 : 1;
-  } finally {
-    await browser?.close();
-    server.stop();
-  }
-}
-
-async function main() {
-  let args;
-  try { args = parseArgs(process.argv.slice(2)); } catch (e) { console.error(`bench-batched: ${e.message}`); return 2; }
-  if (args.help) { console.log(HELP); return 0; }
-  if (args.fromJson) {
-    const result = JSON.parse(readFileSync(args.fromJson, 'utf8'));
-    writeResults(result, { outDir: args.out, ...RENDER });
-    return result.error ? 1 : 0;
-  }
-  const { problems } = readBatchedParams(`?${args.query}`);
-  if (problems.length) { console.error(`bench-batched: ${problems.join('\nbench-batched: ')}`); return 2; }
-  if (args.stageGpu) { stageGpu(args); return 0; }
-  return runLocal(args);
-}
-
-main().then((code) => process.exit(code), (e) => { console.error(`bench-batched: ${e?.stack || e}`); process.exit(1); });
+runPageBench({
+  name: 'bench-batched',
+  script: import.meta.url,
+  page: 'www/bench-batched.html',
+  extraFiles: ['www/style.css'],
+  timeoutMin: 15,
+  readParams: readBatchedParams,
+  render: { report: batchedMarkdown, plot: batchedPlot },
+  measured: (result) => ['ransac', 'nullvec', 'svd', 'products'].some((k) => result?.[k]?.length),
+});
