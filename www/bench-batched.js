@@ -15,43 +15,13 @@
 import init, { Gpgpu } from './pkg/gpgpu_matrix.js';
 import { uniformMatrix, mulberry32 } from './reference.js';
 import { deriveLabel, fmtMs } from './bench-report.js';
+import { errText, flush, guard, log, probeRenderer, runPage, setBench } from './bench-page.js';
 import { readBatchedParams } from './bench-batched-params.js';
 import { batchedMarkdown, batchedPlot, derive, median } from './bench-batched-report.js';
 import {
   checkPower, checkProducts, checkRansac, checkSvd, dltSystems, homographyScene, nullVectorResiduals,
   ransacSamples, signedPermutations,
 } from './bench-batched-inputs.js';
-
-window.benchLog = [];
-const posts = new Set();
-let postEnabled = new URLSearchParams(location.search).get('post') === '1';
-
-function log(line) {
-  window.benchLog.push(line);
-  console.log(`[bench-batched] ${line}`);
-  const el = document.getElementById('log');
-  if (el) { el.textContent += `${line}\n`; el.scrollTop = el.scrollHeight; }
-  if (postEnabled) {
-    const p = fetch('/log', { method: 'POST', body: line }).catch(() => {}).finally(() => posts.delete(p));
-    posts.add(p);
-  }
-}
-
-const flush = () => new Promise((r) => setTimeout(r, 0));
-
-function setStatus(text, state) {
-  const el = document.getElementById('status');
-  if (el) el.textContent = text;
-  if (state) document.body.dataset.status = state;
-}
-
-const errText = (e) => `${e?.name || 'Error'}${e?.code ? ` ${e.code}` : ''}: ${e?.message || e}`;
-
-function guard(p, ms, what) {
-  let timer;
-  const t = new Promise((_, reject) => { timer = setTimeout(() => reject(Object.assign(new Error(`${what}: no answer in ${ms / 1000} s`), { hung: true })), ms); });
-  return Promise.race([Promise.resolve(p).finally(() => clearTimeout(timer)), t]);
-}
 
 /** Times `fn` (async, returns its result): a warm-up call; over the cap, that one run is
  *  the sample; else `repeats` calls, one each. Returns { timesMs, medianMs, warmupMs, status, last }. */
@@ -75,19 +45,6 @@ async function measure(fn, repeats, params, what) {
   }
   m.medianMs = median(m.timesMs);
   return { m, last };
-}
-
-function probeRenderer() {
-  try {
-    const gl = document.createElement('canvas').getContext('webgl2');
-    if (!gl) return 'no WebGL2';
-    const ext = gl.getExtension('WEBGL_debug_renderer_info');
-    const r = ext ? gl.getParameter(ext.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER);
-    gl.getExtension('WEBGL_lose_context')?.loseContext();
-    return r;
-  } catch (e) {
-    return `probe failed: ${e.message}`;
-  }
 }
 
 const finite = (xs) => xs.filter((x) => Number.isFinite(x));
@@ -279,7 +236,7 @@ class Run {
 }
 
 export async function runBatchedBench(params) {
-  postEnabled = params.post;
+  setBench('bench-batched', params.post);
   log(`page loaded; crossOriginIsolated ${!!globalThis.crossOriginIsolated}`);
   await flush();
   const renderer = probeRenderer();
@@ -320,37 +277,11 @@ export async function runBatchedBench(params) {
   return result;
 }
 
-async function finish(result) {
-  window.benchResult = result;
-  const t = document.getElementById('table'), pl = document.getElementById('plot');
-  try {
-    if (t) t.textContent = batchedMarkdown(result);
-    if (pl) pl.innerHTML = batchedPlot(result);
-  } catch (e) { log(`report failed: ${errText(e)}`); }
-  document.getElementById('results')?.removeAttribute('hidden');
-  if (postEnabled) {
-    await Promise.all([...posts]);
-    await fetch('/result', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(result) });
-  }
-}
-
-async function main() {
-  const params = readBatchedParams(location.search);
-  if (params.problems.length) { setStatus(`Not started: ${params.problems.join('; ')}.`, 'error'); return; }
-  if (!params.autostart) { setStatus('Add ?run=1 (and any parameter of www/bench-batched-params.js) to run.', 'idle'); return; }
-  setStatus('Running…', 'running');
-  let result;
-  try {
-    result = await runBatchedBench(params);
-    await finish(result);
-    setStatus(`Done in ${result.totalS.toFixed(0)} s.`, result.error ? 'error' : 'done');
-  } catch (e) {
-    log(`FATAL: ${e?.stack || e}`);
-    const partial = result || { schema: 'batched-1', date: new Date().toISOString(), params, ransac: [], nullvec: [], svd: [], products: [], chains: [] };
-    partial.error = errText(e);
-    try { await finish(partial); } catch { /* nothing more to do */ }
-    setStatus(`Error: ${e?.message || e}`, 'error');
-  }
-}
-
-main();
+runPage({
+  readParams: readBatchedParams,
+  paramsFile: 'www/bench-batched-params.js',
+  run: runBatchedBench,
+  empty: (params) => ({ schema: 'batched-1', date: new Date().toISOString(), params, ransac: [], nullvec: [], svd: [], products: [], chains: [] }),
+  markdown: batchedMarkdown,
+  plot: batchedPlot,
+});

@@ -11,45 +11,10 @@
 import init, { BlockSparse, Gpgpu } from './pkg/gpgpu_matrix.js';
 import { uniformMatrix } from './reference.js';
 import { deriveLabel, fmtMs } from './bench-report.js';
+import { errText, flush, guard, log, probeRenderer, runPage, setBench } from './bench-page.js';
 import { CROSS_DENSITIES, CUDA_ROWS, readBlocksParams } from './bench-blocks-params.js';
 import { blocksMarkdown, blocksPlot, derive, median, steps125 } from './bench-blocks-report.js';
 import { checkProduct, makeOperand, randomPattern } from './bench-blocks-inputs.js';
-
-window.benchLog = [];
-const posts = new Set();
-let postEnabled = new URLSearchParams(location.search).get('post') === '1';
-
-/** A progress line: to the page, the console, window.benchLog and (post=1) POST /log, each
- *  line its own request (a chain would stall behind one response while the page is busy). */
-function log(line) {
-  window.benchLog.push(line);
-  console.log(`[bench-blocks] ${line}`);
-  const el = document.getElementById('log');
-  if (el) { el.textContent += `${line}\n`; el.scrollTop = el.scrollHeight; }
-  if (postEnabled) {
-    const p = fetch('/log', { method: 'POST', body: line }).catch(() => {}).finally(() => posts.delete(p));
-    posts.add(p);
-  }
-}
-
-/** Lets queued requests (progress lines) leave before more synchronous work. */
-const flush = () => new Promise((r) => setTimeout(r, 0));
-
-function setStatus(text, state) {
-  const el = document.getElementById('status');
-  if (el) el.textContent = text;
-  if (state) document.body.dataset.status = state;
-}
-
-const nextTick = () => new Promise((r) => setTimeout(r, 0));
-const errText = (e) => `${e?.name || 'Error'}${e?.code ? ` ${e.code}` : ''}: ${e?.message || e}`;
-
-/** `p`, or a rejection after `ms` (a call that never answers must not stop the run from posting). */
-function guard(p, ms, what) {
-  let timer;
-  const t = new Promise((_, reject) => { timer = setTimeout(() => reject(Object.assign(new Error(`${what}: no answer in ${ms / 1000} s`), { hung: true })), ms); });
-  return Promise.race([Promise.resolve(p).finally(() => clearTimeout(timer)), t]);
-}
 
 /**
  * Times `fn` (sync or async): a warm-up call; over the cap, that one run is the sample;
@@ -75,7 +40,7 @@ async function measure(fn, params, what) {
       if (t < params.minSampleMs) m.batch = Math.min(50, Math.max(1, Math.ceil(params.minSampleMs / Math.max(t, 0.05))));
     }
     for (let r = 0; r < params.repeats; r++) {
-      await nextTick();
+      await flush();
       t0 = performance.now();
       for (let b = 0; b < m.batch; b++) await guard(fn(), watch, what);
       m.timesMs.push((performance.now() - t0) / m.batch);
@@ -91,19 +56,6 @@ function peakBytes(n, m, k) {
   const T = Math.ceil(n / m);
   const cBlocks = T * T * (1 - Math.exp(-(k * k) / (T * T * T)));
   return 4 * m * m * (2 * k + 3 * cBlocks);
-}
-
-function probeRenderer() {
-  try {
-    const gl = document.createElement('canvas').getContext('webgl2');
-    if (!gl) return 'no WebGL2';
-    const ext = gl.getExtension('WEBGL_debug_renderer_info');
-    const r = ext ? gl.getParameter(ext.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER);
-    gl.getExtension('WEBGL_lose_context')?.loseContext();
-    return r;
-  } catch (e) {
-    return `probe failed: ${e.message}`;
-  }
 }
 
 /** The run: { gpus (backend → Gpgpu), params, result, started }. */
@@ -201,7 +153,7 @@ class Run {
           a.sparse.free(); b.sparse.free();
         }
         first = false;
-        await nextTick();
+        await flush();
       }
     }
   }
@@ -256,7 +208,7 @@ class Run {
         } finally {
           a.sparse.free(); b.sparse.free();
         }
-        await nextTick();
+        await flush();
       }
     }
   }
@@ -304,7 +256,7 @@ class Run {
 }
 
 export async function runBlocksBench(params) {
-  postEnabled = params.post;
+  setBench('bench-blocks', params.post);
   log(`page loaded; crossOriginIsolated ${!!globalThis.crossOriginIsolated}`);
   await flush();
   const renderer = probeRenderer();
@@ -349,35 +301,11 @@ export async function runBlocksBench(params) {
   return result;
 }
 
-async function finish(result) {
-  window.benchResult = result;
-  const t = document.getElementById('table'), p = document.getElementById('plot');
-  if (t) t.textContent = blocksMarkdown(result);
-  if (p) p.innerHTML = blocksPlot(result);
-  document.getElementById('results')?.removeAttribute('hidden');
-  if (postEnabled) {
-    await Promise.all([...posts]);
-    await fetch('/result', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(result) });
-  }
-}
-
-async function main() {
-  const params = readBlocksParams(location.search);
-  if (params.problems.length) { setStatus(`Not started: ${params.problems.join('; ')}.`, 'error'); return; }
-  if (!params.autostart) { setStatus('Add ?run=1 (and any parameter of www/bench-blocks-params.js) to run.', 'idle'); return; }
-  setStatus('Running…', 'running');
-  let result;
-  try {
-    result = await runBlocksBench(params);
-    await finish(result);
-    setStatus(`Done in ${result.totalS.toFixed(0)} s.`, result.error ? 'error' : 'done');
-  } catch (e) {
-    log(`FATAL: ${e?.stack || e}`);
-    const partial = result || { schema: 'blocks-1', date: new Date().toISOString(), params, records: [] };
-    partial.error = errText(e);
-    try { await finish(partial); } catch { /* nothing more to do */ }
-    setStatus(`Error: ${e?.message || e}`, 'error');
-  }
-}
-
-main();
+runPage({
+  readParams: readBlocksParams,
+  paramsFile: 'www/bench-blocks-params.js',
+  run: runBlocksBench,
+  empty: (params) => ({ schema: 'blocks-1', date: new Date().toISOString(), params, records: [] }),
+  markdown: blocksMarkdown,
+  plot: blocksPlot,
+});
