@@ -405,9 +405,9 @@ pub async fn the_largest_dimension_works_and_one_more_is_tiled(backend: Backend)
     }
 }
 
-/// The leak check through the async API, run on WebGPU (browser_device_webgpu.rs).
-/// WebGL's runs 1000 blocking calls (browser_leaks.rs): its async reads poll a
-/// fence from the event loop, too slow for 1000 of them in a test file's 20 s.
+/// The leak check through the async API, run on WebGPU (tests/webgpu/device.rs).
+/// WebGL's runs 1000 blocking calls (tests/webgl/leaks.rs): its async reads poll a
+/// fence from the event loop, too slow for 1000 of them in a test's time.
 pub async fn a_thousand_async_calls_leave_the_same_live_objects_as_one(backend: Backend) {
     // A new engine of its own: the counts are of this engine's objects only.
     let g = poisoned_on(backend).await;

@@ -1,0 +1,319 @@
+//! What a Rust caller can do that a JavaScript caller cannot (any u64 count, a
+//! hand-made pass plan, a `Run` moved from one `Gpgpu` to another, the engine's own
+//! passes): each is a `GpgpuError` the caller can act on, never a panic or a
+//! silently wrong result, on both backends. And the blocking calls: answers on
+//! WebGL, NeedsAsync naming the async form on WebGPU.
+
+#[allow(unused_imports)]
+use crate::common;
+use crate::common::Backend;
+
+checks!(Backend::WebGl; rust_api::checks:
+    repeat_counts_past_64_are_refused_as_in_javascript,
+    hand_made_plans_that_cannot_run_are_refused_before_any_pass,
+    a_result_read_before_the_last_pass_is_an_error,
+    a_run_keeps_the_kernel_and_semiring_its_inputs_were_uploaded_for,
+    jacobi_refuses_to_record_every_0_iterations,
+    a_run_belongs_to_the_gpgpu_that_started_it,
+    blocking_calls_answer_on_webgl_and_name_the_async_form_on_webgpu,
+);
+
+mod on_webgpu {
+    checks!(super::Backend::WebGpu; rust_api::checks:
+        repeat_counts_past_64_are_refused_as_in_javascript,
+        hand_made_plans_that_cannot_run_are_refused_before_any_pass,
+        a_result_read_before_the_last_pass_is_an_error,
+        a_run_keeps_the_kernel_and_semiring_its_inputs_were_uploaded_for,
+        jacobi_refuses_to_record_every_0_iterations,
+        a_run_belongs_to_the_gpgpu_that_started_it,
+        blocking_calls_answer_on_webgl_and_name_the_async_form_on_webgpu,
+    );
+}
+
+mod checks {
+    use super::common::*;
+    use gpgpu_matrix::api::now;
+    use gpgpu_matrix::apps::fibonacci::fibonacci;
+    use gpgpu_matrix::apps::jacobi::{self, JacobiSettings};
+    use gpgpu_matrix::plan::layout::Layout;
+    use gpgpu_matrix::plan::passes::{self, PassPlan, Step};
+    use gpgpu_matrix::{Kernel, Options, Semiring, Shape};
+
+    pub async fn repeat_counts_past_64_are_refused_as_in_javascript(backend: Backend) {
+        let g = on(backend).await;
+        let m = [2.0f32, 0.0, 0.0, 2.0];
+        let o = Options::default();
+        // 2^32 wrapped to 0 squarings (M itself) as a wasm32 usize; u64::MAX panicked.
+        for times in [65, 1 << 32, u64::MAX] {
+            assert_error(
+                g.square_repeatedly_async(2, &m, times, &o).await,
+                "BAD_COUNT",
+                "is larger than 64",
+            );
+        }
+        let r = g.square_repeatedly_async(2, &m, 2, &o).await.unwrap();
+        assert_eq!(r, [16.0, 0.0, 0.0, 16.0]);
+    }
+
+    pub async fn hand_made_plans_that_cannot_run_are_refused_before_any_pass(backend: Backend) {
+        let g = on(backend).await;
+        let m = [1.0f32, 2.0, 3.0, 4.0];
+        let o = Options::default();
+        // The product plan wants B in slot 1; a square matrix alone leaves it empty.
+        assert_error(
+            g.run_plan_async(2, &m, passes::product(), &o).await,
+            "BAD_ARGUMENT",
+            "reads slot 1, which holds no matrix yet",
+        );
+        let plan = |steps, slots| PassPlan {
+            steps,
+            slots,
+            result: Some(1),
+        };
+        let five = plan(vec![Step::Square { src: 0, dst: 5 }], 2);
+        assert_error(
+            g.run_plan_async(2, &m, five, &o).await,
+            "BAD_ARGUMENT",
+            "writes slot 5",
+        );
+        // Was a GL error (a feedback loop) that named no cause.
+        let feedback = vec![
+            Step::Square { src: 0, dst: 1 },
+            Step::Multiply { a: 1, b: 0, dst: 1 },
+        ];
+        assert_error(
+            g.run_plan_async(2, &m, plan(feedback, 2), &o).await,
+            "BAD_ARGUMENT",
+            "step 1 reads and writes slot 1",
+        );
+        // A hand-made plan that can run, runs; and the engine is fine after the refusals.
+        let cube = vec![
+            Step::Square { src: 0, dst: 1 },
+            Step::Multiply { a: 1, b: 0, dst: 2 },
+        ];
+        let cube = PassPlan {
+            steps: cube,
+            slots: 3,
+            result: Some(2),
+        };
+        let r = g.run_plan_async(2, &m, cube, &o).await.unwrap();
+        assert_eq!(r, [37.0, 54.0, 81.0, 118.0]);
+    }
+
+    pub async fn a_result_read_before_the_last_pass_is_an_error(backend: Backend) {
+        let g = on(backend).await;
+        let m = [1.0f32, 1.0, 1.0, 0.0];
+        let mut run = g
+            .start_plan(2, &m, passes::power(5), &Options::default())
+            .unwrap();
+        let early = "0 of 3 passes have run";
+        // The blocking read: on WebGPU never possible, which it says first.
+        let blocking = |done: &str| match backend {
+            Backend::WebGl => ("BAD_ARGUMENT", done.to_string()),
+            Backend::WebGpu => ("NEEDS_ASYNC", "run.resultAsync()".to_string()),
+        };
+        let (code, needle) = blocking(early);
+        assert_error(run.read_result(&mut g.engine()), code, &needle);
+        let r = run.read_result_async(&mut g.engine()).map(|_| ());
+        assert_error(r, "BAD_ARGUMENT", early);
+        run.step(&mut g.engine(), false).unwrap();
+        let (code, needle) = blocking("1 of 3");
+        assert_error(run.read_result(&mut g.engine()), code, &needle);
+        let r = run.read_result_async(&mut g.engine()).map(|_| ());
+        assert_error(r, "BAD_ARGUMENT", "1 of 3");
+        // Finishing runs the rest: [[1,1],[1,0]]^5 = [[F6, F5], [F5, F4]].
+        let r = g.finish_async(run).unwrap().wait().await.unwrap();
+        assert_eq!(r, [8.0, 5.0, 5.0, 3.0]);
+    }
+
+    pub async fn a_run_keeps_the_kernel_and_semiring_its_inputs_were_uploaded_for(
+        backend: Backend,
+    ) {
+        // Run's kernel and semiring are read-only (`run.kernel = …` no longer compiles):
+        // the inputs are already in that layout and encoding.
+        let g = on(backend).await;
+        let kernel = match backend {
+            Backend::WebGl => Kernel::Packed,
+            Backend::WebGpu => Kernel::Tiled16,
+        };
+        let o = in_semiring(kernel, Semiring::MinPlus);
+        let run = g.start_plan(2, &[0.0, 1.0, f32::INFINITY, 0.0], passes::power(2), &o);
+        let run = run.unwrap();
+        assert_eq!((run.kernel(), run.semiring()), (kernel, Semiring::MinPlus));
+        let r = g.finish_async(run).unwrap().wait().await.unwrap();
+        assert_eq!(r, [0.0, 1.0, f32::INFINITY, 0.0]);
+        // The engine's own product pass refuses operands it cannot combine.
+        let first = kernels(&g)[0];
+        let ordinary = Semiring::Ordinary;
+        let pending = {
+            let mut e = g.engine();
+            let scalar = e.upload(Shape::square(2), first.layout(), &[1.0; 4], 0.0);
+            let scalar = scalar.unwrap();
+            let out = e.alloc(Shape::square(2), first.layout()).unwrap();
+            let wide = e.alloc(Shape::new(2, 3), first.layout()).unwrap();
+            let r = e.product(first, ordinary, [&wide, &scalar, &out], false);
+            assert_error(r.map(|_| ()), "BAD_ARGUMENT", "the shapes do not fit");
+            if backend == Backend::WebGl {
+                // WebGL's layouts: a packed matrix cannot meet a scalar one.
+                let packed = e.upload(
+                    Shape::square(2),
+                    Layout::Packed { planes: 1 },
+                    &[1.0; 4],
+                    0.0,
+                );
+                let packed = packed.unwrap();
+                let r = e.product(first, ordinary, [&scalar, &packed, &out], false);
+                assert_error(
+                    r.map(|_| ()),
+                    "BAD_ARGUMENT",
+                    "needs every operand in its layout",
+                );
+                e.recycle(packed);
+            }
+            // A kernel of the other backend is refused by the engine too.
+            let other = match backend {
+                Backend::WebGl => Kernel::Global,
+                Backend::WebGpu => Kernel::Naive,
+            };
+            let r = e.product(other, ordinary, [&scalar, &scalar, &out], false);
+            assert_error(r.map(|_| ()), "BAD_ARGUMENT", other.name());
+            e.product(first, ordinary, [&scalar, &scalar, &out], false)
+                .unwrap();
+            let pending = e.read(&out, ordinary).unwrap();
+            for m in [scalar, out, wide] {
+                e.recycle(m);
+            }
+            pending
+        };
+        assert_eq!(pending.wait().await.unwrap(), [2.0; 4]);
+    }
+
+    pub async fn jacobi_refuses_to_record_every_0_iterations(backend: Backend) {
+        let g = on(backend).await;
+        let settings = JacobiSettings {
+            epsilon: 1e-6,
+            max_iterations: 10,
+            record_every: Some(0),
+        };
+        let (a, b) = ([4.0f32, 1.0, 1.0, 3.0], [1.0f32, 2.0]);
+        let o = Options::default();
+        let r = jacobi::jacobi(&g.handle(), 2, &a, &b, settings, &o).await;
+        assert_error(r.map(|_| ()), "BAD_ARGUMENT", "record_every: is 0");
+    }
+
+    pub async fn a_run_belongs_to_the_gpgpu_that_started_it(backend: Backend) {
+        let other_backend = match backend {
+            Backend::WebGl => Backend::WebGpu,
+            Backend::WebGpu => Backend::WebGl,
+        };
+        let (g1, g2, g3) = (
+            on(backend).await,
+            on(backend).await,
+            on(other_backend).await,
+        );
+        let m = [1.0f32, 1.0, 1.0, 0.0];
+        let o = Options::default();
+        let another = "started on another Gpgpu";
+        // Finishing on g2 returned Ok and put g1's textures in g2's pool, so that g2's
+        // next call of the same size drew into them and failed with a GL error.
+        for g in [&g2, &g3] {
+            let run = g1.start_plan(2, &m, passes::power(3), &o).unwrap();
+            let r = g.finish_async(run).map(|_| ());
+            assert_error(r, "BAD_ARGUMENT", another);
+            // A run with no pass left goes straight to the readback: checked there too.
+            let run = g1.start_plan(2, &m, passes::power(1), &o).unwrap();
+            let r = g.finish_async(run).map(|_| ());
+            assert_error(r, "BAD_ARGUMENT", another);
+            let mut run = g1.start_plan(2, &m, passes::power(3), &o).unwrap();
+            assert_error(run.step(&mut g.engine(), false), "BAD_ARGUMENT", another);
+            assert_error(run.sync(&mut g.engine()), "BAD_ARGUMENT", another);
+            let r = run.read_result_async(&mut g.engine()).map(|_| ());
+            assert_error(r, "BAD_ARGUMENT", another);
+            run.step(&mut g1.engine(), false).unwrap();
+            let r = g1.finish_async(run).unwrap().wait().await.unwrap();
+            assert_eq!(r, [3.0, 2.0, 2.0, 1.0]);
+        }
+        // All still work, with every size they saw.
+        for g in [&g1, &g2, &g3] {
+            let r = g.power_async(2, &m, 3, &o).await.unwrap();
+            assert_eq!(r, [3.0, 2.0, 2.0, 1.0]);
+            let pending = g.start_plan(2, &m, passes::power(4), &o);
+            let pending = g.finish_async(pending.unwrap()).unwrap();
+            assert_eq!(pending.wait().await.unwrap(), [5.0, 3.0, 3.0, 2.0]);
+        }
+    }
+
+    pub async fn blocking_calls_answer_on_webgl_and_name_the_async_form_on_webgpu(
+        backend: Backend,
+    ) {
+        let g = on(backend).await;
+        let m = [1.0f32, 1.0, 1.0, 0.0];
+        let o = Options::default();
+        // What each blocking call gives on WebGL; on WebGPU: NeedsAsync naming the
+        // async form.
+        let check = |what: &str, r: gpgpu_matrix::Result<Vec<f32>>, want: &[f32], instead: &str| {
+            match backend {
+                Backend::WebGl => assert_eq!(r.unwrap(), want, "{what}"),
+                Backend::WebGpu => {
+                    let e = assert_error(r, "NEEDS_ASYNC", &format!("use {instead}"));
+                    assert!(e.to_string().starts_with(what), "{e}");
+                }
+            }
+        };
+        check(
+            "square",
+            g.square(2, &m, &o),
+            &[2.0, 1.0, 1.0, 1.0],
+            "squareAsync",
+        );
+        let r = g.multiply(2, 2, 2, &m, &m, &o);
+        check("multiply", r, &[2.0, 1.0, 1.0, 1.0], "multiplyAsync");
+        let r = g.square_repeatedly(2, &m, 2, &o);
+        check(
+            "squareRepeatedly",
+            r,
+            &[5.0, 3.0, 3.0, 2.0],
+            "squareRepeatedlyAsync",
+        );
+        let r = g.power(2, &m, 5, &o);
+        check("power", r, &[8.0, 5.0, 5.0, 3.0], "powerAsync");
+        let r = g.run_plan(2, &m, passes::power(3), &o);
+        check("run_plan", r, &[3.0, 2.0, 2.0, 1.0], "run_plan_async");
+        // A run steps on both; its blocking reads answer on WebGL only.
+        let mut run = g.start_plan(2, &m, passes::power(3), &o).unwrap();
+        while run.step(&mut g.engine(), false).unwrap() {}
+        let sync = run.sync(&mut g.engine()).map(|_| vec![]);
+        check("run.sync()", sync, &[], "await run.whenDone()");
+        let r = run.read_result(&mut g.engine());
+        check(
+            "run.result()",
+            r,
+            &[3.0, 2.0, 2.0, 1.0],
+            "run.resultAsync()",
+        );
+        let r = g.finish(run);
+        check(
+            "run.result()",
+            r,
+            &[3.0, 2.0, 2.0, 1.0],
+            "run.resultAsync()",
+        );
+        // The applications complete at their first poll on WebGL only.
+        let f = now(
+            fibonacci(&g.handle(), 10, &o),
+            "fibonacci",
+            "fibonacciAsync",
+        );
+        check(
+            "fibonacci",
+            f.map(|f| vec![f.value]),
+            &[55.0],
+            "fibonacciAsync",
+        );
+        // And every async form answers on both.
+        let f = fibonacci(&g.handle(), 10, &o).await.unwrap();
+        assert_eq!(f.value, 55.0);
+        let r = g.power_async(2, &m, 5, &o).await.unwrap();
+        assert_eq!(r, [8.0, 5.0, 5.0, 3.0]);
+    }
+}

@@ -1,0 +1,7 @@
+//! Partitioned matrices on WebGPU: tiled products past a forced tile
+//! limit, block-sparse products, repeated squaring, the JavaScript class, errors
+//! and the leak check (tests/common/blocks.rs).
+
+use crate::common::*;
+
+block_tests!(Setup::WebGpu);

@@ -1,0 +1,357 @@
+//! WebGPU's own errors and device handling: the device described, Gpgpu.create's
+//! options and its 'auto' rule, NO_WEBGPU (no navigator.gpu, no adapter),
+//! SIZE_OVER_LIMIT naming the device limit, DEVICE_LOST after `device.destroy()` (a
+//! loss on purpose) and the new device after it, SHADER_COMPILE with
+//! getCompilationInfo's messages, OUT_OF_MEMORY from an error scope, poisoning; and
+//! the leak check through the async API (tests/common/errors.rs).
+
+#[allow(unused_imports)]
+use crate::common;
+use crate::common::*;
+use gpgpu_matrix::engine::Engine;
+use gpgpu_matrix::js::JsGpgpu;
+use gpgpu_matrix::plan::reference::{self, to_f64};
+use gpgpu_matrix::webgpu::ComputePipeline;
+use gpgpu_matrix::{Gpgpu, GpgpuError, Semiring, Shape};
+use js_sys::{Object, Reflect};
+use wasm_bindgen::convert::TryFromJsValue;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::*;
+
+checks!(Backend::WebGpu; common::errors: a_thousand_async_calls_leave_the_same_live_objects_as_one);
+
+fn u() -> JsValue {
+    JsValue::UNDEFINED
+}
+
+#[wasm_bindgen_test]
+async fn the_device_is_described_and_the_kernels_are_webgpus() {
+    let g = js_on(Backend::WebGpu).await;
+    assert_eq!(g.backend(), "webgpu");
+    assert!(g.canvas().is_null());
+    assert!(g.device().dyn_ref::<web_sys::GpuDevice>().is_some());
+    let info = g.info();
+    assert_eq!(
+        prop(&info, "backend").as_string().as_deref(),
+        Some("webgpu")
+    );
+    let kernels: Vec<String> = js_sys::Array::from(&prop(&info, "kernels"))
+        .iter()
+        .map(|k| k.as_string().unwrap())
+        .collect();
+    assert_eq!(kernels, ["global", "tiled16", "register"]);
+    let groups = get(&info, "maxComputeWorkgroupsPerDimension");
+    assert_eq!(get(&info, "maxDimension"), 16.0 * groups);
+    assert!(get(&info, "maxStorageBufferBindingSize") >= 128.0 * 1024.0 * 1024.0);
+    // SwiftShader is a software adapter: the register kernel's CPU form.
+    if prop(&info, "fallbackAdapter").as_bool() == Some(true) {
+        let register = prop(&info, "registerKernel").as_string().unwrap();
+        assert!(register.starts_with("CPU form"), "{register}");
+    }
+    let wgsl = g
+        .shader_source("register".into(), "min-plus".into())
+        .unwrap();
+    assert!(wgsl.contains("@compute"), "{wgsl}");
+    assert_js_error(
+        g.shader_source("naive".into(), u()),
+        "BAD_ARGUMENT",
+        "runs on webgl",
+    );
+    let live = g.live_objects();
+    for key in [
+        "buffers",
+        "pipelines",
+        "shaderModules",
+        "bindGroups",
+        "querySets",
+    ] {
+        assert!(prop(&live, key).as_f64().is_some(), "liveObjects().{key}");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn create_checks_its_options_and_auto_prefers_webgl_on_a_software_adapter() {
+    let create = |o: JsValue| settle(JsGpgpu::create(o));
+    let r = create(options(&[("backend", "metal")])).await;
+    assert_js_error(r, "BAD_ARGUMENT", "unknown backend 'metal'");
+    let r = create(options(&[("powerPreference", "fast")])).await;
+    assert_js_error(r, "BAD_ARGUMENT", "unknown preference 'fast'");
+    let r = create(options(&[("backnd", "webgpu")])).await;
+    assert_js_error(r, "BAD_ARGUMENT", "unknown option 'backnd'");
+    let r = create(num(5.0)).await;
+    assert_js_error(r, "BAD_ARGUMENT", "must be an object");
+    let backend = |g: JsValue| JsGpgpu::try_from_js_value_ref(&g).unwrap().backend();
+    let g = create(options(&[("backend", "webgl")])).await.unwrap();
+    assert_eq!(backend(g), "webgl");
+    let g = create(options(&[
+        ("powerPreference", "low-power"),
+        ("backend", "webgpu"),
+    ]))
+    .await
+    .unwrap();
+    assert_eq!(backend(g), "webgpu");
+    // 'auto': WebGPU only on a hardware adapter; SwiftShader is a software one.
+    let gpu = js_on(Backend::WebGpu).await;
+    let software = prop(&gpu.info(), "fallbackAdapter").as_bool() == Some(true);
+    let auto = backend(create(u()).await.unwrap());
+    assert_eq!(auto, if software { "webgl" } else { "webgpu" });
+}
+
+/// Runs `f` with `navigator.gpu` hidden behind an own property of `value`, then
+/// puts the browser's back (deleting the own property uncovers the prototype's
+/// getter), whatever `f` gave.
+async fn with_navigator_gpu<T>(value: JsValue, f: impl std::future::Future<Output = T>) -> T {
+    let navigator = prop(&js_sys::global(), "navigator");
+    let descriptor = Object::new();
+    Reflect::set(&descriptor, &"value".into(), &value).unwrap();
+    Reflect::set(&descriptor, &"configurable".into(), &true.into()).unwrap();
+    let target: &Object = navigator.unchecked_ref();
+    Object::define_property(target, &"gpu".into(), &descriptor);
+    let out = f.await;
+    Reflect::delete_property(target, &"gpu".into()).unwrap();
+    assert!(
+        prop(&navigator, "gpu").is_object(),
+        "navigator.gpu restored"
+    );
+    out
+}
+
+#[wasm_bindgen_test]
+async fn no_navigator_gpu_is_no_webgpu_and_auto_falls_back_to_webgl() {
+    let (js_webgpu, js_auto, rust) = with_navigator_gpu(u(), async {
+        (
+            settle(JsGpgpu::create(options(&[("backend", "webgpu")]))).await,
+            settle(JsGpgpu::create(options(&[("backend", "auto")]))).await,
+            Gpgpu::create(gpgpu_matrix::CreateOptions {
+                backend: gpgpu_matrix::BackendChoice::WebGpu,
+                ..Default::default()
+            })
+            .await
+            .map(|_| ()),
+        )
+    })
+    .await;
+    let msg = assert_js_error(js_webgpu, "NO_WEBGPU", "navigator.gpu is missing");
+    assert!(msg.contains("'webgl'"), "names the way out: {msg}");
+    let auto = JsGpgpu::try_from_js_value(js_auto.unwrap()).unwrap();
+    assert_eq!(auto.backend(), "webgl");
+    assert_error(rust, "NO_WEBGPU", "navigator.gpu is missing");
+    // With navigator.gpu back, WebGPU works again.
+    let g = js_on(Backend::WebGpu).await;
+    let r = settle(g.square_async(num(1.0), js(&[3.0]), u())).await;
+    assert_eq!(floats(&r.unwrap()), [9.0]);
+}
+
+#[wasm_bindgen_test]
+async fn an_adapter_refused_or_missing_is_no_webgpu() {
+    for (body, needle) in [
+        ("return Promise.resolve(null);", "gave no adapter"),
+        (
+            "return Promise.reject(new Error('blocked by policy'));",
+            "requestAdapter() failed: blocked by policy",
+        ),
+    ] {
+        // A stand-in for navigator.gpu whose requestAdapter gives no adapter.
+        let stub = Object::new();
+        let request = js_sys::Function::new_no_args(body);
+        Reflect::set(&stub, &"requestAdapter".into(), &request).unwrap();
+        let r = with_navigator_gpu(stub.into(), async {
+            settle(JsGpgpu::create(options(&[("backend", "webgpu")]))).await
+        })
+        .await;
+        assert_js_error(r, "NO_WEBGPU", needle);
+    }
+}
+
+#[wasm_bindgen_test]
+async fn sizes_over_the_device_limits_name_the_limit() {
+    let g = js_on(Backend::WebGpu).await;
+    let info = g.info();
+    let dims = |r: f64, i: f64, c: f64| (num(r), num(i), num(c));
+    // Step-through runs hold whole matrices, so the device's limits stand there (the
+    // plain calls cut such sizes into tiles: tests/common/blocks.rs).
+    // C = 20000 × 20000 floats: 1.6 GB, over the storage binding limit; A and B
+    // are tiny (the size is refused before the arrays are read).
+    let (r, i, c) = dims(20000.0, 1.0, 20000.0);
+    let p = g.start_multiply(r, i, c, f32s(20000), f32s(20000), u());
+    let msg = assert_js_error(
+        p.map(JsValue::from),
+        "SIZE_OVER_LIMIT",
+        "maxStorageBufferBindingSize",
+    );
+    let limit = get(&info, "maxStorageBufferBindingSize");
+    assert!(
+        msg.contains("a 20000x20000 matrix needs 1600000000 bytes")
+            && msg.contains(&format!("{limit}")),
+        "{msg}"
+    );
+    // 2,000,000 columns: 125,000 workgroups of 16 along one dimension.
+    let (r, i, c) = dims(1.0, 1.0, 2_000_000.0);
+    let p = g.start_multiply(r, i, c, f32s(1), f32s(2_000_000), u());
+    let msg = assert_js_error(
+        p.map(JsValue::from),
+        "SIZE_OVER_LIMIT",
+        "maxComputeWorkgroupsPerDimension",
+    );
+    let groups = get(&info, "maxComputeWorkgroupsPerDimension");
+    assert!(
+        msg.contains("cols = 2000000 needs 125000 workgroups")
+            && msg.contains(&format!("of {groups}")),
+        "{msg}"
+    );
+    // The Rust API says the same.
+    let r = on(Backend::WebGpu).await;
+    let b = vec![0.0; 2_000_000];
+    let o = gpgpu_matrix::Options::default();
+    let e = r.start_product(1, 1, 2_000_000, &[1.0], &b, &o).map(|_| ());
+    assert_error(e, "SIZE_OVER_LIMIT", "maxComputeWorkgroupsPerDimension");
+}
+
+#[wasm_bindgen_test]
+async fn a_destroyed_device_is_device_lost_and_the_next_call_gets_a_new_one() {
+    let g = js_on(Backend::WebGpu).await;
+    let n = 16;
+    let m = uniform(3, n * n);
+    let want = reference::square(Semiring::Ordinary, n, &to_f64(&m));
+    let square = || g.square_async(num(n as f64), js(&m), u());
+    // A run of the old device, one pass in.
+    let mut run = g.start_power(num(n as f64), js(&m), num(3.0), u()).unwrap();
+    assert!(run.step(None).unwrap());
+    assert_close(
+        "before the loss",
+        &floats(&settle(square()).await.unwrap()),
+        &want,
+        FROBENIUS_TOL,
+    );
+    // A call in flight, the loss (device.destroy() stands in for a driver reset),
+    // and a call right after it, before the browser has reported the loss.
+    let in_flight = square();
+    let old: web_sys::GpuDevice = g.device().unchecked_into();
+    old.destroy();
+    let right_after = square();
+    for (what, r) in [
+        ("in flight", settle(in_flight).await),
+        ("right after", settle(right_after).await),
+    ] {
+        let msg = assert_js_error(r, "DEVICE_LOST", "the WebGPU device was lost");
+        assert!(msg.contains("Call again"), "{what}: {msg}");
+    }
+    // The next call makes a new device (an Async call waits for it) and works.
+    let got = settle(square()).await.expect("works on a new device");
+    assert_close("after the loss", &floats(&got), &want, FROBENIUS_TOL);
+    let new = g.device();
+    assert!(!Object::is(&new, &old), "a new GPUDevice");
+    // So do the other calls, and new runs.
+    let r = settle(g.power_async(num(n as f64), js(&m), num(3.0), u())).await;
+    let cube = reference::power(Semiring::Ordinary, n, &to_f64(&m), 3);
+    assert_close("power on the new device", &floats(&r.unwrap()), &cube, 1e-4);
+    let mut fresh = g.start_power(num(n as f64), js(&m), num(3.0), u()).unwrap();
+    while fresh.step(None).unwrap() {}
+    let r = settle(fresh.result_async()).await.unwrap();
+    assert_close("a new run", &floats(&r), &cube, 1e-4);
+    // The run started before the loss keeps failing: its buffers are gone.
+    for _ in 0..2 {
+        let msg = assert_js_error(run.step(None), "DEVICE_LOST", "Start a new run");
+        assert!(msg.contains("after this run started"), "{msg}");
+        let r = settle(run.read_async("latest".into())).await;
+        assert_js_error(r, "DEVICE_LOST", "Start a new run");
+        let r = settle(run.stats_async("a".into())).await;
+        assert_js_error(r, "DEVICE_LOST", "Start a new run");
+    }
+    drop(run);
+    // Freeing the dead run pools nothing of the old device: the same sizes work.
+    let got = settle(square()).await.unwrap();
+    assert_close(
+        "after freeing the dead run",
+        &floats(&got),
+        &want,
+        FROBENIUS_TOL,
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_wgsl_error_is_shader_compile_with_the_compilers_messages() {
+    let g = on(Backend::WebGpu).await;
+    let gpu = gpu_of(&g);
+    let before = gpu.counts();
+    let e = ComputePipeline::compile(&gpu, "bad", "fn x( {", &[])
+        .await
+        .err()
+        .expect("a WGSL syntax error");
+    let msg = e.to_string();
+    assert_eq!(e.code(), "SHADER_COMPILE", "{msg}");
+    let GpgpuError::ShaderCompile {
+        program,
+        stage,
+        log,
+    } = &e
+    else {
+        panic!("{e:?}")
+    };
+    assert_eq!((program.as_str(), *stage), ("bad", "WGSL compute"));
+    // getCompilationInfo's messages, as "line:column message".
+    assert!(log.starts_with("1:"), "{log}");
+    assert!(log.len() > 10, "{log}");
+    assert!(msg.contains("'bad'") && msg.contains(log.as_str()), "{msg}");
+    // A valid shader compiles, and nothing of either is left behind.
+    let ok = "@compute @workgroup_size(1) fn main() {}";
+    let p = ComputePipeline::compile(&gpu, "fine", ok, &[]).await;
+    assert!(p.is_ok());
+    drop(p);
+    assert_eq!(gpu.counts(), before);
+    // The engine still works.
+    let m = [1.0, 2.0, 3.0, 4.0];
+    let r = g.square_async(2, &m, &Default::default()).await;
+    assert_eq!(r.unwrap(), [7.0, 10.0, 15.0, 22.0]);
+}
+
+#[wasm_bindgen_test]
+async fn poison_really_fills_outputs_with_nan() {
+    let g = on(Backend::WebGpu).await;
+    let read = {
+        let mut engine = g.engine();
+        let Engine::WebGpu(e) = &mut *engine else {
+            unreachable!()
+        };
+        let m = e.upload(Shape::new(5, 3), &[1.0; 15]).unwrap();
+        e.fill(&m, f32::NAN).unwrap();
+        let read = e.read(&m).unwrap();
+        e.recycle(m);
+        read
+    };
+    let back = read.wait_f32().await.unwrap();
+    assert_eq!(back.len(), 15);
+    assert!(back.iter().all(|v| v.is_nan()), "{back:?}");
+}
+
+#[wasm_bindgen_test]
+async fn a_buffer_the_gpu_cannot_hold_is_out_of_memory_and_the_next_call_works() {
+    let g = js_on(Backend::WebGpu).await;
+    if prop(&g.info(), "fallbackAdapter").as_bool() != Some(true) {
+        // A GPU with memory to spare would compute the 1 GiB product (seconds on a
+        // GPU, minutes on a CPU): this check is for SwiftShader, whose
+        // vkAllocateMemory refuses a 1 GiB buffer within the 1 GiB limits.
+        return;
+    }
+    let live = || js_sys::JSON::stringify(&g.live_objects()).unwrap();
+    let m = [1.0f32, 2.0, 3.0, 4.0];
+    let r = settle(g.square_async(num(2.0), js(&m), u())).await;
+    assert_eq!(floats(&r.unwrap()), [7.0, 10.0, 15.0, 22.0]);
+    g.trim();
+    let before = live();
+    // C = 16384 × 16384 floats is exactly 1 GiB; A and B are tiny.
+    let n = 16384;
+    let ones = || js(&vec![1.0; n]);
+    let p = g.multiply_async(num(n as f64), num(1.0), num(n as f64), ones(), ones(), u());
+    let msg = assert_js_error(settle(p).await, "OUT_OF_MEMORY", "ran out of memory");
+    assert!(msg.contains("1073741824-byte buffer"), "{msg}");
+    assert!(msg.contains("trim()"), "says what to do: {msg}");
+    // Nothing of the failed call is left to fail the next ones, or left behind
+    // (beyond the pool, which trim() empties).
+    for _ in 0..3 {
+        let r = settle(g.square_async(num(2.0), js(&m), u())).await;
+        assert_eq!(floats(&r.unwrap()), [7.0, 10.0, 15.0, 22.0]);
+    }
+    g.trim();
+    assert_eq!(live(), before);
+}

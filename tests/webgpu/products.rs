@@ -1,0 +1,7 @@
+//! Every WebGPU kernel (global, tiled16, and register in the form the device
+//! picks: on SwiftShader its CPU form) against the float64 reference: the product
+//! checks of tests/common/products.rs (shapes, NaN and infinity).
+
+use crate::common::*;
+
+product_tests!(Setup::WebGpu);
