@@ -8,7 +8,7 @@
 // Each `// logs: TEXT` comment of an example must appear, in order, among what it logs.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -29,7 +29,8 @@ function npm(args, cwd) {
 }
 
 before(async () => {
-  assert.ok(readFileSync(join(PKG, 'package.json')), 'no pkg/: run make pkg first');
+  assert.ok(existsSync(join(PKG, 'package.json')), 'no pkg/package.json: run make pkg first (make test-e2e does)');
+  assert.ok(existsSync(join(ROOT, 'node_modules', 'typescript')), 'no typescript in node_modules: run make setup-test (npm ci)');
   scratch = mkdtempSync(join(tmpdir(), 'gpgpu-matrix-pkg-'));
   const packed = JSON.parse(npm(['pack', PKG, '--pack-destination', scratch, '--json'], ROOT));
   tarball = packed[0];
