@@ -87,6 +87,14 @@ test('heatmaps save as PNGs of their own pixels; tables copy as CSV and Markdown
   assert.match(md[1], /^\|( --- \|)+$/);
   assert.deepEqual(md[0].slice(2, -2).split(' | ').map((c) => c.replace(/\\\|/g, '|')), csv[0]);
 
+  // The timeline is a picture too: an SVG of its passes (labels, time bars, thumbnails).
+  const timelineSvg = (await downloadOf(page, tools.locator('[data-action=svg]'))).bytes.toString('utf8');
+  for (const label of ['M^2 = M^1 · M^1', 'M^4 = M^2 · M^2']) assert.ok(timelineSvg.includes(label), label);
+  assert.equal(timelineSvg.match(/<image /g)?.length, 2, 'both thumbnails');
+  const timelinePng = decodePng((await downloadOf(page, tools.locator('[data-action=png]'))).bytes);
+  const box = timelineSvg.match(/viewBox="0 0 (\d+) (\d+)"/).slice(1).map(Number);
+  assert.deepEqual([timelinePng.width, timelinePng.height], box.map((v) => 2 * v));
+
   // The timeline's thumbnails are pictures too.
   assert.equal(await page.locator('#timeline td.pic .figure-tools [data-action=png]').count(), 2);
 

@@ -6,7 +6,9 @@
 // use plain <canvas>, <svg> and <table> elements (a picture inside a <figure> gets one
 // toolbar for the figure, saving its largest picture, so a legend or swatch beside it is
 // not offered on its own). Left out: <svg> inside another <svg>, anything aria-hidden,
-// and anything inside [data-figure-tools="off"].
+// and anything inside [data-figure-tools="off"]. A table that is also a picture gives
+// itself a `figureSvg()` method returning an SVG element of it (www/ui/timeline.js), and
+// gets Save PNG / Save SVG beside its Copy buttons.
 //
 // The pure parts (tableRows, toCsv, toMarkdown, svgMarkup) are exported for the tests.
 
@@ -142,13 +144,17 @@ export async function pngBlob(picture) {
   }
 }
 
-function pictureTools(host, compact) {
+/**
+ * `pick()`: the picture the buttons save when clicked (default: the host's largest canvas
+ * or svg); `vector`: whether it is drawn as vectors (Save SVG).
+ */
+function pictureTools(host, compact, pick = () => mainPicture(host), vector = pick() instanceof SVGElement) {
   const bar = document.createElement('div');
   bar.className = `${TOOLS}${compact ? ' compact' : ''}`;
   bar.setAttribute('role', 'group');
   bar.setAttribute('aria-label', 'Save this picture');
   const png = button(compact ? 'PNG' : 'Save PNG', 'Save the picture as a PNG file', async () => {
-    const p = mainPicture(host);
+    const p = pick();
     if (!p) return;
     try {
       download(await pngBlob(p), `${fileName(host, 'picture')}.png`);
@@ -162,9 +168,9 @@ function pictureTools(host, compact) {
   bar.append(png);
   // Save SVG only where the picture is drawn as vectors (checked when clicked too: a
   // figure can change what it holds).
-  if (mainPicture(host) instanceof SVGElement) {
+  if (vector) {
     const svgButton = button(compact ? 'SVG' : 'Save SVG', 'Save the picture as an SVG file (vectors)', () => {
-      const p = mainPicture(host);
+      const p = pick();
       if (!(p instanceof SVGElement)) return;
       download(new Blob([svgMarkup(p)], { type: 'image/svg+xml' }), `${fileName(host, 'picture')}.svg`);
       flash(svgButton, 'Saved');
@@ -279,7 +285,10 @@ function decorate(node) {
       if (done.has(x)) continue;
       done.add(x);
       const host = x.parentElement?.classList.contains('scroll-x') ? x.parentElement : x;
-      place(x, host, tableTools(x));
+      const bar = tableTools(x);
+      // A table that is also a picture (the pass timeline) says how to draw it.
+      if (typeof x.figureSvg === 'function') bar.append(...pictureTools(x, false, () => x.figureSvg(), true).children);
+      place(x, host, bar);
       continue;
     }
     if (x.parentElement?.closest('svg')) continue;
