@@ -81,6 +81,16 @@ function mainPicture(host) {
   return best;
 }
 
+/**
+ * Whether a host's pictures are all SVG (then it gets Save SVG). Decided without layout
+ * (mainPicture measures, which would force a reflow for every figure a run adds).
+ */
+function drawnAsVectors(host) {
+  if (host.matches('canvas, svg')) return host instanceof SVGElement;
+  const pictures = [...host.querySelectorAll('canvas, svg')].filter((p) => !p.parentElement.closest('svg') && !skipped(p));
+  return pictures.length > 0 && pictures.every((p) => p instanceof SVGElement);
+}
+
 /** The size the PNG of `svg` has: its size on screen (else its viewBox), times SVG_PNG_SCALE. */
 export function svgPngSize(svg) {
   const r = svg.getBoundingClientRect();
@@ -148,7 +158,7 @@ export async function pngBlob(picture) {
  * `pick()`: the picture the buttons save when clicked (default: the host's largest canvas
  * or svg); `vector`: whether it is drawn as vectors (Save SVG).
  */
-function pictureTools(host, compact, pick = () => mainPicture(host), vector = pick() instanceof SVGElement) {
+function pictureTools(host, compact, pick = () => mainPicture(host), vector = drawnAsVectors(host)) {
   const bar = document.createElement('div');
   bar.className = `${TOOLS}${compact ? ' compact' : ''}`;
   bar.setAttribute('role', 'group');
