@@ -19,7 +19,7 @@ export WASM_BINDGEN_TEST_WEBDRIVER_JSON := $(CURDIR)/webdriver.json
 # (tests/browser_webgl.rs, tests/browser_webgpu.rs) that run for minutes on SwiftShader.
 export WASM_BINDGEN_TEST_TIMEOUT ?= 1200
 
-.PHONY: setup setup-test build serve test lint test-native test-browser test-e2e bench bench-blocks bench-batched report clean
+.PHONY: setup setup-test build pkg serve test lint test-native test-browser test-e2e bench bench-blocks bench-batched report clean
 
 setup:
 	@scripts/setup.sh build
@@ -27,10 +27,14 @@ setup:
 setup-test:
 	@scripts/setup.sh test
 
+# wasm-opt -Oz, then wasm-bindgen without the name section (scripts/bindgen.sh says why).
 build: setup
 	cargo build --release --target $(WASM_TARGET) --lib
-	wasm-bindgen --target web --out-dir www/pkg \
-	  $(TARGET_DIR)/$(WASM_TARGET)/release/gpgpu_matrix.wasm
+	scripts/bindgen.sh www/pkg
+
+# The npm package in pkg/ (wasm-pack's layout; `npm pack ./pkg` makes the tarball).
+pkg: build
+	scripts/pkg.sh
 
 serve: build
 	python3 scripts/serve.py --port $(PORT)
@@ -51,7 +55,7 @@ test-native:
 test-browser: setup-test
 	cargo test --target $(WASM_TARGET) --test '*'
 
-test-e2e: setup-test build
+test-e2e: setup-test pkg
 	node tests/e2e/run.mjs
 
 test: setup-test lint test-native test-browser test-e2e
@@ -78,4 +82,4 @@ report: setup-test build
 
 clean:
 	cargo clean
-	rm -rf www/pkg
+	rm -rf www/pkg pkg

@@ -16,6 +16,12 @@ if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERS
   echo "== installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 3 minutes)"
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
 fi
+if ! command -v wasm-opt >/dev/null; then
+  # Shrinks the wasm (scripts/bindgen.sh); Debian's binaryen.
+  echo "== installing binaryen (wasm-opt) from Debian"
+  apt-get update -q
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q binaryen
+fi
 [ "${1:-build}" = test ] || exit 0
 
 if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then

@@ -32,6 +32,8 @@ import { Timeline } from './ui/timeline.js';
 import { renderPrecision } from './ui/precision.js';
 import { Controls } from './ui/controls.js';
 import { mountSections, SECTIONS } from './sections/index.js';
+import { mountFigureTools } from './ui/figures.js';
+import { applyEmbed, mountSlidesLink } from './ui/slides.js';
 import computeSection from './sections/compute.js';
 import partitionedSection from './sections/partitioned.js';
 import batchedSection from './sections/batched.js';
@@ -929,6 +931,9 @@ function watchContext(gpu, canvas) {
 }
 
 async function main() {
+  applyEmbed();
+  // Save PNG/SVG and Copy as CSV/Markdown on every picture and table, now and later.
+  mountFigureTools($('main'));
   const { config, notes } = parseQuery(location.search);
   controls = new Controls($('config'));
   controls.set(config);
@@ -936,6 +941,10 @@ async function main() {
   const allNotes = [...notes];
   showNotes(allNotes);
   updatePermalink(config);
+  mountSlidesLink($('slides-link'), $('slides-box'), () => ({
+    href: $('permalink').href,
+    title: `gpgpu-matrix: ${$('permalink').search || 'the default configuration'}`,
+  }));
 
   await init();
   page.backends = new Backends(Gpgpu);

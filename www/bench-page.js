@@ -5,6 +5,8 @@
 // window.benchResult, its report and plot on the page, and with ?post=1 POST /result: the
 // gpu-browser protocol, as www/bench.js speaks it).
 
+import { mountFigureTools } from './ui/figures.js';
+
 window.benchLog = [];
 const posts = new Set();
 let tag = 'bench';
@@ -80,6 +82,8 @@ async function finish(result, { markdown, plot }) {
  * result; a run that throws still posts what it has (`empty(params)` when nothing).
  */
 export async function runPage({ readParams, paramsFile, run, empty, markdown, plot }) {
+  // Save PNG/SVG on the plots, Copy as CSV/Markdown on the tables.
+  mountFigureTools(document.body);
   const params = readParams(location.search);
   if (params.problems.length) { setStatus(`Not started: ${params.problems.join('; ')}.`, 'error'); return; }
   if (!params.autostart) { setStatus(`Add ?run=1 (and any parameter of ${paramsFile}) to run.`, 'idle'); return; }

@@ -10,6 +10,7 @@ import init, { Gpgpu } from './pkg/gpgpu_matrix.js';
 import { uniformMatrix, compare, mulberry32 } from './reference.js';
 import { BASELINE, WEBGPU_BASELINE, deriveLabel, fmtErr, fmtMs, fmtNum, gflops, markdownReport, median } from './bench-report.js';
 import { renderPlot } from './bench-plot.js';
+import { mountFigureTools } from './ui/figures.js';
 import { PEER_SCRIPTS, readParams } from './bench-params.js';
 import {
   CHAIN_EXTRAS, gpgpuSystems, gpgpuWebgpuSystems, gpujsSystem, jsSystem, nextTick, tfjsSystems, toFlat,
@@ -515,6 +516,8 @@ async function show(name) {
 }
 
 function main() {
+  // Save PNG/SVG on the plot, Copy as CSV/Markdown on the tables.
+  mountFigureTools(document.body);
   const params = readParams(location.search);
   if (params.show) {
     show(params.show).catch((e) => setStatus(`Error: ${e.message}`, 'error'));

@@ -125,6 +125,13 @@ export const SECTION_DEFAULTS = Object.freeze({
   svdSeed: 1,
 });
 
+/**
+ * Parameters of how the page is shown, not of what it runs: `embed=1` shows the result
+ * panel alone (the "Link for slides" iframe, www/ui/slides.js). Kept in every address
+ * the page writes; never a note.
+ */
+export const VIEW_PARAMS = { embed: { what: 'the result panel alone (1), for an iframe on a slide' } };
+
 export const SECTION_PARAMS = {
   sparseN: { parse: whole(8, 1024), what: 'block-sparse demo: n' },
   sparseBlock: { parse: whole(1, 32), what: 'block-sparse demo: block size' },
@@ -183,14 +190,17 @@ export function sectionQuery(state) {
  */
 export function withSectionParams(query, search, state = null) {
   let tail;
+  const from = new URLSearchParams(search);
   if (state) tail = sectionQuery(state);
   else {
-    const from = new URLSearchParams(search);
     const q = new URLSearchParams();
     for (const key of Object.keys(SECTION_PARAMS)) if (from.has(key)) q.set(key, from.get(key));
     tail = q.toString();
   }
-  return [query, tail].filter(Boolean).join('&');
+  // How the page is shown (embed=1: the result panel alone) stays as it is.
+  const view = new URLSearchParams();
+  for (const key of Object.keys(VIEW_PARAMS)) if (from.has(key)) view.set(key, from.get(key));
+  return [query, tail, view.toString()].filter(Boolean).join('&');
 }
 
 /** The demo's part of a query string (its parameters only, in their order). */
@@ -229,7 +239,7 @@ export function parseQuery(search) {
   const seen = new Set();
   for (const [key, raw] of q) {
     // The section's parameters are read by parseSectionQuery (its notes join these).
-    if (key in SECTION_PARAMS) continue;
+    if (key in SECTION_PARAMS || key in VIEW_PARAMS) continue;
     const spec = PARAMS[key];
     if (!spec) {
       notes.push({ param: key, value: raw, why: `unknown parameter (known: ${[...Object.keys(PARAMS), ...Object.keys(SECTION_PARAMS)].join(', ')})` });

@@ -12,7 +12,7 @@ pub mod webgl;
 pub mod webgl_readback;
 pub mod webgpu;
 
-use web_sys::HtmlCanvasElement;
+use crate::gl::context::Canvas;
 
 use crate::error::{GpgpuError, Result};
 use crate::gl::objects::Query;
@@ -562,11 +562,12 @@ impl Engine {
     pub fn heatmap(
         &mut self,
         m: &Matrix,
-        canvas: &HtmlCanvasElement,
+        canvas: &Canvas,
         range: Option<f32>,
         style: Style,
     ) -> Result<PendingDraw> {
-        let (w, h) = (canvas.width() as usize, canvas.height() as usize);
+        let (w, h) = canvas.size();
+        let (w, h) = (w as usize, h as usize);
         match (self, m) {
             (Engine::WebGl(e), Matrix::Gl(m)) => {
                 let range = match range {

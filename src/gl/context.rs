@@ -64,6 +64,14 @@ impl Canvas {
         }
     }
 
+    /// Width and height in pixels.
+    pub fn size(&self) -> (u32, u32) {
+        match self {
+            Canvas::Element(c) => (c.width(), c.height()),
+            Canvas::Offscreen(c) => (c.width(), c.height()),
+        }
+    }
+
     pub fn set_size(&self, width: u32, height: u32) {
         match self {
             Canvas::Element(c) => {

@@ -5,10 +5,11 @@
 use js_sys::{Array, Float32Array, Function, Object, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::HtmlCanvasElement;
+use web_sys::{HtmlCanvasElement, OffscreenCanvas};
 
 use crate::api::Options;
 use crate::error::{GpgpuError, Result};
+use crate::gl::context::Canvas;
 use crate::kernels::webgl::heatmap::{Drawn, Style};
 use crate::kernels::webgl::reduce::Stats;
 use crate::kernels::Kernel;
@@ -275,13 +276,18 @@ pub(crate) fn style_arg(value: &JsValue) -> Result<(Style, Option<f32>)> {
     Ok((style, range))
 }
 
-pub(crate) fn canvas_arg(value: &JsValue) -> Result<HtmlCanvasElement> {
+/// The canvas a heatmap is drawn on: one on the page, or an OffscreenCanvas (a worker's).
+pub(crate) fn canvas_arg(value: &JsValue) -> Result<Canvas> {
+    if let Some(c) = value.dyn_ref::<HtmlCanvasElement>() {
+        return Ok(Canvas::Element(c.clone()));
+    }
     value
-        .dyn_ref::<HtmlCanvasElement>()
-        .cloned()
+        .dyn_ref::<OffscreenCanvas>()
+        .map(|c| Canvas::Offscreen(c.clone()))
         .ok_or_else(|| GpgpuError::BadArgument {
             name: "canvas".into(),
-            detail: "expected an HTMLCanvasElement to draw the heatmap on".into(),
+            detail: "expected an HTMLCanvasElement or OffscreenCanvas to draw the heatmap on"
+                .into(),
         })
 }
 

@@ -7,9 +7,10 @@ pub mod webgl;
 pub mod webgpu;
 
 use wasm_bindgen::JsCast;
-use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+use web_sys::CanvasRenderingContext2d;
 
 use crate::error::{GpgpuError, Result};
+use crate::gl::context::Canvas;
 use crate::plan::layout::Layout;
 
 /// Which GPU interface a kernel (or an engine) works through.
@@ -158,14 +159,19 @@ impl Kernel {
     }
 }
 
-/// The 2D context of a page canvas a heatmap goes onto (both backends), or
-/// BAD_ARGUMENT.
-pub fn context_2d(canvas: &HtmlCanvasElement) -> Result<CanvasRenderingContext2d> {
-    canvas
-        .get_context("2d")
+/// The 2D context of the canvas a heatmap goes onto (both backends), or BAD_ARGUMENT.
+/// An OffscreenCanvas (in a worker) gives an OffscreenCanvasRenderingContext2D, which
+/// has the methods used here (clearRect, drawImage, putImageData,
+/// imageSmoothingEnabled) under the same names: web-sys calls them by name.
+pub fn context_2d(canvas: &Canvas) -> Result<CanvasRenderingContext2d> {
+    let context = match canvas {
+        Canvas::Element(c) => c.get_context("2d"),
+        Canvas::Offscreen(c) => c.get_context("2d"),
+    };
+    context
         .ok()
         .flatten()
-        .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
+        .map(|c| c.unchecked_into::<CanvasRenderingContext2d>())
         .ok_or_else(|| GpgpuError::BadArgument {
             name: "canvas".into(),
             detail: "a heatmap needs a canvas that can give a '2d' context".into(),

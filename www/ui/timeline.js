@@ -64,6 +64,8 @@ export class Timeline {
       ? `${labels.length} ${gpuWebgpu ? 'compute' : 'render-to-texture'} pass${labels.length > 1 ? 'es' : ''}, each an n×n×n product (${flops(flopsPerPass)} at n = ${n}). Error vs double: ‖GPU − double‖_F / ‖double‖_F of the pass's output, the double being the same pass in float64.`
       : 'No pass: the answer needs no product (M^0 = I, M^1 = M, M^(2^0) = M).');
     const table = labels.length ? el('table', { class: 'timeline' }, caption, el('thead', {}, head), body) : el('p', {}, caption.textContent);
+    // The timeline as a picture too (www/ui/figures.js: Save PNG / Save SVG beside Copy).
+    if (labels.length) table.figureSvg = () => this.svg();
     this.container.replaceChildren(el('div', { class: 'scroll-x' }, table), labels.length ? el('p', { class: 'help' }, note + wallNote) : '');
     if (this.rows.length) this.rows[0].tr.classList.add('next');
   }
@@ -107,6 +109,43 @@ export class Timeline {
 
   /** No more timer results will come: passes without one show their wall time. */
   settle() { this.settled = true; this.#times(); }
+
+  /**
+   * The timeline as a standalone SVG: per pass its label, a bar of its time (scaled to
+   * the longest), the time, and its output's thumbnail.
+   */
+  svg() {
+    const NS = 'http://www.w3.org/2000/svg';
+    const node = (tag, attrs, text) => {
+      const e = document.createElementNS(NS, tag);
+      for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+      if (text !== undefined) e.textContent = text;
+      return e;
+    };
+    const ROW = 44, THUMB = 36, W = 720, LABEL = 190, BAR = 300, TOP = 30;
+    const svg = node('svg', { xmlns: NS, viewBox: `0 0 ${W} ${TOP + ROW * this.rows.length + 8}`, width: W, height: TOP + ROW * this.rows.length + 8, 'font-family': 'system-ui, sans-serif', 'font-size': 13 });
+    svg.append(node('rect', { x: 0, y: 0, width: '100%', height: '100%', fill: '#fff' }));
+    const kind = this.timer ? 'GPU time' : 'time (wall)';
+    svg.append(node('text', { x: 8, y: 18, 'font-weight': 600 }, `Pass timeline: ${this.rows.length} pass${this.rows.length === 1 ? '' : 'es'}, ${kind}`));
+    const times = this.rows.map((r) => this.shownTime(r));
+    const max = Math.max(1e-9, ...times.filter((t) => t !== null));
+    this.rows.forEach((r, i) => {
+      const y = TOP + i * ROW;
+      const mid = y + ROW / 2 + 4;
+      const label = r.tr.querySelector('td.label')?.textContent || '';
+      svg.append(node('text', { x: 8, y: mid, fill: '#555' }, String(i + 1)));
+      svg.append(node('text', { x: 30, y: mid, 'font-family': 'ui-monospace, monospace', 'font-size': 12 }, label));
+      const t = times[i];
+      if (t !== null) {
+        svg.append(node('rect', { x: LABEL + 30, y: y + 12, width: Math.max(1, (BAR * t) / max), height: ROW - 24, fill: '#c7d2fe' }));
+        svg.append(node('text', { x: LABEL + 36 + BAR, y: mid }, ms(t)));
+      }
+      if (r.thumb.canvas.width > 1) {
+        svg.append(node('image', { x: W - THUMB - 8, y: y + (ROW - THUMB) / 2, width: THUMB, height: THUMB, href: r.thumb.canvas.toDataURL('image/png'), 'image-rendering': 'pixelated' }));
+      }
+    });
+    return svg;
+  }
 
   /** Time shown per pass: the GPU timer's where it has one, else the wall time. */
   shownTime(r) { return this.timer && r.gpuMs !== null ? r.gpuMs : r.wallMs; }

@@ -2,8 +2,6 @@
 //! context's canvas, then copies that onto a page canvas (GPU to GPU in the
 //! browser: no readPixels).
 
-use web_sys::HtmlCanvasElement;
-
 use super::ProgramKey;
 use crate::engine::webgl::{Destination, GlEngine, GlMatrix};
 use crate::error::{GpgpuError, Result};
@@ -77,11 +75,13 @@ pub fn draw(
     Ok(drawn)
 }
 
-/// Copies the context's canvas onto `target` (a 2D canvas of the same size).
-pub fn present(engine: &GlEngine, target: &HtmlCanvasElement) -> Result<()> {
+/// Copies the context's canvas onto `target` (a 2D canvas of the same size, on the
+/// page or an OffscreenCanvas).
+pub fn present(engine: &GlEngine, target: &Canvas) -> Result<()> {
     let ctx = crate::kernels::context_2d(target)?;
     ctx.set_image_smoothing_enabled(false);
-    let (w, h) = (target.width() as f64, target.height() as f64);
+    let (w, h) = target.size();
+    let (w, h) = (w as f64, h as f64);
     ctx.clear_rect(0.0, 0.0, w, h);
     let drawn = match engine.canvas() {
         Canvas::Element(c) => {

@@ -1,0 +1,183 @@
+// Figures to take away (www/ui/figures.js, www/ui/slides.js): Save PNG gives the
+// picture's own pixels at its size, Save SVG a standalone SVG, Copy as CSV/Markdown the
+// table's numbers; tables and pictures added later get their tools too; the "Link for
+// slides" iframe shows the result panel alone and works offline like the page.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+import { launchBrowser, openPage, startServer, waitForStatus } from './harness.mjs';
+import { decodePng } from './png.mjs';
+
+let server, browser;
+before(async () => { server = await startServer(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); server?.stop(); });
+
+const clipboard = { setup: (ctx) => ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin }) };
+
+/** Clicks `button` (a locator) and returns the downloaded file's bytes and name. */
+async function downloadOf(page, button) {
+  const [dl] = await Promise.all([page.waitForEvent('download'), button.click()]);
+  return { name: dl.suggestedFilename(), bytes: readFileSync(await dl.path()) };
+}
+
+/** RFC 4180 CSV, as a spreadsheet reads it. */
+function parseCsv(text) {
+  const rows = [];
+  let row = [], cell = '', quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') { cell += '"'; i++; } else if (c === '"') quoted = false; else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') { row.push(cell); cell = ''; } else if (c === '\r' && text[i + 1] === '\n') { row.push(cell); rows.push(row); row = []; cell = ''; i++; } else cell += c;
+  }
+  if (cell || row.length) { row.push(cell); rows.push(row); }
+  return rows;
+}
+
+/** The numbers a cell's text shows (its own minus sign, digit groups and exponents read). */
+const numbersIn = (s) => (s.replace(/\u2212/g, '-').replace(/(\d)[\s\u00a0\u202f\u2009](?=\d{3}\b)/g, '$1').match(/-?\d+(\.\d+)?(e[-+]?\d+)?/gi) || []).map(Number);
+
+test('heatmaps save as PNGs of their own pixels; tables copy as CSV and Markdown with their numbers', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=6&input=integers&op=repeat&k=2&kernel=packed`, undefined, clipboard);
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+
+  // The input heatmap: its figure's Save PNG gives the canvas's pixels at its size.
+  const fig = page.locator('#heatmaps figure').first();
+  const { name, bytes } = await downloadOf(page, fig.locator('.figure-tools [data-action=png]'));
+  assert.match(name, /\.png$/);
+  const png = decodePng(bytes);
+  const canvas = await fig.locator('canvas').first().evaluate((c) => ({
+    width: c.width, height: c.height, pixels: Array.from(c.getContext('2d').getImageData(0, 0, c.width, c.height).data),
+  }));
+  assert.deepEqual([png.width, png.height], [canvas.width, canvas.height]);
+  assert.ok(canvas.width > 1, 'a drawn heatmap');
+  assert.deepEqual(Array.from(png.pixels), canvas.pixels, 'the PNG holds exactly the canvas pixels');
+  assert.equal(await fig.locator('[data-action=svg]').count(), 0, 'a canvas has no Save SVG');
+
+  // The pass timeline's table: CSV and Markdown hold what the table shows.
+  const table = page.locator('#timeline table');
+  const tools = page.locator('#timeline .figure-tools[aria-label="Copy this table"]');
+  await tools.locator('[data-action=csv]').click();
+  await page.waitForFunction(() => document.querySelector('#timeline [data-action=csv]').dataset.done === 'Copied');
+  const csv = parseCsv(await page.evaluate(() => navigator.clipboard.readText()));
+  const shown = await table.evaluate((t) => [...t.rows].map((r) => [...r.cells].map((c) => {
+    const x = c.cloneNode(true);
+    x.querySelectorAll('.figure-tools').forEach((b) => b.remove());
+    return x.textContent.replace(/\s+/g, ' ').trim();
+  })));
+  assert.equal(csv.length, shown.length, 'one CSV line per row (head + 2 passes)');
+  assert.equal(shown.length, 3);
+  let numbers = 0;
+  shown.forEach((row, i) => {
+    assert.equal(csv[i].length, row.length, `row ${i}`);
+    row.forEach((text, j) => {
+      assert.deepEqual(numbersIn(csv[i][j]), numbersIn(text), `row ${i}, column ${j}: “${csv[i][j]}” against “${text}”`);
+      numbers += numbersIn(text).length;
+    });
+  });
+  assert.ok(numbers >= 10, `the timeline's numbers came through (${numbers})`);
+  // A plain number cell is a number a spreadsheet reads: ASCII minus, no group spaces.
+  assert.ok(csv.flat().some((c) => /^-?\d+(\.\d+)?(e[-+]?\d+)?$/i.test(c)), 'some cells are bare numbers');
+
+  await tools.locator('[data-action=markdown]').click();
+  await page.waitForFunction(() => document.querySelector('#timeline [data-action=markdown]').dataset.done === 'Copied');
+  const md = (await page.evaluate(() => navigator.clipboard.readText())).trim().split('\n').filter((l) => l.startsWith('|'));
+  assert.equal(md.length, shown.length + 1, 'head, rule, one line per pass');
+  assert.match(md[1], /^\|( --- \|)+$/);
+  assert.deepEqual(md[0].slice(2, -2).split(' | ').map((c) => c.replace(/\\\|/g, '|')), csv[0]);
+
+  // The timeline is a picture too: an SVG of its passes (labels, time bars, thumbnails).
+  const timelineSvg = (await downloadOf(page, tools.locator('[data-action=svg]'))).bytes.toString('utf8');
+  for (const label of ['M^2 = M^1 · M^1', 'M^4 = M^2 · M^2']) assert.ok(timelineSvg.includes(label), label);
+  assert.equal(timelineSvg.match(/<image /g)?.length, 2, 'both thumbnails');
+  const timelinePng = decodePng((await downloadOf(page, tools.locator('[data-action=png]'))).bytes);
+  const box = timelineSvg.match(/viewBox="0 0 (\d+) (\d+)"/).slice(1).map(Number);
+  assert.deepEqual([timelinePng.width, timelinePng.height], box.map((v) => 2 * v));
+
+  // The timeline's thumbnails are pictures too.
+  assert.equal(await page.locator('#timeline td.pic .figure-tools [data-action=png]').count(), 2);
+
+  // A table and an SVG added later (a section mounted after this module) get their tools.
+  await page.evaluate(() => {
+    const t = document.createElement('table');
+    t.id = 'late-table';
+    t.innerHTML = '<caption>late</caption><tr><th>x</th><th>y</th></tr><tr><td>1.5</td><td>\u22122e-7</td></tr><tr><td>"q", r</td><td>16 777 216</td></tr>';
+    document.getElementById('precision').append(t);
+    const f = document.createElement('figure');
+    f.id = 'late-svg';
+    f.innerHTML = '<figcaption>late picture</figcaption><svg viewBox="0 0 40 20" width="80" height="40"><rect x="2" y="2" width="20" height="10" class="bar" style="fill:#c00"/><text x="2" y="18">a</text></svg>';
+    document.getElementById('precision').append(f);
+  });
+  await page.locator('#late-table + .figure-tools [data-action=csv]').click();
+  await page.waitForFunction(() => document.querySelector('#late-table + .figure-tools [data-action=csv]').dataset.done === 'Copied');
+  assert.deepEqual(parseCsv(await page.evaluate(() => navigator.clipboard.readText())), [['x', 'y'], ['1.5', '-2e-7'], ['"q", r', '16777216']]);
+  const late = page.locator('#late-svg');
+  const svgFile = await downloadOf(page, late.locator('[data-action=svg]'));
+  assert.match(svgFile.name, /^late-picture\.svg$/);
+  const text = svgFile.bytes.toString('utf8');
+  assert.match(text, /^<\?xml/);
+  const root = text.match(/<svg[^>]*>/)[0];
+  for (const attr of ['xmlns="http://www.w3.org/2000/svg"', 'width="80"', 'height="40"', 'viewBox="0 0 40 20"']) assert.ok(root.includes(attr), `${attr} in ${root}`);
+  assert.match(text, /fill:\s*rgb\(204, 0, 0\)/, 'the rect keeps its colour');
+  const latePng = decodePng((await downloadOf(page, late.locator('[data-action=png]'))).bytes);
+  assert.deepEqual([latePng.width, latePng.height], [160, 80], 'twice the picture\'s size on screen');
+  // The rect's red is in the PNG (at 2× its user units ×2 scale: x 2..22 → pixels 8..88).
+  const at = (x, y) => Array.from(latePng.pixels.subarray((y * latePng.width + x) * 4, (y * latePng.width + x) * 4 + 4));
+  assert.deepEqual(at(40, 20), [204, 0, 0, 255]);
+  // Removing the table removes its tools.
+  const bar = await page.$('#late-table + .figure-tools');
+  await page.evaluate(() => document.getElementById('late-table').remove());
+  await page.waitForFunction((b) => !b.isConnected, bar);
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
+
+test('the benchmark plot saves as SVG and PNG', async () => {
+  const page = await openPage(browser, `${server.origin}/www/bench.html?show=swiftshader`);
+  await page.waitForSelector('#plot svg');
+  const fig = page.locator('#plot svg').first();
+  const size = await fig.evaluate((s) => { const r = s.getBoundingClientRect(); return [Math.round(r.width * 2), Math.round(r.height * 2)]; });
+  const tools = page.locator('#plot .figure-tools');
+  const svg = (await downloadOf(page, tools.locator('[data-action=svg]'))).bytes.toString('utf8');
+  assert.match(svg, /<svg/);
+  assert.ok(svg.includes('polyline') || svg.includes('path'), 'the plot\'s lines');
+  const png = decodePng((await downloadOf(page, tools.locator('[data-action=png]'))).bytes);
+  assert.deepEqual([png.width, png.height], size);
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
+
+test('"Link for slides" gives an iframe of the result panel alone, which works offline', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=5&input=integers&seed=3`, undefined, clipboard);
+  assert.equal(await waitForStatus(page), 'done');
+  await page.click('#slides-link');
+  const snippet = await page.inputValue('#slides-snippet');
+  const src = snippet.match(/<iframe src="([^"]+)"/)[1].replace(/&amp;/g, '&');
+  const url = new URL(src);
+  assert.equal(url.origin, server.origin);
+  assert.deepEqual([...['n', 'input', 'seed', 'embed'].map((k) => url.searchParams.get(k))], ['5', 'integers', '3', '1']);
+  await page.context().close();
+
+  // The snippet's page inside an iframe, as on a slide.
+  // (Served from the page's origin: Chromium keeps an about:blank page from framing a local server.)
+  const slide = await openPage(browser, `${server.origin}/slide.html`, undefined, {
+    setup: (ctx) => ctx.route(`${server.origin}/slide.html`, (r) => r.fulfill({ contentType: 'text/html', body: `<!doctype html><title>slide</title>${snippet}` })),
+  });
+  const frame = await (await slide.waitForSelector('iframe')).contentFrame();
+  await frame.waitForFunction(() => document.body.dataset.status === 'done', null, { timeout: 60_000 });
+  const visible = await frame.evaluate(() => Object.fromEntries(['.page-header', '#config', '.sections', '.page-footer', '#run-panel', '#heatmaps canvas']
+    .map((s) => [s, !!document.querySelector(s)?.checkVisibility()])));
+  assert.deepEqual(visible, { '.page-header': false, '#config': false, '.sections': false, '.page-footer': false, '#run-panel': true, '#heatmaps canvas': true });
+  const results = await frame.evaluate(() => window.__results);
+  assert.equal(results.config.n, 5);
+  assert.equal(results.metrics.exact, 25);
+  // Offline, like the page: a new run needs nothing from the network.
+  await slide.context().setOffline(true);
+  await frame.click('#run');
+  await frame.waitForFunction(() => document.body.dataset.status === 'running' || document.body.dataset.status === 'done');
+  await frame.waitForFunction(() => document.body.dataset.status === 'done', null, { timeout: 60_000 });
+  assert.ok(new URL(frame.url()).searchParams.get('embed') === '1', 'the embedded page keeps embed=1 in its address');
+  assert.deepEqual(slide.problems(), []);
+  await slide.context().close();
+});

@@ -1,0 +1,116 @@
+// The npm package (make pkg → pkg/) as a developer gets it: packed by `npm pack`,
+// installed from the tarball with npm into a scratch project outside the repository
+// (offline: the tarball has no dependencies), and the guide's examples (docs/guide.md,
+// the fenced blocks tagged `example=NAME`) served from that project and run in headless
+// Chromium: plain ES modules importing the package by name through an import map, a
+// module Worker (WebGL2 on an OffscreenCanvas, WebGPU through the worker's navigator.gpu),
+// TypeScript compiled by the pinned tsc against the package's .d.ts, and the errors.
+// Each `// logs: TEXT` comment of an example must appear, in order, among what it logs.
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { launchBrowser, ROOT } from './harness.mjs';
+
+const PKG = join(ROOT, 'pkg');
+const guide = readFileSync(join(ROOT, 'docs', 'guide.md'), 'utf8');
+/** The guide's tagged blocks: { name: { lang, code } }. */
+const examples = Object.fromEntries([...guide.matchAll(/^```(\w+) example=([\w-]+)\n([\s\S]*?)^```/gm)]
+  .map(([, lang, name, code]) => [name, { lang, code }]));
+/** The page each runnable example is loaded by, and its module's file in the project. */
+const RUNS = { main: 'main.js', 'worker-page': 'worker-page.js', errors: 'errors.js', typescript: 'ts-out/main.js' };
+
+let scratch, project, tarball, server, origin, browser;
+
+function npm(args, cwd) {
+  return execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' }, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+before(async () => {
+  assert.ok(existsSync(join(PKG, 'package.json')), 'no pkg/package.json: run make pkg first (make test-e2e does)');
+  assert.ok(existsSync(join(ROOT, 'node_modules', 'typescript')), 'no typescript in node_modules: run make setup-test (npm ci)');
+  scratch = mkdtempSync(join(tmpdir(), 'gpgpu-matrix-pkg-'));
+  const packed = JSON.parse(npm(['pack', PKG, '--pack-destination', scratch, '--json'], ROOT));
+  tarball = packed[0];
+  project = join(scratch, 'project');
+  mkdirSync(project);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
+  npm(['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', join(scratch, tarball.filename)], project);
+
+  const files = { page: 'index.html', main: 'main.js', 'worker-page': 'worker-page.js', worker: 'worker.js', errors: 'errors.js', typescript: 'main.ts', tsconfig: 'tsconfig.json' };
+  for (const [name, file] of Object.entries(files)) {
+    assert.ok(examples[name], `docs/guide.md has no block tagged example=${name}`);
+    writeFileSync(join(project, file), examples[name].code);
+  }
+  // The TypeScript example: type-checked strictly against the package's .d.ts, then run.
+  execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], { cwd: project, stdio: 'pipe' });
+
+  const port = 20000 + Math.floor(Math.random() * 2000);
+  server = spawn('python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1', '--directory', project], { stdio: ['ignore', 'pipe', 'pipe'] });
+  origin = `http://127.0.0.1:${port}`;
+  await new Promise((resolve, reject) => {
+    const t0 = Date.now();
+    const poll = () => fetch(`${origin}/index.html`).then(resolve, () => (Date.now() - t0 > 10_000 ? reject(new Error('no server')) : setTimeout(poll, 100)));
+    poll();
+  });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill();
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+test('make pkg gives the npm package in wasm-pack\'s layout, and npm packs it', () => {
+  const json = JSON.parse(readFileSync(join(PKG, 'package.json'), 'utf8'));
+  const version = readFileSync(join(ROOT, 'Cargo.toml'), 'utf8').match(/^version\s*=\s*"([^"]+)"/m)[1];
+  assert.equal(json.name, 'gpgpu-matrix');
+  assert.equal(json.version, version, 'the version is Cargo.toml\'s');
+  assert.equal(json.type, 'module');
+  assert.equal(json.types, 'gpgpu_matrix.d.ts');
+  assert.deepEqual(json.exports['.'], { types: './gpgpu_matrix.d.ts', default: './gpgpu_matrix.js' });
+  assert.equal(json.sideEffects, false);
+  assert.equal(json.license, 'MIT OR Apache-2.0');
+  const packed = tarball.files.map((f) => f.path).sort();
+  assert.deepEqual(packed, ['LICENSE-APACHE', 'LICENSE-MIT', 'README.md', 'gpgpu_matrix.d.ts', 'gpgpu_matrix.js',
+    'gpgpu_matrix_bg.wasm', 'gpgpu_matrix_bg.wasm.d.ts', 'package.json']);
+  // The package is the page's own build.
+  assert.deepEqual(readFileSync(join(project, 'node_modules', 'gpgpu-matrix', 'gpgpu_matrix_bg.wasm')), readFileSync(join(ROOT, 'www', 'pkg', 'gpgpu_matrix_bg.wasm')));
+  assert.equal(readFileSync(join(project, 'node_modules', 'gpgpu-matrix', 'README.md'), 'utf8'), guide);
+});
+
+test('the guide\'s Rust example is the one tests/browser_guide.rs runs', () => {
+  const rust = guide.match(/^```rust\n([\s\S]*?)^```/m)[1];
+  assert.equal(rust, readFileSync(join(ROOT, 'tests', 'guide', 'square.rs'), 'utf8'));
+});
+
+for (const [name, file] of Object.entries(RUNS)) {
+  test(`the guide's ${name} example runs from the installed package`, async () => {
+    const expected = [...examples[name].code.matchAll(/\/\/ logs: (.*)$/gm)].map((m) => m[1].trim());
+    assert.ok(expected.length, `example=${name} says what it logs`);
+    const context = await browser.newContext();
+    // The guide's page, loading this example's module.
+    await context.route(`${origin}/run-${name}.html`, (r) => r.fulfill({ contentType: 'text/html', body: examples.page.code.replace('./main.js', `./${file}`) }));
+    const page = await context.newPage();
+    const logs = [];
+    const errors = [];
+    page.on('console', (m) => (m.type() === 'error' ? errors.push(m.text()) : logs.push(m.text())));
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('request', (r) => { if (!r.url().startsWith(origin)) errors.push(`request to ${r.url()}`); });
+    await page.goto(`${origin}/run-${name}.html`);
+    // Every expected line, in order, among the logged ones.
+    const matched = () => {
+      let i = 0;
+      for (const l of logs) if (i < expected.length && l === expected[i]) i++;
+      return i === expected.length;
+    };
+    const t0 = Date.now();
+    while (!matched() && !errors.length && Date.now() - t0 < 60_000) await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(errors, []);
+    assert.ok(matched(), `expected ${JSON.stringify(expected)} in order; logged ${JSON.stringify(logs)}`);
+    await context.close();
+  });
+}

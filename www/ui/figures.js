@@ -1,0 +1,326 @@
+// Figures to take away: every picture of a page gets "Save PNG" (and "Save SVG" where
+// it is drawn as vectors), every table "Copy as CSV" and "Copy as Markdown".
+//
+// mountFigureTools(root) decorates what `root` holds now and, through a MutationObserver,
+// whatever is added under it later, so a section needs to do nothing to get the tools:
+// use plain <canvas>, <svg> and <table> elements (a picture inside a <figure> gets one
+// toolbar for the figure, saving its largest picture, so a legend or swatch beside it is
+// not offered on its own). Left out: <svg> inside another <svg>, anything aria-hidden,
+// and anything inside [data-figure-tools="off"]. A table that is also a picture gives
+// itself a `figureSvg()` method returning an SVG element of it (www/ui/timeline.js), and
+// gets Save PNG / Save SVG beside its Copy buttons.
+//
+// The pure parts (tableRows, toCsv, toMarkdown, svgMarkup) are exported for the tests.
+
+const TOOLS = 'figure-tools';
+/** PNGs of vector pictures are drawn at this many pixels per CSS pixel (slides are big). */
+export const SVG_PNG_SCALE = 2;
+/** The presentation properties an SVG needs to look the same outside the page's CSS. */
+const SVG_STYLE = ['fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-dasharray', 'stroke-opacity',
+  'opacity', 'font-family', 'font-size', 'font-weight', 'font-style', 'text-anchor', 'dominant-baseline',
+  'visibility', 'display'];
+
+const INHERITED = new Set(['fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-dasharray', 'stroke-opacity',
+  'font-family', 'font-size', 'font-weight', 'font-style', 'text-anchor', 'visibility']);
+
+function button(label, title, onclick) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.textContent = label;
+  b.title = title;
+  b.addEventListener('click', onclick);
+  return b;
+}
+
+function skipped(node) {
+  return node.closest(`.${TOOLS}, [data-figure-tools="off"], [aria-hidden="true"]`) !== null;
+}
+
+/** A file name from the picture's or table's caption or accessible name. */
+function fileName(host, fallback) {
+  const text = host.querySelector?.(':scope > figcaption, :scope > caption')?.textContent
+    || host.getAttribute?.('aria-label') || host.querySelector?.('[aria-label]')?.getAttribute('aria-label') || fallback;
+  const slug = text.normalize('NFKD').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60);
+  return slug || fallback;
+}
+
+function download(blob, name) {
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  a.hidden = true;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+}
+
+/** Briefly says on `b` that it worked (or why not), for sighted and screen-reader users. */
+function flash(b, text) {
+  const label = b.dataset.label || b.textContent;
+  b.dataset.label = label;
+  b.textContent = text;
+  b.dataset.done = text;
+  clearTimeout(b.flashTimer);
+  b.flashTimer = setTimeout(() => { b.textContent = label; }, 1500);
+}
+
+// ---------------------------------------------------------------------------------
+// Pictures
+
+/** The picture a figure's Save buttons mean: its largest canvas or svg on screen. */
+function mainPicture(host) {
+  if (host.matches('canvas, svg')) return host;
+  let best = null, area = -1;
+  for (const p of host.querySelectorAll('canvas, svg')) {
+    if (p.parentElement.closest('svg') || skipped(p)) continue;
+    const r = p.getBoundingClientRect();
+    const a = p instanceof HTMLCanvasElement ? Math.max(r.width * r.height, p.width * p.height) : r.width * r.height;
+    if (a > area) { best = p; area = a; }
+  }
+  return best;
+}
+
+/**
+ * Whether a host's pictures are all SVG (then it gets Save SVG). Decided without layout
+ * (mainPicture measures, which would force a reflow for every figure a run adds).
+ */
+function drawnAsVectors(host) {
+  if (host.matches('canvas, svg')) return host instanceof SVGElement;
+  const pictures = [...host.querySelectorAll('canvas, svg')].filter((p) => !p.parentElement.closest('svg') && !skipped(p));
+  return pictures.length > 0 && pictures.every((p) => p instanceof SVGElement);
+}
+
+/** The size the PNG of `svg` has: its size on screen (else its viewBox), times SVG_PNG_SCALE. */
+export function svgPngSize(svg) {
+  const r = svg.getBoundingClientRect();
+  const box = svg.viewBox?.baseVal;
+  const w = r.width || box?.width || Number(svg.getAttribute('width')) || 300;
+  const h = r.height || box?.height || Number(svg.getAttribute('height')) || 150;
+  return { width: Math.max(1, Math.round(w * SVG_PNG_SCALE)), height: Math.max(1, Math.round(h * SVG_PNG_SCALE)), cssWidth: w, cssHeight: h };
+}
+
+/**
+ * A standalone SVG document of `svg`: the page's CSS is written onto each element as
+ * presentation attributes (computed values, so classes and custom properties resolve),
+ * with its size on screen.
+ */
+export function svgMarkup(svg) {
+  const copy = svg.cloneNode(true);
+  const from = [svg, ...svg.querySelectorAll('*')];
+  const to = [copy, ...copy.querySelectorAll('*')];
+  const styles = from.map((node) => getComputedStyle(node));
+  from.forEach((node, i) => {
+    const cs = styles[i];
+    // What an element inherits from its parent unchanged is written once, on the parent.
+    const parent = i ? styles[from.indexOf(node.parentElement)] : null;
+    const style = SVG_STYLE.map((p) => [p, cs.getPropertyValue(p)])
+      .filter(([p, v]) => v && v !== 'normal' && v !== 'auto' && !(p === 'display' && v !== 'none')
+        && !(p === 'visibility' && v === 'visible') && !(parent && INHERITED.has(p) && parent.getPropertyValue(p) === v))
+      .map(([p, v]) => `${p}:${v}`).join(';');
+    if (style) to[i].setAttribute('style', `${style};${to[i].getAttribute('style') || ''}`);
+    to[i].removeAttribute('class');
+  });
+  const { cssWidth, cssHeight } = svgPngSize(svg);
+  copy.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
+  copy.setAttribute('width', String(Math.round(cssWidth)));
+  copy.setAttribute('height', String(Math.round(cssHeight)));
+  if (!copy.getAttribute('viewBox')) copy.setAttribute('viewBox', `0 0 ${cssWidth} ${cssHeight}`);
+  const bg = getComputedStyle(svg.closest('.panel') || document.body).backgroundColor;
+  if (bg && bg !== 'rgba(0, 0, 0, 0)') copy.setAttribute('style', `background:${bg};${copy.getAttribute('style') || ''}`);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(copy)}\n`;
+}
+
+function canvasBlob(canvas) {
+  return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('the picture could not be encoded'))), 'image/png'));
+}
+
+/** The PNG of a canvas (its pixels, at its own size) or an svg (drawn at SVG_PNG_SCALE). */
+export async function pngBlob(picture) {
+  if (picture instanceof HTMLCanvasElement) return canvasBlob(picture);
+  const { width, height } = svgPngSize(picture);
+  const url = URL.createObjectURL(new Blob([svgMarkup(picture)], { type: 'image/svg+xml' }));
+  try {
+    const img = new Image();
+    img.src = url;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = width;
+    c.height = height;
+    c.getContext('2d').drawImage(img, 0, 0, width, height);
+    return canvasBlob(c);
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}
+
+/**
+ * `pick()`: the picture the buttons save when clicked (default: the host's largest canvas
+ * or svg); `vector`: whether it is drawn as vectors (Save SVG).
+ */
+function pictureTools(host, compact, pick = () => mainPicture(host), vector = drawnAsVectors(host)) {
+  const bar = document.createElement('div');
+  bar.className = `${TOOLS}${compact ? ' compact' : ''}`;
+  bar.setAttribute('role', 'group');
+  bar.setAttribute('aria-label', 'Save this picture');
+  const png = button(compact ? 'PNG' : 'Save PNG', 'Save the picture as a PNG file', async () => {
+    const p = pick();
+    if (!p) return;
+    try {
+      download(await pngBlob(p), `${fileName(host, 'picture')}.png`);
+      flash(png, 'Saved');
+    } catch (err) {
+      flash(png, 'Failed');
+      console.warn('gpgpu-matrix: Save PNG:', err);
+    }
+  });
+  png.dataset.action = 'png';
+  bar.append(png);
+  // Save SVG only where the picture is drawn as vectors (checked when clicked too: a
+  // figure can change what it holds).
+  if (vector) {
+    const svgButton = button(compact ? 'SVG' : 'Save SVG', 'Save the picture as an SVG file (vectors)', () => {
+      const p = pick();
+      if (!(p instanceof SVGElement)) return;
+      download(new Blob([svgMarkup(p)], { type: 'image/svg+xml' }), `${fileName(host, 'picture')}.svg`);
+      flash(svgButton, 'Saved');
+    });
+    svgButton.dataset.action = 'svg';
+    bar.append(svgButton);
+  }
+  return bar;
+}
+
+// ---------------------------------------------------------------------------------
+// Tables
+
+/** A cell's text as a spreadsheet reads it: numbers with ASCII minus and no group spaces. */
+export function cellText(cell) {
+  const copy = cell.cloneNode(true);
+  for (const x of copy.querySelectorAll(`.${TOOLS}, [aria-hidden="true"], script, style, button`)) x.remove();
+  const text = copy.textContent.replace(/\s+/g, ' ').trim();
+  const number = text.replace(/[\u2212\u2012\u2013]/g, '-').replace(/(\d)[\s\u00a0\u202f\u2009](?=\d{3}\b)/g, '$1');
+  return /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(number) || /^[-+]?(Infinity|NaN)$/.test(number) ? number : text.replace(/\u2212/g, '-');
+}
+
+/** The rows of `table` (head, bodies, foot) as arrays of cell texts. */
+export function tableRows(table) {
+  return [...table.rows].filter((r) => r.closest('table') === table).map((r) => [...r.cells].map(cellText));
+}
+
+export function toCsv(rows) {
+  const quote = (s) => (/[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+  return `${rows.map((r) => r.map(quote).join(',')).join('\r\n')}\r\n`;
+}
+
+export function toMarkdown(rows, caption = '') {
+  if (!rows.length) return '';
+  const width = Math.max(...rows.map((r) => r.length));
+  const pad = (r) => [...r, ...Array(width - r.length).fill('')];
+  const esc = (s) => s.replace(/\|/g, '\\|');
+  const line = (r) => `| ${pad(r).map(esc).join(' | ')} |`;
+  const [head, ...body] = rows;
+  return `${caption ? `${caption}\n\n` : ''}${[line(head), `|${' --- |'.repeat(width)}`, ...body.map(line)].join('\n')}\n`;
+}
+
+async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    // No async clipboard (a page on plain http from another host, a denied permission):
+    // the old way, from a selected textarea.
+    const t = document.createElement('textarea');
+    t.value = text;
+    t.setAttribute('readonly', '');
+    t.style.position = 'fixed';
+    t.style.opacity = '0';
+    document.body.append(t);
+    t.select();
+    const ok = document.execCommand('copy');
+    t.remove();
+    if (!ok) throw new Error('the browser refused to copy');
+  }
+}
+
+function tableTools(table) {
+  const bar = document.createElement('div');
+  bar.className = TOOLS;
+  bar.setAttribute('role', 'group');
+  bar.setAttribute('aria-label', 'Copy this table');
+  const caption = () => (table.caption ? cellText(table.caption) : '');
+  for (const [action, label, make] of [
+    ['csv', 'Copy as CSV', () => toCsv(tableRows(table))],
+    ['markdown', 'Copy as Markdown', () => toMarkdown(tableRows(table), caption())],
+  ]) {
+    const b = button(label, `${label.replace('Copy', 'Copy the table')} to the clipboard`, async () => {
+      try {
+        await copyText(make());
+        flash(b, 'Copied');
+      } catch (err) {
+        flash(b, 'Not copied');
+        console.warn('gpgpu-matrix: copy:', err);
+      }
+    });
+    b.dataset.action = action;
+    bar.append(b);
+  }
+  return bar;
+}
+
+// ---------------------------------------------------------------------------------
+// Decorating a page
+
+const done = new WeakSet();
+/** Toolbars placed beside (not inside) what they serve: removed when it is. */
+const beside = new Map();
+
+function place(target, host, bar) {
+  host.after(bar);
+  beside.set(target, bar);
+}
+
+function tidy() {
+  for (const [target, bar] of beside) {
+    if (!target.isConnected) { bar.remove(); beside.delete(target); }
+  }
+}
+
+function decorate(node) {
+  if (!(node instanceof Element) || skipped(node)) return;
+  const found = node.matches('canvas, svg, table') ? [node] : [];
+  found.push(...node.querySelectorAll('canvas, svg, table'));
+  for (const x of found) {
+    if (skipped(x)) continue;
+    if (x instanceof HTMLTableElement) {
+      if (done.has(x)) continue;
+      done.add(x);
+      const host = x.parentElement?.classList.contains('scroll-x') ? x.parentElement : x;
+      const bar = tableTools(x);
+      // A table that is also a picture (the pass timeline) says how to draw it.
+      if (typeof x.figureSvg === 'function') bar.append(...pictureTools(x, false, () => x.figureSvg(), true).children);
+      place(x, host, bar);
+      continue;
+    }
+    if (x.parentElement?.closest('svg')) continue;
+    const host = x.closest('figure') || x;
+    if (done.has(host)) continue;
+    done.add(host);
+    const compact = host.closest('td, th') !== null;
+    if (host === x) place(x, x, pictureTools(host, compact));
+    else host.append(pictureTools(host, compact));
+  }
+}
+
+/**
+ * Gives every picture and table under `root` its tools, now and whenever one is added.
+ * Returns the observer (disconnect() stops it).
+ */
+export function mountFigureTools(root = document.body) {
+  decorate(root);
+  const observer = new MutationObserver((records) => {
+    if (records.some((r) => r.removedNodes.length)) tidy();
+    for (const r of records) for (const n of r.addedNodes) decorate(n);
+  });
+  observer.observe(root, { childList: true, subtree: true });
+  return observer;
+}
