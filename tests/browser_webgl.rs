@@ -25,6 +25,8 @@ mod chains;
 mod errors;
 #[path = "webgl/graphs.rs"]
 mod graphs;
+#[path = "webgl/guide.rs"]
+mod guide;
 #[path = "webgl/leaks.rs"]
 mod leaks;
 #[path = "webgl/mesh.rs"]

@@ -82,7 +82,7 @@ test('make pkg gives the npm package in wasm-pack\'s layout, and npm packs it', 
   assert.equal(readFileSync(join(project, 'node_modules', 'gpgpu-matrix', 'README.md'), 'utf8'), guide);
 });
 
-test('the guide\'s Rust example is the one tests/browser_guide.rs runs', () => {
+test('the guide\'s Rust example is the one tests/webgl/guide.rs runs', () => {
   const rust = guide.match(/^```rust\n([\s\S]*?)^```/m)[1];
   assert.equal(rust, readFileSync(join(ROOT, 'tests', 'guide', 'square.rs'), 'utf8'));
 });

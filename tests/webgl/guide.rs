@@ -4,20 +4,18 @@
 use gpgpu_matrix::BackendChoice;
 use wasm_bindgen_test::*;
 
-wasm_bindgen_test_configure!(run_in_browser);
-
-mod guide {
-    include!("guide/square.rs");
+mod example {
+    include!("../guide/square.rs");
 }
 
 #[wasm_bindgen_test]
 async fn the_guides_rust_example_runs_on_webgl() {
-    let r = guide::square_two_by_two(BackendChoice::WebGl).await;
+    let r = example::square_two_by_two(BackendChoice::WebGl).await;
     assert_eq!(r.unwrap(), [7.0, 10.0, 15.0, 22.0]);
 }
 
 #[wasm_bindgen_test]
 async fn the_guides_rust_example_runs_on_webgpu() {
-    let r = guide::square_two_by_two(BackendChoice::WebGpu).await;
+    let r = example::square_two_by_two(BackendChoice::WebGpu).await;
     assert_eq!(r.unwrap(), [7.0, 10.0, 15.0, 22.0]);
 }
