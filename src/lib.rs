@@ -81,6 +81,7 @@ pub mod api;
 pub mod apps;
 pub mod batched;
 pub mod blocks;
+pub mod cpu;
 pub mod engine;
 pub mod error;
 pub mod gl;
