@@ -19,6 +19,8 @@ pub enum Backend {
     WebGl,
     /// WebGPU compute shaders on storage buffers.
     WebGpu,
+    /// The CPU's cores: a SIMD128 kernel in Web Workers (see [`crate::cpu`]).
+    Cpu,
 }
 
 impl Backend {
@@ -27,6 +29,7 @@ impl Backend {
         match self {
             Backend::WebGl => "webgl",
             Backend::WebGpu => "webgpu",
+            Backend::Cpu => "cpu",
         }
     }
 }
@@ -49,6 +52,9 @@ pub enum Kernel {
     /// WebGPU: a block of outputs per invocation held in registers, tuned per
     /// device class.
     Register,
+    /// CPU: B packed in panels, a 4×8 block of C in SIMD128 registers, C's rows
+    /// split among Web Workers (the chapter's OpenMP loop).
+    Simd,
 }
 
 impl Kernel {
@@ -63,8 +69,11 @@ impl Kernel {
     /// The WebGPU kernels, simplest first.
     pub const WEBGPU: [Kernel; 3] = [Kernel::Global, Kernel::Tiled16, Kernel::Register];
 
-    /// Every kernel: WebGL's, then WebGPU's.
-    pub const ALL: [Kernel; 7] = [
+    /// The CPU kernel.
+    pub const CPU: [Kernel; 1] = [Kernel::Simd];
+
+    /// Every kernel: WebGL's, then WebGPU's, then the CPU's.
+    pub const ALL: [Kernel; 8] = [
         Kernel::Naive,
         Kernel::Packed,
         Kernel::Blocked4,
@@ -72,6 +81,7 @@ impl Kernel {
         Kernel::Global,
         Kernel::Tiled16,
         Kernel::Register,
+        Kernel::Simd,
     ];
 
     pub fn name(self) -> &'static str {
@@ -83,6 +93,7 @@ impl Kernel {
             Kernel::Global => "global",
             Kernel::Tiled16 => "tiled16",
             Kernel::Register => "register",
+            Kernel::Simd => "simd",
         }
     }
 
@@ -95,6 +106,7 @@ impl Kernel {
         match self {
             Kernel::Naive | Kernel::Packed | Kernel::Blocked4 | Kernel::Blocked8 => Backend::WebGl,
             Kernel::Global | Kernel::Tiled16 | Kernel::Register => Backend::WebGpu,
+            Kernel::Simd => Backend::Cpu,
         }
     }
 
@@ -103,6 +115,7 @@ impl Kernel {
         match backend {
             Backend::WebGl => &Kernel::WEBGL,
             Backend::WebGpu => &Kernel::WEBGPU,
+            Backend::Cpu => &Kernel::CPU,
         }
     }
 
@@ -121,6 +134,9 @@ impl Kernel {
             Kernel::Register => {
                 "a block of outputs per invocation in registers, tuned per device class"
             }
+            Kernel::Simd => {
+                "B packed in panels, 4x8 outputs in SIMD128 registers, C's rows split among Web Workers"
+            }
         }
     }
 
@@ -132,7 +148,7 @@ impl Kernel {
             Kernel::Packed => Layout::Packed { planes: 1 },
             Kernel::Blocked4 => Layout::Packed { planes: 4 },
             Kernel::Blocked8 => Layout::Packed { planes: 8 },
-            Kernel::Global | Kernel::Tiled16 | Kernel::Register => Layout::Linear,
+            Kernel::Global | Kernel::Tiled16 | Kernel::Register | Kernel::Simd => Layout::Linear,
         }
     }
 
@@ -146,6 +162,7 @@ impl Kernel {
             Kernel::Global => "wgsl/matmul_global.wgsl",
             Kernel::Tiled16 => "wgsl/matmul_tiled.wgsl",
             Kernel::Register => "wgsl/matmul_register.wgsl",
+            Kernel::Simd => "src/cpu/kernel.rs",
         }
     }
 
@@ -154,6 +171,7 @@ impl Kernel {
         match self.backend() {
             Backend::WebGl => self.glsl(),
             Backend::WebGpu => webgpu::file_source(self),
+            Backend::Cpu => include_str!("../cpu/kernel.rs"),
         }
     }
 }
@@ -196,8 +214,9 @@ mod tests {
     fn the_backend_lists_partition_all() {
         let mut both: Vec<Kernel> = Kernel::WEBGL.to_vec();
         both.extend(Kernel::WEBGPU);
+        both.extend(Kernel::CPU);
         assert_eq!(both, Kernel::ALL);
-        for b in [Backend::WebGl, Backend::WebGpu] {
+        for b in [Backend::WebGl, Backend::WebGpu, Backend::Cpu] {
             assert!(Kernel::of(b).iter().all(|k| k.backend() == b));
         }
     }
