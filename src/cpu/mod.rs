@@ -140,6 +140,8 @@ struct Shared {
     /// Test hook: the next worker job gets a row count its data does not have, so
     /// the kernel traps in the worker.
     break_next: Cell<bool>,
+    /// The engine was freed: reads still in flight fail with FREED.
+    freed: Cell<bool>,
     /// Each worker's time of the last product, ms (the split's per-device report).
     last_worker_ms: RefCell<Vec<f64>>,
 }
@@ -154,6 +156,8 @@ pub struct CpuEngine {
 
 impl Drop for CpuEngine {
     fn drop(&mut self) {
+        self.shared.freed.set(true);
+        self.shared.queue.borrow_mut().clear();
         if let Some(pool) = &self.shared.pool {
             pool.free();
         }
@@ -183,6 +187,7 @@ impl CpuEngine {
                 threads,
                 poison: Cell::new(None),
                 break_next: Cell::new(false),
+                freed: Cell::new(false),
                 last_worker_ms: RefCell::new(Vec::new()),
             }),
             live: Rc::new(Cell::new(0)),
@@ -334,6 +339,10 @@ impl CpuRead {
             flush_now(&self.shared)?;
         } else {
             flush_async(&self.shared).await?;
+        }
+        // Its Gpgpu was freed before the answer came: as on the GPUs, it is gone.
+        if self.shared.freed.get() {
+            return Err(GpgpuError::Freed);
         }
         let data = self.data.borrow().clone();
         Ok(data)

@@ -473,6 +473,7 @@ pub enum JsSetup {
     WebGlBlocking,
     WebGlAsync,
     WebGpuAsync,
+    CpuAsync,
 }
 
 impl JsSetup {
@@ -480,6 +481,7 @@ impl JsSetup {
         match self {
             JsSetup::WebGlBlocking | JsSetup::WebGlAsync => Backend::WebGl,
             JsSetup::WebGpuAsync => Backend::WebGpu,
+            JsSetup::CpuAsync => Backend::Cpu,
         }
     }
 
@@ -505,6 +507,7 @@ impl Api {
     pub fn backend(&self) -> Backend {
         match self.g.backend().as_str() {
             "webgl" => Backend::WebGl,
+            "cpu" => Backend::Cpu,
             _ => Backend::WebGpu,
         }
     }
