@@ -82,6 +82,7 @@ pub mod apps;
 pub mod batched;
 pub mod blocks;
 pub mod cpu;
+pub mod devices;
 pub mod engine;
 pub mod error;
 pub mod gl;

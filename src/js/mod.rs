@@ -11,6 +11,7 @@ pub mod args;
 pub mod batched;
 pub mod blocks;
 pub mod cpu;
+pub mod devices;
 pub mod mesh;
 pub mod ransac;
 pub mod run;
