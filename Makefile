@@ -19,7 +19,7 @@ export WASM_BINDGEN_TEST_WEBDRIVER_JSON := $(CURDIR)/webdriver.json
 # SwiftShader and take 5-16 s on a loaded 2-core machine.
 export WASM_BINDGEN_TEST_TIMEOUT ?= 60
 
-.PHONY: setup setup-test build serve test lint test-native test-browser test-e2e bench bench-blocks bench-batched report clean
+.PHONY: setup setup-test build serve test lint test-native test-browser test-e2e bench bench-blocks bench-batched bench-devices report clean
 
 setup:
 	@scripts/setup.sh build
@@ -70,6 +70,12 @@ bench-blocks: setup-test build
 # the batched SVD against the exact solve, SVDs/s, k×k products): make bench-batched ARGS="--query 'parts=ransac'"
 bench-batched: setup-test build
 	node scripts/bench-batched.mjs $(ARGS)
+
+# The several-devices bench (www/bench-devices.html: the CPU backend against TF.js WASM at
+# the same thread count, the course report's ratio sweep, 'auto' against the best ratio):
+# make bench-devices ARGS="--query 'parts=cpu&sizes=1024'"
+bench-devices: setup-test build
+	node scripts/bench-devices.mjs $(ARGS)
 
 # The teaching page headless with one configuration: prints the comparison table and
 # saves a screenshot under reports/ (make report ARGS="n=512&op=power&p=5").

@@ -4,7 +4,7 @@
 // written to bench/results/ (write-results.mjs with the page's own report and plot); or a
 // result from the GPU post-processed; or the page staged for ../shared/gpu-browser.
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { ROOT, writeResults } from './write-results.mjs';
 import { withDeveloperFeatures } from './gpu-script.mjs';
 
@@ -53,6 +53,7 @@ function stageGpu(b, args) {
   // lacks them (a helper's branch not merged yet).
   const page = [b.page, ...b.extraFiles, ...readdirSync(join(ROOT, 'www')).filter((f) => f.endsWith('.js')).map((f) => `www/${f}`)];
   for (const f of page) {
+    mkdirSync(dirname(join(gc, 'extra', f)), { recursive: true });
     copyFileSync(join(ROOT, f), join(gc, 'extra', f));
     bytes += statSync(join(gc, 'extra', f)).size;
   }

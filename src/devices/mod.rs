@@ -91,7 +91,8 @@ impl Devices {
         self.handles.iter().map(|(_, b)| *b).collect()
     }
 
-    /// The ratios 'auto' would use now (equal before the first run).
+    /// The ratios 'auto' would use now (equal before the first run; see
+    /// [`Balance::ratios`]).
     pub fn auto_ratios(&self) -> Vec<f64> {
         normalised(&self.balance.borrow().ratios())
     }
@@ -104,12 +105,12 @@ impl Devices {
         [rows, inner, cols]: [usize; 3],
         a: &[f32],
         b: &[f32],
-        ratios: &Ratios,
+        ratios_choice: &Ratios,
         options: &Options,
     ) -> Result<Split> {
         shape::check_len("a", Shape::new(rows, inner), a.len())?;
         shape::check_len("b", Shape::new(inner, cols), b.len())?;
-        let ratios = match ratios {
+        let ratios = match ratios_choice {
             Ratios::Given(r) if r.len() != self.len() => {
                 return Err(GpgpuError::BadArgument {
                     name: "options.ratios".into(),
@@ -157,7 +158,9 @@ impl Devices {
         let total_ms = performance_now() - start;
         let work: Vec<f64> = split.iter().map(|&n| (n * inner * cols) as f64).collect();
         let ms: Vec<f64> = report.iter().map(|p| p.ms).collect();
-        self.balance.borrow_mut().update(&work, &ms);
+        self.balance
+            .borrow_mut()
+            .update(&work, &ms, total_ms, *ratios_choice == Ratios::Auto);
         Ok(Split {
             c,
             parts: report,
