@@ -113,7 +113,7 @@ mod rust_api {
         let early = "0 of 3 passes have run";
         // The blocking read: on WebGPU never possible, which it says first.
         let blocking = |done: &str| match backend {
-            Backend::WebGl => ("BAD_ARGUMENT", done.to_string()),
+            Backend::WebGl | Backend::Cpu => ("BAD_ARGUMENT", done.to_string()),
             Backend::WebGpu => ("NEEDS_ASYNC", "run.resultAsync()".to_string()),
         };
         let (code, needle) = blocking(early);
@@ -139,6 +139,7 @@ mod rust_api {
         let kernel = match backend {
             Backend::WebGl => Kernel::Packed,
             Backend::WebGpu => Kernel::Tiled16,
+            Backend::Cpu => Kernel::Simd,
         };
         let o = in_semiring(kernel, Semiring::MinPlus);
         let run = g.start_plan(2, &[0.0, 1.0, f32::INFINITY, 0.0], passes::power(2), &o);
@@ -177,7 +178,7 @@ mod rust_api {
             // A kernel of the other backend is refused by the engine too.
             let other = match backend {
                 Backend::WebGl => Kernel::Global,
-                Backend::WebGpu => Kernel::Naive,
+                Backend::WebGpu | Backend::Cpu => Kernel::Naive,
             };
             let r = e.product(other, ordinary, [&scalar, &scalar, &out], false);
             assert_error(r.map(|_| ()), "BAD_ARGUMENT", other.name());
@@ -208,7 +209,7 @@ mod rust_api {
     pub async fn a_run_belongs_to_the_gpgpu_that_started_it(backend: Backend) {
         let other_backend = match backend {
             Backend::WebGl => Backend::WebGpu,
-            Backend::WebGpu => Backend::WebGl,
+            Backend::WebGpu | Backend::Cpu => Backend::WebGl,
         };
         let (g1, g2, g3) = (
             on(backend).await,
@@ -257,7 +258,7 @@ mod rust_api {
         // async form.
         let check = |what: &str, r: gpgpu_matrix::Result<Vec<f32>>, want: &[f32], instead: &str| {
             match backend {
-                Backend::WebGl => assert_eq!(r.unwrap(), want, "{what}"),
+                Backend::WebGl | Backend::Cpu => assert_eq!(r.unwrap(), want, "{what}"),
                 Backend::WebGpu => {
                     let e = assert_error(r, "NEEDS_ASYNC", &format!("use {instead}"));
                     assert!(e.to_string().starts_with(what), "{e}");

@@ -420,7 +420,9 @@ async fn flush_async(shared: &Rc<Shared>) -> Result<()> {
                     b,
                     out,
                 }) => {
-                    let c = on_workers(shared, semiring, dims, &a.borrow(), &b.borrow()).await;
+                    // The inputs are copied into the messages before anything is awaited.
+                    let sent = send(shared, semiring, dims, &a.borrow(), &b.borrow());
+                    let c = gather(shared, dims, sent).await;
                     // The queue's later work needs this output: on failure drop it too.
                     match c {
                         Ok(c) => *out.borrow_mut() = c,
@@ -440,15 +442,15 @@ async fn flush_async(shared: &Rc<Shared>) -> Result<()> {
     result
 }
 
-/// Splits C's rows among the workers (static schedule), runs the parts at once and
-/// assembles them.
-async fn on_workers(
+/// Splits C's rows among the workers (static schedule) and sends every part: the
+/// promise of all parts and each part's rows.
+fn send(
     shared: &Shared,
     semiring: Semiring,
     d: Dims,
     a: &[f32],
     b: &[f32],
-) -> Result<Vec<f32>> {
+) -> (js_sys::Promise, Vec<std::ops::Range<usize>>) {
     let pool = shared.pool.as_ref().expect("flush_async runs with a pool");
     let work = d.rows * d.inner * d.cols;
     let parts = (work / MIN_WORK_PER_WORKER).clamp(1, shared.threads);
@@ -469,7 +471,16 @@ async fn on_workers(
             &b_js,
         ));
     }
-    let done = wasm_bindgen_futures::JsFuture::from(js_sys::Promise::all(&promises))
+    (js_sys::Promise::all(&promises), ranges)
+}
+
+/// Awaits the parts [`send`] sent and assembles C.
+async fn gather(
+    shared: &Shared,
+    d: Dims,
+    (all, ranges): (js_sys::Promise, Vec<std::ops::Range<usize>>),
+) -> Result<Vec<f32>> {
+    let done = wasm_bindgen_futures::JsFuture::from(all)
         .await
         .map_err(|e| {
             let freed = js_sys::Reflect::get(&e, &"freed".into()).is_ok_and(|f| f.is_truthy());

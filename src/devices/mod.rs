@@ -28,7 +28,7 @@ extern "C" {
 /// How rows are shared.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Ratios {
-    /// One number ≥ 0 per device (not all 0): device i gets ratios[i] / Σ of the rows.
+    /// One number ≥ 0 per device (not all 0): device i gets `ratios[i] / Σ ratios` of the rows.
     Given(Vec<f64>),
     /// Proportional to each device's measured throughput, refined after each run.
     Auto,
