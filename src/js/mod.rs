@@ -84,7 +84,8 @@ export interface DeviceInfo { backend: BackendName; maxDimension: number; kernel
   architecture?: string; device?: string; description?: string; fallbackAdapter?: boolean;
   maxStorageBufferBindingSize?: number; maxBufferSize?: number; maxMatrixBytes?: number;
   maxComputeWorkgroupsPerDimension?: number; maxComputeWorkgroupStorageSize?: number;
-  maxComputeInvocationsPerWorkgroup?: number; features?: string[]; registerKernel?: string; }
+  maxComputeInvocationsPerWorkgroup?: number; features?: string[]; registerKernel?: string;
+  threads?: number; simd?: string; }
 /** WebGL: textures, framebuffers, …; WebGPU: buffers, pipelines, … */
 export type LiveObjects = Record<string, number>;
 /** What every thrown error carries (`name === "GpgpuError"`). */
