@@ -10,7 +10,7 @@ import { el } from '../ui/format.js';
 
 const ID = 'devices';
 const SIZES = [128, 256, 512, 1024];
-const NAMES = { webgl: 'GPU (WebGL)', webgpu: 'GPU (WebGPU)', cpu: 'CPU (Web Workers)' };
+const NAMES = { webgl: 'GPU (WebGL)', webgpu: 'GPU (WebGPU, high-performance)', 'webgpu-low-power': 'GPU (WebGPU, low-power)', cpu: 'CPU (Web Workers)' };
 const COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c'];
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -84,7 +84,8 @@ export default {
 
   async engine(name) {
     if (!this.engines.has(name)) {
-      const options = name === 'webgpu' ? { backend: 'webgpu', powerPreference: 'high-performance' } : { backend: name };
+      // The two WebGPU preferences are two adapters on a dual-GPU laptop, the same one elsewhere.
+      const options = name.startsWith('webgpu') ? { backend: 'webgpu', powerPreference: name === 'webgpu' ? 'high-performance' : 'low-power' } : { backend: name };
       this.engines.set(name, await this.ctx.Gpgpu.create(options));
     }
     return this.engines.get(name);
