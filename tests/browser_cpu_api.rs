@@ -1,6 +1,8 @@
 //! The CPU backend through the JavaScript API: the shared argument-error checks
 //! (Promise forms) and the async run checks, less the two that draw heatmaps
-//! (UNSUPPORTED on the CPU, checked here).
+//! (UNSUPPORTED on the CPU, checked here); and the applications of matrix powers
+//! (reachability, shortest paths, inverse, eigenpairs, Jacobi, Fibonacci) with the
+//! shared checks of tests/common/apps.rs. One file: one browser start.
 
 #[macro_use]
 mod common;
@@ -12,6 +14,9 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 argument_error_tests!(JsSetup::CpuAsync);
+graph_tests!(Backend::Cpu);
+algebra_tests!(Backend::Cpu);
+iteration_tests!(Backend::Cpu);
 checks!(Backend::Cpu; common::runs:
     async_products_match_the_reference,
     async_errors_reject_the_promise,
