@@ -19,7 +19,7 @@ export WASM_BINDGEN_TEST_WEBDRIVER_JSON := $(CURDIR)/webdriver.json
 # (tests/browser_webgl.rs, tests/browser_webgpu.rs) that run for minutes on SwiftShader.
 export WASM_BINDGEN_TEST_TIMEOUT ?= 1200
 
-.PHONY: setup setup-test build pkg serve test lint test-native test-browser test-e2e bench bench-blocks bench-batched report clean
+.PHONY: setup setup-test build pkg serve test lint test-native test-browser test-e2e bench bench-blocks bench-batched bench-devices report clean
 
 setup:
 	@scripts/setup.sh build
@@ -74,6 +74,12 @@ bench-blocks: setup-test build
 # the batched SVD against the exact solve, SVDs/s, k×k products): make bench-batched ARGS="--query 'parts=ransac'"
 bench-batched: setup-test build
 	node scripts/bench-batched.mjs $(ARGS)
+
+# The several-devices bench (www/bench-devices.html: the CPU backend against TF.js WASM at
+# the same thread count, the course report's ratio sweep, 'auto' against the best ratio):
+# make bench-devices ARGS="--query 'parts=cpu&sizes=1024'"
+bench-devices: setup-test build
+	node scripts/bench-devices.mjs $(ARGS)
 
 # The teaching page headless with one configuration: prints the comparison table and
 # saves a screenshot under reports/ (make report ARGS="n=512&op=power&p=5").

@@ -23,6 +23,11 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
     def end_headers(self):
         self.send_header('Cache-Control', 'no-store')
+        # Cross-origin isolation (as ../shared/gpu-browser/serve.py): threaded WebAssembly
+        # (TF.js WASM's threads in make bench-devices) needs SharedArrayBuffer. Every file
+        # is served from here, so require-corp blocks nothing the page uses.
+        self.send_header('Cross-Origin-Opener-Policy', 'same-origin')
+        self.send_header('Cross-Origin-Embedder-Policy', 'require-corp')
         super().end_headers()
 
     def log_message(self, fmt, *args):

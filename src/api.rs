@@ -17,6 +17,7 @@ use crate::batched::{self, ransac::Ransac};
 use crate::blocks::grid::{self, TiledRun};
 use crate::blocks::mesh::{self, MeshRun};
 use crate::blocks::sparse;
+use crate::cpu::CpuEngine;
 use crate::engine::{Engine, GlEngine, GpuEngine, PendingRead};
 use crate::error::{GpgpuError, Result};
 use crate::gl::capabilities::DeviceInfo;
@@ -84,6 +85,8 @@ pub enum BackendChoice {
     Auto,
     WebGl,
     WebGpu,
+    /// The CPU's cores: a SIMD128 kernel in Web Workers (see [`crate::cpu`]).
+    Cpu,
 }
 
 /// What [`Gpgpu::create`] takes.
@@ -94,6 +97,9 @@ pub struct CreateOptions {
     pub canvas: Option<Canvas>,
     /// WebGPU: the adapter to ask for ("low-power" or "high-performance").
     pub power_preference: Option<web_sys::GpuPowerPreference>,
+    /// CPU: worker threads (None: `navigator.hardwareConcurrency`; 0: none, every
+    /// product on the calling thread).
+    pub threads: Option<usize>,
 }
 
 /// The 'auto' backend rule, from the bench (bench/NOTES.md): a hardware WebGPU
@@ -113,6 +119,10 @@ pub fn choose_backend(adapter_is_software: Option<bool>) -> Backend {
 pub enum Info {
     WebGl(DeviceInfo),
     WebGpu(GpuInfo),
+    /// The CPU backend and its worker threads.
+    Cpu {
+        threads: usize,
+    },
 }
 
 /// A handle that async work holds: it does not keep the engine alive, so work in
@@ -164,6 +174,16 @@ impl Handle {
     }
 }
 
+thread_local! {
+    static BLOCKING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the code running now is under [`now`] (a blocking call): the CPU
+/// backend then computes on the calling thread instead of awaiting its workers.
+pub fn blocking() -> bool {
+    BLOCKING.get()
+}
+
 /// Runs a future that must complete without waiting (the blocking calls on WebGL,
 /// whose reads are synchronous); one that would wait is `NeedsAsync`.
 pub fn now<T>(
@@ -172,10 +192,13 @@ pub fn now<T>(
     instead: &'static str,
 ) -> Result<T> {
     let mut future = pin!(future);
-    match future
+    // The CPU backend's reads run their queue on this thread while this is set.
+    let outer = BLOCKING.replace(true);
+    let polled = future
         .as_mut()
-        .poll(&mut Context::from_waker(Waker::noop()))
-    {
+        .poll(&mut Context::from_waker(Waker::noop()));
+    BLOCKING.set(outer);
+    match polled {
         Poll::Ready(result) => result,
         Poll::Pending => Err(GpgpuError::NeedsAsync { call, instead }),
     }
@@ -219,6 +242,7 @@ impl Gpgpu {
         let webgl = |canvas: Option<Canvas>| Gpgpu::new(canvas);
         match options.backend {
             BackendChoice::WebGl => webgl(options.canvas),
+            BackendChoice::Cpu => Ok(Gpgpu::wrap(Engine::Cpu(CpuEngine::new(options.threads)?))),
             BackendChoice::WebGpu => Ok(Gpgpu::wrap(Engine::WebGpu(
                 GpuEngine::create(options.power_preference).await?,
             ))),
@@ -276,6 +300,9 @@ impl Gpgpu {
         match &*self.engine.borrow() {
             Engine::WebGl(e) => Info::WebGl(e.info().clone()),
             Engine::WebGpu(e) => Info::WebGpu(e.info().clone()),
+            Engine::Cpu(e) => Info::Cpu {
+                threads: e.threads(),
+            },
         }
     }
 
@@ -322,7 +349,7 @@ impl Gpgpu {
     /// Fails with NeedsAsync on a backend that cannot block.
     fn blocking(&self, call: &'static str, instead: &'static str) -> Result<()> {
         match self.backend() {
-            Backend::WebGl => Ok(()),
+            Backend::WebGl | Backend::Cpu => Ok(()),
             Backend::WebGpu => Err(GpgpuError::NeedsAsync { call, instead }),
         }
     }

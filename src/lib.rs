@@ -1,7 +1,9 @@
 //! gpgpu-matrix: matrix products, repeated squaring and matrix powers on the GPU
 //! from Rust compiled to WebAssembly, two ways: WebGL2 fragment shaders rendering
 //! into float textures (the classic GPGPU technique), and WebGPU compute shaders
-//! (one invocation per element, workgroup-memory tiles, register tiles).
+//! (one invocation per element, workgroup-memory tiles, register tiles); and, to
+//! compare honestly, the CPU's cores (a SIMD128 kernel in Web Workers, [`cpu`]).
+//! [`devices`] splits a product's rows across several of them at once.
 //!
 //! It runs in a browser page or worker (`wasm32-unknown-unknown` with wasm-bindgen).
 //! The [`plan`] module is pure Rust and works anywhere. Building needs
@@ -46,6 +48,18 @@
 //!         other => panic!("{other:?}"),
 //!     }
 //!     let _explicit = CreateOptions { backend: BackendChoice::WebGpu, ..Default::default() };
+//!
+//!     // The CPU's cores (two Web Workers here), and C's rows split between devices.
+//!     let cpu = Gpgpu::create(CreateOptions {
+//!         backend: BackendChoice::Cpu,
+//!         threads: Some(2),
+//!         ..Default::default()
+//!     })
+//!     .await?;
+//!     use gpgpu_matrix::devices::{Devices, Ratios};
+//!     let both = Devices::new(vec![(gpu.handle(), gpu.backend()), (cpu.handle(), cpu.backend())])?;
+//!     let split = both.multiply_split([2, 2, 2], &m, &m, &Ratios::Auto, &auto).await?;
+//!     assert_eq!(split.c, [2.0, 1.0, 1.0, 1.0]);
 //! #   let _ = (f, paths, reach, m5, m8);
 //!     Ok(())
 //! }
@@ -68,6 +82,8 @@
 //!   matrix powers; partitioned products: tiles past the device limit,
 //!   block-sparse products, Fox's and Cannon's algorithms) and [`batched`]: many
 //!   small problems at once;
+//! * [`cpu`]: the CPU backend (the engine's third variant) and [`devices`]: products
+//!   split across engines;
 //! * [`api`] (Rust) and the wasm-bindgen `Gpgpu` class (JavaScript) on top.
 
 #[cfg(not(any(web_sys_unstable_apis, doc)))]
@@ -81,6 +97,8 @@ pub mod api;
 pub mod apps;
 pub mod batched;
 pub mod blocks;
+pub mod cpu;
+pub mod devices;
 pub mod engine;
 pub mod error;
 pub mod gl;

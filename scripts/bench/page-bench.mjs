@@ -4,9 +4,10 @@
 // written to bench/results/ (write-results.mjs with the page's own report and plot); or a
 // result from the GPU post-processed; or the page staged for ../shared/gpu-browser.
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { ROOT, writeResults } from './write-results.mjs';
 import { withDeveloperFeatures } from './gpu-script.mjs';
+import { pkgFiles } from './page-files.mjs';
 
 /** A script's header comment, the --help text. */
 function helpOf(scriptUrl) {
@@ -43,16 +44,17 @@ function stageGpu(b, args) {
   const dev = withDeveloperFeatures(readFileSync(join(gc, 'run-on-gpu.sh'), 'utf8'));
   writeFileSync(join(gc, 'run-on-gpu-bench.sh'), dev.script);
   rmSync(join(gc, 'extra'), { recursive: true, force: true });
-  mkdirSync(join(gc, 'extra', 'www', 'pkg'), { recursive: true });
   let bytes = 0;
-  for (const f of readdirSync(join(ROOT, 'www', 'pkg'))) {
-    copyFileSync(join(ROOT, 'www', 'pkg', f), join(gc, 'extra', 'www', 'pkg', f));
-    bytes += statSync(join(gc, 'extra', 'www', 'pkg', f)).size;
+  for (const f of pkgFiles()) {
+    mkdirSync(dirname(join(gc, 'extra', f)), { recursive: true });
+    copyFileSync(join(ROOT, f), join(gc, 'extra', f));
+    bytes += statSync(join(gc, 'extra', f)).size;
   }
   // The page and the modules it imports, so that it runs even where the carried checkout
   // lacks them (a helper's branch not merged yet).
   const page = [b.page, ...b.extraFiles, ...readdirSync(join(ROOT, 'www')).filter((f) => f.endsWith('.js')).map((f) => `www/${f}`)];
   for (const f of page) {
+    mkdirSync(dirname(join(gc, 'extra', f)), { recursive: true });
     copyFileSync(join(ROOT, f), join(gc, 'extra', f));
     bytes += statSync(join(gc, 'extra', f)).size;
   }

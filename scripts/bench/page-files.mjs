@@ -1,6 +1,6 @@
 // The files the benchmark page loads that git does not track, which the GPU machine
 // (no npm, no build) must be sent: used by `scripts/bench.mjs --stage-gpu`.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { PEER_FILES, PEER_SCRIPTS } from '../../www/bench-params.js';
 import { ROOT } from './write-results.mjs';
@@ -12,7 +12,16 @@ export function untrackedPageFiles() {
   const files = [...PEER_SCRIPTS, ...PEER_FILES].map((src) => src.replace(/^\.\.\//, ''));
   const wasmDir = 'node_modules/@tensorflow/tfjs-backend-wasm/dist';
   for (const f of readdirSync(join(ROOT, wasmDir))) if (f.endsWith('.wasm')) files.push(`${wasmDir}/${f}`);
-  const pkg = join(ROOT, 'www', 'pkg');
-  if (existsSync(pkg)) for (const f of readdirSync(pkg)) files.push(`www/pkg/${f}`);
+  files.push(...pkgFiles());
   return files;
+}
+
+/** www/pkg/'s files, relative to the root, its folders walked (wasm-bindgen puts the
+ *  JS snippets a crate imports, such as the CPU backend's worker pool, under snippets/). */
+export function pkgFiles(dir = 'www/pkg') {
+  if (!existsSync(join(ROOT, dir))) return [];
+  return readdirSync(join(ROOT, dir)).flatMap((f) => {
+    const rel = `${dir}/${f}`;
+    return statSync(join(ROOT, rel)).isDirectory() ? pkgFiles(rel) : [rel];
+  });
 }

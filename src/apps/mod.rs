@@ -112,7 +112,8 @@ fn keep_if(e: &mut Engine, done: Result<()>, out: Matrix) -> Result<Matrix> {
 }
 
 /// A readback that completes at once on WebGL (a blocking read) and through
-/// `mapAsync` on WebGPU.
+/// `mapAsync` on WebGPU; on the CPU the queue runs when the read is awaited (on
+/// the workers, or on this thread under a blocking call).
 fn fetch(e: &mut Engine, m: &Matrix, semiring: Semiring) -> Result<PendingRead> {
     match e.backend() {
         Backend::WebGl => Ok(PendingRead::ready(semiring.decode(e.download(
@@ -120,7 +121,7 @@ fn fetch(e: &mut Engine, m: &Matrix, semiring: Semiring) -> Result<PendingRead> 
             "read",
             "an Async form",
         )?))),
-        Backend::WebGpu => e.read(m, semiring),
+        Backend::WebGpu | Backend::Cpu => e.read(m, semiring),
     }
 }
 
@@ -137,7 +138,7 @@ pub async fn run_plan(
         let mut run = api::start_plan(e, n, m, plan, options)?;
         let read = run.run_all(e).and_then(|_| match e.backend() {
             Backend::WebGl => run.read_result(e).map(PendingRead::ready),
-            Backend::WebGpu => run.read_result_async(e),
+            Backend::WebGpu | Backend::Cpu => run.read_result_async(e),
         });
         run.recycle(e);
         read

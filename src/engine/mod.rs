@@ -14,6 +14,7 @@ pub mod webgpu;
 
 use crate::gl::context::Canvas;
 
+use crate::cpu::{CpuEngine, CpuMatrix, CpuRead};
 use crate::error::{GpgpuError, Result};
 use crate::gl::objects::Query;
 use crate::kernels::webgl::heatmap::{self, Drawn, Style};
@@ -48,12 +49,15 @@ const GPU_DISJOINT_EXT: u32 = 0x8FBB;
 pub enum Engine {
     WebGl(GlEngine),
     WebGpu(GpuEngine),
+    /// The CPU's cores through Web Workers (see [`crate::cpu`]).
+    Cpu(CpuEngine),
 }
 
-/// A matrix resident on the GPU of one backend.
+/// A matrix resident on the GPU of one backend (or in wasm memory for the CPU).
 pub enum Matrix {
     Gl(GlMatrix),
     Gpu(GpuMatrix),
+    Cpu(CpuMatrix),
 }
 
 impl Matrix {
@@ -61,13 +65,14 @@ impl Matrix {
         match self {
             Matrix::Gl(m) => m.shape,
             Matrix::Gpu(m) => m.shape,
+            Matrix::Cpu(m) => m.shape,
         }
     }
 
     pub fn layout(&self) -> Layout {
         match self {
             Matrix::Gl(m) => m.layout,
-            Matrix::Gpu(_) => Layout::Linear,
+            Matrix::Gpu(_) | Matrix::Cpu(_) => Layout::Linear,
         }
     }
 }
@@ -91,6 +96,14 @@ fn svd_form(backend: Backend) -> GpgpuError {
     }
 }
 
+/// An operation the CPU backend does not run.
+fn not_on_cpu(what: &str) -> GpgpuError {
+    GpgpuError::Unsupported {
+        what: what.into(),
+        instead: "a Gpgpu with backend 'webgl' or 'webgpu'",
+    }
+}
+
 /// "This matrix belongs to the other backend": a caller mixed engines.
 fn foreign() -> GpgpuError {
     GpgpuError::BadArgument {
@@ -106,6 +119,7 @@ impl Engine {
         match self {
             Engine::WebGl(_) => Backend::WebGl,
             Engine::WebGpu(_) => Backend::WebGpu,
+            Engine::Cpu(_) => Backend::Cpu,
         }
     }
 
@@ -114,6 +128,7 @@ impl Engine {
         match self {
             Engine::WebGl(e) => e.id(),
             Engine::WebGpu(e) => e.id(),
+            Engine::Cpu(e) => e.id(),
         }
     }
 
@@ -123,6 +138,7 @@ impl Engine {
         match self {
             Engine::WebGl(e) => e.gl().generation(),
             Engine::WebGpu(e) => e.generation(),
+            Engine::Cpu(_) => 0,
         }
     }
 
@@ -130,7 +146,7 @@ impl Engine {
     pub fn outlived(&self) -> GpgpuError {
         match self {
             Engine::WebGl(_) => GpgpuError::RunOutlivedContext,
-            Engine::WebGpu(_) => GpgpuError::RunOutlivedDevice,
+            Engine::WebGpu(_) | Engine::Cpu(_) => GpgpuError::RunOutlivedDevice,
         }
     }
 
@@ -139,13 +155,14 @@ impl Engine {
         match self {
             Engine::WebGl(e) => e.ensure(),
             Engine::WebGpu(e) => e.ensure(),
+            Engine::Cpu(_) => Ok(()),
         }
     }
 
     /// Whether a lost device is being replaced (an async call may wait for it).
     pub fn replacing(&self) -> bool {
         match self {
-            Engine::WebGl(_) => false,
+            Engine::WebGl(_) | Engine::Cpu(_) => false,
             Engine::WebGpu(e) => e.replacing(),
         }
     }
@@ -155,6 +172,7 @@ impl Engine {
         match self {
             Engine::WebGl(e) => e.info().limits.max_dimension(),
             Engine::WebGpu(e) => e.max_dimension(),
+            Engine::Cpu(_) => crate::cpu::MAX_DIMENSION,
         }
     }
 
@@ -170,6 +188,7 @@ impl Engine {
                 }
                 shape::dimension(name, value, usize::MAX)
             }
+            Engine::Cpu(_) => shape::dimension(name, value, crate::cpu::MAX_DIMENSION),
         }
     }
 
@@ -205,6 +224,7 @@ impl Engine {
         match self {
             Engine::WebGl(_) => Ok(()),
             Engine::WebGpu(e) => e.check_shape(shape),
+            Engine::Cpu(_) => Ok(()),
         }
     }
 
@@ -216,6 +236,7 @@ impl Engine {
                 .filter(|k| k.supported(&e.info().limits))
                 .collect(),
             Engine::WebGpu(_) => Kernel::WEBGPU.to_vec(),
+            Engine::Cpu(_) => Kernel::CPU.to_vec(),
         }
     }
 
@@ -225,6 +246,7 @@ impl Engine {
         match (self, requested) {
             (Engine::WebGl(e), None) => Ok(choose_webgl(out, &e.info().limits)),
             (Engine::WebGpu(_), None) => Ok(choose_webgpu(out)),
+            (Engine::Cpu(_), None) => Ok(Kernel::Simd),
             (_, Some(k)) if self.kernels().contains(&k) => Ok(k),
             (Engine::WebGl(e), Some(k)) if k.backend() == Backend::WebGl => {
                 let limits = &e.info().limits;
@@ -272,6 +294,7 @@ impl Engine {
         match self {
             Engine::WebGl(e) => e.upload(shape, layout, data, pad).map(Matrix::Gl),
             Engine::WebGpu(e) => e.upload(shape, data).map(Matrix::Gpu),
+            Engine::Cpu(e) => e.upload(shape, data).map(Matrix::Cpu),
         }
     }
 
@@ -280,6 +303,7 @@ impl Engine {
         match self {
             Engine::WebGl(e) => e.alloc(shape, layout).map(Matrix::Gl),
             Engine::WebGpu(e) => e.alloc(shape).map(Matrix::Gpu),
+            Engine::Cpu(e) => e.alloc(shape).map(Matrix::Cpu),
         }
     }
 
@@ -288,6 +312,7 @@ impl Engine {
         match (self, m) {
             (Engine::WebGl(e), Matrix::Gl(m)) => e.recycle(m),
             (Engine::WebGpu(e), Matrix::Gpu(m)) => e.recycle(m),
+            (Engine::Cpu(e), Matrix::Cpu(m)) => e.recycle(m),
             // Another backend's matrix: dropping it frees it.
             _ => {}
         }
@@ -298,6 +323,7 @@ impl Engine {
         match self {
             Engine::WebGl(e) => e.trim(),
             Engine::WebGpu(e) => e.trim(),
+            Engine::Cpu(_) => {}
         }
     }
 
@@ -306,6 +332,7 @@ impl Engine {
         match self {
             Engine::WebGl(e) => e.set_poison(value),
             Engine::WebGpu(e) => e.set_poison(value),
+            Engine::Cpu(e) => e.set_poison(value),
         }
     }
 
@@ -326,6 +353,9 @@ impl Engine {
             }
             (Engine::WebGpu(e), Matrix::Gpu(a), Matrix::Gpu(b), Matrix::Gpu(out)) => {
                 gpu_timed(e, timed, |e, t| e.product(kernel, semiring, [a, b, out], t))
+            }
+            (Engine::Cpu(e), Matrix::Cpu(a), Matrix::Cpu(b), Matrix::Cpu(out)) => {
+                e.product(semiring, [a, b, out]).map(|_| None)
             }
             _ => Err(foreign()),
         }
@@ -359,6 +389,14 @@ impl Engine {
                 };
                 e.affine(out, p, q, coefficients)
             }
+            (Engine::Cpu(e), Matrix::Cpu(out), Matrix::Cpu(p), q) => {
+                let q = match q {
+                    Some(Matrix::Cpu(q)) => Some(q),
+                    Some(_) => return Err(foreign()),
+                    None => None,
+                };
+                e.affine(out, p, q, coefficients)
+            }
             _ => Err(foreign()),
         }
     }
@@ -376,6 +414,9 @@ impl Engine {
                 affine::combine(e, out, [p, q], semiring, semiring.zero() as f32)
             }
             (Engine::WebGpu(e), Matrix::Gpu(out), Matrix::Gpu(p), Matrix::Gpu(q)) => {
+                e.combine(out, [p, q], semiring)
+            }
+            (Engine::Cpu(e), Matrix::Cpu(out), Matrix::Cpu(p), Matrix::Cpu(q)) => {
                 e.combine(out, [p, q], semiring)
             }
             _ => Err(foreign()),
@@ -397,6 +438,7 @@ impl Engine {
             (Engine::WebGpu(e), Matrix::Gpu(a), Matrix::Gpu(b), Matrix::Gpu(i), Matrix::Gpu(o)) => {
                 gpu_timed(e, timed, |e, t| e.block_product(n, [a, b, i, o], t))
             }
+            (Engine::Cpu(_), ..) => Err(not_on_cpu("a block-sparse product")),
             _ => Err(foreign()),
         }
     }
@@ -415,6 +457,7 @@ impl Engine {
             (Engine::WebGpu(e), Matrix::Gpu(x), Matrix::Gpu(s), Matrix::Gpu(h)) => {
                 gpu_timed(e, timed, |e, t| e.ransac_fit(p, [x, s, h], t))
             }
+            (Engine::Cpu(_), ..) => Err(not_on_cpu("RANSAC")),
             _ => Err(foreign()),
         }
     }
@@ -433,6 +476,7 @@ impl Engine {
             (Engine::WebGpu(e), Matrix::Gpu(x), Matrix::Gpu(h), Matrix::Gpu(c)) => {
                 gpu_timed(e, timed, |e, t| e.ransac_score(p, [x, h, c], t))
             }
+            (Engine::Cpu(_), ..) => Err(not_on_cpu("RANSAC")),
             _ => Err(foreign()),
         }
     }
@@ -446,6 +490,7 @@ impl Engine {
             (Engine::WebGpu(e), Matrix::Gpu(a), Matrix::Gpu(b), Matrix::Gpu(o)) => {
                 e.batched_product(p, [a, b, o])
             }
+            (Engine::Cpu(_), ..) => Err(not_on_cpu("a batched product")),
             _ => Err(foreign()),
         }
     }
@@ -458,6 +503,7 @@ impl Engine {
                 e.svd_jacobi(p, [a, o, n])
             }
             (Engine::WebGl(_), ..) => Err(svd_form(Backend::WebGl)),
+            (Engine::Cpu(_), ..) => Err(not_on_cpu("the batched SVD")),
             _ => Err(foreign()),
         }
     }
@@ -476,6 +522,7 @@ impl Engine {
                 svd::round(e, p, round, [s, r, d])
             }
             (Engine::WebGpu(_), ..) => Err(svd_form(Backend::WebGpu)),
+            (Engine::Cpu(_), ..) => Err(not_on_cpu("the batched SVD")),
             _ => Err(foreign()),
         }
     }
@@ -486,6 +533,7 @@ impl Engine {
         match (self, work, out) {
             (Engine::WebGl(e), Matrix::Gl(w), Matrix::Gl(o)) => svd::measure(e, p, w, o),
             (Engine::WebGpu(_), ..) => Err(svd_form(Backend::WebGpu)),
+            (Engine::Cpu(_), ..) => Err(not_on_cpu("the batched SVD")),
             _ => Err(foreign()),
         }
     }
@@ -495,6 +543,7 @@ impl Engine {
         match (self, work, out) {
             (Engine::WebGl(e), Matrix::Gl(w), Matrix::Gl(o)) => svd::finish(e, p, w, o),
             (Engine::WebGpu(_), ..) => Err(svd_form(Backend::WebGpu)),
+            (Engine::Cpu(_), ..) => Err(not_on_cpu("the batched SVD")),
             _ => Err(foreign()),
         }
     }
@@ -504,6 +553,7 @@ impl Engine {
         match (self, c, flags) {
             (Engine::WebGl(e), Matrix::Gl(c), Matrix::Gl(f)) => block_sparse::flags(e, n, c, f),
             (Engine::WebGpu(e), Matrix::Gpu(c), Matrix::Gpu(f)) => e.block_flags(n, c, f),
+            (Engine::Cpu(_), ..) => Err(not_on_cpu("a block-sparse product")),
             _ => Err(foreign()),
         }
     }
@@ -519,6 +569,7 @@ impl Engine {
         match (self, m) {
             (Engine::WebGl(e), Matrix::Gl(m)) => e.download(m),
             (Engine::WebGpu(_), Matrix::Gpu(_)) => Err(GpgpuError::NeedsAsync { call, instead }),
+            (Engine::Cpu(e), Matrix::Cpu(m)) => e.download(m),
             _ => Err(foreign()),
         }
     }
@@ -534,6 +585,9 @@ impl Engine {
             (Engine::WebGpu(e), Matrix::Gpu(m)) => {
                 Ok(PendingRead(ReadState::Gpu(e.read(m)?, semiring)))
             }
+            (Engine::Cpu(e), Matrix::Cpu(m)) => {
+                Ok(PendingRead(ReadState::Cpu(e.read(m), semiring)))
+            }
             _ => Err(foreign()),
         }
     }
@@ -546,6 +600,7 @@ impl Engine {
                 reduce::stats_with(e, m, factor).map(|s| PendingStats(StatsState::Ready(s)))
             }
             (Engine::WebGpu(e), Matrix::Gpu(m)) => Ok(PendingStats(StatsState::Gpu(e.stats(m)?))),
+            (Engine::Cpu(e), Matrix::Cpu(m)) => Ok(PendingStats(StatsState::Cpu(e.stats(m)))),
             _ => Err(foreign()),
         }
     }
@@ -589,6 +644,9 @@ impl Engine {
                     drawn,
                 }))
             }
+            (Engine::Cpu(_), Matrix::Cpu(_)) => {
+                Err(not_on_cpu("a heatmap drawn from device memory"))
+            }
             _ => Err(foreign()),
         }
     }
@@ -598,6 +656,7 @@ impl Engine {
         match (self, m) {
             (Engine::WebGl(_), Matrix::Gl(m)) => m.target.read_texel(0).map(|_| ()),
             (Engine::WebGpu(_), Matrix::Gpu(_)) => Err(GpgpuError::NeedsAsync { call, instead }),
+            (Engine::Cpu(e), Matrix::Cpu(m)) => e.download(m).map(|_| ()),
             _ => Err(foreign()),
         }
     }
@@ -610,6 +669,7 @@ impl Engine {
                 Ok(Idle::Gl(e.gl().clone()))
             }
             Engine::WebGpu(e) => Ok(Idle::Gpu(e.gpu().clone(), e.idle()?)),
+            Engine::Cpu(_) => Ok(Idle::Cpu),
         }
     }
 
@@ -669,6 +729,10 @@ impl Engine {
                     ("querySets", c.query_sets),
                 ]
             }
+            Engine::Cpu(e) => vec![
+                ("buffers", e.live_matrices()),
+                ("workers", e.live_workers()),
+            ],
         }
     }
 
@@ -676,7 +740,7 @@ impl Engine {
     pub fn webgl(&mut self) -> Option<&mut GlEngine> {
         match self {
             Engine::WebGl(e) => Some(e),
-            Engine::WebGpu(_) => None,
+            Engine::WebGpu(_) | Engine::Cpu(_) => None,
         }
     }
 
@@ -684,7 +748,15 @@ impl Engine {
     pub fn webgpu(&mut self) -> Option<&mut GpuEngine> {
         match self {
             Engine::WebGpu(e) => Some(e),
-            Engine::WebGl(_) => None,
+            Engine::WebGl(_) | Engine::Cpu(_) => None,
+        }
+    }
+
+    /// The CPU engine, if this is one.
+    pub fn cpu(&mut self) -> Option<&mut CpuEngine> {
+        match self {
+            Engine::Cpu(e) => Some(e),
+            _ => None,
         }
     }
 
@@ -694,6 +766,7 @@ impl Engine {
             Engine::WebGpu(e) if kernel.backend() == Backend::WebGpu => {
                 e.product_source(kernel, semiring)
             }
+            Engine::Cpu(_) => Kernel::Simd.source().into(),
             _ => crate::kernels::webgl::ProgramKey::product(kernel, semiring).fragment_source(),
         }
     }
@@ -749,6 +822,7 @@ enum ReadState {
     Ready(Vec<f32>),
     Gl(GlRead),
     Gpu(GpuRead, Semiring),
+    Cpu(CpuRead, Semiring),
     /// A tiled matrix: each tile's read, with where the tile goes.
     Tiles {
         shape: Shape,
@@ -784,6 +858,7 @@ impl PendingRead {
             }
             ReadState::Gl(read) => read.wait().await,
             ReadState::Gpu(read, semiring) => Ok(semiring.decode(read.wait_f32().await?)),
+            ReadState::Cpu(read, semiring) => Ok(semiring.decode(read.wait().await?)),
         }
     }
 
@@ -804,6 +879,7 @@ impl PendingRead {
 enum StatsState {
     Ready(Stats),
     Gpu(GpuRead),
+    Cpu(CpuRead),
 }
 
 /// Statistics on their way.
@@ -814,6 +890,7 @@ impl PendingStats {
         match self.0 {
             StatsState::Ready(s) => Ok(s),
             StatsState::Gpu(read) => Ok(Stats::from_record(&read.wait_f32().await?)),
+            StatsState::Cpu(read) => read.wait_stats().await,
         }
     }
 
@@ -822,6 +899,7 @@ impl PendingStats {
         match self.0 {
             StatsState::Ready(s) => Ok(s),
             StatsState::Gpu(_) => Err(GpgpuError::NeedsAsync { call, instead }),
+            StatsState::Cpu(read) => crate::api::now(read.wait_stats(), call, instead),
         }
     }
 }
@@ -870,6 +948,8 @@ impl PendingDraw {
 pub enum Idle {
     Gl(crate::gl::Gl),
     Gpu(crate::webgpu::Gpu, wasm_bindgen_futures::JsFuture),
+    /// The CPU's work runs when a result is read: nothing to wait for.
+    Cpu,
 }
 
 impl Idle {
@@ -881,6 +961,7 @@ impl Idle {
                 gpu.checks().settle().await?;
                 finished.map(|_| ()).map_err(|_| gpu.gone())
             }
+            Idle::Cpu => Ok(()),
         }
     }
 }

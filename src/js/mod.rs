@@ -10,6 +10,8 @@ pub mod apps;
 pub mod args;
 pub mod batched;
 pub mod blocks;
+pub mod cpu;
+pub mod devices;
 pub mod mesh;
 pub mod ransac;
 pub mod run;
@@ -46,16 +48,19 @@ const TS_TYPES: &str = r#"
  *  or array of numbers; converted to float32. */
 export type Matrix = Float32Array | Float64Array | Int32Array | Uint32Array | Int16Array
   | Uint16Array | Int8Array | Uint8Array | Uint8ClampedArray | ArrayLike<number>;
-export type BackendName = "webgl" | "webgpu";
-/** WebGL kernels (fragment shaders), then WebGPU kernels (compute shaders). */
+export type BackendName = "webgl" | "webgpu" | "cpu";
+/** WebGL kernels (fragment shaders), then WebGPU kernels (compute shaders), then the
+ *  CPU's (wasm SIMD128 in Web Workers). */
 export type KernelName = "naive" | "packed" | "blocked4" | "blocked8"
-  | "global" | "tiled16" | "register";
+  | "global" | "tiled16" | "register" | "simd";
 export type SemiringName = "ordinary" | "boolean" | "min-plus";
-/** `backend`: "auto" (default: WebGPU on a hardware adapter, else WebGL), "webgl" or
- *  "webgpu"; `canvas`: WebGL's canvas; `powerPreference`: WebGPU's adapter. */
+/** `backend`: "auto" (default: WebGPU on a hardware adapter, else WebGL), "webgl",
+ *  "webgpu" or "cpu"; `canvas`: WebGL's canvas; `powerPreference`: WebGPU's adapter;
+ *  `threads`: the CPU backend's Web Workers (default navigator.hardwareConcurrency;
+ *  0 runs products on the calling thread). */
 export interface CreateOptions { backend?: BackendName | "auto";
   canvas?: HTMLCanvasElement | OffscreenCanvas;
-  powerPreference?: "low-power" | "high-performance"; }
+  powerPreference?: "low-power" | "high-performance"; threads?: number; }
 /** A matrix of a Run: its input ("a", or "input"), B of a product, the latest pass's
  *  output, or the result once every pass has run. */
 export type RunMatrix = "a" | "input" | "b" | "latest" | "result";
@@ -79,7 +84,8 @@ export interface DeviceInfo { backend: BackendName; maxDimension: number; kernel
   architecture?: string; device?: string; description?: string; fallbackAdapter?: boolean;
   maxStorageBufferBindingSize?: number; maxBufferSize?: number; maxMatrixBytes?: number;
   maxComputeWorkgroupsPerDimension?: number; maxComputeWorkgroupStorageSize?: number;
-  maxComputeInvocationsPerWorkgroup?: number; features?: string[]; registerKernel?: string; }
+  maxComputeInvocationsPerWorkgroup?: number; features?: string[]; registerKernel?: string;
+  threads?: number; simd?: string; }
 /** WebGL: textures, framebuffers, …; WebGPU: buffers, pipelines, … */
 export type LiveObjects = Record<string, number>;
 /** What every thrown error carries (`name === "GpgpuError"`). */
@@ -250,17 +256,19 @@ fn create_options(value: &JsValue) -> Result<CreateOptions> {
                     "auto" => BackendChoice::Auto,
                     "webgl" => BackendChoice::WebGl,
                     "webgpu" => BackendChoice::WebGpu,
+                    "cpu" => BackendChoice::Cpu,
                     other => {
                         return Err(GpgpuError::BadArgument {
                             name: "options.backend".into(),
                             detail: format!(
-                                "unknown backend '{other}'; use 'auto', 'webgl' or 'webgpu'"
+                                "unknown backend '{other}'; use 'auto', 'webgl', 'webgpu' or 'cpu'"
                             ),
                         })
                     }
                 }
             }
             "canvas" => options.canvas = Some(Canvas::from_js(&v)?),
+            "threads" => options.threads = Some(crate::js::cpu::threads_option(value)?),
             "powerPreference" => {
                 let name = string_option(value, "powerPreference")?;
                 options.power_preference =
@@ -277,7 +285,7 @@ fn create_options(value: &JsValue) -> Result<CreateOptions> {
                 return Err(GpgpuError::BadArgument {
                     name: "options".into(),
                     detail: format!(
-                        "unknown option '{other}'; known: backend, canvas, powerPreference"
+                        "unknown option '{other}'; known: backend, canvas, powerPreference, threads"
                     ),
                 })
             }
@@ -681,6 +689,11 @@ impl JsGpgpu {
                     .unwrap_or_default();
                 set(&o, "registerKernel", register);
             }
+            Info::Cpu { threads } => {
+                set(&o, "threads", threads as u32);
+                set(&o, "simd", "wasm SIMD128, 4x8 register tile");
+                set(&o, "timerQuery", false);
+            }
         }
         o
     }
@@ -825,7 +838,7 @@ impl JsGpgpu {
     pub fn canvas(&self) -> JsValue {
         match &mut *self.gpu.engine() {
             Engine::WebGl(e) => e.canvas().js_value(),
-            Engine::WebGpu(_) => JsValue::NULL,
+            Engine::WebGpu(_) | Engine::Cpu(_) => JsValue::NULL,
         }
     }
 
@@ -837,7 +850,7 @@ impl JsGpgpu {
     pub fn device(&self) -> JsValue {
         match &mut *self.gpu.engine() {
             Engine::WebGpu(e) => e.gpu().device().clone().into(),
-            Engine::WebGl(_) => JsValue::NULL,
+            Engine::WebGl(_) | Engine::Cpu(_) => JsValue::NULL,
         }
     }
 }
@@ -869,7 +882,7 @@ impl JsGpgpu {
         let mut e = self.gpu.engine();
         let layout = match e.backend() {
             Backend::WebGl => crate::plan::layout::Layout::Scalar,
-            Backend::WebGpu => crate::plan::layout::Layout::Linear,
+            Backend::WebGpu | Backend::Cpu => crate::plan::layout::Layout::Linear,
         };
         let m = e.upload(shape, layout, &data, 0.0)?;
         let drawn = e.heatmap(&m, &canvas, range, style);

@@ -20,6 +20,8 @@ pub enum Backend {
     WebGl,
     /// WebGPU compute shaders on storage buffers.
     WebGpu,
+    /// The CPU's cores: a SIMD128 kernel in Web Workers (see [`crate::cpu`]).
+    Cpu,
 }
 
 impl Backend {
@@ -28,6 +30,7 @@ impl Backend {
         match self {
             Backend::WebGl => "webgl",
             Backend::WebGpu => "webgpu",
+            Backend::Cpu => "cpu",
         }
     }
 }
@@ -50,6 +53,9 @@ pub enum Kernel {
     /// WebGPU: a block of outputs per invocation held in registers, tuned per
     /// device class.
     Register,
+    /// CPU: B packed in panels, a 4×8 block of C in SIMD128 registers, C's rows
+    /// split among Web Workers (the chapter's OpenMP loop).
+    Simd,
 }
 
 impl Kernel {
@@ -64,8 +70,11 @@ impl Kernel {
     /// The WebGPU kernels, simplest first.
     pub const WEBGPU: [Kernel; 3] = [Kernel::Global, Kernel::Tiled16, Kernel::Register];
 
-    /// Every kernel: WebGL's, then WebGPU's.
-    pub const ALL: [Kernel; 7] = [
+    /// The CPU kernel.
+    pub const CPU: [Kernel; 1] = [Kernel::Simd];
+
+    /// Every kernel: WebGL's, then WebGPU's, then the CPU's.
+    pub const ALL: [Kernel; 8] = [
         Kernel::Naive,
         Kernel::Packed,
         Kernel::Blocked4,
@@ -73,6 +82,7 @@ impl Kernel {
         Kernel::Global,
         Kernel::Tiled16,
         Kernel::Register,
+        Kernel::Simd,
     ];
 
     pub fn name(self) -> &'static str {
@@ -84,6 +94,7 @@ impl Kernel {
             Kernel::Global => "global",
             Kernel::Tiled16 => "tiled16",
             Kernel::Register => "register",
+            Kernel::Simd => "simd",
         }
     }
 
@@ -96,6 +107,7 @@ impl Kernel {
         match self {
             Kernel::Naive | Kernel::Packed | Kernel::Blocked4 | Kernel::Blocked8 => Backend::WebGl,
             Kernel::Global | Kernel::Tiled16 | Kernel::Register => Backend::WebGpu,
+            Kernel::Simd => Backend::Cpu,
         }
     }
 
@@ -104,6 +116,7 @@ impl Kernel {
         match backend {
             Backend::WebGl => &Kernel::WEBGL,
             Backend::WebGpu => &Kernel::WEBGPU,
+            Backend::Cpu => &Kernel::CPU,
         }
     }
 
@@ -122,6 +135,9 @@ impl Kernel {
             Kernel::Register => {
                 "a block of outputs per invocation in registers, tuned per device class"
             }
+            Kernel::Simd => {
+                "B packed in panels, 4x8 outputs in SIMD128 registers, C's rows split among Web Workers"
+            }
         }
     }
 
@@ -133,7 +149,7 @@ impl Kernel {
             Kernel::Packed => Layout::Packed { planes: 1 },
             Kernel::Blocked4 => Layout::Packed { planes: 4 },
             Kernel::Blocked8 => Layout::Packed { planes: 8 },
-            Kernel::Global | Kernel::Tiled16 | Kernel::Register => Layout::Linear,
+            Kernel::Global | Kernel::Tiled16 | Kernel::Register | Kernel::Simd => Layout::Linear,
         }
     }
 
@@ -147,6 +163,7 @@ impl Kernel {
             Kernel::Global => "wgsl/matmul_global.wgsl",
             Kernel::Tiled16 => "wgsl/matmul_tiled.wgsl",
             Kernel::Register => "wgsl/matmul_register.wgsl",
+            Kernel::Simd => "src/cpu/kernel.rs",
         }
     }
 
@@ -155,6 +172,7 @@ impl Kernel {
         match self.backend() {
             Backend::WebGl => self.glsl(),
             Backend::WebGpu => webgpu::file_source(self),
+            Backend::Cpu => include_str!("../cpu/kernel.rs"),
         }
     }
 }
@@ -202,8 +220,9 @@ mod tests {
     fn the_backend_lists_partition_all() {
         let mut both: Vec<Kernel> = Kernel::WEBGL.to_vec();
         both.extend(Kernel::WEBGPU);
+        both.extend(Kernel::CPU);
         assert_eq!(both, Kernel::ALL);
-        for b in [Backend::WebGl, Backend::WebGpu] {
+        for b in [Backend::WebGl, Backend::WebGpu, Backend::Cpu] {
             assert!(Kernel::of(b).iter().all(|k| k.backend() == b));
         }
     }

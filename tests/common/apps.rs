@@ -134,7 +134,7 @@ async fn reachability_of_a_large_graph(backend: Backend, directed: bool) {
     let t = shared_on(backend).await;
     let n = match backend {
         Backend::WebGl => 1024,
-        Backend::WebGpu => 512,
+        Backend::WebGpu | Backend::Cpu => 512,
     };
     let a = random_graph(n, 2.0 / n as f64, 77 + directed as u32, directed);
     let r = graphs::reachability(&t.handle(), n, &a, &auto())

@@ -22,7 +22,9 @@ macro_rules! batched_tests {
 async fn multiply(g: &Gpgpu, count: usize, dims: [usize; 3], a: &[f32], b: &[f32]) -> Vec<f32> {
     match g.backend() {
         Backend::WebGl => g.multiply_batched(count, dims, a, b).unwrap(),
-        Backend::WebGpu => g.multiply_batched_async(count, dims, a, b).await.unwrap(),
+        Backend::WebGpu | Backend::Cpu => {
+            g.multiply_batched_async(count, dims, a, b).await.unwrap()
+        }
     }
 }
 

@@ -34,14 +34,14 @@ macro_rules! block_tests {
 async fn multiply(g: &Gpgpu, [r, k, c]: [usize; 3], a: &[f32], b: &[f32], o: &Options) -> Vec<f32> {
     match g.backend() {
         Backend::WebGl => g.multiply(r, k, c, a, b, o).unwrap(),
-        Backend::WebGpu => g.multiply_async(r, k, c, a, b, o).await.unwrap(),
+        Backend::WebGpu | Backend::Cpu => g.multiply_async(r, k, c, a, b, o).await.unwrap(),
     }
 }
 
 async fn sparse_product(g: &Gpgpu, a: &BlockSparse, b: &BlockSparse) -> Product {
     match g.backend() {
         Backend::WebGl => g.multiply_block_sparse(a, b).unwrap(),
-        Backend::WebGpu => g.multiply_block_sparse_async(a, b).await.unwrap(),
+        Backend::WebGpu | Backend::Cpu => g.multiply_block_sparse_async(a, b).await.unwrap(),
     }
 }
 

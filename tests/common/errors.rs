@@ -67,7 +67,7 @@ pub async fn bad_dimensions_are_refused_with_a_clear_message(setup: JsSetup) {
     let memory = "bytes of WebAssembly memory";
     let r = api.square(num(max + 1.0), f32s(1), u()).await;
     match api.backend() {
-        Backend::WebGl => assert_js_error(
+        Backend::WebGl | Backend::Cpu => assert_js_error(
             r,
             "BAD_LENGTH",
             &format!("needs {}", (max + 1.0) * (max + 1.0)),
@@ -93,7 +93,7 @@ pub async fn bad_dimensions_are_refused_with_a_clear_message(setup: JsSetup) {
     assert_js_error(r, "SIZE_OVER_LIMIT", "WebAssembly memory");
     // Step-through runs hold whole matrices: there the device limit stands.
     let limit = match api.backend() {
-        Backend::WebGl => format!("n <= {max}"),
+        Backend::WebGl | Backend::Cpu => format!("n <= {max}"),
         Backend::WebGpu => "maxComputeWorkgroupsPerDimension".to_string(),
     };
     let r = api
@@ -152,7 +152,7 @@ pub async fn lengths_counts_and_arguments_are_checked(setup: JsSetup) {
     // A kernel of the other backend is refused, naming the backend to create.
     let (other, backend) = match api.backend() {
         Backend::WebGl => ("tiled16", "'webgpu'"),
-        Backend::WebGpu => ("blocked4", "'webgl'"),
+        Backend::WebGpu | Backend::Cpu => ("blocked4", "'webgl'"),
     };
     let r = api.square(num(2.0), f32s(4), kernel_opts(other)).await;
     assert_js_error(r, "BAD_ARGUMENT", backend);
@@ -361,7 +361,7 @@ pub async fn the_largest_dimension_works_and_one_more_is_tiled(backend: Backend)
     // and register; tiled16 at 16 × 65535 rows takes SwiftShader 40 s (a barrier per
     // tile in 65535 workgroups of 256 emulated invocations), so not here.
     let checked = match backend {
-        Backend::WebGl => kernels(&g),
+        Backend::WebGl | Backend::Cpu => kernels(&g),
         Backend::WebGpu => vec![Kernel::Global, Kernel::Register],
     };
     for kernel in checked {
@@ -444,6 +444,15 @@ pub async fn a_thousand_async_calls_leave_the_same_live_objects_as_one(backend: 
             let gpu = gpu_of(&g);
             drop(g);
             assert_eq!(gpu.counts(), Default::default(), "after drop");
+        }
+        Backend::Cpu => {
+            let others = gpgpu_matrix::cpu::live_workers() - g.live("workers");
+            drop(g);
+            assert_eq!(
+                gpgpu_matrix::cpu::live_workers(),
+                others,
+                "workers after drop"
+            );
         }
     }
 }

@@ -96,6 +96,8 @@ pub enum Setup {
     /// WebGPU with the register kernel forced to its GPU (staged) form, the one a
     /// real GPU such as the H100 runs: only that kernel (the others are as above).
     WebGpuStaged,
+    /// The CPU backend on two Web Workers (the SIMD128 kernel).
+    Cpu,
 }
 
 impl Setup {
@@ -105,6 +107,7 @@ impl Setup {
         match self {
             Setup::WebGl => Backend::WebGl,
             Setup::WebGpu | Setup::WebGpuStaged => Backend::WebGpu,
+            Setup::Cpu => Backend::Cpu,
         }
     }
 
@@ -124,7 +127,7 @@ impl Setup {
     pub async fn make(self) -> Target {
         let g = poisoned_on(self.backend()).await;
         let kernels = match self {
-            Setup::WebGl | Setup::WebGpu => kernels(&g),
+            Setup::WebGl | Setup::WebGpu | Setup::Cpu => kernels(&g),
             Setup::WebGpuStaged => {
                 let mut engine = g.engine();
                 let e = engine.webgpu().unwrap();
@@ -197,6 +200,7 @@ pub async fn shared_on(backend: Backend) -> Rc<Target> {
     match backend {
         Backend::WebGl => Setup::WebGl.shared().await,
         Backend::WebGpu => Setup::WebGpu.shared().await,
+        Backend::Cpu => Setup::Cpu.shared().await,
     }
 }
 
@@ -223,9 +227,12 @@ pub async fn on(backend: Backend) -> Gpgpu {
     let choice = match backend {
         Backend::WebGl => BackendChoice::WebGl,
         Backend::WebGpu => BackendChoice::WebGpu,
+        Backend::Cpu => BackendChoice::Cpu,
     };
     Gpgpu::create(CreateOptions {
         backend: choice,
+        // Two workers: the rows of C split as on any multi-core machine.
+        threads: Some(2),
         ..CreateOptions::default()
     })
     .await
@@ -257,7 +264,7 @@ pub fn kernels(g: &Gpgpu) -> Vec<Kernel> {
 pub fn gl_limits(g: &Gpgpu) -> gpgpu_matrix::gl::capabilities::Limits {
     match g.info() {
         Info::WebGl(i) => i.limits,
-        Info::WebGpu(_) => panic!("a WebGL engine was expected"),
+        _ => panic!("a WebGL engine was expected"),
     }
 }
 
@@ -449,6 +456,12 @@ pub async fn js_on(backend: Backend) -> JsGpgpu {
                 .expect("Gpgpu.create({ backend: 'webgpu' })");
             JsGpgpu::try_from_js_value(made).expect("a Gpgpu")
         }
+        Backend::Cpu => {
+            let made = settle(JsGpgpu::create(options(&[("backend", "cpu")])))
+                .await
+                .expect("Gpgpu.create({ backend: 'cpu' })");
+            JsGpgpu::try_from_js_value(made).expect("a Gpgpu")
+        }
     }
 }
 
@@ -460,6 +473,7 @@ pub enum JsSetup {
     WebGlBlocking,
     WebGlAsync,
     WebGpuAsync,
+    CpuAsync,
 }
 
 impl JsSetup {
@@ -467,6 +481,7 @@ impl JsSetup {
         match self {
             JsSetup::WebGlBlocking | JsSetup::WebGlAsync => Backend::WebGl,
             JsSetup::WebGpuAsync => Backend::WebGpu,
+            JsSetup::CpuAsync => Backend::Cpu,
         }
     }
 
@@ -492,6 +507,7 @@ impl Api {
     pub fn backend(&self) -> Backend {
         match self.g.backend().as_str() {
             "webgl" => Backend::WebGl,
+            "cpu" => Backend::Cpu,
             _ => Backend::WebGpu,
         }
     }

@@ -148,7 +148,7 @@ pub async fn async_errors_reject_the_promise(backend: Backend) {
     // A kernel of the other backend is refused, naming this backend's kernels.
     let other = match backend {
         Backend::WebGl => "register",
-        Backend::WebGpu => "naive",
+        Backend::WebGpu | Backend::Cpu => "naive",
     };
     let r = settle(g.square_async(num(2.0), js(&[0.0; 4]), kernel_opts(other))).await;
     let msg = assert_js_error(r, "BAD_ARGUMENT", other);

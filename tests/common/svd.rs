@@ -30,7 +30,7 @@ const SVD_TOL: f64 = 1e-5;
 async fn decompose(g: &Gpgpu, count: usize, rows: usize, cols: usize, a: &[f32]) -> Svd {
     let r = match g.backend() {
         Backend::WebGl => batched_svd::svd_now(&mut g.engine(), count, rows, cols, a),
-        Backend::WebGpu => batched_svd::svd(&g.handle(), count, rows, cols, a).await,
+        Backend::WebGpu | Backend::Cpu => batched_svd::svd(&g.handle(), count, rows, cols, a).await,
     };
     r.unwrap_or_else(|e| panic!("{count} SVDs {rows}x{cols}: {e}"))
 }
@@ -274,6 +274,7 @@ pub async fn the_javascript_form_returns_the_same(backend: Backend) {
             let e = batched_svd::svd_now(&mut g.engine(), count, rows, cols, &a);
             assert_error(e, "NEEDS_ASYNC", "svdBatchedAsync");
         }
+        Backend::Cpu => panic!("the batched SVD runs on the GPU backends"),
     }
 }
 

@@ -109,7 +109,7 @@ mod checks {
         let early = "0 of 3 passes have run";
         // The blocking read: on WebGPU never possible, which it says first.
         let blocking = |done: &str| match backend {
-            Backend::WebGl => ("BAD_ARGUMENT", done.to_string()),
+            Backend::WebGl | Backend::Cpu => ("BAD_ARGUMENT", done.to_string()),
             Backend::WebGpu => ("NEEDS_ASYNC", "run.resultAsync()".to_string()),
         };
         let (code, needle) = blocking(early);
@@ -135,6 +135,7 @@ mod checks {
         let kernel = match backend {
             Backend::WebGl => Kernel::Packed,
             Backend::WebGpu => Kernel::Tiled16,
+            Backend::Cpu => Kernel::Simd,
         };
         let o = in_semiring(kernel, Semiring::MinPlus);
         let run = g.start_plan(2, &[0.0, 1.0, f32::INFINITY, 0.0], passes::power(2), &o);
@@ -173,7 +174,7 @@ mod checks {
             // A kernel of the other backend is refused by the engine too.
             let other = match backend {
                 Backend::WebGl => Kernel::Global,
-                Backend::WebGpu => Kernel::Naive,
+                Backend::WebGpu | Backend::Cpu => Kernel::Naive,
             };
             let r = e.product(other, ordinary, [&scalar, &scalar, &out], false);
             assert_error(r.map(|_| ()), "BAD_ARGUMENT", other.name());
@@ -204,7 +205,7 @@ mod checks {
     pub async fn a_run_belongs_to_the_gpgpu_that_started_it(backend: Backend) {
         let other_backend = match backend {
             Backend::WebGl => Backend::WebGpu,
-            Backend::WebGpu => Backend::WebGl,
+            Backend::WebGpu | Backend::Cpu => Backend::WebGl,
         };
         let (g1, g2, g3) = (
             on(backend).await,
@@ -253,7 +254,7 @@ mod checks {
         // async form.
         let check = |what: &str, r: gpgpu_matrix::Result<Vec<f32>>, want: &[f32], instead: &str| {
             match backend {
-                Backend::WebGl => assert_eq!(r.unwrap(), want, "{what}"),
+                Backend::WebGl | Backend::Cpu => assert_eq!(r.unwrap(), want, "{what}"),
                 Backend::WebGpu => {
                     let e = assert_error(r, "NEEDS_ASYNC", &format!("use {instead}"));
                     assert!(e.to_string().starts_with(what), "{e}");

@@ -67,7 +67,7 @@ impl Kernel {
             Kernel::Naive => inner,
             Kernel::Packed => inner / 4,
             Kernel::Blocked4 | Kernel::Blocked8 => inner / self.layout().planes(),
-            Kernel::Global | Kernel::Tiled16 | Kernel::Register => inner,
+            Kernel::Global | Kernel::Tiled16 | Kernel::Register | Kernel::Simd => inner,
         }
     }
 
@@ -80,7 +80,7 @@ impl Kernel {
             Kernel::Packed => Some(64),
             Kernel::Blocked4 => Some(64),
             Kernel::Blocked8 => Some(32),
-            Kernel::Global | Kernel::Tiled16 | Kernel::Register => None,
+            Kernel::Global | Kernel::Tiled16 | Kernel::Register | Kernel::Simd => None,
         }
     }
 
@@ -99,7 +99,7 @@ impl Kernel {
             Kernel::Packed => packed::bind(program, a, b, out, steps),
             Kernel::Blocked4 | Kernel::Blocked8 => blocked::bind(program, a, b, out, steps),
             // Engine::product refuses them before binding.
-            Kernel::Global | Kernel::Tiled16 | Kernel::Register => {}
+            Kernel::Global | Kernel::Tiled16 | Kernel::Register | Kernel::Simd => {}
         }
     }
 }

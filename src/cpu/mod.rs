@@ -1,0 +1,639 @@
+//! The CPU backend: matrices in wasm memory, products by a blocked, register-tiled
+//! SIMD128 kernel ([`kernel`]) run in Web Workers, one per thread, each computing a
+//! block of C's rows (the chapter's OpenMP parallel-for).
+//!
+//! Operations are recorded into a queue as a GPU's command stream is, and run when
+//! a result is read: an async read ([`CpuEngine::read`]'s `wait`) sends each
+//! product to the workers and awaits them; a blocking read (the blocking calls, and
+//! anything under [`crate::api::now`]) runs the same queue on the calling thread
+//! with the same kernel. So every operation built on the engine's products and
+//! element-wise passes (powers, repeated squaring, semirings, runs, applications)
+//! works on the CPU.
+
+pub mod kernel;
+
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+
+use crate::error::{GpgpuError, Result};
+use crate::kernels::webgl::reduce::Stats;
+use crate::plan::semiring::Semiring;
+use crate::plan::shape::Shape;
+use kernel::Dims;
+
+#[wasm_bindgen(module = "/src/cpu/pool.js")]
+extern "C" {
+    type CpuPool;
+
+    #[wasm_bindgen(constructor)]
+    fn new(module: &JsValue, threads: u32) -> CpuPool;
+
+    #[wasm_bindgen(method)]
+    #[allow(clippy::too_many_arguments)]
+    fn run(
+        this: &CpuPool,
+        index: u32,
+        semiring: u32,
+        rows: u32,
+        inner: u32,
+        cols: u32,
+        a: js_sys::Float32Array,
+        b: &js_sys::Float32Array,
+    ) -> js_sys::Promise;
+
+    #[wasm_bindgen(method)]
+    fn free(this: &CpuPool);
+
+    #[wasm_bindgen(method, js_name = liveHere)]
+    fn live_here(this: &CpuPool) -> u32;
+
+    #[wasm_bindgen(js_name = liveWorkers)]
+    fn js_live_workers() -> u32;
+
+    #[wasm_bindgen(js_name = defaultThreads)]
+    fn js_default_threads() -> u32;
+}
+
+/// Workers alive on this page, across every CPU engine (0 once all are freed).
+pub fn live_workers() -> u32 {
+    js_live_workers()
+}
+
+/// The thread count a CPU engine uses by default: `navigator.hardwareConcurrency`.
+pub fn default_threads() -> usize {
+    js_default_threads() as usize
+}
+
+/// The most threads a CPU engine takes (a typo such as 1e6 would start a million
+/// workers).
+pub const MAX_THREADS: usize = 256;
+
+/// The largest side of a CPU matrix: a product's three matrices must fit wasm's
+/// 4 GiB memory (16384² floats are 1 GiB each).
+pub const MAX_DIMENSION: usize = 16384;
+
+/// Work per worker below which fewer workers are used (a message round trip costs
+/// about as much as 2^16 multiply-adds).
+const MIN_WORK_PER_WORKER: usize = 1 << 16;
+
+type Buf = Rc<RefCell<Vec<f32>>>;
+
+/// A matrix in wasm memory, row-major.
+pub struct CpuMatrix {
+    pub shape: Shape,
+    data: Buf,
+    _live: Live,
+}
+
+/// Counts a matrix among its engine's live ones while it exists (the leak tests'
+/// "buffers").
+struct Live(Rc<Cell<u32>>);
+
+impl Drop for Live {
+    fn drop(&mut self) {
+        self.0.set(self.0.get() - 1);
+    }
+}
+
+impl CpuMatrix {
+    /// A copy of the data as it is now (after the queued work has run).
+    pub fn snapshot(&self) -> Vec<f32> {
+        self.data.borrow().clone()
+    }
+}
+
+/// One recorded operation.
+enum Op {
+    Product {
+        semiring: Semiring,
+        dims: Dims,
+        a: Buf,
+        b: Buf,
+        out: Buf,
+    },
+    Affine {
+        shape: Shape,
+        out: Buf,
+        p: Buf,
+        q: Option<Buf>,
+        coefficients: [f32; 3],
+    },
+    Combine {
+        semiring: Semiring,
+        out: Buf,
+        p: Buf,
+        q: Buf,
+    },
+}
+
+/// What the queue shares with reads in flight.
+struct Shared {
+    queue: RefCell<VecDeque<Op>>,
+    /// An async flush is awaiting workers: others wait their turn.
+    busy: Cell<bool>,
+    pool: Option<CpuPool>,
+    threads: usize,
+    poison: Cell<Option<f32>>,
+    /// Test hook: the next worker job gets a row count its data does not have, so
+    /// the kernel traps in the worker.
+    break_next: Cell<bool>,
+    /// The engine was freed: reads still in flight fail with FREED.
+    freed: Cell<bool>,
+    /// Each worker's time of the last product, ms (the split's per-device report).
+    last_worker_ms: RefCell<Vec<f64>>,
+}
+
+/// A CPU "device": its thread count, its worker pool and the queue of recorded
+/// operations.
+pub struct CpuEngine {
+    id: u64,
+    shared: Rc<Shared>,
+    live: Rc<Cell<u32>>,
+}
+
+impl Drop for CpuEngine {
+    fn drop(&mut self) {
+        self.shared.freed.set(true);
+        self.shared.queue.borrow_mut().clear();
+        if let Some(pool) = &self.shared.pool {
+            pool.free();
+        }
+    }
+}
+
+impl CpuEngine {
+    /// An engine on `threads` workers (None: one per core); `threads` 0 runs every
+    /// product on the calling thread.
+    pub fn new(threads: Option<usize>) -> Result<CpuEngine> {
+        let threads = threads.unwrap_or_else(default_threads);
+        if threads > MAX_THREADS {
+            return Err(GpgpuError::BadArgument {
+                name: "options.threads".into(),
+                detail: format!(
+                    "{threads} threads; use 1 to {MAX_THREADS} (or leave it out: one per core)"
+                ),
+            });
+        }
+        let pool = (threads > 0).then(|| CpuPool::new(&wasm_bindgen::module(), threads as u32));
+        Ok(CpuEngine {
+            id: crate::engine::next_id(),
+            shared: Rc::new(Shared {
+                queue: RefCell::new(VecDeque::new()),
+                busy: Cell::new(false),
+                pool,
+                threads,
+                poison: Cell::new(None),
+                break_next: Cell::new(false),
+                freed: Cell::new(false),
+                last_worker_ms: RefCell::new(Vec::new()),
+            }),
+            live: Rc::new(Cell::new(0)),
+        })
+    }
+
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// Worker threads (0: products run on the calling thread).
+    pub fn threads(&self) -> usize {
+        self.shared.threads
+    }
+
+    /// Workers of this engine running now (they start at the first async product).
+    pub fn live_workers(&self) -> u32 {
+        self.shared.pool.as_ref().map_or(0, |p| p.live_here())
+    }
+
+    /// Each worker's time in its part of the last async product, ms.
+    pub fn last_worker_ms(&self) -> Vec<f64> {
+        self.shared.last_worker_ms.borrow().clone()
+    }
+
+    /// Test hook: the next worker job traps inside the worker's WebAssembly.
+    pub fn break_next_job(&self) {
+        self.shared.break_next.set(true);
+    }
+
+    pub fn live_matrices(&self) -> u32 {
+        self.live.get()
+    }
+
+    pub fn set_poison(&mut self, value: Option<f32>) {
+        self.shared.poison.set(value);
+    }
+
+    fn matrix(&self, shape: Shape, data: Vec<f32>) -> CpuMatrix {
+        self.live.set(self.live.get() + 1);
+        CpuMatrix {
+            shape,
+            data: Rc::new(RefCell::new(data)),
+            _live: Live(self.live.clone()),
+        }
+    }
+
+    pub fn upload(&mut self, shape: Shape, data: &[f32]) -> Result<CpuMatrix> {
+        Ok(self.matrix(shape, data.to_vec()))
+    }
+
+    pub fn alloc(&mut self, shape: Shape) -> Result<CpuMatrix> {
+        let fill = self.shared.poison.get().unwrap_or(0.0);
+        Ok(self.matrix(shape, vec![fill; shape.len()]))
+    }
+
+    pub fn recycle(&mut self, m: CpuMatrix) {
+        drop(m);
+    }
+
+    pub fn product(&mut self, semiring: Semiring, [a, b, out]: [&CpuMatrix; 3]) -> Result<()> {
+        let dims = Dims {
+            rows: a.shape.rows,
+            inner: a.shape.cols,
+            cols: b.shape.cols,
+        };
+        if b.shape.rows != dims.inner || out.shape != Shape::new(dims.rows, dims.cols) {
+            return Err(GpgpuError::BadArgument {
+                name: "matrix".into(),
+                detail: "the product's shapes do not chain".into(),
+            });
+        }
+        self.push(Op::Product {
+            semiring,
+            dims,
+            a: a.data.clone(),
+            b: b.data.clone(),
+            out: out.data.clone(),
+        });
+        Ok(())
+    }
+
+    pub fn affine(
+        &mut self,
+        out: &CpuMatrix,
+        p: &CpuMatrix,
+        q: Option<&CpuMatrix>,
+        coefficients: [f32; 3],
+    ) -> Result<()> {
+        self.push(Op::Affine {
+            shape: out.shape,
+            out: out.data.clone(),
+            p: p.data.clone(),
+            q: q.map(|q| q.data.clone()),
+            coefficients,
+        });
+        Ok(())
+    }
+
+    pub fn combine(
+        &mut self,
+        out: &CpuMatrix,
+        [p, q]: [&CpuMatrix; 2],
+        semiring: Semiring,
+    ) -> Result<()> {
+        self.push(Op::Combine {
+            semiring,
+            out: out.data.clone(),
+            p: p.data.clone(),
+            q: q.data.clone(),
+        });
+        Ok(())
+    }
+
+    fn push(&mut self, op: Op) {
+        self.shared.queue.borrow_mut().push_back(op);
+    }
+
+    /// Runs the queue on this thread and returns `m`'s data (the blocking read).
+    pub fn download(&mut self, m: &CpuMatrix) -> Result<Vec<f32>> {
+        flush_now(&self.shared)?;
+        Ok(m.snapshot())
+    }
+
+    /// A read that runs the queue when awaited: on the workers, or on this thread
+    /// under [`crate::api::now`].
+    pub fn read(&mut self, m: &CpuMatrix) -> CpuRead {
+        CpuRead {
+            shared: self.shared.clone(),
+            data: m.data.clone(),
+        }
+    }
+
+    /// Statistics of `m`, computed when the queue has run.
+    pub fn stats(&mut self, m: &CpuMatrix) -> CpuRead {
+        self.read(m)
+    }
+}
+
+/// A read in flight.
+pub struct CpuRead {
+    shared: Rc<Shared>,
+    data: Buf,
+}
+
+impl CpuRead {
+    pub async fn wait(self) -> Result<Vec<f32>> {
+        if crate::api::blocking() || self.shared.pool.is_none() {
+            flush_now(&self.shared)?;
+        } else {
+            flush_async(&self.shared).await?;
+        }
+        // Its Gpgpu was freed before the answer came: as on the GPUs, it is gone.
+        if self.shared.freed.get() {
+            return Err(GpgpuError::Freed);
+        }
+        let data = self.data.borrow().clone();
+        Ok(data)
+    }
+
+    /// The statistics of the data, once the queue has run.
+    pub async fn wait_stats(self) -> Result<Stats> {
+        Ok(stats(&self.wait().await?))
+    }
+}
+
+/// Statistics as the GPU reductions compute them (finite entries only).
+pub fn stats(data: &[f32]) -> Stats {
+    let mut s = Stats {
+        max_abs: 0.0,
+        nan: 0.0,
+        inf: 0.0,
+        sum_abs: 0.0,
+        sum_sq: 0.0,
+        min: f32::MAX,
+        max: -f32::MAX,
+    };
+    for &v in data {
+        if v.is_nan() {
+            s.nan += 1.0;
+        } else if v.is_infinite() {
+            s.inf += 1.0;
+        } else {
+            s.max_abs = s.max_abs.max(v.abs());
+            s.sum_abs += v.abs();
+            s.sum_sq += v * v;
+            s.min = s.min.min(v);
+            s.max = s.max.max(v);
+        }
+    }
+    s.finished()
+}
+
+fn in_flight() -> GpgpuError {
+    GpgpuError::BadArgument {
+        name: "gpgpu".into(),
+        detail: "a blocking call while an async call on the same CPU Gpgpu is running: \
+                 await it first"
+            .into(),
+    }
+}
+
+fn flush_now(shared: &Shared) -> Result<()> {
+    if shared.busy.get() {
+        return Err(in_flight());
+    }
+    loop {
+        let op = shared.queue.borrow_mut().pop_front();
+        match op {
+            Some(op) => run_here(op, shared.poison.get()),
+            None => return Ok(()),
+        }
+    }
+}
+
+/// Runs the queue, products on the workers; one flush at a time per engine.
+async fn flush_async(shared: &Rc<Shared>) -> Result<()> {
+    while shared.busy.get() {
+        crate::engine::webgl_readback::next_tick().await;
+    }
+    shared.busy.set(true);
+    let result = async {
+        loop {
+            let op = shared.queue.borrow_mut().pop_front();
+            match op {
+                Some(Op::Product {
+                    semiring,
+                    dims,
+                    a,
+                    b,
+                    out,
+                }) => {
+                    // The inputs are copied into the messages before anything is awaited.
+                    let sent = send(shared, semiring, dims, &a.borrow(), &b.borrow());
+                    let c = gather(shared, dims, sent).await;
+                    // The queue's later work needs this output: on failure drop it too.
+                    match c {
+                        Ok(c) => *out.borrow_mut() = c,
+                        Err(e) => {
+                            shared.queue.borrow_mut().clear();
+                            return Err(e);
+                        }
+                    }
+                }
+                Some(op) => run_here(op, shared.poison.get()),
+                None => return Ok(()),
+            }
+        }
+    }
+    .await;
+    shared.busy.set(false);
+    result
+}
+
+/// Splits C's rows among the workers (static schedule) and sends every part: the
+/// promise of all parts and each part's rows.
+fn send(
+    shared: &Shared,
+    semiring: Semiring,
+    d: Dims,
+    a: &[f32],
+    b: &[f32],
+) -> (js_sys::Promise, Vec<std::ops::Range<usize>>) {
+    let pool = shared.pool.as_ref().expect("flush_async runs with a pool");
+    let work = d.rows * d.inner * d.cols;
+    let parts = (work / MIN_WORK_PER_WORKER).clamp(1, shared.threads);
+    let ranges = kernel::static_schedule(d.rows, parts);
+    let b_js = js_sys::Float32Array::from(b);
+    let broken = shared.break_next.replace(false);
+    let promises = js_sys::Array::new();
+    for (w, r) in ranges.iter().enumerate() {
+        let rows = r.len() + usize::from(broken && w == 0);
+        let a_js = js_sys::Float32Array::from(&a[r.start * d.inner..r.end * d.inner]);
+        promises.push(&pool.run(
+            w as u32,
+            semiring_code(semiring),
+            rows as u32,
+            d.inner as u32,
+            d.cols as u32,
+            a_js,
+            &b_js,
+        ));
+    }
+    (js_sys::Promise::all(&promises), ranges)
+}
+
+/// Awaits the parts [`send`] sent and assembles C.
+async fn gather(
+    shared: &Shared,
+    d: Dims,
+    (all, ranges): (js_sys::Promise, Vec<std::ops::Range<usize>>),
+) -> Result<Vec<f32>> {
+    let done = wasm_bindgen_futures::JsFuture::from(all)
+        .await
+        .map_err(|e| {
+            let freed = js_sys::Reflect::get(&e, &"freed".into()).is_ok_and(|f| f.is_truthy());
+            match freed {
+                true => GpgpuError::Freed,
+                false => GpgpuError::Worker {
+                    detail: js_message(&e),
+                },
+            }
+        })?;
+    let done: js_sys::Array = done.unchecked_into();
+    let mut c = vec![0f32; d.rows * d.cols];
+    let mut times = Vec::with_capacity(ranges.len());
+    for (r, part) in ranges.iter().zip(done.iter()) {
+        let get = |k: &str| js_sys::Reflect::get(&part, &k.into()).unwrap_or(JsValue::UNDEFINED);
+        let rows: js_sys::Float32Array = get("c").unchecked_into();
+        let dst = &mut c[r.start * d.cols..r.end * d.cols];
+        if rows.length() as usize != dst.len() {
+            return Err(GpgpuError::Worker {
+                detail: format!(
+                    "a worker sent {} values for {} rows",
+                    rows.length(),
+                    r.len()
+                ),
+            });
+        }
+        rows.copy_to(dst);
+        times.push(get("ms").as_f64().unwrap_or(f64::NAN));
+    }
+    *shared.last_worker_ms.borrow_mut() = times;
+    Ok(c)
+}
+
+fn js_message(e: &JsValue) -> String {
+    js_sys::Reflect::get(e, &"message".into())
+        .ok()
+        .and_then(|m| m.as_string())
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| "the worker stopped".into())
+}
+
+fn semiring_code(s: Semiring) -> u32 {
+    match s {
+        Semiring::Ordinary => 0,
+        Semiring::Boolean => 1,
+        Semiring::MinPlus => 2,
+    }
+}
+
+fn run_here(op: Op, poison: Option<f32>) {
+    match op {
+        Op::Product {
+            semiring,
+            dims,
+            a,
+            b,
+            out,
+        } => {
+            let mut c = vec![poison.unwrap_or(0.0); dims.rows * dims.cols];
+            kernel::product(semiring, dims, &a.borrow(), &b.borrow(), &mut c);
+            *out.borrow_mut() = c;
+        }
+        Op::Affine {
+            shape,
+            out,
+            p,
+            q,
+            coefficients: [alpha, beta, gamma],
+        } => {
+            let p = p.borrow();
+            let q = q.as_ref().map(|q| q.borrow());
+            let c: Vec<f32> = (0..shape.len())
+                .map(|i| {
+                    let (r, col) = (i / shape.cols, i % shape.cols);
+                    let qv = q.as_ref().map_or(0.0, |q| beta * q[i]);
+                    alpha * p[i] + qv + if r == col { gamma } else { 0.0 }
+                })
+                .collect();
+            *out.borrow_mut() = c;
+        }
+        Op::Combine {
+            semiring,
+            out,
+            p,
+            q,
+        } => {
+            let c: Vec<f32> = p
+                .borrow()
+                .iter()
+                .zip(q.borrow().iter())
+                .map(|(&x, &y)| semiring.add(x as f64, y as f64) as f32)
+                .collect();
+            *out.borrow_mut() = c;
+        }
+    }
+}
+
+/// The kernel as the workers call it: C (rows×cols at `c`) ← A (at `a`, `a_len`
+/// floats) · B (at `b`, `b_len` floats) in semiring `semiring` (0 ordinary, 1
+/// Boolean, 2 min-plus). Lengths that do not match the shape trap (a worker
+/// reports it as a failure).
+///
+/// # Safety
+/// The pointers must come from [`gpgpu_cpu_alloc`] with at least the given lengths
+/// (`c`: rows·cols floats).
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn gpgpu_cpu_rows(
+    semiring: u32,
+    rows: usize,
+    inner: usize,
+    cols: usize,
+    a: *const f32,
+    a_len: usize,
+    b: *const f32,
+    b_len: usize,
+    c: *mut f32,
+) {
+    assert!(
+        a_len == rows * inner && b_len == inner * cols,
+        "shape and data disagree"
+    );
+    let semiring = match semiring {
+        0 => Semiring::Ordinary,
+        1 => Semiring::Boolean,
+        _ => Semiring::MinPlus,
+    };
+    // SAFETY: the caller gives buffers of these lengths (checked above for A and B).
+    let (a, b, c) = unsafe {
+        (
+            std::slice::from_raw_parts(a, a_len),
+            std::slice::from_raw_parts(b, b_len),
+            std::slice::from_raw_parts_mut(c, rows * cols),
+        )
+    };
+    kernel::product(semiring, Dims { rows, inner, cols }, a, b, c);
+}
+
+/// A buffer of `floats` floats in this instance's memory, for a worker's data.
+#[no_mangle]
+pub extern "C" fn gpgpu_cpu_alloc(floats: usize) -> *mut f32 {
+    let mut v = vec![0f32; floats];
+    let p = v.as_mut_ptr();
+    std::mem::forget(v);
+    p
+}
+
+/// Frees a buffer of [`gpgpu_cpu_alloc`].
+///
+/// # Safety
+/// `p` and `floats` must be what `gpgpu_cpu_alloc` gave and took.
+#[no_mangle]
+pub unsafe extern "C" fn gpgpu_cpu_free(p: *mut f32, floats: usize) {
+    // SAFETY: as documented, p came from a Vec of this length and capacity.
+    drop(unsafe { Vec::from_raw_parts(p, floats, floats) });
+}

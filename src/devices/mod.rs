@@ -1,0 +1,217 @@
+//! Several devices at once (the course report's two-GPU split): the rows of A and
+//! C are split among engines (any mix of WebGL, WebGPU adapters and the CPU) at
+//! given ratios, each part is a plain product on its engine, all started at once
+//! and awaited together, and C is assembled in row order. `Ratios::Auto` balances
+//! by each device's measured throughput, refined after every run ([`plan::Balance`]).
+
+pub mod plan;
+
+use std::cell::RefCell;
+use std::future::Future;
+use std::pin::Pin;
+use std::task::Poll;
+
+use wasm_bindgen::prelude::*;
+
+use crate::api::{self, Handle, Options};
+use crate::error::{GpgpuError, Result};
+use crate::kernels::Backend;
+use crate::plan::shape::{self, Shape};
+use plan::Balance;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = performance, js_name = now)]
+    fn performance_now() -> f64;
+}
+
+/// How rows are shared.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ratios {
+    /// One number ≥ 0 per device (not all 0): device i gets `ratios[i] / Σ ratios` of the rows.
+    Given(Vec<f64>),
+    /// Proportional to each device's measured throughput, refined after each run.
+    Auto,
+}
+
+/// One device's part of a split product.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Part {
+    pub backend: Backend,
+    /// Rows of C it computed (0: it sat this one out).
+    pub rows: usize,
+    /// From the common start to its part's arrival, ms (uploads, the product and
+    /// the readback; 0 with no rows).
+    pub ms: f64,
+}
+
+/// A split product's result and its report (the course report's table row).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Split {
+    /// C, rows×cols, row-major.
+    pub c: Vec<f32>,
+    pub parts: Vec<Part>,
+    /// From the start to C assembled, ms.
+    pub total_ms: f64,
+    /// The ratios used (normalised to add up to 1).
+    pub ratios: Vec<f64>,
+}
+
+/// Several engines that share products.
+pub struct Devices {
+    handles: Vec<(Handle, Backend)>,
+    balance: RefCell<Balance>,
+}
+
+impl Devices {
+    /// At least one engine; each is held weakly (freeing one makes its parts FREED).
+    pub fn new(engines: Vec<(Handle, Backend)>) -> Result<Devices> {
+        if engines.is_empty() {
+            return Err(GpgpuError::BadArgument {
+                name: "devices".into(),
+                detail: "is empty; give one Gpgpu or more".into(),
+            });
+        }
+        let n = engines.len();
+        Ok(Devices {
+            handles: engines,
+            balance: RefCell::new(Balance::new(n)),
+        })
+    }
+
+    pub fn len(&self) -> usize {
+        self.handles.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.handles.is_empty()
+    }
+
+    pub fn backends(&self) -> Vec<Backend> {
+        self.handles.iter().map(|(_, b)| *b).collect()
+    }
+
+    /// The ratios 'auto' would use now (equal before the first run; see
+    /// [`Balance::ratios`]).
+    pub fn auto_ratios(&self) -> Vec<f64> {
+        normalised(&self.balance.borrow().ratios())
+    }
+
+    /// C = A·B with C's rows split among the devices at `ratios`; every part is
+    /// started before any is awaited. Each run (given ratios too) refines the
+    /// throughput estimates 'auto' uses.
+    pub async fn multiply_split(
+        &self,
+        [rows, inner, cols]: [usize; 3],
+        a: &[f32],
+        b: &[f32],
+        ratios_choice: &Ratios,
+        options: &Options,
+    ) -> Result<Split> {
+        shape::check_len("a", Shape::new(rows, inner), a.len())?;
+        shape::check_len("b", Shape::new(inner, cols), b.len())?;
+        let ratios = match ratios_choice {
+            Ratios::Given(r) if r.len() != self.len() => {
+                return Err(GpgpuError::BadArgument {
+                    name: "options.ratios".into(),
+                    detail: format!(
+                        "has {} numbers for {} devices; give one per device, or 'auto'",
+                        r.len(),
+                        self.len()
+                    ),
+                })
+            }
+            Ratios::Given(r) => r.clone(),
+            Ratios::Auto => self.balance.borrow().ratios(),
+        };
+        let split = plan::split_rows(rows, &ratios)?;
+        let start = performance_now();
+        let mut first = 0;
+        let parts: Vec<_> = self
+            .handles
+            .iter()
+            .zip(&split)
+            .map(|((handle, _), &n)| {
+                let a_part = &a[first * inner..(first + n) * inner];
+                first += n;
+                async move {
+                    if n == 0 {
+                        return Ok((Vec::new(), 0.0));
+                    }
+                    let c = product_on(handle, [n, inner, cols], a_part, b, options).await?;
+                    Ok((c, performance_now() - start))
+                }
+            })
+            .collect();
+        let done: Vec<Result<(Vec<f32>, f64)>> = join_all(parts).await;
+        let mut c = Vec::with_capacity(rows * cols);
+        let mut report = Vec::with_capacity(done.len());
+        for (((_, backend), &n), part) in self.handles.iter().zip(&split).zip(done) {
+            let (piece, ms) = part?;
+            c.extend_from_slice(&piece);
+            report.push(Part {
+                backend: *backend,
+                rows: n,
+                ms,
+            });
+        }
+        let total_ms = performance_now() - start;
+        let work: Vec<f64> = split.iter().map(|&n| (n * inner * cols) as f64).collect();
+        let ms: Vec<f64> = report.iter().map(|p| p.ms).collect();
+        self.balance
+            .borrow_mut()
+            .update(&work, &ms, total_ms, *ratios_choice == Ratios::Auto);
+        Ok(Split {
+            c,
+            parts: report,
+            total_ms,
+            ratios: normalised(&ratios),
+        })
+    }
+}
+
+fn normalised(r: &[f64]) -> Vec<f64> {
+    let sum: f64 = r.iter().sum();
+    r.iter().map(|x| x / sum).collect()
+}
+
+/// A plain product on one engine, as `multiply_async` runs it.
+async fn product_on(
+    handle: &Handle,
+    dims: [usize; 3],
+    a: &[f32],
+    b: &[f32],
+    options: &Options,
+) -> Result<Vec<f32>> {
+    handle.ready().await?;
+    let pending = handle.with(|e| {
+        let work = api::begin_product(e, dims, a, b, options)?;
+        api::finish_work_async(e, work)
+    })?;
+    pending.wait().await
+}
+
+/// Polls every future until all are done; their outputs in order.
+async fn join_all<F: Future>(futures: Vec<F>) -> Vec<F::Output> {
+    let mut futures: Vec<Pin<Box<F>>> = futures.into_iter().map(Box::pin).collect();
+    let mut out: Vec<Option<F::Output>> = futures.iter().map(|_| None).collect();
+    std::future::poll_fn(|cx| {
+        let mut pending = false;
+        for (f, o) in futures.iter_mut().zip(out.iter_mut()) {
+            if o.is_none() {
+                match f.as_mut().poll(cx) {
+                    Poll::Ready(v) => *o = Some(v),
+                    Poll::Pending => pending = true,
+                }
+            }
+        }
+        match pending {
+            true => Poll::Pending,
+            false => Poll::Ready(()),
+        }
+    })
+    .await;
+    out.into_iter()
+        .map(|o| o.expect("every future is done"))
+        .collect()
+}

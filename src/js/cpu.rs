@@ -1,0 +1,47 @@
+//! The CPU backend's JavaScript additions: the `threads` option of
+//! `Gpgpu.create({ backend: 'cpu', threads })`, the live-worker count the leak
+//! tests read, and each worker's time in the last product.
+
+use wasm_bindgen::prelude::*;
+
+use super::args::number_option;
+use super::JsGpgpu;
+use crate::error::{GpgpuError, Result};
+
+/// `threads`: a whole number from 0 (no workers) to [`crate::cpu::MAX_THREADS`].
+pub(crate) fn threads_option(options: &JsValue) -> Result<usize> {
+    let max = crate::cpu::MAX_THREADS;
+    match number_option(options, "threads")? {
+        Some(v) if v >= 0.0 && v <= max as f64 && v.fract() == 0.0 => Ok(v as usize),
+        Some(v) => Err(GpgpuError::BadArgument {
+            name: "options.threads".into(),
+            detail: format!(
+                "is {}; it must be a whole number from 0 (products on the calling thread) \
+                 to {max}",
+                crate::error::js_number(v)
+            ),
+        }),
+        None => Ok(crate::cpu::default_threads()),
+    }
+}
+
+#[wasm_bindgen(js_class = Gpgpu)]
+impl JsGpgpu {
+    /// Web Workers of the CPU backend alive on this page, across every Gpgpu (0
+    /// once every CPU Gpgpu is freed).
+    #[wasm_bindgen(js_name = liveWorkers)]
+    pub fn live_workers() -> u32 {
+        crate::cpu::live_workers()
+    }
+
+    /// CPU backend: each worker's time in its rows of the last async product, ms
+    /// (empty on the other backends, and before the first product).
+    #[wasm_bindgen(js_name = lastWorkerMs)]
+    pub fn last_worker_ms(&self) -> Vec<f64> {
+        self.gpu
+            .engine()
+            .cpu()
+            .map(|e| e.last_worker_ms())
+            .unwrap_or_default()
+    }
+}

@@ -1,0 +1,212 @@
+//! Products split across devices (WebGL, WebGPU and the CPU on SwiftShader): the
+//! result equals the reference for every ratio, 0 and 1 included, and odd row
+//! counts; 'auto' refines its ratios; bad ratios and freed devices are errors.
+
+use crate::common::*;
+use gpgpu_matrix::devices::{Devices, Ratios};
+use gpgpu_matrix::js::devices::JsDevices;
+use gpgpu_matrix::plan::random;
+use gpgpu_matrix::plan::reference::{self, to_f64};
+use gpgpu_matrix::{Options, Semiring};
+use js_sys::Array;
+use wasm_bindgen::JsValue;
+use wasm_bindgen_test::*;
+
+async fn three() -> (Vec<gpgpu_matrix::Gpgpu>, Devices) {
+    let gs = vec![
+        poisoned_on(Backend::WebGl).await,
+        poisoned_on(Backend::WebGpu).await,
+        poisoned_on(Backend::Cpu).await,
+    ];
+    let d = Devices::new(gs.iter().map(|g| (g.handle(), g.backend())).collect()).unwrap();
+    (gs, d)
+}
+
+#[wasm_bindgen_test]
+async fn every_ratio_gives_the_single_device_product() {
+    let (_gs, d) = three().await;
+    // Integers: every device's float32 sum is exact, so the parts must agree
+    // exactly with float64; odd rows so that ratios leave remainders.
+    let (rows, inner, cols) = (37, 19, 23);
+    let a = random::integers(1, rows * inner, -4, 4);
+    let b = random::integers(2, inner * cols, -4, 4);
+    let want = reference::multiply(
+        Semiring::Ordinary,
+        rows,
+        inner,
+        cols,
+        &to_f64(&a),
+        &to_f64(&b),
+    );
+    let o = Options::default();
+    for ratios in [
+        vec![1.0, 0.0, 0.0],
+        vec![0.0, 1.0, 0.0],
+        vec![0.0, 0.0, 1.0],
+        vec![1.0, 1.0, 1.0],
+        vec![0.1, 0.3, 0.6],
+        vec![5.0, 0.0, 2.0],
+    ] {
+        let s = d
+            .multiply_split(
+                [rows, inner, cols],
+                &a,
+                &b,
+                &Ratios::Given(ratios.clone()),
+                &o,
+            )
+            .await
+            .unwrap();
+        assert_exact(&format!("ratios {ratios:?}"), &s.c, &want);
+        assert_eq!(s.parts.iter().map(|p| p.rows).sum::<usize>(), rows);
+        for (p, r) in s.parts.iter().zip(&ratios) {
+            assert_eq!(p.rows == 0, *r == 0.0, "{ratios:?}: {:?}", s.parts);
+            assert!(p.ms >= 0.0 && p.ms <= s.total_ms);
+        }
+    }
+    // One row, three devices: one gets it.
+    let s = d
+        .multiply_split([1, inner, cols], &a[..inner], &b, &Ratios::Auto, &o)
+        .await
+        .unwrap();
+    assert_exact("one row", &s.c, &want[..cols]);
+}
+
+#[wasm_bindgen_test]
+async fn auto_ratios_follow_measured_throughput_and_random_inputs_match() {
+    let (_gs, d) = three().await;
+    assert_eq!(d.auto_ratios(), [1.0 / 3.0; 3]);
+    let (rows, inner, cols) = (65, 48, 40);
+    let a = uniform(3, rows * inner);
+    let b = uniform(4, inner * cols);
+    let want = reference::multiply(
+        Semiring::Ordinary,
+        rows,
+        inner,
+        cols,
+        &to_f64(&a),
+        &to_f64(&b),
+    );
+    for _ in 0..3 {
+        let s = d
+            .multiply_split(
+                [rows, inner, cols],
+                &a,
+                &b,
+                &Ratios::Auto,
+                &Options::default(),
+            )
+            .await
+            .unwrap();
+        assert_close("auto", &s.c, &want, FROBENIUS_TOL);
+    }
+    let r = d.auto_ratios();
+    assert!((r.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    assert_ne!(
+        r,
+        [1.0 / 3.0; 3],
+        "measured throughputs differ between devices"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn the_javascript_devices_class_splits_and_checks_its_arguments() {
+    let gl = js_on(Backend::WebGl).await;
+    let cpu = js_on(Backend::Cpu).await;
+    let engines: JsValue = Array::of2(&JsValue::from(gl), &JsValue::from(cpu)).into();
+    let d = JsDevices::new(engines.clone()).unwrap();
+    assert_eq!(
+        d.backends().to_vec(),
+        [JsValue::from("webgl"), JsValue::from("cpu")]
+    );
+    let m = || js(&[1.0, 1.0, 1.0, 0.0, 2.0, 3.0]);
+    let two = || num(2.0);
+    let r = settle(d.multiply_split_async(
+        num(3.0),
+        two(),
+        two(),
+        m(),
+        js(&[1.0, 2.0, 3.0, 4.0]),
+        JsValue::UNDEFINED,
+    ))
+    .await
+    .unwrap();
+    assert_eq!(floats(&prop(&r, "c")), [4.0, 6.0, 1.0, 2.0, 11.0, 16.0]);
+    assert_eq!(Array::from(&prop(&r, "parts")).length(), 2);
+    let with = |ratios: JsValue| {
+        let o = js_sys::Object::new();
+        js_sys::Reflect::set(&o, &"ratios".into(), &ratios).unwrap();
+        JsValue::from(o)
+    };
+    let call =
+        |o: JsValue| d.multiply_split_async(two(), two(), two(), js(&[1.0; 4]), js(&[1.0; 4]), o);
+    let nums = |v: &[f64]| -> JsValue {
+        v.iter()
+            .map(|&x| JsValue::from(x))
+            .collect::<Array>()
+            .into()
+    };
+    assert_js_error(
+        settle(call(with(nums(&[1.0])))).await,
+        "BAD_ARGUMENT",
+        "1 numbers for 2 devices",
+    );
+    assert_js_error(
+        settle(call(with(nums(&[0.0, 0.0])))).await,
+        "BAD_ARGUMENT",
+        "all 0",
+    );
+    assert_js_error(
+        settle(call(with(nums(&[-1.0, 1.0])))).await,
+        "BAD_ARGUMENT",
+        ">= 0",
+    );
+    assert_js_error(
+        settle(call(with("fast".into()))).await,
+        "BAD_ARGUMENT",
+        "'auto'",
+    );
+    let r = settle(call(with(nums(&[0.0, 1.0])))).await.unwrap();
+    assert_eq!(floats(&prop(&r, "c")), [2.0; 4]);
+    assert_js_error(
+        JsDevices::new(Array::new().into()).map(|_| ()),
+        "BAD_ARGUMENT",
+        "empty",
+    );
+    let bad: JsValue = Array::of1(&num(3.0)).into();
+    assert_js_error(
+        JsDevices::new(bad).map(|_| ()),
+        "BAD_ARGUMENT",
+        "devices[0]",
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_freed_device_fails_its_part_with_freed() {
+    let (mut gs, d) = three().await;
+    gs.remove(2);
+    let a = vec![1.0; 9];
+    let e = d
+        .multiply_split(
+            [3, 3, 3],
+            &a,
+            &a,
+            &Ratios::Given(vec![1.0, 1.0, 1.0]),
+            &Options::default(),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), "FREED");
+    // Without the freed device's rows, the others still work.
+    let s = d
+        .multiply_split(
+            [3, 3, 3],
+            &a,
+            &a,
+            &Ratios::Given(vec![1.0, 1.0, 0.0]),
+            &Options::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(s.c, vec![3.0; 9]);
+}

@@ -1,0 +1,137 @@
+//! The CPU backend (wasm SIMD128 in two Web Workers) against the float64
+//! reference: the shared product, chain and semiring checks, then what is the
+//! CPU's own: the blocking path on the calling thread, a failing worker, and
+//! workers ended on free.
+
+use crate::common::*;
+use gpgpu_matrix::plan::reference::{self, to_f64};
+use gpgpu_matrix::{BackendChoice, CreateOptions, Gpgpu, Semiring};
+use wasm_bindgen_test::*;
+
+product_tests!(Setup::Cpu);
+chain_tests!(Setup::Cpu);
+boolean_tests!(Setup::Cpu);
+min_plus_tests!(Setup::Cpu);
+
+async fn cpu(threads: usize) -> Gpgpu {
+    Gpgpu::create(CreateOptions {
+        backend: BackendChoice::Cpu,
+        threads: Some(threads),
+        ..CreateOptions::default()
+    })
+    .await
+    .expect("the CPU backend")
+}
+
+/// The blocking calls run the queue on the calling thread (no worker starts), the
+/// Async ones on the workers; both equal the reference.
+#[wasm_bindgen_test]
+async fn blocking_calls_compute_on_this_thread_and_async_ones_on_the_workers() {
+    let g = cpu(3).await;
+    let (rows, inner, cols) = (37, 41, 29);
+    let a = uniform(7, rows * inner);
+    let b = uniform(8, inner * cols);
+    let want = reference::multiply(
+        Semiring::Ordinary,
+        rows,
+        inner,
+        cols,
+        &to_f64(&a),
+        &to_f64(&b),
+    );
+    let o = gpgpu_matrix::Options::default();
+    let now = g.multiply(rows, inner, cols, &a, &b, &o).unwrap();
+    assert_close("blocking", &now, &want, FROBENIUS_TOL);
+    assert_eq!(g.live("workers"), 0, "a blocking call starts no worker");
+    let later = g
+        .multiply_async(rows, inner, cols, &a, &b, &o)
+        .await
+        .unwrap();
+    assert_close("async", &later, &want, FROBENIUS_TOL);
+    assert_eq!(g.live("workers"), 3);
+    // Both ran the same kernel on the same rows: the same float32 sums.
+    assert_eq!(now, later);
+    let p = g.power(17, &uniform(9, 289), 5, &o).unwrap();
+    let pw = reference::power(Semiring::Ordinary, 17, &to_f64(&uniform(9, 289)), 5);
+    assert_close("blocking power", &p, &pw, FROBENIUS_TOL);
+}
+
+/// A worker whose WebAssembly traps fails the call with WORKER_ERROR; its workers
+/// are ended, the queue dropped, and the next call starts new ones and succeeds.
+#[wasm_bindgen_test]
+async fn a_failing_worker_is_a_gpgpu_error_and_nothing_is_left() {
+    let g = cpu(2).await;
+    let n = 64;
+    let m = uniform(3, n * n);
+    let o = gpgpu_matrix::Options::default();
+    let want = reference::square(Semiring::Ordinary, n, &to_f64(&m));
+    assert_close(
+        "before",
+        &g.square_async(n, &m, &o).await.unwrap(),
+        &want,
+        FROBENIUS_TOL,
+    );
+    let before = gpgpu_matrix::cpu::live_workers();
+    g.engine().cpu().unwrap().break_next_job();
+    let err = g.square_async(n, &m, &o).await.unwrap_err();
+    assert_eq!(err.code(), "WORKER_ERROR", "{err}");
+    assert!(
+        err.to_string().contains("unreachable") || err.to_string().contains("worker"),
+        "{err}"
+    );
+    assert_eq!(g.live("workers"), 0, "the failed pool ended its workers");
+    assert_eq!(gpgpu_matrix::cpu::live_workers(), before - 2);
+    assert_eq!(g.live("buffers"), 0, "no matrix left behind");
+    let again = g.square_async(n, &m, &o).await.unwrap();
+    assert_close("after", &again, &want, FROBENIUS_TOL);
+    assert_eq!(g.live("workers"), 2);
+}
+
+/// 100 create/free cycles, each running an async product, leave no worker.
+#[wasm_bindgen_test]
+async fn a_hundred_create_free_cycles_leave_no_worker() {
+    let start = gpgpu_matrix::cpu::live_workers();
+    let m = uniform(5, 16 * 16);
+    let o = gpgpu_matrix::Options::default();
+    for _ in 0..100 {
+        let g = cpu(2).await;
+        g.square_async(16, &m, &o).await.unwrap();
+        assert!(g.live("workers") >= 1);
+        drop(g);
+    }
+    assert_eq!(gpgpu_matrix::cpu::live_workers(), start);
+}
+
+/// Freeing the engine while workers compute rejects the call with FREED and ends
+/// them.
+#[wasm_bindgen_test]
+async fn freeing_under_an_async_product_ends_the_workers() {
+    let start = gpgpu_matrix::cpu::live_workers();
+    let g = cpu(2).await;
+    let n = 128;
+    let m = uniform(6, n * n);
+    let h = g.handle();
+    let call = async move {
+        gpgpu_matrix::apps::run_plan(
+            &h,
+            n,
+            &m,
+            gpgpu_matrix::plan::passes::power(2),
+            &Default::default(),
+        )
+        .await
+    };
+    let pending = wasm_bindgen_futures::future_to_promise(async move {
+        call.await
+            .map(|_| wasm_bindgen::JsValue::NULL)
+            .map_err(|e| e.code().into())
+    });
+    // Let the call reach its workers, then free the engine under it.
+    while g.live("workers") == 0 {
+        gpgpu_matrix::engine::webgl_readback::next_tick().await;
+    }
+    drop(g);
+    let got = wasm_bindgen_futures::JsFuture::from(pending).await;
+    assert_eq!(got.unwrap_err().as_string().as_deref(), Some("FREED"));
+    assert_eq!(gpgpu_matrix::cpu::live_workers(), start);
+}

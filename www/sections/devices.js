@@ -1,0 +1,196 @@
+// "Several devices" (issue 17, point 3): the course report's two unequal GPUs, whose
+// rows of C are split at a chosen ratio, and the chapter's OpenMP loop over CPU cores,
+// on the devices a page has: the GPU through WebGL, through WebGPU, and the CPU's cores
+// through Web Workers (Gpgpu.create({ backend: 'cpu' })). A slider sets the share of
+// C's rows the first device gets; one bar per device shows its time, and a sweep of
+// shares 0…1 gives the report's table with the balanced split ('auto') marked.
+// window.__devices holds the last results for the page tests.
+import { Devices } from '../pkg/gpgpu_matrix.js';
+import { el } from '../ui/format.js';
+
+const ID = 'devices';
+const SIZES = [128, 256, 512, 1024];
+const NAMES = { webgl: 'GPU (WebGL)', webgpu: 'GPU (WebGPU, high-performance)', 'webgpu-low-power': 'GPU (WebGPU, low-power)', cpu: 'CPU (Web Workers)' };
+const COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c'];
+const SVG = 'http://www.w3.org/2000/svg';
+
+function svgEl(tag, attrs = {}, text) {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+/** A seeded matrix of small integers: every device's float32 product is exact. */
+function intMatrix(len, seed) {
+  const m = new Float32Array(len);
+  let s = seed >>> 0;
+  for (let i = 0; i < len; i++) { s = (s * 1664525 + 1013904223) >>> 0; m[i] = (s >>> 28) - 8; }
+  return m;
+}
+
+/** The largest |C - A·B| against a float64 product here in JavaScript. */
+function maxError(n, a, b, c) {
+  let worst = 0;
+  const row = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    row.fill(0);
+    for (let k = 0; k < n; k++) { const x = a[i * n + k]; for (let j = 0; j < n; j++) row[j] += x * b[k * n + j]; }
+    for (let j = 0; j < n; j++) worst = Math.max(worst, Math.abs(row[j] - c[i * n + j]));
+  }
+  return worst;
+}
+
+const fmt = (ms) => (ms >= 100 ? ms.toFixed(0) : ms.toFixed(1));
+
+export default {
+  id: ID,
+  title: 'Several devices',
+  mount(container, ctx) {
+    this.ctx = ctx;
+    this.engines = new Map();
+    const select = (id, value) => el('select', { id }, ...Object.entries(NAMES).map(([k, label]) => el('option', { value: k, selected: k === value }, label)));
+    this.first = select('devices-first', 'webgl');
+    this.second = select('devices-second', 'cpu');
+    this.size = el('select', { id: 'devices-n' }, ...SIZES.map((n) => el('option', { value: String(n), selected: n === 256 }, `n = ${n}`)));
+    this.slider = el('input', { type: 'range', id: 'devices-ratio', min: '0', max: '100', step: '5', value: '50', 'aria-label': 'share of the first device' });
+    this.share = el('output', { id: 'devices-share', for: 'devices-ratio' }, '50 %');
+    this.slider.addEventListener('input', () => { this.share.textContent = `${this.slider.value} %`; });
+    this.slider.addEventListener('change', () => this.run());
+    this.status = el('p', { id: 'devices-status', class: 'help', 'data-status': 'idle', role: 'status' }, 'Choose two devices and a share, then Run.');
+    this.bars = svgEl('svg', { id: 'devices-bars', width: '100%', viewBox: '0 0 480 150', role: 'img', 'aria-label': 'each device\'s time' });
+    this.chart = svgEl('svg', { id: 'devices-sweep', width: '100%', viewBox: '0 0 600 240', role: 'img', 'aria-label': 'times against the share' });
+    this.table = el('table', { id: 'devices-table', class: 'data' });
+    const runButton = el('button', { type: 'button', class: 'primary', id: 'devices-run' }, 'Run at this share');
+    const sweepButton = el('button', { type: 'button', id: 'devices-sweep-run' }, 'Sweep 0 … 100 % and balance');
+    runButton.addEventListener('click', () => this.run());
+    sweepButton.addEventListener('click', () => this.sweep());
+    this.buttons = [runButton, sweepButton];
+    container.replaceChildren(
+      el('div', { class: 'app-intro' },
+        el('p', {}, 'A course report split the rows of C = A·B between two unequal GPUs (a K40 and a GTX 750) at a configurable ratio: at n = 3072 the best split, about half and half, took the time from about 0.6 s on one GPU to about 0.2 s. The chapter does the same loop over CPU threads with OpenMP\'s parallel-for. A browser page has several devices too: the GPU through WebGL, the GPU (or a second adapter, on dual-GPU laptops) through WebGPU, and the CPU\'s cores through Web Workers.'),
+        el('p', {}, el('code', {}, "new Devices([gl, cpu]).multiplySplitAsync(n, n, n, a, b, { ratios: [s, 1 - s] })"), ' gives the first device the first s·n rows of A and C and the second the rest; both parts start at once, each a plain product on its own device, and C is assembled in row order. ', el('code', {}, "ratios: 'auto'"), ' balances by each device\'s measured throughput and refines after every run. The CPU backend (', el('code', {}, "Gpgpu.create({ backend: 'cpu' })"), ') runs a blocked, register-tiled SIMD128 kernel in one Web Worker per core, each worker computing a block of C\'s rows as OpenMP\'s static schedule would. Where the GPU is a software one (SwiftShader, as on a machine without a GPU), every device runs on the same cores, and the split shows it: each part slows the other down.')),
+      el('div', { class: 'part-controls' },
+        el('label', {}, 'first device ', this.first), el('label', {}, 'second device ', this.second), el('label', {}, 'size ', this.size),
+        el('label', {}, 'share of the first device ', this.slider, ' ', this.share)),
+      el('div', { class: 'buttons' }, ...this.buttons),
+      this.status, this.bars, this.chart, this.table);
+  },
+
+  setStatus(text, state) {
+    this.status.textContent = text;
+    this.status.dataset.status = state;
+  },
+
+  async engine(name) {
+    if (!this.engines.has(name)) {
+      // The two WebGPU preferences are two adapters on a dual-GPU laptop, the same one elsewhere.
+      const options = name.startsWith('webgpu') ? { backend: 'webgpu', powerPreference: name === 'webgpu' ? 'high-performance' : 'low-power' } : { backend: name };
+      this.engines.set(name, await this.ctx.Gpgpu.create(options));
+    }
+    return this.engines.get(name);
+  },
+
+  async pair() {
+    const names = [this.first.value, this.second.value];
+    const gpus = [];
+    for (const name of names) gpus.push(await this.engine(name));
+    return { names, gpus };
+  },
+
+  inputs() {
+    const n = Number(this.size.value);
+    return { n, a: intMatrix(n * n, 1), b: intMatrix(n * n, 2) };
+  },
+
+  async guarded(work) {
+    if (this.busy) return;
+    this.busy = true;
+    for (const b of this.buttons) b.disabled = true;
+    try {
+      await work();
+    } catch (e) {
+      const d = this.ctx.describeError ? this.ctx.describeError(e) : { code: e?.code, message: e?.message };
+      this.setStatus(`Failed: ${d.code ? `${d.code}: ` : ''}${d.message || e}`, 'error');
+    } finally {
+      this.busy = false;
+      for (const b of this.buttons) b.disabled = false;
+    }
+  },
+
+  run() {
+    return this.guarded(async () => {
+      this.setStatus('Running…', 'running');
+      const { names, gpus } = await this.pair();
+      const { n, a, b } = this.inputs();
+      const s = Number(this.slider.value) / 100;
+      const devices = new Devices(gpus);
+      const r = await devices.multiplySplitAsync(n, n, n, a, b, { ratios: [s, 1 - s] });
+      const err = maxError(n, a, b, r.c);
+      window.__devices = { ...window.__devices, run: { names, share: s, rows: r.parts.map((p) => p.rows), ms: r.parts.map((p) => p.ms), totalMs: r.totalMs, maxError: err } };
+      this.drawBars(names, r);
+      this.setStatus(`n = ${n}: ${r.parts.map((p, i) => `${NAMES[names[i]]} ${p.rows} rows in ${fmt(p.ms)} ms`).join(', ')}; C assembled in ${fmt(r.totalMs)} ms. Largest error against float64: ${err} (integer inputs: exact).`, 'done');
+    });
+  },
+
+  sweep() {
+    return this.guarded(async () => {
+      const { names, gpus } = await this.pair();
+      const { n, a, b } = this.inputs();
+      const devices = new Devices(gpus);
+      const points = [];
+      for (let k = 0; k <= 10; k++) {
+        const s = k / 10;
+        this.setStatus(`Sweeping: share ${Math.round(s * 100)} %…`, 'running');
+        await devices.multiplySplitAsync(n, n, n, a, b, { ratios: [s, 1 - s] }); // warm-up
+        const r = await devices.multiplySplitAsync(n, n, n, a, b, { ratios: [s, 1 - s] });
+        points.push({ share: s, rows: r.parts.map((p) => p.rows), ms: r.parts.map((p) => p.ms), totalMs: r.totalMs });
+      }
+      this.setStatus('Balancing (auto)…', 'running');
+      const auto = new Devices(gpus);
+      let r;
+      for (let k = 0; k < 5; k++) r = await auto.multiplySplitAsync(n, n, n, a, b, { ratios: 'auto' });
+      const balanced = { share: r.ratios[0], rows: r.parts.map((p) => p.rows), ms: r.parts.map((p) => p.ms), totalMs: r.totalMs };
+      const best = points.reduce((x, y) => (y.totalMs < x.totalMs ? y : x));
+      window.__devices = { ...window.__devices, sweep: { names, n, points, balanced, best } };
+      this.drawSweep(names, n, points, balanced);
+      this.drawTable(names, points, balanced);
+      this.setStatus(`n = ${n}: the fastest share of ${NAMES[names[0]]} was ${Math.round(best.share * 100)} % (${fmt(best.totalMs)} ms); balanced ('auto'): ${(balanced.share * 100).toFixed(0)} %, ${fmt(balanced.totalMs)} ms.`, 'done');
+    });
+  },
+
+  drawBars(names, r) {
+    const max = Math.max(r.totalMs, ...r.parts.map((p) => p.ms)) || 1;
+    const rows = [...r.parts.map((p, i) => ({ label: `${NAMES[names[i]]}: ${p.rows} rows`, ms: p.ms, color: COLORS[i] })), { label: 'total (C assembled)', ms: r.totalMs, color: '#444' }];
+    this.bars.replaceChildren(...rows.flatMap((row, i) => [
+      svgEl('text', { x: 0, y: 22 + 40 * i, 'font-size': 12 }, row.label),
+      svgEl('rect', { class: 'bar', x: 180, y: 8 + 40 * i, width: Math.max(1, (row.ms / max) * 240), height: 20, fill: row.color }),
+      svgEl('text', { x: 186 + (row.ms / max) * 240, y: 22 + 40 * i, 'font-size': 12 }, `${fmt(row.ms)} ms`),
+    ]));
+  },
+
+  drawSweep(names, n, points, balanced) {
+    const W = 600, H = 240, L = 50, B = 30, T = 20;
+    const max = Math.max(...points.flatMap((p) => [p.totalMs, ...p.ms]), balanced.totalMs) || 1;
+    const x = (s) => L + s * (W - L - 20);
+    const y = (ms) => H - B - (ms / max) * (H - B - T);
+    const bw = (W - L - 20) / 11 / 3;
+    const parts = [svgEl('text', { x: L, y: 12, 'font-size': 12 }, `n = ${n}: each device's time (bars) and the total (line), ms, against the share of ${NAMES[names[0]]}`)];
+    for (const p of points) {
+      p.ms.forEach((ms, k) => parts.push(svgEl('rect', { class: 'bar', x: x(p.share) - bw + k * bw, y: y(ms), width: bw - 1, height: H - B - y(ms), fill: COLORS[k] })));
+      parts.push(svgEl('text', { x: x(p.share), y: H - B + 14, 'text-anchor': 'middle', 'font-size': 11 }, `${Math.round(p.share * 100)}%`));
+    }
+    parts.push(svgEl('polyline', { fill: 'none', stroke: '#000', 'stroke-width': 2, points: points.map((p) => `${x(p.share)},${y(p.totalMs)}`).join(' ') }));
+    parts.push(svgEl('line', { class: 'balanced', x1: x(balanced.share), x2: x(balanced.share), y1: T, y2: H - B, stroke: '#d62728', 'stroke-dasharray': '4 3', 'stroke-width': 2 }));
+    parts.push(svgEl('text', { x: x(balanced.share) + 4, y: T + 12, fill: '#d62728', 'font-size': 11 }, `balanced ${(balanced.share * 100).toFixed(0)} %: ${fmt(balanced.totalMs)} ms`));
+    parts.push(svgEl('text', { x: 4, y: y(max) + 4, 'font-size': 11 }, `${fmt(max)}`), svgEl('text', { x: 4, y: H - B, 'font-size': 11 }, '0'));
+    this.chart.replaceChildren(...parts);
+  },
+
+  drawTable(names, points, balanced) {
+    const head = el('tr', {}, ...[`share of ${NAMES[names[0]]}`, `rows ${NAMES[names[0]]}`, `rows ${NAMES[names[1]]}`, `${NAMES[names[0]]} ms`, `${NAMES[names[1]]} ms`, 'total ms'].map((h) => el('th', {}, h)));
+    const row = (label, p, key) => el('tr', { 'data-key': key }, el('td', {}, label), ...[p.rows[0], p.rows[1], fmt(p.ms[0]), fmt(p.ms[1]), fmt(p.totalMs)].map((v) => el('td', {}, String(v))));
+    this.table.replaceChildren(el('caption', {}, 'The course report\'s table, live: rows per device, each device\'s time, the total'),
+      el('thead', {}, head), el('tbody', {}, ...points.map((p) => row(`${Math.round(p.share * 100)} %`, p, String(Math.round(p.share * 100)))), row(`balanced (${(balanced.share * 100).toFixed(0)} %)`, balanced, 'balanced')));
+  },
+};
