@@ -35,6 +35,7 @@ import { mountSections, SECTIONS } from './sections/index.js';
 import computeSection from './sections/compute.js';
 import partitionedSection from './sections/partitioned.js';
 import batchedSection from './sections/batched.js';
+import linearSection from './sections/linear.js';
 
 const $ = (id) => document.getElementById(id);
 const sleep = (t) => new Promise((r) => setTimeout(r, t));
@@ -1033,9 +1034,9 @@ async function main() {
     $('applications').hidden = false;
     mountSections($('application-sections'), sectionContext());
   }
-  // The panels with their own controls in the address: partitioned matrices, and
-  // many small problems at once.
-  const panels = [[partitionedSection, 'partitioned-body'], [batchedSection, 'batched-body']].map(([section, body]) => {
+  // The panels with their own controls: partitioned matrices and many small problems
+  // at once (in the address), linear systems.
+  const panels = [[partitionedSection, 'partitioned-body'], [batchedSection, 'batched-body'], [linearSection, 'linear-body']].map(([section, body]) => {
     const ctx = sectionContext();
     try {
       section.mount($(body), ctx);
@@ -1065,7 +1066,7 @@ async function main() {
 /** No GPU backend could be made: the error, and nothing to run. */
 function noGpu(err) {
   fail(null, err);
-  for (const body of ['partitioned-body', 'batched-body']) $(body).replaceChildren(el('p', { class: 'help' }, 'No GPU backend could be made in this browser, so nothing here can run (see the message at the top).'));
+  for (const body of ['partitioned-body', 'batched-body', 'linear-body']) $(body).replaceChildren(el('p', { class: 'help' }, 'No GPU backend could be made in this browser, so nothing here can run (see the message at the top).'));
   $('device').textContent = err?.code === 'NO_WEBGL2' ? 'Device: no usable WebGL2 context.' : `Device: none usable (${describeError(err).code}).`;
   for (const b of ['run', 'step']) $(b).disabled = true;
 }

@@ -54,6 +54,14 @@ impl LuShape {
         Ok(LuShape { n, nrhs })
     }
 
+    /// A factorization's size: n as JavaScript passes it, no right-hand sides.
+    pub fn square(n: f64, limit: usize) -> Result<LuShape> {
+        Ok(LuShape {
+            n: shape::dimension("n", n, limit)?,
+            nrhs: 0,
+        })
+    }
+
     /// Checks that `a` is n × n: a square matrix given as n·n numbers.
     pub fn check_a(&self, a: usize) -> Result<()> {
         if a == self.n * self.n {
@@ -103,7 +111,71 @@ impl LuShape {
                 m + 2.0 * m * m
             })
             .sum();
-        factor + if with_solve { 2.0 * n * n * self.nrhs as f64 } else { 0.0 }
+        factor
+            + if with_solve {
+                2.0 * n * n * self.nrhs as f64
+            } else {
+                0.0
+            }
+    }
+}
+
+/// How the GPU runs one factorization or solve: the augmented [A | B] (B absent
+/// for a factorization), the threshold and the state row the passes keep.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LuPlan {
+    pub shape: LuShape,
+    /// Pivots of this size or smaller are singular (float32's rule).
+    pub tiny: f32,
+}
+
+impl LuPlan {
+    /// The plan for `a` (n × n, checked), with `nrhs` right-hand sides (0: factor
+    /// only).
+    pub fn new(shape: LuShape, a: &[f32]) -> LuPlan {
+        LuPlan {
+            shape,
+            tiny: threshold(shape.n, a, EPS_F32) as f32,
+        }
+    }
+
+    /// Columns of [A | B].
+    pub fn cols(&self) -> usize {
+        self.shape.n + self.shape.nrhs
+    }
+
+    /// [A | B] row-major.
+    pub fn augmented(&self, a: &[f32], b: &[f32]) -> Vec<f32> {
+        let (n, m) = (self.shape.n, self.shape.nrhs);
+        let mut w = Vec::with_capacity(n * (n + m));
+        for i in 0..n {
+            w.extend_from_slice(&a[i * n..(i + 1) * n]);
+            w.extend_from_slice(&b[i * m..(i + 1) * m]);
+        }
+        w
+    }
+
+    /// The state row: [p_0 … p_{n−1}, first singular step, current k, next k].
+    pub fn state(&self) -> Shape {
+        Shape::new(1, self.shape.n + 3)
+    }
+
+    /// The state before step 0: no pivots yet, no singular step.
+    pub fn initial_state(&self) -> Vec<f32> {
+        let n = self.shape.n;
+        let mut s = vec![0.0; n + 3];
+        s[n] = -1.0;
+        s
+    }
+
+    /// The pivots of the first `steps` steps and the first singular step, from a
+    /// state row as read back (rounding guards against nothing: the GPU writes
+    /// whole numbers, exact in float32 up to 2²⁴).
+    pub fn decode(&self, state: &[f32], steps: usize) -> (Vec<u32>, Option<usize>) {
+        let n = self.shape.n;
+        let pivots = state[..steps].iter().map(|&p| p as u32).collect();
+        let singular = (state[n] >= 0.0).then(|| state[n] as usize);
+        (pivots, singular)
     }
 }
 
@@ -135,13 +207,19 @@ fn pivot_row<T: Real>(n: usize, w: &[T], cols: usize, k: usize) -> usize {
     best
 }
 
-/// Eliminates the n × cols matrix `w` (cols ≥ n: extra columns are right-hand
-/// sides carried along) in place, as the GPU does: the module's algorithm and
-/// rule, with pivots of size ≤ `tiny` singular.
-pub fn eliminate<T: Real>(n: usize, cols: usize, w: &mut [T], tiny: f64) -> (Vec<u32>, Option<usize>) {
-    let mut pivots = Vec::with_capacity(n);
+/// Runs the first `steps` steps of elimination on the n × cols matrix `w` (cols
+/// ≥ n: extra columns are right-hand sides carried along) in place, as the GPU
+/// does: the module's algorithm and rule, with pivots of size ≤ `tiny` singular.
+pub fn eliminate<T: Real>(
+    n: usize,
+    cols: usize,
+    steps: usize,
+    w: &mut [T],
+    tiny: f64,
+) -> (Vec<u32>, Option<usize>) {
+    let mut pivots = Vec::with_capacity(steps);
     let mut singular = None;
-    for k in 0..n {
+    for k in 0..steps {
         let p = pivot_row(n, w, cols, k);
         pivots.push(p as u32);
         if p != k {
@@ -171,7 +249,7 @@ pub fn eliminate<T: Real>(n: usize, cols: usize, w: &mut [T], tiny: f64) -> (Vec
 /// The LU factorization of the n × n `a` in arithmetic `T` with unit `eps`.
 pub fn factor<T: Real>(n: usize, a: &[f32], eps: f64) -> Factors<T> {
     let mut lu: Vec<T> = a.iter().map(|&v| T::of(v as f64)).collect();
-    let (pivots, singular) = eliminate(n, n, &mut lu, threshold(n, a, eps));
+    let (pivots, singular) = eliminate(n, n, n, &mut lu, threshold(n, a, eps));
     Factors {
         lu,
         pivots,
@@ -353,7 +431,10 @@ mod tests {
     fn n_1_divides() {
         let f = reference(1, &[4.0]);
         assert_eq!((f.lu, f.pivots, f.singular), (vec![4.0], vec![0], None));
-        assert_eq!(reference_solve(1, 2, &[4.0], &[2.0, -8.0]), Some(vec![0.5, -2.0]));
+        assert_eq!(
+            reference_solve(1, 2, &[4.0], &[2.0, -8.0]),
+            Some(vec![0.5, -2.0])
+        );
         assert_eq!(reference(1, &[0.0]).singular, Some(0));
     }
 
@@ -371,7 +452,10 @@ mod tests {
             let (f, r) = both(n, &a);
             assert_eq!(f.singular, None, "n = {n}");
             let err = factor_error(n, &a, &f.lu, &f.pivots);
-            assert!(err < 1e-6 * (n as f64).sqrt(), "n = {n}: ‖PA − LU‖/‖A‖ = {err}");
+            assert!(
+                err < 1e-6 * (n as f64).sqrt(),
+                "n = {n}: ‖PA − LU‖/‖A‖ = {err}"
+            );
             let x = x_f32(n, 2, &f, &b).unwrap();
             // Backward stability: about n·ε relative, times a modest growth.
             let res = residual(n, 2, &a, &x, &b);
@@ -443,7 +527,10 @@ mod tests {
             assert!(residual(n, 1, &a, &x, &b) < 1e-5, "n = {n}");
             // b was rounded to float32, so x moves by up to cond · 2⁻²⁴ from 1, 2, …
             let xr = reference_solve(n, 1, &a, &b).unwrap();
-            assert!(max_abs_diff(&want, &xr) < 1e-7 * 1e6f64.powf(n as f64 / 4.0), "n = {n}");
+            assert!(
+                max_abs_diff(&want, &xr) < 1e-7 * 1e6f64.powf(n as f64 / 4.0),
+                "n = {n}"
+            );
         }
         // Past float32's reach (cond ≈ 1.5e7 ≈ 1/ε at n = 6, 1e13 at n = 10) the
         // rule calls it singular, while float64 still factors it (the float32
@@ -487,7 +574,26 @@ mod tests {
         let e = s.check_a(6).unwrap_err();
         assert_eq!(e.code(), "BAD_ARGUMENT");
         assert!(e.to_string().contains("square"), "{e}");
-        assert!(s.check_b(3).unwrap_err().to_string().contains("n x nrhs = 6"));
+        assert!(s
+            .check_b(3)
+            .unwrap_err()
+            .to_string()
+            .contains("n x nrhs = 6"));
+    }
+
+    #[test]
+    fn the_plan_augments_and_decodes() {
+        let s = LuShape { n: 2, nrhs: 1 };
+        let p = LuPlan::new(s, &[1.0, -4.0, 2.0, 3.0]);
+        assert_eq!(p.tiny, (2.0 * EPS_F32 * 4.0) as f32);
+        assert_eq!(
+            p.augmented(&[1.0, 2.0, 3.0, 4.0], &[5.0, 6.0]),
+            vec![1.0, 2.0, 5.0, 3.0, 4.0, 6.0]
+        );
+        assert_eq!(p.initial_state(), vec![0.0, 0.0, -1.0, 0.0, 0.0]);
+        assert_eq!(p.decode(&[1.0, 1.0, -1.0, 1.0, 2.0], 2), (vec![1, 1], None));
+        assert_eq!(p.decode(&[0.0, 1.0, 1.0, 1.0, 2.0], 1), (vec![0], Some(1)));
+        assert_eq!(LuShape::square(3.0, 8).unwrap(), LuShape { n: 3, nrhs: 0 });
     }
 
     #[test]
