@@ -161,7 +161,7 @@ async function compareDemo(ctx, { n, seed, kind }, output) {
       el('td', { class: 'num' }, int(x.passes)),
       el('td', { class: 'num' }, msText(x.ms)),
       el('td', {}, x.note))))),
-  ), el('p', { class: 'help' }, 'Which suits which: elimination solves any non-singular matrix in a fixed n steps (on a GPU each step is a pass, so small systems are latency-bound) and says when the matrix is singular; Jacobi needs diagonal dominance and then takes few cheap passes; the power-series inverse converges for every invertible A but needs log₂ of the condition number doublings of n³ products, and computes all of A⁻¹ to answer one b. On Hilbert matrices only elimination, with pivoting, still gives a small residual (x itself is then off by up to cond(A)·2⁻²⁴).'));
+  ), el('p', { class: 'help' }, 'Which suits which: elimination solves any non-singular matrix in a fixed n steps (on a GPU each step is a pass, so small systems are latency-bound) and says when the matrix is singular; Jacobi needs diagonal dominance and then takes few cheap passes; the power-series inverse converges for every invertible A but needs log₂ of the condition number doublings of n³ products, and computes all of A⁻¹ to answer one b. Hilbert matrices show the limits of float32: up to n ≈ 5 elimination still gives a small residual (x itself off by up to cond(A)·2⁻²⁴), from n ≈ 6 (condition ≈ 1.5·10⁷ ≈ 1/2⁻²⁴) a pivot falls under the threshold and elimination says singular, where the iterations stall far from x or diverge.'));
   publish('compare', { status: 'done', backend: gpu.backend, n, kind, rows: rows.map(({ method, residual: res, passes, ms, note }) => ({ method, residual: res, passes, ms, note })) });
   return `Done: three solves of n = ${n} on ${backendName(gpu)}.`;
 }
