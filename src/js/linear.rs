@@ -113,7 +113,7 @@ impl JsGpgpu {
         &self,
         #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number | undefined")] steps: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "number")] steps: JsValue,
     ) -> JsResult<Object> {
         let run = || {
             let (n, a, steps) = lu_args(&n, &a, &steps)?;
@@ -128,7 +128,7 @@ impl JsGpgpu {
         &self,
         #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number | undefined")] steps: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "number")] steps: JsValue,
     ) -> Promise {
         let args = lu_args(&n, &a, &steps);
         let handle = self.gpu.handle();
@@ -149,7 +149,7 @@ impl JsGpgpu {
         #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] b: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number | undefined")] nrhs: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "number")] nrhs: JsValue,
     ) -> JsResult<Object> {
         let run = || {
             let x = solve_args(&n, &a, &b, &nrhs)?;
@@ -165,7 +165,7 @@ impl JsGpgpu {
         #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] b: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number | undefined")] nrhs: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "number")] nrhs: JsValue,
     ) -> Promise {
         let args = solve_args(&n, &a, &b, &nrhs);
         let handle = self.gpu.handle();

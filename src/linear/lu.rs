@@ -135,7 +135,12 @@ impl Run {
             self.work.swap(0, last);
             self.state.swap(0, last);
         }
-        e.lu_stop(&self.plan, steps, [&self.work[0], &self.state[0]])
+        e.lu_stop(&self.plan, steps, [&self.work[0], &self.state[0]])?;
+        // WebGPU's part-way factorization takes one more dispatch (Engine::lu_stop).
+        if e.lu_in_place() && steps > 0 && steps < self.plan.shape.n {
+            self.passes += 1;
+        }
+        Ok(())
     }
 
     /// Queues back substitution into `x[x_at]`.
