@@ -19,7 +19,7 @@ use crate::api::Handle;
 use crate::engine::{Engine, Matrix};
 use crate::error::{GpgpuError, Result};
 use crate::plan::layout::Layout;
-use crate::plan::lu::{residual, LuPlan, LuShape};
+use crate::plan::lu::{check_finite, residual, LuPlan, LuShape};
 use crate::plan::semiring::Semiring;
 use crate::plan::shape::Shape;
 
@@ -49,10 +49,11 @@ pub struct Solution {
 }
 
 /// Checks a factorization's arguments (n as a whole number within the device's
-/// limit, `a` n × n, `steps` at most n).
+/// limit, `a` n × n and finite, `steps` at most n).
 pub fn check_lu(limit: usize, n: usize, a: &[f32], steps: usize) -> Result<LuShape> {
     let s = LuShape::square(n as f64, limit)?;
     s.check_a(a.len())?;
+    check_finite("a", a)?;
     if steps > n {
         return Err(GpgpuError::BadCount {
             name: "steps".into(),
@@ -63,11 +64,13 @@ pub fn check_lu(limit: usize, n: usize, a: &[f32], steps: usize) -> Result<LuSha
     Ok(s)
 }
 
-/// Checks a system's arguments.
+/// Checks a system's arguments (also: `b` n × nrhs, both finite).
 pub fn check_solve(limit: usize, n: usize, a: &[f32], b: &[f32], nrhs: usize) -> Result<LuShape> {
     let s = LuShape::from_numbers(n as f64, nrhs as f64, limit)?;
     s.check_a(a.len())?;
     s.check_b(b.len())?;
+    check_finite("a", a)?;
+    check_finite("b", b)?;
     Ok(s)
 }
 

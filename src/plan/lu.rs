@@ -179,6 +179,22 @@ impl LuPlan {
     }
 }
 
+/// Checks that every entry is finite: a NaN or an infinity would spread through
+/// the elimination (and a NaN is never the largest |a_ik|, so it could not even
+/// be pivoted away).
+pub fn check_finite(name: &str, values: &[f32]) -> Result<()> {
+    match values.iter().position(|v| !v.is_finite()) {
+        None => Ok(()),
+        Some(at) => Err(GpgpuError::BadArgument {
+            name: name.into(),
+            detail: format!(
+                "{name}[{at}] is {}: elimination needs finite numbers",
+                crate::error::js_number(values[at] as f64)
+            ),
+        }),
+    }
+}
+
 /// The pivot size at and below which a step is singular: n · ε · max|a_ij|.
 pub fn threshold(n: usize, a: &[f32], eps: f64) -> f64 {
     let scale = a.iter().fold(0.0f64, |m, &v| m.max((v as f64).abs()));

@@ -207,6 +207,12 @@ pub async fn bad_systems_say_what_is_wrong(backend: Backend) {
         "BAD_DIMENSION",
         "nrhs",
     );
+    let e = g
+        .solve_async(2, &[1.0, f32::NAN, 0.0, 1.0], &[1.0; 2], 1)
+        .await;
+    assert_error(e, "BAD_ARGUMENT", "a[1] is NaN");
+    let e = g.solve_async(1, &[1.0], &[f32::INFINITY], 1).await;
+    assert_error(e, "BAD_ARGUMENT", "b[0] is Infinity");
     let too_big = g.engine().max_dimension();
     let e = g.solve_async(too_big, &[], &[], 1).await;
     assert_error(e, "SIZE_OVER_LIMIT", "n + nrhs");
