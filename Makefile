@@ -19,7 +19,7 @@ export WASM_BINDGEN_TEST_WEBDRIVER_JSON := $(CURDIR)/webdriver.json
 # (tests/browser_webgl.rs, tests/browser_webgpu.rs) that run for minutes on SwiftShader.
 export WASM_BINDGEN_TEST_TIMEOUT ?= 1200
 
-.PHONY: setup setup-test build pkg serve test lint test-native test-browser test-e2e bench bench-blocks bench-batched bench-devices report clean
+.PHONY: setup setup-test build pkg serve test lint test-native test-browser test-e2e bench bench-blocks bench-batched bench-devices report clean bench-lu
 
 setup:
 	@scripts/setup.sh build
@@ -80,6 +80,11 @@ bench-batched: setup-test build
 # make bench-devices ARGS="--query 'parts=cpu&sizes=1024'"
 bench-devices: setup-test build
 	node scripts/bench-devices.mjs $(ARGS)
+
+# The LU bench (www/bench-lu.html: gpu.luAsync GFLOP/s against n on both backends, with
+# the float64 residual): make bench-lu ARGS="--query 'sizes=64,256&backends=webgpu'"
+bench-lu: setup-test build
+	node scripts/bench-lu.mjs $(ARGS)
 
 # The teaching page headless with one configuration: prints the comparison table and
 # saves a screenshot under reports/ (make report ARGS="n=512&op=power&p=5").

@@ -23,6 +23,10 @@ use crate::error::{GpgpuError, Result};
 use crate::gl::capabilities::DeviceInfo;
 use crate::gl::context::Canvas;
 use crate::kernels::{Backend, Kernel};
+use crate::linear::{
+    self,
+    lu::{Lu, Solution},
+};
 use crate::plan::blocks::BlockSparse;
 use crate::plan::homography::RansacOptions;
 use crate::plan::passes::{self, PassPlan};
@@ -535,6 +539,40 @@ impl Gpgpu {
     /// [`power_batched_async`](Gpgpu::power_batched_async), blocking: WebGL only.
     pub fn power_batched(&self, count: usize, n: usize, m: &[f32], p: u64) -> Result<Vec<f32>> {
         batched::products::power_now(&mut self.engine(), count, n, m, p)
+    }
+
+    /// The LU factorization with partial pivoting of the n × n `a` (P·A = L·U) by
+    /// Gaussian elimination on the GPU (see [`crate::linear::lu`]).
+    pub async fn lu_async(&self, n: usize, a: &[f32]) -> Result<Lu> {
+        linear::lu::lu(&self.handle(), n, a, n).await
+    }
+
+    /// The first `steps` steps of [`lu_async`](Gpgpu::lu_async) (the elimination
+    /// part way, as the page shows it step by step).
+    pub async fn lu_steps_async(&self, n: usize, a: &[f32], steps: usize) -> Result<Lu> {
+        linear::lu::lu(&self.handle(), n, a, steps).await
+    }
+
+    /// [`lu_async`](Gpgpu::lu_async), blocking: WebGL only.
+    pub fn lu(&self, n: usize, a: &[f32]) -> Result<Lu> {
+        linear::lu::lu_now(&mut self.engine(), n, a, n)
+    }
+
+    /// x with A·x = b (b and x n × nrhs, row-major) by Gaussian elimination with
+    /// partial pivoting on the GPU, with the residual ‖A·x − b‖ / ‖b‖.
+    pub async fn solve_async(
+        &self,
+        n: usize,
+        a: &[f32],
+        b: &[f32],
+        nrhs: usize,
+    ) -> Result<Solution> {
+        linear::lu::solve(&self.handle(), n, a, b, nrhs).await
+    }
+
+    /// [`solve_async`](Gpgpu::solve_async), blocking: WebGL only.
+    pub fn solve(&self, n: usize, a: &[f32], b: &[f32], nrhs: usize) -> Result<Solution> {
+        linear::lu::solve_now(&mut self.engine(), n, a, b, nrhs)
     }
 
     /// SVDs of `count` rows×cols matrices (rows ≥ cols, cols ≤ 16, rows ≤ 32) by

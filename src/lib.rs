@@ -104,6 +104,7 @@ pub mod error;
 pub mod gl;
 pub mod js;
 pub mod kernels;
+pub mod linear;
 pub mod plan;
 pub mod run;
 pub mod webgpu;

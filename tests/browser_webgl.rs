@@ -29,6 +29,8 @@ mod graphs;
 mod guide;
 #[path = "webgl/leaks.rs"]
 mod leaks;
+#[path = "webgl/linear.rs"]
+mod linear;
 #[path = "webgl/mesh.rs"]
 mod mesh;
 #[path = "webgl/products.rs"]

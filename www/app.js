@@ -38,6 +38,7 @@ import computeSection from './sections/compute.js';
 import partitionedSection from './sections/partitioned.js';
 import batchedSection from './sections/batched.js';
 import devicesSection from './sections/devices.js';
+import linearSection from './sections/linear.js';
 
 const $ = (id) => document.getElementById(id);
 const sleep = (t) => new Promise((r) => setTimeout(r, t));
@@ -1044,8 +1045,8 @@ async function main() {
     mountSections($('application-sections'), sectionContext());
   }
   // The panels with their own controls: partitioned matrices, many small problems at
-  // once (these two in the address), several devices.
-  const panels = [[partitionedSection, 'partitioned-body'], [batchedSection, 'batched-body'], [devicesSection, 'devices-body']].map(([section, body]) => {
+  // once (these two in the address), linear systems, several devices.
+  const panels = [[partitionedSection, 'partitioned-body'], [batchedSection, 'batched-body'], [linearSection, 'linear-body'], [devicesSection, 'devices-body']].map(([section, body]) => {
     const ctx = sectionContext();
     try {
       section.mount($(body), ctx);
@@ -1075,7 +1076,7 @@ async function main() {
 /** No GPU backend could be made: the error, and nothing to run. */
 function noGpu(err) {
   fail(null, err);
-  for (const body of ['partitioned-body', 'batched-body', 'devices-body']) $(body).replaceChildren(el('p', { class: 'help' }, 'No GPU backend could be made in this browser, so nothing here can run (see the message at the top).'));
+  for (const body of ['partitioned-body', 'batched-body', 'linear-body', 'devices-body']) $(body).replaceChildren(el('p', { class: 'help' }, 'No GPU backend could be made in this browser, so nothing here can run (see the message at the top).'));
   $('device').textContent = err?.code === 'NO_WEBGL2' ? 'Device: no usable WebGL2 context.' : `Device: none usable (${describeError(err).code}).`;
   for (const b of ['run', 'step']) $(b).disabled = true;
 }

@@ -1,6 +1,6 @@
 //! The JavaScript API (wasm-bindgen): the class `Gpgpu` here, `Run` in [`run`], the
 //! applications in [`apps`], batched small products in [`batched`] and SVDs in
-//! [`svd`], the
+//! [`svd`], Gaussian elimination and linear systems in [`linear`], the
 //! `BlockSparse` class and its products in [`blocks`], Fox's and Cannon's algorithms in [`mesh`], argument reading in
 //! [`args`]. Every operation has a Promise form (`…Async`) that works on
 //! both backends; the blocking forms work on WebGL and are NEEDS_ASYNC on WebGPU,
@@ -12,6 +12,7 @@ pub mod batched;
 pub mod blocks;
 pub mod cpu;
 pub mod devices;
+pub mod linear;
 pub mod mesh;
 pub mod ransac;
 pub mod run;

@@ -9,6 +9,7 @@ pub mod graphs;
 pub mod homography;
 pub mod layout;
 pub mod linalg;
+pub mod lu;
 pub mod mesh;
 pub mod metrics;
 pub mod passes;

@@ -9,6 +9,7 @@ pub mod batched;
 pub mod block_sparse;
 pub mod blocked;
 pub mod heatmap;
+pub mod lu;
 pub mod naive;
 pub mod packed;
 pub mod ransac;
@@ -175,6 +176,11 @@ pub enum ProgramKey {
     SvdRound,
     SvdMeasure,
     SvdFinish,
+    /// Gaussian elimination's passes: a step's pivot, its swap and update, a
+    /// step of back substitution.
+    LuPivot,
+    LuEliminate,
+    LuBack,
 }
 
 fn layout_name(layout: Layout) -> String {
@@ -219,6 +225,9 @@ impl ProgramKey {
             ProgramKey::SvdRound => "svd-round".into(),
             ProgramKey::SvdMeasure => "svd-measure".into(),
             ProgramKey::SvdFinish => "svd-finish".into(),
+            ProgramKey::LuPivot => "lu-pivot".into(),
+            ProgramKey::LuEliminate => "lu-eliminate".into(),
+            ProgramKey::LuBack => "lu-back".into(),
         }
     }
 
@@ -254,6 +263,7 @@ impl ProgramKey {
             | ProgramKey::SvdRound
             | ProgramKey::SvdMeasure
             | ProgramKey::SvdFinish => String::new(),
+            ProgramKey::LuPivot | ProgramKey::LuEliminate | ProgramKey::LuBack => String::new(),
         }
     }
 
@@ -276,6 +286,9 @@ impl ProgramKey {
             ProgramKey::SvdRound => format!("{ATLAS_GLSL}\n{}\n{}", svd::COMMON, svd::ROUND),
             ProgramKey::SvdMeasure => format!("{ATLAS_GLSL}\n{}\n{}", svd::COMMON, svd::MEASURE),
             ProgramKey::SvdFinish => format!("{ATLAS_GLSL}\n{}\n{}", svd::COMMON, svd::FINISH),
+            ProgramKey::LuPivot => lu::PIVOT.to_string(),
+            ProgramKey::LuEliminate => lu::ELIMINATE.to_string(),
+            ProgramKey::LuBack => lu::BACK.to_string(),
         };
         format!("{HEADER}{}{body}", self.defines())
     }
@@ -325,6 +338,9 @@ mod tests {
                 ProgramKey::SvdRound,
                 ProgramKey::SvdMeasure,
                 ProgramKey::SvdFinish,
+                ProgramKey::LuPivot,
+                ProgramKey::LuEliminate,
+                ProgramKey::LuBack,
                 ProgramKey::Reduce {
                     from: None,
                     factor: 8,

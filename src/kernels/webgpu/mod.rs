@@ -10,6 +10,7 @@
 pub mod batched;
 pub mod block_sparse;
 pub mod heatmap;
+pub mod lu;
 pub mod ransac;
 pub mod register;
 pub mod svd;
@@ -68,6 +69,11 @@ pub enum PipelineKey {
     RansacScore,
     /// A batch of SVDs by one-sided Jacobi, in one dispatch.
     Svd,
+    /// Gaussian elimination: a step's pivot, its trailing update, back
+    /// substitution.
+    LuPivot,
+    LuUpdate,
+    LuBack,
 }
 
 impl PipelineKey {
@@ -93,6 +99,9 @@ impl PipelineKey {
             PipelineKey::RansacFit => "ransac-fit".into(),
             PipelineKey::RansacScore => "ransac-score".into(),
             PipelineKey::Svd => "svd-jacobi".into(),
+            PipelineKey::LuPivot => "lu-pivot".into(),
+            PipelineKey::LuUpdate => "lu-update".into(),
+            PipelineKey::LuBack => "lu-back".into(),
         }
     }
 
@@ -118,6 +127,9 @@ impl PipelineKey {
             PipelineKey::RansacFit => ransac::FIT_SOURCE.into(),
             PipelineKey::RansacScore => ransac::SCORE_SOURCE.into(),
             PipelineKey::Svd => format!("{ATLAS_WGSL}\n{}", svd::SOURCE),
+            PipelineKey::LuPivot => lu::PIVOT.into(),
+            PipelineKey::LuUpdate => lu::UPDATE.into(),
+            PipelineKey::LuBack => lu::BACK.into(),
         }
     }
 

@@ -1,0 +1,178 @@
+//! Linear systems for JavaScript: `lu`/`luAsync` and `solve`/`solveAsync` on the
+//! Gpgpu class (crate::linear::lu). Matrices are row-major; b and x are
+//! n × nrhs. The blocking forms run on WebGL and are NEEDS_ASYNC on WebGPU.
+
+use js_sys::{Float32Array, Object, Promise, Uint32Array};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::future_to_promise;
+
+use super::args::{matrix_arg, number_arg, set, to_js_error};
+use super::{JsGpgpu, JsResult};
+use crate::error::Result;
+use crate::linear::lu::{self, Lu, Solution};
+use crate::plan::shape;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_LINEAR: &str = r#"
+/** An LU factorization with partial pivoting, P·A = L·U, packed as LAPACK does:
+ *  `lu` n·n, row-major, U on and above the diagonal, L's multipliers below (L's
+ *  diagonal is 1); `pivots[k]` the row swapped into row k at step k. `singular`:
+ *  some pivot was at or below n·2⁻²³·max|a_ij| (float32 cannot tell it from 0);
+ *  `step` the first such step (null when none). A singular step eliminates
+ *  nothing, so `lu` never holds NaN. `steps`: the steps run; `passes`: the GPU
+ *  passes they took. */
+export interface LuResult { lu: Float32Array; pivots: Uint32Array; singular: boolean;
+  step: number | null; steps: number; passes: number; }
+/** The solution of A·x = b: `x` n·nrhs, row-major, and `residual` ‖A·x − b‖/‖b‖
+ *  (Frobenius, float64); both null when `singular` (then `step` says where). */
+export interface SolveResult { x: Float32Array | null; residual: number | null;
+  singular: boolean; step: number | null; passes: number; }
+"#;
+
+/// A dimension given as a JS number (the device's limit is checked later).
+fn whole(name: &str, v: &JsValue) -> Result<usize> {
+    shape::dimension(name, number_arg(name, v)?, usize::MAX)
+}
+
+/// n, a and the steps (undefined: all n).
+fn lu_args(n: &JsValue, a: &JsValue, steps: &JsValue) -> Result<(usize, Vec<f32>, usize)> {
+    let n = whole("n", n)?;
+    let a = matrix_arg("a", a)?;
+    let steps = if steps.is_undefined() {
+        n
+    } else {
+        shape::count("steps", number_arg("steps", steps)?, shape::MAX_COUNT)? as usize
+    };
+    Ok((n, a, steps))
+}
+
+struct SolveArgs {
+    n: usize,
+    a: Vec<f32>,
+    b: Vec<f32>,
+    nrhs: usize,
+}
+
+/// n, a, b and nrhs (undefined: 1).
+fn solve_args(n: &JsValue, a: &JsValue, b: &JsValue, nrhs: &JsValue) -> Result<SolveArgs> {
+    Ok(SolveArgs {
+        n: whole("n", n)?,
+        a: matrix_arg("a", a)?,
+        b: matrix_arg("b", b)?,
+        nrhs: if nrhs.is_undefined() {
+            1
+        } else {
+            whole("nrhs", nrhs)?
+        },
+    })
+}
+
+fn step_value(step: Option<usize>) -> JsValue {
+    step.map_or(JsValue::NULL, |k| JsValue::from(k as f64))
+}
+
+/// `{ lu, pivots, singular, step, steps, passes }`.
+fn lu_object(r: &Lu) -> Object {
+    let o = Object::new();
+    set(&o, "lu", Float32Array::from(&r.lu[..]));
+    set(&o, "pivots", Uint32Array::from(&r.pivots[..]));
+    set(&o, "singular", r.singular.is_some());
+    set(&o, "step", step_value(r.singular));
+    set(&o, "steps", r.steps as f64);
+    set(&o, "passes", r.passes as f64);
+    o
+}
+
+/// `{ x, residual, singular, step, passes }`.
+fn solution_object(r: &Solution) -> Object {
+    let o = Object::new();
+    let x =
+        r.x.as_ref()
+            .map_or(JsValue::NULL, |x| Float32Array::from(&x[..]).into());
+    set(&o, "x", x);
+    set(
+        &o,
+        "residual",
+        r.residual.map_or(JsValue::NULL, JsValue::from),
+    );
+    set(&o, "singular", r.singular.is_some());
+    set(&o, "step", step_value(r.singular));
+    set(&o, "passes", r.passes as f64);
+    o
+}
+
+#[wasm_bindgen(js_class = Gpgpu)]
+impl JsGpgpu {
+    /// The LU factorization with partial pivoting of the n × n matrix `a`
+    /// (row-major) by Gaussian elimination on the GPU: the pivot of each step by
+    /// a GPU reduction, the swap and the update as passes, nothing read back
+    /// until the end. `steps` (optional, ≤ n) stops part way. Returns LuResult.
+    /// WebGL (WebGPU: luAsync).
+    #[wasm_bindgen(js_name = lu, unchecked_return_type = "LuResult")]
+    pub fn lu(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "number")] steps: JsValue,
+    ) -> JsResult<Object> {
+        let run = || {
+            let (n, a, steps) = lu_args(&n, &a, &steps)?;
+            lu::lu_now(&mut self.gpu.engine(), n, &a, steps)
+        };
+        run().map(|r| lu_object(&r)).map_err(to_js_error)
+    }
+
+    /// `lu` as a Promise, on either backend.
+    #[wasm_bindgen(js_name = luAsync, unchecked_return_type = "Promise<LuResult>")]
+    pub fn lu_async(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "number")] steps: JsValue,
+    ) -> Promise {
+        let args = lu_args(&n, &a, &steps);
+        let handle = self.gpu.handle();
+        future_to_promise(async move {
+            let (n, a, steps) = args.map_err(to_js_error)?;
+            let r = lu::lu(&handle, n, &a, steps).await;
+            Ok(lu_object(&r.map_err(to_js_error)?).into())
+        })
+    }
+
+    /// Solves A·x = b (a n × n, b n × nrhs, both row-major; nrhs defaults to 1)
+    /// by Gaussian elimination of [A | B] with partial pivoting and back
+    /// substitution on the GPU; the residual ‖A·x − b‖/‖b‖ comes back in float64.
+    /// Returns SolveResult. WebGL (WebGPU: solveAsync).
+    #[wasm_bindgen(js_name = solve, unchecked_return_type = "SolveResult")]
+    pub fn solve(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] b: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "number")] nrhs: JsValue,
+    ) -> JsResult<Object> {
+        let run = || {
+            let x = solve_args(&n, &a, &b, &nrhs)?;
+            lu::solve_now(&mut self.gpu.engine(), x.n, &x.a, &x.b, x.nrhs)
+        };
+        run().map(|r| solution_object(&r)).map_err(to_js_error)
+    }
+
+    /// `solve` as a Promise, on either backend.
+    #[wasm_bindgen(js_name = solveAsync, unchecked_return_type = "Promise<SolveResult>")]
+    pub fn solve_async(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Matrix")] b: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "number")] nrhs: JsValue,
+    ) -> Promise {
+        let args = solve_args(&n, &a, &b, &nrhs);
+        let handle = self.gpu.handle();
+        future_to_promise(async move {
+            let x = args.map_err(to_js_error)?;
+            let r = lu::solve(&handle, x.n, &x.a, &x.b, x.nrhs).await;
+            Ok(solution_object(&r.map_err(to_js_error)?).into())
+        })
+    }
+}

@@ -1,0 +1,87 @@
+// The "Linear systems" panel, elimination half (issue 16, point 4): elimination
+// step by step (one heatmap per step, the pivots of a zero diagonal, a singular
+// matrix said to be singular at its step), Gaussian elimination, the power-series
+// inverse and Jacobi side by side on one diagonally dominant matrix (all three
+// small residuals, elimination's direct); the same on WebGPU; phone width; no
+// console errors.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { join } from 'node:path';
+import { ARTIFACTS, launchBrowser, openPage, startServer, waitForStatus } from './harness.mjs';
+
+let server, browser, page;
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  page = await openPage(browser, `${server.origin}/index.html?n=8&ref=0`);
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+});
+after(async () => { await browser?.close(); server?.stop(); });
+
+async function settled(p, id, timeout = 30_000) {
+  await p.waitForFunction((id) => !['running', 'idle'].includes(document.getElementById(id)?.dataset.status), id, { timeout, polling: 50 });
+  return p.getAttribute(`#${id}`, 'data-status');
+}
+const record = (p, part) => p.evaluate((part) => window.__linear?.[part], part);
+
+/** Runs a part with these field values; returns its record. */
+async function run(p, part, fields) {
+  for (const [id, v] of Object.entries(fields)) {
+    if (id.endsWith('Kind')) await p.selectOption(`#${id}`, v);
+    else await p.fill(`#${id}`, String(v));
+  }
+  await p.evaluate((part) => { document.getElementById(part).dataset.status = 'idle'; }, part);
+  await p.click(`#${part}-run`);
+  assert.equal(await settled(p, part), 'done', await p.textContent(`#${part}-status`));
+  return record(p, part.replace('linear-', ''));
+}
+
+async function stepChecks(p, backend) {
+  const r = await run(p, 'linear-steps', { luKind: 'zero', luN: 6, luSeed: 1 });
+  assert.deepEqual([r.backend, r.n, r.figures, r.singular], [backend, 6, 7, false]);
+  assert.equal(r.pivots.length, 6);
+  assert.notEqual(r.pivots[0], 0, 'a zero diagonal must swap at step 0');
+  assert.equal(await p.$$eval('#linear-steps-output canvas', (x) => x.length), 7);
+  assert.equal(r.passes, backend === 'webgpu' ? 11 : 12);
+  const s = await run(p, 'linear-steps', { luKind: 'singular', luN: 5, luSeed: 2 });
+  assert.equal(s.singular, true);
+  assert.ok(Number.isInteger(s.step) && s.step < 5, String(s.step));
+  assert.match(await p.textContent('#linear-steps-output'), /Singular at step \d/);
+}
+
+async function compareChecks(p, backend, n) {
+  const r = await run(p, 'linear-compare', { cmpKind: 'dominant', cmpN: n, cmpSeed: 3 });
+  assert.deepEqual([r.backend, r.n], [backend, n]);
+  const [lu, inv, jac] = r.rows;
+  assert.deepEqual(r.rows.map((x) => x.method), ['Gaussian elimination', 'power-series inverse', 'Jacobi']);
+  assert.ok(lu.residual < 1e-5, `elimination residual ${lu.residual}`);
+  assert.equal(lu.passes, backend === 'webgpu' ? 2 * n : 3 * n);
+  assert.ok(jac.residual < 1e-4 && jac.passes > 0, JSON.stringify(jac));
+  assert.ok(inv.residual < 1e-3 && inv.passes > 0, JSON.stringify(inv));
+  for (const x of r.rows) assert.ok(x.ms > 0, JSON.stringify(x));
+  assert.equal(await p.$$eval('#linear-compare-table tbody tr', (x) => x.length), 3);
+}
+
+test('WebGL: elimination step by step, singular at its step; three solvers side by side', async () => {
+  await stepChecks(page, 'webgl');
+  await compareChecks(page, 'webgl', 32);
+  assert.deepEqual(page.problems(), []);
+});
+
+test('on WebGPU too', async () => {
+  const gp = await openPage(browser, `${server.origin}/index.html?n=8&ref=0&backend=webgpu`);
+  assert.equal(await waitForStatus(gp), 'done', await gp.textContent('#status'));
+  await stepChecks(gp, 'webgpu');
+  await compareChecks(gp, 'webgpu', 16);
+  assert.deepEqual(gp.problems(), []);
+  await gp.context().close();
+});
+
+test('the panel at phone width: nothing wider than the screen', async () => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(200);
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), 'no horizontal scroll at 390 px');
+  await page.locator('#linear').screenshot({ path: join(ARTIFACTS, 'linear-390.png') });
+  assert.deepEqual(page.problems(), []);
+  assert.deepEqual(page.origins(), [server.origin]);
+});

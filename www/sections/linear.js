@@ -1,0 +1,179 @@
+// "Linear systems and sparse matrices", the elimination half (issue 16, point 4):
+//   1. Gaussian elimination step by step: gpu.luAsync(n, A, k) stopped after each
+//      pivot, the matrix after every step as a heatmap with the pivot row marked;
+//   2. Gaussian elimination (gpu.solveAsync), the power-series inverse
+//      (gpu.inverseAsync, x = X·b) and Jacobi (gpu.jacobiAsync) side by side on the
+//      same matrix: residuals, passes, times.
+// app.js mounts this on #linear-body. Each part marks its element's data-status
+// (idle | running | done | error) and leaves its last run in window.__linear[part]
+// for the page tests.
+import { el, int, sci } from '../ui/format.js';
+import { backendName, msText, nextFrame, timedAsync } from './common.js';
+import { numberField, partStatus, readNumber, selectField } from './partitioned-ui.js';
+import { KINDS, residual, stepCanvas, times, uniform } from './linear-matrices.js';
+
+function publish(part, record) {
+  window.__linear = window.__linear || {};
+  window.__linear[part] = record;
+}
+
+/** A part's run: reads fields, shows running / done / error, keeps one run at a time. */
+function runner(ctx, part, statusId, initial, { read, work, button, name }) {
+  const status = partStatus(part, statusId, initial);
+  let busy = false;
+  return {
+    status,
+    async run() {
+      if (busy || !ctx.gpu) return;
+      const r = read();
+      if (r.bad) {
+        status.set('error', `Not run: ${r.bad}.`);
+        return;
+      }
+      busy = true;
+      button.disabled = true;
+      status.set('running', `Running on the GPU (${backendName(ctx.gpu)})…`);
+      try {
+        await nextFrame();
+        status.set('done', await work(r));
+      } catch (err) {
+        const d = ctx.describeError(err);
+        status.set('error', `Stopped: ${d.title} (${d.code}): ${d.message}`);
+        publish(name, { status: 'error', error: { code: d.code, message: d.message } });
+      } finally {
+        busy = false;
+        button.disabled = false;
+      }
+    },
+  };
+}
+
+const kindOptions = (keys) => keys.map((k) => [k, KINDS[k].label]);
+
+/** Reads n and the seed; bad → a sentence. */
+function readSize(f, maxN) {
+  const n = readNumber(f.n.input, 1, maxN, true);
+  const seed = readNumber(f.seed.input, 0, 4294967295, true);
+  const bad = [n, seed].filter((r) => 'why' in r).map((r) => r.why);
+  return bad.length ? { bad: bad.join('; ') } : { n: n.value, seed: seed.value, kind: f.kind.select.value };
+}
+
+function stepsPart(ctx) {
+  const part = el('div', { class: 'part', id: 'linear-steps' });
+  const f = {
+    kind: selectField('luKind', 'matrix', kindOptions(['zero', 'random', 'hilbert', 'singular']), 'zero'),
+    n: numberField('luN', 'n', { min: 1, max: 12, value: 6 }),
+    seed: numberField('luSeed', 'seed', { min: 0, max: 4294967295, value: 1 }),
+  };
+  const button = el('button', { type: 'button', class: 'primary', id: 'linear-steps-run' }, 'Eliminate step by step');
+  const output = el('div', { class: 'part-output', id: 'linear-steps-output' });
+  const r = runner(ctx, part, 'linear-steps-status', 'Choose a matrix and press the button.', {
+    name: 'steps', button, read: () => readSize(f, 12), work: (s) => stepsDemo(ctx, s, output),
+  });
+  button.addEventListener('click', r.run);
+  part.append(
+    el('h3', {}, 'Gaussian elimination with partial pivoting, step by step'),
+    el('p', {}, 'Step k looks down column k for the row with the largest |a', el('sub', {}, 'ik'), '| (the pivot), swaps it into row k, and subtracts l', el('sub', {}, 'i'), ' = a', el('sub', {}, 'ik'), '/a', el('sub', {}, 'kk'), ' times row k from every row below, which zeroes the column under the pivot; l', el('sub', {}, 'i'), ' is kept where the zero would be. Taking the largest keeps every |l', el('sub', {}, 'i'), '| ≤ 1, so errors are not magnified, and it is what gets past a zero on the diagonal. After n steps the matrix holds U on and above the diagonal and L below: P·A = L·U.'),
+    el('p', {}, 'The chapter\'s CUDA version runs one thread per row with the pivot row in shared memory. Here each step is passes: on WebGPU ', el('code', {}, 'wgsl/lu_pivot.wgsl'), ' (one workgroup: the pivot by a reduction in workgroup memory, the swap) then ', el('code', {}, 'wgsl/lu_update.wgsl'), ' (one invocation per entry of the trailing block); on WebGL ', el('code', {}, 'glsl/lu_pivot.frag'), ' and ', el('code', {}, 'glsl/lu_eliminate.frag'), ', one fragment per entry. Nothing is read back between steps: the pivots and a "singular at step k" mark stay on the GPU. Below, ', el('code', {}, 'gpu.luAsync(n, A, k)'), ' is stopped after each k to show the matrix; red positive, blue negative, the pivot row of each step outlined, the multipliers framed.'),
+    el('div', { class: 'part-controls' }, ...Object.values(f).map((x) => x.element)),
+    el('div', { class: 'buttons' }, button),
+    r.status.element, output);
+  return { element: part, run: r.run };
+}
+
+async function stepsDemo(ctx, { n, seed, kind }, output) {
+  const { gpu } = ctx;
+  const a = KINDS[kind].make(n, seed);
+  let range = 0;
+  for (const v of a) range = Math.max(range, Math.abs(v));
+  const figures = [];
+  let last = null;
+  for (let k = 0; k <= n; k++) {
+    const r = await gpu.luAsync(n, a, k);
+    last = r;
+    const pivot = k > 0 ? r.pivots[k - 1] : null;
+    const label = k === 0 ? 'A' : `after step ${k}: pivot row ${pivot}${pivot !== k - 1 ? ` swapped with row ${k - 1}` : ' (no swap)'}`;
+    figures.push(el('figure', { class: 'lu-step' },
+      stepCanvas(n, k === 0 ? a : r.lu, { pivotRow: k > 0 ? k - 1 : null, done: k, range: range || 1, label }),
+      el('figcaption', {}, label)));
+  }
+  const full = await timedAsync(() => gpu.luAsync(n, a));
+  const [res, ms] = full;
+  output.replaceChildren(
+    el('div', { class: 'lu-steps' }, figures),
+    el('p', {}, res.singular
+      ? `Singular at step ${res.step}: the pivot there was at most n·2⁻²³·max|aᵢⱼ| = ${sci(n * 2 ** -23 * range)}, indistinguishable from rounding in float32; that step eliminated nothing, so the factors hold no NaN.`
+      : `Pivots ${Array.from(res.pivots).join(', ')}; ${int(res.passes)} GPU passes, ${msText(ms)} (upload and readback included).`));
+  publish('steps', { status: 'done', backend: gpu.backend, n, kind, pivots: Array.from(last.pivots), singular: res.singular, step: res.step, passes: res.passes, figures: figures.length });
+  return res.singular ? `Done: singular at step ${res.step}.` : `Done: ${n} steps on ${backendName(gpu)}.`;
+}
+
+function comparePart(ctx) {
+  const part = el('div', { class: 'part', id: 'linear-compare' });
+  const f = {
+    kind: selectField('cmpKind', 'matrix', kindOptions(['dominant', 'random', 'zero', 'hilbert']), 'dominant'),
+    n: numberField('cmpN', 'n', { min: 1, max: 512, value: 64 }),
+    seed: numberField('cmpSeed', 'seed', { min: 0, max: 4294967295, value: 1 }),
+  };
+  const button = el('button', { type: 'button', class: 'primary', id: 'linear-compare-run' }, 'Solve three ways');
+  const output = el('div', { class: 'part-output', id: 'linear-compare-output' });
+  const r = runner(ctx, part, 'linear-compare-status', 'Choose a matrix and press the button.', {
+    name: 'compare', button, read: () => readSize(f, 512), work: (s) => compareDemo(ctx, s, output),
+  });
+  button.addEventListener('click', r.run);
+  part.append(
+    el('h3', {}, 'Three ways to solve A·x = b'),
+    el('p', {}, 'Elimination is direct: n steps, done. The power-series inverse (A⁻¹ = I + C + C² + …, summed by doubling; Newton–Schulz by default) and Jacobi (x ← D⁻¹(b − O·x)) are iterations of matrix products, each pass embarrassingly parallel, but they converge only on some matrices and at a rate the matrix sets. Each runs here on the same A and b (b uniform in [−1, 1)); the residual ‖A·x − b‖/‖b‖ of each x is computed in float64.'),
+    el('div', { class: 'part-controls' }, ...Object.values(f).map((x) => x.element)),
+    el('div', { class: 'buttons' }, button),
+    r.status.element, output);
+  return { element: part, run: r.run };
+}
+
+async function compareDemo(ctx, { n, seed, kind }, output) {
+  const { gpu } = ctx;
+  const a = KINDS[kind].make(n, seed);
+  const b = uniform(seed + 1000, n);
+  // Compile each method's shaders on a 2×2 system, so that the times are the runs'.
+  const small = Float32Array.of(2, 1, 1, 2), b2 = Float32Array.of(1, 1);
+  await gpu.solveAsync(2, small, b2, 1);
+  await gpu.inverseAsync(2, small);
+  await gpu.jacobiAsync(2, small, b2);
+  const rows = [];
+  const [lu, luMs] = await timedAsync(() => gpu.solveAsync(n, a, b, 1));
+  rows.push({ method: 'Gaussian elimination', call: 'gpu.solveAsync(n, A, b)', residual: lu.residual, passes: lu.passes, ms: luMs,
+    note: lu.singular ? `singular at step ${lu.step}` : 'direct: n pivot steps' });
+  await nextFrame();
+  const [inv, invMs] = await timedAsync(() => gpu.inverseAsync(n, a));
+  const invX = times(n, inv.matrix, b);
+  rows.push({ method: 'power-series inverse', call: 'gpu.inverseAsync(n, A), then x = X·b', residual: residual(n, a, invX, b), passes: inv.residuals.length - 1, ms: invMs,
+    note: inv.converged ? 'converged (doublings)' : `did not converge: ${inv.message || 'stopped'}` });
+  await nextFrame();
+  const [jac, jacMs] = await timedAsync(() => gpu.jacobiAsync(n, a, b, { maxIterations: 1000 }));
+  rows.push({ method: 'Jacobi', call: 'gpu.jacobiAsync(n, A, b)', residual: residual(n, a, jac.x, b), passes: jac.iterations, ms: jacMs,
+    note: jac.converged ? 'converged (iterations)' : jac.diverged ? 'diverged' : 'stopped at 1000 iterations' });
+  output.replaceChildren(el('div', { class: 'scroll-x' }, el('table', { class: 'app-results', id: 'linear-compare-table' },
+    el('caption', {}, `A: ${KINDS[kind].label}, n = ${n}, on ${backendName(gpu)}`),
+    el('thead', {}, el('tr', {}, ['method', 'residual ‖Ax − b‖/‖b‖', 'passes / doublings / iterations', 'time', 'note'].map((h) => el('th', {}, h)))),
+    el('tbody', {}, rows.map((x) => el('tr', {},
+      el('td', {}, x.method, el('br'), el('code', {}, x.call)),
+      el('td', { class: 'num' }, x.residual === null ? '—' : sci(x.residual)),
+      el('td', { class: 'num' }, int(x.passes)),
+      el('td', { class: 'num' }, msText(x.ms)),
+      el('td', {}, x.note))))),
+  ), el('p', { class: 'help' }, 'Which suits which: elimination solves any non-singular matrix in a fixed n steps (on a GPU each step is a pass, so small systems are latency-bound) and says when the matrix is singular; Jacobi needs diagonal dominance and then takes few cheap passes; the power-series inverse converges for every invertible A but needs log₂ of the condition number doublings of n³ products, and computes all of A⁻¹ to answer one b. Hilbert matrices show the limits of float32: up to n ≈ 5 elimination still gives a small residual (x itself off by up to cond(A)·2⁻²⁴), from n ≈ 6 (condition ≈ 1.5·10⁷ ≈ 1/2⁻²⁴) a pivot falls under the threshold and elimination says singular, where the iterations stall far from x or diverge.'));
+  publish('compare', { status: 'done', backend: gpu.backend, n, kind, rows: rows.map(({ method, residual: res, passes, ms, note }) => ({ method, residual: res, passes, ms, note })) });
+  return `Done: three solves of n = ${n} on ${backendName(gpu)}.`;
+}
+
+export default {
+  id: 'linear',
+  title: 'Linear systems',
+  mount(container, ctx) {
+    this.steps = stepsPart(ctx);
+    this.compare = comparePart(ctx);
+    container.replaceChildren(
+      el('div', { class: 'app-intro' }, el('p', {}, 'The chapter solves A·x = b two ways: Gaussian elimination, a direct method (CUDA, one thread per row, the pivot row shared), and Jacobi iteration, expressible as repeated matrix products. Elimination here: ', el('code', {}, 'gpu.luAsync(n, A)'), ' → { lu, pivots, singular, step } and ', el('code', {}, 'gpu.solveAsync(n, A, b, nrhs)'), ' → { x, residual, singular, step } (blocking ', el('code', {}, 'lu'), ' / ', el('code', {}, 'solve'), ' on WebGL). A pivot at or below n·2⁻²³·max|aᵢⱼ| counts as zero: the result says singular and at which step, never NaN.')),
+      this.steps.element, this.compare.element);
+  },
+};
