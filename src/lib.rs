@@ -88,6 +88,7 @@ pub mod js;
 pub mod kernels;
 pub mod plan;
 pub mod run;
+pub mod sparse;
 pub mod webgpu;
 
 pub use api::{BackendChoice, CreateOptions, Gpgpu, Handle, Info, Options};

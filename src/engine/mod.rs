@@ -18,7 +18,9 @@ use crate::error::{GpgpuError, Result};
 use crate::gl::objects::Query;
 use crate::kernels::webgl::heatmap::{self, Drawn, Style};
 use crate::kernels::webgl::reduce::{self, Stats};
-use crate::kernels::webgl::{affine, batched, block_sparse, choose as choose_webgl, ransac, svd};
+use crate::kernels::webgl::{
+    affine, batched, block_sparse, choose as choose_webgl, ransac, spmv, svd,
+};
 use crate::kernels::{Backend, Kernel};
 use crate::plan::batched::BatchedProduct;
 use crate::plan::blocks::Numeric;
@@ -397,6 +399,35 @@ impl Engine {
             (Engine::WebGpu(e), Matrix::Gpu(a), Matrix::Gpu(b), Matrix::Gpu(i), Matrix::Gpu(o)) => {
                 gpu_timed(e, timed, |e, t| e.block_product(n, [a, b, i, o], t))
             }
+            _ => Err(foreign()),
+        }
+    }
+
+    /// Sparse matrix × vector: `y` ← A·x for a CSR A of `rows` rows, every operand a
+    /// list (see [`crate::plan::sparse`]).
+    pub fn spmv(
+        &mut self,
+        rows: usize,
+        [values, columns, offsets, x, y]: [&Matrix; 5],
+        timed: bool,
+    ) -> Result<Option<Timer>> {
+        match (self, values, columns, offsets, x, y) {
+            (
+                Engine::WebGl(e),
+                Matrix::Gl(v),
+                Matrix::Gl(c),
+                Matrix::Gl(o),
+                Matrix::Gl(x),
+                Matrix::Gl(y),
+            ) => gl_timed(e, timed, |e| spmv::spmv(e, rows, [v, c, o, x, y])),
+            (
+                Engine::WebGpu(e),
+                Matrix::Gpu(v),
+                Matrix::Gpu(c),
+                Matrix::Gpu(o),
+                Matrix::Gpu(x),
+                Matrix::Gpu(y),
+            ) => gpu_timed(e, timed, |e, t| e.spmv(rows, [v, c, o, x, y], t)),
             _ => Err(foreign()),
         }
     }

@@ -21,7 +21,7 @@ use web_sys::{
 
 use crate::error::{GpgpuError, Result};
 use crate::kernels::webgl::heatmap::Style;
-use crate::kernels::webgpu::{batched, block_sparse, ransac, svd};
+use crate::kernels::webgpu::{batched, block_sparse, ransac, spmv, svd};
 use crate::kernels::webgpu::{
     line_workgroups, product_workgroups, PipelineKey, RegisterParams, REDUCE_GROUPS,
 };
@@ -565,6 +565,21 @@ impl GpuEngine {
         let (groups, words) = block_sparse::product(n, max);
         let buffers = [&a.buffer, &b.buffer, &index.buffer, &out.buffer];
         self.dispatch(PipelineKey::BlockSparse, &buffers, &words, groups, timer)
+    }
+
+    /// y ← A·x for a CSR A of `rows` rows, its arrays as lists (wgsl/spmv.wgsl).
+    pub fn spmv(
+        &mut self,
+        rows: usize,
+        [values, columns, offsets, x, y]: [&GpuMatrix; 5],
+        timer: Option<&Timer>,
+    ) -> Result<()> {
+        self.ensure()?;
+        self.poison(y)?;
+        let max = self.info.limits.max_compute_workgroups_per_dimension as usize;
+        let (groups, words) = spmv::params(rows, y.shape.len(), max);
+        let buffers = [&values.buffer, &columns.buffer, &offsets.buffer, &x.buffer, &y.buffer];
+        self.dispatch(PipelineKey::Spmv, &buffers, &words, groups, timer)
     }
 
     /// flags ← 1 for each stored block of the atlas `c` holding a nonzero, else 0.

@@ -12,6 +12,7 @@ pub mod block_sparse;
 pub mod heatmap;
 pub mod ransac;
 pub mod register;
+pub mod spmv;
 pub mod svd;
 
 use crate::kernels::Kernel;
@@ -66,6 +67,8 @@ pub enum PipelineKey {
     Batched,
     RansacFit,
     RansacScore,
+    /// Sparse matrix × vector (CSR, one invocation per row).
+    Spmv,
     /// A batch of SVDs by one-sided Jacobi, in one dispatch.
     Svd,
 }
@@ -92,6 +95,7 @@ impl PipelineKey {
             PipelineKey::Batched => "batched".into(),
             PipelineKey::RansacFit => "ransac-fit".into(),
             PipelineKey::RansacScore => "ransac-score".into(),
+            PipelineKey::Spmv => "spmv".into(),
             PipelineKey::Svd => "svd-jacobi".into(),
         }
     }
@@ -117,6 +121,7 @@ impl PipelineKey {
             PipelineKey::Batched => format!("{ATLAS_WGSL}\n{}", batched::SOURCE),
             PipelineKey::RansacFit => ransac::FIT_SOURCE.into(),
             PipelineKey::RansacScore => ransac::SCORE_SOURCE.into(),
+            PipelineKey::Spmv => spmv::SOURCE.into(),
             PipelineKey::Svd => format!("{ATLAS_WGSL}\n{}", svd::SOURCE),
         }
     }
