@@ -578,7 +578,13 @@ impl GpuEngine {
         self.poison(y)?;
         let max = self.info.limits.max_compute_workgroups_per_dimension as usize;
         let (groups, words) = spmv::params(rows, y.shape.len(), max);
-        let buffers = [&values.buffer, &columns.buffer, &offsets.buffer, &x.buffer, &y.buffer];
+        let buffers = [
+            &values.buffer,
+            &columns.buffer,
+            &offsets.buffer,
+            &x.buffer,
+            &y.buffer,
+        ];
         self.dispatch(PipelineKey::Spmv, &buffers, &words, groups, timer)
     }
 

@@ -162,9 +162,7 @@ impl JsCsr {
                 index_arg("rowOffsets", &row_offsets)?,
             )
         };
-        make()
-            .map(|m| register(m).into_js())
-            .map_err(to_js_error)
+        make().map(|m| register(m).into_js()).map_err(to_js_error)
     }
 
     /// The nonzeros of a row-major rows×cols array.
@@ -180,9 +178,7 @@ impl JsCsr {
             shape::check_len("data", Shape::new(r, c), data.len())?;
             Csr::from_dense(r, c, &data)
         };
-        make()
-            .map(|m| register(m).into_js())
-            .map_err(to_js_error)
+        make().map(|m| register(m).into_js()).map_err(to_js_error)
     }
 
     /// A CSR from triplets (rowIndices[k], columnIndices[k], values[k]) in any
@@ -207,9 +203,7 @@ impl JsCsr {
                 &matrix_arg("values", &values)?,
             )
         };
-        make()
-            .map(|m| register(m).into_js())
-            .map_err(to_js_error)
+        make().map(|m| register(m).into_js()).map_err(to_js_error)
     }
 
     #[wasm_bindgen(getter)]
@@ -442,7 +436,8 @@ impl JsGpgpu {
         #[wasm_bindgen(unchecked_param_type = "Csr")] graph: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "PageRankOptions")] options: JsValue,
     ) -> Promise {
-        let args = lookup("graph", &graph).and_then(|g| Ok((g, pagerank_settings(&options, 1e-6)?)));
+        let args =
+            lookup("graph", &graph).and_then(|g| Ok((g, pagerank_settings(&options, 1e-6)?)));
         let handle = self.gpu.handle();
         future_to_promise(async move {
             let (g, s) = args.map_err(to_js_error)?;

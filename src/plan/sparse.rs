@@ -68,7 +68,10 @@ impl Csr {
         if row_offsets[0] != 0 {
             return Err(bad(
                 "rowOffsets",
-                format!("starts at {}, not 0: row 0 starts at the first value", row_offsets[0]),
+                format!(
+                    "starts at {}, not 0: row 0 starts at the first value",
+                    row_offsets[0]
+                ),
             ));
         }
         if let Some(i) = (0..rows).find(|&i| row_offsets[i + 1] < row_offsets[i]) {
@@ -139,7 +142,11 @@ impl Csr {
         values: &[f32],
     ) -> Result<Csr> {
         for (name, list) in [("columnIndices", col_index), ("values", &[][..])] {
-            let len = if name == "values" { values.len() } else { list.len() };
+            let len = if name == "values" {
+                values.len()
+            } else {
+                list.len()
+            };
             if len != row_index.len() {
                 return Err(bad(
                     name,
@@ -174,7 +181,8 @@ impl Csr {
         let c = index("columnIndices", col_index, cols, "columns")?;
         let mut order: Vec<usize> = (0..r.len()).collect();
         order.sort_by_key(|&k| (r[k], c[k]));
-        let (mut vals, mut columns, mut offsets) = (Vec::<f32>::new(), vec![], vec![0u32; rows + 1]);
+        let (mut vals, mut columns, mut offsets) =
+            (Vec::<f32>::new(), vec![], vec![0u32; rows + 1]);
         let mut last = None;
         for k in order {
             if last == Some((r[k], c[k])) {
@@ -224,7 +232,10 @@ impl Csr {
 
     /// The longest row's nonzeros.
     pub fn max_row(&self) -> usize {
-        (0..self.rows).map(|i| self.range(i).len()).max().unwrap_or(0)
+        (0..self.rows)
+            .map(|i| self.range(i).len())
+            .max()
+            .unwrap_or(0)
     }
 
     /// A vector for A·x must have `cols` entries.
@@ -378,7 +389,11 @@ pub fn check_damping(damping: f64) -> Result<()> {
 /// probabilities of following each link).
 pub fn check_graph(csr: &Csr) -> Result<()> {
     csr.check_square("PageRank (a graph's adjacency matrix)")?;
-    if let Some(k) = csr.values.iter().position(|v| !(v.is_finite() && *v >= 0.0)) {
+    if let Some(k) = csr
+        .values
+        .iter()
+        .position(|v| !(v.is_finite() && *v >= 0.0))
+    {
         let row = csr.row_offsets.partition_point(|&o| o as usize <= k) - 1;
         return Err(bad(
             "csr",
@@ -424,12 +439,12 @@ fn transition(graph: &Csr, damping: f64) -> (Vec<u32>, Vec<u32>, Vec<f64>) {
     let mut next = counts.clone();
     let mut values = vec![0f64; graph.nnz()];
     let mut columns = vec![0u32; graph.nnz()];
-    for i in 0..n {
+    for (i, weight) in out.iter().enumerate() {
         for k in graph.range(i) {
             let j = graph.columns[k] as usize;
             let slot = next[j] as usize;
             next[j] += 1;
-            values[slot] = damping * graph.values[k] as f64 / out[i];
+            values[slot] = damping * graph.values[k] as f64 / weight;
             columns[slot] = i as u32;
         }
     }
@@ -492,14 +507,14 @@ pub fn jacobi_parts(a: &Csr, b: &[f32]) -> Result<(Csr, Vec<f32>)> {
             actual: b.len(),
         });
     }
-    let mut diagonal = vec![0f64; a.rows];
-    for i in 0..a.rows {
-        for k in a.range(i) {
-            if a.columns[k] as usize == i {
-                diagonal[i] += a.values[k] as f64;
-            }
-        }
-    }
+    let diagonal: Vec<f64> = (0..a.rows)
+        .map(|i| {
+            a.range(i)
+                .filter(|&k| a.columns[k] as usize == i)
+                .map(|k| a.values[k] as f64)
+                .sum()
+        })
+        .collect();
     if let Some(i) = diagonal.iter().position(|&d| d == 0.0) {
         return Err(bad(
             "a",
@@ -591,7 +606,10 @@ mod tests {
         // A listing with one wrong array is caught, and only that array named.
         let mut offsets = c.row_offsets.clone();
         offsets[2] = 4;
-        assert_eq!(compare_listing(&c, &c.values, &c.columns, &offsets), ["rowOffsets"]);
+        assert_eq!(
+            compare_listing(&c, &c.values, &c.columns, &offsets),
+            ["rowOffsets"]
+        );
         assert!(compare_listing(&c, &c.values, &c.columns, &c.row_offsets).is_empty());
     }
 
@@ -602,7 +620,10 @@ mod tests {
         let mut dense = vec![0f32; rows * cols];
         let (mut r, mut c, mut v) = (vec![], vec![], vec![]);
         for _ in 0..60 {
-            let (i, j) = (rng.below(rows as u64) as usize, rng.below(cols as u64) as usize);
+            let (i, j) = (
+                rng.below(rows as u64) as usize,
+                rng.below(cols as u64) as usize,
+            );
             let x = (rng.below(9) + 1) as f32; // integers: sums exact in f32
             dense[i * cols + j] += x;
             r.push(i as f64);
@@ -619,7 +640,10 @@ mod tests {
         let e = msg(Csr::new(2, 2, vec![1.0, 2.0], vec![0, 1], vec![0, 2, 1]));
         assert!(e.contains("not monotone"), "{e}");
         let e = msg(Csr::new(2, 2, vec![1.0, 2.0], vec![0, 2], vec![0, 1, 2]));
-        assert!(e.starts_with("columns: columns[1] = 2 is out of range"), "{e}");
+        assert!(
+            e.starts_with("columns: columns[1] = 2 is out of range"),
+            "{e}"
+        );
         let e = msg(Csr::new(2, 2, vec![1.0, 2.0], vec![0], vec![0, 1, 2]));
         assert!(e.contains("has 1 entries but values has 2"), "{e}");
         let e = msg(Csr::new(2, 2, vec![1.0], vec![0], vec![0, 1]));
@@ -628,12 +652,24 @@ mod tests {
         assert!(e.contains("ends at 2, but there are 1 values"), "{e}");
         let e = msg(Csr::new(1, 2, vec![1.0], vec![0], vec![1, 1]));
         assert!(e.contains("starts at 1"), "{e}");
-        let e = msg(Csr::from_triplets(2, 2, &[0.0, 2.0], &[0.0, 0.0], &[1.0, 1.0]));
-        assert!(e.starts_with("rowIndices: rowIndices[1] = 2 is out of range"), "{e}");
+        let e = msg(Csr::from_triplets(
+            2,
+            2,
+            &[0.0, 2.0],
+            &[0.0, 0.0],
+            &[1.0, 1.0],
+        ));
+        assert!(
+            e.starts_with("rowIndices: rowIndices[1] = 2 is out of range"),
+            "{e}"
+        );
         let e = msg(Csr::from_triplets(2, 2, &[0.0], &[0.5], &[1.0]));
         assert!(e.contains("columnIndices[0] = 0.5"), "{e}");
         let e = msg(Csr::from_triplets(2, 2, &[0.0], &[0.0], &[1.0, 2.0]));
-        assert!(e.starts_with("values: has 2 entries but rowIndices has 1"), "{e}");
+        assert!(
+            e.starts_with("values: has 2 entries but rowIndices has 1"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -641,12 +677,11 @@ mod tests {
         let t = Tridiagonal::new(vec![1.0, 2.0], vec![4.0, 5.0, 6.0], vec![-1.0, 3.0]).unwrap();
         let c = t.to_csr();
         assert_eq!(c.row_offsets, [0, 2, 5, 7]);
-        assert_eq!(
-            c.to_dense(),
-            [4.0, -1.0, 0.0, 1.0, 5.0, 3.0, 0.0, 2.0, 6.0]
-        );
+        assert_eq!(c.to_dense(), [4.0, -1.0, 0.0, 1.0, 5.0, 3.0, 0.0, 2.0, 6.0]);
         assert_eq!(c.spmv(&[1.0, 2.0, 3.0]), [2.0, 20.0, 22.0]);
-        let n1 = Tridiagonal::new(vec![], vec![2.0], vec![]).unwrap().to_csr();
+        let n1 = Tridiagonal::new(vec![], vec![2.0], vec![])
+            .unwrap()
+            .to_csr();
         assert_eq!(n1.spmv(&[3.0]), [6.0]);
         let e = Tridiagonal::new(vec![1.0], vec![1.0, 2.0], vec![]).unwrap_err();
         assert!(e.to_string().starts_with("upper: has 0 entries"), "{e}");
@@ -655,14 +690,20 @@ mod tests {
     #[test]
     fn graph_errors_say_what_is_wrong() {
         for d in [0.0, 1.0, -0.5, f64::NAN, 1.5] {
-            assert!(check_damping(d).unwrap_err().to_string().starts_with("damping: is"));
+            assert!(check_damping(d)
+                .unwrap_err()
+                .to_string()
+                .starts_with("damping: is"));
         }
         assert!(check_damping(0.85).is_ok());
         let g = Csr::new(2, 2, vec![1.0, f32::NAN], vec![1, 0], vec![0, 1, 2]).unwrap();
         let e = check_graph(&g).unwrap_err().to_string();
         assert!(e.contains("values[1] (edge 1 → 0) is NaN"), "{e}");
         let r = Csr::new(1, 2, vec![1.0], vec![1], vec![0, 1]).unwrap();
-        assert!(check_graph(&r).unwrap_err().to_string().contains("not square"));
+        assert!(check_graph(&r)
+            .unwrap_err()
+            .to_string()
+            .contains("not square"));
     }
 
     /// The float64 PageRank against the dense Google matrix's own power iteration.
@@ -686,7 +727,11 @@ mod tests {
         for i in 0..n {
             let out: f64 = a[i * n..(i + 1) * n].iter().sum();
             for j in 0..n {
-                let follow = if out > 0.0 { a[i * n + j] / out } else { 1.0 / n as f64 };
+                let follow = if out > 0.0 {
+                    a[i * n + j] / out
+                } else {
+                    1.0 / n as f64
+                };
                 google[j * n + i] = d * follow + (1.0 - d) / n as f64;
             }
         }
@@ -758,7 +803,10 @@ mod tests {
         let e = numbers("edges");
         Fixture {
             n,
-            edges: e.chunks(2).map(|p| (p[0] as usize, p[1] as usize)).collect(),
+            edges: e
+                .chunks(2)
+                .map(|p| (p[0] as usize, p[1] as usize))
+                .collect(),
             ranks: numbers("ranks"),
         }
     }
@@ -773,7 +821,12 @@ mod tests {
         let (tm, c) = jacobi_parts(&a, &b).unwrap();
         let mut x = vec![0.0; n];
         for _ in 0..60 {
-            x = tm.spmv(&x).iter().zip(&c).map(|(v, &ci)| v + ci as f64).collect();
+            x = tm
+                .spmv(&x)
+                .iter()
+                .zip(&c)
+                .map(|(v, &ci)| v + ci as f64)
+                .collect();
         }
         for (a, b) in x.iter().zip(&x_true) {
             assert!((a - b).abs() < 1e-6);

@@ -120,7 +120,11 @@ impl DeviceCsr {
 /// A list's first `len` values, when the GPU has them.
 async fn read(h: &Handle, m: &Matrix, len: usize) -> Result<Vec<f32>> {
     let pending = h.with(|e| match e.backend() {
-        Backend::WebGl => Ok(PendingRead::ready(e.download(m, "read", "an Async form")?)),
+        Backend::WebGl => Ok(PendingRead::ready(e.download(
+            m,
+            "read",
+            "an Async form",
+        )?)),
         Backend::WebGpu => e.read(m, crate::Semiring::Ordinary),
     })?;
     let mut v = pending.wait().await?;
@@ -260,7 +264,11 @@ pub async fn pagerank(h: &Handle, graph: &Csr, s: PageRankSettings) -> Result<Pa
             let st = stats(h, &delta).await;
             free(h, delta);
             let st = st?;
-            let d = if st.nan + st.inf > 0.0 { f32::INFINITY } else { st.sum_abs };
+            let d = if st.nan + st.inf > 0.0 {
+                f32::INFINITY
+            } else {
+                st.sum_abs
+            };
             deltas.push(d);
             if (d as f64) <= s.tolerance {
                 converged = true;
@@ -323,7 +331,11 @@ pub async fn jacobi(h: &Handle, a: &Csr, b: &[f32], settings: JacobiSettings) ->
             let st = stats(h, &delta).await;
             free(h, delta);
             let st = st?;
-            let sum = if st.nan + st.inf > 0.0 { f32::INFINITY } else { st.sum_abs };
+            let sum = if st.nan + st.inf > 0.0 {
+                f32::INFINITY
+            } else {
+                st.sum_abs
+            };
             let norm = stats(h, &x).await?.sum_abs;
             deltas.push(sum);
             norms.push(norm);
@@ -368,7 +380,12 @@ pub async fn jacobi(h: &Handle, a: &Csr, b: &[f32], settings: JacobiSettings) ->
 /// ‖Ax − λx‖ from three reduced records per iteration; stops when the residual is
 /// within `tolerance`·|λ|. Returns the dense method's [`EigenPair`], its residuals
 /// relative to |λ|.
-pub async fn power(h: &Handle, a: &Csr, tolerance: f64, max_iterations: usize) -> Result<EigenPair> {
+pub async fn power(
+    h: &Handle,
+    a: &Csr,
+    tolerance: f64,
+    max_iterations: usize,
+) -> Result<EigenPair> {
     a.check_square("the power method")?;
     if let Some(k) = a.values.iter().position(|v| !v.is_finite()) {
         return Err(GpgpuError::BadArgument {
@@ -412,7 +429,11 @@ pub async fn power(h: &Handle, a: &Csr, tolerance: f64, max_iterations: usize) -
                 let rs = stats(h, &r).await;
                 free(h, r);
                 let ys = stats(h, &y).await?;
-                Ok::<_, GpgpuError>((lambda, (rs?.sum_sq as f64).sqrt(), (ys.sum_sq as f64).sqrt()))
+                Ok::<_, GpgpuError>((
+                    lambda,
+                    (rs?.sum_sq as f64).sqrt(),
+                    (ys.sum_sq as f64).sqrt(),
+                ))
             }
             .await;
             let (lambda, residual, norm) = match norms {

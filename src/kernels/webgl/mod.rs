@@ -12,8 +12,8 @@ pub mod heatmap;
 pub mod naive;
 pub mod packed;
 pub mod ransac;
-pub mod spmv;
 pub mod reduce;
+pub mod spmv;
 pub mod svd;
 
 use super::{Backend, Kernel};

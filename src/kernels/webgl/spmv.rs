@@ -14,12 +14,16 @@ pub fn spmv(
     [values, columns, offsets, x, y]: [&GlMatrix; 5],
 ) -> Result<()> {
     engine.poison(&y.target);
-    engine.draw(ProgramKey::Spmv, Destination::Texture(&y.target), |program| {
-        program.set_texture("u_values", 0, &values.target.textures()[0]);
-        program.set_texture("u_columns", 1, &columns.target.textures()[0]);
-        program.set_texture("u_offsets", 2, &offsets.target.textures()[0]);
-        program.set_texture("u_x", 3, &x.target.textures()[0]);
-        program.set_int("u_rows", rows as i32);
-        program.set_int("u_width", y.shape.cols as i32);
-    })
+    engine.draw(
+        ProgramKey::Spmv,
+        Destination::Texture(&y.target),
+        |program| {
+            program.set_texture("u_values", 0, &values.target.textures()[0]);
+            program.set_texture("u_columns", 1, &columns.target.textures()[0]);
+            program.set_texture("u_offsets", 2, &offsets.target.textures()[0]);
+            program.set_texture("u_x", 3, &x.target.textures()[0]);
+            program.set_int("u_rows", rows as i32);
+            program.set_int("u_width", y.shape.cols as i32);
+        },
+    )
 }
