@@ -282,6 +282,43 @@ impl JsCsr {
         run().map_err(to_js_error)
     }
 
+    /// A bench matrix: `perRow` nonzeros per row at seeded random columns.
+    #[wasm_bindgen(js_name = randomUniform, unchecked_return_type = "Csr")]
+    pub fn random_uniform(
+        #[wasm_bindgen(unchecked_param_type = "number")] rows: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] cols: JsValue,
+        #[wasm_bindgen(js_name = perRow, unchecked_param_type = "number")] per_row: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] seed: JsValue,
+    ) -> JsResult<JsValue> {
+        let make = || {
+            let (r, c) = dims(&rows, &cols)?;
+            let k = shape::dimension("perRow", number_arg("perRow", &per_row)?, c)?;
+            check_bench_nnz(r as f64 * k as f64)?;
+            let seed = shape::count("seed", number_arg("seed", &seed)?, u32::MAX as f64)?;
+            Ok(sparse::random_uniform(r, c, k, seed as u32))
+        };
+        make().map(|m| register(m).into_js()).map_err(to_js_error)
+    }
+
+    /// A skewed bench matrix (rows × rows, about nnz nonzeros, row i's share ∝
+    /// 1/(i + 1): a few hub rows, as in a graph).
+    #[wasm_bindgen(js_name = randomSkewed, unchecked_return_type = "Csr")]
+    pub fn random_skewed(
+        #[wasm_bindgen(unchecked_param_type = "number")] rows: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] nnz: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] seed: JsValue,
+    ) -> JsResult<JsValue> {
+        let make = || {
+            let (r, _) = dims(&rows, &rows)?;
+            let nnz = number_arg("nnz", &nnz)?;
+            check_bench_nnz(nnz)?;
+            let nnz = shape::dimension("nnz", nnz, u32::MAX as usize)?;
+            let seed = shape::count("seed", number_arg("seed", &seed)?, u32::MAX as f64)?;
+            Ok(sparse::random_skewed(r, nnz, seed as u32))
+        };
+        make().map(|m| register(m).into_js()).map_err(to_js_error)
+    }
+
     /// Which of a listing's arrays (values, columns, rowOffsets) differ from this
     /// CSR's: checks a CSR written by hand against the one derived from its matrix.
     #[wasm_bindgen(js_name = compareListing, unchecked_return_type = "string[]")]
@@ -356,6 +393,36 @@ impl JsTridiagonal {
     pub fn to_csr(&self) -> JsValue {
         register(self.inner.to_csr()).into_js()
     }
+}
+
+/// Bench matrices live in wasm memory (8 bytes a nonzero, twice while uploading).
+fn check_bench_nnz(nnz: f64) -> Result<()> {
+    const MAX: f64 = (1u64 << 27) as f64;
+    if nnz > MAX {
+        return Err(GpgpuError::BadArgument {
+            name: "nnz".into(),
+            detail: format!(
+                "is {}: bench matrices hold at most 2^27 nonzeros (WebAssembly's 4 GiB memory)",
+                crate::error::js_number(nnz)
+            ),
+        });
+    }
+    Ok(())
+}
+
+fn timing_object(t: gpu_sparse::timing::Timing) -> Object {
+    let o = Object::new();
+    set(&o, "wallMs", t.wall_ms);
+    set(
+        &o,
+        "gpuMs",
+        t.gpu_ms.map_or(JsValue::UNDEFINED, JsValue::from),
+    );
+    o
+}
+
+fn repeats_arg(repeats: &JsValue) -> Result<usize> {
+    Ok(shape::count("repeats", number_arg("repeats", repeats)?, 1e5)?.max(1) as usize)
 }
 
 fn pagerank_settings(options: &JsValue, tolerance: f64) -> Result<PageRankSettings> {
@@ -485,6 +552,52 @@ impl JsGpgpu {
                 .await
                 .map_err(to_js_error)?;
             Ok(super::apps::jacobi_object(&r).into())
+        })
+    }
+
+    /// For the bench: SpMV with A resident on the GPU, `repeats` passes back to back
+    /// after a warm-up. Resolves to { wallMs (per pass), gpuMs (a pass's median GPU
+    /// time, where the device times passes) }.
+    #[wasm_bindgen(js_name = benchSpmvAsync, unchecked_return_type = "Promise<{ wallMs: number; gpuMs?: number }>")]
+    pub fn bench_spmv_async(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Csr")] a: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] repeats: JsValue,
+    ) -> Promise {
+        let args = lookup("a", &a).and_then(|a| Ok((a, repeats_arg(&repeats)?)));
+        let handle = self.gpu.handle();
+        future_to_promise(async move {
+            let (a, repeats) = args.map_err(to_js_error)?;
+            let t = gpu_sparse::timing::spmv(&handle, &a, repeats)
+                .await
+                .map_err(to_js_error)?;
+            Ok(timing_object(t).into())
+        })
+    }
+
+    /// For the bench: the streaming ceiling, out = p + q over `len` floats (12·len
+    /// bytes a pass), `repeats` passes. Resolves to { wallMs (per pass) }.
+    #[wasm_bindgen(js_name = benchStreamAsync, unchecked_return_type = "Promise<{ wallMs: number }>")]
+    pub fn bench_stream_async(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] len: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] repeats: JsValue,
+    ) -> Promise {
+        let args = (|| {
+            let len = number_arg("len", &len)?;
+            check_bench_nnz(len)?;
+            Ok::<_, GpgpuError>((
+                shape::dimension("len", len, u32::MAX as usize)?,
+                repeats_arg(&repeats)?,
+            ))
+        })();
+        let handle = self.gpu.handle();
+        future_to_promise(async move {
+            let (len, repeats) = args.map_err(to_js_error)?;
+            let t = gpu_sparse::timing::stream(&handle, len, repeats)
+                .await
+                .map_err(to_js_error)?;
+            Ok(timing_object(t).into())
         })
     }
 

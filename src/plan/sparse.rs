@@ -350,6 +350,57 @@ impl Tridiagonal {
     }
 }
 
+/// A bench matrix: `per_row` nonzeros in every row at seeded random columns
+/// (repeats allowed: they add up), values in [0.5, 1.5).
+pub fn random_uniform(rows: usize, cols: usize, per_row: usize, seed: u32) -> Csr {
+    let mut rng = crate::plan::random::Mulberry32::new(seed);
+    let nnz = rows * per_row;
+    let columns = (0..nnz)
+        .map(|_| (rng.next_f64() * cols as f64) as u32)
+        .collect();
+    let values = (0..nnz).map(|_| (0.5 + rng.next_f64()) as f32).collect();
+    let row_offsets = (0..=rows).map(|i| (i * per_row) as u32).collect();
+    Csr {
+        rows,
+        cols,
+        values,
+        columns,
+        row_offsets,
+    }
+}
+
+/// A skewed bench matrix: about `nnz` nonzeros with row i holding a share ∝ 1/(i + 1)
+/// (Zipf, as a graph's few hubs), at least one per row, seeded random columns; its
+/// first row is the longest.
+pub fn random_skewed(rows: usize, nnz: usize, seed: u32) -> Csr {
+    let harmonic: f64 = (1..=rows).map(|i| 1.0 / i as f64).sum();
+    let spare = nnz.saturating_sub(rows) as f64;
+    let mut row_offsets = vec![0u32];
+    for i in 0..rows {
+        let len = 1 + (spare / (harmonic * (i + 1) as f64)) as usize;
+        row_offsets.push(row_offsets[i] + len as u32);
+    }
+    let total = row_offsets[rows] as usize;
+    let mut rng = crate::plan::random::Mulberry32::new(seed);
+    let columns = (0..total)
+        .map(|_| (rng.next_f64() * rows as f64) as u32)
+        .collect();
+    let values = (0..total).map(|_| (0.5 + rng.next_f64()) as f32).collect();
+    Csr {
+        rows,
+        cols: rows,
+        values,
+        columns,
+        row_offsets,
+    }
+}
+
+/// Bytes one SpMV moves at least, by the usual count: each nonzero's value, column
+/// and x entry (4 bytes each), each row's offset and y entry.
+pub fn spmv_bytes(rows: usize, nnz: usize) -> f64 {
+    12.0 * nnz as f64 + 8.0 * rows as f64 + 4.0
+}
+
 /// Which of a CSR listing's arrays disagree with the CSR derived from its matrix.
 pub fn compare_listing(
     derived: &Csr,
@@ -834,6 +885,34 @@ mod tests {
         let zero = Csr::from_dense(2, 2, &[0.0, 1.0, 1.0, 1.0]).unwrap();
         let e = jacobi_parts(&zero, &[1.0, 1.0]).unwrap_err().to_string();
         assert!(e.contains("a[0][0] is 0"), "{e}");
+    }
+
+    #[test]
+    fn bench_matrices_are_valid_csrs() {
+        let u = random_uniform(50, 40, 3, 1);
+        let v = Csr::new(
+            50,
+            40,
+            u.values.clone(),
+            u.columns.clone(),
+            u.row_offsets.clone(),
+        );
+        assert_eq!(v.unwrap().nnz(), 150);
+        let s = random_skewed(1000, 20_000, 2);
+        let checked = Csr::new(
+            1000,
+            1000,
+            s.values.clone(),
+            s.columns.clone(),
+            s.row_offsets.clone(),
+        );
+        assert!(checked.is_ok());
+        assert!((19_000..=20_000).contains(&s.nnz()), "{}", s.nnz());
+        assert!(
+            s.max_row() > 2000,
+            "the first row is a hub: {}",
+            s.max_row()
+        );
     }
 
     #[test]

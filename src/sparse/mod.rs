@@ -16,6 +16,8 @@ use crate::plan::layout::Layout;
 use crate::plan::random;
 use crate::plan::sparse::{self, Csr};
 
+pub mod timing;
+
 /// Floats per row of a list (fewer when the device's textures are narrower).
 pub const LIST_WIDTH: usize = 4096;
 
