@@ -19,7 +19,7 @@ export WASM_BINDGEN_TEST_WEBDRIVER_JSON := $(CURDIR)/webdriver.json
 # SwiftShader and take 5-16 s on a loaded 2-core machine.
 export WASM_BINDGEN_TEST_TIMEOUT ?= 60
 
-.PHONY: setup setup-test build serve test lint test-native test-browser test-e2e bench bench-blocks bench-batched report clean
+.PHONY: setup setup-test build serve test lint test-native test-browser test-e2e bench bench-blocks bench-batched bench-sparse report clean
 
 setup:
 	@scripts/setup.sh build
@@ -70,6 +70,11 @@ bench-blocks: setup-test build
 # the batched SVD against the exact solve, SVDs/s, k×k products): make bench-batched ARGS="--query 'parts=ransac'"
 bench-batched: setup-test build
 	node scripts/bench-batched.mjs $(ARGS)
+
+# The SpMV bench (www/bench-sparse.html: GB/s against nnz beside the same device's
+# streaming ceiling): make bench-sparse ARGS="--query 'nnzMax=1e6'"
+bench-sparse: setup-test build
+	node scripts/bench-sparse.mjs $(ARGS)
 
 # The teaching page headless with one configuration: prints the comparison table and
 # saves a screenshot under reports/ (make report ARGS="n=512&op=power&p=5").

@@ -222,6 +222,12 @@ impl JsCsr {
         self.inner.nnz() as f64
     }
 
+    /// The longest row's stored entries.
+    #[wasm_bindgen(getter, js_name = maxRow)]
+    pub fn max_row(&self) -> f64 {
+        self.inner.max_row() as f64
+    }
+
     /// The stored values, row by row.
     #[wasm_bindgen(getter)]
     pub fn values(&self) -> Float32Array {
