@@ -365,6 +365,32 @@ impl Engine {
         }
     }
 
+    /// out ← p + q with the pass timed where the device can (the SpMV bench's
+    /// streaming ceiling).
+    pub fn add_timed(
+        &mut self,
+        out: &Matrix,
+        [p, q]: [&Matrix; 2],
+        timed: bool,
+    ) -> Result<Option<Timer>> {
+        match (self, out, p, q) {
+            (Engine::WebGl(e), Matrix::Gl(out), Matrix::Gl(p), Matrix::Gl(q)) => {
+                let c = affine::Affine {
+                    alpha: 1.0,
+                    beta: 1.0,
+                    gamma: 0.0,
+                };
+                gl_timed(e, timed, |e| affine::apply(e, out, p, Some(q), c, 0.0))
+            }
+            (Engine::WebGpu(e), Matrix::Gpu(out), Matrix::Gpu(p), Matrix::Gpu(q)) => {
+                gpu_timed(e, timed, |e, t| {
+                    e.affine_timed(out, [p, q], [1.0, 1.0, 0.0], t)
+                })
+            }
+            _ => Err(foreign()),
+        }
+    }
+
     /// out ← p ⊕ q element-wise in `semiring` (the sum of a tiled product's tile
     /// products); WebGL padding gets the semiring's zero.
     pub fn combine(

@@ -500,7 +500,18 @@ impl GpuEngine {
         q: Option<&GpuMatrix>,
         coefficients: [f32; 3],
     ) -> Result<()> {
-        self.elementwise(out, p, q, coefficients, 0)
+        self.elementwise(out, p, q, coefficients, 0, None)
+    }
+
+    /// `affine` with the pass timed (the SpMV bench's streaming ceiling).
+    pub fn affine_timed(
+        &mut self,
+        out: &GpuMatrix,
+        [p, q]: [&GpuMatrix; 2],
+        coefficients: [f32; 3],
+        timer: Option<&Timer>,
+    ) -> Result<()> {
+        self.elementwise(out, p, Some(q), coefficients, 0, timer)
     }
 
     /// out ← p ⊕ q in `semiring` (ordinary: p + q; boolean: max; min-plus: min).
@@ -515,7 +526,7 @@ impl GpuEngine {
             Semiring::Boolean => 1,
             Semiring::MinPlus => 2,
         };
-        self.elementwise(out, p, Some(q), [1.0, 1.0, 0.0], mode)
+        self.elementwise(out, p, Some(q), [1.0, 1.0, 0.0], mode, None)
     }
 
     /// wgsl/affine.wgsl: `combine` 0 is the affine map, 1 max, 2 min.
@@ -526,6 +537,7 @@ impl GpuEngine {
         q: Option<&GpuMatrix>,
         [alpha, beta, gamma]: [f32; 3],
         combine: u32,
+        timer: Option<&Timer>,
     ) -> Result<()> {
         self.ensure()?;
         self.poison(out)?;
@@ -547,7 +559,7 @@ impl GpuEngine {
             &[&p.buffer, q, &out.buffer],
             &words,
             groups,
-            None,
+            timer,
         )
     }
 

@@ -102,14 +102,25 @@ impl DeviceCsr {
     ) -> Result<(Matrix, Option<crate::engine::Timer>)> {
         let shape = sparse::list_shape(self.rows, self.width);
         let y = e.alloc(shape, Layout::Scalar)?;
-        let operands = [&self.values, &self.columns, &self.offsets, x, &y];
-        match e.spmv(self.rows, operands, timed) {
+        match self.multiply_into(e, x, &y, timed) {
             Ok(t) => Ok((y, t)),
             Err(err) => {
                 e.recycle(y);
                 Err(err)
             }
         }
+    }
+
+    /// y ← A·x into an existing list of `rows` entries.
+    pub fn multiply_into(
+        &self,
+        e: &mut Engine,
+        x: &Matrix,
+        y: &Matrix,
+        timed: bool,
+    ) -> Result<Option<crate::engine::Timer>> {
+        let operands = [&self.values, &self.columns, &self.offsets, x, y];
+        e.spmv(self.rows, operands, timed)
     }
 
     pub fn free(self, e: &mut Engine) {
