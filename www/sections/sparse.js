@@ -2,7 +2,7 @@
 // compressed sparse row form derived from a 5×5 example, and PageRank by the power
 // method on the GPU over WordNet's synset graph (www/data/, 117,659 nodes), checked
 // against float64 PageRank computed here on the CPU. app.js mounts this on #sparse-body.
-import { el, num, int } from '../ui/format.js';
+import { el, int, ms, num } from '../ui/format.js';
 
 const EXAMPLE = [
   [3, 0, 0, 1, 0],
@@ -88,7 +88,7 @@ function pagerankPart(ctx) {
       for (let i = 0; i < g.n; i++) maxDiff = Math.max(maxDiff, Math.abs(gpu.ranks[i] - ref.ranks[i]));
       const order = [...gpu.ranks.keys()].sort((a, b) => gpu.ranks[b] - gpu.ranks[a]).slice(0, 15);
       results.replaceChildren(
-        el('p', {}, `GPU (${ctx.gpu.backend}): ${gpu.iterations} iterations, ${gpu.converged ? 'converged' : 'not converged'} (Σ|Δx| = ${num(gpu.deltas[gpu.deltas.length - 1], 3)}), ${num(gpuMs, 3)} ms with the upload; float64 on the CPU: ${ref.iterations} iterations, ${num(refMs, 3)} ms. Largest |GPU − float64| over all ranks: ${num(maxDiff, 3)} (ranks average 1/n = ${num(1 / g.n, 3)}; float32 keeps about 7 digits).`),
+        el('p', {}, `GPU (${ctx.gpu.backend}): ${gpu.iterations} iterations, ${gpu.converged ? 'converged' : 'not converged'} (Σ|Δx| = ${num(gpu.deltas[gpu.deltas.length - 1], 3)}), ${ms(gpuMs)} with the upload; float64 on the CPU: ${ref.iterations} iterations, ${ms(refMs)}. Largest |GPU − float64| over all ranks: ${num(maxDiff, 3)} (ranks average 1/n = ${num(1 / g.n, 3)}; float32 keeps about 7 digits).`),
         table(order.map((i, r) => [r + 1, g.names[i], num(gpu.ranks[i], 5), num(ref.ranks[i], 5)]), ['#', 'synset (first lemma.pos)', 'rank (GPU)', 'rank (float64)']));
       results.dataset.maxDiff = String(maxDiff);
       status.textContent = 'Done.';
