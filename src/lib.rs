@@ -66,8 +66,9 @@
 //! * [`run`]: an operation's pass plan on the engine, step by step;
 //! * [`apps`] and [`blocks`]: work built from many passes (the applications of
 //!   matrix powers; partitioned products: tiles past the device limit,
-//!   block-sparse products, Fox's and Cannon's algorithms) and [`batched`]: many
-//!   small problems at once;
+//!   block-sparse products, Fox's and Cannon's algorithms), [`batched`]: many
+//!   small problems at once, and [`sparse`]: CSR matrices on the GPU (sparse
+//!   matrix × vector, PageRank, sparse Jacobi and power method);
 //! * [`api`] (Rust) and the wasm-bindgen `Gpgpu` class (JavaScript) on top.
 
 #[cfg(not(any(web_sys_unstable_apis, doc)))]

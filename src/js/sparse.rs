@@ -181,7 +181,7 @@ impl JsCsr {
         make().map(|m| register(m).into_js()).map_err(to_js_error)
     }
 
-    /// A CSR from triplets (rowIndices[k], columnIndices[k], values[k]) in any
+    /// A CSR from triplets `(rowIndices[k], columnIndices[k], values[k])` in any
     /// order; duplicates add up.
     #[wasm_bindgen(js_name = fromTriplets, unchecked_return_type = "Csr")]
     pub fn from_triplets(
