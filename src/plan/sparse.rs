@@ -495,7 +495,10 @@ fn transition(graph: &Csr, damping: f64) -> (Vec<u32>, Vec<u32>, Vec<f64>) {
             let j = graph.columns[k] as usize;
             let slot = next[j] as usize;
             next[j] += 1;
-            values[slot] = damping * graph.values[k] as f64 / weight;
+            // A row of stored zeros has no weight: dangling, it passes nothing on.
+            if *weight > 0.0 {
+                values[slot] = damping * graph.values[k] as f64 / weight;
+            }
             columns[slot] = i as u32;
         }
     }
