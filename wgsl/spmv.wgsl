@@ -1,12 +1,14 @@
 // Sparse matrix × vector, y = A·x, with A in CSR: one invocation per row of A, as
 // the chapter's one-thread-per-row kernel. Column indices and row offsets are u32s
 // stored in f32 buffers by their bits (bitcast back here). Invocations past the last
-// row write 0 to y's padding (y is a list a whole number of rows long).
+// row write 0 to y's padding (y is a list a whole number of rows long). Rows longer
+// than `long_from` are left to wgsl/spmv_long.wgsl when it runs (else long_from is
+// the largest u32).
 struct Params {
     rows: u32,     // rows of A
     len: u32,      // y's length, padding included
     groups_x: u32, // workgroups along x (the grid folds into y past the limit)
-    unused: u32,
+    long_from: u32, // rows with more entries than this are wgsl/spmv_long.wgsl's
 }
 
 @group(0) @binding(0) var<storage, read> values: array<f32>;
@@ -24,9 +26,11 @@ fn main(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_index) li: u
         y[row] = 0.0;
         return;
     }
+    let start = bitcast<u32>(offsets[row]);
     let end = bitcast<u32>(offsets[row + 1u]);
+    if (end - start > u.long_from) { return; }
     var acc = 0.0;
-    for (var k = bitcast<u32>(offsets[row]); k < end; k++) {
+    for (var k = start; k < end; k++) {
         acc = fma(values[k], x[bitcast<u32>(columns[k])], acc);
     }
     y[row] = acc;

@@ -40,6 +40,7 @@ export function readSparseParams(search) {
     nnzMin: num('nnzMin', base.nnzMin, { min: 1 }),
     nnzMax: num('nnzMax', base.nnzMax, { min: 1, max: 2 ** 27 }),
     perRow: num('perRow', 16, { min: 1, max: 4096, whole: true }),            // uniform: nonzeros per row (rows = nnz / perRow)
+    longRow: num('longRow', 1024, { min: 0, whole: true }),                    // WebGPU, skewed: also with rows past this by a workgroup each (0: not)
     minSampleMs: num('minSample', base.minSampleMs, { min: 1 }),               // repeats chosen so a sample lasts this long
     maxRepeats: num('maxRepeats', 1000, { min: 1, max: 1e5, whole: true }),
     samples: num('samples', 3, { min: 1, max: 50, whole: true }),              // median of this many samples

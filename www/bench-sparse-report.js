@@ -58,7 +58,7 @@ export function sparseMarkdown(result) {
   const lines = [];
   lines.push(`# SpMV bench: GB/s against nnz, ${resultDay(result)} — ${result.label || ''}`, '');
   lines.push(`Renderer: ${result.env?.renderer || '?'}; WebGPU: ${[result.env?.webgpu?.vendor, result.env?.webgpu?.architecture, result.env?.webgpu?.description].filter(Boolean).join(' ') || '–'}.`, '');
-  lines.push('One pass y = A·x with A in CSR resident on the GPU (one invocation / fragment per row). Bytes per pass: 12·nnz + 8·rows (value, column and x entry per nonzero; offset and y entry per row). "GPU" times are the device\'s timestamps of one pass (where it has them), "wall" the wall clock per pass over back-to-back passes. The ceiling: an element-wise p + q → out pass over the same 12·nnz bytes, same device, same run, timed the same way (GPU time where the device has timestamps). GB/s use the GPU time where there is one, else the wall clock. uniform: perRow nonzeros in every row at random columns; skewed: row i\'s share ∝ 1/(i+1) (a few hub rows).', '');
+  lines.push('One pass y = A·x with A in CSR resident on the GPU (one invocation / fragment per row). Bytes per pass: 12·nnz + 8·rows (value, column and x entry per nonzero; offset and y entry per row). "GPU" times are the device\'s timestamps of one pass (where it has them), "wall" the wall clock per pass over back-to-back passes. The ceiling: an element-wise p + q → out pass over the same 12·nnz bytes, same device, same run, timed the same way (GPU time where the device has timestamps). GB/s use the GPU time where there is one, else the wall clock. uniform: perRow nonzeros in every row at random columns; skewed: row i\'s share ∝ 1/(i+1) (a few hub rows); skewed-long (WebGPU): the same matrices with rows past longRow entries by a workgroup of 256 each (wgsl/spmv_long.wgsl), the rest one invocation each.', '');
   for (const [key, recs] of series(result)) {
     const [backend, kind] = key.split('|');
     const s = d.series[key];
@@ -77,7 +77,7 @@ export function sparseMarkdown(result) {
   return `${lines.join('\n')}\n`;
 }
 
-const COLORS = { 'webgl|uniform': '#1f77b4', 'webgl|skewed': '#9467bd', 'webgpu|uniform': '#d62728', 'webgpu|skewed': '#ff7f0e' };
+const COLORS = { 'webgl|uniform': '#1f77b4', 'webgl|skewed': '#9467bd', 'webgpu|uniform': '#d62728', 'webgpu|skewed': '#ff7f0e', 'webgpu|skewed-long': '#2ca02c' };
 
 export function sparsePlot(result, opts = {}) {
   const all = [...series(result)].map(([key, recs]) => ({ key, pts: recs.filter(ok).map((r) => ({ x: r.nnz, y: r.GBs, c: r.streamGBs })) })).filter((s) => s.pts.length);

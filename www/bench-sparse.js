@@ -3,7 +3,8 @@
 // resident on the GPU (`gpu.benchSpmvAsync`), beside a streaming ceiling measured on the
 // same device in the same run (`gpu.benchStreamAsync`: p + q → out over the same bytes).
 // uniform matrices (perRow nonzeros in each row) and skewed ones (Zipf rows: a few hubs,
-// the case a long-row variant would be for). Parameters: www/bench-sparse-params.js.
+// the case of the long-row variant, measured beside it on WebGPU: rows past `longRow`
+// by a workgroup each). Parameters: www/bench-sparse-params.js.
 // Progress lines and results as the other bench pages (www/bench-page.js). Driven by
 // scripts/bench-sparse.mjs.
 import init, { Csr, Gpgpu } from './pkg/gpgpu_matrix.js';
@@ -96,6 +97,19 @@ export async function runSparseBench(params) {
               stopped.add(key);
             }
             result.records.push(rec);
+            if (be === 'webgpu' && kind === 'skewed' && params.longRow > 0 && !stopped.has(`${be}|skewed-long`)) {
+              const lr = { backend: be, ...base, kind: 'skewed-long', longRow: params.longRow };
+              try {
+                Object.assign(lr, await measure((r) => gpu.benchSpmvAsync(csr, r, params.longRow), params, `${be} SpMV, long rows`), { status: 'ok' });
+                lr.GBs = spmvBytes(lr.rows, lr.nnz) / timeOf(lr) / 1e6;
+                lr.wallGBs = spmvBytes(lr.rows, lr.nnz) / lr.wallMs / 1e6;
+                log(`${be.padEnd(6)} skewed, rows past ${params.longRow} by a workgroup each: GPU ${lr.gpuMs?.toPrecision(3) ?? '–'} ms, wall ${lr.wallMs.toPrecision(3)} ms → ${lr.GBs.toPrecision(3)} GB/s`);
+              } catch (e) {
+                Object.assign(lr, { status: 'error', reason: errText(e) });
+                stopped.add(`${be}|skewed-long`);
+              }
+              result.records.push(lr);
+            }
             log(rec.status === 'ok'
               ? `${be.padEnd(6)} ${kind.padEnd(7)} nnz=${rec.nnz} rows=${rows} longest=${rec.maxRow}: wall ${rec.wallMs.toPrecision(3)} ms, GPU ${rec.gpuMs?.toPrecision(3) ?? '–'} ms → ${rec.GBs.toPrecision(3)} GB/s${rec.streamGBs ? `; ceiling ${rec.streamGBs.toPrecision(3)} GB/s` : ''}`
               : `${be.padEnd(6)} ${kind.padEnd(7)} nnz=${nnz}: ${rec.reason}`);

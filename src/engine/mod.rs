@@ -430,11 +430,14 @@ impl Engine {
     }
 
     /// Sparse matrix × vector: `y` ← A·x for a CSR A of `rows` rows, every operand a
-    /// list (see [`crate::plan::sparse`]).
+    /// list (see [`crate::plan::sparse`]); `long` (WebGPU only: the list of rows longer
+    /// than a threshold, their count, the threshold) has those rows done by a
+    /// workgroup each.
     pub fn spmv(
         &mut self,
         rows: usize,
         [values, columns, offsets, x, y]: [&Matrix; 5],
+        long: Option<(&Matrix, usize, usize)>,
         timed: bool,
     ) -> Result<Option<Timer>> {
         match (self, values, columns, offsets, x, y) {
@@ -453,7 +456,14 @@ impl Engine {
                 Matrix::Gpu(o),
                 Matrix::Gpu(x),
                 Matrix::Gpu(y),
-            ) => gpu_timed(e, timed, |e, t| e.spmv(rows, [v, c, o, x, y], t)),
+            ) => {
+                let long = match long {
+                    Some((Matrix::Gpu(l), count, threshold)) => Some((l, count, threshold)),
+                    Some(_) => return Err(foreign()),
+                    None => None,
+                };
+                gpu_timed(e, timed, |e, t| e.spmv(rows, [v, c, o, x, y], long, t))
+            }
             _ => Err(foreign()),
         }
     }

@@ -370,6 +370,18 @@ impl GpuEngine {
         groups: (usize, usize),
         timer: Option<&Timer>,
     ) -> Result<()> {
+        self.dispatch_with(key, buffers, words, groups, timer.map(|t| t.writes()))
+    }
+
+    /// `dispatch` with the pass's timestamp writes given (a span over two passes).
+    fn dispatch_with(
+        &mut self,
+        key: PipelineKey,
+        buffers: &[&Buffer],
+        words: &[u32],
+        groups: (usize, usize),
+        writes: Option<web_sys::GpuComputePassTimestampWrites>,
+    ) -> Result<()> {
         let max = self.info.limits.max_compute_workgroups_per_dimension as usize;
         if groups.0 > max || groups.1 > max {
             return Err(GpgpuError::DeviceLimit {
@@ -395,8 +407,8 @@ impl GpuEngine {
         });
         let encoder = &batch.encoder;
         let descriptor = GpuComputePassDescriptor::new();
-        if let Some(t) = timer {
-            descriptor.set_timestamp_writes(&t.writes());
+        if let Some(w) = &writes {
+            descriptor.set_timestamp_writes(w);
         }
         let pass = encoder.begin_compute_pass_with_descriptor(&descriptor);
         pass.set_pipeline(pipeline.raw());
@@ -579,17 +591,21 @@ impl GpuEngine {
         self.dispatch(PipelineKey::BlockSparse, &buffers, &words, groups, timer)
     }
 
-    /// y ← A·x for a CSR A of `rows` rows, its arrays as lists (wgsl/spmv.wgsl).
+    /// y ← A·x for a CSR A of `rows` rows, its arrays as lists (wgsl/spmv.wgsl); with
+    /// `long` (the list of rows longer than a threshold, their count, the threshold)
+    /// those rows by a workgroup each (wgsl/spmv_long.wgsl), in the same timed span.
     pub fn spmv(
         &mut self,
         rows: usize,
         [values, columns, offsets, x, y]: [&GpuMatrix; 5],
+        long: Option<(&GpuMatrix, usize, usize)>,
         timer: Option<&Timer>,
     ) -> Result<()> {
         self.ensure()?;
         self.poison(y)?;
         let max = self.info.limits.max_compute_workgroups_per_dimension as usize;
-        let (groups, words) = spmv::params(rows, y.shape.len(), max);
+        let long_from = long.map_or(u32::MAX, |(_, _, t)| t as u32);
+        let (groups, words) = spmv::params(rows, y.shape.len(), long_from, max);
         let buffers = [
             &values.buffer,
             &columns.buffer,
@@ -597,7 +613,23 @@ impl GpuEngine {
             &x.buffer,
             &y.buffer,
         ];
-        self.dispatch(PipelineKey::Spmv, &buffers, &words, groups, timer)
+        let Some((list, count, _)) = long.filter(|l| l.1 > 0) else {
+            return self.dispatch(PipelineKey::Spmv, &buffers, &words, groups, timer);
+        };
+        // Timed as one span: the short rows' pass starts it, the long rows' ends it.
+        let begin = timer.map(|t| t.begin_writes());
+        self.dispatch_with(PipelineKey::Spmv, &buffers, &words, groups, begin)?;
+        let (groups, words) = spmv::long_params(count, max);
+        let buffers = [
+            &values.buffer,
+            &columns.buffer,
+            &offsets.buffer,
+            &x.buffer,
+            &list.buffer,
+            &y.buffer,
+        ];
+        let end = timer.map(|t| t.end_writes());
+        self.dispatch_with(PipelineKey::SpmvLong, &buffers, &words, groups, end)
     }
 
     /// flags ← 1 for each stored block of the atlas `c` holding a nonzero, else 0.

@@ -562,19 +562,30 @@ impl JsGpgpu {
     }
 
     /// For the bench: SpMV with A resident on the GPU, `repeats` passes back to back
-    /// after a warm-up. Resolves to { wallMs (per pass), gpuMs (a pass's median GPU
+    /// after a warm-up; `longRow` (WebGPU): rows with more entries than this get a
+    /// workgroup each. Resolves to { wallMs (per pass), gpuMs (a pass's median GPU
     /// time, where the device times passes) }.
     #[wasm_bindgen(js_name = benchSpmvAsync, unchecked_return_type = "Promise<{ wallMs: number; gpuMs?: number }>")]
     pub fn bench_spmv_async(
         &self,
         #[wasm_bindgen(unchecked_param_type = "Csr")] a: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] repeats: JsValue,
+        #[wasm_bindgen(js_name = longRow, unchecked_optional_param_type = "number")]
+        long_row: JsValue,
     ) -> Promise {
-        let args = lookup("a", &a).and_then(|a| Ok((a, repeats_arg(&repeats)?)));
+        let args = lookup("a", &a).and_then(|a| {
+            let long = match long_row.is_undefined() || long_row.is_null() {
+                true => None,
+                false => {
+                    Some(shape::count("longRow", number_arg("longRow", &long_row)?, 1e9)? as usize)
+                }
+            };
+            Ok((a, repeats_arg(&repeats)?, long))
+        });
         let handle = self.gpu.handle();
         future_to_promise(async move {
-            let (a, repeats) = args.map_err(to_js_error)?;
-            let t = gpu_sparse::timing::spmv(&handle, &a, repeats)
+            let (a, repeats, long) = args.map_err(to_js_error)?;
+            let t = gpu_sparse::timing::spmv(&handle, &a, repeats, long)
                 .await
                 .map_err(to_js_error)?;
             Ok(timing_object(t).into())

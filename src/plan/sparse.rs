@@ -238,6 +238,14 @@ impl Csr {
             .unwrap_or(0)
     }
 
+    /// The rows with more than `threshold` entries, in order (the long-row pass's list).
+    pub fn long_rows(&self, threshold: usize) -> Vec<u32> {
+        (0..self.rows)
+            .filter(|&i| self.range(i).len() > threshold)
+            .map(|i| i as u32)
+            .collect()
+    }
+
     /// A vector for A·x must have `cols` entries.
     pub fn check_vector(&self, name: &str, len: usize) -> Result<()> {
         if len != self.cols {

@@ -4,7 +4,8 @@
 //! and PageRank — which keep x on the GPU and read back only a few reduced numbers
 //! per iteration (the statistics reduction's record), never the vector.
 //!
-//! A long-row variant (a workgroup per row) is not built: see bench/NOTES.md.
+//! On WebGPU, rows longer than a threshold can go to a workgroup each instead
+//! ([`multiply_with`], the bench's `longRow`): for a graph's hub rows.
 
 use crate::api::Handle;
 use crate::apps::eigen::EigenPair;
@@ -30,6 +31,9 @@ pub struct DeviceCsr {
     values: Matrix,
     columns: Matrix,
     offsets: Matrix,
+    /// WebGPU with the long-row pass: the rows longer than the threshold, their
+    /// count, the threshold.
+    long: Option<(Matrix, usize, usize)>,
 }
 
 /// The list width on this engine.
@@ -64,6 +68,13 @@ fn both(e: &mut Engine, a: Result<Matrix>, b: Result<Matrix>) -> Result<(Matrix,
 impl DeviceCsr {
     /// Uploads `csr` (WebGL: its indices must be exact as floats, below 2^24).
     pub fn upload(e: &mut Engine, csr: &Csr) -> Result<DeviceCsr> {
+        DeviceCsr::upload_with(e, csr, None)
+    }
+
+    /// Uploads `csr`; on WebGPU with `long_from`, rows longer than that get a
+    /// workgroup each (wgsl/spmv_long.wgsl), the others an invocation each. WebGL
+    /// ignores it (a fragment cannot share its row with others).
+    pub fn upload_with(e: &mut Engine, csr: &Csr, long_from: Option<usize>) -> Result<DeviceCsr> {
         if e.backend() == Backend::WebGl {
             csr.check_f32_indices()?;
         }
@@ -72,15 +83,35 @@ impl DeviceCsr {
         let columns = upload_indices(e, &csr.columns, w);
         let offsets = upload_indices(e, &csr.row_offsets, w);
         match both(e, columns, offsets) {
-            Ok((columns, offsets)) => Ok(DeviceCsr {
-                rows: csr.rows,
-                cols: csr.cols,
-                nnz: csr.nnz(),
-                width: w,
-                values,
-                columns,
-                offsets,
-            }),
+            Ok((columns, offsets)) => {
+                let mut dev = DeviceCsr {
+                    rows: csr.rows,
+                    cols: csr.cols,
+                    nnz: csr.nnz(),
+                    width: w,
+                    values,
+                    columns,
+                    offsets,
+                    long: None,
+                };
+                let threshold = long_from.filter(|_| e.backend() == Backend::WebGpu);
+                if let Some(t) = threshold {
+                    let rows = csr.long_rows(t);
+                    let list = if rows.is_empty() {
+                        vec![0]
+                    } else {
+                        rows.clone()
+                    };
+                    match upload_indices(e, &list, w) {
+                        Ok(m) => dev.long = Some((m, rows.len(), t)),
+                        Err(err) => {
+                            dev.free(e);
+                            return Err(err);
+                        }
+                    }
+                }
+                Ok(dev)
+            }
             Err(err) => {
                 e.recycle(values);
                 Err(err)
@@ -120,13 +151,17 @@ impl DeviceCsr {
         timed: bool,
     ) -> Result<Option<crate::engine::Timer>> {
         let operands = [&self.values, &self.columns, &self.offsets, x, y];
-        e.spmv(self.rows, operands, timed)
+        let long = self.long.as_ref().map(|(m, count, t)| (m, *count, *t));
+        e.spmv(self.rows, operands, long, timed)
     }
 
     pub fn free(self, e: &mut Engine) {
         e.recycle(self.values);
         e.recycle(self.columns);
         e.recycle(self.offsets);
+        if let Some((m, _, _)) = self.long {
+            e.recycle(m);
+        }
     }
 }
 
@@ -172,10 +207,20 @@ fn free(h: &Handle, m: Matrix) {
 
 /// y = A·x on the GPU, read back.
 pub async fn multiply(h: &Handle, a: &Csr, x: &[f32]) -> Result<Vec<f32>> {
+    multiply_with(h, a, x, None).await
+}
+
+/// `multiply`, on WebGPU with rows longer than `long_from` done by a workgroup each.
+pub async fn multiply_with(
+    h: &Handle,
+    a: &Csr,
+    x: &[f32],
+    long_from: Option<usize>,
+) -> Result<Vec<f32>> {
     a.check_vector("x", x.len())?;
     h.ready().await?;
     let (dev, xm) = h.with(|e| {
-        let dev = DeviceCsr::upload(e, a)?;
+        let dev = DeviceCsr::upload_with(e, a, long_from)?;
         match dev.vector(e, x) {
             Ok(xm) => Ok((dev, xm)),
             Err(err) => {

@@ -47,11 +47,12 @@ async fn median_gpu_ms(h: &Handle, timers: Vec<Timer>) -> Option<f64> {
 
 /// `repeats` SpMV passes y = A·x on A resident on the GPU (after one warm-up), then
 /// one reduced readback of y; up to 8 other passes GPU-timed where the device can.
-pub async fn spmv(h: &Handle, a: &Csr, repeats: usize) -> Result<Timing> {
+/// `long_from`: on WebGPU, rows longer than this by a workgroup each.
+pub async fn spmv(h: &Handle, a: &Csr, repeats: usize, long_from: Option<usize>) -> Result<Timing> {
     let x: Vec<f32> = (0..a.cols).map(|j| 1.0 + (j % 7) as f32 / 8.0).collect();
     h.ready().await?;
     let (dev, xm) = h.with(|e| {
-        let dev = DeviceCsr::upload(e, a)?;
+        let dev = DeviceCsr::upload_with(e, a, long_from)?;
         match dev.vector(e, &x) {
             Ok(xm) => Ok((dev, xm)),
             Err(err) => {

@@ -69,6 +69,24 @@ pub async fn spmv_matches_the_float64_reference(setup: Setup) {
     let y = gpu_sparse::multiply(&h, &a, &x).await.unwrap();
     let x64: Vec<f64> = x.iter().map(|&v| v as f64).collect();
     assert_close("SpMV of floats", &y, &a.spmv(&x64), 1e-5);
+    // Hub rows by a workgroup each (WebGPU; WebGL ignores the threshold): a Zipf
+    // matrix whose first rows run to thousands of entries, thresholds that list many
+    // rows, one, or none.
+    let z = sparse::random_skewed(300, 9000, 5);
+    let xz = uniform(6, 300);
+    let xz64: Vec<f64> = xz.iter().map(|&v| v as f64).collect();
+    let expect = z.spmv(&xz64);
+    for long_from in [Some(8), Some(1000), Some(1 << 20), None] {
+        let y = gpu_sparse::multiply_with(&h, &z, &xz, long_from)
+            .await
+            .unwrap();
+        assert_close(
+            &format!("skewed SpMV, long rows past {long_from:?}"),
+            &y,
+            &expect,
+            1e-5,
+        );
+    }
     let e = gpu_sparse::multiply(&h, &a, &x[..39]).await;
     assert_error(
         e,

@@ -69,6 +69,8 @@ pub enum PipelineKey {
     RansacScore,
     /// Sparse matrix × vector (CSR, one invocation per row).
     Spmv,
+    /// Sparse matrix × vector, long rows (a workgroup per row).
+    SpmvLong,
     /// A batch of SVDs by one-sided Jacobi, in one dispatch.
     Svd,
 }
@@ -96,6 +98,7 @@ impl PipelineKey {
             PipelineKey::RansacFit => "ransac-fit".into(),
             PipelineKey::RansacScore => "ransac-score".into(),
             PipelineKey::Spmv => "spmv".into(),
+            PipelineKey::SpmvLong => "spmv-long".into(),
             PipelineKey::Svd => "svd-jacobi".into(),
         }
     }
@@ -122,6 +125,7 @@ impl PipelineKey {
             PipelineKey::RansacFit => ransac::FIT_SOURCE.into(),
             PipelineKey::RansacScore => ransac::SCORE_SOURCE.into(),
             PipelineKey::Spmv => spmv::SOURCE.into(),
+            PipelineKey::SpmvLong => spmv::LONG_SOURCE.into(),
             PipelineKey::Svd => format!("{ATLAS_WGSL}\n{}", svd::SOURCE),
         }
     }
