@@ -19,7 +19,7 @@ export WASM_BINDGEN_TEST_WEBDRIVER_JSON := $(CURDIR)/webdriver.json
 # (tests/browser_webgl.rs, tests/browser_webgpu.rs) that run for minutes on SwiftShader.
 export WASM_BINDGEN_TEST_TIMEOUT ?= 1200
 
-.PHONY: setup setup-test build pkg serve test lint test-native test-browser test-e2e bench bench-blocks bench-batched bench-devices report clean bench-lu
+.PHONY: setup setup-test build pkg serve test lint test-native test-browser test-e2e bench bench-blocks bench-batched bench-devices report clean bench-lu bench-sparse
 
 setup:
 	@scripts/setup.sh build
@@ -85,6 +85,11 @@ bench-devices: setup-test build
 # the float64 residual): make bench-lu ARGS="--query 'sizes=64,256&backends=webgpu'"
 bench-lu: setup-test build
 	node scripts/bench-lu.mjs $(ARGS)
+
+# The SpMV bench (www/bench-sparse.html: GB/s against nnz beside the same device's
+# streaming ceiling): make bench-sparse ARGS="--query 'nnzMax=1e6'"
+bench-sparse: setup-test build
+	node scripts/bench-sparse.mjs $(ARGS)
 
 # The teaching page headless with one configuration: prints the comparison table and
 # saves a screenshot under reports/ (make report ARGS="n=512&op=power&p=5").

@@ -80,8 +80,9 @@
 //! * [`run`]: an operation's pass plan on the engine, step by step;
 //! * [`apps`] and [`blocks`]: work built from many passes (the applications of
 //!   matrix powers; partitioned products: tiles past the device limit,
-//!   block-sparse products, Fox's and Cannon's algorithms) and [`batched`]: many
-//!   small problems at once;
+//!   block-sparse products, Fox's and Cannon's algorithms), [`batched`]: many
+//!   small problems at once, and [`sparse`]: CSR matrices on the GPU (sparse
+//!   matrix × vector, PageRank, sparse Jacobi and power method);
 //! * [`cpu`]: the CPU backend (the engine's third variant) and [`devices`]: products
 //!   split across engines;
 //! * [`api`] (Rust) and the wasm-bindgen `Gpgpu` class (JavaScript) on top.
@@ -107,6 +108,7 @@ pub mod kernels;
 pub mod linear;
 pub mod plan;
 pub mod run;
+pub mod sparse;
 pub mod webgpu;
 
 pub use api::{BackendChoice, CreateOptions, Gpgpu, Handle, Info, Options};

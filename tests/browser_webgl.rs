@@ -41,5 +41,7 @@ mod ransac;
 mod rust_api;
 #[path = "webgl/semirings.rs"]
 mod semirings;
+#[path = "webgl/sparse.rs"]
+mod sparse;
 #[path = "webgl/svd.rs"]
 mod svd;

@@ -44,5 +44,7 @@ mod products_staged;
 mod ransac;
 #[path = "webgpu/semirings.rs"]
 mod semirings;
+#[path = "webgpu/sparse.rs"]
+mod sparse;
 #[path = "webgpu/svd.rs"]
 mod svd;

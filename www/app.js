@@ -10,7 +10,7 @@
 //   document.body.dataset.passesDone / passCount
 //   <script type="application/json" id="results"> and window.__results (see publish())
 //   window.__page                  { gpu, backends, last: { gpu: Float32Array, ref: Float64Array } }
-import init, { BlockSparse, Gpgpu } from './pkg/gpgpu_matrix.js';
+import init, { BlockSparse, Csr, Gpgpu } from './pkg/gpgpu_matrix.js';
 import * as reference from './reference.js';
 import { compare } from './reference.js';
 import * as inputs from './inputs.js';
@@ -39,6 +39,7 @@ import partitionedSection from './sections/partitioned.js';
 import batchedSection from './sections/batched.js';
 import devicesSection from './sections/devices.js';
 import linearSection from './sections/linear.js';
+import sparseSection from './sections/sparse.js';
 
 const $ = (id) => document.getElementById(id);
 const sleep = (t) => new Promise((r) => setTimeout(r, t));
@@ -884,7 +885,7 @@ function sectionContext() {
     get gpu() { return page.gpu; },
     get info() { return page.info; },
     backends: page.backends,
-    Gpgpu, BlockSparse, reference, inputs, HeatmapView, format, describeError, showError,
+    Gpgpu, BlockSparse, Csr, reference, inputs, HeatmapView, format, describeError, showError,
     url: sectionUrl,
   };
 }
@@ -1046,7 +1047,7 @@ async function main() {
   }
   // The panels with their own controls: partitioned matrices, many small problems at
   // once (these two in the address), linear systems, several devices.
-  const panels = [[partitionedSection, 'partitioned-body'], [batchedSection, 'batched-body'], [linearSection, 'linear-body'], [devicesSection, 'devices-body']].map(([section, body]) => {
+  const panels = [[partitionedSection, 'partitioned-body'], [batchedSection, 'batched-body'], [linearSection, 'linear-body'], [sparseSection, 'sparse-body'], [devicesSection, 'devices-body']].map(([section, body]) => {
     const ctx = sectionContext();
     try {
       section.mount($(body), ctx);
@@ -1076,7 +1077,7 @@ async function main() {
 /** No GPU backend could be made: the error, and nothing to run. */
 function noGpu(err) {
   fail(null, err);
-  for (const body of ['partitioned-body', 'batched-body', 'linear-body', 'devices-body']) $(body).replaceChildren(el('p', { class: 'help' }, 'No GPU backend could be made in this browser, so nothing here can run (see the message at the top).'));
+  for (const body of ['partitioned-body', 'batched-body', 'linear-body', 'sparse-body', 'devices-body']) $(body).replaceChildren(el('p', { class: 'help' }, 'No GPU backend could be made in this browser, so nothing here can run (see the message at the top).'));
   $('device').textContent = err?.code === 'NO_WEBGL2' ? 'Device: no usable WebGL2 context.' : `Device: none usable (${describeError(err).code}).`;
   for (const b of ['run', 'step']) $(b).disabled = true;
 }

@@ -20,7 +20,7 @@ use crate::gl::objects::Query;
 use crate::kernels::webgl::heatmap::{self, Drawn, Style};
 use crate::kernels::webgl::reduce::{self, Stats};
 use crate::kernels::webgl::{
-    affine, batched, block_sparse, choose as choose_webgl, lu, ransac, svd,
+    affine, batched, block_sparse, choose as choose_webgl, lu, ransac, spmv, svd,
 };
 use crate::kernels::{Backend, Kernel};
 use crate::plan::batched::BatchedProduct;
@@ -404,6 +404,32 @@ impl Engine {
         }
     }
 
+    /// out ← p + q with the pass timed where the device can (the SpMV bench's
+    /// streaming ceiling).
+    pub fn add_timed(
+        &mut self,
+        out: &Matrix,
+        [p, q]: [&Matrix; 2],
+        timed: bool,
+    ) -> Result<Option<Timer>> {
+        match (self, out, p, q) {
+            (Engine::WebGl(e), Matrix::Gl(out), Matrix::Gl(p), Matrix::Gl(q)) => {
+                let c = affine::Affine {
+                    alpha: 1.0,
+                    beta: 1.0,
+                    gamma: 0.0,
+                };
+                gl_timed(e, timed, |e| affine::apply(e, out, p, Some(q), c, 0.0))
+            }
+            (Engine::WebGpu(e), Matrix::Gpu(out), Matrix::Gpu(p), Matrix::Gpu(q)) => {
+                gpu_timed(e, timed, |e, t| {
+                    e.affine_timed(out, [p, q], [1.0, 1.0, 0.0], t)
+                })
+            }
+            _ => Err(foreign()),
+        }
+    }
+
     /// out ← p ⊕ q element-wise in `semiring` (the sum of a tiled product's tile
     /// products); WebGL padding gets the semiring's zero.
     pub fn combine(
@@ -442,6 +468,46 @@ impl Engine {
                 gpu_timed(e, timed, |e, t| e.block_product(n, [a, b, i, o], t))
             }
             (Engine::Cpu(_), ..) => Err(not_on_cpu("a block-sparse product")),
+            _ => Err(foreign()),
+        }
+    }
+
+    /// Sparse matrix × vector: `y` ← A·x for a CSR A of `rows` rows, every operand a
+    /// list (see [`crate::plan::sparse`]); `long` (WebGPU only: the list of rows longer
+    /// than a threshold, their count, the threshold) has those rows done by a
+    /// workgroup each.
+    pub fn spmv(
+        &mut self,
+        rows: usize,
+        [values, columns, offsets, x, y]: [&Matrix; 5],
+        long: Option<(&Matrix, usize, usize)>,
+        timed: bool,
+    ) -> Result<Option<Timer>> {
+        match (self, values, columns, offsets, x, y) {
+            (
+                Engine::WebGl(e),
+                Matrix::Gl(v),
+                Matrix::Gl(c),
+                Matrix::Gl(o),
+                Matrix::Gl(x),
+                Matrix::Gl(y),
+            ) => gl_timed(e, timed, |e| spmv::spmv(e, rows, [v, c, o, x, y])),
+            (
+                Engine::WebGpu(e),
+                Matrix::Gpu(v),
+                Matrix::Gpu(c),
+                Matrix::Gpu(o),
+                Matrix::Gpu(x),
+                Matrix::Gpu(y),
+            ) => {
+                let long = match long {
+                    Some((Matrix::Gpu(l), count, threshold)) => Some((l, count, threshold)),
+                    Some(_) => return Err(foreign()),
+                    None => None,
+                };
+                gpu_timed(e, timed, |e, t| e.spmv(rows, [v, c, o, x, y], long, t))
+            }
+            (Engine::Cpu(_), ..) => Err(not_on_cpu("a sparse product")),
             _ => Err(foreign()),
         }
     }

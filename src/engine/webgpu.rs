@@ -21,7 +21,7 @@ use web_sys::{
 
 use crate::error::{GpgpuError, Result};
 use crate::kernels::webgl::heatmap::Style;
-use crate::kernels::webgpu::{batched, block_sparse, lu, ransac, svd};
+use crate::kernels::webgpu::{batched, block_sparse, lu, ransac, spmv, svd};
 use crate::kernels::webgpu::{
     line_workgroups, product_workgroups, PipelineKey, RegisterParams, REDUCE_GROUPS,
 };
@@ -371,6 +371,18 @@ impl GpuEngine {
         groups: (usize, usize),
         timer: Option<&Timer>,
     ) -> Result<()> {
+        self.dispatch_with(key, buffers, words, groups, timer.map(|t| t.writes()))
+    }
+
+    /// `dispatch` with the pass's timestamp writes given (a span over two passes).
+    fn dispatch_with(
+        &mut self,
+        key: PipelineKey,
+        buffers: &[&Buffer],
+        words: &[u32],
+        groups: (usize, usize),
+        writes: Option<web_sys::GpuComputePassTimestampWrites>,
+    ) -> Result<()> {
         let max = self.info.limits.max_compute_workgroups_per_dimension as usize;
         if groups.0 > max || groups.1 > max {
             return Err(GpgpuError::DeviceLimit {
@@ -396,8 +408,8 @@ impl GpuEngine {
         });
         let encoder = &batch.encoder;
         let descriptor = GpuComputePassDescriptor::new();
-        if let Some(t) = timer {
-            descriptor.set_timestamp_writes(&t.writes());
+        if let Some(w) = &writes {
+            descriptor.set_timestamp_writes(w);
         }
         let pass = encoder.begin_compute_pass_with_descriptor(&descriptor);
         pass.set_pipeline(pipeline.raw());
@@ -501,7 +513,18 @@ impl GpuEngine {
         q: Option<&GpuMatrix>,
         coefficients: [f32; 3],
     ) -> Result<()> {
-        self.elementwise(out, p, q, coefficients, 0)
+        self.elementwise(out, p, q, coefficients, 0, None)
+    }
+
+    /// `affine` with the pass timed (the SpMV bench's streaming ceiling).
+    pub fn affine_timed(
+        &mut self,
+        out: &GpuMatrix,
+        [p, q]: [&GpuMatrix; 2],
+        coefficients: [f32; 3],
+        timer: Option<&Timer>,
+    ) -> Result<()> {
+        self.elementwise(out, p, Some(q), coefficients, 0, timer)
     }
 
     /// out ← p ⊕ q in `semiring` (ordinary: p + q; boolean: max; min-plus: min).
@@ -516,7 +539,7 @@ impl GpuEngine {
             Semiring::Boolean => 1,
             Semiring::MinPlus => 2,
         };
-        self.elementwise(out, p, Some(q), [1.0, 1.0, 0.0], mode)
+        self.elementwise(out, p, Some(q), [1.0, 1.0, 0.0], mode, None)
     }
 
     /// wgsl/affine.wgsl: `combine` 0 is the affine map, 1 max, 2 min.
@@ -527,6 +550,7 @@ impl GpuEngine {
         q: Option<&GpuMatrix>,
         [alpha, beta, gamma]: [f32; 3],
         combine: u32,
+        timer: Option<&Timer>,
     ) -> Result<()> {
         self.ensure()?;
         self.poison(out)?;
@@ -548,7 +572,7 @@ impl GpuEngine {
             &[&p.buffer, q, &out.buffer],
             &words,
             groups,
-            None,
+            timer,
         )
     }
 
@@ -566,6 +590,47 @@ impl GpuEngine {
         let (groups, words) = block_sparse::product(n, max);
         let buffers = [&a.buffer, &b.buffer, &index.buffer, &out.buffer];
         self.dispatch(PipelineKey::BlockSparse, &buffers, &words, groups, timer)
+    }
+
+    /// y ← A·x for a CSR A of `rows` rows, its arrays as lists (wgsl/spmv.wgsl); with
+    /// `long` (the list of rows longer than a threshold, their count, the threshold)
+    /// those rows by a workgroup each (wgsl/spmv_long.wgsl), in the same timed span.
+    pub fn spmv(
+        &mut self,
+        rows: usize,
+        [values, columns, offsets, x, y]: [&GpuMatrix; 5],
+        long: Option<(&GpuMatrix, usize, usize)>,
+        timer: Option<&Timer>,
+    ) -> Result<()> {
+        self.ensure()?;
+        self.poison(y)?;
+        let max = self.info.limits.max_compute_workgroups_per_dimension as usize;
+        let long_from = long.map_or(u32::MAX, |(_, _, t)| t as u32);
+        let (groups, words) = spmv::params(rows, y.shape.len(), long_from, max);
+        let buffers = [
+            &values.buffer,
+            &columns.buffer,
+            &offsets.buffer,
+            &x.buffer,
+            &y.buffer,
+        ];
+        let Some((list, count, _)) = long.filter(|l| l.1 > 0) else {
+            return self.dispatch(PipelineKey::Spmv, &buffers, &words, groups, timer);
+        };
+        // Timed as one span: the short rows' pass starts it, the long rows' ends it.
+        let begin = timer.map(|t| t.begin_writes());
+        self.dispatch_with(PipelineKey::Spmv, &buffers, &words, groups, begin)?;
+        let (groups, words) = spmv::long_params(count, max);
+        let buffers = [
+            &values.buffer,
+            &columns.buffer,
+            &offsets.buffer,
+            &x.buffer,
+            &list.buffer,
+            &y.buffer,
+        ];
+        let end = timer.map(|t| t.end_writes());
+        self.dispatch_with(PipelineKey::SpmvLong, &buffers, &words, groups, end)
     }
 
     /// flags ← 1 for each stored block of the atlas `c` holding a nonzero, else 0.

@@ -54,6 +54,29 @@ fn pair_object(p: &EigenPair) -> Object {
     o
 }
 
+/// Jacobi's result as JavaScript gets it (dense and sparse alike).
+pub(crate) fn jacobi_object(r: &jacobi::Jacobi) -> Object {
+    let o = Object::new();
+    set(&o, "x", Float32Array::from(&r.x[..]));
+    set(&o, "converged", r.converged);
+    set(&o, "diverged", r.diverged);
+    set(&o, "iterations", r.deltas.len() as u32);
+    set(&o, "deltas", f32_as_f64(&r.deltas));
+    set(&o, "norms", f32_as_f64(&r.norms));
+    let history: Array = r
+        .history
+        .iter()
+        .map(|(k, x)| {
+            let h = Object::new();
+            set(&h, "iteration", *k as u32);
+            set(&h, "x", Float32Array::from(&x[..]));
+            JsValue::from(h)
+        })
+        .collect();
+    set(&o, "history", history);
+    o
+}
+
 impl JsGpgpu {
     /// The blocking form: WebGL only (its reads are synchronous, so the job
     /// completes at once).
@@ -241,25 +264,7 @@ mod read {
         };
         job(move |h| async move {
             let r = jacobi::jacobi(&h, n, &a, &b, settings, &opts).await?;
-            let o = Object::new();
-            set(&o, "x", Float32Array::from(&r.x[..]));
-            set(&o, "converged", r.converged);
-            set(&o, "diverged", r.diverged);
-            set(&o, "iterations", r.deltas.len() as u32);
-            set(&o, "deltas", f32_as_f64(&r.deltas));
-            set(&o, "norms", f32_as_f64(&r.norms));
-            let history: Array = r
-                .history
-                .iter()
-                .map(|(k, x)| {
-                    let h = Object::new();
-                    set(&h, "iteration", *k as u32);
-                    set(&h, "x", Float32Array::from(&x[..]));
-                    JsValue::from(h)
-                })
-                .collect();
-            set(&o, "history", history);
-            Ok(o)
+            Ok(jacobi_object(&r))
         })
     }
 }

@@ -16,6 +16,7 @@ pub mod linear;
 pub mod mesh;
 pub mod ransac;
 pub mod run;
+pub mod sparse;
 pub mod svd;
 
 use js_sys::{Array, Float32Array, Object, Promise, Reflect};

@@ -17,4 +17,5 @@ pub mod random;
 pub mod reference;
 pub mod semiring;
 pub mod shape;
+pub mod sparse;
 pub mod svd;

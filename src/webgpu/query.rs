@@ -87,6 +87,20 @@ impl Timer {
         w
     }
 
+    /// The first half of a span over two passes: this pass's beginning only.
+    pub fn begin_writes(&self) -> GpuComputePassTimestampWrites {
+        let w = GpuComputePassTimestampWrites::new(self.set.raw());
+        w.set_beginning_of_pass_write_index(0);
+        w
+    }
+
+    /// The second half: this pass's end only.
+    pub fn end_writes(&self) -> GpuComputePassTimestampWrites {
+        let w = GpuComputePassTimestampWrites::new(self.set.raw());
+        w.set_end_of_pass_write_index(1);
+        w
+    }
+
     /// Records, after the pass, the resolve of the queries and their copy to a
     /// mappable buffer.
     pub fn resolve(&self, encoder: &GpuCommandEncoder) {

@@ -73,6 +73,8 @@ pub mod runs;
 #[macro_use]
 pub mod semirings;
 #[macro_use]
+pub mod sparse;
+#[macro_use]
 pub mod svd;
 
 /// Runs a check and logs how long it took (shown with `-- --nocapture`): the

@@ -135,3 +135,32 @@ async fn freeing_under_an_async_product_ends_the_workers() {
     assert_eq!(got.unwrap_err().as_string().as_deref(), Some("FREED"));
     assert_eq!(gpgpu_matrix::cpu::live_workers(), start);
 }
+
+#[wasm_bindgen_test]
+async fn elimination_and_sparse_products_are_unsupported_and_name_the_gpu_backends() {
+    let g = cpu(2).await;
+    for r in [
+        g.lu_async(2, &[2.0, 1.0, 1.0, 3.0]).await.map(|_| ()),
+        g.solve_async(2, &[2.0, 1.0, 1.0, 3.0], &[1.0, 2.0], 1)
+            .await
+            .map(|_| ()),
+        {
+            let a =
+                gpgpu_matrix::plan::sparse::Csr::from_dense(2, 2, &[1.0, 0.0, 0.0, 1.0]).unwrap();
+            gpgpu_matrix::sparse::multiply(&g.handle(), &a, &[1.0, 2.0])
+                .await
+                .map(|_| ())
+        },
+    ] {
+        let err = r.unwrap_err();
+        assert_eq!(err.code(), "UNSUPPORTED", "{err}");
+        assert!(err.to_string().contains("'webgl' or 'webgpu'"), "{err}");
+    }
+    // The engine still works after the refusals.
+    assert_eq!(
+        g.multiply_async(1, 1, 1, &[3.0], &[4.0], &Default::default())
+            .await
+            .unwrap(),
+        [12.0]
+    );
+}

@@ -14,6 +14,7 @@ pub mod naive;
 pub mod packed;
 pub mod ransac;
 pub mod reduce;
+pub mod spmv;
 pub mod svd;
 
 use super::{Backend, Kernel};
@@ -170,6 +171,8 @@ pub enum ProgramKey {
     RansacFit,
     /// RANSAC's scoring (inliers per hypothesis).
     RansacScore,
+    /// Sparse matrix × vector (CSR, one fragment per row).
+    Spmv,
     /// The batched Jacobi SVD's passes: a round's rotations, then the round
     /// applied, the convergence measure, the sorted results.
     SvdPairs,
@@ -221,6 +224,7 @@ impl ProgramKey {
             ProgramKey::Batched => "batched".into(),
             ProgramKey::RansacFit => "ransac-fit".into(),
             ProgramKey::RansacScore => "ransac-score".into(),
+            ProgramKey::Spmv => "spmv".into(),
             ProgramKey::SvdPairs => "svd-pairs".into(),
             ProgramKey::SvdRound => "svd-round".into(),
             ProgramKey::SvdMeasure => "svd-measure".into(),
@@ -258,7 +262,8 @@ impl ProgramKey {
             | ProgramKey::BlockFlags
             | ProgramKey::Batched
             | ProgramKey::RansacFit
-            | ProgramKey::RansacScore => String::new(),
+            | ProgramKey::RansacScore
+            | ProgramKey::Spmv => String::new(),
             ProgramKey::SvdPairs
             | ProgramKey::SvdRound
             | ProgramKey::SvdMeasure
@@ -282,6 +287,7 @@ impl ProgramKey {
             ProgramKey::Batched => format!("{ATLAS_GLSL}\n{}", batched::SOURCE),
             ProgramKey::RansacFit => ransac::FIT_SOURCE.to_string(),
             ProgramKey::RansacScore => ransac::SCORE_SOURCE.to_string(),
+            ProgramKey::Spmv => spmv::SOURCE.to_string(),
             ProgramKey::SvdPairs => format!("{ATLAS_GLSL}\n{}\n{}", svd::COMMON, svd::PAIRS),
             ProgramKey::SvdRound => format!("{ATLAS_GLSL}\n{}\n{}", svd::COMMON, svd::ROUND),
             ProgramKey::SvdMeasure => format!("{ATLAS_GLSL}\n{}\n{}", svd::COMMON, svd::MEASURE),
@@ -334,6 +340,7 @@ mod tests {
                 ProgramKey::Batched,
                 ProgramKey::RansacFit,
                 ProgramKey::RansacScore,
+                ProgramKey::Spmv,
                 ProgramKey::SvdPairs,
                 ProgramKey::SvdRound,
                 ProgramKey::SvdMeasure,

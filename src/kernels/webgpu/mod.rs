@@ -13,6 +13,7 @@ pub mod heatmap;
 pub mod lu;
 pub mod ransac;
 pub mod register;
+pub mod spmv;
 pub mod svd;
 
 use crate::kernels::Kernel;
@@ -67,6 +68,10 @@ pub enum PipelineKey {
     Batched,
     RansacFit,
     RansacScore,
+    /// Sparse matrix × vector (CSR, one invocation per row).
+    Spmv,
+    /// Sparse matrix × vector, long rows (a workgroup per row).
+    SpmvLong,
     /// A batch of SVDs by one-sided Jacobi, in one dispatch.
     Svd,
     /// Gaussian elimination: a step's pivot, its trailing update, back
@@ -98,6 +103,8 @@ impl PipelineKey {
             PipelineKey::Batched => "batched".into(),
             PipelineKey::RansacFit => "ransac-fit".into(),
             PipelineKey::RansacScore => "ransac-score".into(),
+            PipelineKey::Spmv => "spmv".into(),
+            PipelineKey::SpmvLong => "spmv-long".into(),
             PipelineKey::Svd => "svd-jacobi".into(),
             PipelineKey::LuPivot => "lu-pivot".into(),
             PipelineKey::LuUpdate => "lu-update".into(),
@@ -126,6 +133,8 @@ impl PipelineKey {
             PipelineKey::Batched => format!("{ATLAS_WGSL}\n{}", batched::SOURCE),
             PipelineKey::RansacFit => ransac::FIT_SOURCE.into(),
             PipelineKey::RansacScore => ransac::SCORE_SOURCE.into(),
+            PipelineKey::Spmv => spmv::SOURCE.into(),
+            PipelineKey::SpmvLong => spmv::LONG_SOURCE.into(),
             PipelineKey::Svd => format!("{ATLAS_WGSL}\n{}", svd::SOURCE),
             PipelineKey::LuPivot => lu::PIVOT.into(),
             PipelineKey::LuUpdate => lu::UPDATE.into(),

@@ -1,0 +1,539 @@
+//! Sparse matrices on the GPU: a CSR matrix uploaded once as lists (values, column
+//! indices, row offsets), sparse matrix × vector as one pass (one fragment or
+//! invocation per row), and the iterations built on it — Jacobi, the power method
+//! and PageRank — which keep x on the GPU and read back only a few reduced numbers
+//! per iteration (the statistics reduction's record), never the vector.
+//!
+//! On WebGPU, rows longer than a threshold can go to a workgroup each instead
+//! ([`multiply_with`], the bench's `longRow`): for a graph's hub rows.
+
+use crate::api::Handle;
+use crate::apps::eigen::EigenPair;
+use crate::apps::jacobi::{Jacobi, JacobiSettings, DIVERGED_GROWTH};
+use crate::engine::{Engine, Matrix, PendingRead};
+use crate::error::{GpgpuError, Result};
+use crate::kernels::Backend;
+use crate::plan::layout::Layout;
+use crate::plan::random;
+use crate::plan::sparse::{self, Csr};
+
+pub mod timing;
+
+/// Floats per row of a list (fewer when the device's textures are narrower).
+pub const LIST_WIDTH: usize = 4096;
+
+/// A CSR matrix resident on the GPU.
+pub struct DeviceCsr {
+    pub rows: usize,
+    pub cols: usize,
+    pub nnz: usize,
+    pub width: usize,
+    values: Matrix,
+    columns: Matrix,
+    offsets: Matrix,
+    /// WebGPU with the long-row pass: the rows longer than the threshold, their
+    /// count, the threshold.
+    long: Option<(Matrix, usize, usize)>,
+}
+
+/// The list width on this engine.
+pub fn width(e: &Engine) -> usize {
+    LIST_WIDTH.min(e.max_dimension())
+}
+
+fn upload_list(e: &mut Engine, data: &[f32], width: usize) -> Result<Matrix> {
+    let (shape, packed) = sparse::pack(data, width);
+    e.upload(shape, Layout::Scalar, &packed, 0.0)
+}
+
+fn upload_indices(e: &mut Engine, data: &[u32], width: usize) -> Result<Matrix> {
+    let as_bits = e.backend() == Backend::WebGpu;
+    let (shape, packed) = sparse::pack_indices(data, width, as_bits);
+    e.upload(shape, Layout::Scalar, &packed, 0.0)
+}
+
+/// Both uploads, or the first error with the other upload freed.
+fn both(e: &mut Engine, a: Result<Matrix>, b: Result<Matrix>) -> Result<(Matrix, Matrix)> {
+    match (a, b) {
+        (Ok(a), Ok(b)) => Ok((a, b)),
+        (Err(err), other) | (other, Err(err)) => {
+            if let Ok(m) = other {
+                e.recycle(m);
+            }
+            Err(err)
+        }
+    }
+}
+
+impl DeviceCsr {
+    /// Uploads `csr` (WebGL: its indices must be exact as floats, below 2^24).
+    pub fn upload(e: &mut Engine, csr: &Csr) -> Result<DeviceCsr> {
+        DeviceCsr::upload_with(e, csr, None)
+    }
+
+    /// Uploads `csr`; on WebGPU with `long_from`, rows longer than that get a
+    /// workgroup each (wgsl/spmv_long.wgsl), the others an invocation each. WebGL
+    /// ignores it (a fragment cannot share its row with others).
+    pub fn upload_with(e: &mut Engine, csr: &Csr, long_from: Option<usize>) -> Result<DeviceCsr> {
+        if e.backend() == Backend::WebGl {
+            csr.check_f32_indices()?;
+        }
+        let w = width(e);
+        let values = upload_list(e, &csr.values, w)?;
+        let columns = upload_indices(e, &csr.columns, w);
+        let offsets = upload_indices(e, &csr.row_offsets, w);
+        match both(e, columns, offsets) {
+            Ok((columns, offsets)) => {
+                let mut dev = DeviceCsr {
+                    rows: csr.rows,
+                    cols: csr.cols,
+                    nnz: csr.nnz(),
+                    width: w,
+                    values,
+                    columns,
+                    offsets,
+                    long: None,
+                };
+                let threshold = long_from.filter(|_| e.backend() == Backend::WebGpu);
+                if let Some(t) = threshold {
+                    let rows = csr.long_rows(t);
+                    let list = if rows.is_empty() {
+                        vec![0]
+                    } else {
+                        rows.clone()
+                    };
+                    match upload_indices(e, &list, w) {
+                        Ok(m) => dev.long = Some((m, rows.len(), t)),
+                        Err(err) => {
+                            dev.free(e);
+                            return Err(err);
+                        }
+                    }
+                }
+                Ok(dev)
+            }
+            Err(err) => {
+                e.recycle(values);
+                Err(err)
+            }
+        }
+    }
+
+    /// A vector's list for this matrix's products.
+    pub fn vector(&self, e: &mut Engine, data: &[f32]) -> Result<Matrix> {
+        upload_list(e, data, self.width)
+    }
+
+    /// y ← A·x (a fresh list of `rows` entries); `timed` measures the pass.
+    pub fn multiply(
+        &self,
+        e: &mut Engine,
+        x: &Matrix,
+        timed: bool,
+    ) -> Result<(Matrix, Option<crate::engine::Timer>)> {
+        let shape = sparse::list_shape(self.rows, self.width);
+        let y = e.alloc(shape, Layout::Scalar)?;
+        match self.multiply_into(e, x, &y, timed) {
+            Ok(t) => Ok((y, t)),
+            Err(err) => {
+                e.recycle(y);
+                Err(err)
+            }
+        }
+    }
+
+    /// y ← A·x into an existing list of `rows` entries.
+    pub fn multiply_into(
+        &self,
+        e: &mut Engine,
+        x: &Matrix,
+        y: &Matrix,
+        timed: bool,
+    ) -> Result<Option<crate::engine::Timer>> {
+        let operands = [&self.values, &self.columns, &self.offsets, x, y];
+        let long = self.long.as_ref().map(|(m, count, t)| (m, *count, *t));
+        e.spmv(self.rows, operands, long, timed)
+    }
+
+    pub fn free(self, e: &mut Engine) {
+        e.recycle(self.values);
+        e.recycle(self.columns);
+        e.recycle(self.offsets);
+        if let Some((m, _, _)) = self.long {
+            e.recycle(m);
+        }
+    }
+}
+
+/// A list's first `len` values, when the GPU has them.
+async fn read(h: &Handle, m: &Matrix, len: usize) -> Result<Vec<f32>> {
+    let pending = h.with(|e| match e.backend() {
+        Backend::WebGl => Ok(PendingRead::ready(e.download(
+            m,
+            "read",
+            "an Async form",
+        )?)),
+        Backend::WebGpu | Backend::Cpu => e.read(m, crate::Semiring::Ordinary),
+    })?;
+    let mut v = pending.wait().await?;
+    v.truncate(len);
+    Ok(v)
+}
+
+async fn stats(h: &Handle, m: &Matrix) -> Result<crate::kernels::webgl::reduce::Stats> {
+    h.with(|e| e.stats(m))?.wait().await
+}
+
+/// alpha·p + beta·q (q = p when absent) into a fresh list.
+fn affine(h: &Handle, p: &Matrix, q: Option<&Matrix>, alpha: f32, beta: f32) -> Result<Matrix> {
+    h.with(|e| {
+        let out = e.alloc(p.shape(), Layout::Scalar)?;
+        match e.affine(&out, p, q, [alpha, beta, 0.0], 0.0) {
+            Ok(()) => Ok(out),
+            Err(err) => {
+                e.recycle(out);
+                Err(err)
+            }
+        }
+    })
+}
+
+fn free(h: &Handle, m: Matrix) {
+    let _ = h.with(|e| {
+        e.recycle(m);
+        Ok(())
+    });
+}
+
+/// y = A·x on the GPU, read back.
+pub async fn multiply(h: &Handle, a: &Csr, x: &[f32]) -> Result<Vec<f32>> {
+    multiply_with(h, a, x, None).await
+}
+
+/// `multiply`, on WebGPU with rows longer than `long_from` done by a workgroup each.
+pub async fn multiply_with(
+    h: &Handle,
+    a: &Csr,
+    x: &[f32],
+    long_from: Option<usize>,
+) -> Result<Vec<f32>> {
+    a.check_vector("x", x.len())?;
+    h.ready().await?;
+    let (dev, xm) = h.with(|e| {
+        let dev = DeviceCsr::upload_with(e, a, long_from)?;
+        match dev.vector(e, x) {
+            Ok(xm) => Ok((dev, xm)),
+            Err(err) => {
+                dev.free(e);
+                Err(err)
+            }
+        }
+    })?;
+    let y = h.with(|e| dev.multiply(e, &xm, false));
+    let out = match &y {
+        Ok((y, _)) => read(h, y, a.rows).await,
+        Err(err) => Err(err.clone()),
+    };
+    let _ = h.with(|e| {
+        if let Ok((y, _)) = y {
+            e.recycle(y);
+        }
+        e.recycle(xm);
+        dev.free(e);
+        Ok(())
+    });
+    out
+}
+
+/// PageRank's settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PageRankSettings {
+    /// The chance of following a link (strictly between 0 and 1).
+    pub damping: f64,
+    /// Stop when Σ|Δx| ≤ tolerance (the ranks sum to 1).
+    pub tolerance: f64,
+    pub max_iterations: usize,
+}
+
+impl Default for PageRankSettings {
+    fn default() -> Self {
+        PageRankSettings {
+            damping: 0.85,
+            tolerance: 1e-6,
+            max_iterations: 200,
+        }
+    }
+}
+
+/// PageRank's GPU result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PageRank {
+    pub ranks: Vec<f32>,
+    pub converged: bool,
+    /// Σ|x_k − x_(k−1)| after each iteration.
+    pub deltas: Vec<f32>,
+}
+
+/// PageRank of the graph whose adjacency matrix is `graph` (entry (i, j): the weight
+/// of link i → j) by the power method on the GPU: x ← d·Mᵀx + (1 − Σ d·Mᵀx)/n, the
+/// lost rank (teleports and dangling nodes) spread evenly. Two reduced records come
+/// back per iteration (Σ of d·Mᵀx and Σ|Δx|), the ranks once at the end.
+pub async fn pagerank(h: &Handle, graph: &Csr, s: PageRankSettings) -> Result<PageRank> {
+    sparse::check_damping(s.damping)?;
+    if !(s.tolerance > 0.0 && s.tolerance.is_finite()) {
+        return Err(GpgpuError::BadArgument {
+            name: "tolerance".into(),
+            detail: format!(
+                "is {}: a positive number (the L1 change of the ranks to stop at)",
+                crate::error::js_number(s.tolerance)
+            ),
+        });
+    }
+    sparse::check_graph(graph)?;
+    let n = graph.rows;
+    let m = sparse::pagerank_matrix(graph, s.damping);
+    h.ready().await?;
+    let (dev, mut x, ones) = h.with(|e| {
+        let dev = DeviceCsr::upload(e, &m)?;
+        let x = dev.vector(e, &vec![1.0 / n as f32; n]);
+        let ones = dev.vector(e, &vec![1.0; n]);
+        match both(e, x, ones) {
+            Ok((x, o)) => Ok((dev, x, o)),
+            Err(err) => {
+                dev.free(e);
+                Err(err)
+            }
+        }
+    })?;
+    let mut deltas = vec![];
+    let mut converged = false;
+    let run = async {
+        for _ in 0..s.max_iterations {
+            let (y, _) = h.with(|e| dev.multiply(e, &x, false))?;
+            let kept = stats(h, &y).await;
+            let next = kept.and_then(|k| {
+                let lost = ((1.0 - k.sum_abs as f64) / n as f64) as f32;
+                affine(h, &y, Some(&ones), 1.0, lost)
+            });
+            free(h, y);
+            let next = next?;
+            let delta = affine(h, &next, Some(&x), 1.0, -1.0)?;
+            free(h, std::mem::replace(&mut x, next));
+            let st = stats(h, &delta).await;
+            free(h, delta);
+            let st = st?;
+            let d = if st.nan + st.inf > 0.0 {
+                f32::INFINITY
+            } else {
+                st.sum_abs
+            };
+            deltas.push(d);
+            if (d as f64) <= s.tolerance {
+                converged = true;
+                break;
+            }
+            if !d.is_finite() {
+                break;
+            }
+        }
+        Ok::<(), GpgpuError>(())
+    }
+    .await;
+    let ranks = match run {
+        Ok(()) => read(h, &x, n).await,
+        Err(err) => Err(err),
+    };
+    let _ = h.with(|e| {
+        e.recycle(x);
+        e.recycle(ones);
+        dev.free(e);
+        Ok(())
+    });
+    Ok(PageRank {
+        ranks: ranks?,
+        converged,
+        deltas,
+    })
+}
+
+/// Jacobi's iteration for A x = b with a sparse A: x ← T·x + c, T = −D⁻¹O kept in
+/// CSR (one SpMV and one affine pass per iteration), the same stopping rule and
+/// report as the dense [`crate::apps::jacobi::jacobi`].
+pub async fn jacobi(h: &Handle, a: &Csr, b: &[f32], settings: JacobiSettings) -> Result<Jacobi> {
+    settings.check()?;
+    let (t, c) = sparse::jacobi_parts(a, b)?;
+    let n = a.rows;
+    h.ready().await?;
+    let (dev, cm, mut x) = h.with(|e| {
+        let dev = DeviceCsr::upload(e, &t)?;
+        let cm = dev.vector(e, &c);
+        let x = dev.vector(e, &vec![0.0; n]);
+        match both(e, cm, x) {
+            Ok((cm, x)) => Ok((dev, cm, x)),
+            Err(err) => {
+                dev.free(e);
+                Err(err)
+            }
+        }
+    })?;
+    let (mut deltas, mut norms, mut history) = (vec![], vec![], vec![]);
+    let (mut converged, mut diverged) = (false, false);
+    let run = async {
+        for iteration in 1..=settings.max_iterations {
+            let (tx, _) = h.with(|e| dev.multiply(e, &x, false))?;
+            let next = affine(h, &tx, Some(&cm), 1.0, 1.0);
+            free(h, tx);
+            let next = next?;
+            let delta = affine(h, &next, Some(&x), 1.0, -1.0)?;
+            free(h, std::mem::replace(&mut x, next));
+            let st = stats(h, &delta).await;
+            free(h, delta);
+            let st = st?;
+            let sum = if st.nan + st.inf > 0.0 {
+                f32::INFINITY
+            } else {
+                st.sum_abs
+            };
+            let norm = stats(h, &x).await?.sum_abs;
+            deltas.push(sum);
+            norms.push(norm);
+            if settings.record_every.is_some_and(|m| iteration % m == 0) {
+                history.push((iteration, read(h, &x, n).await?));
+            }
+            let limit = DIVERGED_GROWTH * deltas[0].max(f32::MIN_POSITIVE);
+            if !sum.is_finite() || sum > limit {
+                diverged = true;
+                break;
+            }
+            if sum <= settings.epsilon * norm {
+                converged = true;
+                break;
+            }
+        }
+        Ok::<(), GpgpuError>(())
+    }
+    .await;
+    let x_data = match run {
+        Ok(()) => read(h, &x, n).await,
+        Err(err) => Err(err),
+    };
+    let _ = h.with(|e| {
+        e.recycle(x);
+        e.recycle(cm);
+        dev.free(e);
+        Ok(())
+    });
+    Ok(Jacobi {
+        x: x_data?,
+        converged,
+        diverged,
+        deltas,
+        norms,
+        history,
+    })
+}
+
+/// The power method on a sparse square A: x ← A·x / ‖A·x‖ from a seeded start, λ =
+/// xᵀAx by the polarisation identity (‖Ax + x‖² − ‖Ax − x‖²)/4 and the residual
+/// ‖Ax − λx‖ from three reduced records per iteration; stops when the residual is
+/// within `tolerance`·|λ|. Returns the dense method's [`EigenPair`], its residuals
+/// relative to |λ|.
+pub async fn power(
+    h: &Handle,
+    a: &Csr,
+    tolerance: f64,
+    max_iterations: usize,
+) -> Result<EigenPair> {
+    a.check_square("the power method")?;
+    if let Some(k) = a.values.iter().position(|v| !v.is_finite()) {
+        return Err(GpgpuError::BadArgument {
+            name: "csr".into(),
+            detail: format!(
+                "values[{k}] is {}: the power method needs finite entries",
+                crate::error::js_number(a.values[k] as f64)
+            ),
+        });
+    }
+    let n = a.rows;
+    let start = random::uniform(1, n, 0.5, 1.5);
+    let scale = (start.iter().map(|&v| (v as f64).powi(2)).sum::<f64>()).sqrt();
+    let start: Vec<f32> = start.iter().map(|&v| (v as f64 / scale) as f32).collect();
+    h.ready().await?;
+    let (dev, mut x) = h.with(|e| {
+        let dev = DeviceCsr::upload(e, a)?;
+        match dev.vector(e, &start) {
+            Ok(x) => Ok((dev, x)),
+            Err(err) => {
+                dev.free(e);
+                Err(err)
+            }
+        }
+    })?;
+    let (mut history, mut residuals) = (vec![], vec![]);
+    let mut converged = false;
+    let mut value = 0.0;
+    let run = async {
+        for _ in 0..max_iterations {
+            let (y, _) = h.with(|e| dev.multiply(e, &x, false))?;
+            let norms = async {
+                let plus = affine(h, &y, Some(&x), 1.0, 1.0)?;
+                let p = stats(h, &plus).await;
+                free(h, plus);
+                let minus = affine(h, &y, Some(&x), 1.0, -1.0)?;
+                let m = stats(h, &minus).await;
+                free(h, minus);
+                let lambda = (p?.sum_sq as f64 - m?.sum_sq as f64) / 4.0;
+                let r = affine(h, &y, Some(&x), 1.0, -(lambda as f32))?;
+                let rs = stats(h, &r).await;
+                free(h, r);
+                let ys = stats(h, &y).await?;
+                Ok::<_, GpgpuError>((
+                    lambda,
+                    (rs?.sum_sq as f64).sqrt(),
+                    (ys.sum_sq as f64).sqrt(),
+                ))
+            }
+            .await;
+            let (lambda, residual, norm) = match norms {
+                Ok(v) => v,
+                Err(err) => {
+                    free(h, y);
+                    return Err(err);
+                }
+            };
+            value = lambda;
+            history.push(lambda);
+            let relative = residual / lambda.abs().max(f64::MIN_POSITIVE);
+            residuals.push(relative);
+            if !(norm > 0.0 && norm.is_finite()) {
+                free(h, y);
+                break;
+            }
+            let next = affine(h, &y, None, (1.0 / norm) as f32, 0.0);
+            free(h, y);
+            free(h, std::mem::replace(&mut x, next?));
+            if relative <= tolerance {
+                converged = true;
+                break;
+            }
+        }
+        Ok::<(), GpgpuError>(())
+    }
+    .await;
+    let vector = match run {
+        Ok(()) => read(h, &x, n).await,
+        Err(err) => Err(err),
+    };
+    let _ = h.with(|e| {
+        e.recycle(x);
+        dev.free(e);
+        Ok(())
+    });
+    Ok(EigenPair {
+        value,
+        vector: vector?,
+        converged,
+        history,
+        residuals,
+    })
+}

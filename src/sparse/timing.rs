@@ -1,0 +1,154 @@
+//! Timing of sparse matrix × vector with the matrix resident on the GPU (for
+//! `make bench-sparse`), and of a streaming pass over plain vectors on the same
+//! device: the bandwidth ceiling SpMV's GB/s is compared with.
+
+use js_sys::{Function, Reflect};
+use wasm_bindgen::JsCast;
+
+use super::{free, stats, DeviceCsr};
+use crate::api::Handle;
+use crate::engine::Timer;
+use crate::error::Result;
+use crate::plan::layout::Layout;
+use crate::plan::sparse::{self, Csr};
+
+/// One measurement: wall-clock ms per pass (`repeats` passes queued back to back,
+/// ended by one small readback) and, where the device times passes, the median GPU
+/// ms of one pass.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Timing {
+    pub wall_ms: f64,
+    pub gpu_ms: Option<f64>,
+}
+
+/// performance.now() in a page or a worker (Date.now() where there is none).
+fn now_ms() -> f64 {
+    let global = js_sys::global();
+    Reflect::get(&global, &"performance".into())
+        .ok()
+        .filter(|p| p.is_object())
+        .and_then(|p| {
+            let now: Function = Reflect::get(&p, &"now".into()).ok()?.dyn_into().ok()?;
+            now.call0(&p).ok()?.as_f64()
+        })
+        .unwrap_or_else(js_sys::Date::now)
+}
+
+async fn median_gpu_ms(h: &Handle, timers: Vec<Timer>) -> Option<f64> {
+    let mut ms = vec![];
+    for t in &timers {
+        if let Some(v) = h.timer_ms(t).await {
+            ms.push(v);
+        }
+    }
+    ms.sort_by(f64::total_cmp);
+    ms.get(ms.len() / 2).copied()
+}
+
+/// `repeats` SpMV passes y = A·x on A resident on the GPU (after one warm-up), then
+/// one reduced readback of y; up to 8 other passes GPU-timed where the device can.
+/// `long_from`: on WebGPU, rows longer than this by a workgroup each.
+pub async fn spmv(h: &Handle, a: &Csr, repeats: usize, long_from: Option<usize>) -> Result<Timing> {
+    let x: Vec<f32> = (0..a.cols).map(|j| 1.0 + (j % 7) as f32 / 8.0).collect();
+    h.ready().await?;
+    let (dev, xm) = h.with(|e| {
+        let dev = DeviceCsr::upload_with(e, a, long_from)?;
+        match dev.vector(e, &x) {
+            Ok(xm) => Ok((dev, xm)),
+            Err(err) => {
+                dev.free(e);
+                Err(err)
+            }
+        }
+    })?;
+    let y = h.with(|e| e.alloc(sparse::list_shape(a.rows, dev.width), Layout::Scalar));
+    let y = match y {
+        Ok(y) => y,
+        Err(err) => {
+            let _ = h.with(|e| {
+                e.recycle(xm);
+                dev.free(e);
+                Ok(())
+            });
+            return Err(err);
+        }
+    };
+    // Every pass writes the same y: back-to-back passes with nothing else between
+    // (no allocation, no submit forced by a buffer going back to the pool).
+    let pass = |timed: bool| h.with(|e| dev.multiply_into(e, &xm, &y, timed));
+    let run = async {
+        pass(false)?;
+        stats(h, &y).await?;
+        // GPU timestamps of a few passes first (each timed pass is submitted on its
+        // own), then the wall clock over `repeats` passes queued back to back.
+        let mut timers = vec![];
+        for _ in 0..repeats.min(8) {
+            timers.extend(pass(true)?);
+        }
+        let gpu_ms = median_gpu_ms(h, timers).await;
+        let t0 = now_ms();
+        for _ in 0..repeats {
+            pass(false)?;
+        }
+        stats(h, &y).await?;
+        let wall_ms = (now_ms() - t0) / repeats as f64;
+        Ok(Timing { wall_ms, gpu_ms })
+    }
+    .await;
+    free(h, y);
+    let _ = h.with(|e| {
+        e.recycle(xm);
+        dev.free(e);
+        Ok(())
+    });
+    run
+}
+
+/// The streaming ceiling: `repeats` passes out = p + q over lists of `len` floats
+/// (the element-wise kernel: two lists read, one written: 12·len bytes a pass),
+/// timed as [`spmv`] is.
+pub async fn stream(h: &Handle, len: usize, repeats: usize) -> Result<Timing> {
+    h.ready().await?;
+    let width = h.with(|e| Ok(super::width(e)))?;
+    let data: Vec<f32> = (0..len).map(|k| (k % 13) as f32).collect();
+    let (shape, packed) = sparse::pack(&data, width);
+    let p = h.with(|e| e.upload(shape, Layout::Scalar, &packed, 0.0))?;
+    let q = h.with(|e| e.upload(shape, Layout::Scalar, &packed, 0.0));
+    let q = match q {
+        Ok(q) => q,
+        Err(err) => {
+            free(h, p);
+            return Err(err);
+        }
+    };
+    let out = match h.with(|e| e.alloc(shape, Layout::Scalar)) {
+        Ok(out) => out,
+        Err(err) => {
+            free(h, p);
+            free(h, q);
+            return Err(err);
+        }
+    };
+    let pass = |timed: bool| h.with(|e| e.add_timed(&out, [&p, &q], timed));
+    let run = async {
+        pass(false)?;
+        stats(h, &out).await?;
+        let mut timers = vec![];
+        for _ in 0..repeats.min(8) {
+            timers.extend(pass(true)?);
+        }
+        let gpu_ms = median_gpu_ms(h, timers).await;
+        let t0 = now_ms();
+        for _ in 0..repeats {
+            pass(false)?;
+        }
+        stats(h, &out).await?;
+        let wall_ms = (now_ms() - t0) / repeats as f64;
+        Ok(Timing { wall_ms, gpu_ms })
+    }
+    .await;
+    free(h, out);
+    free(h, p);
+    free(h, q);
+    run
+}

@@ -1,0 +1,58 @@
+// Parameters of the SpMV bench (www/bench-sparse.html), read from a URL query: used by
+// the page and, to refuse a bad command line before a browser starts, by
+// scripts/bench-sparse.mjs. Plain data in, plain data out: node imports it too.
+//
+// Two profiles set the defaults: `profile=swiftshader` (the CI machine's software
+// adapters, 2 cores) and `profile=gpu` (a real GPU: the H100 through gpu-browser).
+
+const PROFILES = {
+  swiftshader: { nnzMin: 1e4, nnzMax: 2e6, minSampleMs: 100, deadlineS: Infinity },
+  // 2^27 nonzeros is the bench matrices' cap (WebAssembly memory); the sweep stops
+  // earlier where the device refuses a buffer (its binding limit) or runs out.
+  gpu: { nnzMin: 1e4, nnzMax: 1e8, minSampleMs: 200, deadlineS: Infinity },
+};
+
+export function readSparseParams(search) {
+  const q = new URLSearchParams(search);
+  const problems = [];
+  const profileName = q.get('profile') || 'swiftshader';
+  if (!PROFILES[profileName]) problems.push(`profile=${profileName}: expected ${Object.keys(PROFILES).join(' or ')}`);
+  const base = PROFILES[profileName] || PROFILES.swiftshader;
+  const num = (k, d, { min = -Infinity, max = Infinity, whole = false } = {}) => {
+    if (!q.has(k) || q.get(k).trim() === '') return d;
+    const raw = q.get(k).trim(), v = raw === 'Infinity' ? Infinity : Number(raw);
+    if (Number.isNaN(v) || (whole && !Number.isInteger(v)) || v < min || v > max) {
+      problems.push(`${k}=${raw}: expected ${whole ? 'a whole number' : 'a number'} from ${min} to ${max}`);
+      return d;
+    }
+    return v;
+  };
+  const list = (k, d, allowed) => {
+    if (!q.has(k)) return d;
+    const items = q.get(k).split(',').map((s) => s.trim()).filter(Boolean);
+    for (const s of items) if (!allowed.includes(s)) problems.push(`${k}: "${s}" is none of ${allowed.join(', ')}`);
+    return items;
+  };
+  const p = {
+    profile: profileName,
+    backends: list('backends', ['webgl', 'webgpu'], ['webgl', 'webgpu']),
+    kinds: list('kinds', ['uniform', 'skewed'], ['uniform', 'skewed']),       // matrices: perRow per row, or Zipf rows
+    nnzMin: num('nnzMin', base.nnzMin, { min: 1 }),
+    nnzMax: num('nnzMax', base.nnzMax, { min: 1, max: 2 ** 27 }),
+    perRow: num('perRow', 16, { min: 1, max: 4096, whole: true }),            // uniform: nonzeros per row (rows = nnz / perRow)
+    longRow: num('longRow', 1024, { min: 0, whole: true }),                    // WebGPU, skewed: also with rows past this by a workgroup each (0: not)
+    minSampleMs: num('minSample', base.minSampleMs, { min: 1 }),               // repeats chosen so a sample lasts this long
+    maxRepeats: num('maxRepeats', 1000, { min: 1, max: 1e5, whole: true }),
+    samples: num('samples', 3, { min: 1, max: 50, whole: true }),              // median of this many samples
+    deadlineS: num('deadline', base.deadlineS, { min: 0 }),                    // no new measurement after this
+    watchdogS: num('watchdog', 300, { min: 1 }),
+    seed: num('seed', 1, { min: 0, max: 2 ** 32 - 1, whole: true }),
+    post: q.get('post') === '1',
+    label: q.get('label') || null,
+    browserFlags: (q.get('browserFlags') || '').split(',').filter(Boolean),
+    autostart: q.has('post') || q.has('run'),
+    problems,
+  };
+  if (p.nnzMin > p.nnzMax) problems.push(`nnzMin=${p.nnzMin} > nnzMax=${p.nnzMax}`);
+  return p;
+}
