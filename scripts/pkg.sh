@@ -12,6 +12,9 @@ rm -rf pkg
 mkdir -p pkg
 cp www/pkg/gpgpu_matrix.js www/pkg/gpgpu_matrix_bg.wasm www/pkg/gpgpu_matrix.d.ts \
   www/pkg/gpgpu_matrix_bg.wasm.d.ts pkg/
+# wasm-bindgen's inline JS modules (the CPU backend's worker pool), imported by path
+# from gpgpu_matrix.js.
+[ -d www/pkg/snippets ] && cp -r www/pkg/snippets pkg/
 cp docs/guide.md pkg/README.md
 cp LICENSE-MIT LICENSE-APACHE pkg/
 node scripts/pkg-json.mjs > pkg/package.json

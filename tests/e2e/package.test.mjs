@@ -8,9 +8,9 @@
 // Each `// logs: TEXT` comment of an example must appear, in order, among what it logs.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { after, before, test } from 'node:test';
 import { launchBrowser, ROOT } from './harness.mjs';
 
@@ -75,8 +75,12 @@ test('make pkg gives the npm package in wasm-pack\'s layout, and npm packs it', 
   assert.equal(json.sideEffects, false);
   assert.equal(json.license, 'MIT OR Apache-2.0');
   const packed = tarball.files.map((f) => f.path).sort();
+  // wasm-bindgen's snippets (the CPU backend's worker pool) travel with the module that imports them.
+  const snippets = readdirSync(join(ROOT, 'www', 'pkg', 'snippets'), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile()).map((e) => relative(join(ROOT, 'www', 'pkg'), join(e.parentPath, e.name)));
+  assert.ok(snippets.length > 0, 'www/pkg/snippets holds the worker pool');
   assert.deepEqual(packed, ['LICENSE-APACHE', 'LICENSE-MIT', 'README.md', 'gpgpu_matrix.d.ts', 'gpgpu_matrix.js',
-    'gpgpu_matrix_bg.wasm', 'gpgpu_matrix_bg.wasm.d.ts', 'package.json']);
+    'gpgpu_matrix_bg.wasm', 'gpgpu_matrix_bg.wasm.d.ts', 'package.json', ...snippets].sort());
   // The package is the page's own build.
   assert.deepEqual(readFileSync(join(project, 'node_modules', 'gpgpu-matrix', 'gpgpu_matrix_bg.wasm')), readFileSync(join(ROOT, 'www', 'pkg', 'gpgpu_matrix_bg.wasm')));
   assert.equal(readFileSync(join(project, 'node_modules', 'gpgpu-matrix', 'README.md'), 'utf8'), guide);

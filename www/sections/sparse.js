@@ -13,10 +13,11 @@ const EXAMPLE = [
 ];
 const GRAPH_URL = new URL('../data/wordnet-graph.txt.gz', import.meta.url);
 
+/** A table that scrolls sideways on a phone rather than widening the page. */
 function table(rows, head) {
-  return el('table', { class: 'numbers' },
+  return el('div', { class: 'scroll-x' }, el('table', { class: 'numbers' },
     head ? el('thead', {}, el('tr', {}, ...head.map((h) => el('th', {}, h)))) : '',
-    el('tbody', {}, ...rows.map((r) => el('tr', {}, ...r.map((c, i) => el(i === 0 && head ? 'th' : 'td', {}, String(c)))))));
+    el('tbody', {}, ...rows.map((r) => el('tr', {}, ...r.map((c, i) => el(i === 0 && head ? 'th' : 'td', {}, String(c))))))));
 }
 
 /** The 5×5 example, its CSR arrays, and a hand-written listing checked against them. */
