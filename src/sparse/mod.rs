@@ -37,6 +37,13 @@ pub struct DeviceCsr {
 }
 
 /// The list width on this engine.
+/// Rows with more entries than this are summed by a workgroup each on a hardware WebGPU
+/// adapter: on the H100, Zipf-skewed matrices (a hub row of nnz / ln(rows) entries) ran
+/// 50-90× faster that way at 10^6-10^8 nonzeros (bench/NOTES.md, sparse matrix × vector).
+/// Not on a software adapter: SwiftShader runs a workgroup on one CPU thread and was 10×
+/// slower with it.
+pub const LONG_ROW: usize = 1024;
+
 pub fn width(e: &Engine) -> usize {
     LIST_WIDTH.min(e.max_dimension())
 }
@@ -66,9 +73,14 @@ fn both(e: &mut Engine, a: Result<Matrix>, b: Result<Matrix>) -> Result<(Matrix,
 }
 
 impl DeviceCsr {
-    /// Uploads `csr` (WebGL: its indices must be exact as floats, below 2^24).
+    /// Uploads `csr` (WebGL: its indices must be exact as floats, below 2^24). On a
+    /// hardware WebGPU adapter rows longer than [`LONG_ROW`] get a workgroup each.
     pub fn upload(e: &mut Engine, csr: &Csr) -> Result<DeviceCsr> {
-        DeviceCsr::upload_with(e, csr, None)
+        let long_from = e
+            .webgpu()
+            .filter(|g| !g.info().is_software())
+            .map(|_| LONG_ROW);
+        DeviceCsr::upload_with(e, csr, long_from)
     }
 
     /// Uploads `csr`; on WebGPU with `long_from`, rows longer than that get a
