@@ -3,14 +3,17 @@
 // starts, by scripts/bench-devices.mjs. Plain data in, plain data out: node imports it.
 //
 //   cpu    the CPU backend (wasm SIMD128 in Web Workers) against TF.js WASM (XNNPACK)
-//          with the same thread count, GFLOP/s at each n of `sizes`
+//          with the same thread count, GFLOP/s at each n of `sizes`, with the slowest
+//          worker's kernel time and the rest of the call (messages, copies); at
+//          n = threadSweepN (if it is one of `sizes`) also at each thread count of
+//          `threadSweep` (0: every core)
 //   sweep  the course report's table: C's rows split between two devices at ratios 0,
 //          0.1, …, 1 (rows per device, each device's time, the total), then 'auto'
 //   all    'auto' over every device at once against the best single device
 
 const PROFILES = {
-  swiftshader: { sizes: [1024, 2048], sweepN: 1024, pair: ['webgl', 'cpu'], repeats: 3 },
-  gpu: { sizes: [1024, 2048], sweepN: 3072, pair: ['webgpu', 'cpu'], repeats: 5 },
+  swiftshader: { sizes: [1024, 2048], sweepN: 1024, pair: ['webgl', 'cpu'], repeats: 3, threadSweep: [] },
+  gpu: { sizes: [1024, 2048], sweepN: 3072, pair: ['webgpu', 'cpu'], repeats: 5, threadSweep: [1, 2, 4, 8, 0] },
 };
 const DEVICE_NAMES = ['webgl', 'webgpu', 'webgpu-low-power', 'cpu'];
 
@@ -35,9 +38,11 @@ export function readDevicesParams(search) {
   const parts = list('parts', ['cpu', 'sweep', 'all'], (s) => ['cpu', 'sweep', 'all'].includes(s), 'is none of cpu, sweep, all');
   const sizes = list('sizes', base.sizes, (s) => Number.isInteger(Number(s)) && Number(s) >= 1 && Number(s) <= 8192, 'is not a size from 1 to 8192').map(Number);
   const pair = list('pair', base.pair, (s) => DEVICE_NAMES.includes(s), `is none of ${DEVICE_NAMES.join(', ')}`);
+  const threadSweep = list('threadSweep', base.threadSweep, (t) => Number.isInteger(Number(t)) && Number(t) >= 0 && Number(t) <= 256, 'is not a thread count from 0 (every core) to 256').map(Number);
   if (pair.length !== 2) problems.push(`pair: ${pair.length} devices; the sweep splits between two`);
   return {
-    profile, parts, sizes, pair,
+    profile, parts, sizes, pair, threadSweep,
+    threadSweepN: num('threadSweepN', 2048, 1, 8192),
     sweepN: num('sweepN', base.sweepN, 1, 8192),
     steps: num('steps', 10, 1, 100),           // the sweep's ratios: 0, 1/steps, …, 1
     threads: num('threads', 0, 0, 256),        // 0: navigator.hardwareConcurrency
@@ -91,11 +96,12 @@ export function devicesMarkdown(result) {
   L.push('');
   if (result.cpu?.length) {
     L.push('## CPU backend against TF.js WASM (XNNPACK), same thread count', '');
-    L.push('| n | threads | ours ms | ours GFLOP/s | TF.js WASM ms | TF.js GFLOP/s | ours / TF.js |');
-    L.push('|---:|---:|---:|---:|---:|---:|---:|');
+    L.push('| n | threads | ours ms | ours GFLOP/s | kernel max ms | overhead ms | kernel sum / (threads × max) | TF.js WASM ms | TF.js GFLOP/s | ours / TF.js |');
+    L.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of result.cpu) {
-      L.push(`| ${r.n} | ${r.threads} | ${f(r.oursMs)} | ${f(r.oursGflops, 2)} | ${f(r.tfMs)} | ${f(r.tfGflops, 2)} | ${f(r.oursGflops / r.tfGflops, 2)} |`);
+      L.push(`| ${r.n} | ${r.threads} | ${f(r.oursMs)} | ${f(r.oursGflops, 2)} | ${f(r.kernelMaxMs)} | ${f(r.overheadMs)} | ${f(r.kernelSumMs / (r.workers * r.kernelMaxMs), 2)} | ${f(r.tfMs)} | ${f(r.tfGflops, 2)} | ${f(r.oursGflops / r.tfGflops, 2)} |`);
     }
+    L.push('', 'kernel max: the slowest worker\'s time in the kernel (median over the timed calls); overhead: the whole call less that (messages, copies of A\'s rows and B, assembling C); the last column 1 when the workers are balanced.');
     if (result.tfWasm) L.push('', `TF.js WASM: SIMD ${result.tfWasm.simd}, threads ${result.tfWasm.threads} (${result.tfWasm.threadsCount} thread(s))`);
     L.push('');
   }

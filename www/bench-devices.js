@@ -71,9 +71,12 @@ async function cpuPart(params, result, threads) {
   // TF.js's XNNPACK pool may hold fewer threads than asked (its build caps the pthread
   // pool at min(4, cores / 2)): ours is timed at that count too, the fair comparison.
   const tfThreads = result.tfWasm?.threadsCount;
-  const counts = [...new Set([tfThreads, threads].filter((t) => Number.isInteger(t) && t > 0))];
+  const ok = (t) => Number.isInteger(t) && t > 0;
+  const counts = [...new Set([tfThreads, threads].filter(ok))];
+  // The threads sweep (gpu profile): how ours scales, at n = threadSweepN only.
+  const sweepCounts = [...new Set([...counts, ...params.threadSweep.map((t) => t || threads)].filter(ok))].sort((x, y) => x - y);
   const cpus = new Map();
-  for (const t of counts) cpus.set(t, await Gpgpu.create({ backend: 'cpu', threads: t }));
+  for (const t of sweepCounts) cpus.set(t, await Gpgpu.create({ backend: 'cpu', threads: t }));
   const g = (n, ms) => 2 * n ** 3 / ms / 1e6;
   try {
     for (const n of params.sizes) {
@@ -89,13 +92,26 @@ async function cpuPart(params, result, threads) {
           x.dispose(); y.dispose(); z.dispose();
         }, params.repeats);
       }
-      for (const [t, cpu] of cpus) {
+      for (const t of (n === params.threadSweepN && params.threadSweep.length ? sweepCounts : counts)) {
+        const cpu = cpus.get(t);
         log(`cpu n=${n}: ours, ${t} thread(s)`);
         await flush();
-        const oursMs = await timeIt(() => cpu.multiplyAsync(n, n, n, a, b), params.repeats);
+        // Where each call's time went (the engine's own timing of its last product).
+        const timings = [];
+        const oursMs = await timeIt(async () => {
+          await cpu.multiplyAsync(n, n, n, a, b);
+          timings.push(cpu.lastCpuTiming());
+        }, params.repeats);
+        const timed = timings.slice(1).filter(Boolean);
+        const med = (k) => median(timed.map((x) => x[k]));
         const same = t === tfThreads;
-        result.cpu.push({ n, threads: t, oursMs, oursGflops: g(n, oursMs), tfThreads, tfMs: same ? tfMs : NaN, tfGflops: same ? g(n, tfMs) : NaN });
-        log(`cpu n=${n}: ours ${t} thread(s) ${oursMs.toFixed(1)} ms (${g(n, oursMs).toFixed(2)} GFLOP/s); TF.js WASM ${tfThreads} thread(s) ${tfMs.toFixed(1)} ms (${g(n, tfMs).toFixed(2)} GFLOP/s)`);
+        const row = {
+          n, threads: t, oursMs, oursGflops: g(n, oursMs), tfThreads, tfMs: same ? tfMs : NaN, tfGflops: same ? g(n, tfMs) : NaN,
+          wallMs: med('wallMs'), kernelMaxMs: med('kernelMaxMs'), kernelSumMs: med('kernelSumMs'), overheadMs: med('overheadMs'),
+          workers: timed.length ? timed[timed.length - 1].workerMs.length : NaN,
+        };
+        result.cpu.push(row);
+        log(`cpu n=${n}: ours ${t} thread(s) ${oursMs.toFixed(1)} ms (${g(n, oursMs).toFixed(2)} GFLOP/s; kernel max ${row.kernelMaxMs.toFixed(1)} ms, overhead ${row.overheadMs.toFixed(1)} ms); TF.js WASM ${tfThreads} thread(s) ${tfMs.toFixed(1)} ms (${g(n, tfMs).toFixed(2)} GFLOP/s)`);
       }
     }
   } finally {

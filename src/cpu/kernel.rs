@@ -2,11 +2,14 @@
 //! of C's rows (what one worker computes, as OpenMP's static schedule gives each
 //! thread a block of the loop).
 //!
-//! The ordinary product is blocked and register-tiled the way BLIS and XNNPACK
-//! are: B is packed into panels of [`NR`] columns for [`KC`] values of k (one panel
-//! stays in L1 while every row block of A streams past it), and a micro-kernel
-//! keeps an [`MR`]×[`NR`] block of C in registers (8 f32x4 accumulators on wasm
-//! SIMD128), broadcasting one A value per row and loading two vectors of B per k.
+//! The ordinary product is blocked the GotoBLAS/BLIS way: for each KC×NC block of B
+//! (packed into panels of [`NR`] columns, [`KC`]·[`NC`] floats = 256 KiB, an L2's
+//! share for two hyper-threads), each MC×KC block of A is packed into slivers of
+//! [`MR`] rows (k-major, [`MC`]·[`KC`] floats = 128 KiB, also in L2), and a
+//! micro-kernel keeps an [`MR`]×[`NR`] block of C in registers (8 f32x4
+//! accumulators on wasm SIMD128) while one B panel (8 KiB, in L1) meets every A
+//! sliver of the block: both operands are read contiguously, and what a worker
+//! streams from memory or the shared L3 is a small fraction of its arithmetic.
 //! The host build runs the same tiling with a scalar micro-kernel (tested
 //! natively); the wasm build's SIMD one is checked in the browser tests.
 //! Min-plus and Boolean products are simple loops: they teach, they are not timed.
@@ -17,10 +20,13 @@ use crate::plan::semiring::{Semiring, NO_EDGE};
 pub const MR: usize = 4;
 /// Columns of C per micro-kernel call (two f32x4 vectors).
 pub const NR: usize = 8;
-/// Values of k per packed panel: a 256×8 panel is 8 KiB, well inside L1.
+/// Values of k per packed block: a KC×NR panel of B is 8 KiB, well inside L1.
 pub const KC: usize = 256;
-/// Columns of B packed at once: KC×NC floats = 512 KiB, an L2's worth.
-pub const NC: usize = 512;
+/// Columns of B packed at once: KC×NC floats = 256 KiB, so two hyper-threads' blocks
+/// share a 512 KiB-2 MiB per-core L2.
+pub const NC: usize = 256;
+/// Rows of A packed at once: MC×KC floats = 128 KiB.
+pub const MC: usize = 128;
 
 /// The sizes of one product part.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,30 +51,33 @@ pub fn product(semiring: Semiring, d: Dims, a: &[f32], b: &[f32], c: &mut [f32])
     }
 }
 
-/// The blocked, register-tiled plus-times product.
+/// The blocked, packed, register-tiled plus-times product: loops jc → pc → pack B →
+/// ic → pack A → jr → ir.
 fn ordinary(d: Dims, a: &[f32], b: &[f32], c: &mut [f32]) {
     c.fill(0.0);
-    let mut panel = vec![0f32; KC * NC.div_ceil(NR) * NR];
+    let mut b_pack = vec![0f32; KC * NC.div_ceil(NR) * NR];
+    let mut a_pack = vec![0f32; KC * MC.div_ceil(MR) * MR];
     for jc in (0..d.cols).step_by(NC) {
         let nc = NC.min(d.cols - jc);
         for pc in (0..d.inner).step_by(KC) {
             let kc = KC.min(d.inner - pc);
-            pack(b, d.cols, (pc, kc), (jc, nc), &mut panel);
-            for ic in (0..d.rows).step_by(MR) {
-                let mr = MR.min(d.rows - ic);
+            pack_b(b, d.cols, (pc, kc), (jc, nc), &mut b_pack);
+            for ic in (0..d.rows).step_by(MC) {
+                let mc = MC.min(d.rows - ic);
+                pack_a(a, d.inner, (ic, mc), (pc, kc), &mut a_pack);
                 for (p, jr) in (0..nc).step_by(NR).enumerate() {
                     let nr = NR.min(nc - jr);
-                    let bp = &panel[p * kc * NR..(p + 1) * kc * NR];
-                    let mut acc = [0f32; MR * NR];
-                    let rows: [&[f32]; MR] = std::array::from_fn(|r| {
-                        let i = ic + r.min(mr - 1);
-                        &a[i * d.inner + pc..i * d.inner + pc + kc]
-                    });
-                    micro(kc, rows, bp, &mut acc);
-                    for r in 0..mr {
-                        let out = &mut c[(ic + r) * d.cols + jc + jr..][..nr];
-                        for (o, v) in out.iter_mut().zip(&acc[r * NR..r * NR + nr]) {
-                            *o += v;
+                    let bp = &b_pack[p * kc * NR..(p + 1) * kc * NR];
+                    for (s, ir) in (0..mc).step_by(MR).enumerate() {
+                        let mr = MR.min(mc - ir);
+                        let ap = &a_pack[s * kc * MR..(s + 1) * kc * MR];
+                        let mut acc = [0f32; MR * NR];
+                        micro(kc, ap, bp, &mut acc);
+                        for r in 0..mr {
+                            let out = &mut c[(ic + ir + r) * d.cols + jc + jr..][..nr];
+                            for (o, v) in out.iter_mut().zip(&acc[r * NR..r * NR + nr]) {
+                                *o += v;
+                            }
                         }
                     }
                 }
@@ -79,7 +88,7 @@ fn ordinary(d: Dims, a: &[f32], b: &[f32], c: &mut [f32]) {
 
 /// Packs b[pc..pc+kc, jc..jc+nc] into panels of NR columns, k-major within a panel,
 /// zero-padded past the last column.
-fn pack(
+fn pack_b(
     b: &[f32],
     cols: usize,
     (pc, kc): (usize, usize),
@@ -98,20 +107,47 @@ fn pack(
     }
 }
 
-/// acc (MR×NR) ← Σ_k rows[r][k] · panel[k][0..NR].
+/// Packs a[ic..ic+mc, pc..pc+kc] into slivers of MR rows, k-major within a sliver
+/// (sliver[k·MR + r]), zero-padded past the last row.
+fn pack_a(
+    a: &[f32],
+    inner: usize,
+    (ic, mc): (usize, usize),
+    (pc, kc): (usize, usize),
+    out: &mut [f32],
+) {
+    for (s, ir) in (0..mc).step_by(MR).enumerate() {
+        let mr = MR.min(mc - ir);
+        let dst = &mut out[s * kc * MR..(s + 1) * kc * MR];
+        for r in 0..MR {
+            if r < mr {
+                let src = &a[(ic + ir + r) * inner + pc..][..kc];
+                for (k, &v) in src.iter().enumerate() {
+                    dst[k * MR + r] = v;
+                }
+            } else {
+                for k in 0..kc {
+                    dst[k * MR + r] = 0.0;
+                }
+            }
+        }
+    }
+}
+
+/// acc (MR×NR) ← Σ_k sliver[k][0..MR]ᵀ · panel[k][0..NR].
 #[cfg(target_arch = "wasm32")]
-fn micro(kc: usize, rows: [&[f32]; MR], panel: &[f32], acc: &mut [f32; MR * NR]) {
+fn micro(kc: usize, sliver: &[f32], panel: &[f32], acc: &mut [f32; MR * NR]) {
     // SAFETY: every browser this library runs in has SIMD128 (Chromium 91, Firefox
     // 89, Safari 16.4); the module would not validate otherwise.
-    unsafe { simd::micro(kc, rows, panel, acc) }
+    unsafe { simd::micro(kc, sliver, panel, acc) }
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-fn micro(kc: usize, rows: [&[f32]; MR], panel: &[f32], acc: &mut [f32; MR * NR]) {
+fn micro(kc: usize, sliver: &[f32], panel: &[f32], acc: &mut [f32; MR * NR]) {
     for k in 0..kc {
         let bk = &panel[k * NR..(k + 1) * NR];
         for r in 0..MR {
-            let x = rows[r][k];
+            let x = sliver[k * MR + r];
             for (o, &y) in acc[r * NR..(r + 1) * NR].iter_mut().zip(bk) {
                 *o += x * y;
             }
@@ -127,9 +163,9 @@ mod simd {
     /// SIMD128 only in this function (not crate-wide), so the rest of the module
     /// is as before.
     #[target_feature(enable = "simd128")]
-    pub unsafe fn micro(kc: usize, rows: [&[f32]; MR], panel: &[f32], acc: &mut [f32; MR * NR]) {
-        assert!(panel.len() >= kc * NR && rows.iter().all(|r| r.len() >= kc));
-        let [r0, r1, r2, r3] = rows.map(|r| r.as_ptr());
+    pub unsafe fn micro(kc: usize, sliver: &[f32], panel: &[f32], acc: &mut [f32; MR * NR]) {
+        assert!(panel.len() >= kc * NR && sliver.len() >= kc * MR);
+        let a = sliver.as_ptr();
         let b = panel.as_ptr();
         let (mut c00, mut c01, mut c10, mut c11) = (
             f32x4_splat(0.0),
@@ -143,15 +179,17 @@ mod simd {
             f32x4_splat(0.0),
             f32x4_splat(0.0),
         );
-        // SAFETY: the assert above bounds every read: k < kc, panel rows of NR floats.
+        // SAFETY: the assert above bounds every read: k < kc, slivers of MR and panel
+        // rows of NR floats.
         unsafe {
             for k in 0..kc {
                 let b0 = v128_load(b.add(k * NR) as *const v128);
                 let b1 = v128_load(b.add(k * NR + 4) as *const v128);
-                let a0 = f32x4_splat(*r0.add(k));
-                let a1 = f32x4_splat(*r1.add(k));
-                let a2 = f32x4_splat(*r2.add(k));
-                let a3 = f32x4_splat(*r3.add(k));
+                let ak = a.add(k * MR);
+                let a0 = v128_load32_splat(ak as *const u32);
+                let a1 = v128_load32_splat(ak.add(1) as *const u32);
+                let a2 = v128_load32_splat(ak.add(2) as *const u32);
+                let a3 = v128_load32_splat(ak.add(3) as *const u32);
                 c00 = f32x4_add(c00, f32x4_mul(a0, b0));
                 c01 = f32x4_add(c01, f32x4_mul(a0, b1));
                 c10 = f32x4_add(c10, f32x4_mul(a1, b0));
@@ -257,7 +295,7 @@ mod tests {
 
     #[test]
     fn products_match_the_reference_across_tile_edges() {
-        // Shapes straddling MR, NR, KC and NC, including 1 and primes.
+        // Shapes straddling MR, NR, MC, KC and NC, including 1 and primes.
         let shapes = [
             (1, 1, 1),
             (3, 5, 7),
@@ -267,6 +305,8 @@ mod tests {
             (33, 300, 515),
             (64, 64, 64),
             (7, 513, 1030),
+            (130, 257, 260),
+            (257, 40, 3),
         ];
         for (s, &(rows, inner, cols)) in shapes.iter().enumerate() {
             for semiring in [Semiring::Ordinary, Semiring::Boolean, Semiring::MinPlus] {

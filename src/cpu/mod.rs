@@ -55,6 +55,12 @@ extern "C" {
 
     #[wasm_bindgen(js_name = defaultThreads)]
     fn js_default_threads() -> u32;
+
+    #[wasm_bindgen(js_name = shareInput)]
+    fn share_input(data: &[f32]) -> js_sys::Float32Array;
+
+    #[wasm_bindgen(js_name = nowMs)]
+    fn now_ms() -> f64;
 }
 
 /// Workers alive on this page, across every CPU engine (0 once all are freed).
@@ -144,6 +150,9 @@ struct Shared {
     freed: Cell<bool>,
     /// Each worker's time of the last product, ms (the split's per-device report).
     last_worker_ms: RefCell<Vec<f64>>,
+    /// The last async product's whole time on this thread, ms: sending, the
+    /// workers, assembling C.
+    last_wall_ms: Cell<f64>,
 }
 
 /// A CPU "device": its thread count, its worker pool and the queue of recorded
@@ -189,6 +198,7 @@ impl CpuEngine {
                 break_next: Cell::new(false),
                 freed: Cell::new(false),
                 last_worker_ms: RefCell::new(Vec::new()),
+                last_wall_ms: Cell::new(f64::NAN),
             }),
             live: Rc::new(Cell::new(0)),
         })
@@ -211,6 +221,12 @@ impl CpuEngine {
     /// Each worker's time in its part of the last async product, ms.
     pub fn last_worker_ms(&self) -> Vec<f64> {
         self.shared.last_worker_ms.borrow().clone()
+    }
+
+    /// The last async product's whole time, ms (NaN before the first): minus the
+    /// slowest worker's kernel time, what messages and copies cost.
+    pub fn last_wall_ms(&self) -> f64 {
+        self.shared.last_wall_ms.get()
     }
 
     /// Test hook: the next worker job traps inside the worker's WebAssembly.
@@ -421,8 +437,10 @@ async fn flush_async(shared: &Rc<Shared>) -> Result<()> {
                     out,
                 }) => {
                     // The inputs are copied into the messages before anything is awaited.
+                    let t0 = now_ms();
                     let sent = send(shared, semiring, dims, &a.borrow(), &b.borrow());
                     let c = gather(shared, dims, sent).await;
+                    shared.last_wall_ms.set(now_ms() - t0);
                     // The queue's later work needs this output: on failure drop it too.
                     match c {
                         Ok(c) => *out.borrow_mut() = c,
@@ -455,7 +473,7 @@ fn send(
     let work = d.rows * d.inner * d.cols;
     let parts = (work / MIN_WORK_PER_WORKER).clamp(1, shared.threads);
     let ranges = kernel::static_schedule(d.rows, parts);
-    let b_js = js_sys::Float32Array::from(b);
+    let b_js = share_input(b);
     let broken = shared.break_next.replace(false);
     let promises = js_sys::Array::new();
     for (w, r) in ranges.iter().enumerate() {

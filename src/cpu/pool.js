@@ -1,8 +1,8 @@
 // The CPU backend's Web Workers: one per thread, each running its own instance of
 // this library's WebAssembly module (sent compiled, so it is not fetched again) and
 // computing a block of C's rows with the exported kernel, as OpenMP's parallel-for
-// gives each thread a block of the loop. Data goes by message (A's rows and B
-// copied in, C's rows transferred back): no SharedArrayBuffer, so it works on pages
+// gives each thread a block of the loop. Data goes by message (A's rows transferred
+// in, B shared or copied (shareInput), C's rows transferred back): works on pages
 // that are not cross-origin isolated too.
 
 let live = 0;
@@ -128,6 +128,21 @@ export class CpuPool {
 }
 
 export function liveWorkers() { return live; }
+
+// B goes whole to every worker. On a cross-origin-isolated page it is copied once into
+// a SharedArrayBuffer that every message shares (the main thread no longer clones B
+// once per worker, serially; each worker copies it into its own memory, in parallel);
+// elsewhere one copy that each message clones, as before.
+export function shareInput(view) {
+  if (globalThis.crossOriginIsolated && typeof SharedArrayBuffer === 'function') {
+    const shared = new Float32Array(new SharedArrayBuffer(view.byteLength));
+    shared.set(view);
+    return shared;
+  }
+  return view.slice();
+}
+
+export function nowMs() { return performance.now(); }
 
 export function defaultThreads() {
   const n = globalThis.navigator && globalThis.navigator.hardwareConcurrency;

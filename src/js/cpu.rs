@@ -4,7 +4,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::args::number_option;
+use super::args::{number_option, set};
 use super::JsGpgpu;
 use crate::error::{GpgpuError, Result};
 
@@ -43,5 +43,30 @@ impl JsGpgpu {
             .cpu()
             .map(|e| e.last_worker_ms())
             .unwrap_or_default()
+    }
+
+    /// CPU backend: where the last async product's time went, ms, or null (other
+    /// backends, before the first product): `{ wallMs, kernelMaxMs, kernelSumMs,
+    /// overheadMs, workerMs }`. `wallMs` is the whole call on this thread (sending
+    /// A's rows and B, the workers, assembling C); `kernelMaxMs` the slowest
+    /// worker's kernel; `overheadMs` their difference (messages, copies, waiting).
+    #[wasm_bindgen(js_name = lastCpuTiming)]
+    pub fn last_cpu_timing(&self) -> JsValue {
+        let mut engine = self.gpu.engine();
+        let Some(e) = engine.cpu() else {
+            return JsValue::NULL;
+        };
+        let ms = e.last_worker_ms();
+        if ms.is_empty() {
+            return JsValue::NULL;
+        }
+        let max = ms.iter().copied().fold(f64::NAN, f64::max);
+        let o = js_sys::Object::new();
+        set(&o, "wallMs", e.last_wall_ms());
+        set(&o, "kernelMaxMs", max);
+        set(&o, "kernelSumMs", ms.iter().sum::<f64>());
+        set(&o, "overheadMs", e.last_wall_ms() - max);
+        set(&o, "workerMs", js_sys::Float64Array::from(&ms[..]));
+        o.into()
     }
 }

@@ -37,3 +37,38 @@ async fn heatmaps_are_unsupported_on_the_cpu_and_say_which_backend_to_use() {
     let p = g.power(two(), m, num(3.0), JsValue::UNDEFINED).unwrap();
     assert_eq!(floats(&p), [3.0, 2.0, 2.0, 1.0]);
 }
+
+/// `lastCpuTiming()`: null before the first Async product; after one, each worker's
+/// kernel time, their maximum and sum, and the whole call's time, whose difference
+/// with the slowest kernel is the overhead the bench reports.
+#[wasm_bindgen_test]
+async fn the_last_async_product_says_where_its_time_went() {
+    let g = js_on(Backend::Cpu).await;
+    assert!(g.last_cpu_timing().is_null());
+    let s = js(&[1.0; 64 * 64]);
+    let p = g.multiply_async(
+        num(64.0),
+        num(64.0),
+        num(64.0),
+        s.clone(),
+        s,
+        JsValue::UNDEFINED,
+    );
+    settle(p).await.unwrap();
+    let t = g.last_cpu_timing();
+    let workers = floats(&js_sys::Float32Array::new(&prop(&t, "workerMs")).into());
+    assert!(!workers.is_empty());
+    let (wall, max, sum) = (
+        get(&t, "wallMs"),
+        get(&t, "kernelMaxMs"),
+        get(&t, "kernelSumMs"),
+    );
+    assert!(workers
+        .iter()
+        .all(|&ms| ms >= 0.0 && ms as f64 <= max + 1e-3));
+    assert!(
+        max >= 0.0 && max <= sum + 1e-9 && max <= wall,
+        "{max} {sum} {wall}"
+    );
+    assert!((get(&t, "overheadMs") - (wall - max)).abs() < 1e-9);
+}
