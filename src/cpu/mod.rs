@@ -460,6 +460,16 @@ async fn flush_async(shared: &Rc<Shared>) -> Result<()> {
     result
 }
 
+/// How many workers a product of `d` gets: all `threads` unless a part would be
+/// smaller than [`MIN_WORK_PER_WORKER`]. The work is counted in u64: on wasm32 a usize
+/// product of three sizes wraps from n = 2048 on (2^33), which once sent every
+/// product of that size to a single worker.
+fn workers_for(d: Dims, threads: usize) -> usize {
+    let work = d.rows as u64 * d.inner as u64 * d.cols as u64;
+    let parts = work / MIN_WORK_PER_WORKER as u64;
+    parts.clamp(1, threads.max(1) as u64) as usize
+}
+
 /// Splits C's rows among the workers (static schedule) and sends every part: the
 /// promise of all parts and each part's rows.
 fn send(
@@ -470,8 +480,7 @@ fn send(
     b: &[f32],
 ) -> (js_sys::Promise, Vec<std::ops::Range<usize>>) {
     let pool = shared.pool.as_ref().expect("flush_async runs with a pool");
-    let work = d.rows * d.inner * d.cols;
-    let parts = (work / MIN_WORK_PER_WORKER).clamp(1, shared.threads);
+    let parts = workers_for(d, shared.threads);
     let ranges = kernel::static_schedule(d.rows, parts);
     let b_js = share_input(b);
     let broken = shared.break_next.replace(false);
@@ -654,4 +663,29 @@ pub extern "C" fn gpgpu_cpu_alloc(floats: usize) -> *mut f32 {
 pub unsafe extern "C" fn gpgpu_cpu_free(p: *mut f32, floats: usize) {
     // SAFETY: as documented, p came from a Vec of this length and capacity.
     drop(unsafe { Vec::from_raw_parts(p, floats, floats) });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dims(n: usize) -> Dims {
+        Dims {
+            rows: n,
+            inner: n,
+            cols: n,
+        }
+    }
+
+    #[test]
+    fn large_products_use_every_worker_and_small_ones_fewer() {
+        // 2048³ = 2^33 and 4096³ = 2^36 multiply-adds: past u32, all 16 workers.
+        assert_eq!(workers_for(dims(2048), 16), 16);
+        assert_eq!(workers_for(dims(4096), 16), 16);
+        assert_eq!(workers_for(dims(16384), 16), 16);
+        // 2^18 multiply-adds: four parts of 2^16 at most.
+        assert_eq!(workers_for(dims(64), 16), 4);
+        assert_eq!(workers_for(dims(1), 16), 1);
+        assert_eq!(workers_for(dims(2048), 1), 1);
+    }
 }

@@ -115,8 +115,8 @@ impl Devices {
                 return Err(GpgpuError::BadArgument {
                     name: "options.ratios".into(),
                     detail: format!(
-                        "has {} numbers for {} devices; give one per device, or 'auto'",
-                        r.len(),
+                        "has {} for {} devices; give one number per device, or 'auto'",
+                        plural(r.len(), "number"),
                         self.len()
                     ),
                 })
@@ -156,7 +156,11 @@ impl Devices {
             });
         }
         let total_ms = performance_now() - start;
-        let work: Vec<f64> = split.iter().map(|&n| (n * inner * cols) as f64).collect();
+        // In f64: a usize product of three sizes wraps on wasm32 from 2^32 multiply-adds.
+        let work: Vec<f64> = split
+            .iter()
+            .map(|&n| n as f64 * inner as f64 * cols as f64)
+            .collect();
         let ms: Vec<f64> = report.iter().map(|p| p.ms).collect();
         self.balance
             .borrow_mut()
@@ -214,4 +218,9 @@ async fn join_all<F: Future>(futures: Vec<F>) -> Vec<F::Output> {
     out.into_iter()
         .map(|o| o.expect("every future is done"))
         .collect()
+}
+
+/// "1 number", "2 numbers".
+fn plural(count: usize, what: &str) -> String {
+    format!("{count} {what}{}", if count == 1 { "" } else { "s" })
 }

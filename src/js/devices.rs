@@ -169,7 +169,7 @@ impl JsDevices {
         #[wasm_bindgen(unchecked_param_type = "number")] cols: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] b: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "SplitOptions")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "SplitOptions")] options: JsValue,
     ) -> Promise {
         let read = || -> Result<_> {
             let dim = |name: &str, v: &JsValue| {

@@ -94,7 +94,7 @@ export type LiveObjects = Record<string, number>;
 export type GpgpuErrorCode = "NO_WEBGL2" | "NO_FLOAT_RENDER_TARGET" | "SIZE_OVER_LIMIT"
   | "BAD_DIMENSION" | "BAD_COUNT" | "BAD_LENGTH" | "BAD_ARGUMENT" | "SHADER_COMPILE"
   | "PROGRAM_LINK" | "CONTEXT_LOST" | "FREED" | "GL_ERROR" | "NO_WEBGPU" | "DEVICE_LOST"
-  | "OUT_OF_MEMORY" | "WEBGPU_ERROR" | "NEEDS_ASYNC";
+  | "OUT_OF_MEMORY" | "WEBGPU_ERROR" | "NEEDS_ASYNC" | "UNSUPPORTED" | "WORKER_ERROR";
 export interface GpgpuError extends Error { name: "GpgpuError"; code: GpgpuErrorCode; }
 export interface Reachability { matrix: Float32Array; connected: boolean; squarings: number; }
 export interface ShortestPaths { distances: Float32Array; squarings: number; negativeCycle: boolean; }
@@ -907,4 +907,32 @@ fn kernel_and_semiring(name: &JsValue, semiring: &JsValue) -> Result<(Kernel, Se
         }
     };
     Ok((kernel, semiring))
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every code `GpgpuError::code` can give is in the TypeScript union, so that
+    /// `if (e.code === 'UNSUPPORTED')` type-checks (read from error.rs's source, so a new
+    /// code cannot be forgotten here).
+    #[test]
+    fn the_typescript_error_codes_are_every_code_the_library_gives() {
+        let source = include_str!("../error.rs");
+        let body = &source[source.find("pub fn code(&self)").unwrap()..];
+        let body = &body[..body.find("\n    }\n").unwrap()];
+        let codes: Vec<&str> = body
+            .split("=> \"")
+            .skip(1)
+            .map(|s| &s[..s.find('"').unwrap()])
+            .collect();
+        assert!(codes.len() >= 19, "{codes:?}");
+        let types = include_str!("mod.rs");
+        let union = &types[types.find("export type GpgpuErrorCode =").unwrap()..];
+        let union = &union[..union.find(';').unwrap()];
+        for code in codes {
+            assert!(
+                union.contains(&format!("\"{code}\"")),
+                "{code} is missing from GpgpuErrorCode"
+            );
+        }
+    }
 }

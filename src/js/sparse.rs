@@ -432,6 +432,24 @@ fn repeats_arg(repeats: &JsValue) -> Result<usize> {
 }
 
 fn pagerank_settings(options: &JsValue, tolerance: f64) -> Result<PageRankSettings> {
+    // A misspelt key ({ dampening: 0.5 }) would otherwise run with the default quietly.
+    const KNOWN: [&str; 3] = ["damping", "tolerance", "maxIterations"];
+    if let Some(obj) = options
+        .dyn_ref::<js_sys::Object>()
+        .filter(|_| options.is_object())
+    {
+        for key in js_sys::Object::keys(obj)
+            .iter()
+            .filter_map(|k| k.as_string())
+        {
+            if !KNOWN.contains(&key.as_str()) {
+                return Err(GpgpuError::BadArgument {
+                    name: "options".into(),
+                    detail: format!("unknown key '{key}'; known: {}", KNOWN.join(", ")),
+                });
+            }
+        }
+    }
     let damping = match number_option(options, "damping") {
         Ok(d) => d.unwrap_or(0.85),
         // NaN and ±Infinity: the damping's own message.

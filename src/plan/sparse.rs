@@ -311,7 +311,7 @@ impl Tridiagonal {
                 return Err(bad(
                     name,
                     format!(
-                        "has {} entries, but an {n}×{n} tridiagonal matrix has n − 1 = {} \
+                        "has {} entries, but a tridiagonal matrix of order {n} has n − 1 = {} \
                          off the diagonal on each side",
                         d.len(),
                         n - 1

@@ -318,6 +318,10 @@ pub async fn csr_from_javascript_and_its_errors(setup: Setup) {
     Reflect::set(&opts, &"damping".into(), &1.5.into()).unwrap();
     let e = settle(api.pagerank_async(a.clone(), opts.into())).await;
     assert_js_error(e, "BAD_ARGUMENT", "damping: is 1.5");
+    let misspelt = Object::new();
+    Reflect::set(&misspelt, &"dampening".into(), &0.5.into()).unwrap();
+    let e = settle(api.pagerank_async(a.clone(), misspelt.into())).await;
+    assert_js_error(e, "BAD_ARGUMENT", "unknown key 'dampening'");
     let nan = JsCsr::from_dense(num(2.0), num(2.0), js(&[0.0, f32::NAN, 1.0, 0.0])).unwrap();
     let e = settle(api.pagerank_async(nan, JsValue::UNDEFINED)).await;
     assert_js_error(

@@ -149,7 +149,7 @@ async fn the_javascript_devices_class_splits_and_checks_its_arguments() {
     assert_js_error(
         settle(call(with(nums(&[1.0])))).await,
         "BAD_ARGUMENT",
-        "1 numbers for 2 devices",
+        "1 number for 2 devices",
     );
     assert_js_error(
         settle(call(with(nums(&[0.0, 0.0])))).await,

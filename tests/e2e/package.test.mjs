@@ -20,7 +20,7 @@ const guide = readFileSync(join(ROOT, 'docs', 'guide.md'), 'utf8');
 const examples = Object.fromEntries([...guide.matchAll(/^```(\w+) example=([\w-]+)\n([\s\S]*?)^```/gm)]
   .map(([, lang, name, code]) => [name, { lang, code }]));
 /** The page each runnable example is loaded by, and its module's file in the project. */
-const RUNS = { main: 'main.js', 'worker-page': 'worker-page.js', errors: 'errors.js', typescript: 'ts-out/main.js' };
+const RUNS = { main: 'main.js', 'worker-page': 'worker-page.js', errors: 'errors.js', typescript: 'ts-out/main.js', more: 'more.js' };
 
 let scratch, project, tarball, server, origin, browser;
 
@@ -39,7 +39,7 @@ before(async () => {
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
   npm(['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', join(scratch, tarball.filename)], project);
 
-  const files = { page: 'index.html', main: 'main.js', 'worker-page': 'worker-page.js', worker: 'worker.js', errors: 'errors.js', typescript: 'main.ts', tsconfig: 'tsconfig.json' };
+  const files = { page: 'index.html', main: 'main.js', 'worker-page': 'worker-page.js', worker: 'worker.js', errors: 'errors.js', more: 'more.js', typescript: 'main.ts', tsconfig: 'tsconfig.json' };
   for (const [name, file] of Object.entries(files)) {
     assert.ok(examples[name], `docs/guide.md has no block tagged example=${name}`);
     writeFileSync(join(project, file), examples[name].code);
