@@ -4,3 +4,5 @@
 use crate::common::*;
 
 linear_tests!(Backend::WebGpu);
+
+checks!(Backend::WebGpu; common::linear: a_random_1024_system_factors_and_solves);
