@@ -7,8 +7,6 @@ WASM_TARGET := wasm32-unknown-unknown
 # cargo's output folder (CARGO_TARGET_DIR when set, as in a worktree sharing a build folder)
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 PORT ?= 8000
-# Cargo's output folder: CARGO_TARGET_DIR when set (one per worktree), else target/.
-TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 
 # Browser tests: Debian's chromedriver, SwiftShader flags from webdriver.json.
 export CHROMEDRIVER ?= /usr/bin/chromedriver
