@@ -6,9 +6,8 @@
 //! "null pointer passed to rust": calls take the object as a plain value and find
 //! its data through an id that outlives the object, in a table of weak references.
 
-use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
-use std::rc::{Rc, Weak};
+use super::registry::Registry;
+use std::rc::Rc;
 
 use js_sys::{Array, Float32Array, Object, Promise, Reflect, Uint32Array, Uint8Array};
 use wasm_bindgen::prelude::*;
@@ -40,12 +39,8 @@ export interface BlockSquarings { result: BlockSparse; steps: BlockSquaring[];
 
 thread_local! {
     /// Every live BlockSparse by id (weak: the JS object owns the data).
-    static LIVE: RefCell<HashMap<u32, Weak<BlockSparse>>> = RefCell::new(HashMap::new());
-    static NEXT_ID: Cell<u32> = const { Cell::new(1) };
+    static LIVE: Registry<BlockSparse> = Registry::new("__blockSparseId");
 }
-
-/// The property that carries a BlockSparse's id on its JS object.
-const ID_KEY: &str = "__blockSparseId";
 
 /// A matrix cut into square blocks of which only the nonzero ones are stored (the
 /// CUDA report's block-sparse format, with its boolean per block). Made on the CPU
@@ -63,41 +58,27 @@ pub struct JsBlockSparse {
 
 impl Drop for JsBlockSparse {
     fn drop(&mut self) {
-        let _ = LIVE.try_with(|live| live.borrow_mut().remove(&self.id));
+        let _ = LIVE.try_with(|live| live.forget(self.id));
     }
 }
 
 /// Wraps `m` as a JS BlockSparse carrying its id.
 fn wrap(m: BlockSparse, products: Option<(u64, u64)>, gpu_ms: Option<f64>) -> JsValue {
-    let id = NEXT_ID.with(|n| {
-        let id = n.get();
-        n.set(id.wrapping_add(1).max(1));
-        id
-    });
-    let inner = Rc::new(m);
-    LIVE.with(|live| live.borrow_mut().insert(id, Rc::downgrade(&inner)));
+    let (id, inner) = LIVE.with(|live| live.register(m));
     let value = JsValue::from(JsBlockSparse {
         id,
         inner,
         products,
         gpu_ms,
     });
-    if let Some(obj) = value.dyn_ref::<Object>() {
-        let descriptor = Object::new();
-        set(&descriptor, "value", id);
-        Object::define_property(obj, &ID_KEY.into(), &descriptor);
-    }
+    LIVE.with(|live| live.tag(&value, id));
     value
 }
 
 /// The BlockSparse behind a JS value: BAD_ARGUMENT if it is not one, or if it was
 /// freed.
 fn lookup(name: &str, value: &JsValue) -> Result<Rc<BlockSparse>> {
-    let id = Reflect::get(value, &ID_KEY.into())
-        .ok()
-        .and_then(|v| v.as_f64())
-        .filter(|_| value.is_object());
-    let Some(id) = id else {
+    let Some(found) = LIVE.with(|live| live.lookup(value)) else {
         return Err(GpgpuError::BadArgument {
             name: name.into(),
             detail: format!(
@@ -106,19 +87,18 @@ fn lookup(name: &str, value: &JsValue) -> Result<Rc<BlockSparse>> {
             ),
         });
     };
-    LIVE.with(|live| live.borrow().get(&(id as u32)).and_then(Weak::upgrade))
-        .ok_or_else(|| GpgpuError::BadArgument {
-            name: name.into(),
-            detail: "this BlockSparse was freed (free() was called on it): make a new one \
-                     with BlockSparse.fromDense or BlockSparse.fromBlocks"
-                .into(),
-        })
+    found.ok_or_else(|| GpgpuError::BadArgument {
+        name: name.into(),
+        detail: "this BlockSparse was freed (free() was called on it): make a new one \
+                 with BlockSparse.fromDense or BlockSparse.fromBlocks"
+            .into(),
+    })
 }
 
 /// B of a product: a BlockSparse, or a dense row-major matrix with `a`'s columns
 /// as rows, cut into blocks of `a`'s size.
 fn right_operand(a: &BlockSparse, value: &JsValue) -> Result<Rc<BlockSparse>> {
-    if Reflect::has(value, &ID_KEY.into()).unwrap_or(false) {
+    if LIVE.with(|live| live.is_tagged(value)) {
         return lookup("b", value);
     }
     let data = matrix_arg("b", value)?;

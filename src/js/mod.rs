@@ -15,6 +15,7 @@ pub mod devices;
 pub mod linear;
 pub mod mesh;
 pub mod ransac;
+mod registry;
 pub mod run;
 pub mod sparse;
 pub mod svd;

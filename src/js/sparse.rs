@@ -7,9 +7,8 @@
 //! object as a plain value and find its data through an id in a table of weak
 //! references.
 
-use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
-use std::rc::{Rc, Weak};
+use super::registry::Registry;
+use std::rc::Rc;
 
 use js_sys::{Float32Array, Float64Array, Object, Promise, Reflect, Uint32Array};
 use wasm_bindgen::prelude::*;
@@ -41,12 +40,9 @@ export interface PowerSparseResult { value: number; vector: Float32Array; conver
 "#;
 
 thread_local! {
-    static LIVE: RefCell<HashMap<u32, Weak<Csr>>> = RefCell::new(HashMap::new());
-    static NEXT_ID: Cell<u32> = const { Cell::new(1) };
+    /// Every live Csr by id (weak: the JS object owns the data).
+    static LIVE: Registry<Csr> = Registry::new("__csrId");
 }
-
-/// The property that carries a Csr's id on its JS object.
-const ID_KEY: &str = "__csrId";
 
 /// A sparse matrix in compressed sparse row form, as the chapter stores it: the
 /// nonzero `values` row by row, their `columns`, and `rowOffsets` (where each row
@@ -61,28 +57,18 @@ pub struct JsCsr {
 
 impl Drop for JsCsr {
     fn drop(&mut self) {
-        let _ = LIVE.try_with(|live| live.borrow_mut().remove(&self.id));
+        let _ = LIVE.try_with(|live| live.forget(self.id));
     }
 }
 
 fn register(m: Csr) -> JsCsr {
-    let id = NEXT_ID.with(|n| {
-        let id = n.get();
-        n.set(id.wrapping_add(1).max(1));
-        id
-    });
-    let inner = Rc::new(m);
-    LIVE.with(|live| live.borrow_mut().insert(id, Rc::downgrade(&inner)));
+    let (id, inner) = LIVE.with(|live| live.register(m));
     JsCsr { id, inner }
 }
 
 /// The Csr behind a JS value: BAD_ARGUMENT if it is not one or was freed.
 fn lookup(name: &str, value: &JsValue) -> Result<Rc<Csr>> {
-    let id = Reflect::get(value, &ID_KEY.into())
-        .ok()
-        .and_then(|v| v.as_f64())
-        .filter(|_| value.is_object());
-    let Some(id) = id else {
+    let Some(found) = LIVE.with(|live| live.lookup(value)) else {
         return Err(GpgpuError::BadArgument {
             name: name.into(),
             detail: format!(
@@ -91,11 +77,10 @@ fn lookup(name: &str, value: &JsValue) -> Result<Rc<Csr>> {
             ),
         });
     };
-    LIVE.with(|live| live.borrow().get(&(id as u32)).and_then(Weak::upgrade))
-        .ok_or_else(|| GpgpuError::BadArgument {
-            name: name.into(),
-            detail: "this Csr was freed (free() was called on it): make a new one".into(),
-        })
+    found.ok_or_else(|| GpgpuError::BadArgument {
+        name: name.into(),
+        detail: "this Csr was freed (free() was called on it): make a new one".into(),
+    })
 }
 
 /// An array of whole numbers 0 ..= u32::MAX (a Uint32Array, another numeric typed
@@ -353,11 +338,7 @@ impl JsCsr {
     fn into_js(self) -> JsValue {
         let id = self.id;
         let value = JsValue::from(self);
-        if let Some(obj) = value.dyn_ref::<Object>() {
-            let descriptor = Object::new();
-            set(&descriptor, "value", id);
-            Object::define_property(obj, &ID_KEY.into(), &descriptor);
-        }
+        LIVE.with(|live| live.tag(&value, id));
         value
     }
 }
