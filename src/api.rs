@@ -214,8 +214,8 @@ pub fn now<T>(
 ///
 /// The blocking calls ([`square`](Gpgpu::square), [`multiply`](Gpgpu::multiply),
 /// [`square_repeatedly`](Gpgpu::square_repeatedly), [`power`](Gpgpu::power)) wait for
-/// the GPU at the readback: WebGL only. The async forms
-/// ([`square_async`](Gpgpu::square_async), …) work on both backends. For step-by-step
+/// the GPU at the readback: WebGL and the CPU (WebGPU: NeedsAsync). The async forms
+/// ([`square_async`](Gpgpu::square_async), …) work on every backend. For step-by-step
 /// work, start a [`Run`] ([`start_plan`](Gpgpu::start_plan),
 /// [`start_product`](Gpgpu::start_product)), step it, and finish it with
 /// [`finish`](Gpgpu::finish) or [`finish_async`](Gpgpu::finish_async).
@@ -360,7 +360,7 @@ impl Gpgpu {
 
     /// A (rows×inner) · B (inner×cols), a rows×cols result. `BadDimension` or
     /// `SizeOverLimit` for a dimension out of 1..=[`max_dimension`](Gpgpu::max_dimension),
-    /// `BadLength` for an array of the wrong length. WebGL only.
+    /// `BadLength` for an array of the wrong length. WebGL and the CPU.
     pub fn multiply(
         &self,
         rows: usize,
@@ -375,14 +375,14 @@ impl Gpgpu {
         finish_work(&mut self.engine(), work)
     }
 
-    /// R = M · M for an n×n M. WebGL only.
+    /// R = M · M for an n×n M. WebGL and the CPU.
     pub fn square(&self, n: usize, m: &[f32], options: &Options) -> Result<Vec<f32>> {
         self.blocking("square", "squareAsync")?;
         self.run_plan(n, m, passes::power(2), options)
     }
 
     /// M^(2^times): `times` squarings on the GPU, no readback between them; `times`
-    /// from 0 to [`passes::MAX_SQUARINGS`] (64), else `BadCount`. WebGL only.
+    /// from 0 to [`passes::MAX_SQUARINGS`] (64), else `BadCount`. WebGL and the CPU.
     pub fn square_repeatedly(
         &self,
         n: usize,
@@ -395,7 +395,7 @@ impl Gpgpu {
     }
 
     /// M^p by binary exponentiation on the GPU (⌊log2 p⌋ squarings and
-    /// popcount(p) − 1 products, one readback); p = 0 gives the identity. WebGL only.
+    /// popcount(p) − 1 products, one readback); p = 0 gives the identity. WebGL and the CPU.
     pub fn power(&self, n: usize, m: &[f32], p: u64, options: &Options) -> Result<Vec<f32>> {
         self.blocking("power", "powerAsync")?;
         self.run_plan(n, m, passes::power(p), options)
@@ -403,7 +403,7 @@ impl Gpgpu {
 
     /// Runs a pass plan (see [`passes`]) on an n×n matrix and reads the result back
     /// once. A plan that cannot run on one n×n input is `BadArgument`
-    /// ([`PassPlan::check`]). WebGL only.
+    /// ([`PassPlan::check`]). WebGL and the CPU.
     pub fn run_plan(
         &self,
         n: usize,
@@ -475,7 +475,7 @@ impl Gpgpu {
     }
 
     /// A·B for block-sparse A and B (see [`crate::blocks::sparse`]): only the
-    /// products of stored blocks run on the GPU. WebGL only (blocking).
+    /// products of stored blocks run on the GPU. WebGL and the CPU (blocking).
     pub fn multiply_block_sparse(
         &self,
         a: &BlockSparse,
@@ -514,7 +514,7 @@ impl Gpgpu {
         batched::products::multiply(&self.handle(), count, dims, a, b).await
     }
 
-    /// [`multiply_batched_async`](Gpgpu::multiply_batched_async), blocking: WebGL only.
+    /// [`multiply_batched_async`](Gpgpu::multiply_batched_async), blocking: WebGL and the CPU.
     pub fn multiply_batched(
         &self,
         count: usize,
@@ -536,7 +536,7 @@ impl Gpgpu {
         batched::products::power(&self.handle(), count, n, m, p).await
     }
 
-    /// [`power_batched_async`](Gpgpu::power_batched_async), blocking: WebGL only.
+    /// [`power_batched_async`](Gpgpu::power_batched_async), blocking: WebGL and the CPU.
     pub fn power_batched(&self, count: usize, n: usize, m: &[f32], p: u64) -> Result<Vec<f32>> {
         batched::products::power_now(&mut self.engine(), count, n, m, p)
     }
@@ -553,7 +553,7 @@ impl Gpgpu {
         linear::lu::lu(&self.handle(), n, a, steps).await
     }
 
-    /// [`lu_async`](Gpgpu::lu_async), blocking: WebGL only.
+    /// [`lu_async`](Gpgpu::lu_async), blocking: WebGL and the CPU.
     pub fn lu(&self, n: usize, a: &[f32]) -> Result<Lu> {
         linear::lu::lu_now(&mut self.engine(), n, a, n)
     }
@@ -570,7 +570,7 @@ impl Gpgpu {
         linear::lu::solve(&self.handle(), n, a, b, nrhs).await
     }
 
-    /// [`solve_async`](Gpgpu::solve_async), blocking: WebGL only.
+    /// [`solve_async`](Gpgpu::solve_async), blocking: WebGL and the CPU.
     pub fn solve(&self, n: usize, a: &[f32], b: &[f32], nrhs: usize) -> Result<Solution> {
         linear::lu::solve_now(&mut self.engine(), n, a, b, nrhs)
     }
@@ -587,7 +587,7 @@ impl Gpgpu {
         batched::svd::svd(&self.handle(), count, rows, cols, a).await
     }
 
-    /// [`svd_batched_async`](Gpgpu::svd_batched_async), blocking: WebGL only.
+    /// [`svd_batched_async`](Gpgpu::svd_batched_async), blocking: WebGL and the CPU.
     pub fn svd_batched(&self, count: usize, rows: usize, cols: usize, a: &[f32]) -> Result<Svd> {
         batched::svd::svd_now(&mut self.engine(), count, rows, cols, a)
     }
@@ -646,7 +646,7 @@ impl Gpgpu {
     }
 
     /// Runs the remaining passes, reads the result (blocking until the GPU is done:
-    /// WebGL only) and returns the run's GPU memory to the pool.
+    /// WebGL and the CPU) and returns the run's GPU memory to the pool.
     pub fn finish(&self, run: Run) -> Result<Vec<f32>> {
         finish_work(&mut self.engine(), Work::Whole(run))
     }

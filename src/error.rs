@@ -100,9 +100,6 @@ pub enum GpgpuError {
         call: &'static str,
         instead: &'static str,
     },
-    /// An operation this backend does not run (the CPU backend runs products,
-    /// powers, semirings and the element-wise passes; `what` says which backend to use).
-    Unsupported { what: String, instead: &'static str },
     /// A CPU worker failed (a script error, a message it could not read, a trap in
     /// its WebAssembly) or could not be started.
     Worker { detail: String },
@@ -132,7 +129,6 @@ impl GpgpuError {
             GpgpuError::OutOfMemory { .. } => "OUT_OF_MEMORY",
             GpgpuError::WebGpu { .. } => "WEBGPU_ERROR",
             GpgpuError::NeedsAsync { .. } => "NEEDS_ASYNC",
-            GpgpuError::Unsupported { .. } => "UNSUPPORTED",
             GpgpuError::Worker { .. } => "WORKER_ERROR",
         }
     }
@@ -319,10 +315,6 @@ impl fmt::Display for GpgpuError {
                 "{call} waits for the GPU, which a WebGPU device cannot do (its results come \
                  back only through promises): use {instead} (await it in JavaScript; in Rust \
                  the async method of the same name), or a Gpgpu on the WebGL backend."
-            ),
-            GpgpuError::Unsupported { what, instead } => write!(
-                f,
-                "{what} does not run on the CPU backend: use {instead}."
             ),
             GpgpuError::Worker { detail } => write!(
                 f,

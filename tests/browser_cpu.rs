@@ -11,7 +11,15 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 #[path = "cpu/api.rs"]
 mod api;
+#[path = "cpu/batched.rs"]
+mod batched;
+#[path = "cpu/blocks.rs"]
+mod blocks;
 #[path = "cpu/devices.rs"]
 mod devices;
+#[path = "cpu/linear.rs"]
+mod linear;
 #[path = "cpu/products.rs"]
 mod products;
+#[path = "cpu/sparse.rs"]
+mod sparse;

@@ -144,7 +144,7 @@ async fn run(handle: &Handle, job: Job) -> Result<Vec<f32>> {
     }
 }
 
-/// Runs `job` and reads the result back, blocking: WebGL only.
+/// Runs `job` and reads the result back, blocking: WebGL and the CPU.
 fn run_now(
     e: &mut Engine,
     job: Job,
@@ -176,7 +176,7 @@ pub async fn multiply(
     run(handle, product_job(count, dims, a, b)?).await
 }
 
-/// [`multiply`], blocking: WebGL only.
+/// [`multiply`], blocking: WebGL and the CPU.
 pub fn multiply_now(
     e: &mut Engine,
     count: usize,
@@ -198,7 +198,7 @@ pub async fn power(handle: &Handle, count: usize, n: usize, m: &[f32], p: u64) -
     run(handle, power_job(count, n, m, p)?).await
 }
 
-/// [`power`], blocking: WebGL only.
+/// [`power`], blocking: WebGL and the CPU.
 pub fn power_now(e: &mut Engine, count: usize, n: usize, m: &[f32], p: u64) -> Result<Vec<f32>> {
     run_now(
         e,

@@ -5,6 +5,8 @@
 //!
 //! * WebGPU: the whole iteration is one dispatch (wgsl/svd_jacobi.wgsl), one
 //!   invocation per column, several matrices per workgroup; then one readback.
+//!   The CPU backend runs the same form, each matrix by the float32 algorithm
+//!   (crate::cpu::passes::svd_jacobi).
 //! * WebGL: per round of disjoint rotations, a pass computing each pair's
 //!   rotation (glsl/svd_pairs.frag) and one applying it to every entry
 //!   (glsl/svd_round.frag), ping-ponging two atlases of [A; V] tiles; after each sweep a small pass
@@ -45,7 +47,7 @@ fn plan(e: &Engine, shape: SvdShape) -> Result<SvdPlan> {
     Ok(p)
 }
 
-/// WebGPU: uploads the batch, queues the one dispatch and starts reading the
+/// WebGPU and the CPU: uploads the batch, queues the one dispatch and starts reading the
 /// result tiles and the sweep counts.
 fn queue_jacobi(e: &mut Engine, p: &SvdPlan, a: &[f32]) -> Result<(PendingRead, PendingRead)> {
     let count = p.shape.count;
@@ -65,6 +67,17 @@ fn queue_jacobi(e: &mut Engine, p: &SvdPlan, a: &[f32]) -> Result<(PendingRead, 
         e.recycle(m);
     }
     queued
+}
+
+/// The one-dispatch form's results, from its two reads.
+async fn jacobi_results(p: &SvdPlan, (tiles, sweeps): (PendingRead, PendingRead)) -> Result<Svd> {
+    let (tiles, sweeps) = (tiles.wait().await?, sweeps.wait().await?);
+    let count = p.shape.count;
+    let sweeps = p.scalars.unpack(&sweeps, count);
+    Ok(p.split(
+        &p.out.unpack(&tiles, count),
+        sweeps.iter().map(|&n| n as u32).collect(),
+    ))
 }
 
 /// The WebGL iteration's state between passes: the two [A; V] atlases (`work[0]`
@@ -189,17 +202,12 @@ pub async fn svd(
 ) -> Result<Svd> {
     let shape = check(count, rows, cols, a)?;
     handle.ready().await?;
-    if handle.with(|e| Ok(e.backend()))? == Backend::WebGpu {
+    if handle.with(|e| Ok(e.backend()))? != Backend::WebGl {
         let (p, reads) = handle.with(|e| {
             let p = plan(e, shape)?;
             Ok((p, queue_jacobi(e, &p, a)?))
         })?;
-        let (tiles, sweeps) = (reads.0.wait().await?, reads.1.wait().await?);
-        let sweeps = p.scalars.unpack(&sweeps, count);
-        return Ok(p.split(
-            &p.out.unpack(&tiles, count),
-            sweeps.iter().map(|&n| n as u32).collect(),
-        ));
+        return jacobi_results(&p, reads).await;
     }
     let mut run = handle.with(|e| GlJacobi::start(e, plan(e, shape)?, a))?;
     let iterated = async {
@@ -231,16 +239,25 @@ pub async fn svd(
     Ok(run.split(&iterated?))
 }
 
-/// [`svd`], blocking: WebGL only (WebGPU: NeedsAsync naming svdBatchedAsync).
+/// [`svd`], blocking: WebGL and the CPU (WebGPU: NeedsAsync naming svdBatchedAsync).
 pub fn svd_now(e: &mut Engine, count: usize, rows: usize, cols: usize, a: &[f32]) -> Result<Svd> {
     const CALL: &str = "svdBatched";
     const INSTEAD: &str = "svdBatchedAsync";
     let shape = check(count, rows, cols, a)?;
-    if e.backend() == Backend::WebGpu {
-        return Err(crate::error::GpgpuError::NeedsAsync {
-            call: CALL,
-            instead: INSTEAD,
-        });
+    match e.backend() {
+        Backend::WebGpu => {
+            return Err(crate::error::GpgpuError::NeedsAsync {
+                call: CALL,
+                instead: INSTEAD,
+            })
+        }
+        // The CPU's reads run its queue on this thread under `now`.
+        Backend::Cpu => {
+            let p = plan(e, shape)?;
+            let reads = queue_jacobi(e, &p, a)?;
+            return crate::api::now(jacobi_results(&p, reads), CALL, INSTEAD);
+        }
+        Backend::WebGl => {}
     }
     e.ensure()?;
     let mut run = GlJacobi::start(e, plan(e, shape)?, a)?;

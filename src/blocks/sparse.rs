@@ -197,7 +197,7 @@ fn prepare(e: &mut Engine, a: &BlockSparse, b: &BlockSparse) -> Result<Queued> {
     queued
 }
 
-/// A·B for block-sparse A and B, blocking until the GPU is done: WebGL only
+/// A·B for block-sparse A and B, blocking until the GPU is done: WebGL and the CPU
 /// (WebGPU: NeedsAsync naming multiplyBlockSparseAsync).
 pub fn multiply_now(e: &mut Engine, a: &BlockSparse, b: &BlockSparse) -> Result<Product> {
     if e.backend() == Backend::WebGpu {

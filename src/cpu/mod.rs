@@ -10,7 +10,9 @@
 //! element-wise passes (powers, repeated squaring, semirings, runs, applications)
 //! works on the CPU.
 
+pub mod heatmap;
 pub mod kernel;
+pub mod passes;
 
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
@@ -133,6 +135,8 @@ enum Op {
         p: Buf,
         q: Buf,
     },
+    /// Any other pass (see [`passes`]): runs on the calling thread.
+    Pass(Box<dyn FnOnce()>),
 }
 
 /// What the queue shares with reads in flight.
@@ -318,6 +322,66 @@ impl CpuEngine {
         Ok(())
     }
 
+    /// Records a pass reading `inputs` and writing `outputs` (each output filled
+    /// with the poison value first, where one is set, as the GPUs' outputs are).
+    pub fn pass<const I: usize, const O: usize>(
+        &mut self,
+        inputs: [&CpuMatrix; I],
+        outputs: [&CpuMatrix; O],
+        run: impl FnOnce([&[f32]; I], [&mut [f32]; O]) + 'static,
+    ) -> Result<()> {
+        let poison = self.shared.poison.get();
+        self.record(inputs, outputs, poison, run)
+    }
+
+    /// Records a pass that updates `outputs` in place (never poisoned: it reads
+    /// them), as Gaussian elimination's steps do.
+    pub fn update<const I: usize, const O: usize>(
+        &mut self,
+        inputs: [&CpuMatrix; I],
+        outputs: [&CpuMatrix; O],
+        run: impl FnOnce([&[f32]; I], [&mut [f32]; O]) + 'static,
+    ) -> Result<()> {
+        self.record(inputs, outputs, None, run)
+    }
+
+    /// A matrix both read and written is refused: the GPU passes never alias (and
+    /// here it would be borrowed twice).
+    fn record<const I: usize, const O: usize>(
+        &mut self,
+        inputs: [&CpuMatrix; I],
+        outputs: [&CpuMatrix; O],
+        poison: Option<f32>,
+        run: impl FnOnce([&[f32]; I], [&mut [f32]; O]) + 'static,
+    ) -> Result<()> {
+        let aliased = outputs.iter().enumerate().any(|(k, o)| {
+            inputs
+                .iter()
+                .chain(&outputs[..k])
+                .any(|m| Rc::ptr_eq(&m.data, &o.data))
+        });
+        if aliased {
+            return Err(GpgpuError::BadArgument {
+                name: "matrix".into(),
+                detail: "a pass's output is also one of its inputs: use a separate matrix".into(),
+            });
+        }
+        let inputs = inputs.map(|m| m.data.clone());
+        let outputs = outputs.map(|m| m.data.clone());
+        self.push(Op::Pass(Box::new(move || {
+            let read = inputs.each_ref().map(|b| b.borrow());
+            let mut written = outputs.each_ref().map(|b| b.borrow_mut());
+            if let Some(v) = poison {
+                written.iter_mut().for_each(|o| o.fill(v));
+            }
+            run(
+                read.each_ref().map(|r| &r[..]),
+                written.each_mut().map(|w| &mut w[..]),
+            );
+        })));
+        Ok(())
+    }
+
     fn push(&mut self, op: Op) {
         self.shared.queue.borrow_mut().push_back(op);
     }
@@ -337,10 +401,40 @@ impl CpuEngine {
         }
     }
 
+    /// Resolves once the work recorded so far has run: awaiting it runs the queue
+    /// (on the workers, or on this thread under [`crate::api::now`]).
+    pub fn idle(&mut self) -> CpuIdle {
+        CpuIdle(self.shared.clone())
+    }
+
     /// Statistics of `m`, computed when the queue has run.
     pub fn stats(&mut self, m: &CpuMatrix) -> CpuRead {
         self.read(m)
     }
+}
+
+/// The queue's work finishing (see [`CpuEngine::idle`]).
+pub struct CpuIdle(Rc<Shared>);
+
+impl CpuIdle {
+    pub async fn wait(self) -> Result<()> {
+        run_queue(&self.0).await
+    }
+}
+
+/// Runs the queue: on the workers, or on this thread under [`crate::api::now`] (or
+/// without workers). FREED if the engine was freed before it ran.
+async fn run_queue(shared: &Rc<Shared>) -> Result<()> {
+    if crate::api::blocking() || shared.pool.is_none() {
+        flush_now(shared)?;
+    } else {
+        flush_async(shared).await?;
+    }
+    // Its Gpgpu was freed before the answer came: as on the GPUs, it is gone.
+    if shared.freed.get() {
+        return Err(GpgpuError::Freed);
+    }
+    Ok(())
 }
 
 /// A read in flight.
@@ -351,15 +445,7 @@ pub struct CpuRead {
 
 impl CpuRead {
     pub async fn wait(self) -> Result<Vec<f32>> {
-        if crate::api::blocking() || self.shared.pool.is_none() {
-            flush_now(&self.shared)?;
-        } else {
-            flush_async(&self.shared).await?;
-        }
-        // Its Gpgpu was freed before the answer came: as on the GPUs, it is gone.
-        if self.shared.freed.get() {
-            return Err(GpgpuError::Freed);
-        }
+        run_queue(&self.shared).await?;
         let data = self.data.borrow().clone();
         Ok(data)
     }
@@ -602,6 +688,7 @@ fn run_here(op: Op, poison: Option<f32>) {
                 .collect();
             *out.borrow_mut() = c;
         }
+        Op::Pass(run) => run(),
     }
 }
 

@@ -14,7 +14,7 @@ pub mod webgpu;
 
 use crate::gl::context::Canvas;
 
-use crate::cpu::{CpuEngine, CpuMatrix, CpuRead};
+use crate::cpu::{self, CpuEngine, CpuMatrix, CpuRead};
 use crate::error::{GpgpuError, Result};
 use crate::gl::objects::Query;
 use crate::kernels::webgl::heatmap::{self, Drawn, Style};
@@ -92,18 +92,11 @@ fn svd_form(backend: Backend) -> GpgpuError {
     GpgpuError::BadArgument {
         name: "engine".into(),
         detail: format!(
-            "this SVD pass is not the {} form: WebGPU runs svd_jacobi (one dispatch), WebGL \
-             svd_round, svd_measure and svd_finish (crate::batched::svd drives both)",
+            "this SVD pass is not the {} form: WebGPU and the CPU run svd_jacobi (one \
+             dispatch), WebGL svd_round, svd_measure and svd_finish (crate::batched::svd \
+             drives both)",
             backend.name()
         ),
-    }
-}
-
-/// An operation the CPU backend does not run.
-fn not_on_cpu(what: &str) -> GpgpuError {
-    GpgpuError::Unsupported {
-        what: what.into(),
-        instead: "a Gpgpu with backend 'webgl' or 'webgpu'",
     }
 }
 
@@ -426,6 +419,9 @@ impl Engine {
                     e.affine_timed(out, [p, q], [1.0, 1.0, 0.0], t)
                 })
             }
+            (Engine::Cpu(e), Matrix::Cpu(out), Matrix::Cpu(p), Matrix::Cpu(q)) => {
+                e.affine(out, p, Some(q), [1.0, 1.0, 0.0]).map(|()| None)
+            }
             _ => Err(foreign()),
         }
     }
@@ -467,7 +463,13 @@ impl Engine {
             (Engine::WebGpu(e), Matrix::Gpu(a), Matrix::Gpu(b), Matrix::Gpu(i), Matrix::Gpu(o)) => {
                 gpu_timed(e, timed, |e, t| e.block_product(n, [a, b, i, o], t))
             }
-            (Engine::Cpu(_), ..) => Err(not_on_cpu("a block-sparse product")),
+            (Engine::Cpu(e), Matrix::Cpu(a), Matrix::Cpu(b), Matrix::Cpu(i), Matrix::Cpu(o)) => {
+                let n = *n;
+                e.pass([a, b, i], [o], move |ins, [o]| {
+                    cpu::passes::block_product(&n, ins, o)
+                })
+                .map(|()| None)
+            }
             _ => Err(foreign()),
         }
     }
@@ -507,7 +509,19 @@ impl Engine {
                 };
                 gpu_timed(e, timed, |e, t| e.spmv(rows, [v, c, o, x, y], long, t))
             }
-            (Engine::Cpu(_), ..) => Err(not_on_cpu("a sparse product")),
+            // The CPU has no workgroups to share a long row: `long` is the GPU's.
+            (
+                Engine::Cpu(e),
+                Matrix::Cpu(v),
+                Matrix::Cpu(c),
+                Matrix::Cpu(o),
+                Matrix::Cpu(x),
+                Matrix::Cpu(y),
+            ) => e
+                .pass([v, c, o, x], [y], move |ins, [y]| {
+                    cpu::passes::spmv(rows, ins, y)
+                })
+                .map(|()| None),
             _ => Err(foreign()),
         }
     }
@@ -526,7 +540,13 @@ impl Engine {
             (Engine::WebGpu(e), Matrix::Gpu(x), Matrix::Gpu(s), Matrix::Gpu(h)) => {
                 gpu_timed(e, timed, |e, t| e.ransac_fit(p, [x, s, h], t))
             }
-            (Engine::Cpu(_), ..) => Err(not_on_cpu("RANSAC")),
+            (Engine::Cpu(e), Matrix::Cpu(x), Matrix::Cpu(s), Matrix::Cpu(h)) => {
+                let p = *p;
+                e.pass([x, s], [h], move |ins, [h]| {
+                    cpu::passes::ransac_fit(&p, ins, h)
+                })
+                .map(|()| None)
+            }
             _ => Err(foreign()),
         }
     }
@@ -545,7 +565,13 @@ impl Engine {
             (Engine::WebGpu(e), Matrix::Gpu(x), Matrix::Gpu(h), Matrix::Gpu(c)) => {
                 gpu_timed(e, timed, |e, t| e.ransac_score(p, [x, h, c], t))
             }
-            (Engine::Cpu(_), ..) => Err(not_on_cpu("RANSAC")),
+            (Engine::Cpu(e), Matrix::Cpu(x), Matrix::Cpu(h), Matrix::Cpu(c)) => {
+                let p = *p;
+                e.pass([x, h], [c], move |ins, [c]| {
+                    cpu::passes::ransac_score(&p, ins, c)
+                })
+                .map(|()| None)
+            }
             _ => Err(foreign()),
         }
     }
@@ -559,7 +585,12 @@ impl Engine {
             (Engine::WebGpu(e), Matrix::Gpu(a), Matrix::Gpu(b), Matrix::Gpu(o)) => {
                 e.batched_product(p, [a, b, o])
             }
-            (Engine::Cpu(_), ..) => Err(not_on_cpu("a batched product")),
+            (Engine::Cpu(e), Matrix::Cpu(a), Matrix::Cpu(b), Matrix::Cpu(o)) => {
+                let p = *p;
+                e.pass([a, b], [o], move |ins, [o]| {
+                    cpu::passes::batched_product(&p, ins, o)
+                })
+            }
             _ => Err(foreign()),
         }
     }
@@ -572,7 +603,12 @@ impl Engine {
                 e.svd_jacobi(p, [a, o, n])
             }
             (Engine::WebGl(_), ..) => Err(svd_form(Backend::WebGl)),
-            (Engine::Cpu(_), ..) => Err(not_on_cpu("the batched SVD")),
+            (Engine::Cpu(e), Matrix::Cpu(a), Matrix::Cpu(o), Matrix::Cpu(n)) => {
+                let p = *p;
+                e.pass([a], [o, n], move |[a], outs| {
+                    cpu::passes::svd_jacobi(&p, a, outs)
+                })
+            }
             _ => Err(foreign()),
         }
     }
@@ -591,7 +627,7 @@ impl Engine {
                 svd::round(e, p, round, [s, r, d])
             }
             (Engine::WebGpu(_), ..) => Err(svd_form(Backend::WebGpu)),
-            (Engine::Cpu(_), ..) => Err(not_on_cpu("the batched SVD")),
+            (Engine::Cpu(_), ..) => Err(svd_form(Backend::Cpu)),
             _ => Err(foreign()),
         }
     }
@@ -602,7 +638,7 @@ impl Engine {
         match (self, work, out) {
             (Engine::WebGl(e), Matrix::Gl(w), Matrix::Gl(o)) => svd::measure(e, p, w, o),
             (Engine::WebGpu(_), ..) => Err(svd_form(Backend::WebGpu)),
-            (Engine::Cpu(_), ..) => Err(not_on_cpu("the batched SVD")),
+            (Engine::Cpu(_), ..) => Err(svd_form(Backend::Cpu)),
             _ => Err(foreign()),
         }
     }
@@ -612,16 +648,16 @@ impl Engine {
         match (self, work, out) {
             (Engine::WebGl(e), Matrix::Gl(w), Matrix::Gl(o)) => svd::finish(e, p, w, o),
             (Engine::WebGpu(_), ..) => Err(svd_form(Backend::WebGpu)),
-            (Engine::Cpu(_), ..) => Err(not_on_cpu("the batched SVD")),
+            (Engine::Cpu(_), ..) => Err(svd_form(Backend::Cpu)),
             _ => Err(foreign()),
         }
     }
 
-    /// Whether Gaussian elimination works in place (WebGPU) or ping-pongs two
-    /// textures (WebGL), so that `w_dst` and `state_dst` of [`lu_step`](Engine::lu_step)
-    /// hold the result.
+    /// Whether Gaussian elimination works in place (WebGPU, the CPU) or ping-pongs
+    /// two textures (WebGL), so that `w_dst` and `state_dst` of
+    /// [`lu_step`](Engine::lu_step) hold the result.
     pub fn lu_in_place(&self) -> bool {
-        self.backend() == Backend::WebGpu
+        self.backend() != Backend::WebGl
     }
 
     /// Gaussian elimination's step k over [A | B] and the state row (see
@@ -640,7 +676,10 @@ impl Engine {
             (Engine::WebGpu(e), Matrix::Gpu(w), Matrix::Gpu(s), Matrix::Gpu(_), Matrix::Gpu(_)) => {
                 e.lu_step(p, k, [w, s])
             }
-            (Engine::Cpu(_), ..) => Err(not_on_cpu("Gaussian elimination")),
+            (Engine::Cpu(e), Matrix::Cpu(w), Matrix::Cpu(s), Matrix::Cpu(_), Matrix::Cpu(_)) => {
+                let p = *p;
+                e.update([], [w, s], move |[], ws| cpu::passes::lu_step(&p, k, ws))
+            }
             _ => Err(foreign()),
         }
     }
@@ -656,7 +695,8 @@ impl Engine {
                 }
                 e.lu_stop(p, [w, s])
             }
-            (Engine::Cpu(_), ..) => Err(not_on_cpu("Gaussian elimination")),
+            // Each CPU step has stored its own multipliers.
+            (Engine::Cpu(_), Matrix::Cpu(_), Matrix::Cpu(_)) => Ok(()),
             _ => Err(foreign()),
         }
     }
@@ -671,7 +711,11 @@ impl Engine {
             (Engine::WebGpu(e), Matrix::Gpu(w), Matrix::Gpu(a), Matrix::Gpu(_)) => {
                 e.lu_back(p, w, a).map(|()| 0)
             }
-            (Engine::Cpu(_), ..) => Err(not_on_cpu("Gaussian elimination")),
+            (Engine::Cpu(e), Matrix::Cpu(w), Matrix::Cpu(x), Matrix::Cpu(_)) => {
+                let p = *p;
+                e.pass([w], [x], move |[w], [x]| cpu::passes::lu_back(&p, w, x))
+                    .map(|()| 0)
+            }
             _ => Err(foreign()),
         }
     }
@@ -681,7 +725,10 @@ impl Engine {
         match (self, c, flags) {
             (Engine::WebGl(e), Matrix::Gl(c), Matrix::Gl(f)) => block_sparse::flags(e, n, c, f),
             (Engine::WebGpu(e), Matrix::Gpu(c), Matrix::Gpu(f)) => e.block_flags(n, c, f),
-            (Engine::Cpu(_), ..) => Err(not_on_cpu("a block-sparse product")),
+            (Engine::Cpu(e), Matrix::Cpu(c), Matrix::Cpu(f)) => {
+                let n = *n;
+                e.pass([c], [f], move |[c], [f]| cpu::passes::block_flags(&n, c, f))
+            }
             _ => Err(foreign()),
         }
     }
@@ -772,8 +819,17 @@ impl Engine {
                     drawn,
                 }))
             }
-            (Engine::Cpu(_), Matrix::Cpu(_)) => {
-                Err(not_on_cpu("a heatmap drawn from device memory"))
+            (Engine::Cpu(e), Matrix::Cpu(m)) => {
+                let drawn = heatmap::mapping(m.shape.rows, m.shape.cols, w.max(1), h.max(1));
+                Ok(PendingDraw(DrawState::Cpu {
+                    read: e.read(m),
+                    context: crate::kernels::context_2d(canvas)?,
+                    shape: m.shape,
+                    size: (w, h),
+                    range,
+                    style,
+                    drawn,
+                }))
             }
             _ => Err(foreign()),
         }
@@ -797,7 +853,7 @@ impl Engine {
                 Ok(Idle::Gl(e.gl().clone()))
             }
             Engine::WebGpu(e) => Ok(Idle::Gpu(e.gpu().clone(), e.idle()?)),
-            Engine::Cpu(_) => Ok(Idle::Cpu),
+            Engine::Cpu(e) => Ok(Idle::Cpu(e.idle())),
         }
     }
 
@@ -1040,6 +1096,16 @@ enum DrawState {
         size: (usize, usize),
         drawn: Drawn,
     },
+    /// Coloured on this thread once the queue has run (see [`crate::cpu::heatmap`]).
+    Cpu {
+        read: CpuRead,
+        context: web_sys::CanvasRenderingContext2d,
+        shape: Shape,
+        size: (usize, usize),
+        range: Option<f32>,
+        style: Style,
+        drawn: Drawn,
+    },
 }
 
 /// A heatmap on its way to the canvas.
@@ -1050,7 +1116,7 @@ impl PendingDraw {
     pub fn drawn(&self) -> Drawn {
         match &self.0 {
             DrawState::Ready(d) => *d,
-            DrawState::Gpu { drawn, .. } => *drawn,
+            DrawState::Gpu { drawn, .. } | DrawState::Cpu { drawn, .. } => *drawn,
         }
     }
 
@@ -1065,6 +1131,21 @@ impl PendingDraw {
                 drawn,
             } => {
                 let pixels = read.wait_bytes().await?;
+                crate::kernels::webgpu::heatmap::put_pixels(&context, &pixels.to_vec(), size)?;
+                Ok(drawn)
+            }
+            DrawState::Cpu {
+                read,
+                context,
+                shape,
+                size,
+                range,
+                style,
+                drawn,
+            } => {
+                let m = read.wait().await?;
+                let pixels =
+                    crate::cpu::heatmap::pixels(shape, &m, size, drawn.stride, range, style);
                 crate::kernels::webgpu::heatmap::put_pixels(&context, &pixels, size)?;
                 Ok(drawn)
             }
@@ -1076,8 +1157,8 @@ impl PendingDraw {
 pub enum Idle {
     Gl(crate::gl::Gl),
     Gpu(crate::webgpu::Gpu, wasm_bindgen_futures::JsFuture),
-    /// The CPU's work runs when a result is read: nothing to wait for.
-    Cpu,
+    /// The CPU's queue, run (its products on the workers) when awaited.
+    Cpu(crate::cpu::CpuIdle),
 }
 
 impl Idle {
@@ -1089,7 +1170,7 @@ impl Idle {
                 gpu.checks().settle().await?;
                 finished.map(|_| ()).map_err(|_| gpu.gone())
             }
-            Idle::Cpu => Ok(()),
+            Idle::Cpu(queue) => queue.wait().await,
         }
     }
 }

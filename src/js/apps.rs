@@ -78,7 +78,7 @@ pub(crate) fn jacobi_object(r: &jacobi::Jacobi) -> Object {
 }
 
 impl JsGpgpu {
-    /// The blocking form: WebGL only (its reads are synchronous, so the job
+    /// The blocking form: WebGL and the CPU (their reads are synchronous, so the job
     /// completes at once).
     fn app(
         &self,
@@ -272,7 +272,7 @@ mod read {
 #[wasm_bindgen(js_class = Gpgpu)]
 impl JsGpgpu {
     /// R = b[(I + A)^(n−1)] by ⌈log2(n−1)⌉ boolean squarings on the GPU.
-    /// Returns { matrix (0/1), connected (R all ones), squarings }. WebGL (WebGPU:
+    /// Returns { matrix (0/1), connected (R all ones), squarings }. WebGL and the CPU (WebGPU:
     /// reachabilityAsync).
     #[wasm_bindgen(unchecked_return_type = "Reachability")]
     pub fn reachability(
@@ -326,7 +326,7 @@ impl JsGpgpu {
 
     /// F(k) from `[[1,1],[1,0]]^k` on the GPU. Returns { k, value (float32 result),
     /// exactValue (decimal string of the true F(k), null past 2^128), exact, passes }.
-    /// WebGL (WebGPU: fibonacciAsync).
+    /// WebGL and the CPU (WebGPU: fibonacciAsync).
     #[wasm_bindgen(unchecked_return_type = "FibonacciResult")]
     pub fn fibonacci(
         &self,
@@ -353,7 +353,7 @@ impl JsGpgpu {
     /// (the chapter's C = I − dA), d (series only), maxDoublings (default 60),
     /// patience (doublings allowed past the best before stopping, default 0) }.
     /// Returns { matrix (the X of smallest residual), converged, residuals (‖AX − I‖_F
-    /// of X₀, then after each doubling), scale, message }. WebGL (WebGPU: inverseAsync).
+    /// of X₀, then after each doubling), scale, message }. WebGL and the CPU (WebGPU: inverseAsync).
     #[wasm_bindgen(unchecked_return_type = "InverseResult")]
     pub fn inverse(
         &self,
@@ -380,7 +380,7 @@ impl JsGpgpu {
     /// The k eigenpairs of largest magnitude of a symmetric matrix by the power
     /// method (square and normalise) and deflation. options: { kernel, maxSquarings
     /// (default 30) }. Returns { pairs: [{ value, vector, converged, history, residuals }] },
-    /// stopping after the first pair that does not converge. WebGL (WebGPU: eigenAsync).
+    /// stopping after the first pair that does not converge. WebGL and the CPU (WebGPU: eigenAsync).
     #[wasm_bindgen(unchecked_return_type = "EigenResult")]
     pub fn eigen(
         &self,
@@ -410,7 +410,7 @@ impl JsGpgpu {
     /// (default 1e-6: stop when Σ|Δx| ≤ ε·Σ|x|), maxIterations (default 1000),
     /// recordEvery (read x back every m iterations into `history`) }. Returns { x,
     /// converged, diverged, iterations, deltas (Σ|Δx| per iteration), norms (Σ|x|
-    /// per iteration), history: [{ iteration, x }] }. WebGL (WebGPU: jacobiAsync).
+    /// per iteration), history: [{ iteration, x }] }. WebGL and the CPU (WebGPU: jacobiAsync).
     #[wasm_bindgen(unchecked_return_type = "JacobiResult")]
     pub fn jacobi(
         &self,

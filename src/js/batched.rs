@@ -62,7 +62,7 @@ fn power_args(batch: &JsValue, n: &JsValue, m: &JsValue, p: &JsValue) -> Result<
 impl JsGpgpu {
     /// `batch` products A_s·B_s of small matrices (sides 1 to 32) in one pass: `a`
     /// holds the A_s one after another (batch·rows·inner numbers), `b` the B_s.
-    /// WebGL (WebGPU: multiplyBatchedAsync).
+    /// WebGL and the CPU (WebGPU: multiplyBatchedAsync).
     #[wasm_bindgen(js_name = multiplyBatched)]
     pub fn multiply_batched(
         &self,
@@ -103,7 +103,7 @@ impl JsGpgpu {
     }
 
     /// M_s^p for `batch` n×n matrices (n from 1 to 32) by binary exponentiation,
-    /// the whole batch in each pass; p = 0 gives identities. WebGL (WebGPU:
+    /// the whole batch in each pass; p = 0 gives identities. WebGL and the CPU (WebGPU:
     /// powerBatchedAsync).
     #[wasm_bindgen(js_name = powerBatched)]
     pub fn power_batched(

@@ -324,7 +324,7 @@ impl JsBlockSparse {
 impl JsGpgpu {
     /// A·B for a BlockSparse A and a BlockSparse (or dense) B: the symbolic phase
     /// finds C's blocks, the GPU computes only the products of stored blocks.
-    /// WebGL (WebGPU: multiplyBlockSparseAsync).
+    /// WebGL and the CPU (WebGPU: multiplyBlockSparseAsync).
     #[wasm_bindgen(js_name = multiplyBlockSparse, unchecked_return_type = "BlockSparse")]
     pub fn multiply_block_sparse(
         &self,

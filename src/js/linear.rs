@@ -107,7 +107,7 @@ impl JsGpgpu {
     /// (row-major) by Gaussian elimination on the GPU: the pivot of each step by
     /// a GPU reduction, the swap and the update as passes, nothing read back
     /// until the end. `steps` (optional, ≤ n) stops part way. Returns LuResult.
-    /// WebGL (WebGPU: luAsync).
+    /// WebGL and the CPU (WebGPU: luAsync).
     #[wasm_bindgen(js_name = lu, unchecked_return_type = "LuResult")]
     pub fn lu(
         &self,
@@ -142,7 +142,7 @@ impl JsGpgpu {
     /// Solves A·x = b (a n × n, b n × nrhs, both row-major; nrhs defaults to 1)
     /// by Gaussian elimination of [A | B] with partial pivoting and back
     /// substitution on the GPU; the residual ‖A·x − b‖/‖b‖ comes back in float64.
-    /// Returns SolveResult. WebGL (WebGPU: solveAsync).
+    /// Returns SolveResult. WebGL and the CPU (WebGPU: solveAsync).
     #[wasm_bindgen(js_name = solve, unchecked_return_type = "SolveResult")]
     pub fn solve(
         &self,

@@ -95,7 +95,7 @@ export type LiveObjects = Record<string, number>;
 export type GpgpuErrorCode = "NO_WEBGL2" | "NO_FLOAT_RENDER_TARGET" | "SIZE_OVER_LIMIT"
   | "BAD_DIMENSION" | "BAD_COUNT" | "BAD_LENGTH" | "BAD_ARGUMENT" | "SHADER_COMPILE"
   | "PROGRAM_LINK" | "CONTEXT_LOST" | "FREED" | "GL_ERROR" | "NO_WEBGPU" | "DEVICE_LOST"
-  | "OUT_OF_MEMORY" | "WEBGPU_ERROR" | "NEEDS_ASYNC" | "UNSUPPORTED" | "WORKER_ERROR";
+  | "OUT_OF_MEMORY" | "WEBGPU_ERROR" | "NEEDS_ASYNC" | "WORKER_ERROR";
 export interface GpgpuError extends Error { name: "GpgpuError"; code: GpgpuErrorCode; }
 export interface Reachability { matrix: Float32Array; connected: boolean; squarings: number; }
 export interface ShortestPaths { distances: Float32Array; squarings: number; negativeCycle: boolean; }
@@ -302,7 +302,7 @@ impl JsGpgpu {
         self.gpu.handle()
     }
 
-    /// The blocking form: WebGL only.
+    /// The blocking form: WebGL and the CPU.
     fn blocking(
         &self,
         call: &'static str,
@@ -414,7 +414,7 @@ impl JsGpgpu {
         self.gpu.backend().name().into()
     }
 
-    /// R = M·M for an n×n row-major Float32Array. WebGL (WebGPU: squareAsync).
+    /// R = M·M for an n×n row-major Float32Array. WebGL and the CPU (WebGPU: squareAsync).
     pub fn square(
         &self,
         #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
@@ -426,7 +426,7 @@ impl JsGpgpu {
         })
     }
 
-    /// A·B with A rows×inner and B inner×cols. WebGL (WebGPU: multiplyAsync).
+    /// A·B with A rows×inner and B inner×cols. WebGL and the CPU (WebGPU: multiplyAsync).
     pub fn multiply(
         &self,
         #[wasm_bindgen(unchecked_param_type = "number")] rows: JsValue,
@@ -572,7 +572,7 @@ impl JsGpgpu {
 
     /// Draws any rows×cols array (e.g. |GPU − double|) as a heatmap on `canvas`,
     /// through the same colour map. Returns { blockRows, blockCols, stride }.
-    /// WebGL (WebGPU: drawHeatmapAsync).
+    /// WebGL and the CPU (WebGPU: drawHeatmapAsync).
     #[wasm_bindgen(js_name = drawHeatmap, unchecked_return_type = "HeatmapDrawn")]
     pub fn draw_heatmap(
         &self,
@@ -589,9 +589,10 @@ impl JsGpgpu {
                 instead: "drawHeatmapAsync",
             }));
         }
-        let pending = self.start_heatmap(&rows, &cols, &data, &canvas, &style);
-        pending
-            .map(|p| drawn_object(p.drawn()))
+        // WebGL has drawn already; the CPU colours the pixels here and now.
+        self.start_heatmap(&rows, &cols, &data, &canvas, &style)
+            .and_then(|p| crate::api::now(p.wait(), "drawHeatmap", "drawHeatmapAsync"))
+            .map(drawn_object)
             .map_err(to_js_error)
     }
 

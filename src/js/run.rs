@@ -146,7 +146,7 @@ impl JsRun {
 
     /// Blocks until the GPU has finished every pass issued so far (a one-texel
     /// readback): wall time around `step` + `sync` is a pass's time when the timer
-    /// extension is missing. WebGL (WebGPU: whenDone).
+    /// extension is missing. WebGL and the CPU (WebGPU: whenDone).
     pub fn sync(&mut self) -> JsResult<()> {
         self.with(|e, run| run.sync(e))
     }
@@ -178,7 +178,7 @@ impl JsRun {
     }
 
     /// { maxAbs, nan, inf, sumAbs, sumSquares, min, max } of a matrix of the run, by GPU
-    /// reduction (finite entries only in all but nan and inf). WebGL (WebGPU: statsAsync).
+    /// reduction (finite entries only in all but nan and inf). WebGL and the CPU (WebGPU: statsAsync).
     #[wasm_bindgen(unchecked_return_type = "MatrixStats")]
     pub fn stats(
         &mut self,
@@ -203,7 +203,7 @@ impl JsRun {
         )
     }
 
-    /// Reads a matrix of the run back (row-major Float32Array). WebGL (WebGPU: readAsync).
+    /// Reads a matrix of the run back (row-major Float32Array). WebGL and the CPU (WebGPU: readAsync).
     pub fn read(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "RunMatrix")] which: JsValue,
@@ -245,7 +245,7 @@ impl JsRun {
     /// Draws a matrix of the run on `canvas` as a heatmap straight from GPU memory.
     /// `style`: { range?, sequential?, logFloor? }; the range defaults to the
     /// matrix's largest |finite value|. Returns { blockRows, blockCols, stride }.
-    /// WebGL (WebGPU: drawHeatmapAsync).
+    /// WebGL and the CPU (WebGPU: drawHeatmapAsync).
     #[wasm_bindgen(js_name = drawHeatmap, unchecked_return_type = "HeatmapDrawn")]
     pub fn draw_heatmap(
         &mut self,
@@ -264,7 +264,9 @@ impl JsRun {
             let canvas = canvas_arg(&canvas)?;
             let (style, range) = style_arg(&style)?;
             let drawn = e.heatmap(pick(run, &which)?, &canvas, range, style)?;
-            Ok(drawn_object(drawn.drawn()))
+            // WebGL has drawn already; the CPU colours the pixels here and now.
+            crate::api::now(drawn.wait(), "run.drawHeatmap()", "run.drawHeatmapAsync()")
+                .map(drawn_object)
         })
     }
 

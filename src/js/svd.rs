@@ -56,7 +56,7 @@ fn svd_object(r: &Svd) -> Object {
 impl JsGpgpu {
     /// The SVDs of `batch` rows × cols matrices (cols ≤ rows ≤ 32, cols ≤ 16) given
     /// one after another in `a`, by one-sided Jacobi on the GPU. Returns
-    /// { s, u, v, sweeps } (see SvdResult). WebGL (WebGPU: svdBatchedAsync).
+    /// { s, u, v, sweeps } (see SvdResult). WebGL and the CPU (WebGPU: svdBatchedAsync).
     #[wasm_bindgen(js_name = svdBatched, unchecked_return_type = "SvdResult")]
     pub fn svd_batched(
         &self,

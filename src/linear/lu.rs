@@ -18,6 +18,7 @@
 use crate::api::Handle;
 use crate::engine::{Engine, Matrix};
 use crate::error::{GpgpuError, Result};
+use crate::kernels::Backend;
 use crate::plan::layout::Layout;
 use crate::plan::lu::{check_finite, residual, LuPlan, LuShape};
 use crate::plan::semiring::Semiring;
@@ -130,17 +131,20 @@ impl Run {
                 &self.state[last],
             ];
             e.lu_step(&self.plan, k, m)?;
-            self.passes += if e.lu_in_place() && k + 1 == self.plan.shape.n {
-                1
-            } else {
-                2
+            // WebGL: a pivot and an elimination pass; WebGPU: a pivot and an update
+            // dispatch (none trails the last step); the CPU: one pass.
+            self.passes += match e.backend() {
+                Backend::WebGl => 2,
+                Backend::WebGpu if k + 1 == self.plan.shape.n => 1,
+                Backend::WebGpu => 2,
+                Backend::Cpu => 1,
             };
             self.work.swap(0, last);
             self.state.swap(0, last);
         }
         e.lu_stop(&self.plan, steps, [&self.work[0], &self.state[0]])?;
         // WebGPU's part-way factorization takes one more dispatch (Engine::lu_stop).
-        if e.lu_in_place() && steps > 0 && steps < self.plan.shape.n {
+        if e.backend() == Backend::WebGpu && steps > 0 && steps < self.plan.shape.n {
             self.passes += 1;
         }
         Ok(())
@@ -257,13 +261,13 @@ pub async fn solve(
 
 /// Refuses a blocking call on WebGPU.
 fn blocking(e: &mut Engine, call: &'static str, instead: &'static str) -> Result<()> {
-    if e.lu_in_place() {
+    if e.backend() == Backend::WebGpu {
         return Err(GpgpuError::NeedsAsync { call, instead });
     }
     e.ensure()
 }
 
-/// [`lu`], blocking: WebGL only (WebGPU: NeedsAsync naming luAsync).
+/// [`lu`], blocking: WebGL and the CPU (WebGPU: NeedsAsync naming luAsync).
 pub fn lu_now(e: &mut Engine, n: usize, a: &[f32], steps: usize) -> Result<Lu> {
     const CALL: &str = "lu";
     const INSTEAD: &str = "luAsync";
@@ -280,7 +284,7 @@ pub fn lu_now(e: &mut Engine, n: usize, a: &[f32], steps: usize) -> Result<Lu> {
     done
 }
 
-/// [`solve`], blocking: WebGL only (WebGPU: NeedsAsync naming solveAsync).
+/// [`solve`], blocking: WebGL and the CPU (WebGPU: NeedsAsync naming solveAsync).
 pub fn solve_now(e: &mut Engine, n: usize, a: &[f32], b: &[f32], nrhs: usize) -> Result<Solution> {
     const CALL: &str = "solve";
     const INSTEAD: &str = "solveAsync";

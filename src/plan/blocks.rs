@@ -466,6 +466,14 @@ impl Atlas {
         )
     }
 
+    /// Where entry (r, col) of tile `s` sits in the atlas matrix (row-major): the
+    /// shaders' `atlas_at` (wgsl/atlas.wgsl).
+    pub fn at(&self, s: usize, r: usize, col: usize) -> usize {
+        let t = self.tile;
+        let (band, slot) = (s / self.per_row, s % self.per_row);
+        (band * t.rows + r) * (self.per_row * t.cols) + slot * t.cols + col
+    }
+
     /// Tiles (tile.rows × tile.cols values each, row-major, one after another) as
     /// the atlas matrix.
     pub fn pack(&self, values: &[f32]) -> Vec<f32> {

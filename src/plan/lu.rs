@@ -236,30 +236,63 @@ pub fn eliminate<T: Real>(
     let mut pivots = Vec::with_capacity(steps);
     let mut singular = None;
     for k in 0..steps {
-        let p = pivot_row(n, w, cols, k);
+        let (p, small) = step(n, cols, k, w, tiny);
         pivots.push(p as u32);
-        if p != k {
-            for j in 0..cols {
-                w.swap(k * cols + j, p * cols + j);
-            }
-        }
-        let pivot = w[k * cols + k];
-        if pivot.abs().get() <= tiny {
+        if small {
             singular.get_or_insert(k);
-            for i in k + 1..n {
-                w[i * cols + k] = T::zero();
-            }
-            continue;
-        }
-        for i in k + 1..n {
-            let l = w[i * cols + k].div(pivot);
-            w[i * cols + k] = l;
-            for j in k + 1..cols {
-                w[i * cols + j] = w[i * cols + j].sub(l.mul(w[k * cols + j]));
-            }
         }
     }
     (pivots, singular)
+}
+
+/// Step k of [`eliminate`]: the pivot row found and swapped in, the multipliers
+/// stored and the trailing block updated. Returns the pivot row and whether the
+/// step was singular (then nothing below the pivot is eliminated).
+pub fn step<T: Real>(n: usize, cols: usize, k: usize, w: &mut [T], tiny: f64) -> (usize, bool) {
+    let p = pivot_row(n, w, cols, k);
+    if p != k {
+        for j in 0..cols {
+            w.swap(k * cols + j, p * cols + j);
+        }
+    }
+    let pivot = w[k * cols + k];
+    if pivot.abs().get() <= tiny {
+        for i in k + 1..n {
+            w[i * cols + k] = T::zero();
+        }
+        return (p, true);
+    }
+    for i in k + 1..n {
+        let l = w[i * cols + k].div(pivot);
+        w[i * cols + k] = l;
+        for j in k + 1..cols {
+            w[i * cols + j] = w[i * cols + j].sub(l.mul(w[k * cols + j]));
+        }
+    }
+    (p, false)
+}
+
+/// Back substitution after elimination of [A | B] (n × cols, the right-hand
+/// sides in columns n..cols): x (n × (cols − n), row-major) with U·x = y, in the
+/// order wgsl/lu_back.wgsl runs it (y_i loses u_ik·x_k for k from n − 1 down,
+/// then x_i = y_i / u_ii).
+pub fn back<T: Real>(n: usize, cols: usize, w: &[T]) -> Vec<T> {
+    let nrhs = cols - n;
+    let mut x = vec![T::zero(); n * nrhs];
+    for r in 0..nrhs {
+        let c = n + r;
+        let mut y: Vec<T> = (0..n).map(|i| w[i * cols + c]).collect();
+        for k in (0..n).rev() {
+            let xk = y[k].div(w[k * cols + k]);
+            for (i, yi) in y.iter_mut().enumerate().take(k) {
+                *yi = yi.sub(w[i * cols + k].mul(xk));
+            }
+        }
+        for i in 0..n {
+            x[i * nrhs + r] = y[i].div(w[i * cols + i]);
+        }
+    }
+    x
 }
 
 /// The LU factorization of the n × n `a` in arithmetic `T` with unit `eps`.

@@ -54,7 +54,8 @@ fn upload_list(e: &mut Engine, data: &[f32], width: usize) -> Result<Matrix> {
 }
 
 fn upload_indices(e: &mut Engine, data: &[u32], width: usize) -> Result<Matrix> {
-    let as_bits = e.backend() == Backend::WebGpu;
+    // WebGL samples floats: indices must be exact as floats there.
+    let as_bits = e.backend() != Backend::WebGl;
     let (shape, packed) = sparse::pack_indices(data, width, as_bits);
     e.upload(shape, Layout::Scalar, &packed, 0.0)
 }

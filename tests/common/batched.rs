@@ -89,7 +89,7 @@ pub async fn batched_powers_match_the_reference(backend: Backend) {
         }
         assert_eq!(got, want, "M^{p} for 50 integer 3x3 matrices");
     }
-    if backend == Backend::WebGl {
+    if backend != Backend::WebGpu {
         let got = g.power_batched(count, n, &m, 2).unwrap();
         assert_eq!(got, g.power_batched_async(count, n, &m, 2).await.unwrap());
     }

@@ -66,7 +66,7 @@ async fn stats(run: &mut JsRun, which: &str) -> JsValue {
 }
 
 /// `run.resultAsync()`; on WebGL also the blocking `run.result()`.
-async fn result(run: &mut JsRun) -> Vec<f32> {
+pub async fn result(run: &mut JsRun) -> Vec<f32> {
     let got = resolve(run.result_async()).await;
     if run.backend() == "webgl" {
         assert_eq!(run.result().unwrap().to_vec(), got, "run.result");

@@ -262,11 +262,13 @@ pub async fn the_javascript_form_returns_the_same(backend: Backend) {
     assert_eq!(floats(&prop(&got, "v")), want.v);
     assert_eq!(sweeps, want.sweeps);
     match backend {
-        Backend::WebGl => {
+        Backend::WebGl | Backend::Cpu => {
             let now = api.svd_batched(b, r, c, js(&a)).expect("svdBatched");
             assert_eq!(floats(&prop(&now, "s")), want.s);
             let rust_async = batched_svd::svd(&g.handle(), count, rows, cols, &a).await;
-            assert_eq!(rust_async.unwrap(), want, "svd and svd_now on WebGL");
+            let rust_now = batched_svd::svd_now(&mut g.engine(), count, rows, cols, &a);
+            assert_eq!(rust_async.unwrap(), want, "svd on {backend:?}");
+            assert_eq!(rust_now.unwrap(), want, "svd_now on {backend:?}");
         }
         Backend::WebGpu => {
             let e = api.svd_batched(b, r, c, js(&a)).map(JsValue::from);
@@ -274,7 +276,6 @@ pub async fn the_javascript_form_returns_the_same(backend: Backend) {
             let e = batched_svd::svd_now(&mut g.engine(), count, rows, cols, &a);
             assert_error(e, "NEEDS_ASYNC", "svdBatchedAsync");
         }
-        Backend::Cpu => panic!("the batched SVD runs on the GPU backends"),
     }
 }
 

@@ -1,12 +1,13 @@
 //! The CPU backend through the JavaScript API: the shared argument-error checks
-//! (Promise forms) and the async run checks, less the two that draw heatmaps
-//! (UNSUPPORTED on the CPU, checked here); and the applications of matrix powers
-//! (reachability, shortest paths, inverse, eigenpairs, Jacobi, Fibonacci) with the
-//! shared checks of tests/common/apps.rs. One file: one browser start.
+//! (Promise forms) and the run checks (heatmaps included, coloured on the CPU); and
+//! the applications of matrix powers (reachability, shortest paths, inverse,
+//! eigenpairs, Jacobi, Fibonacci) with the shared checks of tests/common/apps.rs.
 
 #[allow(unused_imports)]
 use crate::common;
 use crate::common::*;
+use gpgpu_matrix::plan::reference::{self, to_f64};
+use gpgpu_matrix::Semiring::Ordinary;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
@@ -14,29 +15,7 @@ argument_error_tests!(JsSetup::CpuAsync);
 graph_tests!(Backend::Cpu);
 algebra_tests!(Backend::Cpu);
 iteration_tests!(Backend::Cpu);
-checks!(Backend::Cpu; common::runs:
-    async_products_match_the_reference,
-    async_errors_reject_the_promise,
-    two_async_calls_in_flight_at_once_both_resolve,
-    a_run_steps_pass_by_pass_with_stats_and_timers,
-    stats_count_nan_and_infinity,
-    when_done_waits_without_blocking_and_untimed_passes_say_nan,
-    timed_passes_time_the_pass_not_the_wait_after_it,
-    freeing_the_gpgpu_under_an_async_call_says_freed,
-);
-
-#[wasm_bindgen_test]
-async fn heatmaps_are_unsupported_on_the_cpu_and_say_which_backend_to_use() {
-    let g = js_on(Backend::Cpu).await;
-    let two = || num(2.0);
-    let c: JsValue = canvas(2, 2).into();
-    let r = settle(g.draw_heatmap_async(two(), two(), js(&[1.0; 4]), c, JsValue::UNDEFINED)).await;
-    assert_js_error(r, "UNSUPPORTED", "backend 'webgl' or 'webgpu'");
-    // The blocking forms work on the CPU, as on WebGL: [[1,1],[1,0]]^3.
-    let m = js(&[1.0, 1.0, 1.0, 0.0]);
-    let p = g.power(two(), m, num(3.0), JsValue::UNDEFINED).unwrap();
-    assert_eq!(floats(&p), [3.0, 2.0, 2.0, 1.0]);
-}
+run_tests!(Backend::Cpu);
 
 /// `lastCpuTiming()`: null before the first Async product; after one, each worker's
 /// kernel time, their maximum and sum, and the whole call's time, whose difference
@@ -71,4 +50,29 @@ async fn the_last_async_product_says_where_its_time_went() {
         "{max} {sum} {wall}"
     );
     assert!((get(&t, "overheadMs") - (wall - max)).abs() < 1e-9);
+}
+
+/// `whenDone()` runs what a run has queued, its product on the workers, so a pass
+/// timed around step() and whenDone() is the pass (before it, nothing has run).
+#[wasm_bindgen_test]
+async fn when_done_runs_the_queued_passes_on_the_workers() {
+    let g = js_on(Backend::Cpu).await;
+    let m = uniform(4, 64 * 64);
+    let mut run = g
+        .start_square(num(64.0), js(&m), JsValue::UNDEFINED)
+        .unwrap();
+    assert!(run.step(None).unwrap());
+    assert!(g.last_cpu_timing().is_null(), "step() only queues the pass");
+    settle(run.when_done()).await.expect("resolves");
+    assert!(
+        !g.last_cpu_timing().is_null(),
+        "the product ran on the workers"
+    );
+    let want = reference::multiply(Ordinary, 64, 64, 64, &to_f64(&m), &to_f64(&m));
+    assert_close(
+        "after whenDone",
+        &common::runs::result(&mut run).await,
+        &want,
+        FROBENIUS_TOL,
+    );
 }

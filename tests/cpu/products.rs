@@ -136,31 +136,53 @@ async fn freeing_under_an_async_product_ends_the_workers() {
     assert_eq!(gpgpu_matrix::cpu::live_workers(), start);
 }
 
+/// The blocking forms of the passes beyond products (elimination, a block-sparse
+/// product, a batch, SVDs) run their queue on the calling thread, start no worker,
+/// and give what the Async forms give; SpMV (Async only) equals the reference.
 #[wasm_bindgen_test]
-async fn elimination_and_sparse_products_are_unsupported_and_name_the_gpu_backends() {
+async fn the_passes_beyond_products_run_blocking_and_async_alike() {
     let g = cpu(2).await;
-    for r in [
-        g.lu_async(2, &[2.0, 1.0, 1.0, 3.0]).await.map(|_| ()),
-        g.solve_async(2, &[2.0, 1.0, 1.0, 3.0], &[1.0, 2.0], 1)
-            .await
-            .map(|_| ()),
-        {
-            let a =
-                gpgpu_matrix::plan::sparse::Csr::from_dense(2, 2, &[1.0, 0.0, 0.0, 1.0]).unwrap();
-            gpgpu_matrix::sparse::multiply(&g.handle(), &a, &[1.0, 2.0])
-                .await
-                .map(|_| ())
-        },
-    ] {
-        let err = r.unwrap_err();
-        assert_eq!(err.code(), "UNSUPPORTED", "{err}");
-        assert!(err.to_string().contains("'webgl' or 'webgpu'"), "{err}");
-    }
-    // The engine still works after the refusals.
-    assert_eq!(
-        g.multiply_async(1, 1, 1, &[3.0], &[4.0], &Default::default())
-            .await
-            .unwrap(),
-        [12.0]
+    let a = [2.0, 1.0, 1.0, 3.0];
+    let now = g.solve(2, &a, &[3.0, 5.0], 1).unwrap();
+    assert_eq!(g.live("workers"), 0, "a blocking call starts no worker");
+    let later = g.solve_async(2, &a, &[3.0, 5.0], 1).await.unwrap();
+    assert_eq!(now.x, later.x);
+    assert_close(
+        "2x + y = 3, x + 3y = 5",
+        now.x.as_deref().unwrap(),
+        &[0.8, 1.4],
+        1e-6,
     );
+    assert_eq!(g.lu(2, &a).unwrap().lu, g.lu_async(2, &a).await.unwrap().lu);
+    let d: Vec<f32> = (0..36)
+        .map(|v| if v % 4 == 0 { v as f32 } else { 0.0 })
+        .collect();
+    let s = gpgpu_matrix::plan::blocks::BlockSparse::from_dense(
+        gpgpu_matrix::plan::shape::Shape::square(6),
+        &d,
+        2,
+    )
+    .unwrap();
+    let want = reference::multiply(Semiring::Ordinary, 6, 6, 6, &to_f64(&d), &to_f64(&d));
+    let now = g.multiply_block_sparse(&s, &s).unwrap();
+    assert_exact("block-sparse", &now.result.to_dense(), &want);
+    let later = g.multiply_block_sparse_async(&s, &s).await.unwrap();
+    assert_eq!(now.result, later.result);
+    let m = uniform(3, 4 * 9);
+    assert_eq!(
+        g.multiply_batched(4, [3, 3, 3], &m, &m).unwrap(),
+        g.multiply_batched_async(4, [3, 3, 3], &m, &m)
+            .await
+            .unwrap()
+    );
+    assert_eq!(
+        g.svd_batched(4, 3, 3, &m).unwrap(),
+        g.svd_batched_async(4, 3, 3, &m).await.unwrap()
+    );
+    let csr =
+        gpgpu_matrix::plan::sparse::Csr::from_dense(2, 3, &[1.0, 0.0, 2.0, 0.0, 3.0, 0.0]).unwrap();
+    let y = gpgpu_matrix::sparse::multiply(&g.handle(), &csr, &[1.0, 10.0, 100.0])
+        .await
+        .unwrap();
+    assert_eq!(y, [201.0, 30.0]);
 }

@@ -11,22 +11,18 @@ use crate::error::{GpgpuError, Result};
 /// Puts RGBA8 `pixels` (width × height, row 0 at the top) on the context's canvas.
 pub fn put_pixels(
     context: &CanvasRenderingContext2d,
-    pixels: &js_sys::Uint8ClampedArray,
+    pixels: &[u8],
     (width, height): (usize, usize),
 ) -> Result<()> {
     if width == 0 || height == 0 {
         return Ok(());
     }
-    let data = pixels.to_vec();
-    let image = ImageData::new_with_u8_clamped_array_and_sh(
-        Clamped(&data[..]),
-        width as u32,
-        height as u32,
-    )
-    .map_err(|e| GpgpuError::BadArgument {
-        name: "canvas".into(),
-        detail: format!("ImageData of {width}x{height} failed: {e:?}"),
-    })?;
+    let image =
+        ImageData::new_with_u8_clamped_array_and_sh(Clamped(pixels), width as u32, height as u32)
+            .map_err(|e| GpgpuError::BadArgument {
+            name: "canvas".into(),
+            detail: format!("ImageData of {width}x{height} failed: {e:?}"),
+        })?;
     context
         .put_image_data(&image, 0, 0)
         .map_err(|e| GpgpuError::BadArgument {
