@@ -163,6 +163,9 @@ class Session {
     const c = this.config;
     const gpu = page.gpu;
     this.backend = gpu.backend;
+    // What computed the passes, in the page's words: the CPU backend has no GPU.
+    this.dev = this.backend === 'cpu' ? 'CPU' : 'GPU';
+    document.querySelector('label[for="gpu-progress"]').textContent = `${this.dev} passes`;
     // The library checks n against the device (SIZE_OVER_LIMIT) before anything is built.
     const autoKernel = gpu.defaultKernel(c.n);
     this.kernel = c.kernel === 'auto' ? autoKernel : c.kernel;
@@ -209,7 +212,7 @@ class Session {
     const n = c.n;
     const product = c.op === 'multiply';
     const area = $('heatmaps');
-    const store = this.backend === 'webgpu' ? 'buffer' : 'texture';
+    const store = { webgpu: 'buffer', cpu: 'array in wasm memory' }[this.backend] ?? 'texture';
     views.a = new HeatmapView({ title: product ? `A (input, ${store} 0)` : `M (input ${store})`, label: 'heatmap of the input matrix' });
     views.b = product ? new HeatmapView({ title: `B (input, ${store} 1)`, label: 'heatmap of B' }) : null;
     views.out = new HeatmapView({ title: 'Output', label: 'heatmap of the latest pass output' });
@@ -243,14 +246,15 @@ class Session {
    * it measured before), WebGPU waits for onSubmittedWorkDone.
    */
   async settle() {
-    if (this.backend === 'webgpu') await this.run.whenDone();
-    else this.run.sync();
+    if (this.backend === 'webgl') this.run.sync();
+    else await this.run.whenDone();
   }
 
   /** Waits until the GPU has finished what was issued, without freezing the page. */
   async waitGpu() {
-    // WebGPU: onSubmittedWorkDone, through the run (there is no blocking wait).
-    if (this.backend === 'webgpu') { await this.run.whenDone(); return; }
+    // WebGPU: onSubmittedWorkDone, through the run (there is no blocking wait). The
+    // CPU: whenDone runs the queued pass, its product on the Web Workers.
+    if (this.backend !== 'webgl') { await this.run.whenDone(); return; }
     if (this.smallPass || !gl || gl.isContextLost()) { this.run.sync(); return; }
     const fence = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
     gl.flush();
@@ -272,7 +276,7 @@ class Session {
   async stepOnce() {
     const idx = this.run.passesDone;
     if (idx >= this.passCount) return;
-    $('status').textContent = `Pass ${idx + 1} of ${this.passCount} running on the GPU: ${this.labels[idx]}…`;
+    $('status').textContent = `Pass ${idx + 1} of ${this.passCount} running on ${this.backend === 'cpu' ? 'the CPU' : 'the GPU'}: ${this.labels[idx]}…`;
     views.out.setTitle(`Output: pass ${idx + 1} of ${this.passCount} running…`);
     await nextFrame();
     const t0 = performance.now();
@@ -298,7 +302,7 @@ class Session {
     await this.#draw(views.out, 'latest', stats);
     if (this.cancelled) return;
     const done = idx + 1 === this.passCount;
-    views.out.setTitle(done ? `Result ${this.#resultName()} (GPU, float32)` : `Output of pass ${idx + 1} of ${this.passCount}: ${this.labels[idx]}`);
+    views.out.setTitle(done ? `Result ${this.#resultName()} (${this.dev}, float32)` : `Output of pass ${idx + 1} of ${this.passCount}: ${this.labels[idx]}`);
     if (this.keepPasses) {
       this.gpuPass[idx] = await this.run.readAsync('latest');
       if (this.cancelled) return;
@@ -331,7 +335,7 @@ class Session {
     }
     views.out.setValues((i, j) => {
       const v = g[i * n + j];
-      let s = `(${i}, ${j}): GPU ${num(v)}`;
+      let s = `(${i}, ${j}): ${this.dev} ${num(v)}`;
       if (r) {
         const x = r[i * n + j];
         s += ` · double ${num(x, 12)}`;
@@ -488,10 +492,10 @@ class Session {
     const canvas = views.diff.prepare(n, n);
     const drawn = await page.gpu.drawHeatmapAsync(n, n, diff, canvas, { range, sequential: true });
     views.diff.drawn(drawn, max, { nan: unmeasured, inf: 0, compared: n * n - unmeasured });
-    views.diff.setTitle(`Error: |GPU − double rounded to float32| / ${short(scale)}`);
+    views.diff.setTitle(`Error: |${this.dev} − double rounded to float32| / ${short(scale)}`);
     views.diff.setValues((i, j) => {
       const g = this.result[i * n + j], x = this.ref[i * n + j], d = diff[i * n + j];
-      const head = `(${i}, ${j}): GPU ${num(g)} · double ${num(x, 12)}`;
+      const head = `(${i}, ${j}): ${this.dev} ${num(g)} · double ${num(x, 12)}`;
       if (Number.isNaN(d)) return `${head} · ${unmeasured(g, x)}`;
       if (d === 0) return `${head} · correctly rounded: the float32 nearest the double`;
       const steps = Math.round(Math.abs(g - Math.fround(x)) / format.ulp32(x));
@@ -525,7 +529,8 @@ class Session {
       gpuMs,
       gpuTimeKind: allTimed
         ? (this.backend === 'webgpu' ? 'GPU timestamp queries (timestamp-query) around each compute pass, sum of passes' : 'GPU timer query (EXT_disjoint_timer_query_webgl2), sum of passes')
-        : 'wall time around a synchronisation, sum of passes',
+        : this.backend === 'cpu' ? 'CPU: wall time around each pass (step, then whenDone running it on the Web Workers), sum of passes'
+          : 'wall time around a synchronisation, sum of passes',
       gpuWallMs: this.uploadMs + wallSum + this.readbackMs,
       gpuGflops: gflops(flops, gpuMs),
       jsMs: this.refMs ?? null,
@@ -542,12 +547,12 @@ class Session {
     const rows = [
       ['operation', `${this.opText}; M is ${describeInput(c.input, c.seed, c.prob)}${c.op === 'multiply' ? `; B is ${describeInput(c.bInput, c.bSeed, c.bProb)}` : ''}`],
       ['kernel', `${this.kernel}${c.kernel === 'auto' ? ' (auto)' : ''}, ${this.passCount} pass${this.passCount === 1 ? '' : 'es'}`],
-      ['backend', `${this.backend === 'webgpu' ? 'WebGPU: compute shaders' : 'WebGL2: fragment shaders'}${c.backend === 'auto' ? ' (auto)' : ''}`],
+      ['backend', `${{ webgpu: 'WebGPU: compute shaders', cpu: 'CPU: a SIMD128 kernel in Web Workers (no GPU)' }[this.backend] ?? 'WebGL2: fragment shaders'}${c.backend === 'auto' ? ' (auto)' : ''}`],
       ['renderer', deviceName(page.info)],
       ['GPU time', this.passCount ? `${ms(t.gpuMs)} (${t.gpuTimeKind})` : '— (no pass)'],
-      ['GPU wall time', `${ms(t.gpuWallMs)} (upload ${ms(this.uploadMs)} + passes + ${this.backend === 'webgpu' ? 'readback (copy, mapAsync)' : 'readPixels'} ${ms(this.readbackMs)}; compiling the shader took ${ms(this.compileMs)} before)`],
+      ['GPU wall time', `${ms(t.gpuWallMs)} (upload ${ms(this.uploadMs)} + passes + ${{ webgpu: 'readback (copy, mapAsync)', cpu: 'copy out of wasm memory' }[this.backend] ?? 'readPixels'} ${ms(this.readbackMs)}; ${this.backend === 'cpu' ? 'starting the workers' : 'compiling the shader'} took ${ms(this.compileMs)} before)`],
       ['JS float64 time', t.jsMs !== null ? `${clockMs(t.jsMs)} (Web Worker, i-k-j loop)` : this.refState === 'off' ? 'not run (reference off)' : '—'],
-      ['GFLOP/s', this.passCount ? `GPU ${rate(t.gpuGflops)} · JS ${rate(t.jsGflops)} (2n³ per pass)` : '—'],
+      ['GFLOP/s', this.passCount ? `${this.dev} ${rate(t.gpuGflops)} · JS ${rate(t.jsGflops)} (2n³ per pass)` : '—'],
       ['max abs error', m ? sci(m.maxAbs) + over : '—'],
       ['max relative error', m ? sci(m.maxRel) + over : '—'],
       ['relative Frobenius error', m ? sci(m.relFrobenius) + over : '—'],
@@ -769,7 +774,7 @@ async function runRemaining(s) {
   const slow = s.kernel === 'naive' && s.n >= 1024
     ? ` The naive kernel does ${sci(s.n ** 3)} multiply-adds a pass, one output entry per fragment: expect seconds per pass on a software GPU, during which the page may not repaint. kernel=auto picks the fastest kernel.`
     : '';
-  setStatus('running', `Running ${s.passCount} pass${s.passCount === 1 ? '' : 'es'} on the GPU…${slow}`);
+  setStatus('running', `Running ${s.passCount} pass${s.passCount === 1 ? '' : 'es'} on ${s.backend === 'cpu' ? 'the CPU' : 'the GPU'}…${slow}`);
   try {
     while (!s.cancelled && s.run && s.run.passesDone < s.passCount) await s.stepOnce();
     if (s.cancelled) return;
@@ -815,7 +820,7 @@ async function complete(s) {
   const t = s.totals();
   const m = s.metrics;
   let text = `Done: ${s.opText} with the ${s.kernel} kernel, ${s.passCount} pass${s.passCount === 1 ? '' : 'es'}`;
-  if (s.passCount) text += `, GPU ${ms(t.gpuMs)}`;
+  if (s.passCount) text += `, ${s.dev} ${ms(t.gpuMs)}`;
   if (t.jsMs !== null) text += `, JS float64 ${clockMs(t.jsMs)}`;
   const over = m && m.nonfiniteMismatch ? ` over the ${format.int(m.compared)} entries finite on both sides` : '';
   if (m && m.compared) text += `; relative Frobenius error ${sci(m.relFrobenius)}${over}, ${format.int(m.exact)} of ${format.int(m.total)} entries correctly rounded`;

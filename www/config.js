@@ -13,17 +13,19 @@ export const OPS = {
 };
 
 /**
- * The GPU interfaces the page can run on: WebGL2 (fragment shaders rendering into
- * textures) or WebGPU (compute shaders on storage buffers). `auto` is the library's
- * rule (Gpgpu.create({ backend: 'auto' })): WebGPU on a hardware adapter, WebGL2 when
- * the only WebGPU adapter is a software one or there is none.
+ * The devices the page can run on: WebGL2 (fragment shaders rendering into
+ * textures), WebGPU (compute shaders on storage buffers), or the CPU (a SIMD128
+ * kernel in Web Workers, for comparison). `auto` is the library's rule
+ * (Gpgpu.create({ backend: 'auto' })): WebGPU on a hardware adapter, WebGL2 when
+ * the only WebGPU adapter is a software one or there is none; never the CPU.
  */
-export const BACKENDS = ['auto', 'webgl', 'webgpu'];
+export const BACKENDS = ['auto', 'webgl', 'webgpu', 'cpu'];
 
 /** Each kernel's backend (Gpgpu.kernels() says the same once the library is loaded). */
 export const KERNEL_BACKEND = {
   naive: 'webgl', packed: 'webgl', blocked4: 'webgl', blocked8: 'webgl',
   global: 'webgpu', tiled16: 'webgpu', register: 'webgpu',
+  simd: 'cpu',
 };
 
 /** Kernel names the page knows before the library says which this device runs. */
@@ -33,7 +35,10 @@ export const KERNEL_NAMES = [...Object.keys(KERNEL_BACKEND), 'auto'];
  * The kernel a run uses when none is chosen: the one that teaches the technique
  * most directly, one output entry per fragment (WebGL) or per invocation (WebGPU).
  */
-export const DEFAULT_KERNEL = { webgl: 'naive', webgpu: 'global' };
+export const DEFAULT_KERNEL = { webgl: 'naive', webgpu: 'global', cpu: 'simd' };
+
+/** How each backend is named in a sentence. */
+export const BACKEND_NAMES = { webgl: 'WebGL', webgpu: 'WebGPU', cpu: 'the CPU' };
 
 export const N_PRESETS = [4, 8, 16, 64, 128, 256, 512, 1024, 2048];
 /** The largest n a URL may ask for; the device's own limit is checked by the library. */
@@ -295,9 +300,9 @@ export function fitKernel(config, backend, explicit) {
   if (k === 'auto' || KERNEL_BACKEND[k] === backend) return null;
   config.kernel = DEFAULT_KERNEL[backend];
   if (!explicit) return null;
-  const theirs = KERNEL_BACKEND[k] === 'webgl' ? 'a WebGL kernel (a fragment shader)' : 'a WebGPU kernel (a compute shader)';
+  const theirs = { webgl: 'a WebGL kernel (a fragment shader)', webgpu: 'a WebGPU kernel (a compute shader)', cpu: 'the CPU kernel (SIMD128 in Web Workers)' }[KERNEL_BACKEND[k]];
   const names = Object.keys(KERNEL_BACKEND).filter((x) => KERNEL_BACKEND[x] === backend).join(', ');
-  return { param: 'kernel', value: k, why: `${k} is ${theirs} and this run uses ${backend === 'webgl' ? 'WebGL' : 'WebGPU'} (kernels ${names}, auto); the default ${config.kernel} is used` };
+  return { param: 'kernel', value: k, why: `${k} is ${theirs} and this run uses ${BACKEND_NAMES[backend]} (kernels ${names}, auto); the default ${config.kernel} is used` };
 }
 
 /** Whether the float64 reference runs for this configuration. */

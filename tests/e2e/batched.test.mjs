@@ -158,6 +158,22 @@ test('on WebGPU too: RANSAC at 30 % and a small batched SVD', async () => {
   await gp.context().close();
 });
 
+test('on the CPU too: RANSAC at 30 % and a small batched SVD', async () => {
+  const cp = await openPage(browser, `${server.origin}/index.html?n=8&ref=0&backend=cpu&ransacSeed=3&svdBatch=100&svdRows=12&svdCols=5`);
+  assert.equal(await waitForStatus(cp), 'done', await cp.textContent('#status'));
+  assert.equal(await settled(cp, 'batched-ransac', 60_000), 'done', await cp.textContent('#batched-ransac-status'));
+  const r = await ransacChecks(cp, 30);
+  assert.equal(r.backend, 'cpu');
+  assert.match(await cp.textContent('#batched-ransac-table'), /not timed: the CPU backend has no GPU timer/);
+  assert.equal(await settled(cp, 'batched-svd', 60_000), 'done', await cp.textContent('#batched-svd-status'));
+  const s = await record(cp, 'svd');
+  assert.deepEqual([s.backend, s.batch, s.rows, s.cols], ['cpu', 100, 12, 5]);
+  assert.ok(s.reconstruction < 1e-5 && s.orthoV < 1e-5 && s.orthoU < 1e-4, JSON.stringify(s));
+  assert.match(await cp.textContent('#batched-svd-status'), /Done on the CPU/);
+  assert.deepEqual(cp.problems(), []);
+  await cp.context().close();
+});
+
 test('the panel at phone width: nothing wider than the screen', async () => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.waitForTimeout(200);

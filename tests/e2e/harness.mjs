@@ -76,3 +76,10 @@ export async function waitForStatus(page, timeout = 120_000, states = ['done', '
     (s) => s.includes(document.body.dataset.status), states, { timeout, polling: 50 });
   return page.evaluate(() => document.body.dataset.status);
 }
+
+/** Whether a canvas has any opaque pixel (the library drew on it). */
+export const drawnOn = (page, selector) => page.$eval(selector, (c) => {
+  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+  for (let i = 3; i < d.length; i += 4) if (d[i] > 0) return true;
+  return false;
+});

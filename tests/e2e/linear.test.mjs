@@ -42,7 +42,7 @@ async function stepChecks(p, backend) {
   assert.equal(r.pivots.length, 6);
   assert.notEqual(r.pivots[0], 0, 'a zero diagonal must swap at step 0');
   assert.equal(await p.$$eval('#linear-steps-output canvas', (x) => x.length), 7);
-  assert.equal(r.passes, backend === 'webgpu' ? 11 : 12);
+  assert.equal(r.passes, { webgl: 12, webgpu: 11, cpu: 6 }[backend]);
   const s = await run(p, 'linear-steps', { luKind: 'singular', luN: 5, luSeed: 2 });
   assert.equal(s.singular, true);
   assert.ok(Number.isInteger(s.step) && s.step < 5, String(s.step));
@@ -55,7 +55,7 @@ async function compareChecks(p, backend, n) {
   const [lu, inv, jac] = r.rows;
   assert.deepEqual(r.rows.map((x) => x.method), ['Gaussian elimination', 'power-series inverse', 'Jacobi']);
   assert.ok(lu.residual < 1e-5, `elimination residual ${lu.residual}`);
-  assert.equal(lu.passes, backend === 'webgpu' ? 2 * n : 3 * n);
+  assert.equal(lu.passes, { webgl: 3 * n, webgpu: 2 * n, cpu: n + 1 }[backend]);
   assert.ok(jac.residual < 1e-4 && jac.passes > 0, JSON.stringify(jac));
   assert.ok(inv.residual < 1e-3 && inv.passes > 0, JSON.stringify(inv));
   for (const x of r.rows) assert.ok(x.ms > 0, JSON.stringify(x));
@@ -75,6 +75,15 @@ test('on WebGPU too', async () => {
   await compareChecks(gp, 'webgpu', 16);
   assert.deepEqual(gp.problems(), []);
   await gp.context().close();
+});
+
+test('on the CPU too (backend=cpu: the same passes as Rust loops)', async () => {
+  const cp = await openPage(browser, `${server.origin}/index.html?n=8&ref=0&backend=cpu`);
+  assert.equal(await waitForStatus(cp), 'done', await cp.textContent('#status'));
+  await stepChecks(cp, 'cpu');
+  await compareChecks(cp, 'cpu', 16);
+  assert.deepEqual(cp.problems(), []);
+  await cp.context().close();
 });
 
 test('the panel at phone width: nothing wider than the screen', async () => {

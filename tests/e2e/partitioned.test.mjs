@@ -118,6 +118,22 @@ test('Fox and Cannon with q = 3 step through; messages 2q²(q−1) = 36 and 2q(q
   assert.deepEqual(page.problems(), []);
 });
 
+test('on the CPU too: the worked example and a block-sparse product with zero error', async () => {
+  const cp = await openPage(browser, `${server.origin}/index.html?n=8&ref=0&backend=cpu&sparseN=64&sparseBlock=4&sparseDensity=10&sparseSeed=3`);
+  assert.equal(await waitForStatus(cp), 'done', await cp.textContent('#status'));
+  await cp.click('#partitioned-worked-run');
+  assert.equal(await settled(cp, 'partitioned-worked'), 'done', await cp.textContent('#partitioned-worked-status'));
+  assert.deepEqual((await record(cp, 'worked')).tiled, [12, 59, 79, 6, 33, 42, 2, 82, 104]);
+  await cp.click('#partitioned-sparse-run');
+  assert.equal(await settled(cp, 'partitioned-sparse'), 'done', await cp.textContent('#partitioned-sparse-status'));
+  const r = await record(cp, 'sparse');
+  assert.deepEqual([r.n, r.blockSize, r.errorSparse, r.errorDense], [64, 4, 0, 0]);
+  assert.ok(r.blockProducts < r.denseBlockProducts / 10, `10 % of the blocks: ${r.blockProducts} products`);
+  assert.match(await cp.textContent('#partitioned-sparse-status'), /the CPU/);
+  assert.deepEqual(cp.problems(), []);
+  await cp.context().close();
+});
+
 test('the panel\'s controls round-trip through the address, beside the demo\'s', async () => {
   const url = page.url();
   const q = new URL(url).searchParams;

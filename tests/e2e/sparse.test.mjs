@@ -26,11 +26,12 @@ test('the CSR example shows the derived arrays and names the wrong listed one', 
   assert.match(text, /the right rowOffsets are \[0, 2, 3, 5, 7, 9\]/);
 });
 
-test('PageRank on WordNet agrees with float64 and lists the top synsets by name', async () => {
-  const part = page.locator('#sparse-body .sparse-pagerank');
+/** Runs the PageRank part on `p` and checks it against float64 and by name. */
+async function pagerankChecks(p) {
+  const part = p.locator('#sparse-body .sparse-pagerank');
   const t0 = Date.now();
   await part.locator('button').click();
-  await page.waitForFunction(() => !['idle', 'running'].includes(document.querySelector('#sparse-body .sparse-pagerank').dataset.status), null, { timeout: 90_000, polling: 100 });
+  await p.waitForFunction(() => !['idle', 'running'].includes(document.querySelector('#sparse-body .sparse-pagerank').dataset.status), null, { timeout: 90_000, polling: 100 });
   console.log(`PageRank on WordNet: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   assert.equal(await part.getAttribute('data-status'), 'done', await part.textContent());
   const maxDiff = Number(await part.locator('.sparse-pagerank-results').getAttribute('data-max-diff'));
@@ -40,5 +41,19 @@ test('PageRank on WordNet agrees with float64 and lists the top synsets by name'
   assert.ok(maxDiff < 1e-3 * top, `largest |GPU − float64| ${maxDiff} against the top rank ${top}`);
   for (const r of rows) assert.match(r[1], /^\S.*\.[nvar]$/, `a synset name: ${r[1]}`);
   assert.match(await part.textContent(), /converged/);
+  return part;
+}
+
+test('PageRank on WordNet agrees with float64 and lists the top synsets by name', async () => {
+  await pagerankChecks(page);
   assert.deepEqual(page.problems(), []);
+});
+
+test('PageRank on the CPU too (backend=cpu: SpMV as a Rust loop)', async () => {
+  const cp = await openPage(browser, `${server.origin}/index.html?n=8&ref=0&backend=cpu`);
+  assert.equal(await waitForStatus(cp), 'done', await cp.textContent('#status'));
+  const part = await pagerankChecks(cp);
+  assert.match(await part.textContent(), /the CPU/);
+  assert.deepEqual(cp.problems(), []);
+  await cp.context().close();
 });

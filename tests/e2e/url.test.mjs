@@ -77,7 +77,7 @@ test('invalid URL parameters fall back to defaults with a note naming each', asy
   const notes = await page.$$eval('#notes li', (l) => l.map((x) => [x.dataset.param, x.textContent]));
   const byParam = Object.fromEntries(notes);
   assert.deepEqual(Object.keys(byParam).sort(), ['backend', 'foo', 'input', 'kernel', 'n', 'p', 'prob']);
-  assert.match(byParam.backend, /backend=opengl — must be one of auto, webgl, webgpu; the default backend=auto is used/);
+  assert.match(byParam.backend, /backend=opengl — must be one of auto, webgl, webgpu, cpu; the default backend=auto is used/);
   assert.match(byParam.n, /n=abc — must be a whole number from 1 to \d+; the default n=128 is used/);
   assert.match(byParam.input, /must be one of uniform, identity/);
   assert.match(byParam.p, /the default p=5 is used/);

@@ -6,19 +6,12 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { join } from 'node:path';
-import { ARTIFACTS, launchBrowser, openPage, startServer, waitForStatus } from './harness.mjs';
+import { ARTIFACTS, drawnOn, launchBrowser, openPage, startServer, waitForStatus } from './harness.mjs';
 import { compare, square, uniformMatrix } from '../../www/reference.js';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launchBrowser(); });
 after(async () => { await browser?.close(); server?.stop(); });
-
-/** Whether a canvas has any opaque pixel (the library drew on it). */
-const drawnOn = (page, selector) => page.$eval(selector, (c) => {
-  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-  for (let i = 3; i < d.length; i += 4) if (d[i] > 0) return true;
-  return false;
-});
 
 test('backend=webgpu: compute-shader passes with heatmaps, timestamp times, the WGSL shader and a small error', async () => {
   const page = await openPage(browser, `${server.origin}/index.html?n=48&op=repeat&k=2&backend=webgpu&kernel=tiled16`);

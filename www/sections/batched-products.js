@@ -4,7 +4,7 @@
 // products shown, the time for this batch and for 100 000, and batched powers;
 // every product checked against float64.
 import { el, int, sci } from '../ui/format.js';
-import { backendName, msText, nextFrame, timedAsync } from './common.js';
+import { backendName, msText, nextFrame, timedAsync, workItems } from './common.js';
 import { numberField, partitionedGrid, readNumber } from './partitioned-ui.js';
 import { partRunner, publishBatched, readFields, uniformMatrices } from './batched-ui.js';
 
@@ -146,9 +146,9 @@ async function productsDemo(ctx, s, output, progress) {
     el('div', { class: 'scroll-x' }, el('table', { class: 'app-results', id: 'batched-products-table' },
       el('caption', {}, `Batched 3×3 products on ${backendName(gpu)}, against float64 products computed here`),
       el('tbody', {}, [
-        ['batch', `${int(batch)} products`, `${msText(ms)} (${perProduct(ms, batch)} per product)`, `one pass, ${int(batch * 9)} ${gpu.backend === 'webgpu' ? 'invocations' : 'fragments'}; the atlas ${Math.min(batch, perRow) * N} × ${bands(batch) * N} floats (${bands(batch)} band${bands(batch) === 1 ? '' : 's'} of ${int(perRow)} tiles); wall time, upload and readback included`],
+        ['batch', `${int(batch)} products`, `${msText(ms)} (${perProduct(ms, batch)} per product)`, `one pass, ${int(batch * 9)} ${workItems(gpu)}; the atlas ${Math.min(batch, perRow) * N} × ${bands(batch) * N} floats (${bands(batch)} band${bands(batch) === 1 ? '' : 's'} of ${int(perRow)} tiles); wall time, upload and readback included`],
         ['batch-error', `max error, ${int(batch)} products`, `${sci(err.rel)} relative (${sci(err.abs)} absolute)`, 'largest |C − float64 AB| of a matrix over its largest |entry|, the worst of the batch: float32 rounding', ok(err.rel, 1e-5)],
-        ['big', `${int(BIG)} products`, `${msText(bigMs)} (${perProduct(bigMs, BIG)} per product)`, `the same pass, ${int(BIG * 9)} ${gpu.backend === 'webgpu' ? 'invocations' : 'fragments'}; atlas ${perRow * N} × ${bands(BIG) * N} floats`],
+        ['big', `${int(BIG)} products`, `${msText(bigMs)} (${perProduct(bigMs, BIG)} per product)`, `the same pass, ${int(BIG * 9)} ${workItems(gpu)}; atlas ${perRow * N} × ${bands(BIG) * N} floats`],
         ['big-error', `max error, ${int(BIG)} products`, `${sci(bigErr.rel)} relative`, 'the same measure', ok(bigErr.rel, 1e-5)],
         ['power', `powers M^${p}`, `${msText(powMs)}; max error ${sci(powErr.rel)} relative`, `gpu.powerBatchedAsync(${batch}, 3, m, ${p}): ${squarings} squaring${squarings === 1 ? '' : 's'} and ${Math.max(0, ones - 1)} product${ones - 1 === 1 ? '' : 's'} with the result, each a pass over the whole batch; each M scaled to a largest entry of 1`, ok(powErr.rel, 1e-4)],
       ].map(([key, k, v, note, cls]) => el('tr', { 'data-key': key }, el('th', { scope: 'row' }, k, el('span', { class: 'what' }, note)), el('td', { class: cls || null }, v)))))),

@@ -6,7 +6,7 @@
 // returns is checked here in float64.
 import { el, int, sci } from '../ui/format.js';
 import { mulberry32 } from '../reference.js';
-import { backendName, msText, nextFrame, timedAsync } from './common.js';
+import { backendName, msText, nextFrame, timedAsync, untimedWhy } from './common.js';
 import { numberField, partitionedGrid, pct, readNumber } from './partitioned-ui.js';
 import { applyH, barChart, homographyFrom4, partRunner, publishBatched, readFields, svg } from './batched-ui.js';
 
@@ -199,7 +199,7 @@ function ransacView(scene, r, check, record, ctx) {
   const expected = clean * r.iterations;
   const none = Math.pow(1 - clean, r.iterations);
   const timer = (v) => (v == null ? 'not timed' : msText(v));
-  const why = ctx.gpu.backend === 'webgpu' ? 'this adapter has no timestamp-query feature' : 'this context has no EXT_disjoint_timer_query_webgl2';
+  const why = untimedWhy(ctx.gpu);
   const ok = (b) => (b ? 'ok' : 'bad');
   const fmtH = (v) => (Math.abs(v) < 0.01 && v !== 0 ? v.toExponential(2) : v.toFixed(3)).replace('-', '−');
   return [

@@ -147,7 +147,7 @@ async function svdDemo(ctx, st, output, progress) {
     el('div', { class: 'scroll-x' }, el('table', { class: 'app-results', id: 'batched-svd-table' },
       el('caption', {}, `${int(batch)} SVDs of ${rows}×${cols} matrices (entries uniform in [−1, 1)) on ${backendName(gpu)}, checked in float64`),
       el('tbody', {}, [
-        ['time', msText(ms), `await gpu.svdBatchedAsync(${batch}, ${rows}, ${cols}, a): wall time, upload and readback included (${gpu.backend === 'webgpu' ? 'one dispatch' : `two passes per round, ${rounds} rounds per sweep, a measuring pass and a readback per sweep`}); the log: ≈ 3.5–4 ms for 2000 9×9 SVDs with the homographies, CUDA on 2012 hardware`],
+        ['time', msText(ms), `await gpu.svdBatchedAsync(${batch}, ${rows}, ${cols}, a): wall time, upload and readback included (${gpu.backend === 'webgpu' ? 'one dispatch' : gpu.backend === 'cpu' ? 'one pass: each matrix by the same float32 algorithm, on this thread' : `two passes per round, ${rounds} rounds per sweep, a measuring pass and a readback per sweep`}); the log: ≈ 3.5–4 ms for 2000 9×9 SVDs with the homographies, CUDA on 2012 hardware`],
         ['sweeps', `mean ${mean.toFixed(2)}, at most ${maxSweeps}${capped ? ` (${capped} stopped by the cap of 30)` : ''}`, `a sweep = ${rounds} rounds of ${Math.floor(cols / 2)} disjoint pairs`, ok(!capped)],
         ['reconstruction', sci(recon), 'the largest ‖A − UΣVᵀ‖_F / ‖A‖_F of the batch, float64', ok(recon < 1e-5)],
         ['orthogonality of V', sci(orthoV), 'the largest |VᵀV − I| entry', ok(orthoV < 1e-5)],

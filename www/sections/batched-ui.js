@@ -121,7 +121,7 @@ export function partRunner(ctx, part, statusId, initial, { read, work, buttons, 
     busy = true;
     for (const b of buttons) b.disabled = true;
     ctx.url.set(r.state);
-    status.set('running', `Running on the GPU (${backendName(ctx.gpu)})…`);
+    status.set('running', `Running on ${backendName(ctx.gpu)}…`);
     try {
       await nextFrame();
       status.set('done', await work(r.state, (text) => status.set('running', text)));

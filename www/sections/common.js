@@ -147,8 +147,17 @@ export async function timedAsync(f) {
   return [r, performance.now() - t0];
 }
 
-/** "WebGPU" or "WebGL2": the backend a section's run used. */
-export const backendName = (gpu) => (gpu.backend === 'webgpu' ? 'WebGPU' : 'WebGL2');
+/** "WebGPU", "WebGL2" or "the CPU": the backend a section's run used. */
+export const backendName = (gpu) => ({ webgpu: 'WebGPU', cpu: 'the CPU' }[gpu.backend] ?? 'WebGL2');
+
+/** What runs one output entry of a pass: an invocation, a fragment, or (CPU) a loop iteration. */
+export const workItems = (gpu) => ({ webgpu: 'invocations', cpu: 'loop iterations' }[gpu.backend] ?? 'fragments');
+
+/** Why a pass has no GPU time on this backend. */
+export const untimedWhy = (gpu) => ({
+  webgpu: 'this adapter has no timestamp-query feature',
+  cpu: 'the CPU backend has no GPU timer',
+}[gpu.backend] ?? 'this context has no EXT_disjoint_timer_query_webgl2');
 
 /** "12.3 ms", or "< 0.1 ms" below the clock's resolution (wall-clock times). */
 export const msText = clockMs;

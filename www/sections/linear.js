@@ -32,7 +32,7 @@ function runner(ctx, part, statusId, initial, { read, work, button, name }) {
       }
       busy = true;
       button.disabled = true;
-      status.set('running', `Running on the GPU (${backendName(ctx.gpu)})…`);
+      status.set('running', `Running on ${backendName(ctx.gpu)}…`);
       try {
         await nextFrame();
         status.set('done', await work(r));

@@ -119,7 +119,7 @@ export function meshPart(ctx, state) {
     busy = true;
     button.disabled = true;
     ctx.url.set({ mesh: algorithm, meshN: n, meshQ: q, meshStep: 1 });
-    status.set('running', `${ALGORITHMS[algorithm]} on a ${q}×${q} mesh: ${q ** 3} block products on the GPU (${backendName(ctx.gpu)})…`);
+    status.set('running', `${ALGORITHMS[algorithm]} on a ${q}×${q} mesh: ${q ** 3} block products on ${backendName(ctx.gpu)}…`);
     try {
       await nextFrame();
       const a = integerMatrix(101, n * n, -4, 4), b = integerMatrix(102, n * n, -4, 4);

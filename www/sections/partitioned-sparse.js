@@ -81,7 +81,7 @@ export function sparsePart(ctx, state) {
     busy = true;
     button.disabled = fillButton.disabled = true;
     ctx.url.set(r.state);
-    st.set('running', `Running on the GPU (${backendName(ctx.gpu)})…`);
+    st.set('running', `Running on ${backendName(ctx.gpu)}…`);
     try {
       await nextFrame();
       const text = await fn(r.state);

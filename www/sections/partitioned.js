@@ -50,7 +50,7 @@ function workedPart(ctx) {
     if (busy || !ctx.gpu) return;
     busy = true;
     button.disabled = true;
-    status.set('running', `Computing the block products on the GPU (${backendName(ctx.gpu)})…`);
+    status.set('running', `Computing the block products on ${backendName(ctx.gpu)}…`);
     try {
       await nextFrame();
       const record = await worked(ctx, output);

@@ -15,6 +15,7 @@ const BACKEND_LABELS = {
   auto: 'auto (library picks)',
   webgl: 'webgl (fragment)',
   webgpu: 'webgpu (compute)',
+  cpu: 'cpu (SIMD128, Web Workers)',
 };
 
 export class Controls {
@@ -175,6 +176,9 @@ export class Controls {
     if (choice === 'webgl') {
       const none = w && (w.state === 'none' || w.state === 'no-adapter') ? ` WebGPU cannot be chosen: ${w.text}.` : '';
       return `WebGL2: each pass draws a full-screen quad; a fragment shader computes one texel of the output texture.${none}`;
+    }
+    if (choice === 'cpu') {
+      return `CPU: no GPU at all, for comparison. Each product runs a SIMD128 kernel (Rust compiled to WebAssembly) in Web Workers, one per core (${navigator.hardwareConcurrency || '?'} here), each computing a block of C's rows; the other passes run on the page's thread.`;
     }
     const soft = w && w.state === 'software' ? ` Here ${w.text}: every “GPU” time is CPU time.` : '';
     return `WebGPU: each pass dispatches a compute shader over storage buffers, in workgroups of invocations that share fast memory.${soft}`;

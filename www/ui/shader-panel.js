@@ -8,7 +8,11 @@ import { el } from './format.js';
 import { renderSource } from './shader.js';
 import { describeError } from './errors.js';
 
-const GROUPS = { webgl: 'WebGL2: fragment shaders (GLSL)', webgpu: 'WebGPU: compute shaders (WGSL)' };
+const GROUPS = {
+  webgl: 'WebGL2: fragment shaders (GLSL)',
+  webgpu: 'WebGPU: compute shaders (WGSL)',
+  cpu: 'CPU: Rust, SIMD128, Web Workers',
+};
 
 /**
  * The kernel's own file inside a complete WGSL shader: from its `// Kernel "name"`
@@ -51,7 +55,7 @@ export class ShaderPanel {
     const k = this.kernels.find((x) => x.name === name);
     let shown;
     try {
-      shown = k && k.backend === 'webgpu' ? this.#wgsl(k) : this.#glsl(name);
+      shown = k?.backend === 'webgpu' ? this.#wgsl(k) : k?.backend === 'cpu' ? this.#rust(k) : this.#glsl(name);
     } catch (err) {
       code.replaceChildren(el('p', { class: 'error' }, describeError(err).message));
       return;
@@ -77,6 +81,17 @@ export class ShaderPanel {
       tail: 'The vertex shader only passes the quad\'s positions and texture coordinates through.',
       summary: 'The complete fragment shader the GPU compiles (with the semiring and layout code)',
       program: prog,
+    };
+  }
+
+  /** The CPU kernel: Rust compiled to WebAssembly with SIMD128, no shader at all. */
+  #rust(k) {
+    return {
+      source: this.Gpgpu.kernelSource(k.name),
+      file: k.file,
+      tail: 'No shader: Rust compiled to WebAssembly (SIMD128), run by each Web Worker on its block of C\'s rows.',
+      summary: 'What the workers run: the same WebAssembly module as the page, this function called with their rows of A',
+      program: `${k.file} is compiled into the library's .wasm; each Web Worker instantiates that module and calls gpgpu_cpu_rows (src/cpu/mod.rs) on its rows.`,
     };
   }
 

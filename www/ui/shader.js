@@ -106,7 +106,20 @@ const GENERIC = [
   { re: /texelFetch|texture\(/, note: 'Reads input texels.' },
 ];
 
-const RULES = { naive: NAIVE, packed: PACKED, blocked4: BLOCKED, blocked8: BLOCKED, global: GLOBAL, tiled16: TILED };
+// The CPU kernel (src/cpu/kernel.rs): Rust, not a shader.
+const SIMD = [
+  { re: /pub fn product\(/, note: 'C\'s rows of one worker ← its rows of A · B. Each Web Worker calls this on its block of rows: the OpenMP parallel-for of the chapter, with a static schedule.' },
+  { re: /for jc in /, note: 'Blocks of NC columns of B and C.' },
+  { re: /for pc in /, note: 'Blocks of KC along k: the packed block of B stays in cache while every block of A\'s rows uses it (GotoBLAS/BLIS blocking).' },
+  { re: /for ic in /, note: 'Blocks of MC rows of A, packed into slivers of MR rows.' },
+  { re: /fn pack_b\(/, note: 'B packed into panels NR columns wide, k-major: the micro-kernel reads them front to back.' },
+  { re: /#\[target_feature\(enable = "simd128"\)\]/, note: 'SIMD128 in the micro-kernel only: 128-bit vectors of four f32 lanes.' },
+  { re: /let \(mut c00, mut c01/, note: 'Eight f32x4 accumulators: a 4 × 8 block of C in registers for the whole loop over k, what the register kernel does per GPU invocation.' },
+  { re: /v128_load32_splat/, note: 'One value of A broadcast to all four lanes.' },
+  { re: /c00 = f32x4_add\(c00, f32x4_mul/, note: 'Multiply and add on four lanes at once (SIMD128 has no fused multiply-add).' },
+];
+
+const RULES = { naive: NAIVE, packed: PACKED, blocked4: BLOCKED, blocked8: BLOCKED, global: GLOBAL, tiled16: TILED, simd: SIMD };
 
 function rulesFor(kernel, source) {
   // Three files implement "register": the GPU form written out, its array form for
@@ -150,6 +163,6 @@ export function renderSource(kernel, source) {
   });
   const list = el('ol', { class: 'src-notes' },
     notes.map((n, idx) => el('li', {}, el('a', { class: 'where', href: `#src-note-line-${idx + 1}` }, `line ${n.line + 1}`), ': ', n.note)));
-  const language = /@compute|fn main/.test(source) ? 'WGSL' : 'GLSL';
+  const language = kernel === 'simd' ? 'Rust' : /@compute|fn main/.test(source) ? 'WGSL' : 'GLSL';
   return { code: el('pre', { class: 'src', tabindex: '0', 'aria-label': `${language} source of the ${kernel} kernel` }, code), notes: list, count: notes.length };
 }

@@ -54,14 +54,20 @@ export class Timeline {
     const how = gpuWebgpu
       ? 'onSubmittedWorkDone, awaited through run.whenDone()'
       : 'a synchronising one-texel readback for small passes, a fence for large ones';
-    const note = !this.timer
+    let note = !this.timer
       ? `This ${gpuWebgpu ? 'device grants no timestamp queries (timestamp-query)' : 'browser offers no GPU timer (EXT_disjoint_timer_query_webgl2)'}, so the times are wall times around a synchronisation: from issuing the pass until the GPU reported it finished (${how}).`
       : gpuWebgpu
         ? `GPU time: measured on the GPU by timestamp queries (timestamp-query) written at the start and the end of the pass's compute pass; the first passes of a run can also hold one-time work (pipeline and buffer set-up at a new size), so compare later passes. Wall time: from issuing the pass until the GPU reported it finished (${how}).`
         : `GPU time: measured on the GPU by EXT_disjoint_timer_query_webgl2 around the pass's draw call; the first passes of a run can also hold one-time driver work (on SwiftShader, the software GPU of headless Chromium, the first draws at a new size measured several times longer than later ones), so compare later passes. Wall time: from issuing the pass until the GPU reported it finished (${how}).`;
-    const wallNote = ` A wall time also holds the hand-over to the GPU and any GPU work queued before the pass (on a software ${gpuWebgpu ? 'adapter' : 'renderer'} such as SwiftShader, drawing the page itself); the first pass of a run often also holds one-time set-up (its output ${gpuWebgpu ? 'buffer' : 'texture'}, and driver work on the first ${gpuWebgpu ? 'dispatch' : 'draw'} at this size).`;
+    let wallNote = ` A wall time also holds the hand-over to the GPU and any GPU work queued before the pass (on a software ${gpuWebgpu ? 'adapter' : 'renderer'} such as SwiftShader, drawing the page itself); the first pass of a run often also holds one-time set-up (its output ${gpuWebgpu ? 'buffer' : 'texture'}, and driver work on the first ${gpuWebgpu ? 'dispatch' : 'draw'} at this size).`;
+    let kind = gpuWebgpu ? 'compute' : 'render-to-texture';
+    if (backend === 'cpu') {
+      note = 'The CPU has no GPU timer: the times are wall times from step() until run.whenDone() resolved, which sends the pass\'s product to the Web Workers (C\'s rows split among them) and waits for every part.';
+      wallNote = ' A wall time also holds copying A and B into the workers\' messages and C back out; the first pass of a run often also holds each worker compiling the module.';
+      kind = 'CPU';
+    }
     const caption = el('caption', {}, labels.length
-      ? `${labels.length} ${gpuWebgpu ? 'compute' : 'render-to-texture'} pass${labels.length > 1 ? 'es' : ''}, each an n×n×n product (${flops(flopsPerPass)} at n = ${n}). Error vs double: ‖GPU − double‖_F / ‖double‖_F of the pass's output, the double being the same pass in float64.`
+      ? `${labels.length} ${kind} pass${labels.length > 1 ? 'es' : ''}, each an n×n×n product (${flops(flopsPerPass)} at n = ${n}). Error vs double: ‖${backend === 'cpu' ? 'CPU' : 'GPU'} − double‖_F / ‖double‖_F of the pass's output, the double being the same pass in float64.`
       : 'No pass: the answer needs no product (M^0 = I, M^1 = M, M^(2^0) = M).');
     const table = labels.length ? el('table', { class: 'timeline' }, caption, el('thead', {}, head), body) : el('p', {}, caption.textContent);
     // The timeline as a picture too (www/ui/figures.js: Save PNG / Save SVG beside Copy).

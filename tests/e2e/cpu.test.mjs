@@ -1,0 +1,86 @@
+// The page on the CPU backend: backend=cpu runs the same demo with no GPU at all,
+// the library's SIMD128 kernel in Web Workers computing each product, so a visitor
+// can set it beside a GPU run: the same heatmaps, timeline and precision panel,
+// passes timed from step() until whenDone() has run them on the workers, and the
+// Rust kernel in the shader panel.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { join } from 'node:path';
+import { ARTIFACTS, drawnOn, launchBrowser, openPage, startServer, waitForStatus } from './harness.mjs';
+import { compare } from '../../www/reference.js';
+
+let server, browser;
+before(async () => { server = await startServer(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); server?.stop(); });
+
+test('backend=cpu: passes on the Web Workers, heatmaps, the Rust kernel and a small error', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=48&op=repeat&k=2&backend=cpu`);
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  await page.screenshot({ path: join(ARTIFACTS, 'cpu-1280x720.png') });
+  const r = await page.evaluate(() => window.__results);
+  assert.deepEqual([r.backend, r.config.backend, r.kernel, r.passCount, r.reference], ['cpu', 'cpu', 'simd', 2, 'done']);
+  assert.match(r.renderer, /^the CPU: \d+ Web Workers \(wasm SIMD128/);
+  assert.ok(r.metrics.relFrobenius > 0 && r.metrics.relFrobenius <= 1e-5, String(r.metrics.relFrobenius));
+  assert.deepEqual(await page.$$eval('#notes li', (l) => l.length), 0);
+  assert.match(await page.textContent('#device'), /^Device: the CPU: \d+ Web Workers .* kernels: simd$/);
+
+  // Heatmaps of the input, the result and the error, each coloured on the CPU.
+  const titles = await page.$$eval('#heatmaps figure figcaption', (f) => f.map((x) => x.textContent));
+  assert.equal(titles.length, 3, titles.join(' | '));
+  assert.match(titles[0], /input array in wasm memory/);
+  assert.match(titles[1], /^Result M\^4 \(CPU, float32\)/);
+  assert.match(titles[2], /^Error: \|CPU − double/);
+  for (const i of [1, 2, 3]) assert.ok(await drawnOn(page, `#heatmaps figure:nth-child(${i}) canvas`), `picture ${i} drawn`);
+  const box = await page.locator('#heatmaps figure:nth-child(2) canvas').boundingBox();
+  await page.mouse.move(box.x + 3, box.y + 3);
+  assert.match(await page.textContent('#heatmaps figure:nth-child(2) .hm-readout'), /^\(0, 0\): CPU −?\d.* · double −?\d/);
+  assert.match(await page.textContent('#status'), /with the simd kernel, 2 passes, CPU \d/);
+  assert.equal(await page.textContent('label[for="gpu-progress"]'), 'CPU passes');
+
+  // The timeline: two CPU passes, wall times (no GPU timer), each pass run by whenDone.
+  assert.equal(await page.locator('#timeline tbody tr.ran').count(), 2);
+  assert.match(await page.textContent('#timeline caption'), /^2 CPU passes/);
+  assert.doesNotMatch(await page.textContent('#timeline thead'), /GPU time/);
+  assert.match(await page.textContent('#timeline .help'), /run\.whenDone\(\) resolved/);
+  for (const p of r.passes) assert.ok(p.wallMs > 0 && p.gpuMs === null && p.relFrobenius <= 1e-5, JSON.stringify(p));
+  assert.match(r.totals.gpuTimeKind, /^CPU: wall time/);
+  const table = await page.$$eval('#summary tr', (rows) => Object.fromEntries(rows.map((tr) => [tr.dataset.key, tr.querySelector('td').textContent])));
+  assert.equal(table.backend, 'CPU: a SIMD128 kernel in Web Workers (no GPU)');
+  assert.match(table['GPU wall time'], /copy out of wasm memory .*starting the workers took/);
+
+  // The shader panel: no shader, the Rust kernel with its key lines.
+  assert.equal(await page.inputValue('#shader-kernel'), 'simd');
+  assert.match(await page.textContent('#shader-about'), /^src\/cpu\/kernel\.rs — .*This is the kernel that ran\. No shader/);
+  const notes = await page.$$eval('#shader-notes li', (li) => li.map((x) => x.textContent));
+  assert.ok(notes.length >= 8, notes.join('\n'));
+  assert.ok(notes.some((t) => /OpenMP parallel-for/.test(t)));
+  assert.match(await page.getAttribute('#shader-code pre', 'aria-label'), /^Rust source of the simd kernel/);
+
+  // The form lists the CPU's kernel; an exact integer power on the CPU, from the form.
+  assert.deepEqual(await page.$$eval('#kernel option', (o) => o.map((x) => x.value)), ['simd', 'auto']);
+  assert.match(await page.textContent('#backend-help'), /^CPU: no GPU at all/);
+  await page.selectOption('#op', 'power');
+  await page.selectOption('#input', 'integers');
+  await page.click('#run');
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  assert.equal(new URL(page.url()).searchParams.get('backend'), 'cpu');
+  const again = await page.evaluate(() => window.__results);
+  assert.deepEqual([again.backend, again.config.op, again.config.input, again.reference], ['cpu', 'power', 'integers', 'done']);
+  // Checked here too, against the page's float64 reference.
+  const got = Float32Array.from(await page.evaluate(() => Array.from(window.__page.last.gpu)));
+  const ref = Float64Array.from(await page.evaluate(() => Array.from(window.__page.last.ref)));
+  assert.ok(compare(got, ref).relFrobenius <= 1e-6, String(compare(got, ref).relFrobenius));
+  assert.deepEqual(page.problems(), []);
+  assert.deepEqual(page.origins(), [server.origin]);
+  await page.context().close();
+});
+
+test('a kernel of a GPU backend asked with backend=cpu becomes the CPU kernel, with a note', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=8&backend=cpu&kernel=tiled16`);
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  const notes = await page.$$eval('#notes li', (l) => l.map((x) => x.textContent));
+  assert.ok(notes.some((t) => /tiled16 is a WebGPU kernel \(a compute shader\) and this run uses the CPU \(kernels simd, auto\); the default simd is used/.test(t)), notes.join('\n'));
+  assert.equal((await page.evaluate(() => window.__results)).kernel, 'simd');
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
