@@ -218,6 +218,50 @@ fn free(h: &Handle, m: Matrix) {
     });
 }
 
+/// The statistics of `m`, which is then freed.
+async fn measure(h: &Handle, m: Matrix) -> Result<crate::kernels::webgl::reduce::Stats> {
+    let st = stats(h, &m).await;
+    free(h, m);
+    st
+}
+
+/// Makes `next` the iterate `x` (the old one freed) and returns Σ|next − x|
+/// (infinite where the change holds NaN or ±Inf).
+async fn advance(h: &Handle, x: &mut Matrix, next: Matrix) -> Result<f32> {
+    let delta = affine(h, &next, Some(x), 1.0, -1.0);
+    free(h, std::mem::replace(x, next));
+    let st = measure(h, delta?).await?;
+    Ok(if st.nan + st.inf > 0.0 {
+        f32::INFINITY
+    } else {
+        st.sum_abs
+    })
+}
+
+/// An iteration's end: the iterate `x` read back (its first `n` values) unless the
+/// loop failed, then `x`, the `others` and the matrix given back to the engine.
+async fn read_and_free(
+    h: &Handle,
+    run: Result<()>,
+    (x, n): (Matrix, usize),
+    others: Vec<Matrix>,
+    dev: DeviceCsr,
+) -> Result<Vec<f32>> {
+    let data = match run {
+        Ok(()) => read(h, &x, n).await,
+        Err(err) => Err(err),
+    };
+    let _ = h.with(|e| {
+        e.recycle(x);
+        for m in others {
+            e.recycle(m);
+        }
+        dev.free(e);
+        Ok(())
+    });
+    data
+}
+
 /// y = A·x on the GPU, read back.
 pub async fn multiply(h: &Handle, a: &Csr, x: &[f32]) -> Result<Vec<f32>> {
     multiply_with(h, a, x, None).await
@@ -329,17 +373,7 @@ pub async fn pagerank(h: &Handle, graph: &Csr, s: PageRankSettings) -> Result<Pa
                 affine(h, &y, Some(&ones), 1.0, lost)
             });
             free(h, y);
-            let next = next?;
-            let delta = affine(h, &next, Some(&x), 1.0, -1.0)?;
-            free(h, std::mem::replace(&mut x, next));
-            let st = stats(h, &delta).await;
-            free(h, delta);
-            let st = st?;
-            let d = if st.nan + st.inf > 0.0 {
-                f32::INFINITY
-            } else {
-                st.sum_abs
-            };
+            let d = advance(h, &mut x, next?).await?;
             deltas.push(d);
             if (d as f64) <= s.tolerance {
                 converged = true;
@@ -352,16 +386,7 @@ pub async fn pagerank(h: &Handle, graph: &Csr, s: PageRankSettings) -> Result<Pa
         Ok::<(), GpgpuError>(())
     }
     .await;
-    let ranks = match run {
-        Ok(()) => read(h, &x, n).await,
-        Err(err) => Err(err),
-    };
-    let _ = h.with(|e| {
-        e.recycle(x);
-        e.recycle(ones);
-        dev.free(e);
-        Ok(())
-    });
+    let ranks = read_and_free(h, run, (x, n), vec![ones], dev).await;
     Ok(PageRank {
         ranks: ranks?,
         converged,
@@ -396,17 +421,7 @@ pub async fn jacobi(h: &Handle, a: &Csr, b: &[f32], settings: JacobiSettings) ->
             let (tx, _) = h.with(|e| dev.multiply(e, &x, false))?;
             let next = affine(h, &tx, Some(&cm), 1.0, 1.0);
             free(h, tx);
-            let next = next?;
-            let delta = affine(h, &next, Some(&x), 1.0, -1.0)?;
-            free(h, std::mem::replace(&mut x, next));
-            let st = stats(h, &delta).await;
-            free(h, delta);
-            let st = st?;
-            let sum = if st.nan + st.inf > 0.0 {
-                f32::INFINITY
-            } else {
-                st.sum_abs
-            };
+            let sum = advance(h, &mut x, next?).await?;
             let norm = stats(h, &x).await?.sum_abs;
             deltas.push(sum);
             norms.push(norm);
@@ -426,16 +441,7 @@ pub async fn jacobi(h: &Handle, a: &Csr, b: &[f32], settings: JacobiSettings) ->
         Ok::<(), GpgpuError>(())
     }
     .await;
-    let x_data = match run {
-        Ok(()) => read(h, &x, n).await,
-        Err(err) => Err(err),
-    };
-    let _ = h.with(|e| {
-        e.recycle(x);
-        e.recycle(cm);
-        dev.free(e);
-        Ok(())
-    });
+    let x_data = read_and_free(h, run, (x, n), vec![cm], dev).await;
     Ok(Jacobi {
         x: x_data?,
         converged,
@@ -489,16 +495,10 @@ pub async fn power(
         for _ in 0..max_iterations {
             let (y, _) = h.with(|e| dev.multiply(e, &x, false))?;
             let norms = async {
-                let plus = affine(h, &y, Some(&x), 1.0, 1.0)?;
-                let p = stats(h, &plus).await;
-                free(h, plus);
-                let minus = affine(h, &y, Some(&x), 1.0, -1.0)?;
-                let m = stats(h, &minus).await;
-                free(h, minus);
-                let lambda = (p?.sum_sq as f64 - m?.sum_sq as f64) / 4.0;
-                let r = affine(h, &y, Some(&x), 1.0, -(lambda as f32))?;
-                let rs = stats(h, &r).await;
-                free(h, r);
+                let p = measure(h, affine(h, &y, Some(&x), 1.0, 1.0)?).await?;
+                let m = measure(h, affine(h, &y, Some(&x), 1.0, -1.0)?).await?;
+                let lambda = (p.sum_sq as f64 - m.sum_sq as f64) / 4.0;
+                let rs = measure(h, affine(h, &y, Some(&x), 1.0, -(lambda as f32))?).await;
                 let ys = stats(h, &y).await?;
                 Ok::<_, GpgpuError>((
                     lambda,
@@ -533,15 +533,7 @@ pub async fn power(
         Ok::<(), GpgpuError>(())
     }
     .await;
-    let vector = match run {
-        Ok(()) => read(h, &x, n).await,
-        Err(err) => Err(err),
-    };
-    let _ = h.with(|e| {
-        e.recycle(x);
-        dev.free(e);
-        Ok(())
-    });
+    let vector = read_and_free(h, run, (x, n), vec![], dev).await;
     Ok(EigenPair {
         value,
         vector: vector?,
