@@ -6,6 +6,8 @@
 // adapters, 2 cores: small batches, the whole run in a few minutes) and `profile=gpu`
 // (a real GPU: the H100 through gpu-browser).
 
+import { queryReader, whole, oneOf } from './bench-query.js';
+
 export const PARTS = ['ransac', 'nullvec', 'svd', 'products'];
 
 const PROFILES = {
@@ -20,31 +22,11 @@ const PROFILES = {
 };
 
 export function readBatchedParams(search) {
-  const q = new URLSearchParams(search);
-  const problems = [];
-  const profileName = q.get('profile') || 'swiftshader';
-  if (!PROFILES[profileName]) problems.push(`profile=${profileName}: expected ${Object.keys(PROFILES).join(' or ')}`);
-  const base = PROFILES[profileName] || PROFILES.swiftshader;
-  const num = (k, d, { min = -Infinity, max = Infinity, whole = false } = {}) => {
-    if (!q.has(k) || q.get(k).trim() === '') return d;
-    const raw = q.get(k).trim(), v = raw === 'Infinity' ? Infinity : Number(raw);
-    if (Number.isNaN(v) || (whole && !Number.isInteger(v)) || v < min || v > max) {
-      problems.push(`${k}=${raw}: expected ${whole ? 'a whole number' : 'a number'} from ${min} to ${max}`);
-      return d;
-    }
-    return v;
-  };
-  const list = (k, d, check) => {
-    if (!q.has(k)) return d;
-    const items = q.get(k).split(',').map((s) => s.trim()).filter(Boolean);
-    for (const s of items) { const why = check(s); if (why) problems.push(`${k}: "${s}" ${why}`); }
-    return items;
-  };
-  const whole = (lo, hi) => (s) => (Number.isInteger(Number(s)) && Number(s) >= lo && Number(s) <= hi ? null : `is not a whole number from ${lo} to ${hi}`);
+  const { q, problems, profile: profileName, base, num, list } = queryReader(search, PROFILES);
   const p = {
     profile: profileName,
-    backends: list('backends', ['webgl', 'webgpu'], (s) => (['webgl', 'webgpu'].includes(s) ? null : 'is neither webgl nor webgpu')),
-    parts: list('parts', PARTS, (s) => (PARTS.includes(s) ? null : `is none of ${PARTS.join(', ')}`)),
+    backends: list('backends', ['webgl', 'webgpu'], oneOf(['webgl', 'webgpu'])),
+    parts: list('parts', PARTS, oneOf(PARTS)),
     // 1. RANSAC: synthetic correspondences under a known homography
     points: num('points', 1000, { min: 4, max: 1e6, whole: true }),
     iterations: num('iterations', 2000, { min: 1, max: 2 ** 20, whole: true }),

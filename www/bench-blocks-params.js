@@ -5,6 +5,8 @@
 // Two profiles set the defaults: `profile=swiftshader` (the CI machine's software
 // adapters, 2 cores) and `profile=gpu` (a real GPU: the H100 through gpu-browser).
 
+import { queryReader, whole, oneOf } from './bench-query.js';
+
 /** The CUDA report's table (BRIEF.md section 3): n, block side m, nonzero blocks k in
  *  each of A and B (random positions), the K40's seconds. */
 export const CUDA_ROWS = [
@@ -33,29 +35,9 @@ const PROFILES = {
 export const CROSS_DENSITIES = [0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1];
 
 export function readBlocksParams(search) {
-  const q = new URLSearchParams(search);
-  const problems = [];
-  const profileName = q.get('profile') || 'swiftshader';
-  if (!PROFILES[profileName]) problems.push(`profile=${profileName}: expected ${Object.keys(PROFILES).join(' or ')}`);
-  const base = PROFILES[profileName] || PROFILES.swiftshader;
-  const num = (k, d, { min = -Infinity, max = Infinity, whole = false } = {}) => {
-    if (!q.has(k) || q.get(k).trim() === '') return d;
-    const raw = q.get(k).trim(), v = raw === 'Infinity' ? Infinity : Number(raw);
-    if (Number.isNaN(v) || (whole && !Number.isInteger(v)) || v < min || v > max) {
-      problems.push(`${k}=${raw}: expected ${whole ? 'a whole number' : 'a number'} from ${min} to ${max}`);
-      return d;
-    }
-    return v;
-  };
-  const list = (k, d, check) => {
-    if (!q.has(k)) return d;
-    const items = q.get(k).split(',').map((s) => s.trim()).filter(Boolean);
-    for (const s of items) { const why = check(s); if (why) problems.push(`${k}: "${s}" ${why}`); }
-    return items;
-  };
-  const whole = (lo, hi) => (s) => (Number.isInteger(Number(s)) && Number(s) >= lo && Number(s) <= hi ? null : `is not a whole number from ${lo} to ${hi}`);
-  const backends = list('backends', ['webgl', 'webgpu'], (s) => (['webgl', 'webgpu'].includes(s) ? null : 'is neither webgl nor webgpu'));
-  const parts = list('parts', ['fit', 'cross', 'cuda'], (s) => (['fit', 'cross', 'cuda'].includes(s) ? null : 'is none of fit, cross, cuda'));
+  const { q, problems, profile: profileName, base, num, list } = queryReader(search, PROFILES);
+  const backends = list('backends', ['webgl', 'webgpu'], oneOf(['webgl', 'webgpu']));
+  const parts = list('parts', ['fit', 'cross', 'cuda'], oneOf(['fit', 'cross', 'cuda']));
   const p = {
     profile: profileName,
     backends,

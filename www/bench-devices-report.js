@@ -11,6 +11,8 @@
 //          0.1, …, 1 (rows per device, each device's time, the total), then 'auto'
 //   all    'auto' over every device at once against the best single device
 
+import { oneOf, queryReader, whole } from './bench-query.js';
+
 const PROFILES = {
   swiftshader: { sizes: [1024, 2048], sweepN: 1024, pair: ['webgl', 'cpu'], repeats: 3, threadSweep: [] },
   gpu: { sizes: [1024, 2048], sweepN: 3072, pair: ['webgpu', 'cpu'], repeats: 5, threadSweep: [1, 2, 4, 8, 0] },
@@ -18,27 +20,12 @@ const PROFILES = {
 const DEVICE_NAMES = ['webgl', 'webgpu', 'webgpu-low-power', 'cpu'];
 
 export function readDevicesParams(search) {
-  const q = new URLSearchParams(search);
-  const problems = [];
-  const profile = q.get('profile') || 'swiftshader';
-  if (!PROFILES[profile]) problems.push(`profile=${profile}: expected ${Object.keys(PROFILES).join(' or ')}`);
-  const base = PROFILES[profile] || PROFILES.swiftshader;
-  const num = (k, d, min, max) => {
-    if (!q.has(k)) return d;
-    const v = Number(q.get(k));
-    if (!Number.isInteger(v) || v < min || v > max) { problems.push(`${k}=${q.get(k)}: expected a whole number from ${min} to ${max}`); return d; }
-    return v;
-  };
-  const list = (k, d, ok, why) => {
-    if (!q.has(k)) return d;
-    const items = q.get(k).split(',').map((s) => s.trim()).filter(Boolean);
-    for (const s of items) if (!ok(s)) problems.push(`${k}: "${s}" ${why}`);
-    return items;
-  };
-  const parts = list('parts', ['cpu', 'sweep', 'all'], (s) => ['cpu', 'sweep', 'all'].includes(s), 'is none of cpu, sweep, all');
-  const sizes = list('sizes', base.sizes, (s) => Number.isInteger(Number(s)) && Number(s) >= 1 && Number(s) <= 8192, 'is not a size from 1 to 8192').map(Number);
-  const pair = list('pair', base.pair, (s) => DEVICE_NAMES.includes(s), `is none of ${DEVICE_NAMES.join(', ')}`);
-  const threadSweep = list('threadSweep', base.threadSweep, (t) => Number.isInteger(Number(t)) && Number(t) >= 0 && Number(t) <= 256, 'is not a thread count from 0 (every core) to 256').map(Number);
+  const { q, problems, profile, base, num: number, list } = queryReader(search, PROFILES);
+  const num = (k, d, min, max) => number(k, d, { min, max, whole: true });
+  const parts = list('parts', ['cpu', 'sweep', 'all'], oneOf(['cpu', 'sweep', 'all']));
+  const sizes = list('sizes', base.sizes, whole(1, 8192)).map(Number);
+  const pair = list('pair', base.pair, oneOf(DEVICE_NAMES));
+  const threadSweep = list('threadSweep', base.threadSweep, (t) => (whole(0, 256)(t) ? 'is not a thread count from 0 (every core) to 256' : null)).map(Number);
   if (pair.length !== 2) problems.push(`pair: ${pair.length} devices; the sweep splits between two`);
   return {
     profile, parts, sizes, pair, threadSweep,

@@ -6,36 +6,19 @@
 // adapters, 2 cores: n up to 512) and `profile=gpu` (a real GPU: the H100 through
 // gpu-browser, n up to 4096).
 
+import { queryReader, whole, oneOf } from './bench-query.js';
+
 const PROFILES = {
   swiftshader: { sizes: [16, 32, 64, 128, 256, 512], capS: 20, deadlineS: Infinity },
   gpu: { sizes: [16, 32, 64, 128, 256, 512, 1024, 2048, 4096], capS: 20, deadlineS: Infinity },
 };
 
 export function readLuParams(search) {
-  const q = new URLSearchParams(search);
-  const problems = [];
-  const profileName = q.get('profile') || 'swiftshader';
-  if (!PROFILES[profileName]) problems.push(`profile=${profileName}: expected ${Object.keys(PROFILES).join(' or ')}`);
-  const base = PROFILES[profileName] || PROFILES.swiftshader;
-  const num = (k, d, { min = -Infinity, max = Infinity, whole = false } = {}) => {
-    if (!q.has(k) || q.get(k).trim() === '') return d;
-    const raw = q.get(k).trim(), v = raw === 'Infinity' ? Infinity : Number(raw);
-    if (Number.isNaN(v) || (whole && !Number.isInteger(v)) || v < min || v > max) {
-      problems.push(`${k}=${raw}: expected ${whole ? 'a whole number' : 'a number'} from ${min} to ${max}`);
-      return d;
-    }
-    return v;
-  };
-  const list = (k, d, check) => {
-    if (!q.has(k)) return d;
-    const items = q.get(k).split(',').map((s) => s.trim()).filter(Boolean);
-    for (const s of items) { const why = check(s); if (why) problems.push(`${k}: "${s}" ${why}`); }
-    return items;
-  };
+  const { q, problems, profile: profileName, base, num, list } = queryReader(search, PROFILES);
   return {
     profile: profileName,
-    backends: list('backends', ['webgl', 'webgpu'], (s) => (['webgl', 'webgpu'].includes(s) ? null : 'is neither webgl nor webgpu')),
-    sizes: list('sizes', base.sizes, (s) => (Number.isInteger(Number(s)) && Number(s) >= 1 && Number(s) <= 8192 ? null : 'is not a whole number from 1 to 8192')).map(Number),
+    backends: list('backends', ['webgl', 'webgpu'], oneOf(['webgl', 'webgpu'])),
+    sizes: list('sizes', base.sizes, whole(1, 8192)).map(Number),
     repeats: num('repeats', 3, { min: 1, max: 100, whole: true }),     // timed calls after a warm-up (median)
     capS: num('cap', base.capS, { min: 0 }),                           // a warm-up longer than this: no repeats, and no larger n
     deadlineS: num('deadline', base.deadlineS, { min: 0 }),            // no new measurement after this

@@ -2,6 +2,8 @@
 // and, to refuse a bad command line before a browser starts, by scripts/bench.mjs.
 // Plain data in, plain data out: no DOM, so node can import it.
 
+import { queryReader } from './bench-query.js';
+
 export const DEFAULT_SIZES = [64, 128, 256, 512, 1024, 2048];
 
 /** The peers' scripts, relative to www/: the page loads them when a run starts, and
@@ -36,17 +38,7 @@ const MAX_SIZE = 65536;
  * the defaults silently, e.g. `sizes=64;128` ran the whole 20-minute default set).
  */
 export function readParams(search) {
-  const q = new URLSearchParams(search);
-  const problems = [];
-  const num = (k, d, { min = -Infinity, max = Infinity, whole = false } = {}) => {
-    if (!q.has(k) || q.get(k).trim() === '') return d;
-    const raw = q.get(k).trim(), v = raw === 'Infinity' ? Infinity : Number(raw);
-    if (Number.isNaN(v) || (whole && !Number.isInteger(v)) || v < min || v > max) {
-      problems.push(`${k}=${raw}: expected ${whole ? 'a whole number' : 'a number'} from ${min} to ${max}`);
-      return d;
-    }
-    return v;
-  };
+  const { q, problems, num } = queryReader(search);
   const list = (k) => (q.get(k) || '').split(',').map((s) => s.trim()).filter(Boolean);
   const sizes = list('sizes').map((s) => {
     const n = Number(s);

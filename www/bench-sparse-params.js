@@ -5,6 +5,8 @@
 // Two profiles set the defaults: `profile=swiftshader` (the CI machine's software
 // adapters, 2 cores) and `profile=gpu` (a real GPU: the H100 through gpu-browser).
 
+import { queryReader, oneOf } from './bench-query.js';
+
 const PROFILES = {
   swiftshader: { nnzMin: 1e4, nnzMax: 2e6, minSampleMs: 100, deadlineS: Infinity },
   // 2^27 nonzeros is the bench matrices' cap (WebAssembly memory); the sweep stops
@@ -13,30 +15,11 @@ const PROFILES = {
 };
 
 export function readSparseParams(search) {
-  const q = new URLSearchParams(search);
-  const problems = [];
-  const profileName = q.get('profile') || 'swiftshader';
-  if (!PROFILES[profileName]) problems.push(`profile=${profileName}: expected ${Object.keys(PROFILES).join(' or ')}`);
-  const base = PROFILES[profileName] || PROFILES.swiftshader;
-  const num = (k, d, { min = -Infinity, max = Infinity, whole = false } = {}) => {
-    if (!q.has(k) || q.get(k).trim() === '') return d;
-    const raw = q.get(k).trim(), v = raw === 'Infinity' ? Infinity : Number(raw);
-    if (Number.isNaN(v) || (whole && !Number.isInteger(v)) || v < min || v > max) {
-      problems.push(`${k}=${raw}: expected ${whole ? 'a whole number' : 'a number'} from ${min} to ${max}`);
-      return d;
-    }
-    return v;
-  };
-  const list = (k, d, allowed) => {
-    if (!q.has(k)) return d;
-    const items = q.get(k).split(',').map((s) => s.trim()).filter(Boolean);
-    for (const s of items) if (!allowed.includes(s)) problems.push(`${k}: "${s}" is none of ${allowed.join(', ')}`);
-    return items;
-  };
+  const { q, problems, profile: profileName, base, num, list } = queryReader(search, PROFILES);
   const p = {
     profile: profileName,
-    backends: list('backends', ['webgl', 'webgpu'], ['webgl', 'webgpu']),
-    kinds: list('kinds', ['uniform', 'skewed'], ['uniform', 'skewed']),       // matrices: perRow per row, or Zipf rows
+    backends: list('backends', ['webgl', 'webgpu'], oneOf(['webgl', 'webgpu'])),
+    kinds: list('kinds', ['uniform', 'skewed'], oneOf(['uniform', 'skewed'])),       // matrices: perRow per row, or Zipf rows
     nnzMin: num('nnzMin', base.nnzMin, { min: 1 }),
     nnzMax: num('nnzMax', base.nnzMax, { min: 1, max: 2 ** 27 }),
     perRow: num('perRow', 16, { min: 1, max: 4096, whole: true }),            // uniform: nonzeros per row (rows = nnz / perRow)
