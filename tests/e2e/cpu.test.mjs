@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { join } from 'node:path';
 import { ARTIFACTS, drawnOn, launchBrowser, openPage, startServer, waitForStatus } from './harness.mjs';
+import { applicationChecks } from './sections.mjs';
 import { compare } from '../../www/reference.js';
 
 let server, browser;
@@ -82,5 +83,12 @@ test('a kernel of a GPU backend asked with backend=cpu becomes the CPU kernel, w
   assert.ok(notes.some((t) => /tiled16 is a WebGPU kernel \(a compute shader\) and this run uses the CPU \(kernels simd, auto\); the default simd is used/.test(t)), notes.join('\n'));
   assert.equal((await page.evaluate(() => window.__results)).kernel, 'simd');
   assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
+
+test('the application sections run on the CPU, R drawn by the CPU\'s heatmap', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=8&ref=0&backend=cpu`);
+  assert.equal(await waitForStatus(page), 'done');
+  await applicationChecks(page, 'cpu', 'the CPU');
   await page.context().close();
 });

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { join } from 'node:path';
 import { ARTIFACTS, drawnOn, launchBrowser, openPage, startServer, waitForStatus } from './harness.mjs';
+import { applicationChecks } from './sections.mjs';
 import { compare, square, uniformMatrix } from '../../www/reference.js';
 
 let server, browser;
@@ -160,20 +161,7 @@ test('backend=webgpu steps one compute pass per click, and Run/Cancel in quick s
 test('the application sections run on WebGPU through their Async calls', async () => {
   const page = await openPage(browser, `${server.origin}/index.html?n=8&ref=0&backend=webgpu`);
   assert.equal(await waitForStatus(page), 'done');
-  for (const id of ['reachability', 'shortest-paths', 'fibonacci', 'inverse', 'eigen', 'jacobi']) {
-    await page.click(`#${id}-run`);
-    await page.waitForFunction((id) => document.getElementById(id).dataset.status !== 'running', id, { timeout: 60_000, polling: 50 });
-    assert.equal(await page.getAttribute(`#${id}`, 'data-status'), 'done', await page.textContent(`#${id}-status`));
-    assert.match(await page.textContent(`#${id}-status`), /On WebGPU\.$/);
-    assert.equal(await page.evaluate((id) => window.__apps[id].backend, id), 'webgpu');
-  }
-  const apps = await page.evaluate(() => window.__apps);
-  assert.equal(apps.reachability.mismatches, 0);
-  assert.equal(apps.reachability.stepMismatches, 0);
-  assert.equal(apps.fibonacci.firstInexact, 37);
-  assert.equal(apps.fibonacci.lastExact, 36);
-  assert.ok(await drawnOn(page, '#reachability figure.heatmap canvas'), 'R drawn by drawHeatmapAsync');
-  assert.deepEqual(page.problems(), []);
+  await applicationChecks(page, 'webgpu', 'WebGPU');
   await page.context().close();
 });
 
