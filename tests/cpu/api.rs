@@ -1,5 +1,6 @@
 //! The CPU backend through the JavaScript API: the shared argument-error checks
-//! (Promise forms) and the run checks (heatmaps included, coloured on the CPU); and
+//! (Promise forms), the largest dimension, the leak check of 1000 Async calls and the
+//! run checks (heatmaps included, coloured on the CPU); and
 //! the applications of matrix powers (reachability, shortest paths, inverse,
 //! eigenpairs, Jacobi, Fibonacci) with the shared checks of tests/common/apps.rs.
 
@@ -16,6 +17,8 @@ graph_tests!(Backend::Cpu);
 algebra_tests!(Backend::Cpu);
 iteration_tests!(Backend::Cpu);
 run_tests!(Backend::Cpu);
+limit_tests!(Backend::Cpu);
+checks!(Backend::Cpu; common::errors: a_thousand_async_calls_leave_the_same_live_objects_as_one);
 
 /// `lastCpuTiming()`: null before the first Async product; after one, each worker's
 /// kernel time, their maximum and sum, and the whole call's time, whose difference
