@@ -177,8 +177,9 @@ impl fmt::Display for GpgpuError {
             ),
             GpgpuError::SizeOverLimit { name, value, limit } => write!(
                 f,
-                "{name} = {} is larger than this GPU's limit of {limit} \
-                 (MAX_TEXTURE_SIZE / MAX_VIEWPORT_DIMS). Use {name} <= {limit}.",
+                "{name} = {} is larger than this device's limit of {limit} \
+                 (info().maxDimension: on WebGL MAX_TEXTURE_SIZE / MAX_VIEWPORT_DIMS, on \
+                 the CPU what WebAssembly's 4 GiB hold for a product). Use {name} <= {limit}.",
                 js_number(*value)
             ),
             // "n = 0: …", not "n = 0 is 0: …".
@@ -202,6 +203,8 @@ impl fmt::Display for GpgpuError {
                 value,
                 problem,
             } => match problem {
+                // Only counts that must be positive report 0 as their problem.
+                NumberProblem::Zero => write!(f, "{name} = 0: it must be a whole number >= 1."),
                 NumberProblem::TooLarge { limit } => write!(
                     f,
                     "{name} = {} {}: it must be a whole number from 0 to {}.",
@@ -226,7 +229,8 @@ impl fmt::Display for GpgpuError {
                 "{name} has {actual} elements but a {rows}x{cols} matrix needs {}. \
                  Pass the matrix row-major, rows*cols numbers long (a Float32Array in \
                  JavaScript, a &[f32] in Rust).",
-                rows * cols
+                // In u64: a huge batch's rows × cols wraps a wasm32 usize.
+                *rows as u64 * *cols as u64
             ),
             GpgpuError::BadArgument { name, detail } => write!(f, "{name}: {detail}"),
             GpgpuError::ShaderCompile {

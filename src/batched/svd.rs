@@ -30,6 +30,9 @@ use crate::plan::svd::{Svd, SvdPlan, SvdShape, MAX_SWEEPS};
 fn check(count: usize, rows: usize, cols: usize, a: &[f32]) -> Result<SvdShape> {
     let shape = SvdShape::new(count, rows, cols)?;
     shape.check_len("a", a.len())?;
+    // A NaN or an infinity makes every rotation of its matrix NaN, and the backends'
+    // orders of rotations then leave different NaNs behind: refused instead.
+    crate::plan::shape::check_finite("a", a, "the SVD")?;
     Ok(shape)
 }
 

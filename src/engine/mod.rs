@@ -798,6 +798,16 @@ impl Engine {
     ) -> Result<PendingDraw> {
         let (w, h) = canvas.size();
         let (w, h) = (w as usize, h as usize);
+        // A canvas sized from a hidden element: refused alike on every backend.
+        if w == 0 || h == 0 {
+            return Err(GpgpuError::BadArgument {
+                name: "canvas".into(),
+                detail: format!(
+                    "is {w}x{h} pixels: a heatmap needs a canvas at least 1x1 (set its \
+                     width and height before drawing)"
+                ),
+            });
+        }
         match (self, m) {
             (Engine::WebGl(e), Matrix::Gl(m)) => {
                 let range = match range {
@@ -809,7 +819,7 @@ impl Engine {
                 Ok(PendingDraw(DrawState::Ready(drawn)))
             }
             (Engine::WebGpu(e), Matrix::Gpu(m)) => {
-                let drawn = heatmap::mapping(m.shape.rows, m.shape.cols, w.max(1), h.max(1));
+                let drawn = heatmap::mapping(m.shape.rows, m.shape.cols, w, h);
                 let context = crate::kernels::context_2d(canvas)?;
                 let read = e.heatmap(m, (w, h), drawn.stride, range, style)?;
                 Ok(PendingDraw(DrawState::Gpu {
@@ -820,7 +830,7 @@ impl Engine {
                 }))
             }
             (Engine::Cpu(e), Matrix::Cpu(m)) => {
-                let drawn = heatmap::mapping(m.shape.rows, m.shape.cols, w.max(1), h.max(1));
+                let drawn = heatmap::mapping(m.shape.rows, m.shape.cols, w, h);
                 Ok(PendingDraw(DrawState::Cpu {
                     read: e.read(m),
                     context: crate::kernels::context_2d(canvas)?,

@@ -78,7 +78,8 @@ export interface MatrixStats { maxAbs: number; nan: number; inf: number; sumAbs:
   sumSquares: number; min: number; max: number; }
 export interface KernelInfo { name: KernelName; backend: BackendName; description: string;
   planes: number; file: string; }
-/** WebGL: renderer, versions and texture limits; WebGPU: the adapter and its limits. */
+/** WebGL: renderer, versions and texture limits; WebGPU: the adapter and its limits;
+ *  the CPU: threads and simd. */
 export interface DeviceInfo { backend: BackendName; maxDimension: number; kernels: KernelName[];
   timerQuery: boolean;
   renderer?: string; vendor?: string; webglVersion?: string;
@@ -89,7 +90,8 @@ export interface DeviceInfo { backend: BackendName; maxDimension: number; kernel
   maxComputeWorkgroupsPerDimension?: number; maxComputeWorkgroupStorageSize?: number;
   maxComputeInvocationsPerWorkgroup?: number; features?: string[]; registerKernel?: string;
   threads?: number; simd?: string; }
-/** WebGL: textures, framebuffers, …; WebGPU: buffers, pipelines, … */
+/** WebGL: textures, framebuffers, …; WebGPU: buffers, pipelines, …; the CPU: buffers
+ *  (matrices in wasm memory) and workers. */
 export type LiveObjects = Record<string, number>;
 /** What every thrown error carries (`name === "GpgpuError"`). */
 export type GpgpuErrorCode = "NO_WEBGL2" | "NO_FLOAT_RENDER_TARGET" | "SIZE_OVER_LIMIT"
@@ -229,8 +231,8 @@ mod start {
     }
 }
 
-/// Matrix products, repeated squaring and matrix powers on WebGL2 fragment shaders
-/// or WebGPU compute shaders.
+/// Matrix products, repeated squaring and matrix powers on WebGL2 fragment shaders,
+/// WebGPU compute shaders, or the CPU (a SIMD128 kernel in Web Workers).
 #[wasm_bindgen(js_name = Gpgpu)]
 pub struct JsGpgpu {
     pub(crate) gpu: Gpgpu,
@@ -749,14 +751,20 @@ impl JsGpgpu {
     ) -> JsResult<String> {
         let source = || {
             let (kernel, semiring) = kernel_and_semiring(&name, &semiring)?;
-            if kernel.backend() != Backend::WebGl {
+            let other = match kernel.backend() {
+                Backend::WebGl => None,
+                Backend::WebGpu => Some(
+                    "a WebGPU kernel; gpu.shaderSource(kernel) gives the WGSL a device compiles",
+                ),
+                Backend::Cpu => Some(
+                    "the CPU kernel, Rust rather than a shader; Gpgpu.kernelSource('simd') \
+                     gives its source",
+                ),
+            };
+            if let Some(what) = other {
                 return Err(GpgpuError::BadArgument {
                     name: "kernel".into(),
-                    detail: format!(
-                        "'{}' is a WebGPU kernel; gpu.shaderSource(kernel) gives the WGSL a \
-                         device compiles",
-                        kernel.name()
-                    ),
+                    detail: format!("'{}' is {what}", kernel.name()),
                 });
             }
             Ok(ProgramKey::product(kernel, semiring).fragment_source())
@@ -914,7 +922,7 @@ fn kernel_and_semiring(name: &JsValue, semiring: &JsValue) -> Result<(Kernel, Se
 #[cfg(test)]
 mod tests {
     /// Every code `GpgpuError::code` can give is in the TypeScript union, so that
-    /// `if (e.code === 'UNSUPPORTED')` type-checks (read from error.rs's source, so a new
+    /// `if (e.code === 'WORKER_ERROR')` type-checks (read from error.rs's source, so a new
     /// code cannot be forgotten here).
     #[test]
     fn the_typescript_error_codes_are_every_code_the_library_gives() {

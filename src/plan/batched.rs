@@ -40,7 +40,15 @@ pub fn count(value: f64) -> Result<usize> {
 
 /// Checks that `len` floats hold `count` matrices of `tile`.
 pub fn check_len(name: &str, count: usize, tile: Shape, len: usize) -> Result<()> {
-    shape::check_len(name, Shape::new(count * tile.rows, tile.cols), len)
+    match count.checked_mul(tile.rows) {
+        Some(rows) => shape::check_len(name, Shape::new(rows, tile.cols), len),
+        // More rows than a usize counts: no array could hold them.
+        None => Err(GpgpuError::SizeOverLimit {
+            name: "batch".into(),
+            value: count as f64,
+            limit: usize::MAX / tile.rows.max(1),
+        }),
+    }
 }
 
 /// What the batched product kernels are told: how many products, and the atlas of
@@ -116,6 +124,14 @@ mod tests {
             check_len("a", 3, Shape::new(2, 2), 11),
             Err(GpgpuError::BadLength { .. })
         ));
+        // 2^22 matrices of 32 x 32 are 2^32 floats: 4 numbers are not them (in a
+        // wasm32 usize the product wraps to 0, which once let an empty array pass).
+        let e = check_len("a", 1 << 22, Shape::new(32, 32), 4).unwrap_err();
+        assert_eq!(e.code(), "BAD_LENGTH");
+        assert!(e.to_string().contains("needs 4294967296"), "{e}");
+        assert!(check_len("a", 1 << 22, Shape::new(32, 32), 0).is_err());
+        let zero = count(0.0).unwrap_err().to_string();
+        assert_eq!(zero, "batch = 0: it must be a whole number >= 1.");
     }
 
     #[test]

@@ -183,16 +183,7 @@ impl LuPlan {
 /// the elimination (and a NaN is never the largest |a_ik|, so it could not even
 /// be pivoted away).
 pub fn check_finite(name: &str, values: &[f32]) -> Result<()> {
-    match values.iter().position(|v| !v.is_finite()) {
-        None => Ok(()),
-        Some(at) => Err(GpgpuError::BadArgument {
-            name: name.into(),
-            detail: format!(
-                "{name}[{at}] is {}: elimination needs finite numbers",
-                crate::error::js_number(values[at] as f64)
-            ),
-        }),
-    }
+    shape::check_finite(name, values, "elimination")
 }
 
 /// The pivot size at and below which a step is singular: n · ε · max|a_ij|.

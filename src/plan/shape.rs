@@ -95,9 +95,25 @@ pub fn count(name: &str, value: f64, max: f64) -> Result<u64> {
     Ok(value as u64)
 }
 
+/// Checks that every entry of `values` is finite, for an algorithm (`who`) that a
+/// NaN or an infinity would derail: BAD_ARGUMENT naming the first that is not.
+pub fn check_finite(name: &str, values: &[f32], who: &str) -> Result<()> {
+    match values.iter().position(|v| !v.is_finite()) {
+        None => Ok(()),
+        Some(at) => Err(GpgpuError::BadArgument {
+            name: name.into(),
+            detail: format!(
+                "{name}[{at}] is {}: {who} needs finite numbers",
+                crate::error::js_number(values[at] as f64)
+            ),
+        }),
+    }
+}
+
 /// Checks that `len` elements make a `shape` matrix.
 pub fn check_len(name: &str, shape: Shape, len: usize) -> Result<()> {
-    if len != shape.len() {
+    // In u64: rows × cols of a huge batch wraps a wasm32 usize (to 0 for 2^32).
+    if len as u64 != shape.rows as u64 * shape.cols as u64 {
         return Err(GpgpuError::BadLength {
             name: name.into(),
             rows: shape.rows,

@@ -369,6 +369,27 @@ pub async fn heatmaps_are_drawn_from_gpu_memory_with_row_zero_on_top(backend: Ba
         first[0] > 240 && last[0] < 100,
         "pale at 0, dark at the max: {first:?} {last:?}"
     );
+    // A canvas of no pixels (one sized from a hidden element) is refused alike on
+    // every backend, blocking or not, and the Gpgpu goes on drawing.
+    let empty = || -> JsValue { canvas(0, 4).into() };
+    let r =
+        settle(g.draw_heatmap_async(num(2.0), num(2.0), js(&m), empty(), JsValue::UNDEFINED)).await;
+    assert_js_error(r, "BAD_ARGUMENT", "0x4 pixels");
+    if backend != Backend::WebGpu {
+        let r = g.draw_heatmap(num(2.0), num(2.0), js(&m), empty(), JsValue::UNDEFINED);
+        assert_js_error(r.map(JsValue::from), "BAD_ARGUMENT", "0x4 pixels");
+    }
+    let c = canvas(2, 2);
+    settle(g.draw_heatmap_async(
+        num(2.0),
+        num(2.0),
+        js(&m),
+        c.clone().into(),
+        JsValue::UNDEFINED,
+    ))
+    .await
+    .expect("drawn after the refusal");
+    assert!(pixel(&c, 0, 0)[0] > 150, "+2 is red");
 }
 
 pub async fn when_done_waits_without_blocking_and_untimed_passes_say_nan(backend: Backend) {

@@ -331,6 +331,16 @@ pub async fn svd_errors_say_what_to_do(backend: Backend) {
     assert_error(e, "BAD_ARGUMENT", "at most 16");
     let e = batched_svd::svd(&h, 1, 2, 3, &[0.0; 6]).await;
     assert_error(e, "BAD_ARGUMENT", "transpose");
+    // NaN and ±Inf: refused on every backend (they would give each its own NaNs).
+    let e = batched_svd::svd(&h, 1, 2, 2, &[1.0, f32::NAN, 0.0, 1.0]).await;
+    assert_error(
+        e,
+        "BAD_ARGUMENT",
+        "a[1] is NaN: the SVD needs finite numbers",
+    );
+    let a = js(&[1.0, 0.0, f32::NEG_INFINITY, 1.0]);
+    let e = settle(api.svd_batched_async(num(1.0), num(2.0), num(2.0), a)).await;
+    assert_js_error(e, "BAD_ARGUMENT", "a[2] is -Infinity");
 }
 
 pub async fn two_hundred_svd_calls_leak_nothing(backend: Backend) {

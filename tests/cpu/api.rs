@@ -79,3 +79,21 @@ async fn when_done_runs_the_queued_passes_on_the_workers() {
         FROBENIUS_TOL,
     );
 }
+
+/// What the CPU says about its kernel and its limit: programSource('simd') names it
+/// as the CPU's Rust kernel; a step-through run past 16384 names the device's limit
+/// (not a texture's).
+#[wasm_bindgen_test]
+async fn the_cpu_kernel_and_limit_are_named_as_the_cpus() {
+    let r = gpgpu_matrix::js::JsGpgpu::program_source("simd".into(), JsValue::UNDEFINED);
+    assert_js_error(r.map(JsValue::from), "BAD_ARGUMENT", "the CPU kernel, Rust");
+    let src = gpgpu_matrix::js::JsGpgpu::kernel_source("simd".into()).unwrap();
+    assert!(src.contains("f32x4"), "the SIMD128 kernel's source");
+    let g = js_on(Backend::Cpu).await;
+    let r = g.start_square(num(16385.0), js(&[0.0]), JsValue::UNDEFINED);
+    assert_js_error(
+        r.map(JsValue::from),
+        "SIZE_OVER_LIMIT",
+        "this device's limit of 16384",
+    );
+}
