@@ -78,7 +78,8 @@ export class CpuPool {
     for (let i = 0; i < this.threads; i++) {
       const w = spawn();
       w.onmessage = (e) => this.answer(e.data);
-      w.onerror = (e) => { e.preventDefault(); this.fail('worker error: ' + (e.message || 'the worker script failed')); };
+      // A worker that cannot start gives no message: say the likely cause and the way out.
+      w.onerror = (e) => { e.preventDefault(); this.fail('worker error: ' + (e.message || "the worker script failed to load (a Content-Security-Policy whose worker-src does not allow blob: URLs stops it; threads: 0 runs the products on the calling thread instead)")); };
       w.onmessageerror = () => this.fail('a message the worker could not read');
       w.postMessage({ module: this.module });
       this.workers.push(w);

@@ -8,6 +8,23 @@ use super::args::{number_option, set};
 use super::JsGpgpu;
 use crate::error::{GpgpuError, Result};
 
+#[wasm_bindgen(typescript_custom_section)]
+const TS_CPU: &str = r#"
+/** Where the CPU backend's last Async product spent its time, ms (lastCpuTiming()). */
+export interface CpuTiming {
+  /** The whole call on the calling thread: sending A's rows and B, the workers, assembling C. */
+  wallMs: number;
+  /** The slowest worker's kernel time. */
+  kernelMaxMs: number;
+  /** The workers' kernel times added up. */
+  kernelSumMs: number;
+  /** wallMs − kernelMaxMs: messages, copies, waiting. */
+  overheadMs: number;
+  /** Each worker's kernel time. */
+  workerMs: Float64Array;
+}
+"#;
+
 /// `threads`: a whole number from 0 (no workers) to [`crate::cpu::MAX_THREADS`].
 pub(crate) fn threads_option(options: &JsValue) -> Result<usize> {
     let max = crate::cpu::MAX_THREADS;
@@ -28,7 +45,8 @@ pub(crate) fn threads_option(options: &JsValue) -> Result<usize> {
 #[wasm_bindgen(js_class = Gpgpu)]
 impl JsGpgpu {
     /// Web Workers of the CPU backend alive on this page, across every Gpgpu (0
-    /// once every CPU Gpgpu is freed).
+    /// once every CPU Gpgpu and every Run of one is freed: a live Run keeps its
+    /// engine and its workers, as it keeps a GPU's context or device).
     #[wasm_bindgen(js_name = liveWorkers)]
     pub fn live_workers() -> u32 {
         crate::cpu::live_workers()
@@ -50,7 +68,7 @@ impl JsGpgpu {
     /// overheadMs, workerMs }`. `wallMs` is the whole call on this thread (sending
     /// A's rows and B, the workers, assembling C); `kernelMaxMs` the slowest
     /// worker's kernel; `overheadMs` their difference (messages, copies, waiting).
-    #[wasm_bindgen(js_name = lastCpuTiming)]
+    #[wasm_bindgen(js_name = lastCpuTiming, unchecked_return_type = "CpuTiming | null")]
     pub fn last_cpu_timing(&self) -> JsValue {
         let mut engine = self.gpu.engine();
         let Some(e) = engine.cpu() else {

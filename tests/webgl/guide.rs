@@ -1,4 +1,4 @@
-//! The Rust example of docs/guide.md, run on both backends: tests/guide/square.rs is the
+//! The Rust example of docs/guide.md, run on every backend: tests/guide/square.rs is the
 //! guide's block, character for character (tests/e2e/package.test.mjs checks that).
 
 use gpgpu_matrix::BackendChoice;
@@ -17,5 +17,11 @@ async fn the_guides_rust_example_runs_on_webgl() {
 #[wasm_bindgen_test]
 async fn the_guides_rust_example_runs_on_webgpu() {
     let r = example::square_two_by_two(BackendChoice::WebGpu).await;
+    assert_eq!(r.unwrap(), [7.0, 10.0, 15.0, 22.0]);
+}
+
+#[wasm_bindgen_test]
+async fn the_guides_rust_example_runs_on_the_cpu() {
+    let r = example::square_two_by_two(BackendChoice::Cpu).await;
     assert_eq!(r.unwrap(), [7.0, 10.0, 15.0, 22.0]);
 }

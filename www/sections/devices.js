@@ -125,9 +125,14 @@ export default {
       const { n, a, b } = this.inputs();
       const s = Number(this.slider.value) / 100;
       const devices = new Devices(gpus);
-      // A first call pays for compiling kernels and starting workers: time the second, as the sweep does.
-      await devices.multiplySplitAsync(n, n, n, a, b, { ratios: [s, 1 - s] });
-      const r = await devices.multiplySplitAsync(n, n, n, a, b, { ratios: [s, 1 - s] });
+      let r;
+      try {
+        // A first call pays for compiling kernels and starting workers: time the second, as the sweep does.
+        await devices.multiplySplitAsync(n, n, n, a, b, { ratios: [s, 1 - s] });
+        r = await devices.multiplySplitAsync(n, n, n, a, b, { ratios: [s, 1 - s] });
+      } finally {
+        devices.free();
+      }
       const err = maxError(n, a, b, r.c);
       window.__devices = { ...window.__devices, run: { names, share: s, rows: r.parts.map((p) => p.rows), ms: r.parts.map((p) => p.ms), totalMs: r.totalMs, maxError: err } };
       this.drawBars(names, r);
@@ -139,19 +144,28 @@ export default {
     return this.guarded(async () => {
       const { names, gpus } = await this.pair();
       const { n, a, b } = this.inputs();
-      const devices = new Devices(gpus);
       const points = [];
-      for (let k = 0; k <= 10; k++) {
-        const s = k / 10;
-        this.setStatus(`Sweeping: share ${Math.round(s * 100)} %…`, 'running');
-        await devices.multiplySplitAsync(n, n, n, a, b, { ratios: [s, 1 - s] }); // warm-up
-        const r = await devices.multiplySplitAsync(n, n, n, a, b, { ratios: [s, 1 - s] });
-        points.push({ share: s, rows: r.parts.map((p) => p.rows), ms: r.parts.map((p) => p.ms), totalMs: r.totalMs });
+      const devices = new Devices(gpus);
+      try {
+        for (let k = 0; k <= 10; k++) {
+          const s = k / 10;
+          this.setStatus(`Sweeping: share ${Math.round(s * 100)} %…`, 'running');
+          await devices.multiplySplitAsync(n, n, n, a, b, { ratios: [s, 1 - s] }); // warm-up
+          const r = await devices.multiplySplitAsync(n, n, n, a, b, { ratios: [s, 1 - s] });
+          points.push({ share: s, rows: r.parts.map((p) => p.rows), ms: r.parts.map((p) => p.ms), totalMs: r.totalMs });
+        }
+      } finally {
+        devices.free();
       }
       this.setStatus('Balancing (auto)…', 'running');
+      // A fresh balance, so that the sweep's runs do not steer it.
       const auto = new Devices(gpus);
       let r;
-      for (let k = 0; k < 5; k++) r = await auto.multiplySplitAsync(n, n, n, a, b, { ratios: 'auto' });
+      try {
+        for (let k = 0; k < 5; k++) r = await auto.multiplySplitAsync(n, n, n, a, b, { ratios: 'auto' });
+      } finally {
+        auto.free();
+      }
       const balanced = { share: r.ratios[0], rows: r.parts.map((p) => p.rows), ms: r.parts.map((p) => p.ms), totalMs: r.totalMs };
       const best = points.reduce((x, y) => (y.totalMs < x.totalMs ? y : x));
       window.__devices = { ...window.__devices, sweep: { names, n, points, balanced, best } };
