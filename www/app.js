@@ -280,8 +280,14 @@ class Session {
     views.out.setTitle(`Output: pass ${idx + 1} of ${this.passCount} running…`);
     await nextFrame();
     const t0 = performance.now();
+    // In flight from step() until the device says it is done (Cancel's message reads it).
+    this.passInFlight = true;
     this.run.step(this.timed);
-    await this.waitGpu();
+    try {
+      await this.waitGpu();
+    } finally {
+      this.passInFlight = false;
+    }
     const wallMs = performance.now() - t0;
     if (this.cancelled) return;
     await nextFrame();
@@ -330,7 +336,7 @@ class Session {
     const g = final && this.result ? this.result : this.gpuPass[idx];
     const r = final && this.ref ? this.ref : this.refPass[idx];
     if (!g) {
-      views.out.setValues(null, 'At this size only the result is read back (when the run ends): the pictures of the passes come straight from the GPU.');
+      views.out.setValues(null, `At this size only the result is read back (when the run ends): the pictures of the passes come straight from the ${this.dev === 'CPU' ? 'CPU backend\'s memory' : 'GPU'}.`);
       return;
     }
     views.out.setValues((i, j) => {
@@ -448,11 +454,11 @@ class Session {
     this.run = null;
     this.#hoverOut(this.passCount - 1);
     if (this.refState === 'waiting') {
-      setStatus('running', 'GPU done; the float64 reference is running in a Web Worker… (Cancel stops it and keeps the GPU result.)');
+      setStatus('running', `${this.dev} done; the float64 reference is running in a Web Worker… (Cancel stops it and keeps the ${this.dev} result.)`);
       this.startReference();
     }
     if (this.refPromise) {
-      if (this.refState === 'running') setStatus('running', 'GPU done; waiting for the float64 reference (Web Worker)… (Cancel stops it and keeps the GPU result.)');
+      if (this.refState === 'running') setStatus('running', `${this.dev} done; waiting for the float64 reference (Web Worker)… (Cancel stops it and keeps the ${this.dev} result.)`);
       await this.refPromise;
       if (this.cancelled) return;
     }
@@ -507,6 +513,7 @@ class Session {
     const c = this.config;
     renderPrecision($('precision'), {
       n: c.n,
+      dev: this.dev,
       input: c.input,
       integerInput: !!INPUT_KINDS[c.input]?.integer && (c.op !== 'multiply' || !!INPUT_KINDS[c.bInput]?.integer),
       inputStats: this.inputStats,
@@ -560,7 +567,10 @@ class Session {
     ];
     if (m && m.nonfiniteMismatch) rows.push(['NaN/Inf mismatches', `${format.int(m.nonfiniteMismatch)} entries are NaN or ±Inf on one side only (the errors above cover the entries finite on both sides)`]);
     const table = $('summary');
-    table.tBodies[0].replaceChildren(...rows.map(([k, v]) => el('tr', { 'data-key': k }, el('th', { scope: 'row' }, k), el('td', {}, v))));
+    // Rows keep their keys (data-key); their labels name what computed: GPU or CPU.
+    const label = (k) => k.replace(/^GPU /, `${this.dev} `);
+    table.tBodies[0].replaceChildren(...rows.map(([k, v]) => el('tr', { 'data-key': k }, el('th', { scope: 'row' }, label(k)), el('td', {}, v))));
+    table.caption.textContent = `${this.dev} against JavaScript`;
     table.hidden = false;
   }
 
@@ -727,7 +737,7 @@ async function start(config) {
   $('gpu-progress').value = 0;
   $('gpu-progress-text').textContent = '';
   $('ref-progress').value = 0;
-  $('ref-progress-text').textContent = s.refState === 'off' ? 'off for this run' : 'waiting for the GPU';
+  $('ref-progress-text').textContent = s.refState === 'off' ? 'off for this run' : `waiting for the ${config.backend === 'cpu' ? 'CPU' : 'GPU'}`;
   buttons('running');
   try {
     // The backend of this run: made on first use (a WebGPU device, say), then shared.
@@ -860,6 +870,7 @@ async function cancelClicked() {
     s.skipReference();
     return;
   }
+  const inFlight = !!s.passInFlight;
   await s.cancel();
   s.dispose();
   buttons('idle');
@@ -867,7 +878,7 @@ async function cancelClicked() {
   if (views.out && passes < (s.passCount ?? 0)) {
     views.out.setTitle(passes ? `Output of pass ${passes} of ${s.passCount}: ${s.labels[passes - 1]} (pass ${passes + 1} cancelled)` : 'Output: cancelled before the first pass');
   }
-  setStatus('cancelled', `Cancelled after ${passes} of ${s.passCount ?? '?'} passes.${s.run === null && passes < (s.passCount ?? 0) ? ' A pass already sent to the GPU finishes in the background.' : ''}`);
+  setStatus('cancelled', `Cancelled after ${passes} of ${s.passCount ?? '?'} passes.${inFlight ? ` A pass already sent to the ${s.dev === 'CPU' ? 'CPU\'s workers' : 'GPU'} finishes in the background.` : ''}`);
   $('ref-progress-text').textContent = s.refState === 'off' ? 'off for this run' : 'cancelled';
   publish(s.record('cancelled'));
   page.session = null;

@@ -26,7 +26,7 @@ async function settled(p, id, timeout = 30_000) {
 const record = (p, part) => p.evaluate((part) => window.__batched?.[part], part);
 const row = (p, table, key) => p.textContent(`#${table} tr[data-key="${key}"] td`);
 
-async function ransacChecks(p, outliers) {
+async function ransacChecks(p, outliers, dev = 'GPU') {
   const r = await record(p, 'ransac');
   assert.equal(r.status, 'done');
   assert.equal(r.n, 300);
@@ -38,7 +38,7 @@ async function ransacChecks(p, outliers) {
   assert.ok(r.trueFound >= 0.9 * r.trueInliers, `${r.trueFound} of ${r.trueInliers} true inliers found`);
   assert.ok(r.countDiff <= 3, `GPU and float64 counts differ by ${r.countDiff}`);
   assert.ok(r.bestCount >= r.trueFound - 3 && r.bestCount <= r.n);
-  for (const [key, ms] of [['GPU time, fit pass', r.fitMs], ['GPU time, scoring pass', r.scoreMs]]) {
+  for (const [key, ms] of [[`${dev} time, fit pass`, r.fitMs], [`${dev} time, scoring pass`, r.scoreMs]]) {
     const text = await row(p, 'batched-ransac-table', key);
     if (ms === null) assert.equal(text, 'not timed', key);
     else {
@@ -162,7 +162,7 @@ test('on the CPU too: RANSAC at 30 % and a small batched SVD', async () => {
   const cp = await openPage(browser, `${server.origin}/index.html?n=8&ref=0&backend=cpu&ransacSeed=3&svdBatch=100&svdRows=12&svdCols=5`);
   assert.equal(await waitForStatus(cp), 'done', await cp.textContent('#status'));
   assert.equal(await settled(cp, 'batched-ransac', 60_000), 'done', await cp.textContent('#batched-ransac-status'));
-  const r = await ransacChecks(cp, 30);
+  const r = await ransacChecks(cp, 30, 'CPU');
   assert.equal(r.backend, 'cpu');
   assert.match(await cp.textContent('#batched-ransac-table'), /not timed: the CPU backend has no GPU timer/);
   assert.equal(await settled(cp, 'batched-svd', 60_000), 'done', await cp.textContent('#batched-svd-status'));

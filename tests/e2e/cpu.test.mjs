@@ -47,6 +47,9 @@ test('backend=cpu: passes on the Web Workers, heatmaps, the Rust kernel and a sm
   assert.match(r.totals.gpuTimeKind, /^CPU: wall time/);
   const table = await page.$$eval('#summary tr', (rows) => Object.fromEntries(rows.map((tr) => [tr.dataset.key, tr.querySelector('td').textContent])));
   assert.equal(table.backend, 'CPU: a SIMD128 kernel in Web Workers (no GPU)');
+  assert.equal(await page.textContent('#summary caption'), 'CPU against JavaScript');
+  assert.deepEqual(await page.$$eval('#summary tr[data-key^="GPU"] th', (t) => t.map((x) => x.textContent)), ['CPU time', 'CPU wall time']);
+  assert.match(await page.textContent('#metrics caption'), /^CPU \(float32\) against JavaScript/);
   assert.match(table['GPU wall time'], /copy out of wasm memory .*starting the workers took/);
 
   // The shader panel: no shader, the Rust kernel with its key lines.
@@ -90,5 +93,22 @@ test('the application sections run on the CPU, R drawn by the CPU\'s heatmap', a
   const page = await openPage(browser, `${server.origin}/index.html?n=8&ref=0&backend=cpu`);
   assert.equal(await waitForStatus(page), 'done');
   await applicationChecks(page, 'cpu', 'the CPU');
+  // Their tables name the CPU as the float32 side.
+  assert.match(await page.textContent('#fibonacci'), /CPU against BigInt/);
+  assert.match(await page.textContent('#reachability'), /CPU against breadth-first search/);
+  assert.doesNotMatch(await page.textContent('#fibonacci'), /GPU float32/);
+  await page.context().close();
+});
+
+test('Cancel in a paused step-through says no pass is still running', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=16&op=repeat&k=3&backend=cpu&mode=step`);
+  await page.waitForFunction(() => document.body.dataset.passCount === '3', null, { timeout: 60_000 });
+  await page.click('#step');
+  await page.waitForFunction(() => document.body.dataset.passesDone === '1', null, { timeout: 60_000 });
+  await page.click('#cancel');
+  assert.equal(await waitForStatus(page, 30_000, ['cancelled']), 'cancelled');
+  const status = await page.textContent('#status');
+  assert.match(status, /^Cancelled after 1 of 3 passes\.$/, status);
+  assert.deepEqual(page.problems(), []);
   await page.context().close();
 });

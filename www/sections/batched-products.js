@@ -4,7 +4,7 @@
 // products shown, the time for this batch and for 100 000, and batched powers;
 // every product checked against float64.
 import { el, int, sci } from '../ui/format.js';
-import { backendName, msText, nextFrame, timedAsync, workItems } from './common.js';
+import { backendName, msText, nextFrame, timedAsync, workItems, devName } from './common.js';
 import { numberField, partitionedGrid, readNumber } from './partitioned-ui.js';
 import { partRunner, publishBatched, readFields, uniformMatrices } from './batched-ui.js';
 
@@ -141,7 +141,7 @@ async function productsDemo(ctx, s, output, progress) {
       el('span', { class: 'part-op', 'aria-hidden': 'true' }, '·'),
       partitionedGrid(`B${sub(k)}`, 3, 3, tile(b, k), { fmt }),
       el('span', { class: 'part-op', 'aria-hidden': 'true' }, '='),
-      partitionedGrid(`C${sub(k)} (GPU)`, 3, 3, tile(c, k), { fmt, id: `batched-c${k}` })))),
+      partitionedGrid(`C${sub(k)} (${devName(gpu)})`, 3, 3, tile(c, k), { fmt, id: `batched-c${k}` })))),
     el('p', { class: 'help' }, `The first ${shown} of ${int(batch)} products, entries uniform in [−1, 1) from the seed (shown to 3 decimals).`),
     el('div', { class: 'scroll-x' }, el('table', { class: 'app-results', id: 'batched-products-table' },
       el('caption', {}, `Batched 3×3 products on ${backendName(gpu)}, against float64 products computed here`),

@@ -6,7 +6,7 @@
 // returns is checked here in float64.
 import { el, int, sci } from '../ui/format.js';
 import { mulberry32 } from '../reference.js';
-import { backendName, msText, nextFrame, timedAsync, untimedWhy } from './common.js';
+import { backendName, msText, nextFrame, timedAsync, untimedWhy, devName } from './common.js';
 import { numberField, partitionedGrid, pct, readNumber } from './partitioned-ui.js';
 import { applyH, barChart, homographyFrom4, partRunner, publishBatched, readFields, svg } from './batched-ui.js';
 
@@ -82,7 +82,7 @@ export function ransacPart(ctx, state) {
     ransacThreshold: numberField('ransacThreshold', 'threshold, px', { min: 0.1, max: 50, step: 0.1, value: state.ransacThreshold }),
     ransacSeed: numberField('ransacSeed', 'seed', { min: 0, max: 4294967295, value: state.ransacSeed }),
   };
-  const button = el('button', { type: 'button', class: 'primary', id: 'batched-ransac-run' }, 'Run RANSAC on the GPU');
+  const button = el('button', { type: 'button', class: 'primary', id: 'batched-ransac-run' }, 'Run RANSAC');
   const output = el('div', { class: 'part-output', id: 'batched-ransac-output' });
   const runner = partRunner(ctx, part, 'batched-ransac-status', 'Choose the noise, the share of wrong matches and the seed, and press Run.', {
     name: 'ransac',
@@ -143,7 +143,7 @@ async function ransacDemo(ctx, s, output) {
   };
   output.replaceChildren(...ransacView(scene, r, check, record, ctx));
   publishBatched('ransac', record);
-  const times = record.timed ? `fit pass ${msText(r.fitMs)}, scoring pass ${msText(r.scoreMs)} (GPU timers)` : 'the passes not timed (no GPU timer on this device)';
+  const times = record.timed ? `fit pass ${msText(r.fitMs)}, scoring pass ${msText(r.scoreMs)} (GPU timers)` : `the passes not timed (${untimedWhy(gpu)})`;
   return r.h === null
     ? `Done on ${backendName(gpu)}: every sample was degenerate, no homography.`
     : `Done on ${backendName(gpu)}: ${int(r.iterations)} hypotheses, the best with ${r.bestCount} inliers; ${check.trueFound} of ${scene.n - scene.outliers} true inliers found; the found map within ${sci(check.trueMapError)} px of the true one${good ? '' : ' (not within 2 px)'}; ${times}; ${msText(wallMs)} in all.`;
@@ -201,7 +201,7 @@ function ransacView(scene, r, check, record, ctx) {
   const timer = (v) => (v == null ? 'not timed' : msText(v));
   const why = untimedWhy(ctx.gpu);
   const ok = (b) => (b ? 'ok' : 'bad');
-  const fmtH = (v) => (Math.abs(v) < 0.01 && v !== 0 ? v.toExponential(2) : v.toFixed(3)).replace('-', '−');
+  const fmtH = (v) => (Math.abs(v) < 0.01 && v !== 0 ? v.toExponential(2) : v.toFixed(3)).replaceAll('-', '−');
   return [
     el('div', { class: 'batched-scene' }, scenePicture('The sheet: the points (x, y)', scene, r, 'src'), scenePicture('The view: the matches (u, v)', scene, r, 'dst')),
     el('p', { class: 'batched-legend' },
@@ -212,15 +212,15 @@ function ransacView(scene, r, check, record, ctx) {
     el('div', { class: 'scroll-x' }, el('table', { class: 'app-results', id: 'batched-ransac-table' },
       el('caption', {}, `${int(n)} correspondences, ${int(outliers)} of them wrong (${pct(outliers / n)}), noise σ = ${record.noise} px, threshold ${record.threshold} px`),
       el('tbody', {}, [
-        ['hypotheses', `${int(r.iterations)} (${int(check.degenerate)} degenerate samples rejected)`, 'one GPU pass fits them all'],
+        ['hypotheses', `${int(r.iterations)} (${int(check.degenerate)} degenerate samples rejected)`, `one ${devName(ctx.gpu)} pass fits them all`],
         ['clean samples expected', `${expected < 10 ? expected.toFixed(2) : int(Math.round(expected))} (P(a sample is clean) = ${pct(clean)}; P(none is) = ${none < 1e-6 ? sci(none) : pct(none)})`, 'samples of 4 true matches: only they give the true H'],
-        ['best count', `${int(r.bestCount)} inliers of ${int(n)}, hypothesis #${int(r.best)}`, `float64 recount of its float32 H: ${int(check.winnerCount64)}; every hypothesis's GPU count within ${check.countDiff} of float64's`, ok(check.countDiff <= 3)],
+        ['best count', `${int(r.bestCount)} inliers of ${int(n)}, hypothesis #${int(r.best)}`, `float64 recount of its float32 H: ${int(check.winnerCount64)}; every hypothesis's ${devName(ctx.gpu)} count within ${check.countDiff} of float64's`, ok(check.countDiff <= 3)],
         ['true inliers found', `${int(check.trueFound)} of ${int(n - outliers)} (${int(check.falseAccepted)} wrong matches accepted)`, 'inliers of the refitted h against the scene\'s truth'],
         ['max error of the true inliers under h, against the true H', px(check.trueMapError), 'max ‖h(x, y) − H(x, y)‖ over the true matches, float64: how far the found map is from the true one', ok(check.trueMapError < 2)],
         ['max reprojection error of the true inliers', px(check.measuredError), 'max ‖h(x, y) − (u, v)‖ over the true matches (their noise included), float64'],
         ['sheet corners, h against H', px(check.cornerError), 'the outline\'s corners (the drawing\'s extremes)'],
-        ['GPU time, fit pass', timer(r.fitMs), r.fitMs == null ? `not timed: ${why}` : `${int(r.iterations)} hypotheses, ${ctx.gpu.backend === 'webgpu' ? 'timestamp queries' : 'a timer query'} around the pass`],
-        ['GPU time, scoring pass', timer(r.scoreMs), `${int(r.iterations)} × ${int(n)} = ${int(r.iterations * n)} reprojections${r.scoreMs == null ? `; not timed: ${why}` : ''}`],
+        [`${devName(ctx.gpu)} time, fit pass`, timer(r.fitMs), r.fitMs == null ? `not timed: ${why}` : `${int(r.iterations)} hypotheses, ${ctx.gpu.backend === 'webgpu' ? 'timestamp queries' : 'a timer query'} around the pass`],
+        [`${devName(ctx.gpu)} time, scoring pass`, timer(r.scoreMs), `${int(r.iterations)} × ${int(n)} = ${int(r.iterations * n)} reprojections${r.scoreMs == null ? `; not timed: ${why}` : ''}`],
         ['wall time of the call', msText(record.wallMs), 'await gpu.ransacHomographyAsync(…): uploads, both passes, reading back the hypotheses and counts, the float64 refit'],
         ['the developer\'s log', '≈ 3.5–4 ms for a batch of 2000; ≈ 140 µs for the inlier check', 'its whole batch (9×9 SVDs and homographies) with CUDA on 2012 hardware'],
       ].map(([k, v, note, cls]) => el('tr', { 'data-key': k }, el('th', { scope: 'row' }, k, el('span', { class: 'what' }, note)), el('td', { class: cls || null }, v)))))),

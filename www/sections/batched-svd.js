@@ -4,7 +4,7 @@
 // matrix took, and float64 checks: the reconstruction ‖A − UΣVᵀ‖/‖A‖, the
 // orthogonality of U and V, and the singular values against a float64 Jacobi here.
 import { el, int, sci } from '../ui/format.js';
-import { backendName, msText, nextFrame, timedAsync } from './common.js';
+import { backendName, msText, nextFrame, timedAsync, devName } from './common.js';
 import { numberField, readNumber } from './partitioned-ui.js';
 import { barChart, partRunner, publishBatched, readFields, uniformMatrices } from './batched-ui.js';
 
@@ -155,7 +155,7 @@ async function svdDemo(ctx, st, output, progress) {
         ['singular values', `${sci(sigma)} relative${decreasing ? ', decreasing' : ', NOT decreasing'}`, 'the largest |σ − σ(float64 Jacobi here)| / σ₁ of a matrix', ok(sigma < 1e-5 && decreasing)],
         ['σ of the first matrix', Array.from(r.s.subarray(0, cols), (x) => x.toPrecision(4)).join(', '), 'decreasing; the last one is the smallest, whose V column the log takes as its homography'],
       ].map(([k, v, note, cls]) => el('tr', { 'data-key': k }, el('th', { scope: 'row' }, k, el('span', { class: 'what' }, note)), el('td', { class: cls || null }, v)))))),
-    el('p', { class: 'help' }, 'Float32 on the GPU: a pair counts as orthogonal at 10⁻⁶ of its lengths, about what float32 can tell, so the checks land near 10⁻⁶ to 10⁻⁷ rather than float64\'s 10⁻¹⁵.'));
+    el('p', { class: 'help' }, `Float32 on the ${devName(gpu)}: a pair counts as orthogonal at 10⁻⁶ of its lengths, about what float32 can tell, so the checks land near 10⁻⁶ to 10⁻⁷ rather than float64's 10⁻¹⁵.`));
   publishBatched('svd', record);
   return `Done on ${backendName(gpu)}: ${int(batch)} SVDs of ${rows}×${cols} in ${msText(ms)}, ${mean.toFixed(2)} sweeps on average; reconstruction error ${sci(recon)}.`;
 }

@@ -150,6 +150,9 @@ export async function timedAsync(f) {
 /** "WebGPU", "WebGL2" or "the CPU": the backend a section's run used. */
 export const backendName = (gpu) => ({ webgpu: 'WebGPU', cpu: 'the CPU' }[gpu.backend] ?? 'WebGL2');
 
+/** "CPU" or "GPU": what computed a section's float32 side, for its labels. */
+export const devName = (gpu) => (gpu?.backend === 'cpu' ? 'CPU' : 'GPU');
+
 /** What runs one output entry of a pass: an invocation, a fragment, or (CPU) a loop iteration. */
 export const workItems = (gpu) => ({ webgpu: 'invocations', cpu: 'loop iterations' }[gpu.backend] ?? 'fragments');
 

@@ -74,7 +74,7 @@ export default {
         el('label', {}, 'first device ', this.first), el('label', {}, 'second device ', this.second), el('label', {}, 'size ', this.size),
         el('label', {}, 'share of the first device ', this.slider, ' ', this.share)),
       el('div', { class: 'buttons' }, ...this.buttons),
-      this.status, this.bars, this.chart, this.table);
+      this.status, this.bars, this.chart, el('div', { class: 'scroll-x' }, this.table));
   },
 
   setStatus(text, state) {

@@ -6,7 +6,7 @@ import { el, int, num, sci, short } from '../ui/format.js';
 import { LinePlot } from '../ui/plot.js';
 import { column, eigenResidual, sinAngle } from '../reference-apps.js';
 import { EIGEN } from './presets.js';
-import { msText, nextFrame, notes, publish, resultsTable, sectionFrame, timed, timedAsync } from './common.js';
+import { msText, nextFrame, notes, publish, resultsTable, sectionFrame, timed, timedAsync, devName } from './common.js';
 
 const ID = 'eigen';
 const TOLERANCE = 1e-4; // the library's RESIDUAL_TOLERANCE (src/apps/eigen.rs)
@@ -29,6 +29,7 @@ export default {
 
 async function run(preset, ui, ctx) {
   const { gpu } = ctx;
+  const G = devName(gpu);
   const { n, k } = preset;
   const [{ a, a64, q, lambdas }, buildMs] = timed(() => preset.build());
   await nextFrame();
@@ -60,14 +61,14 @@ async function run(preset, ui, ctx) {
   const resPlot = new LinePlot({ title: 'Residual ‖Bv − λ̂v‖ / ‖B‖_F (the stopping test)', xLabel: 'squaring t', yLabel: 'relative residual', log: true, label: 'residual per squaring' });
   const table = el('div', { class: 'scroll-x' }, el('table', { class: 'app-table eigen-pairs', id: 'eigen-pairs' },
     el('caption', {}, `${pairs.length} of the ${k} pair${k > 1 ? 's' : ''} asked for computed (the run stops at the first that does not converge). Known λ: from Λ; the float64 residual uses the original A.`),
-    el('thead', {}, el('tr', {}, ['pair', 'known λ', 'GPU λ̂', '|λ̂ − λ|', 'sin ∠(v̂, v)', 'residual (GPU)', 'residual (float64)', 'squarings', 'converged'].map((h) => el('th', { scope: 'col' }, h)))),
+    el('thead', {}, el('tr', {}, ['pair', 'known λ', `${G} λ̂`, '|λ̂ − λ|', 'sin ∠(v̂, v)', `residual (${G})`, 'residual (float64)', 'squarings', 'converged'].map((h) => el('th', { scope: 'col' }, h)))),
     el('tbody', {}, pairs.map((p, i) => el('tr', { 'data-pair': String(i + 1) },
       el('th', { scope: 'row' }, String(i + 1)),
       el('td', { class: 'num', 'data-label': 'known λ' }, p.ambiguous ? `±${num(Math.abs(p.truth), 8)}` : num(p.truth, 8)),
-      el('td', { class: 'num', 'data-label': 'GPU λ̂' }, num(p.value, 8)),
+      el('td', { class: 'num', 'data-label': `${G} λ̂` }, num(p.value, 8)),
       el('td', { class: 'num', 'data-label': '|λ̂ − λ|' }, sci(p.error)),
       el('td', { class: 'num', 'data-label': 'sin ∠' }, p.angle === null ? 'two directions' : sci(p.angle)),
-      el('td', { class: 'num', 'data-label': 'residual (GPU)' }, sci(p.residual)),
+      el('td', { class: 'num', 'data-label': `residual (${G})` }, sci(p.residual)),
       el('td', { class: 'num', 'data-label': 'residual (float64)' }, sci(p.residual64)),
       el('td', { class: 'num', 'data-label': 'squarings' }, String(p.squarings)),
       el('td', { class: p.converged ? 'ok' : 'bad', 'data-label': 'converged' }, p.converged ? 'yes' : 'no: does not converge'))))));
@@ -79,7 +80,7 @@ async function run(preset, ui, ctx) {
       ['A', `${int(n)}×${int(n)} symmetric, = QΛQᵀ (seed ${preset.seed})`, `largest |λ| first: ${top}, …`],
       ['ratio |λ₂/λ₁|', num(Math.abs(lambdas[order[1]] / lambdas[order[0]]), 4), 'each squaring squares it: the error shrinks like this^(2^t)'],
       ['converged pairs', `${pairs.length - failed} of the ${k} asked for`, null, failed ? 'bad' : 'ok'],
-      ['time', `GPU ${msText(gpuMs)} · QΛQᵀ in JS ${msText(buildMs)}`, 'the GPU time includes one small readback per squaring (v and Bv)'],
+      ['time', `${G} ${msText(gpuMs)} · QΛQᵀ in JS ${msText(buildMs)}`, `the ${G} time includes one small readback per squaring (v and Bv)`],
     ]),
     notes([
       failed && pairs.some((p) => p.ambiguous)

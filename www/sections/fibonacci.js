@@ -5,7 +5,7 @@ import { el, int, sci } from '../ui/format.js';
 import { LinePlot } from '../ui/plot.js';
 import { fibonacciBig, float32SpacingBig, nearestFloat32Big } from '../reference-apps.js';
 import { FIBONACCI } from './presets.js';
-import { msText, nextFrame, notes, publish, resultsTable, sectionFrame } from './common.js';
+import { msText, nextFrame, notes, publish, resultsTable, sectionFrame, devName } from './common.js';
 
 const ID = 'fibonacci';
 const LIMIT = 16777216n;
@@ -29,6 +29,7 @@ export default {
 
 async function run(preset, ui, ctx) {
   const { gpu } = ctx;
+  const G = devName(gpu);
   const rows = [];
   let gpuMs = 0;
   for (const [idx, k] of preset.ks.entries()) {
@@ -61,37 +62,37 @@ async function run(preset, ui, ctx) {
   const disagreements = rows.filter((r) => !r.libAgrees).length;
 
   const table = el('div', { class: 'scroll-x fib-scroll' }, el('table', { class: 'app-table fib-table', id: 'fibonacci-table' },
-    el('caption', {}, `F(k) on the GPU (float32) against the exact value (BigInt).${rows.some((r) => r.k === 36 || r.k === 37) ? ' Highlighted: the 2²⁴ edge.' : ''}`),
+    el('caption', {}, `F(k) on the ${G} (float32) against the exact value (BigInt).${rows.some((r) => r.k === 36 || r.k === 37) ? ' Highlighted: the 2²⁴ edge.' : ''}`),
     el('thead', {}, el('tr', {},
-      ['k', 'F(k) exact', 'GPU float32', 'GPU − F(k)', 'relative error', 'passes', 'verdict'].map((h) => el('th', { scope: 'col' }, h)))),
+      ['k', 'F(k) exact', `${G} float32`, `${G} − F(k)`, 'relative error', 'passes', 'verdict'].map((h) => el('th', { scope: 'col' }, h)))),
     el('tbody', {}, rows.map((r) => el('tr', {
       'data-k': String(r.k),
       class: `${r.gpuBig === r.exact ? 'exact' : r.gpuBig === null ? 'overflow' : 'inexact'}${r.k === 36 || r.k === 37 ? ' edge' : ''}`,
     },
     el('th', { scope: 'row' }, String(r.k)),
     el('td', { class: 'num', 'data-label': 'exact' }, big(r.exact), r.exact > LIMIT && fibonacciBig(r.k - 1) <= LIMIT ? el('span', { class: 'what' }, '> 2²⁴') : null),
-    el('td', { class: 'num', 'data-label': 'GPU' }, big(r.gpuBig)),
-    el('td', { class: 'num', 'data-label': 'GPU − F(k)' }, r.diff === null ? '—' : big(r.diff)),
+    el('td', { class: 'num', 'data-label': G }, big(r.gpuBig)),
+    el('td', { class: 'num', 'data-label': `${G} − F(k)` }, r.diff === null ? '—' : big(r.diff)),
     el('td', { class: 'num', 'data-label': 'relative' }, r.rel === 0 ? '0' : sci(r.rel)),
     el('td', { class: 'num', 'data-label': 'passes' }, String(r.passes)),
     el('td', { 'data-label': 'verdict' }, r.verdict))))));
 
-  const plot = new LinePlot({ title: 'Relative error |GPU − F(k)| / F(k)', xLabel: 'k', yLabel: 'relative error', log: true, label: 'relative error of the GPU\'s F(k) against k' });
+  const plot = new LinePlot({ title: `Relative error |${G} − F(k)| / F(k)`, xLabel: 'k', yLabel: 'relative error', log: true, label: `relative error of the ${G}'s F(k) against k` });
   ui.output.replaceChildren(
-    el('div', { class: 'app-figures wide' }, resultsTable('GPU against BigInt', [
+    el('div', { class: 'app-figures wide' }, resultsTable(`${G} against BigInt`, [
       ['last exact F(k)', lastExact ? `F(${lastExact.k}) = ${big(lastExact.exact)}` : 'none in this range'],
-      ['first inexact F(k)', firstInexact ? `F(${firstInexact.k}) = ${big(firstInexact.exact)}, GPU ${big(firstInexact.gpuBig)}` : 'none in this range', 'float32 holds every whole number only up to 2²⁴ = 16 777 216'],
+      ['first inexact F(k)', firstInexact ? `F(${firstInexact.k}) = ${big(firstInexact.exact)}, ${G} ${big(firstInexact.gpuBig)}` : 'none in this range', 'float32 holds every whole number only up to 2²⁴ = 16 777 216'],
       ['largest relative error', !worst ? '—' : worst.rel === 0 ? '0: every F(k) here is exact' : `${sci(worst.rel)} at k = ${worst.k}`, 'float32 rounding alone gives at most 2⁻²⁴ ≈ 5.96e−8'],
       ['library\'s exact flag', disagreements ? `disagrees with BigInt ${disagreements} times` : 'agrees with BigInt for every k', 'exact and exactValue of gpu.fibonacciAsync(k)', disagreements ? 'bad' : 'ok'],
-      ['time', `${rows.length} calls, GPU ${msText(gpuMs)} in all`, 'wall time, readback included'],
+      ['time', `${rows.length} calls, ${G} ${msText(gpuMs)} in all`, 'wall time, readback included'],
     ]), plot.element),
     table,
     notes([
       { level: 'ok', kind: 'exact', text: 'Exact up to F(36) = 14 930 352: F(k) is the off-diagonal entry of F^k, and every entry of the matrices multiplied to reach it, every product and every partial sum that form it are whole numbers of at most F(k) < 2²⁴ = 16 777 216, all of which float32 holds. (The diagonal of F^36 already holds F(37), rounded; it is not the entry read.)' },
-      { level: 'warn', kind: 'edge', text: 'F(37) = 24 157 817 is above 2²⁴, where float32 numbers are 2 apart: the odd 24 157 817 cannot be stored, and the GPU gives 24 157 816. Beyond, the gap doubles with every power of two, so the absolute error grows with F(k) while the relative error stays near float32\'s 2⁻²⁴ ≈ 6·10⁻⁸ — a bit above it when the rounding of several passes adds up.' },
-      { level: 'bad', kind: 'overflow', text: 'The largest float32 is about 3.4·10³⁸: F(186) ≈ 3.3·10³⁸ still fits, F(187) ≈ 5.4·10³⁸ does not, and from there the GPU returns +Inf (float64 would go on to F(1476)).' },
+      { level: 'warn', kind: 'edge', text: 'F(37) = 24 157 817 is above 2²⁴, where float32 numbers are 2 apart: the odd 24 157 817 cannot be stored, and float32 arithmetic gives 24 157 816. Beyond, the gap doubles with every power of two, so the absolute error grows with F(k) while the relative error stays near float32\'s 2⁻²⁴ ≈ 6·10⁻⁸ — a bit above it when the rounding of several passes adds up.' },
+      { level: 'bad', kind: 'overflow', text: 'The largest float32 is about 3.4·10³⁸: F(186) ≈ 3.3·10³⁸ still fits, F(187) ≈ 5.4·10³⁸ does not, and from there float32 arithmetic gives +Inf (float64 would go on to F(1476)).' },
     ], 'What is exact'));
-  const series = [{ name: 'GPU float32', points: rows.map((r) => [r.k, r.rel]) }];
+  const series = [{ name: `${G} float32`, points: rows.map((r) => [r.k, r.rel]) }];
   const ks = preset.ks;
   plot.set({
     series,

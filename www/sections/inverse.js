@@ -8,7 +8,7 @@ import { el, int, minusSigns, num, sci } from '../ui/format.js';
 import { LinePlot } from '../ui/plot.js';
 import { condition1, gaussInverse, inverseResidual, relativeFrobenius, seriesMatrix, spectralRadius } from '../reference-apps.js';
 import { INVERSE } from './presets.js';
-import { matrixTable, msText, nextFrame, notes, publish, resultsTable, sectionFrame, timed, timedAsync } from './common.js';
+import { matrixTable, msText, nextFrame, notes, publish, resultsTable, sectionFrame, timed, timedAsync, devName } from './common.js';
 
 const ID = 'inverse';
 
@@ -30,6 +30,7 @@ export default {
 
 async function run(preset, ui, ctx) {
   const { gpu } = ctx;
+  const G = devName(gpu);
   const { n } = preset;
   const a = preset.build();
   const [inv64, gaussMs] = timed(() => gaussInverse(n, a));
@@ -54,7 +55,7 @@ async function run(preset, ui, ctx) {
     runs.push(rec);
   }
 
-  const plot = new LinePlot({ title: 'Residual ‖AX − I‖_F after each doubling (from the GPU)', xLabel: 'doubling (0: the start X₀)', yLabel: '‖AX − I‖_F', log: true, label: 'residual of the inverse per doubling' });
+  const plot = new LinePlot({ title: `Residual ‖AX − I‖_F after each doubling (from the ${G})`, xLabel: 'doubling (0: the start X₀)', yLabel: '‖AX − I‖_F', log: true, label: 'residual of the inverse per doubling' });
   // residuals[0] is X₀'s, then one per doubling; the answer is the best X.
   const best = (r) => r.residuals.reduce((m, v) => (v < m ? v : m), Infinity);
   // Diverged: the last residual is not finite or above X₀'s; otherwise it stalled (float32's floor, or a singular A).
@@ -64,7 +65,7 @@ async function run(preset, ui, ctx) {
     el('td', { 'data-label': 'converged', class: r.converged ? 'ok' : 'bad' }, r.converged ? 'yes' : diverged(r) ? 'no: diverges' : 'no: stalled above 10⁻³'),
     el('td', { class: 'num', 'data-label': 'd' }, num(r.d, 4)),
     el('td', { class: 'num', 'data-label': 'doublings run' }, `${r.residuals.length - 1} (best after ${r.residuals.indexOf(best(r))})`),
-    el('td', { class: 'num', 'data-label': 'best ‖AX − I‖ (GPU)' }, sci(best(r))),
+    el('td', { class: 'num', 'data-label': `best ‖AX − I‖ (${G})` }, sci(best(r))),
     el('td', { class: 'num', 'data-label': 'residual (float64)' }, sci(r.check)),
     el('td', { class: 'num', 'data-label': 'vs float64 inverse' }, r.distance === null ? 'no inverse' : sci(r.distance)),
     el('td', { class: 'num', 'data-label': 'time' }, msText(r.ms))));
@@ -72,8 +73,8 @@ async function run(preset, ui, ctx) {
   const small = n <= 6;
   ui.output.replaceChildren(
     el('div', { class: 'scroll-x' }, el('table', { class: 'app-table inverse-runs', id: 'inverse-runs' },
-      el('caption', {}, 'Each method on the GPU (float32); converged means the GPU\'s ‖AX − I‖_F fell below 10⁻³. Checked in float64: ‖AX − I‖_F recomputed from the X the GPU returned (the best of its doublings), and ‖X − A⁻¹‖_F / ‖A⁻¹‖_F against Gauss–Jordan.'),
-      el('thead', {}, el('tr', {}, ['method', 'converged', 'd', 'doublings run (best after)', 'best ‖AX − I‖ (GPU)', '‖AX − I‖ of X in float64', 'error vs float64 A⁻¹', 'time'].map((h) => el('th', { scope: 'col' }, h)))),
+      el('caption', {}, `Each method on the ${G} (float32); converged means the ${G}'s ‖AX − I‖_F fell below 10⁻³. Checked in float64: ‖AX − I‖_F recomputed from the X the ${G} returned (the best of its doublings), and ‖X − A⁻¹‖_F / ‖A⁻¹‖_F against Gauss–Jordan.`),
+      el('thead', {}, el('tr', {}, ['method', 'converged', 'd', 'doublings run (best after)', `best ‖AX − I‖ (${G})`, '‖AX − I‖ of X in float64', 'error vs float64 A⁻¹', 'time'].map((h) => el('th', { scope: 'col' }, h)))),
       el('tbody', {}, rows))),
     el('div', { class: 'app-figures wide' }, plot.element,
       el('div', {},

@@ -7,7 +7,7 @@ import { el, int, num, sci } from '../ui/format.js';
 import { LinePlot } from '../ui/plot.js';
 import { distance1, dominanceRatio, gaussSolve, jacobiMatrix, spectralRadius } from '../reference-apps.js';
 import { JACOBI } from './presets.js';
-import { msText, notes, publish, resultsTable, sectionFrame, timed, timedAsync } from './common.js';
+import { msText, notes, publish, resultsTable, sectionFrame, timed, timedAsync, devName } from './common.js';
 
 const ID = 'jacobi';
 
@@ -40,6 +40,7 @@ export function sampleIterations(last) {
 
 async function run(preset, ui, ctx) {
   const { gpu } = ctx;
+  const G = devName(gpu);
   const { n, epsilon } = preset;
   const { a, b } = preset.build();
   const [xStar, gaussMs] = timed(() => gaussSolve(n, a, b));
@@ -63,11 +64,11 @@ async function run(preset, ui, ctx) {
   // The stopping line: ε·Σ|x_k|, the size of update the test accepts at iteration k.
   const thresholds = Array.from(res.norms, (v) => epsilon * v);
 
-  const plot = new LinePlot({ title: 'Per iteration: the GPU\'s Σ|Δx| and the true error ‖x_k − x*‖₁', xLabel: 'iteration k', yLabel: 'Σ|·|', log: true, label: 'Jacobi: update size and error per iteration' });
+  const plot = new LinePlot({ title: `Per iteration: the ${G}'s Σ|Δx| and the true error ‖x_k − x*‖₁`, xLabel: 'iteration k', yLabel: 'Σ|·|', log: true, label: 'Jacobi: update size and error per iteration' });
   const verdict = res.converged ? 'converged' : res.diverged ? 'diverged' : 'stopped at maxIterations';
   ui.output.replaceChildren(
     el('div', { class: 'app-figures wide' }, plot.element,
-      resultsTable('GPU (float32) against Gaussian elimination (float64)', [
+      resultsTable(`${G} (float32) against Gaussian elimination (float64)`, [
         ['result', `${verdict} after ${int(N)} iteration${N === 1 ? '' : 's'}`, res.converged ? `Σ|Δx| = ${sci(res.deltas[N - 1])} ≤ ε·Σ|x| = ${sci(thresholds[N - 1])}` : res.diverged ? 'Σ|Δx| grew past 10⁶ × its first value' : null, res.converged ? 'ok' : 'bad'],
         ['‖x − x*‖₁', finalError === null ? '—' : sci(finalError), 'x*: Gaussian elimination with partial pivoting, float64'],
         ['max |x_i − x*_i| / max |x*_i|', maxRel === null ? '—' : sci(maxRel)],
@@ -81,7 +82,7 @@ async function run(preset, ui, ctx) {
     ], 'What is exact'));
   plot.set({
     series: [
-      { name: 'Σ|Δx| (GPU reduction, every iteration)', points: Array.from(res.deltas, (v, i) => [i + 1, v]) },
+      { name: `Σ|Δx| (${G} reduction, every iteration)`, points: Array.from(res.deltas, (v, i) => [i + 1, v]) },
       ...(xStar ? [{ name: '‖x_k − x*‖₁ vs float64 (sampled)', points: errors }] : []),
       { name: `ε·Σ|x_k| (stop below it), ε = ${sci(epsilon)}`, points: thresholds.map((v, i) => [i + 1, v]) },
     ],

@@ -8,7 +8,7 @@
 // (idle | running | done | error) and leaves its last run in window.__linear[part]
 // for the page tests.
 import { el, int, sci } from '../ui/format.js';
-import { backendName, msText, nextFrame, timedAsync } from './common.js';
+import { backendName, msText, nextFrame, timedAsync, devName } from './common.js';
 import { numberField, partStatus, readNumber, selectField } from './partitioned-ui.js';
 import { KINDS, residual, stepCanvas, times, uniform } from './linear-matrices.js';
 
@@ -103,7 +103,7 @@ async function stepsDemo(ctx, { n, seed, kind }, output) {
     el('div', { class: 'lu-steps' }, figures),
     el('p', {}, res.singular
       ? `Singular at step ${res.step}: the pivot there was at most n·2⁻²³·max|aᵢⱼ| = ${sci(n * 2 ** -23 * range)}, indistinguishable from rounding in float32; that step eliminated nothing, so the factors hold no NaN.`
-      : `Pivots ${Array.from(res.pivots).join(', ')}; ${int(res.passes)} GPU passes, ${msText(ms)} (upload and readback included).`));
+      : `Pivots ${Array.from(res.pivots).join(', ')}; ${int(res.passes)} ${devName(gpu)} passes, ${msText(ms)} (upload and readback included).`));
   publish('steps', { status: 'done', backend: gpu.backend, n, kind, pivots: Array.from(last.pivots), singular: res.singular, step: res.step, passes: res.passes, figures: figures.length });
   return res.singular ? `Done: singular at step ${res.step}.` : `Done: ${n} steps on ${backendName(gpu)}.`;
 }

@@ -3,7 +3,7 @@
 // drawn step by step: which blocks of A and B each node holds, which it sends.
 import { el, int } from '../ui/format.js';
 import { integerMatrix } from '../reference.js';
-import { backendName, msText, nextFrame, timedAsync } from './common.js';
+import { backendName, msText, nextFrame, timedAsync, devName } from './common.js';
 import { maxError, numberField, partStatus, publishPart, readNumber, selectField } from './partitioned-ui.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -93,7 +93,7 @@ export function meshPart(ctx, state) {
       el('div', { class: 'mesh-picture', style: `max-width: min(100%, ${Math.min(56, Math.max(30, 7 * shown.q))}rem)` }, drawMesh(shown.q, step)),
       el('p', { class: 'help' }, step.sends.length
         ? `${step.sends.length} message${step.sends.length === 1 ? '' : 's'} in this step, ${int(bytes)} bytes: arrows from sender to receiver, blue for A blocks, orange for B. Each node shows the blocks it holds after the step.`
-        : `No message: every node multiplies the blocks it holds, C(i, j) += A·B, one GPU product pass per node (${shown.q ** 2} in this step).`),
+        : `No message: every node multiplies the blocks it holds, C(i, j) += A·B, one ${devName(ctx.gpu)} product pass per node (${shown.q ** 2} in this step).`),
       step.sends.length ? el('details', {}, el('summary', {}, 'The messages of this step'),
         el('ul', { class: 'mesh-sends' }, step.sends.map((s) => el('li', {}, `${s.matrix}(${rc(s.block)}): node (${rc(s.from)}) → (${rc(s.to)}), ${s.bytes} bytes`)))) : null,
       el('ol', { class: 'mesh-steps' }, steps.map((s, k) => el('li', { 'aria-current': k === shown.index ? 'step' : null },
@@ -139,9 +139,9 @@ export function meshPart(ctx, state) {
         el('tbody', {}, [
           ['messages', `${int(res.messages)}`, `the formula: ${f.text}`, ok(res.messages === f.messages)],
           ['bytes sent', int(res.bytes), evenBytes === null ? 'blocks of unequal sizes (n is not a multiple of q): 4 bytes per float of each block sent' : `messages × (n/q)² × 4 bytes = ${int(evenBytes)}`, evenBytes === null ? null : ok(res.bytes === evenBytes)],
-          ['block products (GPU passes)', int(res.blockProducts), `q³ = ${f.blockProducts}: q stages, one product per node`, ok(res.blockProducts === f.blockProducts)],
-          ['max error', err === 0 ? '0 (exact)' : String(err), 'max |GPU − float64 AB|; whole numbers from −4 to 4, exact in float32', ok(err === 0)],
-          ['time', msText(gpuMs), 'wall time of the whole call, all q³ GPU passes and readback included'],
+          [`block products (${devName(ctx.gpu)} passes)`, int(res.blockProducts), `q³ = ${f.blockProducts}: q stages, one product per node`, ok(res.blockProducts === f.blockProducts)],
+          ['max error', err === 0 ? '0 (exact)' : String(err), `max |${devName(ctx.gpu)} − float64 AB|; whole numbers from −4 to 4, exact in float32`, ok(err === 0)],
+          ['time', msText(gpuMs), `wall time of the whole call, all q³ ${devName(ctx.gpu)} passes and readback included`],
         ].map(([k, v, note, cls]) => el('tr', { 'data-key': k }, el('th', { scope: 'row' }, k, el('span', { class: 'what' }, note)), el('td', { class: cls || null }, v)))))));
       shown = { res, algorithm, n, q, index: 0, record };
       show(step - 1, step !== 1);
@@ -162,7 +162,7 @@ export function meshPart(ctx, state) {
     el('p', {}, 'Give each of q×q processors one block of A, B and C. Node (i, j) needs every A', el('sub', {}, 'ik'), ' of its row and every B', el('sub', {}, 'kj'), ' of its column, and holds only one of each, so blocks travel. ',
       el('strong', {}, 'Fox: '), 'at stage k, the node holding A', el('sub', {}, 'i,(i+k) mod q'), ' broadcasts it along row i; everyone multiplies it into C with the B block it holds; then B rolls up one node. ',
       el('strong', {}, 'Cannon: '), 'first a skew (row i of A shifts left by i, column j of B up by j), so node (i, j) holds A', el('sub', {}, 'i,i+j'), ' and B', el('sub', {}, 'i+j,j'), '; then q times: multiply, and A rolls left, B up, one node each. Only neighbours talk.'),
-    el('p', { class: 'note-box info' }, 'Honestly: one GPU plays all q² nodes here. The messages are bookkeeping (the library records which block would go from which node to which, and its bytes), but every local block product C(i, j) += A·B is a real GPU pass, and the result is checked against float64.'),
+    el('p', { class: 'note-box info' }, 'Honestly: one device (the GPU, or the CPU with backend=cpu) plays all q² nodes here. The messages are bookkeeping (the library records which block would go from which node to which, and its bytes), but every local block product C(i, j) += A·B is a real pass on it, and the result is checked against float64.'),
     el('div', { class: 'part-controls' }, alg.element, nField.element, qField.element),
     el('div', { class: 'buttons' }, button), status.element, summary,
     el('div', { class: 'buttons mesh-nav' }, prev, stepText, next),

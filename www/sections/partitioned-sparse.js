@@ -4,7 +4,7 @@
 // and a float64 reference; then how a sparse matrix fills in under repeated squaring.
 import { el, int, sci } from '../ui/format.js';
 import { mulberry32 } from '../reference.js';
-import { backendName, msText, nextFrame, timedAsync } from './common.js';
+import { backendName, msText, nextFrame, timedAsync, devName } from './common.js';
 import {
   maxError, numberField, occupancyFigure, partStatus, pct, publishPart, readNumber, sparseReference,
 } from './partitioned-ui.js';
@@ -185,10 +185,10 @@ async function multiplyDemo(ctx, s, output) {
           ['nonzero blocks of B', `${int(b.nonzeroBlocks)} (${pct(b.nonzeroBlocks / total)})`, 'b.nonzeroBlocks'],
           ['nonzero blocks of C', `${int(c.nonzeroBlocks)} (${pct(c.nonzeroBlocks / total)}); the symbolic phase stored ${int(plan.storedBlocks)}`, 'c.nonzeroBlocks; productPlan(a, b).storedBlocks'],
           ['block products', `${int(c.blockProducts)} of the dense ${int(c.denseBlockProducts)} (${pct(c.blockProducts / c.denseBlockProducts)})`, `c.blockProducts against c.denseBlockProducts = T³; productPlan said ${int(plan.products)}`, ok(c.blockProducts <= c.denseBlockProducts && c.blockProducts === plan.products)],
-          ['GPU time, block-sparse', msText(sparseMs), 'await gpu.multiplyBlockSparseAsync(a, b): wall time, upload and readback included'],
-          ['GPU time, dense', msText(denseMs), `await gpu.multiplyAsync(${n}, ${n}, ${n}, A, B), the same way (both shaders compiled beforehand, on tiny inputs)`],
+          [`${devName(gpu)} time, block-sparse`, msText(sparseMs), 'await gpu.multiplyBlockSparseAsync(a, b): wall time, upload and readback included'],
+          [`${devName(gpu)} time, dense`, msText(denseMs), `await gpu.multiplyAsync(${n}, ${n}, ${n}, A, B), the same way (${gpu.backend === 'cpu' ? 'the workers started beforehand' : 'both shaders compiled beforehand'}, on tiny inputs)`],
           ['max error, block-sparse', errText(errSparse), 'max |c.toDense() − float64 AB| (whole numbers: exact in float32 below 2²⁴)', ok(errSparse === 0)],
-          ['max error, dense', errText(errDense), 'max |dense GPU product − float64 AB|', ok(errDense === 0)],
+          ['max error, dense', errText(errDense), `max |dense ${devName(gpu)} product − float64 AB|`, ok(errDense === 0)],
         ].map(([k, v, note, cls]) => el('tr', { 'data-key': k }, el('th', { scope: 'row' }, k, el('span', { class: 'what' }, note)), el('td', { class: cls || null }, v)))))),
       sparseMs > denseMs ? el('p', { class: 'note-box info', id: 'partitioned-sparse-slower' }, c.blockProducts > c.denseBlockProducts / 8
         ? 'Slower than dense here: with this many nonzero blocks the block-sparse product does nearly the dense work, with the bookkeeping on top (a table of which blocks meet, small products instead of one large one). Sparsity pays when few blocks are stored.'

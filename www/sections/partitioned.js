@@ -7,7 +7,7 @@
 // The controls of parts 2 and 3 live in the address (config.js SECTION_PARAMS): a
 // link shows the same run. app.js mounts this on its own panel, #partitioned.
 import { el } from '../ui/format.js';
-import { backendName, nextFrame } from './common.js';
+import { backendName, nextFrame, devName } from './common.js';
 import { partStatus, partitionedGrid, publishPart } from './partitioned-ui.js';
 import { sparsePart } from './partitioned-sparse.js';
 import { meshPart } from './partitioned-mesh.js';
@@ -42,8 +42,8 @@ function intro() {
 
 function workedPart(ctx) {
   const part = el('div', { class: 'part', id: 'partitioned-worked' });
-  const status = partStatus(part, 'partitioned-worked-status', 'Press the button to compute the blocks on the GPU.');
-  const button = el('button', { type: 'button', class: 'primary', id: 'partitioned-worked-run' }, 'Compute C₀₀ on the GPU');
+  const status = partStatus(part, 'partitioned-worked-status', 'Press the button to compute the blocks on the demo\'s device (the GPU, or the CPU with backend=cpu).');
+  const button = el('button', { type: 'button', class: 'primary', id: 'partitioned-worked-run' }, 'Compute C₀₀');
   const output = el('div', { class: 'part-output', id: 'partitioned-worked-output' });
   let busy = false, done = false;
   const run = async () => {
@@ -56,7 +56,7 @@ function workedPart(ctx) {
       const record = await worked(ctx, output);
       status.set(record.agree ? 'done' : 'error', record.agree
         ? `Done on ${backendName(ctx.gpu)}: A₀₀·B₀₀ + A₀₁·B₁₀ = [[12, 59], [6, 33]] = C₀₀, from the two block products, from the tiled product and from float64.`
-        : 'The GPU\'s blocks do not agree with the float64 reference: see the table.');
+        : `The ${devName(ctx.gpu)}'s blocks do not agree with the float64 reference: see the table.`);
       done = true;
     } catch (err) {
       const d = ctx.describeError(err);
@@ -101,12 +101,12 @@ async function worked(ctx, output) {
   const yes = (ok) => el('td', { class: ok ? 'ok' : 'bad' }, ok ? 'equal' : 'differs');
   output.replaceChildren(
     el('div', { class: 'part-figures' },
-      small('A₀₀·B₀₀ (GPU, 2×2 · 2×2)', 2, 2, Array.from(t1), 'partitioned-t1'),
+      small(`A₀₀·B₀₀ (${devName(gpu)}, 2×2 · 2×2)`, 2, 2, Array.from(t1), 'partitioned-t1'),
       el('span', { class: 'part-op', 'aria-hidden': 'true' }, '+'),
-      small('A₀₁·B₁₀ (GPU, 2×1 · 1×2)', 2, 2, Array.from(t2), 'partitioned-t2'),
+      small(`A₀₁·B₁₀ (${devName(gpu)}, 2×1 · 1×2)`, 2, 2, Array.from(t2), 'partitioned-t2'),
       el('span', { class: 'part-op', 'aria-hidden': 'true' }, '='),
       small('C₀₀, their sum', 2, 2, sum, 'partitioned-sum'),
-      grid3('C from the tiled product (GPU, maxTile 2)', Array.from(tiled), 'partitioned-tiled')),
+      grid3(`C from the tiled product (${devName(gpu)}, maxTile 2)`, Array.from(tiled), 'partitioned-tiled')),
     el('div', { class: 'scroll-x' }, el('table', { class: 'app-results part-checks', id: 'partitioned-worked-checks' },
       el('caption', {}, 'Against the float64 reference C = AB computed here in JavaScript'),
       el('tbody', {},

@@ -6,7 +6,7 @@ import { el, int } from '../ui/format.js';
 import { bfsHops, edgeCount, mutualClasses, pairsWithin } from '../reference-apps.js';
 import { REACHABILITY } from './presets.js';
 import { graphFigure } from './graph-svg.js';
-import { binaryLegend, drawMatrix, msText, nextFrame, notes, publish, resultsTable, sectionFrame, timed, timedAsync, yesNo } from './common.js';
+import { binaryLegend, drawMatrix, msText, nextFrame, notes, publish, resultsTable, sectionFrame, timed, timedAsync, yesNo, devName } from './common.js';
 
 const ID = 'reachability';
 
@@ -35,6 +35,7 @@ export default {
 
 async function run(preset, ui, ctx) {
   const { gpu, HeatmapView } = ctx;
+  const G = devName(gpu);
   const { n, directed } = preset;
   const adjacency = preset.build();
   const T = squaringsFor(n);
@@ -47,16 +48,16 @@ async function run(preset, ui, ctx) {
 
   // The frame of the output.
   const views = {
-    r: new HeatmapView({ title: 'R = b[(I + A)^(n−1)] on the GPU', label: 'heatmap of the reachability matrix R', target: 320 }),
+    r: new HeatmapView({ title: `R = b[(I + A)^(n−1)] on the ${G}`, label: 'heatmap of the reachability matrix R', target: 320 }),
     input: new HeatmapView({ title: 'I + A (the input, 0/1)', label: 'heatmap of I plus the adjacency matrix', target: 320 }),
   };
   const graphSlot = el('div', { class: 'graph-slot' });
   const tbody = el('tbody');
   const timeline = el('div', { class: 'scroll-x' }, el('table', { class: 'app-timeline' },
-    el('caption', {}, T ? `${T} boolean squaring${T > 1 ? 's' : ''} (⌈log₂(${n} − 1)⌉), one GPU pass each.` : `n = ${n}: no squaring needed, I + A already holds every path.`),
+    el('caption', {}, T ? `${T} boolean squaring${T > 1 ? 's' : ''} (⌈log₂(${n} − 1)⌉), one ${G} pass each.` : `n = ${n}: no squaring needed, I + A already holds every path.`),
     el('thead', {}, el('tr', {},
       el('th', { scope: 'col' }, 'pass'), el('th', { scope: 'col' }, 'computes'), el('th', { scope: 'col' }, 'paths of'),
-      el('th', { scope: 'col' }, 'time'), el('th', { scope: 'col' }, 'reachable pairs (GPU)'),
+      el('th', { scope: 'col' }, 'time'), el('th', { scope: 'col' }, `reachable pairs (${G})`),
       el('th', { scope: 'col' }, 'pairs ≤ 2^t hops (BFS)'), el('th', { scope: 'col' }, 'output'))),
     tbody));
   const tableSlot = el('div');
@@ -78,7 +79,7 @@ async function run(preset, ui, ctx) {
   try {
     const labels = stepRun.labels();
     for (let t = 0; t < T; t++) {
-      ui.setStatus('running', `Squaring ${t + 1} of ${T} on the GPU…`);
+      ui.setStatus('running', `Squaring ${t + 1} of ${T} on the ${G}…`);
       await nextFrame();
       const t0 = performance.now();
       stepRun.step(true);
@@ -98,7 +99,7 @@ async function run(preset, ui, ctx) {
         el('td', { class: 'label', 'data-label': 'computes' }, labels[t].replace(/M/g, '(I+A)')),
         el('td', { class: 'num', 'data-label': 'paths of' }, `≤ ${int(2 ** (t + 1))} edges`),
         el('td', { class: 'num', 'data-label': 'time' }, msText(wallMs)),
-        el('td', { class: 'num', 'data-label': 'GPU pairs' }, int(pairs)),
+        el('td', { class: 'num', 'data-label': `${G} pairs` }, int(pairs)),
         el('td', { class: `num ${ok ? 'ok' : 'bad'}`, 'data-label': 'BFS pairs' }, `${int(refPairs)} ${ok ? '✓' : '✗'}`),
         el('td', { class: 'pic' }, thumb.element)));
     }
@@ -112,7 +113,7 @@ async function run(preset, ui, ctx) {
   // 2. The one-call library function (unless it would hold the page too long).
   let lib = null, libMs = null;
   if (!preset.stepOnly) {
-    ui.setStatus('running', 'gpu.reachabilityAsync(n, A) on the GPU…');
+    ui.setStatus('running', `gpu.reachabilityAsync(n, A) on the ${G}…`);
     await nextFrame();
     [lib, libMs] = await timedAsync(() => gpu.reachabilityAsync(n, adjacency));
   }
@@ -133,19 +134,19 @@ async function run(preset, ui, ctx) {
   views.r.setTitle(lib ? 'R = b[(I + A)^(n−1)] from gpu.reachability' : 'R = b[(I + A)^(n−1)] from the squarings');
   views.r.setValues((i, j) => {
     const h = hops[i * n + j];
-    return `(${i}, ${j}): GPU R = ${R[i * n + j]} · BFS: ${h < 0 ? `${j} is not reachable from ${i}` : h === 0 ? 'itself' : `reachable in ${h} edge${h > 1 ? 's' : ''}`}${R[i * n + j] === (h >= 0 ? 1 : 0) ? ' · agree' : ' · DIFFERENT'}`;
+    return `(${i}, ${j}): ${G} R = ${R[i * n + j]} · BFS: ${h < 0 ? `${j} is not reachable from ${i}` : h === 0 ? 'itself' : `reachable in ${h} edge${h > 1 ? 's' : ''}`}${R[i * n + j] === (h >= 0 ? 1 : 0) ? ' · agree' : ' · DIFFERENT'}`;
   });
   graphSlot.replaceChildren(graphFigure(n, adjacency, { directed, classes: mutualClasses(n, R), title: `The graph: ${n} vertices, ${int(edges)} ${directed ? 'directed' : 'undirected'} edge${edges === 1 ? '' : 's'}` }));
 
   let longest = 0;
   for (const h of hops) if (h > longest) longest = h;
-  tableSlot.replaceChildren(resultsTable('GPU against breadth-first search (JavaScript)', [
+  tableSlot.replaceChildren(resultsTable(`${G} against breadth-first search (JavaScript)`, [
     ['vertices, edges', `${int(n)}, ${int(edges)} (${directed ? 'directed' : 'undirected'})`],
     ['squarings', lib ? `${lib.squarings} (gpu.reachability) · ${T} stepped` : `${T} stepped`, '⌈log₂(n − 1)⌉: after squaring t, R holds every path of at most 2^t edges'],
     ['longest shortest path', `${longest} edge${longest === 1 ? '' : 's'}`, 'from BFS: the squarings needed are ⌈log₂ of this⌉; the chain cannot know it in advance'],
-    ['reachable pairs', `GPU ${int(gpuPairs)} · BFS ${int(bfsPairs)} of ${int(n * n)}`, 'pairs (i, j) with a path from i to j, i = j included'],
+    ['reachable pairs', `${G} ${int(gpuPairs)} · BFS ${int(bfsPairs)} of ${int(n * n)}`, 'pairs (i, j) with a path from i to j, i = j included'],
     ['entries different from BFS', `${int(mismatches)} of ${int(n * n)}${lib ? ` (stepped run: ${int(stepMismatches)})` : ''}`, null, mismatches || stepMismatches ? 'bad' : 'ok'],
-    ['connected (R all ones)', `GPU ${yesNo(gpuConnected)} · BFS ${yesNo(bfsConnected)}`, directed ? 'strongly connected: every vertex reaches every other' : 'every vertex reaches every other', gpuConnected === bfsConnected ? 'ok' : 'bad'],
+    ['connected (R all ones)', `${G} ${yesNo(gpuConnected)} · BFS ${yesNo(bfsConnected)}`, directed ? 'strongly connected: every vertex reaches every other' : 'every vertex reaches every other', gpuConnected === bfsConnected ? 'ok' : 'bad'],
     ['time', `${lib ? `gpu.reachability ${msText(libMs)} · ` : ''}squarings one by one ${msText(stepMs)} · BFS in JS ${msText(bfsMs)}`, 'wall times; the stepped run also waits for the page to paint between passes'],
   ]));
   notesSlot.replaceChildren(notes([

@@ -7,7 +7,7 @@ import { edgeCount, floydWarshall } from '../reference-apps.js';
 import { SHORTEST_PATHS } from './presets.js';
 import { graphFigure } from './graph-svg.js';
 import { squaringsFor } from './reachability.js';
-import { drawMatrix, msText, notes, publish, resultsTable, sectionFrame, timed, timedAsync, yesNo } from './common.js';
+import { drawMatrix, msText, notes, publish, resultsTable, sectionFrame, timed, timedAsync, yesNo, devName } from './common.js';
 
 const ID = 'shortest-paths';
 const dist = (v) => (v === Infinity ? '∞' : num(v, 6));
@@ -30,6 +30,7 @@ export default {
 
 async function run(preset, ui, ctx) {
   const { gpu, HeatmapView } = ctx;
+  const G = devName(gpu);
   const { n, directed } = preset;
   const w = preset.build();
   const edges = edgeCount(n, w) / (directed ? 1 : 2);
@@ -61,10 +62,10 @@ async function run(preset, ui, ctx) {
   const hasNegative = finiteD.some((v) => v < 0);
   const views = {
     d: new HeatmapView({
-      title: hasNegative ? 'Distances (negative lengths: blue < 0 < red)' : 'Distances D = W^(n−1) in (min, +), GPU',
+      title: hasNegative ? 'Distances (negative lengths: blue < 0 < red)' : `Distances D = W^(n−1) in (min, +), ${G}`,
       label: 'heatmap of the shortest distances', target: 320, sequential: !hasNegative, nanLabel: 'no path (∞)',
     }),
-    e: new HeatmapView({ title: '|GPU − Floyd–Warshall|', label: 'heatmap of the error of each distance', target: 320, sequential: true, nanLabel: 'reachable on one side only' }),
+    e: new HeatmapView({ title: `|${G} − Floyd–Warshall|`, label: 'heatmap of the error of each distance', target: 320, sequential: true, nanLabel: 'reachable on one side only' }),
   };
   const graph = graphFigure(n, w, { directed, weights: n <= 12, title: `The graph: ${n} vertices, ${int(edges)} ${directed ? 'directed' : 'undirected'} edges${n <= 12 ? ' (lengths on the edges, near their start)' : ''}` });
   const table = n <= 12 ? [el('h4', {}, 'The distances as numbers'),
@@ -76,15 +77,15 @@ async function run(preset, ui, ctx) {
   ui.output.replaceChildren(
     el('div', { class: 'app-figures' }, graph, views.d.element, meaningless ? null : views.e.element),
     ...(table || []),
-    resultsTable('GPU (float32) against Floyd–Warshall (float64)', [
+    resultsTable(`${G} (float32) against Floyd–Warshall (float64)`, [
       ['squarings', `${res.squarings}`, `⌈log₂(n − 1)⌉ = ${squaringsFor(n)}: shortest paths have at most n − 1 = ${n - 1} edges`],
-      ['unreachable pairs (∞)', `GPU ${int(gpuUnreachable)} · Floyd–Warshall ${int(fwUnreachable)} of ${int(n * n)}`, 'pairs (i, j) with no path from i to j'],
+      ['unreachable pairs (∞)', `${G} ${int(gpuUnreachable)} · Floyd–Warshall ${int(fwUnreachable)} of ${int(n * n)}`, 'pairs (i, j) with no path from i to j'],
       ['pairs reachable on one side only', int(reachDiffer), null, reachDiffer ? 'bad' : 'ok'],
       ['exact distances', meaningless ? notCompared : `${int(exact)} of ${int(n * n)}`, 'equal to the float64 distance rounded to float32 (∞ = ∞ counts)'],
       ['max absolute error', meaningless ? notCompared : sci(maxAbs), worst >= 0 && !meaningless ? `largest at (${Math.floor(worst / n)}, ${worst % n})` : null],
       ['max relative error', meaningless ? notCompared : sci(maxRel), 'over finite, nonzero distances'],
-      ['negative cycle', `GPU ${yesNo(res.negativeCycle)} · Floyd–Warshall ${yesNo(fw.negativeCycle)}`, 'some d(i, i) < 0: going round the cycle again always shortens a path', res.negativeCycle === fw.negativeCycle ? (meaningless ? 'bad' : 'ok') : 'bad'],
-      ['time', `GPU ${msText(gpuMs)} · Floyd–Warshall in JS ${msText(fwMs)}`, 'wall times, GPU upload and readback included'],
+      ['negative cycle', `${G} ${yesNo(res.negativeCycle)} · Floyd–Warshall ${yesNo(fw.negativeCycle)}`, 'some d(i, i) < 0: going round the cycle again always shortens a path', res.negativeCycle === fw.negativeCycle ? (meaningless ? 'bad' : 'ok') : 'bad'],
+      ['time', `${G} ${msText(gpuMs)} · Floyd–Warshall in JS ${msText(fwMs)}`, `wall times, ${G} upload and readback included`],
     ]),
     notes([
       meaningless
@@ -102,7 +103,7 @@ async function run(preset, ui, ctx) {
   const hover = (i, j) => {
     const k = i * n + j;
     const g = D[k], f = fw.dist[k];
-    return `(${i}, ${j}): GPU ${dist(g)} · Floyd–Warshall ${f === Infinity ? '∞' : num(f, 12)}${g === Math.fround(f) ? ' · exact' : ` · difference ${sci(g - f)}`}`;
+    return `(${i}, ${j}): ${G} ${dist(g)} · Floyd–Warshall ${f === Infinity ? '∞' : num(f, 12)}${g === Math.fround(f) ? ' · exact' : ` · difference ${sci(g - f)}`}`;
   };
   views.d.setValues(hover);
   views.e.setValues(hover);
@@ -112,7 +113,7 @@ async function run(preset, ui, ctx) {
     fwNegativeCycle: fw.negativeCycle, gpuUnreachable, fwUnreachable, reachDiffer, exact, maxAbs, maxRel, gpuMs, fwMs, distances: D,
   });
   // Amber, like the other sections' runs that end without an answer.
-  if (meaningless) return { text: `Done: ${preset.label}. Negative cycle reported (GPU ${yesNo(res.negativeCycle)}, Floyd–Warshall ${yesNo(fw.negativeCycle)}): no shortest paths.`, tone: 'warn' };
+  if (meaningless) return { text: `Done: ${preset.label}. Negative cycle reported (${G} ${yesNo(res.negativeCycle)}, Floyd–Warshall ${yesNo(fw.negativeCycle)}): no shortest paths.`, tone: 'warn' };
   return `Done: ${preset.label}. ${res.squarings} (min, +) squarings; ${int(exact)} of ${int(n * n)} distances exact, ${int(gpuUnreachable)} unreachable pairs.`;
 }
 

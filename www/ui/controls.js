@@ -15,7 +15,7 @@ const BACKEND_LABELS = {
   auto: 'auto (library picks)',
   webgl: 'webgl (fragment)',
   webgpu: 'webgpu (compute)',
-  cpu: 'cpu (SIMD128, Web Workers)',
+  cpu: 'cpu (SIMD128)',
 };
 
 export class Controls {

@@ -200,6 +200,9 @@ export function cellText(cell) {
   for (const x of copy.querySelectorAll(`.${TOOLS}, [aria-hidden="true"], script, style, button`)) x.remove();
   // A line break or block inside a cell separates words on screen: keep a space there.
   for (const x of copy.querySelectorAll('br, div, p, li')) x.after(' ');
+  // So do a row's description beside its label, and a heatmap legend's parts.
+  for (const x of copy.querySelectorAll('.what')) x.before(' ');
+  for (const x of copy.querySelectorAll('.hm-scale > *, .hm-swatch')) x.after(' ');
   const text = copy.textContent.replace(/\s+/g, ' ').trim();
   const number = text.replace(/[\u2212\u2012\u2013]/g, '-').replace(/(\d)[\s\u00a0\u202f\u2009](?=\d{3}\b)/g, '$1');
   return /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(number) || /^[-+]?(Infinity|NaN)$/.test(number) ? number : text.replace(/\u2212/g, '-');

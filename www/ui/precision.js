@@ -10,10 +10,11 @@ const FLOAT32_MAX = 3.4028234663852886e38;
 /**
  * state: { n, integerInput, input, inputStats, passes: [{ label, stats }],
  *          metrics (compare() result or null), refState: 'off'|'running'|'done'|'cancelled'|'error',
- *          resultStats, passCount }
+ *          resultStats, passCount, dev ('GPU' or 'CPU': what computed the float32 side) }
  */
 export function renderPrecision(container, state) {
   const { n } = state;
+  const dev = state.dev ?? 'GPU';
   const parts = [];
 
   // 1. Warnings (and the all-clear) first: they are what changes from run to run.
@@ -25,9 +26,9 @@ export function renderPrecision(container, state) {
   // 2. The metrics.
   const m = state.metrics;
   const rows = [
-    ['max absolute error', m && sci(m.maxAbs), 'max |GPU − double| over the entries finite on both sides (— when there is none)'],
-    ['max relative error', m && sci(m.maxRel), 'max |GPU − double| / |double| over nonzero doubles. Large where a true entry is nearly 0 (sums that cancel): a tiny absolute error there is a big relative one. The relative Frobenius error is the figure for the whole matrix'],
-    ['relative Frobenius error', m && sci(m.relFrobenius), '‖GPU − double‖ / ‖double‖ over the entries finite on both sides'],
+    ['max absolute error', m && sci(m.maxAbs), `max |${dev} − double| over the entries finite on both sides (— when there is none)`],
+    ['max relative error', m && sci(m.maxRel), `max |${dev} − double| / |double| over nonzero doubles. Large where a true entry is nearly 0 (sums that cancel): a tiny absolute error there is a big relative one. The relative Frobenius error is the figure for the whole matrix`],
+    ['relative Frobenius error', m && sci(m.relFrobenius), `‖${dev} − double‖ / ‖double‖ over the entries finite on both sides`],
     ['correctly rounded entries', m && `${int(m.exact)} of ${int(m.total)} (${((100 * m.exact) / m.total).toFixed(1)} %)`, 'entries equal to the double rounded to float32: the best float32 can do, though not always the true value (F(37) = 24 157 817 has no float32; its correct rounding is 24 157 816). Only finite numbers count: not NaN, ±Inf or an overflow'],
   ];
   if (m && m.nonfiniteMismatch) rows.push(['NaN/Inf mismatches', int(m.nonfiniteMismatch), 'entries where one side is NaN or ±Inf and the other is not the same']);
@@ -38,7 +39,7 @@ export function renderPrecision(container, state) {
     error: 'The float64 reference failed.',
   }[state.refState];
   parts.push(el('table', { class: 'metrics', id: 'metrics' },
-    el('caption', {}, 'GPU (float32) against JavaScript (float64), final result'),
+    el('caption', {}, `${dev} (float32) against JavaScript (float64), final result`),
     el('tbody', {}, rows.map(([k, v, d]) => el('tr', {},
       el('th', { scope: 'row' }, k, el('span', { class: 'what' }, d)), el('td', { class: 'num' }, v ?? '—'))))));
   if (why && !m) parts.push(el('p', { class: 'help' }, why));
@@ -51,7 +52,7 @@ export function renderPrecision(container, state) {
   parts.push(el('div', { class: 'formats' },
     el('table', { class: 'formats-table' },
       el('caption', {}, 'The two number formats'),
-      el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, ''), el('th', { scope: 'col' }, 'float32 (GPU)'), el('th', { scope: 'col' }, 'float64 (JS)'))),
+      el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, ''), el('th', { scope: 'col' }, `float32 (${dev})`), el('th', { scope: 'col' }, 'float64 (JS)'))),
       el('tbody', {},
         el('tr', {}, el('th', { scope: 'row' }, 'significand'), el('td', {}, '24 bits ≈ 7 digits'), el('td', {}, '53 bits ≈ 16 digits')),
         el('tr', {}, el('th', { scope: 'row' }, 'rounding step (unit roundoff)'), el('td', {}, '2^−24 ≈ 5.96e−8'), el('td', {}, '2^−53 ≈ 1.11e−16')),
@@ -60,7 +61,7 @@ export function renderPrecision(container, state) {
     el('p', {},
       `Each entry of one product is a sum of n = ${n} products, and every multiply-add rounds to float32. The error of such a sum is at most about n·2^−24 ≈ ${sci(bound)} of the sum of |terms| (worst case), and typically nearer √n·2^−24 ≈ ${sci(typical)}, because rounding errors of both signs partly cancel. A chain of passes feeds each pass's rounded output into the next, so errors compound. The double result has errors too, but 2^29 ≈ 5·10^8 times smaller: it serves as the truth.`)));
   if (state.input === 'fibonacci') {
-    parts.push(el('p', { class: 'help' }, 'Fibonacci: the blocks of F^p are [[f(p+1), f(p)], [f(p), f(p−1)]]. f(36) = 14 930 352 is below 2^24 and f(37) = 24 157 817 is above it: compare op=power with p = 35 and p = 37 (n = 2). At p = 35 the error is 0. At p = 37 the GPU returns 24 157 816 and 39 088 168: the float32 nearest each (so still all 4 correctly rounded), but no longer the integers, and the error against the double is no longer 0.'));
+    parts.push(el('p', { class: 'help' }, 'Fibonacci: the blocks of F^p are [[f(p+1), f(p)], [f(p), f(p−1)]]. f(36) = 14 930 352 is below 2^24 and f(37) = 24 157 817 is above it: compare op=power with p = 35 and p = 37 (n = 2). At p = 35 the error is 0. At p = 37 the float32 side returns 24 157 816 and 39 088 168: the float32 nearest each (so still all 4 correctly rounded), but no longer the integers, and the error against the double is no longer 0.'));
   }
   container.replaceChildren(...parts);
 }

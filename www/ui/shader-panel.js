@@ -87,7 +87,8 @@ export class ShaderPanel {
   /** The CPU kernel: Rust compiled to WebAssembly with SIMD128, no shader at all. */
   #rust(k) {
     return {
-      source: this.Gpgpu.kernelSource(k.name),
+      // The file without its native tests: the kernel is what the workers run.
+      source: this.Gpgpu.kernelSource(k.name).split('\n#[cfg(test)]')[0],
       file: k.file,
       tail: 'No shader: Rust compiled to WebAssembly (SIMD128), run by each Web Worker on its block of C\'s rows.',
       summary: 'What the workers run: the same WebAssembly module as the page, this function called with their rows of A',
@@ -120,7 +121,8 @@ export class ShaderPanel {
     // The register kernel has a form for software adapters: the file differs from the one listed.
     const other = own !== null && own.trim() !== written.trim();
     const file = other && k.name === 'register' ? 'wgsl/matmul_register_cpu.wgsl' : k.file;
-    const form = k.name === 'register' && info.registerKernel ? ` On this device: ${info.registerKernel}.` : '';
+    // "CPU form" there is the WebGPU kernel's form for software adapters, not the CPU backend.
+    const form = k.name === 'register' && info.registerKernel ? ` On this device: ${info.registerKernel}${info.fallbackAdapter || /^CPU form/.test(info.registerKernel) ? ' (the WebGPU kernel\'s form for a software adapter, which runs it on the CPU; not the CPU backend)' : ''}.` : '';
     return {
       source: own ?? written,
       file,
