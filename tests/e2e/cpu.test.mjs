@@ -112,3 +112,10 @@ test('Cancel in a paused step-through says no pass is still running', async () =
   assert.deepEqual(page.problems(), []);
   await page.context().close();
 });
+
+test('beside the CPU, WebGL on SwiftShader says its GPU times are CPU time', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=8&backend=webgl`);
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  assert.match(await page.textContent('#backend-help'), /Here WebGL runs on SwiftShader, a software renderer: every “GPU” time is CPU time\./);
+  await page.context().close();
+});

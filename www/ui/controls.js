@@ -71,8 +71,9 @@ export class Controls {
    * The limits and kernels of the device of the backend chosen in the form: `info`
    * from gpu.info(), `defaultKernelFor(n)` the kernel auto picks there.
    */
-  setDevice({ maxDimension, kernels: supported, backend }, defaultKernelFor) {
+  setDevice({ maxDimension, kernels: supported, backend, renderer }, defaultKernelFor) {
     this.maxN = maxDimension;
+    if (backend === 'webgl') this.webglRenderer = renderer;
     this.defaultKernelFor = defaultKernelFor;
     this.f('n').max = String(maxDimension);
     // The page's own cap may be the lower one (WebGPU allows larger sides than a URL may ask).
@@ -175,7 +176,8 @@ export class Controls {
     }
     if (choice === 'webgl') {
       const none = w && (w.state === 'none' || w.state === 'no-adapter') ? ` WebGPU cannot be chosen: ${w.text}.` : '';
-      return `WebGL2: each pass draws a full-screen quad; a fragment shader computes one texel of the output texture.${none}`;
+      const soft = /swiftshader/i.test(this.webglRenderer || '') ? ' Here WebGL runs on SwiftShader, a software renderer: every “GPU” time is CPU time.' : '';
+      return `WebGL2: each pass draws a full-screen quad; a fragment shader computes one texel of the output texture.${soft}${none}`;
     }
     if (choice === 'cpu') {
       return `CPU: no GPU at all, for comparison. Each product runs a SIMD128 kernel (Rust compiled to WebAssembly) in Web Workers, one per core (${navigator.hardwareConcurrency || '?'} here), each computing a block of C's rows; the other passes run on the page's thread.`;
