@@ -23,7 +23,7 @@ runPageBench({
   name: 'bench-blocks',
   script: import.meta.url,
   page: 'www/bench-blocks.html',
-  extraFiles: [],
+  extraFiles: ['www/style.css'],
   timeoutMin: 60,
   readParams: readBlocksParams,
   render: { report: blocksMarkdown, plot: blocksPlot },

@@ -19,6 +19,7 @@ runPageBench({
   script: import.meta.url,
   page: 'www/bench-devices.html',
   extraFiles: [
+    'www/style.css',
     'node_modules/@tensorflow/tfjs-core/dist/tf-core.min.js',
     `${TF}tf-backend-wasm.min.js`,
     `${TF}tfjs-backend-wasm.wasm`,

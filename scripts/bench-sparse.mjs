@@ -23,7 +23,7 @@ runPageBench({
   name: 'bench-sparse',
   script: import.meta.url,
   page: 'www/bench-sparse.html',
-  extraFiles: [],
+  extraFiles: ['www/style.css'],
   timeoutMin: 60,
   readParams: readSparseParams,
   render: { report: sparseMarkdown, plot: sparsePlot },
