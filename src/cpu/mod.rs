@@ -122,19 +122,6 @@ enum Op {
         b: Buf,
         out: Buf,
     },
-    Affine {
-        shape: Shape,
-        out: Buf,
-        p: Buf,
-        q: Option<Buf>,
-        coefficients: [f32; 3],
-    },
-    Combine {
-        semiring: Semiring,
-        out: Buf,
-        p: Buf,
-        q: Buf,
-    },
     /// Any other pass (see [`passes`]): runs on the calling thread.
     Pass(Box<dyn FnOnce()>),
 }
@@ -297,14 +284,15 @@ impl CpuEngine {
         q: Option<&CpuMatrix>,
         coefficients: [f32; 3],
     ) -> Result<()> {
-        self.push(Op::Affine {
-            shape: out.shape,
-            out: out.data.clone(),
-            p: p.data.clone(),
-            q: q.map(|q| q.data.clone()),
-            coefficients,
-        });
-        Ok(())
+        let cols = out.shape.cols;
+        match q {
+            Some(q) => self.pass([p, q], [out], move |[p, q], [out]| {
+                passes::affine(cols, p, Some(q), coefficients, out)
+            }),
+            None => self.pass([p], [out], move |[p], [out]| {
+                passes::affine(cols, p, None, coefficients, out)
+            }),
+        }
     }
 
     pub fn combine(
@@ -313,13 +301,9 @@ impl CpuEngine {
         [p, q]: [&CpuMatrix; 2],
         semiring: Semiring,
     ) -> Result<()> {
-        self.push(Op::Combine {
-            semiring,
-            out: out.data.clone(),
-            p: p.data.clone(),
-            q: q.data.clone(),
-        });
-        Ok(())
+        self.pass([p, q], [out], move |[p, q], [out]| {
+            passes::combine(semiring, [p, q], out)
+        })
     }
 
     /// Records a pass reading `inputs` and writing `outputs` (each output filled
@@ -654,38 +638,6 @@ fn run_here(op: Op, poison: Option<f32>) {
         } => {
             let mut c = vec![poison.unwrap_or(0.0); dims.rows * dims.cols];
             kernel::product(semiring, dims, &a.borrow(), &b.borrow(), &mut c);
-            *out.borrow_mut() = c;
-        }
-        Op::Affine {
-            shape,
-            out,
-            p,
-            q,
-            coefficients: [alpha, beta, gamma],
-        } => {
-            let p = p.borrow();
-            let q = q.as_ref().map(|q| q.borrow());
-            let c: Vec<f32> = (0..shape.len())
-                .map(|i| {
-                    let (r, col) = (i / shape.cols, i % shape.cols);
-                    let qv = q.as_ref().map_or(0.0, |q| beta * q[i]);
-                    alpha * p[i] + qv + if r == col { gamma } else { 0.0 }
-                })
-                .collect();
-            *out.borrow_mut() = c;
-        }
-        Op::Combine {
-            semiring,
-            out,
-            p,
-            q,
-        } => {
-            let c: Vec<f32> = p
-                .borrow()
-                .iter()
-                .zip(q.borrow().iter())
-                .map(|(&x, &y)| semiring.add(x as f64, y as f64) as f32)
-                .collect();
             *out.borrow_mut() = c;
         }
         Op::Pass(run) => run(),

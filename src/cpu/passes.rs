@@ -13,7 +13,33 @@ use crate::plan::batched::BatchedProduct;
 use crate::plan::blocks::Numeric;
 use crate::plan::homography::{self, RansacPasses};
 use crate::plan::lu::{self, LuPlan};
+use crate::plan::semiring::Semiring;
 use crate::plan::svd::{self, SvdPlan};
+
+/// out ← alpha·p + beta·q + gamma·I, element-wise over rows `cols` wide
+/// (wgsl/affine.wgsl); without q its term is absent, not 0·p (which would turn an
+/// infinite p into NaN).
+pub fn affine(
+    cols: usize,
+    p: &[f32],
+    q: Option<&[f32]>,
+    [alpha, beta, gamma]: [f32; 3],
+    out: &mut [f32],
+) {
+    for (i, o) in out.iter_mut().enumerate() {
+        let qv = q.map_or(0.0, |q| beta * q[i]);
+        let diagonal = if i / cols == i % cols { gamma } else { 0.0 };
+        *o = alpha * p[i] + qv + diagonal;
+    }
+}
+
+/// out ← p ⊕ q element-wise in `semiring` (the sum of a tiled product's tile
+/// products).
+pub fn combine(semiring: Semiring, [p, q]: [&[f32]; 2], out: &mut [f32]) {
+    for ((o, &x), &y) in out.iter_mut().zip(p).zip(q) {
+        *o = semiring.add(x as f64, y as f64) as f32;
+    }
+}
 
 /// A whole number the index table stores as an f32 (exact below 2^24).
 fn whole(v: f32) -> usize {
