@@ -276,7 +276,7 @@ class Session {
   async stepOnce() {
     const idx = this.run.passesDone;
     if (idx >= this.passCount) return;
-    $('status').textContent = `Pass ${idx + 1} of ${this.passCount} running on ${this.backend === 'cpu' ? 'the CPU' : 'the GPU'}: ${this.labels[idx]}…`;
+    $('status').textContent = `Pass ${idx + 1} of ${this.passCount} running on the ${this.dev}: ${this.labels[idx]}…`;
     views.out.setTitle(`Output: pass ${idx + 1} of ${this.passCount} running…`);
     await nextFrame();
     const t0 = performance.now();
@@ -784,7 +784,7 @@ async function runRemaining(s) {
   const slow = s.kernel === 'naive' && s.n >= 1024
     ? ` The naive kernel does ${sci(s.n ** 3)} multiply-adds a pass, one output entry per fragment: expect seconds per pass on a software GPU, during which the page may not repaint. kernel=auto picks the fastest kernel.`
     : '';
-  setStatus('running', `Running ${s.passCount} pass${s.passCount === 1 ? '' : 'es'} on ${s.backend === 'cpu' ? 'the CPU' : 'the GPU'}…${slow}`);
+  setStatus('running', `Running ${s.passCount} pass${s.passCount === 1 ? '' : 'es'} on the ${s.dev}…${slow}`);
   try {
     while (!s.cancelled && s.run && s.run.passesDone < s.passCount) await s.stepOnce();
     if (s.cancelled) return;
