@@ -40,6 +40,8 @@ mod min_plus_staged;
 mod products;
 #[path = "webgpu/products_staged.rs"]
 mod products_staged;
+#[path = "webgpu/products_staged64.rs"]
+mod products_staged64;
 #[path = "webgpu/ransac.rs"]
 mod ransac;
 #[path = "webgpu/semirings.rs"]

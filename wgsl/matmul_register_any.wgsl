@@ -8,7 +8,7 @@
 // slice's loads are issued before this one's arithmetic. Loads and stores go
 // through register_io_scalar.wgsl (put before this file): element by element,
 // clamped, the semiring's zero outside the matrices. On the H100 this form runs at
-// ~31 TFLOP/s where the written-out vec4 file makes ~38 (bench/NOTES.md).
+// ~31 TFLOP/s where the written-out vec4 file makes 38.5–40.6 (bench/NOTES.md).
 
 const WG_X: u32 = BN / TN;        // invocations along a row of the tile
 const WG_Y: u32 = BM / TM;        // and along a column

@@ -889,7 +889,7 @@ async function cancelClicked() {
 
 function showShader(kernel) {
   const s = page.session;
-  shaderPanel.show(kernel, s ? { kernel: s.kernel, idle: s.passCount === 0 } : null);
+  shaderPanel.show(kernel, s ? { kernel: s.kernel, idle: s.passCount === 0, n: s.n } : null);
 }
 
 // ---------------------------------------------------------------------------------
@@ -1020,6 +1020,8 @@ async function main() {
     // A WGSL kernel picked before any WebGPU run: its device is made to show it as compiled.
     make: webgpu.state === 'none' || webgpu.state === 'no-adapter' ? null : (backend) => page.backends.get(backend),
     missing: webgpu.state === 'none' || webgpu.state === 'no-adapter' ? webgpu.text : null,
+    // The n in the form (a number where it is one the device can take).
+    n: () => { const n = controls.get().config.n; return Number.isInteger(n) && n >= 1 && n <= info.maxDimension ? n : undefined; },
   });
   shaderPanel.mount();
   showShader(config.kernel === 'auto' ? gpu.defaultKernel(Math.min(config.n, info.maxDimension)) : config.kernel);

@@ -954,14 +954,23 @@ impl Engine {
         }
     }
 
-    /// The complete shader source a product kernel compiles to on this device.
-    pub fn product_source(&self, kernel: Kernel, semiring: Semiring) -> String {
+    /// The complete shader source a product kernel compiles to on this device for an
+    /// n × n product (the register kernel's form depends on n on WebGPU).
+    pub fn product_source(&self, kernel: Kernel, semiring: Semiring, n: usize) -> String {
         match self {
             Engine::WebGpu(e) if kernel.backend() == Backend::WebGpu => {
-                e.product_source(kernel, semiring)
+                e.product_source(kernel, semiring, n)
             }
             Engine::Cpu(_) => Kernel::Simd.source().into(),
             _ => crate::kernels::webgl::ProgramKey::product(kernel, semiring).fragment_source(),
+        }
+    }
+
+    /// The file of that source.
+    pub fn product_file(&self, kernel: Kernel, n: usize) -> &'static str {
+        match self {
+            Engine::WebGpu(e) if kernel.backend() == Backend::WebGpu => e.product_file(kernel, n),
+            _ => kernel.file(),
         }
     }
 }

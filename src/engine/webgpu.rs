@@ -23,7 +23,7 @@ use crate::error::{GpgpuError, Result};
 use crate::kernels::webgl::heatmap::Style;
 use crate::kernels::webgpu::{batched, block_sparse, lu, ransac, spmv, svd};
 use crate::kernels::webgpu::{
-    line_workgroups, product_workgroups, PipelineKey, RegisterParams, REDUCE_GROUPS,
+    line_workgroups, product_workgroups, Fit, PipelineKey, RegisterParams, REDUCE_GROUPS,
 };
 use crate::kernels::{Backend, Kernel};
 use crate::plan::batched::BatchedProduct;
@@ -85,6 +85,9 @@ pub struct GpuEngine {
     uniforms: HashMap<Vec<u32>, Buffer>,
     poison: Option<f32>,
     register: RegisterParams,
+    /// Set by `set_register_params`: run `register` on every shape. Otherwise the GPU
+    /// form picks its tile size per output (`RegisterParams::for_output`).
+    register_fixed: bool,
     generation: u32,
     replacement: Rc<RefCell<Replacement>>,
     /// Commands recorded but not yet submitted.
@@ -118,6 +121,7 @@ impl GpuEngine {
         GpuEngine {
             id: super::next_id(),
             register: RegisterParams::for_device(&info),
+            register_fixed: false,
             gpu,
             info,
             power,
@@ -151,6 +155,29 @@ impl GpuEngine {
         self.register
     }
 
+    /// The register kernel's parameters for a product whose output is `out`.
+    pub fn register_for(&self, out: Shape) -> RegisterParams {
+        if self.register_fixed {
+            return self.register;
+        }
+        self.register.for_output(out.rows, out.cols)
+    }
+
+    /// The register kernel as this device runs it, for `info()` and the page.
+    pub fn register_description(&self) -> String {
+        let big = self.register;
+        let small = big.for_output(1, 1);
+        if self.register_fixed || small == big {
+            return big.describe();
+        }
+        format!(
+            "{}; while C has fewer than {} such tiles, {}",
+            big.describe(),
+            RegisterParams::SMALL_BELOW_TILES,
+            small.describe()
+        )
+    }
+
     /// Bumped each time a lost device is replaced.
     pub fn generation(&self) -> u32 {
         self.generation
@@ -158,6 +185,14 @@ impl GpuEngine {
 
     pub fn live_objects(&self) -> LiveCounts {
         self.counts.get()
+    }
+
+    /// The names of the pipelines compiled so far, sorted (which variant of a kernel
+    /// a shape ran: the tests check the choice).
+    pub fn pipeline_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.pipelines.keys().map(|k| k.name()).collect();
+        names.sort();
+        names
     }
 
     /// Fails while the device is lost and no replacement has arrived yet; swaps a
@@ -176,6 +211,7 @@ impl GpuEngine {
                 self.uniforms.clear();
                 self.info = adapter::describe(&adapter, &device);
                 self.register = RegisterParams::for_device(&self.info);
+                self.register_fixed = false;
                 self.gpu = Gpu::new(device, self.counts.clone());
                 self._on_error = watch(&self.gpu, &self.replacement, self.power);
                 self.generation = self.generation.wrapping_add(1);
@@ -324,24 +360,30 @@ impl GpuEngine {
         })
     }
 
-    /// The key of a product pipeline (the register parameters and alignment matter
-    /// only to the register kernel, so the others share one entry per semiring).
-    /// `aligned`: inner and cols are multiples of 4.
-    pub fn product_key(&self, kernel: Kernel, semiring: Semiring, aligned: bool) -> PipelineKey {
-        let (register, aligned) = match kernel {
-            Kernel::Register => (self.register, aligned),
-            _ => (RegisterParams::GPU, false),
+    /// The key of a product pipeline (the register parameters and the shape's fit
+    /// matter only to the register kernel, so the others share one entry per semiring).
+    pub fn product_key(
+        &self,
+        kernel: Kernel,
+        semiring: Semiring,
+        register: RegisterParams,
+        fit: Fit,
+    ) -> PipelineKey {
+        let (register, fit) = match kernel {
+            Kernel::Register => (register, fit),
+            _ => (RegisterParams::GPU, Fit::Any),
         };
         PipelineKey::Product {
             kernel,
             semiring,
             register,
-            aligned,
+            fit,
         }
     }
 
-    /// Sets the register kernel's form and tile sizes (tuning and tests: the tests
-    /// run the GPU form on SwiftShader too). Errors if the device cannot run them.
+    /// Sets the register kernel's form and tile sizes for every shape (tuning and
+    /// tests: the tests run the GPU forms on SwiftShader too). Errors if the device
+    /// cannot run them.
     pub fn set_register_params(&mut self, params: RegisterParams) -> Result<()> {
         if !params.fits(&self.info) {
             return Err(GpgpuError::BadArgument {
@@ -358,6 +400,16 @@ impl GpuEngine {
             });
         }
         self.register = params;
+        self.register_fixed = true;
+        Ok(())
+    }
+
+    /// Sets the register kernel's form as a device of another class would get it,
+    /// its tile size then chosen per output as on such a device (`register_for`; the
+    /// small tiles need less of everything than the big ones, so they fit too).
+    pub fn set_register_params_by_size(&mut self, params: RegisterParams) -> Result<()> {
+        self.set_register_params(params)?;
+        self.register_fixed = false;
         Ok(())
     }
 
@@ -487,9 +539,10 @@ impl GpuEngine {
         }
         shape::check_product("product", a.shape, b.shape, out.shape)?;
         self.poison(out)?;
-        let aligned = a.shape.cols % 4 == 0 && b.shape.cols % 4 == 0;
-        let key = self.product_key(kernel, semiring, aligned);
-        let groups = product_workgroups(kernel, self.register, out.shape);
+        let register = self.register_for(out.shape);
+        let fit = Fit::of(&register, a.shape.rows, a.shape.cols, b.shape.cols);
+        let key = self.product_key(kernel, semiring, register, fit);
+        let groups = product_workgroups(kernel, register, out.shape);
         let words = [
             a.shape.rows as u32,
             a.shape.cols as u32,
@@ -869,10 +922,26 @@ impl GpuEngine {
         timer.read()
     }
 
-    /// The complete WGSL source of a product kernel as this device compiles it
-    /// (for shapes whose inner and cols are multiples of 4).
-    pub fn product_source(&self, kernel: Kernel, semiring: Semiring) -> String {
-        self.product_key(kernel, semiring, true).source()
+    /// The complete WGSL source of a product kernel as this device compiles it for
+    /// an n × n product.
+    pub fn product_source(&self, kernel: Kernel, semiring: Semiring, n: usize) -> String {
+        let (register, fit) = self.square_form(n);
+        self.product_key(kernel, semiring, register, fit).source()
+    }
+
+    /// The WGSL file behind that source.
+    pub fn product_file(&self, kernel: Kernel, n: usize) -> &'static str {
+        let (register, fit) = self.square_form(n);
+        match kernel {
+            Kernel::Register => register.file(fit),
+            other => other.file(),
+        }
+    }
+
+    /// The register kernel's parameters and fit for an n × n product.
+    fn square_form(&self, n: usize) -> (RegisterParams, Fit) {
+        let register = self.register_for(Shape::square(n));
+        (register, Fit::of(&register, n, n, n))
     }
 }
 

@@ -691,7 +691,7 @@ impl JsGpgpu {
                     .gpu
                     .engine()
                     .webgpu()
-                    .map(|e| e.register_params().describe())
+                    .map(|e| e.register_description())
                     .unwrap_or_default();
                 set(&o, "registerKernel", register);
             }
@@ -773,27 +773,36 @@ impl JsGpgpu {
     }
 
     /// The complete shader this device compiles for a kernel of its backend and a
-    /// semiring (WebGPU: with the register kernel's form and tile sizes for it).
+    /// semiring, for an n × n product (n: 1024 when absent; on WebGPU the register
+    /// kernel's form and tile sizes depend on the device and on n).
     #[wasm_bindgen(js_name = shaderSource)]
     pub fn shader_source(
         &self,
         #[wasm_bindgen(unchecked_param_type = "KernelName | \"auto\"")] name: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "SemiringName")] semiring: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "number")] n: JsValue,
     ) -> JsResult<String> {
         let source = || {
-            let engine = self.gpu.engine();
-            // 'auto': the kernel the rule picks for a large product (n = 1024).
-            let (kernel, semiring) = match string_arg("kernel", &name)?.as_str() {
-                "auto" => {
-                    let (_, semiring) = kernel_and_semiring(&"naive".into(), &semiring)?;
-                    (engine.choose_kernel(None, Shape::square(1024))?, semiring)
-                }
-                _ => kernel_and_semiring(&name, &semiring)?,
-            };
-            engine.choose_kernel(Some(kernel), Shape::square(1))?;
-            Ok(engine.product_source(kernel, semiring))
+            let (kernel, semiring, n) = self.shader_choice(&name, &semiring, &n)?;
+            Ok(self.gpu.engine().product_source(kernel, semiring, n))
         };
         source().map_err(to_js_error)
+    }
+
+    /// The file (as `Gpgpu.kernels()` lists them) of the shader `shaderSource` gives:
+    /// for the register kernel on WebGPU, the form this device runs for an n × n
+    /// product (n: 1024 when absent).
+    #[wasm_bindgen(js_name = shaderFile)]
+    pub fn shader_file(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "KernelName | \"auto\"")] name: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "number")] n: JsValue,
+    ) -> JsResult<String> {
+        let file = || {
+            let (kernel, _, n) = self.shader_choice(&name, &JsValue::UNDEFINED, &n)?;
+            Ok(self.gpu.engine().product_file(kernel, n).to_string())
+        };
+        file().map_err(to_js_error)
     }
 
     /// The kernel `auto` picks for an n×n product on this device.
@@ -917,6 +926,32 @@ fn kernel_and_semiring(name: &JsValue, semiring: &JsValue) -> Result<(Kernel, Se
         }
     };
     Ok((kernel, semiring))
+}
+
+impl JsGpgpu {
+    /// The kernel, semiring and size `shaderSource` / `shaderFile` are asked about:
+    /// 'auto' is the kernel the rule picks for an n × n product; n defaults to 1024.
+    fn shader_choice(
+        &self,
+        name: &JsValue,
+        semiring: &JsValue,
+        n: &JsValue,
+    ) -> Result<(Kernel, Semiring, usize)> {
+        let n = match n.is_undefined() {
+            true => 1024,
+            false => self.gpu.dim("n", number_arg("n", n)?)?,
+        };
+        let engine = self.gpu.engine();
+        let (kernel, semiring) = match string_arg("kernel", name)?.as_str() {
+            "auto" => {
+                let (_, semiring) = kernel_and_semiring(&"naive".into(), semiring)?;
+                (engine.choose_kernel(None, Shape::square(n))?, semiring)
+            }
+            _ => kernel_and_semiring(name, semiring)?,
+        };
+        engine.choose_kernel(Some(kernel), Shape::square(1))?;
+        Ok((kernel, semiring, n))
+    }
 }
 
 #[cfg(test)]

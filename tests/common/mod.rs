@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use gpgpu_matrix::js::JsGpgpu;
-use gpgpu_matrix::kernels::webgpu::RegisterParams;
+use gpgpu_matrix::kernels::webgpu::{Fit, RegisterParams};
 use gpgpu_matrix::plan::metrics::{compare, Metrics};
 use gpgpu_matrix::plan::random;
 use gpgpu_matrix::{BackendChoice, CreateOptions, Gpgpu, GpgpuError, Info, Kernel, Options};
@@ -100,6 +100,9 @@ pub enum Setup {
     /// WebGPU with the register kernel forced to its GPU (staged) form, the one a
     /// real GPU such as the H100 runs: only that kernel (the others are as above).
     WebGpuStaged,
+    /// The same with the GPU form's small tiles (64 × 64, matmul_register_64.wgsl),
+    /// which a real GPU runs on outputs of fewer than 256 big tiles.
+    WebGpuStaged64,
     /// The CPU backend on two Web Workers (the SIMD128 kernel).
     Cpu,
 }
@@ -110,7 +113,7 @@ impl Setup {
     pub fn backend(self) -> Backend {
         match self {
             Setup::WebGl => Backend::WebGl,
-            Setup::WebGpu | Setup::WebGpuStaged => Backend::WebGpu,
+            Setup::WebGpu | Setup::WebGpuStaged | Setup::WebGpuStaged64 => Backend::WebGpu,
             Setup::Cpu => Backend::Cpu,
         }
     }
@@ -132,22 +135,52 @@ impl Setup {
         let g = poisoned_on(self.backend()).await;
         let kernels = match self {
             Setup::WebGl | Setup::WebGpu | Setup::Cpu => kernels(&g),
+            Setup::WebGpuStaged64 => {
+                let mut engine = g.engine();
+                let e = engine.webgpu().unwrap();
+                e.set_register_params(RegisterParams::GPU_SMALL)
+                    .expect("the small staged register kernel fits this device");
+                let key = |fit| {
+                    e.product_key(
+                        Kernel::Register,
+                        Semiring::Ordinary,
+                        RegisterParams::GPU_SMALL,
+                        fit,
+                    )
+                };
+                assert_eq!(key(Fit::Vec4).name(), "register-64x64/ordinary/vec4");
+                assert!(key(Fit::Vec4)
+                    .source()
+                    .contains("let row0 = group.y * 64u;"));
+                assert!(key(Fit::Any).source().starts_with("const BM: u32 = 64u;"));
+                drop(engine);
+                vec![Kernel::Register]
+            }
             Setup::WebGpuStaged => {
                 let mut engine = g.engine();
                 let e = engine.webgpu().unwrap();
                 e.set_register_params(RegisterParams::GPU)
                     .expect("the staged register kernel fits this device");
                 assert_eq!(e.register_params(), RegisterParams::GPU);
-                // Its two variants: the written-out vec4 kernel where inner and cols
-                // are multiples of 4, the array form with element loads elsewhere (the
-                // checks use shapes of both kinds).
-                let key = |aligned| e.product_key(Kernel::Register, Semiring::Ordinary, aligned);
-                assert_eq!(key(true).name(), "register/ordinary/vec4");
-                assert_eq!(key(false).name(), "register/ordinary");
-                assert!(key(true)
+                // Its three pipelines: the written-out vec4 kernel where inner and
+                // cols are multiples of 4, compiled without edge checks where the
+                // shape is whole tiles, and the array form with element loads
+                // elsewhere (the checks use shapes of each kind).
+                let key = |fit| {
+                    e.product_key(
+                        Kernel::Register,
+                        Semiring::Ordinary,
+                        RegisterParams::GPU,
+                        fit,
+                    )
+                };
+                assert_eq!(key(Fit::Vec4).name(), "register/ordinary/vec4");
+                assert_eq!(key(Fit::Tiles).name(), "register/ordinary/vec4/whole-tiles");
+                assert_eq!(key(Fit::Any).name(), "register/ordinary");
+                assert!(key(Fit::Vec4)
                     .source()
                     .contains("var<storage, read> a: array<vec4f>"));
-                assert!(key(false).source().starts_with("const BM: u32 = 128u;"));
+                assert!(key(Fit::Any).source().starts_with("const BM: u32 = 128u;"));
                 drop(engine);
                 vec![Kernel::Register]
             }
@@ -181,10 +214,10 @@ impl Target {
     }
 
     pub fn label(&self, k: Kernel) -> String {
-        let staged = if self.setup == Setup::WebGpuStaged {
-            " (staged)"
-        } else {
-            ""
+        let staged = match self.setup {
+            Setup::WebGpuStaged => " (staged)",
+            Setup::WebGpuStaged64 => " (staged, 64x64)",
+            _ => "",
         };
         format!("{} {}{staged}", self.setup.backend().name(), k.name())
     }

@@ -65,8 +65,10 @@ pub async fn multiply_matches_the_f64_reference(setup: Setup) {
 
 /// (rows, inner, cols): thin, wide and odd shapes; shapes whose inner and cols
 /// are multiples of 4 (the staged register kernel's vec4 form) and shapes that are
-/// not (its scalar form); shapes crossing the 64- and 128-wide register tiles.
-const SHAPES: [(usize, usize, usize); 13] = [
+/// not (its scalar form); shapes crossing the 64- and 128-wide register tiles, and
+/// shapes made of whole 128 × 128 tiles with k in whole slices of 16 (the staged
+/// kernel's pipeline without edge checks).
+const SHAPES: [(usize, usize, usize); 16] = [
     (3, 5, 2),
     (1, 37, 1),
     (37, 1, 37),
@@ -80,6 +82,9 @@ const SHAPES: [(usize, usize, usize); 13] = [
     (129, 33, 131),
     (131, 130, 5),
     (3, 257, 129),
+    (128, 16, 128),
+    (256, 48, 128),
+    (128, 144, 256),
 ];
 
 pub async fn non_square_products(setup: Setup) {
@@ -103,7 +108,7 @@ pub async fn non_square_products(setup: Setup) {
 
 pub async fn integer_products_are_exact(setup: Setup) {
     let t = setup.shared().await;
-    for &n in &[1usize, 3, 17, 64, 257] {
+    for &n in &[1usize, 3, 17, 64, 128, 257] {
         // A · I = A for entries up to ±1000.
         let a = random::integers(n as u32, n * n, -1000, 1000);
         let id: Vec<f32> = reference::identity(Ordinary, n)

@@ -29,8 +29,9 @@ macro_rules! min_plus_tests {
     };
 }
 
-/// Odd sizes (scalar forms) and multiples of 4 (vec4 forms); 257 on its own test.
-const SEMIRING_SIZES: [usize; 5] = [1, 3, 17, 64, 100];
+/// Odd sizes (scalar forms), multiples of 4 (vec4 forms) and 128 (whole tiles of the
+/// staged register kernel: its pipeline without edge checks); 257 on its own test.
+const SEMIRING_SIZES: [usize; 6] = [1, 3, 17, 64, 100, 128];
 
 pub async fn boolean_products_in_every_kernel(setup: Setup) {
     boolean_products(setup, &SEMIRING_SIZES).await

@@ -66,6 +66,20 @@ test('backend=webgpu: compute-shader passes with heatmaps, timestamp times, the 
   // The register kernel's form on this (software) adapter.
   await page.selectOption('#shader-kernel', 'register');
   assert.match(await page.textContent('#shader-about'), /^wgsl\/matmul_register_cpu\.wgsl — .*The kernel that ran is tiled16\..*CPU form/);
+  // Each file of the register kernel gets its own key-line notes, every one of them
+  // found on a line (the GPU forms run on real GPUs only, so their notes are checked here).
+  const fileNotes = await page.evaluate(async () => {
+    const { annotate, rulesFor } = await import('/www/ui/shader.js');
+    const out = {};
+    for (const f of ['matmul_register', 'matmul_register_64', 'matmul_register_any', 'matmul_register_cpu', 'matmul_register_cpu_any']) {
+      const src = await (await fetch(`/wgsl/${f}.wgsl`)).text();
+      out[f] = { found: annotate('register', src).length, rules: rulesFor('register', src).length, first: rulesFor('register', src)[0].note.slice(0, 40) };
+    }
+    return out;
+  });
+  for (const [f, n] of Object.entries(fileNotes)) assert.equal(n.found, n.rules, `${f}: ${n.found} of ${n.rules} notes found`);
+  const sets = new Set(Object.values(fileNotes).map((n) => n.first));
+  assert.ok(sets.size >= 4, JSON.stringify(fileNotes));
   assert.ok((await page.$$eval('#shader-notes li', (li) => li.map((x) => x.textContent))).some((t) => /8 × 8 block of C/.test(t)));
 
   // The form lists the WebGPU kernels; a square on WebGPU, checked here against float64.

@@ -49,13 +49,35 @@ async fn the_device_is_described_and_the_kernels_are_webgpus() {
         assert!(register.starts_with("CPU form"), "{register}");
     }
     let wgsl = g
-        .shader_source("register".into(), "min-plus".into())
+        .shader_source("register".into(), "min-plus".into(), u())
         .unwrap();
     assert!(wgsl.contains("@compute"), "{wgsl}");
     assert_js_error(
-        g.shader_source("naive".into(), u()),
+        g.shader_source("naive".into(), u(), u()),
         "BAD_ARGUMENT",
         "runs on webgl",
+    );
+    // The file behind it, per size: on SwiftShader the register kernel's CPU form,
+    // its vec4 file where n is a multiple of 4 and its element-wise one elsewhere.
+    let file = |k: &str, n: JsValue| g.shader_file(k.into(), n);
+    assert_eq!(file("global", u()).unwrap(), "wgsl/matmul_global.wgsl");
+    if prop(&info, "fallbackAdapter").as_bool() == Some(true) {
+        assert_eq!(
+            file("register", num(64.0)).unwrap(),
+            "wgsl/matmul_register_cpu.wgsl"
+        );
+        assert_eq!(
+            file("register", num(17.0)).unwrap(),
+            "wgsl/matmul_register_cpu_any.wgsl"
+        );
+        let any = g.shader_source("register".into(), u(), num(17.0)).unwrap();
+        assert!(any.contains("array<f32>"), "{any}");
+    }
+    assert_js_error(file("register", num(0.0)), "BAD_DIMENSION", "n");
+    assert_js_error(
+        g.shader_source("register".into(), u(), num(1e12)),
+        "SIZE_OVER_LIMIT",
+        "n",
     );
     let live = g.live_objects();
     for key in [

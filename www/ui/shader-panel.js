@@ -29,7 +29,8 @@ export class ShaderPanel {
   /**
    * parts: { select, about, code, notes, program, summary } elements; Gpgpu: the class;
    * backends: { ready(backend) → the page's Gpgpu of that backend or null,
-   * make(backend) → Promise<Gpgpu> (null where WebGPU is missing), missing: why not, or null }.
+   * make(backend) → Promise<Gpgpu> (null where WebGPU is missing), missing: why not, or null,
+   * n() → the configured n }.
    */
   constructor(parts, Gpgpu, backends) {
     this.parts = parts;
@@ -37,6 +38,7 @@ export class ShaderPanel {
     this.backends = backends;
     this.kernels = Gpgpu.kernels();
     this.ran = null;
+    this.n = backends.n; // () → the configured n, for the shader before any run
   }
 
   mount() {
@@ -46,7 +48,7 @@ export class ShaderPanel {
     select.addEventListener('change', () => this.show(null, this.ran));
   }
 
-  /** Shows `kernel` (null: the one selected); `ran` = { kernel, idle } of the last run, or null. */
+  /** Shows `kernel` (null: the one selected); `ran` = { kernel, idle, n } of the last run, or null. */
   show(kernel, ran) {
     const { select, about, code, notes, program, summary } = this.parts;
     this.ran = ran;
@@ -115,12 +117,13 @@ export class ShaderPanel {
           : 'Making a WebGPU device to show the shader as it compiles it…',
       };
     }
-    const full = gpu.shaderSource(k.name);
+    // The register kernel's form depends on the device and on n (the run's, or the
+    // configured one before any run): shaderSource / shaderFile say which.
+    const n = this.ran?.n ?? this.n?.();
+    const full = gpu.shaderSource(k.name, undefined, n);
     const own = kernelPart(full, k.name);
     const info = gpu.info();
-    // The register kernel has a form for software adapters: the file differs from the one listed.
-    const other = own !== null && own.trim() !== written.trim();
-    const file = other && k.name === 'register' ? 'wgsl/matmul_register_cpu.wgsl' : k.file;
+    const file = gpu.shaderFile(k.name, n);
     // "CPU form" there is the WebGPU kernel's form for software adapters, not the CPU backend.
     const form = k.name === 'register' && info.registerKernel ? ` On this device: ${info.registerKernel}${info.fallbackAdapter || /^CPU form/.test(info.registerKernel) ? ' (the WebGPU kernel\'s form for a software adapter, which runs it on the CPU; not the CPU backend)' : ''}.` : '';
     return {

@@ -63,17 +63,33 @@ const TILED = [
 
 // The register kernel's form for GPUs (wgsl/matmul_register.wgsl, written out).
 const REGISTER = [
-  { re: /var<workgroup> a_tile/, note: 'Workgroup memory holds a 16-wide slice of A (128 rows, transposed: four rows at one k per vec4) and one of B (16 rows × 128 columns), as vec4s.' },
+  { re: /override EDGES/, note: 'Fixed when the pipeline is made: false when every tile lies inside the matrices, and then the checking code below is compiled out (its mere presence cost 5%: registers set aside for a path no workgroup took).' },
+  { re: /var<workgroup> a_tile/, note: 'Workgroup memory holds a 16-wide slice of A (128 rows, transposed: four rows at one k per vec4) and one of B (16 rows × 128 columns), as vec4s, indexed [k][vec4].' },
   { re: /struct Slice/, note: 'What one invocation brings from global memory for one slice: 4 vec4s of A (four rows, four values of k) and 4 of B.' },
   { re: /if \(full\) \{/, note: 'A workgroup whose tile lies wholly inside the matrices loads without checks; only the edge workgroups check (the whole workgroup takes the same branch).' },
   { re: /@compute @workgroup_size\(16, 8\)/, note: 'A workgroup of 16 × 8 = 128 invocations computes a 128 × 128 tile of C: each invocation a 16 × 8 block of it. Far fewer invocations than elements, each doing far more.' },
   { re: /var c0_0 = z/, note: 'c0_0 … c15_1: the invocation\'s 128 sums in 32 vec4 registers (the fastest memory there is) for the whole loop over k. Named one by one: with an array and loops the same kernel ran 20% slower.' },
-  { re: /a_tile\[ka \* 32u \+ m4\] = vec4f/, note: 'Into workgroup memory: four rows of A at four values of k, transposed in registers into four vec4s of one k each, so every store is a whole vec4.' },
+  { re: /a_tile\[ka\]\[m4\] = vec4f/, note: 'Into workgroup memory: four rows of A at four values of k, transposed in registers into four vec4s of one k each, so every store is a whole vec4.' },
   { re: /workgroupBarrier\(\)/, note: 'The slice is in workgroup memory once every invocation has stored its part.' },
   { re: /next = fetch\(row0, col0, k0 \+ BK/, note: 'Prefetch: the next slice\'s loads from global memory are issued before this slice\'s arithmetic, which hides their latency.' },
   { re: /let a0 = a_tile/, note: 'Per k: 4 vec4s of A (16 rows) and 2 of B (8 columns) from workgroup memory into registers…' },
   { re: /c0_0 = sr_fma4\(c0_0/, note: '… feed 128 multiply-adds as 32 vec4 fused multiply-adds: 5.3 multiply-adds per value read from workgroup memory, against 1 for tiled16.' },
   { re: /store_c\(/, note: 'Each invocation writes its 16 × 8 block of C (checked only at the edges).' },
+];
+
+// The same with 64 × 64 tiles, for small outputs (wgsl/matmul_register_64.wgsl).
+const REGISTER_64 = [
+  { re: /var<workgroup> a_tile/, note: 'Workgroup memory holds a 16-wide slice of A (64 rows, transposed) and one of B (16 × 64), as vec4s.' },
+  { re: /struct Slice/, note: 'What one invocation brings from global memory for one slice: half of the invocations 4 vec4s of A, every one 2 vec4s of B.' },
+  { re: /if \(full\) \{/, note: 'Unchecked loads for a tile wholly inside, checked ones at the edges. Here the checks stay compiled in even when no tile needs them: without them this smaller kernel measured 10% slower.' },
+  { re: /@compute @workgroup_size\(16, 8\)/, note: 'A workgroup of 128 invocations computes a 64 × 64 tile of C, each invocation 8 × 4 of it: four times as many workgroups as the 128 × 128 form, so that a small product still has work for every core of the GPU.' },
+  { re: /var c0 = z/, note: 'c0 … c7: the invocation\'s 32 sums in 8 vec4 registers for the whole loop over k.' },
+  { re: /a_tile\[ka\]\[m4\] = vec4f/, note: 'Into workgroup memory: four rows of A at four values of k, transposed into four vec4s of one k each.' },
+  { re: /workgroupBarrier\(\)/, note: 'The slice is in workgroup memory once every invocation has stored its part.' },
+  { re: /next = fetch\(row0, col0, k0 \+ BK/, note: 'Prefetch: the next slice\'s loads are issued before this slice\'s arithmetic.' },
+  { re: /let a0 = a_tile/, note: 'Per k: 2 vec4s of A (8 rows) and 1 of B (4 columns) from workgroup memory…' },
+  { re: /c0 = sr_fma4\(c0/, note: '… feed 32 multiply-adds: 2.7 per value read from workgroup memory (the 128 × 128 form: 5.3), the price of the smaller tile.' },
+  { re: /store_c\(/, note: 'Each invocation writes its 8 × 4 block of C (checked only at the edges).' },
 ];
 
 // Its array form for shapes that are not multiples of 4 (wgsl/matmul_register_any.wgsl).
@@ -121,11 +137,13 @@ const SIMD = [
 
 const RULES = { naive: NAIVE, packed: PACKED, blocked4: BLOCKED, blocked8: BLOCKED, global: GLOBAL, tiled16: TILED, simd: SIMD };
 
-function rulesFor(kernel, source) {
-  // Three files implement "register": the GPU form written out, its array form for
-  // shapes that are not multiples of 4, and the CPU form.
+/** The annotation rules for a kernel's source (exported for the page tests). */
+export function rulesFor(kernel, source) {
+  // Four files implement "register": the GPU form written out with 128 × 128 tiles
+  // and with 64 × 64 ones, their array form for shapes that are not multiples of 4,
+  // and the form for software adapters.
   if (kernel === 'register') {
-    if (/struct Slice/.test(source)) return REGISTER;
+    if (/struct Slice/.test(source)) return /group\.y \* 64u/.test(source) ? REGISTER_64 : REGISTER;
     return /var<workgroup>/.test(source) ? REGISTER_ANY : REGISTER_CPU;
   }
   return RULES[kernel] || GENERIC;

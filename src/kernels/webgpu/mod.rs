@@ -20,15 +20,18 @@ use crate::kernels::Kernel;
 use crate::plan::semiring::Semiring;
 use crate::plan::shape::Shape;
 
+pub use register::Fit;
 pub use register::Params as RegisterParams;
 
 pub const SEMIRING_WGSL: &str = include_str!("../../../wgsl/semiring.wgsl");
 pub const GLOBAL_WGSL: &str = include_str!("../../../wgsl/matmul_global.wgsl");
 pub const TILED_WGSL: &str = include_str!("../../../wgsl/matmul_tiled.wgsl");
 pub const REGISTER_WGSL: &str = include_str!("../../../wgsl/matmul_register.wgsl");
+pub const REGISTER_64_WGSL: &str = include_str!("../../../wgsl/matmul_register_64.wgsl");
 pub const REGISTER_ANY_WGSL: &str = include_str!("../../../wgsl/matmul_register_any.wgsl");
 pub const REGISTER_CPU_WGSL: &str = include_str!("../../../wgsl/matmul_register_cpu.wgsl");
 pub const REGISTER_CPU_ANY_WGSL: &str = include_str!("../../../wgsl/matmul_register_cpu_any.wgsl");
+pub const REGISTER_IO_VEC4_WGSL: &str = include_str!("../../../wgsl/register_io_vec4.wgsl");
 pub const REGISTER_IO_SCALAR_WGSL: &str = include_str!("../../../wgsl/register_io_scalar.wgsl");
 pub const FILL_WGSL: &str = include_str!("../../../wgsl/fill.wgsl");
 pub const AFFINE_WGSL: &str = include_str!("../../../wgsl/affine.wgsl");
@@ -50,14 +53,13 @@ pub fn file_source(kernel: Kernel) -> &'static str {
 /// Everything that shapes a pipeline, and so its cache key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PipelineKey {
-    /// A product kernel in a semiring; the register kernel with its parameters,
-    /// and whether every row of A, B and C starts on a 16-byte boundary (inner and
-    /// cols multiples of 4), which lets it move vec4s.
+    /// A product kernel in a semiring; the register kernel with its parameters
+    /// and how the shape fits them (the other kernels: `Fit::Any` always).
     Product {
         kernel: Kernel,
         semiring: Semiring,
         register: RegisterParams,
-        aligned: bool,
+        fit: Fit,
     },
     Fill,
     Affine,
@@ -88,12 +90,27 @@ impl PipelineKey {
             PipelineKey::Product {
                 kernel,
                 semiring,
-                aligned,
-                ..
-            } => match (kernel, aligned) {
-                (Kernel::Register, true) => format!("register/{}/vec4", semiring.name()),
-                _ => format!("{}/{}", kernel.name(), semiring.name()),
-            },
+                register,
+                fit,
+            } => {
+                // The GPU form's default tiles go unnamed; others say their size.
+                let tiles = match register {
+                    RegisterParams::Staged { bm, bn, .. } if register != RegisterParams::GPU => {
+                        format!("-{bm}x{bn}")
+                    }
+                    _ => String::new(),
+                };
+                match (kernel, fit) {
+                    (Kernel::Register, Fit::Vec4) => {
+                        format!("register{tiles}/{}/vec4", semiring.name())
+                    }
+                    (Kernel::Register, Fit::Tiles) => {
+                        format!("register{tiles}/{}/vec4/whole-tiles", semiring.name())
+                    }
+                    (Kernel::Register, Fit::Any) => format!("register{tiles}/{}", semiring.name()),
+                    _ => format!("{}/{}", kernel.name(), semiring.name()),
+                }
+            }
             PipelineKey::Fill => "fill".into(),
             PipelineKey::Affine => "affine".into(),
             PipelineKey::Reduce => "reduce".into(),
@@ -118,10 +135,10 @@ impl PipelineKey {
             PipelineKey::Product {
                 kernel,
                 register,
-                aligned,
+                fit,
                 ..
             } => match kernel {
-                Kernel::Register => register.source(aligned),
+                Kernel::Register => register.source(fit),
                 other => format!("{SEMIRING_WGSL}\n{}", file_source(other)),
             },
             PipelineKey::Fill => FILL_WGSL.into(),
@@ -142,10 +159,25 @@ impl PipelineKey {
         }
     }
 
-    /// Override constants of the pipeline: the semiring of a product.
+    /// Override constants of the pipeline: the semiring of a product (and the
+    /// register kernel's own, where its source declares one).
     pub fn constants(&self) -> Vec<(&'static str, f64)> {
         match *self {
-            PipelineKey::Product { semiring, .. } => vec![("SEMIRING", semiring_code(semiring))],
+            PipelineKey::Product {
+                kernel,
+                semiring,
+                register,
+                fit,
+            } => {
+                let own = match kernel {
+                    Kernel::Register => register.constants(fit),
+                    _ => None,
+                };
+                [("SEMIRING", semiring_code(semiring))]
+                    .into_iter()
+                    .chain(own)
+                    .collect()
+            }
             _ => vec![],
         }
     }
@@ -195,32 +227,41 @@ mod tests {
                     kernel,
                     semiring: Semiring::MinPlus,
                     register,
-                    aligned: true,
+                    fit: Fit::Vec4,
                 };
                 let s = key.source();
                 assert!(s.contains("override SEMIRING"), "{}", key.name());
                 assert!(s.contains("fn main"), "{}", key.name());
-                assert_eq!(key.constants(), vec![("SEMIRING", 2.0)]);
+                assert_eq!(key.constants()[0], ("SEMIRING", 2.0));
+                // Every other constant the pipeline sets is one its source declares.
+                for (name, _) in &key.constants()[1..] {
+                    assert!(s.contains(&format!("override {name}")), "{}", key.name());
+                }
             }
         }
     }
 
     #[test]
     fn register_variants_differ_in_source() {
-        let key = |register, aligned| PipelineKey::Product {
+        let key = |register, fit| PipelineKey::Product {
             kernel: Kernel::Register,
             semiring: Semiring::Ordinary,
             register,
-            aligned,
+            fit,
         };
         let keys = [
-            key(RegisterParams::GPU, true),
-            key(RegisterParams::GPU, false),
-            key(RegisterParams::CPU, true),
-            key(RegisterParams::CPU, false),
+            key(RegisterParams::GPU, Fit::Vec4),
+            key(RegisterParams::GPU, Fit::Any),
+            key(RegisterParams::CPU, Fit::Vec4),
+            key(RegisterParams::CPU, Fit::Any),
         ];
         let sources: HashSet<String> = keys.iter().map(|k| k.source()).collect();
         assert_eq!(sources.len(), 4);
+        // Whole tiles: the same source, its checks compiled out by a constant.
+        let tiles = key(RegisterParams::GPU, Fit::Tiles);
+        assert_eq!(tiles.source(), keys[0].source());
+        assert_ne!(tiles.constants(), keys[0].constants());
+        assert_ne!(tiles.name(), keys[0].name());
     }
 
     #[test]

@@ -2,8 +2,11 @@
 //! class by measurement (bench/NOTES.md, "WebGPU kernels"):
 //! * on a GPU, `wgsl/matmul_register.wgsl`: a 128 × 128 tile of C per workgroup,
 //!   A's and B's 16-wide slices staged in workgroup memory, 16 × 8 outputs per
-//!   invocation in named registers (for shapes whose inner or cols is not a multiple
-//!   of 4, `wgsl/matmul_register_any.wgsl`: the same tiling with arrays and loops, its
+//!   invocation in named registers; while C has fewer than 256 such tiles (up to
+//!   1920 × 1920 or so), `wgsl/matmul_register_64.wgsl`, the same with 64 × 64 tiles
+//!   and 8 × 4 outputs per invocation, so that there are workgroups enough for every
+//!   core (for shapes whose inner or cols is not a multiple of 4,
+//!   `wgsl/matmul_register_any.wgsl`: the same tilings with arrays and loops, their
 //!   sizes as constants, element-wise loads);
 //! * on a CPU-emulated adapter (SwiftShader), `wgsl/matmul_register_cpu.wgsl` (or
 //!   `_any.wgsl` for shapes whose inner or cols is not a multiple of 4): an 8 × 8
@@ -11,10 +14,49 @@
 //!   register arrays cost a CPU far more than they save.
 
 use super::{
-    REGISTER_ANY_WGSL, REGISTER_CPU_ANY_WGSL, REGISTER_CPU_WGSL, REGISTER_IO_SCALAR_WGSL,
-    REGISTER_WGSL, SEMIRING_WGSL,
+    REGISTER_64_WGSL, REGISTER_ANY_WGSL, REGISTER_CPU_ANY_WGSL, REGISTER_CPU_WGSL,
+    REGISTER_IO_SCALAR_WGSL, REGISTER_IO_VEC4_WGSL, REGISTER_WGSL, SEMIRING_WGSL,
 };
 use crate::webgpu::GpuInfo;
+
+/// How a product's shape sits on the kernel: what its pipeline may leave out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Fit {
+    /// inner or cols not a multiple of 4: loads element by element.
+    Any,
+    /// Every row of A, B and C starts on a 16-byte boundary (inner and cols multiples
+    /// of 4): loads and stores move vec4s; tiles at the edges check their bounds.
+    Vec4,
+    /// Vec4, and every tile of C and slice of k lies wholly inside the matrices, so
+    /// the 128 × 128 GPU form is compiled without its checking code (`EDGES = false`;
+    /// +5% on the H100; the 64 × 64 form measured 10% slower so, and keeps its checks).
+    Tiles,
+}
+
+impl Fit {
+    /// The fit of C (rows × cols) = A (rows × inner) · B (inner × cols) on `params`.
+    pub fn of(params: &Params, rows: usize, inner: usize, cols: usize) -> Fit {
+        if inner % 4 != 0 || cols % 4 != 0 {
+            return Fit::Any;
+        }
+        match *params {
+            Params::Staged { bm, bn, bk, .. }
+                if *params == Params::GPU
+                    && rows % bm as usize == 0
+                    && cols % bn as usize == 0
+                    && inner % bk as usize == 0 =>
+            {
+                Fit::Tiles
+            }
+            _ => Fit::Vec4,
+        }
+    }
+
+    /// Whether loads and stores move vec4s.
+    pub fn vec4(self) -> bool {
+        self != Fit::Any
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Params {
@@ -41,8 +83,36 @@ impl Params {
         tm: 16,
         tn: 8,
     };
+    /// The staged kernel's parameters on a GPU for small outputs (see `for_output`).
+    pub const GPU_SMALL: Params = Params::Staged {
+        bm: 64,
+        bn: 64,
+        bk: 16,
+        tm: 8,
+        tn: 4,
+    };
     /// The CPU form.
     pub const CPU: Params = Params::Cpu;
+
+    /// `GPU` gives way to `GPU_SMALL` while C has fewer than this many `GPU` tiles.
+    /// Measured on the H100 (132 cores; bench/results/2026-11-24-probe-wgsl-h100-11.jsonl,
+    /// GPU time): 64 × 64 tiles ran 2.2× as fast at n = 512 (16 big tiles), 1.6× at
+    /// 1024 (64), 1.35× at 1536 (144), and 0.86× at 2048 (256), where the big tiles
+    /// already fill the GPU. A GPU with fewer cores fills sooner, and loses at most that
+    /// 14% between its own break-even and 2048.
+    pub const SMALL_BELOW_TILES: usize = 256;
+
+    /// The parameters for a product whose output is `rows` × `cols`, on a device
+    /// given `self`: `GPU` becomes `GPU_SMALL` on small outputs; the others stay.
+    pub fn for_output(self, rows: usize, cols: usize) -> Params {
+        let (tile_cols, tile_rows) = self.tile();
+        if self == Params::GPU
+            && rows.div_ceil(tile_rows) * cols.div_ceil(tile_cols) < Params::SMALL_BELOW_TILES
+        {
+            return Params::GPU_SMALL;
+        }
+        self
+    }
 
     /// The form and parameters for a device: the GPU form (it fits WebGPU's default
     /// limits: 128 invocations, 16 KiB of workgroup memory), the CPU form on a
@@ -105,13 +175,17 @@ impl Params {
         }
     }
 
-    /// The complete WGSL source: the tile constants, the semiring, the memory
-    /// access (`aligned`: vec4 loads, for inner and cols multiples of 4) and the kernel.
-    pub fn source(&self, aligned: bool) -> String {
+    /// The complete WGSL source for shapes of this `fit`: the tile constants, the
+    /// semiring, the memory access (vec4 or element loads) and the kernel.
+    pub fn source(&self, fit: Fit) -> String {
+        let aligned = fit.vec4();
         match *self {
-            // The written-out file has the GPU parameters built in.
+            // The written-out files have their parameters built in.
             Params::Staged { .. } if aligned && *self == Params::GPU => {
-                format!("{SEMIRING_WGSL}\n{REGISTER_WGSL}")
+                format!("{SEMIRING_WGSL}\n{REGISTER_IO_VEC4_WGSL}\n{REGISTER_WGSL}")
+            }
+            Params::Staged { .. } if aligned && *self == Params::GPU_SMALL => {
+                format!("{SEMIRING_WGSL}\n{REGISTER_IO_VEC4_WGSL}\n{REGISTER_64_WGSL}")
             }
             Params::Staged { bm, bn, bk, tm, tn } => format!(
                 "const BM: u32 = {bm}u;\nconst BN: u32 = {bn}u;\nconst BK: u32 = {bk}u;\n\
@@ -120,6 +194,28 @@ impl Params {
             ),
             Params::Cpu if aligned => format!("{SEMIRING_WGSL}\n{REGISTER_CPU_WGSL}"),
             Params::Cpu => format!("{SEMIRING_WGSL}\n{REGISTER_CPU_ANY_WGSL}"),
+        }
+    }
+
+    /// The WGSL file of the kernel `source(fit)` builds on.
+    pub fn file(&self, fit: Fit) -> &'static str {
+        match (*self, fit.vec4()) {
+            (Params::Cpu, true) => "wgsl/matmul_register_cpu.wgsl",
+            (Params::Cpu, false) => "wgsl/matmul_register_cpu_any.wgsl",
+            (p, true) if p == Params::GPU => "wgsl/matmul_register.wgsl",
+            (p, true) if p == Params::GPU_SMALL => "wgsl/matmul_register_64.wgsl",
+            _ => "wgsl/matmul_register_any.wgsl",
+        }
+    }
+
+    /// Override constants that `source(fit)` declares besides the semiring: the
+    /// 128 × 128 GPU form's `EDGES`, false where every tile lies inside.
+    pub fn constants(&self, fit: Fit) -> Option<(&'static str, f64)> {
+        match fit {
+            Fit::Any => None,
+            _ if *self != Params::GPU => None,
+            Fit::Vec4 => Some(("EDGES", 1.0)),
+            Fit::Tiles => Some(("EDGES", 0.0)),
         }
     }
 }
@@ -167,14 +263,77 @@ mod tests {
         assert_eq!(p.tile(), (128, 128));
         assert_eq!((x, y), (16, 8));
         // The written-out file builds in the GPU parameters: check they agree.
-        let aligned = p.source(true);
+        let aligned = p.source(Fit::Vec4);
         assert!(aligned.contains("var<storage, read> a: array<vec4f>"));
         assert!(aligned.contains("@workgroup_size(16, 8)"));
         assert!(aligned.contains("let row0 = group.y * 128u;"));
         assert!(aligned.contains("const BK: u32 = 16u;"));
-        assert!(aligned.contains("array<vec4f, 512>")); // BK x 128 / 4
-        let any = p.source(false);
+        assert!(aligned.contains("array<array<vec4f, 32>, 16>")); // BK x 128 / 4
+        assert!(aligned.contains("override EDGES: bool"));
+        assert_eq!(p.source(Fit::Tiles), aligned);
+        let any = p.source(Fit::Any);
         assert!(any.starts_with("const BM: u32 = 128u;"));
         assert!(any.contains("var<storage, read> a: array<f32>"));
+    }
+
+    #[test]
+    fn small_outputs_take_the_small_tiles() {
+        let p = Params::GPU;
+        assert_eq!(p.for_output(1, 1), Params::GPU_SMALL);
+        assert_eq!(p.for_output(1024, 1024), Params::GPU_SMALL);
+        assert_eq!(p.for_output(1920, 1920), Params::GPU_SMALL); // 15 x 15 tiles
+        assert_eq!(p.for_output(2048, 1920), Params::GPU_SMALL); // 16 x 15
+        assert_eq!(p.for_output(1921, 1921), Params::GPU); // 16 x 16
+        assert_eq!(p.for_output(2048, 2048), Params::GPU);
+        assert_eq!(p.for_output(32768, 128), Params::GPU); // 256 x 1 tiles
+        assert_eq!(p.for_output(32640, 128), Params::GPU_SMALL); // 255 x 1
+                                                                 // Only the GPU form changes with the size.
+        assert_eq!(Params::CPU.for_output(1, 1), Params::CPU);
+        assert_eq!(Params::GPU_SMALL.for_output(4096, 4096), Params::GPU_SMALL);
+    }
+
+    #[test]
+    fn the_small_tile_is_what_its_workgroup_covers() {
+        let p = Params::GPU_SMALL;
+        assert_eq!(p.tile(), (64, 64));
+        assert_eq!(p.workgroup_size(), (16, 8));
+        let s = p.source(Fit::Vec4);
+        assert!(s.contains("@workgroup_size(16, 8)"));
+        assert!(s.contains("let row0 = group.y * 64u;"));
+        assert!(s.contains("const BK: u32 = 16u;"));
+        // BK x 64 / 4 vec4s per tile.
+        assert!(s.contains("array<array<vec4f, 16>, 16>"));
+        // Whole tiles keep the checked pipeline here (measured faster).
+        assert_eq!(Fit::of(&p, 64, 16, 64), Fit::Vec4);
+        assert_eq!(p.constants(Fit::Vec4), None);
+        assert!(!s.contains("override EDGES"));
+        // Unaligned shapes: the array form with these sizes.
+        assert!(p.source(Fit::Any).starts_with("const BM: u32 = 64u;"));
+        assert_eq!(p.file(Fit::Tiles), "wgsl/matmul_register_64.wgsl");
+        assert_eq!(p.file(Fit::Any), "wgsl/matmul_register_any.wgsl");
+        assert_eq!(Params::GPU.file(Fit::Vec4), "wgsl/matmul_register.wgsl");
+        assert_eq!(
+            Params::CPU.file(Fit::Any),
+            "wgsl/matmul_register_cpu_any.wgsl"
+        );
+    }
+
+    #[test]
+    fn fit_follows_the_tiles() {
+        let p = Params::GPU;
+        assert_eq!(Fit::of(&p, 4096, 4096, 4096), Fit::Tiles);
+        assert_eq!(Fit::of(&p, 128, 16, 128), Fit::Tiles);
+        // A partial tile in rows, cols or the slice of k keeps the checks.
+        assert_eq!(Fit::of(&p, 4095, 4096, 4096), Fit::Vec4);
+        assert_eq!(Fit::of(&p, 128, 20, 128), Fit::Vec4);
+        assert_eq!(Fit::of(&p, 128, 128, 132), Fit::Vec4);
+        assert_eq!(Fit::of(&p, 128, 130, 128), Fit::Any);
+        assert_eq!(Fit::of(&p, 1, 1, 1), Fit::Any);
+        // The CPU form has no tiles to fit and no EDGES to set.
+        assert_eq!(Fit::of(&Params::CPU, 128, 128, 128), Fit::Vec4);
+        assert_eq!(Params::CPU.constants(Fit::Vec4), None);
+        assert_eq!(p.constants(Fit::Tiles), Some(("EDGES", 0.0)));
+        assert_eq!(p.constants(Fit::Vec4), Some(("EDGES", 1.0)));
+        assert_eq!(p.constants(Fit::Any), None);
     }
 }
