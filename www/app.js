@@ -826,6 +826,7 @@ async function complete(s) {
   await s.finish();
   if (s.cancelled) return;
   page.last = { gpu: s.result, ref: s.ref };
+  showShader(null, true);
   buttons('idle');
   const t = s.totals();
   const m = s.metrics;
@@ -887,9 +888,11 @@ async function cancelClicked() {
 // ---------------------------------------------------------------------------------
 // The shader panel (www/ui/shader-panel.js)
 
-function showShader(kernel) {
+// kernel: the one to select (null: keep the reader's choice). Before a run's last
+// pass the panel says the run uses the kernel; after it, that it ran.
+function showShader(kernel, finished = false) {
   const s = page.session;
-  shaderPanel.show(kernel, s ? { kernel: s.kernel, idle: s.passCount === 0, n: s.n } : null);
+  shaderPanel.show(kernel, s ? { kernel: s.kernel, idle: s.passCount === 0, n: s.n, finished } : null);
 }
 
 // ---------------------------------------------------------------------------------

@@ -170,11 +170,26 @@ impl GpuEngine {
         if self.register_fixed || small == big {
             return big.describe();
         }
+        let (
+            RegisterParams::Staged { bm, bn, tm, tn, bk },
+            RegisterParams::Staged {
+                bm: sm,
+                bn: sn,
+                tm: stm,
+                tn: stn,
+                ..
+            },
+        ) = (big, small)
+        else {
+            return big.describe();
+        };
         format!(
-            "{}; while C has fewer than {} such tiles, {}",
-            big.describe(),
-            RegisterParams::SMALL_BELOW_TILES,
-            small.describe()
+            "staged: {bm}x{bn} tiles of C per workgroup ({tm}x{tn} outputs per invocation), or \
+             {sm}x{sn} ({stm}x{stn}) while C has fewer than {} of the big ones; k in slices of \
+             {bk} through workgroup memory; vec4 loads where inner and cols are multiples of 4, \
+             element loads otherwise; on whole {bm}x{bn} tiles with k a multiple of {bk} the \
+             edge checks are compiled out",
+            RegisterParams::SMALL_BELOW_TILES
         )
     }
 
@@ -923,10 +938,27 @@ impl GpuEngine {
     }
 
     /// The complete WGSL source of a product kernel as this device compiles it for
-    /// an n × n product.
+    /// an n × n product, headed by a comment with the override constants its pipeline
+    /// is made with (the text itself declares their defaults).
     pub fn product_source(&self, kernel: Kernel, semiring: Semiring, n: usize) -> String {
         let (register, fit) = self.square_form(n);
-        self.product_key(kernel, semiring, register, fit).source()
+        let key = self.product_key(kernel, semiring, register, fit);
+        let constants: Vec<String> = key
+            .constants()
+            .iter()
+            .map(|&(name, value)| match name {
+                "SEMIRING" => format!("SEMIRING = {value} ({})", semiring.name()),
+                "EDGES" if value == 0.0 => {
+                    "EDGES = false (every tile inside: the checks are compiled out)".into()
+                }
+                _ => format!("{name} = {value}"),
+            })
+            .collect();
+        format!(
+            "// Pipeline constants for an n x n product, n = {n}: {}.\n{}",
+            constants.join(", "),
+            key.source()
+        )
     }
 
     /// The WGSL file behind that source.

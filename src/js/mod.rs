@@ -812,7 +812,7 @@ impl JsGpgpu {
         #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
     ) -> JsResult<String> {
         let pick = || {
-            let n = self.gpu.dim("n", number_arg("n", &n)?)?;
+            let n = self.lookup_size(&n)?;
             let k = self.gpu.engine().choose_kernel(None, Shape::square(n))?;
             Ok(k.name().to_string())
         };
@@ -929,6 +929,14 @@ fn kernel_and_semiring(name: &JsValue, semiring: &JsValue) -> Result<(Kernel, Se
 }
 
 impl JsGpgpu {
+    /// The n of `defaultKernel`, `shaderSource` and `shaderFile`: any size a product
+    /// takes; past the device's limit a product runs in tiles of that limit, so the
+    /// answer is the one for such a tile.
+    fn lookup_size(&self, n: &JsValue) -> Result<usize> {
+        let n = api::tiled_dimension("n", number_arg("n", n)?)?;
+        Ok(n.min(self.gpu.max_dimension()))
+    }
+
     /// The kernel, semiring and size `shaderSource` / `shaderFile` are asked about:
     /// 'auto' is the kernel the rule picks for an n × n product; n defaults to 1024.
     fn shader_choice(
@@ -939,7 +947,7 @@ impl JsGpgpu {
     ) -> Result<(Kernel, Semiring, usize)> {
         let n = match n.is_undefined() {
             true => 1024,
-            false => self.gpu.dim("n", number_arg("n", n)?)?,
+            false => self.lookup_size(n)?,
         };
         let engine = self.gpu.engine();
         let (kernel, semiring) = match string_arg("kernel", name)?.as_str() {

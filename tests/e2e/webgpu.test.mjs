@@ -144,11 +144,14 @@ test('the backend round-trips through the URL and the form; auto says what it re
 test('backend=webgpu steps one compute pass per click, and Run/Cancel in quick succession never end in an error', async () => {
   const page = await openPage(browser, `${server.origin}/index.html?n=12&input=integers&seed=3&op=power&p=5&backend=webgpu&kernel=register&mode=step`);
   assert.equal(await waitForStatus(page, 60_000, ['paused', 'error']), 'paused', await page.textContent('#status'));
+  // No pass has run yet: the shader panel says the run uses the kernel, not that it ran.
+  assert.match(await page.textContent('#shader-about'), /This is the kernel the run uses\./);
   await page.click('#step');
   await page.waitForFunction(() => document.body.dataset.passesDone === '1' && document.body.dataset.status === 'paused', null, { timeout: 30_000, polling: 50 });
   assert.match(await page.textContent('#heatmaps figure:nth-child(2) figcaption'), /pass 1 of 3: M\^2 = M\^1 · M\^1/);
   await page.click('#finish');
   assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  assert.match(await page.textContent('#shader-about'), /This is the kernel that ran\./);
   const r = await page.evaluate(() => window.__results);
   assert.equal(r.metrics.exact, 144, 'small integers stay exact in float32');
   for (const p of r.passes) assert.equal(p.relFrobenius, 0, JSON.stringify(p));

@@ -52,6 +52,14 @@ async fn the_device_is_described_and_the_kernels_are_webgpus() {
         .shader_source("register".into(), "min-plus".into(), u())
         .unwrap();
     assert!(wgsl.contains("@compute"), "{wgsl}");
+    // The constants the pipeline is made with head the text (it declares defaults).
+    assert!(
+        wgsl.starts_with(
+            "// Pipeline constants for an n x n product, n = 1024: SEMIRING = 2 (min-plus)"
+        ),
+        "{}",
+        &wgsl[..200]
+    );
     assert_js_error(
         g.shader_source("naive".into(), u(), u()),
         "BAD_ARGUMENT",
@@ -74,10 +82,14 @@ async fn the_device_is_described_and_the_kernels_are_webgpus() {
         assert!(any.contains("array<f32>"), "{any}");
     }
     assert_js_error(file("register", num(0.0)), "BAD_DIMENSION", "n");
+    assert_eq!(g.default_kernel(num(1e9)).unwrap(), "register");
+    assert_js_error(g.default_kernel(num(0.5)), "BAD_DIMENSION", "n");
+    // Any size a product takes (past the device's limit, the tiles' form), and no more.
+    assert!(file("register", num(4.0 * get(&info, "maxDimension"))).is_ok());
     assert_js_error(
         g.shader_source("register".into(), u(), num(1e12)),
         "SIZE_OVER_LIMIT",
-        "n",
+        "4 GiB",
     );
     let live = g.live_objects();
     for key in [

@@ -7,7 +7,7 @@
 //
 //   section#compute[data-status]   idle | running | done | cancelled | error
 //   window.__compute               the last measurement: { status, sizes, cells: [...], ratios }
-import { el, int, ms, rate } from '../ui/format.js';
+import { el, int, ms, rate, registerForm } from '../ui/format.js';
 import { sideBySide } from './cuda-wgsl.js';
 import { K40, KERNELS, MAX_BATCH, measure, signedPermutation } from './compute-measure.js';
 import { nextFrame } from './common.js';
@@ -49,7 +49,7 @@ function termsTable() {
 
 function kernelsList(ctx) {
   const info = ctx.backends.ready('webgpu')?.info();
-  const form = info?.registerKernel ? ` On this device's WebGPU adapter: ${info.registerKernel}.` : '';
+  const form = info?.registerKernel ? ` On this device's WebGPU adapter: ${registerForm(info)}.` : '';
   return el('ol', { class: 'compute-kernels' },
     el('li', {}, el('strong', {}, 'One invocation per element (global). '),
       'The fragment shader\'s model, as a compute shader: invocation (i, j) loops over k and reads row i of A and column j of B from global memory, 2n reads for its n multiply-adds. Memory, not arithmetic, sets the speed. (The chapter\'s first CUDA kernel.)'),

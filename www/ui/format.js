@@ -107,3 +107,14 @@ export function short(v, digits = 3) {
   if (a !== 0 && (a >= 1e5 || a < 1e-3)) return v.toExponential(digits - 1).replaceAll('-', '−').replace('e+', 'e');
   return Number(v.toPrecision(digits)).toString().replaceAll('-', '−');
 }
+
+/**
+ * info().registerKernel of a WebGPU Gpgpu as a sentence for the page, saying so where the
+ * form is the one for a software adapter (which is the WebGPU kernel running on the CPU,
+ * not the CPU backend). '' when there is none.
+ */
+export function registerForm(info) {
+  if (!info?.registerKernel) return '';
+  const software = info.fallbackAdapter || /^CPU form/.test(info.registerKernel);
+  return `${info.registerKernel}${software ? ' (the WebGPU kernel\'s form for a software adapter, which runs it on the CPU; not the CPU backend)' : ''}`;
+}

@@ -4,7 +4,7 @@
 // WebGPU kernels are WGSL compute shaders, shown as the device compiles them
 // (gpu.shaderSource: the semiring code, then the kernel; the register kernel in the
 // form and with the tile sizes chosen for this device), which needs a WebGPU device.
-import { el } from './format.js';
+import { el, registerForm } from './format.js';
 import { renderSource } from './shader.js';
 import { describeError } from './errors.js';
 
@@ -48,7 +48,7 @@ export class ShaderPanel {
     select.addEventListener('change', () => this.show(null, this.ran));
   }
 
-  /** Shows `kernel` (null: the one selected); `ran` = { kernel, idle, n } of the last run, or null. */
+  /** Shows `kernel` (null: the one selected); `ran` = { kernel, idle, n, finished } of the last run, or null. */
   show(kernel, ran) {
     const { select, about, code, notes, program, summary } = this.parts;
     this.ran = ran;
@@ -67,8 +67,9 @@ export class ShaderPanel {
     notes.replaceChildren(el('h3', {}, 'Key lines'), list);
     const idle = ran && ran.idle;
     const ranText = ran?.kernel === name
-      ? (idle ? 'The answer needed no pass (M^0 = I, M^1 = M, or M^(2^0) = M): this is the kernel that would run.' : 'This is the kernel that ran.')
-      : ran?.kernel ? `The kernel that ran is ${ran.kernel}.` : '';
+      ? (idle ? 'The answer needed no pass (M^0 = I, M^1 = M, or M^(2^0) = M): this is the kernel that would run.'
+        : ran.finished ? 'This is the kernel that ran.' : 'This is the kernel the run uses.')
+      : ran?.kernel ? (ran.finished ? `The kernel that ran is ${ran.kernel}.` : `The run uses ${ran.kernel}.`) : '';
     about.textContent = `${shown.file} — ${k ? k.description : ''}. ${ranText} ${shown.tail}`.replace(/\s+$/, '');
     summary.textContent = shown.summary;
     program.textContent = shown.program;
@@ -125,7 +126,7 @@ export class ShaderPanel {
     const info = gpu.info();
     const file = gpu.shaderFile(k.name, n);
     // "CPU form" there is the WebGPU kernel's form for software adapters, not the CPU backend.
-    const form = k.name === 'register' && info.registerKernel ? ` On this device: ${info.registerKernel}${info.fallbackAdapter || /^CPU form/.test(info.registerKernel) ? ' (the WebGPU kernel\'s form for a software adapter, which runs it on the CPU; not the CPU backend)' : ''}.` : '';
+    const form = k.name === 'register' && info.registerKernel ? ` On this device: ${registerForm(info)}.` : '';
     return {
       source: own ?? written,
       file,

@@ -63,7 +63,7 @@ const TILED = [
 
 // The register kernel's form for GPUs (wgsl/matmul_register.wgsl, written out).
 const REGISTER = [
-  { re: /override EDGES/, note: 'Fixed when the pipeline is made: false when every tile lies inside the matrices, and then the checking code below is compiled out (its mere presence cost 5%: registers set aside for a path no workgroup took).' },
+  { re: /override EDGES/, note: 'Fixed when the pipeline is made (the comment at the top says how): false when every tile lies inside the matrices (rows and columns of C multiples of 128, k of 16), and then the checking code below is compiled out (its mere presence cost 5%: registers set aside for a path no workgroup took).' },
   { re: /var<workgroup> a_tile/, note: 'Workgroup memory holds a 16-wide slice of A (128 rows, transposed: four rows at one k per vec4) and one of B (16 rows × 128 columns), as vec4s, indexed [k][vec4].' },
   { re: /struct Slice/, note: 'What one invocation brings from global memory for one slice: 4 vec4s of A (four rows, four values of k) and 4 of B.' },
   { re: /if \(full\) \{/, note: 'A workgroup whose tile lies wholly inside the matrices loads without checks; only the edge workgroups check (the whole workgroup takes the same branch).' },
