@@ -135,55 +135,8 @@ impl Setup {
         let g = poisoned_on(self.backend()).await;
         let kernels = match self {
             Setup::WebGl | Setup::WebGpu | Setup::Cpu => kernels(&g),
-            Setup::WebGpuStaged64 => {
-                let mut engine = g.engine();
-                let e = engine.webgpu().unwrap();
-                e.set_register_params(RegisterParams::GPU_SMALL)
-                    .expect("the small staged register kernel fits this device");
-                let key = |fit| {
-                    e.product_key(
-                        Kernel::Register,
-                        Semiring::Ordinary,
-                        RegisterParams::GPU_SMALL,
-                        fit,
-                    )
-                };
-                assert_eq!(key(Fit::Vec4).name(), "register-64x64/ordinary/vec4");
-                assert!(key(Fit::Vec4)
-                    .source()
-                    .contains("let row0 = group.y * 64u;"));
-                assert!(key(Fit::Any).source().starts_with("const BM: u32 = 64u;"));
-                drop(engine);
-                vec![Kernel::Register]
-            }
-            Setup::WebGpuStaged => {
-                let mut engine = g.engine();
-                let e = engine.webgpu().unwrap();
-                e.set_register_params(RegisterParams::GPU)
-                    .expect("the staged register kernel fits this device");
-                assert_eq!(e.register_params(), RegisterParams::GPU);
-                // Its three pipelines: the written-out vec4 kernel where inner and
-                // cols are multiples of 4, compiled without edge checks where the
-                // shape is whole tiles, and the array form with element loads
-                // elsewhere (the checks use shapes of each kind).
-                let key = |fit| {
-                    e.product_key(
-                        Kernel::Register,
-                        Semiring::Ordinary,
-                        RegisterParams::GPU,
-                        fit,
-                    )
-                };
-                assert_eq!(key(Fit::Vec4).name(), "register/ordinary/vec4");
-                assert_eq!(key(Fit::Tiles).name(), "register/ordinary/vec4/whole-tiles");
-                assert_eq!(key(Fit::Any).name(), "register/ordinary");
-                assert!(key(Fit::Vec4)
-                    .source()
-                    .contains("var<storage, read> a: array<vec4f>"));
-                assert!(key(Fit::Any).source().starts_with("const BM: u32 = 128u;"));
-                drop(engine);
-                vec![Kernel::Register]
-            }
+            Setup::WebGpuStaged => force_staged(&g, RegisterParams::GPU),
+            Setup::WebGpuStaged64 => force_staged(&g, RegisterParams::GPU_SMALL),
         };
         Target {
             setup: self,
@@ -191,6 +144,43 @@ impl Setup {
             kernels,
         }
     }
+}
+
+/// Forces the register kernel of `g` (WebGPU) to the staged GPU form with `params` for
+/// every shape, checks its pipelines, and gives the kernels to check: that one.
+/// The pipelines: the written-out vec4 kernel where inner and cols are multiples of 4
+/// (for the 128 × 128 form also compiled without edge checks where the shape is whole
+/// tiles), and the array form with element loads elsewhere (the checks use shapes of
+/// each kind).
+fn force_staged(g: &Gpgpu, params: RegisterParams) -> Vec<Kernel> {
+    let mut engine = g.engine();
+    let e = engine.webgpu().unwrap();
+    e.set_register_params(params)
+        .expect("the staged register kernel fits this device");
+    assert_eq!(e.register_params(), params);
+    let RegisterParams::Staged { bm, bn, .. } = params else {
+        panic!("{params:?} is not a staged form");
+    };
+    let tiles = match params {
+        RegisterParams::GPU => String::new(),
+        _ => format!("-{bm}x{bn}"),
+    };
+    let key = |fit| e.product_key(Kernel::Register, Semiring::Ordinary, params, fit);
+    assert_eq!(
+        key(Fit::Vec4).name(),
+        format!("register{tiles}/ordinary/vec4")
+    );
+    assert_eq!(key(Fit::Any).name(), format!("register{tiles}/ordinary"));
+    if params == RegisterParams::GPU {
+        assert_eq!(key(Fit::Tiles).name(), "register/ordinary/vec4/whole-tiles");
+    }
+    let vec4 = key(Fit::Vec4).source();
+    assert!(vec4.contains("var<storage, read> a: array<vec4f>"));
+    assert!(vec4.contains(&format!("let row0 = group.y * {bm}u;")));
+    assert!(key(Fit::Any)
+        .source()
+        .starts_with(&format!("const BM: u32 = {bm}u;")));
+    vec![Kernel::Register]
 }
 
 thread_local! {
