@@ -37,6 +37,9 @@ export const CHAIN_EXTRAS = {
     'wall-clock one for a chain over half the cap; none for a chain whose main run was over the cap',
 };
 
+/** The most passes one heat() runs (at the 0.03 ms a dispatch costs the page on the H100, 250 ms). */
+const HEAT_MAX_PASSES = 8192;
+
 /** Polls `f` (returns null while pending) from the event loop, up to `ms`. */
 async function poll(f, ms = 10_000) {
   const t0 = performance.now();
@@ -62,21 +65,29 @@ export async function runChainExtras(g, kernel, n, a, ctx) {
     await run.whenDone(); // the upload is done and the queue idle
     return run;
   };
-  // Keeps the GPU busy for about ctx.heatMs, untimed: one uploaded matrix squared K
+  // Keeps the GPU busy for about ctx.heatMs, untimed: an uploaded matrix squared K
   // times back to back (an upload per chain would leave the GPU idle most of the time),
   // none when one chain takes longer. The timed work that follows at once then runs at
   // sustained clocks. (The values overflow to Inf: a GPU's speed does not depend on them.)
+  // A Run holds at most 64 squarings (MAX_SQUARINGS), so K goes in runs of 64, each
+  // started (its upload) while the one before is still on the GPU. (Until 2026-11-24 K
+  // was capped at 64: at n ≤ 1024 that heated for 10 ms, not 250.)
   let chainMs = null;
   const heat = async () => {
     const perPass = chainMs === null ? null : chainMs / P;
-    const K = perPass === null ? 0 : Math.min(64, Math.floor((ctx.heatMs || 0) / Math.max(perPass, 0.01)));
+    const K = perPass === null ? 0 : Math.min(HEAT_MAX_PASSES, Math.floor((ctx.heatMs || 0) / Math.max(perPass, 0.01)));
     if (K < 1) return;
-    const run = g.startSquareRepeatedly(n, a, K, opts);
+    const runs = [];
     try {
-      while (run.step(false)) { /* untimed */ }
-      await run.whenDone();
+      for (let left = K; left > 0; left -= 64) {
+        const run = g.startSquareRepeatedly(n, a, Math.min(64, left), opts);
+        runs.push(run);
+        while (run.step(false)) { /* untimed */ }
+        if (runs.length > 1) { const before = runs.shift(); await before.whenDone(); before.free(); }
+      }
+      await runs[runs.length - 1].whenDone();
     } finally {
-      run.free();
+      for (const run of runs) run.free();
     }
   };
 
@@ -419,7 +430,7 @@ async function tfWebgpuChainExtras(tf, be, n, a, ctx) {
   // As runChainExtras's heat(): one upload squared K times back to back, untimed.
   const heat = async () => {
     const perPass = estimateMs === null ? null : estimateMs / P;
-    const K = perPass === null ? 0 : Math.min(64, Math.floor((ctx.heatMs || 0) / Math.max(perPass, 0.01)));
+    const K = perPass === null ? 0 : Math.min(HEAT_MAX_PASSES, Math.floor((ctx.heatMs || 0) / Math.max(perPass, 0.01)));
     if (K < 1) return;
     const x = tfUploaded(tf, be, n, a);
     let y = null;
