@@ -42,6 +42,8 @@ mod products;
 mod products_staged;
 #[path = "webgpu/products_staged64.rs"]
 mod products_staged64;
+#[path = "webgpu/products_narrow.rs"]
+mod products_narrow;
 #[path = "webgpu/ransac.rs"]
 mod ransac;
 #[path = "webgpu/semirings.rs"]

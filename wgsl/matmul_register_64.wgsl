@@ -1,34 +1,50 @@
 // Kernel "register" (GPU form) on small outputs: matmul_register.wgsl (read that one
-// first) with a 64 × 64 tile of C per workgroup instead of 128 × 128, for shapes whose
-// inner and cols are multiples of 4. A workgroup of 16 × 8 invocations, each computing
-// 8 × 4 elements of C in 8 vec4 registers (c0 … c7); per k, each invocation reads 2
-// vec4s of A and 1 of B from workgroup memory and does 32 multiply-adds with them.
+// first) with a 64 × 64 or 64 × 32 tile of C per workgroup instead of 128 × 128, for
+// shapes whose inner and cols are multiples of 4. A workgroup of TILE_N4 × 8
+// invocations (16 × 8 or 8 × 8), each computing 8 × 4 elements of C in 8 vec4
+// registers (c0 … c7); per k, each invocation reads 2 vec4s of A and 1 of B from
+// workgroup memory and does 32 multiply-adds with them.
 //
-// Why a second tile size: a 128 × 128 workgroup needs so many registers that a GPU
-// core runs only one or two at a time, and a 1024 × 1024 product has only 64 such
-// tiles, fewer than the H100 has cores (132): half the GPU would wait. Four times
-// as many 64 × 64 tiles keep every core busy. Measured on the H100 (GPU time,
-// bench/NOTES.md): 26,800 against 16,900 GFLOP/s at n = 1024, 30,200 against 22,500
-// at 1536, but 34,200 against 40,000 at 2048, where the big tiles fill the GPU and
-// their 4× reuse of each value read wins. The engine picks this file while C has
-// fewer than 256 tiles of 128 × 128 (src/kernels/webgpu/register.rs).
+// Why smaller tiles: a 128 × 128 workgroup needs so many registers that a GPU core
+// runs only one or two at a time, and a 1024 × 1024 product has only 64 such tiles,
+// fewer than the H100 has cores (132): half the GPU would wait. Measured on the H100
+// (GPU time, bench/NOTES.md): 64 × 64 tiles 26,600 against 16,900 GFLOP/s at
+// n = 1024, 30,600 against 22,700 at 1536, but 34,500 against 40,000 at 2048, where
+// the big tiles fill the GPU and their 4× reuse of each value read wins; 64 × 32 tiles
+// (without edge checks) 29,200 at 1024 and 13,100 against 9,200 at 512. The engine
+// picks the 128 × 128 file while C has at least 180 of its tiles, else this one with
+// 64 × 64 tiles while C has more than 256 of those, else with 64 × 32
+// (src/kernels/webgpu/register.rs).
 // The bindings, load_a, load_b and store_c: register_io_vec4.wgsl, put before this file.
 
 const BK: u32 = 16u;   // the slice of k staged at a time
 
+// The tile's width in vec4s: 16 (64 × 64 tiles, 16 × 8 invocations) or 8 (64 × 32
+// tiles, 8 × 8 invocations), set by the engine per output size (register.rs): on
+// outputs of up to 1024 × 1024 the narrower tiles make twice the workgroups, and ran
+// 1.1-1.4× as fast on the H100.
+override TILE_N4: u32 = 16u;
+
+// false: every tile lies wholly inside the matrices (the engine checks the shape), so
+// the checked loads and stores are compiled out. The engine sets it only for the
+// narrow tiles: there it measured 1.1-1.3× as fast, on 64 × 64 tiles 10% slower.
+override EDGES: bool = true;
+
 // a_tile[k][m4] = A[row0 + 4·m4 .. + 3][k0 + k]: four rows of A at one k.
 var<workgroup> a_tile: array<array<vec4f, 16>, 16>;
-// b_tile[k][n4] = B[k0 + k][col0 + 4·n4 .. + 3].
+// b_tile[k][n4] = B[k0 + k][col0 + 4·n4 .. + 3], n4 < TILE_N4 (WGSL sizes a nested
+// array by constants only, so it is sized for the wider tile).
 var<workgroup> b_tile: array<array<vec4f, 16>, 16>;
 
 // One slice on its way from global memory to this invocation's registers: for the
-// first 64 invocations a vec4 of A from each of 4 rows, for all two vec4s of B.
+// first 64 invocations (all of them in the narrow form) a vec4 of A from each of 4
+// rows, for all two vec4s of B.
 struct Slice { a0: vec4f, a1: vec4f, a2: vec4f, a3: vec4f, b0: vec4f, b1: vec4f }
 
 // The slice at k0 of the tile at (row0, col0) for invocation li: invocations 0 … 63
 // copy A's rows 4·(li / 4) .. + 3 at k = 4·(li % 4) (the tile has 64 such groups);
-// every invocation copies B's vec4s li and li + 128 of the slice (row = vec4 / 16,
-// columns 4·(vec4 % 16) ..).
+// every invocation copies B's vec4s li and li + 8·TILE_N4 of the slice (row =
+// vec4 / TILE_N4, columns 4·(vec4 % TILE_N4) ..).
 fn fetch(row0: u32, col0: u32, k0: u32, li: u32, full: bool) -> Slice {
     let m = row0 + (li / 4u) * 4u;
     let k = k0 + (li % 4u) * 4u;
@@ -43,8 +59,8 @@ fn fetch(row0: u32, col0: u32, k0: u32, li: u32, full: bool) -> Slice {
             s.a3 = a[(m + 3u) * in4 + ka];
         }
         let cols4 = dims.cols / 4u;
-        let cb = col0 / 4u + li % 16u;
-        let kb = k0 + li / 16u;
+        let cb = col0 / 4u + li % TILE_N4;
+        let kb = k0 + li / TILE_N4;
         s.b0 = b[kb * cols4 + cb];
         s.b1 = b[(kb + 8u) * cols4 + cb];
     } else {
@@ -54,27 +70,27 @@ fn fetch(row0: u32, col0: u32, k0: u32, li: u32, full: bool) -> Slice {
             s.a2 = load_a(m + 2u, k);
             s.a3 = load_a(m + 3u, k);
         }
-        let col = col0 + (li % 16u) * 4u;
-        let kb = k0 + li / 16u;
+        let col = col0 + (li % TILE_N4) * 4u;
+        let kb = k0 + li / TILE_N4;
         s.b0 = load_b(kb, col);
         s.b1 = load_b(kb + 8u, col);
     }
     return s;
 }
 
-@compute @workgroup_size(16, 8)
+@compute @workgroup_size(TILE_N4, 8)
 fn main(@builtin(local_invocation_id) local: vec3u,
         @builtin(local_invocation_index) li: u32,
         @builtin(workgroup_id) group: vec3u) {
     let row0 = group.y * 64u;
-    let col0 = group.x * 64u;
+    let col0 = group.x * TILE_N4 * 4u;
     let tx = local.x;   // this invocation's columns: 4·tx .. 4·tx + 3 of the tile
     let ty = local.y;   // its rows: 4·ty + r and 4·(ty + 8) + r for r = 0..3
     // The whole tile and every slice of k inside the matrices: no checks needed.
-    // (Unlike matmul_register.wgsl this file has no EDGES constant: compiled without
-    // the checked path it ran 10% slower on the H100, 23,600 against 26,500 GFLOP/s at
-    // n = 1024 — the compiler's choices for this smaller kernel went the other way.)
-    let full = row0 + 64u <= dims.rows && col0 + 64u <= dims.cols && dims.inner % BK == 0u;
+    // (EDGES = false on 64 × 64 tiles ran 10% slower on the H100, 23,600 against
+    // 26,500 GFLOP/s at n = 1024; on 64 × 32 tiles 1.1-1.3× faster: the compiler's
+    // choices went different ways, so the engine sets it for the narrow tiles only.)
+    let full = !EDGES || (row0 + 64u <= dims.rows && col0 + TILE_N4 * 4u <= dims.cols && dims.inner % BK == 0u);
     let z = vec4f(sr_zero());
     // c{r}: row 4·(ty + 8·(r / 4)) + r % 4 of the tile, columns 4·tx ...
     var c0 = z; var c1 = z; var c2 = z; var c3 = z; var c4 = z; var c5 = z; var c6 = z; var c7 = z;
@@ -90,8 +106,8 @@ fn main(@builtin(local_invocation_id) local: vec3u,
             a_tile[ka + 2u][m4] = vec4f(next.a0.z, next.a1.z, next.a2.z, next.a3.z);
             a_tile[ka + 3u][m4] = vec4f(next.a0.w, next.a1.w, next.a2.w, next.a3.w);
         }
-        b_tile[li / 16u][li % 16u] = next.b0;
-        b_tile[li / 16u + 8u][li % 16u] = next.b1;
+        b_tile[li / TILE_N4][li % TILE_N4] = next.b0;
+        b_tile[li / TILE_N4 + 8u][li % TILE_N4] = next.b1;
         workgroupBarrier();
 
         // The next slice's loads now, so they arrive while this one is multiplied.

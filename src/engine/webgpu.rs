@@ -165,31 +165,24 @@ impl GpuEngine {
 
     /// The register kernel as this device runs it, for `info()` and the page.
     pub fn register_description(&self) -> String {
-        let big = self.register;
-        let small = big.for_output(1, 1);
-        if self.register_fixed || small == big {
-            return big.describe();
+        if self.register_fixed || self.register != RegisterParams::GPU {
+            return self.register.describe();
         }
-        let (
-            RegisterParams::Staged { bm, bn, tm, tn, bk },
-            RegisterParams::Staged {
-                bm: sm,
-                bn: sn,
-                tm: stm,
-                tn: stn,
-                ..
-            },
-        ) = (big, small)
-        else {
-            return big.describe();
+        let form = |p: RegisterParams| match p {
+            RegisterParams::Staged { bm, bn, tm, tn, .. } => format!("{bm}x{bn} ({tm}x{tn})"),
+            RegisterParams::Cpu => String::new(),
         };
         format!(
-            "staged: {bm}x{bn} tiles of C per workgroup ({tm}x{tn} outputs per invocation), or \
-             {sm}x{sn} ({stm}x{stn}) while C has fewer than {} of the big ones; k in slices of \
-             {bk} through workgroup memory; vec4 loads where inner and cols are multiples of 4, \
-             element loads otherwise; on whole {bm}x{bn} tiles with k a multiple of {bk} the \
-             edge checks are compiled out",
-            RegisterParams::SMALL_BELOW_TILES
+            "staged: {} tiles of C per workgroup (outputs per invocation); while C has fewer \
+             than {} of those, {}, and while it has at most {} of these, {}; k in slices of 16 \
+             through workgroup memory; vec4 loads where inner and cols are multiples of 4, \
+             element loads otherwise; on whole 128x128 and 64x32 tiles with k a multiple of 16 \
+             the edge checks are compiled out",
+            form(RegisterParams::GPU),
+            RegisterParams::SMALL_BELOW_TILES,
+            form(RegisterParams::GPU_SMALL),
+            RegisterParams::NARROW_UP_TO_TILES,
+            form(RegisterParams::GPU_NARROW),
         )
     }
 

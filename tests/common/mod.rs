@@ -101,8 +101,11 @@ pub enum Setup {
     /// real GPU such as the H100 runs: only that kernel (the others are as above).
     WebGpuStaged,
     /// The same with the GPU form's small tiles (64 × 64, matmul_register_64.wgsl),
-    /// which a real GPU runs on outputs of fewer than 256 big tiles.
+    /// which a real GPU runs on outputs of fewer than 180 big tiles.
     WebGpuStaged64,
+    /// The same file with narrow tiles (64 × 32), which a real GPU runs on outputs of
+    /// up to 256 tiles of 64 × 64.
+    WebGpuNarrow,
     /// The CPU backend on two Web Workers (the SIMD128 kernel).
     Cpu,
 }
@@ -113,7 +116,9 @@ impl Setup {
     pub fn backend(self) -> Backend {
         match self {
             Setup::WebGl => Backend::WebGl,
-            Setup::WebGpu | Setup::WebGpuStaged | Setup::WebGpuStaged64 => Backend::WebGpu,
+            Setup::WebGpu | Setup::WebGpuStaged | Setup::WebGpuStaged64 | Setup::WebGpuNarrow => {
+                Backend::WebGpu
+            }
             Setup::Cpu => Backend::Cpu,
         }
     }
@@ -137,6 +142,7 @@ impl Setup {
             Setup::WebGl | Setup::WebGpu | Setup::Cpu => kernels(&g),
             Setup::WebGpuStaged => force_staged(&g, RegisterParams::GPU),
             Setup::WebGpuStaged64 => force_staged(&g, RegisterParams::GPU_SMALL),
+            Setup::WebGpuNarrow => force_staged(&g, RegisterParams::GPU_NARROW),
         };
         Target {
             setup: self,
@@ -171,8 +177,11 @@ fn force_staged(g: &Gpgpu, params: RegisterParams) -> Vec<Kernel> {
         format!("register{tiles}/ordinary/vec4")
     );
     assert_eq!(key(Fit::Any).name(), format!("register{tiles}/ordinary"));
-    if params == RegisterParams::GPU {
-        assert_eq!(key(Fit::Tiles).name(), "register/ordinary/vec4/whole-tiles");
+    if params == RegisterParams::GPU || params == RegisterParams::GPU_NARROW {
+        assert_eq!(
+            key(Fit::Tiles).name(),
+            format!("register{tiles}/ordinary/vec4/whole-tiles")
+        );
     }
     let vec4 = key(Fit::Vec4).source();
     assert!(vec4.contains("var<storage, read> a: array<vec4f>"));
@@ -207,6 +216,7 @@ impl Target {
         let staged = match self.setup {
             Setup::WebGpuStaged => " (staged)",
             Setup::WebGpuStaged64 => " (staged, 64x64)",
+            Setup::WebGpuNarrow => " (staged, 64x32)",
             _ => "",
         };
         format!("{} {}{staged}", self.setup.backend().name(), k.name())

@@ -77,12 +77,14 @@ const REGISTER = [
   { re: /store_c\(/, note: 'Each invocation writes its 16 × 8 block of C (checked only at the edges).' },
 ];
 
-// The same with 64 × 64 tiles, for small outputs (wgsl/matmul_register_64.wgsl).
+// The same with 64 × 64 or 64 × 32 tiles, for small outputs (wgsl/matmul_register_64.wgsl).
 const REGISTER_64 = [
-  { re: /var<workgroup> a_tile/, note: 'Workgroup memory holds a 16-wide slice of A (64 rows, transposed) and one of B (16 × 64), as vec4s.' },
-  { re: /struct Slice/, note: 'What one invocation brings from global memory for one slice: half of the invocations 4 vec4s of A, every one 2 vec4s of B.' },
-  { re: /if \(full\) \{/, note: 'Unchecked loads for a tile wholly inside, checked ones at the edges. Here the checks stay compiled in even when no tile needs them: without them this smaller kernel measured 10% slower.' },
-  { re: /@compute @workgroup_size\(16, 8\)/, note: 'A workgroup of 128 invocations computes a 64 × 64 tile of C, each invocation 8 × 4 of it: four times as many workgroups as the 128 × 128 form, so that a small product still has work for every core of the GPU.' },
+  { re: /override TILE_N4/, note: 'The tile\'s width in vec4s, fixed when the pipeline is made (the comment at the top says which): 16, a 64 × 64 tile and 128 invocations, or on outputs of up to 1024 × 1024, 8: a 64 × 32 tile, 64 invocations, and twice as many workgroups again.' },
+  { re: /override EDGES/, note: 'Fixed when the pipeline is made: false for 64 × 32 tiles that all lie inside the matrices, whose checking code is then compiled out (1.1–1.3× as fast on the H100); 64 × 64 tiles keep it true: without their checks they measured 10% slower.' },
+  { re: /var<workgroup> a_tile/, note: 'Workgroup memory holds a 16-wide slice of A (64 rows, transposed) and one of B (16 rows × the tile\'s width), as vec4s.' },
+  { re: /struct Slice/, note: 'What one invocation brings from global memory for one slice: up to 64 invocations 4 vec4s of A each, every one 2 vec4s of B.' },
+  { re: /if \(full\) \{/, note: 'Unchecked loads for a tile wholly inside, checked ones at the edges (the whole workgroup takes the same branch).' },
+  { re: /@compute @workgroup_size\(TILE_N4, 8\)/, note: 'A workgroup of TILE_N4 × 8 invocations computes a 64 × 64 (or 64 × 32) tile of C, each invocation 8 × 4 of it: four (or eight) times as many workgroups as the 128 × 128 form, so that a small product still has work for every core of the GPU.' },
   { re: /var c0 = z/, note: 'c0 … c7: the invocation\'s 32 sums in 8 vec4 registers for the whole loop over k.' },
   { re: /a_tile\[ka\]\[m4\] = vec4f/, note: 'Into workgroup memory: four rows of A at four values of k, transposed into four vec4s of one k each.' },
   { re: /workgroupBarrier\(\)/, note: 'The slice is in workgroup memory once every invocation has stored its part.' },
@@ -140,7 +142,7 @@ const RULES = { naive: NAIVE, packed: PACKED, blocked4: BLOCKED, blocked8: BLOCK
 /** The annotation rules for a kernel's source (exported for the page tests). */
 export function rulesFor(kernel, source) {
   // Four files implement "register": the GPU form written out with 128 × 128 tiles
-  // and with 64 × 64 ones, their array form for shapes that are not multiples of 4,
+  // and with 64-row ones (64 × 64 or 64 × 32), their array form for shapes that are not multiples of 4,
   // and the form for software adapters.
   if (kernel === 'register') {
     if (/struct Slice/.test(source)) return /group\.y \* 64u/.test(source) ? REGISTER_64 : REGISTER;

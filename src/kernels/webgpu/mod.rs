@@ -171,7 +171,7 @@ impl PipelineKey {
             } => {
                 let own = match kernel {
                     Kernel::Register => register.constants(fit),
-                    _ => None,
+                    _ => vec![],
                 };
                 [("SEMIRING", semiring_code(semiring))]
                     .into_iter()

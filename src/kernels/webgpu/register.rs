@@ -2,10 +2,11 @@
 //! class by measurement (bench/NOTES.md, "WebGPU kernels"):
 //! * on a GPU, `wgsl/matmul_register.wgsl`: a 128 × 128 tile of C per workgroup,
 //!   A's and B's 16-wide slices staged in workgroup memory, 16 × 8 outputs per
-//!   invocation in named registers; while C has fewer than 256 such tiles (up to
-//!   1920 × 1920 or so), `wgsl/matmul_register_64.wgsl`, the same with 64 × 64 tiles
+//!   invocation in named registers; while C has fewer than 180 such tiles (up to
+//!   1664 × 1664 or so), `wgsl/matmul_register_64.wgsl`, the same with 64 × 64 tiles
 //!   and 8 × 4 outputs per invocation, so that there are workgroups enough for every
-//!   core (for shapes whose inner or cols is not a multiple of 4,
+//!   core, and on outputs of up to 256 such tiles (1024 × 1024) the same file with
+//!   64 × 32 tiles (for shapes whose inner or cols is not a multiple of 4,
 //!   `wgsl/matmul_register_any.wgsl`: the same tilings with arrays and loops, their
 //!   sizes as constants, element-wise loads);
 //! * on a CPU-emulated adapter (SwiftShader), `wgsl/matmul_register_cpu.wgsl` (or
@@ -28,8 +29,9 @@ pub enum Fit {
     /// of 4): loads and stores move vec4s; tiles at the edges check their bounds.
     Vec4,
     /// Vec4, and every tile of C and slice of k lies wholly inside the matrices, so
-    /// the 128 × 128 GPU form is compiled without its checking code (`EDGES = false`;
-    /// +5% on the H100; the 64 × 64 form measured 10% slower so, and keeps its checks).
+    /// the 128 × 128 and 64 × 32 GPU forms are compiled without their checking code
+    /// (`EDGES = false`; on the H100 +5% and +10-30%; the 64 × 64 form measured 10%
+    /// slower so, and keeps its checks).
     Tiles,
 }
 
@@ -41,7 +43,7 @@ impl Fit {
         }
         match *params {
             Params::Staged { bm, bn, bk, .. }
-                if *params == Params::GPU
+                if (*params == Params::GPU || *params == Params::GPU_NARROW)
                     && rows % bm as usize == 0
                     && cols % bn as usize == 0
                     && inner % bk as usize == 0 =>
@@ -91,27 +93,47 @@ impl Params {
         tm: 8,
         tn: 4,
     };
+    /// The staged kernel's parameters on a GPU for the smallest outputs: the 64 × 64
+    /// file with half as wide a tile (`TILE_N4 = 8`), 64 invocations (see `for_output`).
+    pub const GPU_NARROW: Params = Params::Staged {
+        bm: 64,
+        bn: 32,
+        bk: 16,
+        tm: 8,
+        tn: 4,
+    };
     /// The CPU form.
     pub const CPU: Params = Params::Cpu;
 
     /// `GPU` gives way to `GPU_SMALL` while C has fewer than this many `GPU` tiles.
-    /// Measured on the H100 (132 cores; bench/results/2026-11-24-probe-wgsl-h100-11.jsonl,
-    /// GPU time): 64 × 64 tiles ran 2.2× as fast at n = 512 (16 big tiles), 1.6× at
-    /// 1024 (64), 1.35× at 1536 (144), and 0.86× at 2048 (256), where the big tiles
-    /// already fill the GPU. A GPU with fewer cores fills sooner, and loses at most that
-    /// 14% between its own break-even and 2048.
-    pub const SMALL_BELOW_TILES: usize = 256;
+    /// Measured on the H100 (132 cores; bench/results/2026-11-24-probe-wgsl-h100-11
+    /// and -19, GPU time): 64 × 64 tiles ran 2.2× as fast at n = 512 (16 big tiles),
+    /// 1.6× at 1024 (64), 1.35× at 1536 (144), 1.07× at 1664 (169), but 0.96× at
+    /// 1792 (196), 0.96× at 1920 (225) and 0.86× at 2048 (256), where the big tiles
+    /// fill the GPU. A GPU with fewer cores fills sooner, and loses at most those
+    /// 4-14% between its own break-even and these sizes.
+    pub const SMALL_BELOW_TILES: usize = 180;
+    /// `GPU_SMALL` gives way to `GPU_NARROW` while C has at most this many tiles of
+    /// 64 × 64. Measured on the H100 (`-17` to `-20`, whole tiles, GPU time): 64 × 32
+    /// tiles ran 1.38× as fast at n = 512 (64 tiles of 64 × 64), 1.24× at 768 (144),
+    /// 1.11× at 1024 (256) and 0.99× at 1536 (576).
+    pub const NARROW_UP_TO_TILES: usize = 256;
 
     /// The parameters for a product whose output is `rows` × `cols`, on a device
-    /// given `self`: `GPU` becomes `GPU_SMALL` on small outputs; the others stay.
+    /// given `self`: `GPU` becomes `GPU_SMALL` or `GPU_NARROW` on small outputs; the
+    /// others stay.
     pub fn for_output(self, rows: usize, cols: usize) -> Params {
-        let (tile_cols, tile_rows) = self.tile();
-        if self == Params::GPU
-            && rows.div_ceil(tile_rows) * cols.div_ceil(tile_cols) < Params::SMALL_BELOW_TILES
-        {
-            return Params::GPU_SMALL;
+        let tiles = |p: Params| {
+            let (tile_cols, tile_rows) = p.tile();
+            rows.div_ceil(tile_rows) * cols.div_ceil(tile_cols)
+        };
+        if self != Params::GPU || tiles(Params::GPU) >= Params::SMALL_BELOW_TILES {
+            self
+        } else if tiles(Params::GPU_SMALL) > Params::NARROW_UP_TO_TILES {
+            Params::GPU_SMALL
+        } else {
+            Params::GPU_NARROW
         }
-        self
     }
 
     /// The form and parameters for a device: the GPU form (it fits WebGPU's default
@@ -157,6 +179,9 @@ impl Params {
     /// Bytes of workgroup memory: A's and B's tiles.
     pub fn workgroup_bytes(&self) -> u32 {
         match *self {
+            // The narrow form's file sizes B's tile for 64 columns (WGSL sizes nested
+            // arrays by constants only).
+            Params::Staged { bm, bk, .. } if *self == Params::GPU_NARROW => (bm + 64) * bk * 4,
             Params::Staged { bm, bn, bk, .. } => (bm + bn) * bk * 4,
             Params::Cpu => 0,
         }
@@ -184,7 +209,9 @@ impl Params {
             Params::Staged { .. } if aligned && *self == Params::GPU => {
                 format!("{SEMIRING_WGSL}\n{REGISTER_IO_VEC4_WGSL}\n{REGISTER_WGSL}")
             }
-            Params::Staged { .. } if aligned && *self == Params::GPU_SMALL => {
+            Params::Staged { .. }
+                if aligned && (*self == Params::GPU_SMALL || *self == Params::GPU_NARROW) =>
+            {
                 format!("{SEMIRING_WGSL}\n{REGISTER_IO_VEC4_WGSL}\n{REGISTER_64_WGSL}")
             }
             Params::Staged { bm, bn, bk, tm, tn } => format!(
@@ -203,19 +230,23 @@ impl Params {
             (Params::Cpu, true) => "wgsl/matmul_register_cpu.wgsl",
             (Params::Cpu, false) => "wgsl/matmul_register_cpu_any.wgsl",
             (p, true) if p == Params::GPU => "wgsl/matmul_register.wgsl",
-            (p, true) if p == Params::GPU_SMALL => "wgsl/matmul_register_64.wgsl",
+            (p, true) if p == Params::GPU_SMALL || p == Params::GPU_NARROW => {
+                "wgsl/matmul_register_64.wgsl"
+            }
             _ => "wgsl/matmul_register_any.wgsl",
         }
     }
 
     /// Override constants that `source(fit)` declares besides the semiring: the
-    /// 128 × 128 GPU form's `EDGES`, false where every tile lies inside.
-    pub fn constants(&self, fit: Fit) -> Option<(&'static str, f64)> {
+    /// written-out GPU forms' `EDGES`, false where every tile lies inside (the 64 × 64
+    /// form keeps the default, true), and the narrow form's `TILE_N4`.
+    pub fn constants(&self, fit: Fit) -> Vec<(&'static str, f64)> {
+        let edges = ("EDGES", if fit == Fit::Tiles { 0.0 } else { 1.0 });
         match fit {
-            Fit::Any => None,
-            _ if *self != Params::GPU => None,
-            Fit::Vec4 => Some(("EDGES", 1.0)),
-            Fit::Tiles => Some(("EDGES", 0.0)),
+            Fit::Any => vec![],
+            _ if *self == Params::GPU => vec![edges],
+            _ if *self == Params::GPU_NARROW => vec![("TILE_N4", 8.0), edges],
+            _ => vec![],
         }
     }
 }
@@ -279,37 +310,77 @@ mod tests {
     #[test]
     fn small_outputs_take_the_small_tiles() {
         let p = Params::GPU;
-        assert_eq!(p.for_output(1, 1), Params::GPU_SMALL);
-        assert_eq!(p.for_output(1024, 1024), Params::GPU_SMALL);
-        assert_eq!(p.for_output(1920, 1920), Params::GPU_SMALL); // 15 x 15 tiles
-        assert_eq!(p.for_output(2048, 1920), Params::GPU_SMALL); // 16 x 15
-        assert_eq!(p.for_output(1921, 1921), Params::GPU); // 16 x 16
+        // Up to 256 tiles of 64 x 64: the narrow tiles.
+        assert_eq!(p.for_output(1, 1), Params::GPU_NARROW);
+        assert_eq!(p.for_output(1024, 1024), Params::GPU_NARROW); // 16 x 16
+        assert_eq!(p.for_output(4096, 256), Params::GPU_NARROW); // 64 x 4
+        assert_eq!(p.for_output(1025, 1024), Params::GPU_SMALL); // 17 x 16
+
+        // Then 64 x 64 while fewer than 180 tiles of 128 x 128.
+        assert_eq!(p.for_output(1536, 1536), Params::GPU_SMALL); // 12 x 12
+        assert_eq!(p.for_output(1664, 1664), Params::GPU_SMALL); // 13 x 13
+        assert_eq!(p.for_output(1792, 1536), Params::GPU_SMALL); // 14 x 12 = 168
+        assert_eq!(p.for_output(1792, 1664), Params::GPU); // 14 x 13 = 182
+        assert_eq!(p.for_output(1792, 1792), Params::GPU); // 14 x 14
         assert_eq!(p.for_output(2048, 2048), Params::GPU);
-        assert_eq!(p.for_output(32768, 128), Params::GPU); // 256 x 1 tiles
-        assert_eq!(p.for_output(32640, 128), Params::GPU_SMALL); // 255 x 1
-                                                                 // Only the GPU form changes with the size.
+        assert_eq!(p.for_output(23040, 128), Params::GPU); // 180 x 1 tiles
+        assert_eq!(p.for_output(22912, 128), Params::GPU_SMALL); // 179 x 1
+
+        // Only the GPU form changes with the size.
         assert_eq!(Params::CPU.for_output(1, 1), Params::CPU);
         assert_eq!(Params::GPU_SMALL.for_output(4096, 4096), Params::GPU_SMALL);
+        assert_eq!(
+            Params::GPU_NARROW.for_output(4096, 4096),
+            Params::GPU_NARROW
+        );
     }
 
     #[test]
-    fn the_small_tile_is_what_its_workgroup_covers() {
+    fn the_small_tiles_are_what_their_workgroups_cover() {
         let p = Params::GPU_SMALL;
         assert_eq!(p.tile(), (64, 64));
         assert_eq!(p.workgroup_size(), (16, 8));
         let s = p.source(Fit::Vec4);
-        assert!(s.contains("@workgroup_size(16, 8)"));
+        // The file's defaults are the 64 x 64 form's: it sets no constant.
+        assert!(s.contains("override TILE_N4: u32 = 16u;"));
+        assert!(s.contains("@workgroup_size(TILE_N4, 8)"));
         assert!(s.contains("let row0 = group.y * 64u;"));
+        assert!(s.contains("let col0 = group.x * TILE_N4 * 4u;"));
         assert!(s.contains("const BK: u32 = 16u;"));
-        // BK x 64 / 4 vec4s per tile.
+        // BK x 64 / 4 vec4s per tile, for both widths.
         assert!(s.contains("array<array<vec4f, 16>, 16>"));
+        assert_eq!(p.workgroup_bytes(), 2 * 16 * 16 * 16);
         // Whole tiles keep the checked pipeline here (measured faster).
         assert_eq!(Fit::of(&p, 64, 16, 64), Fit::Vec4);
-        assert_eq!(p.constants(Fit::Vec4), None);
-        assert!(!s.contains("override EDGES"));
+        assert_eq!(p.constants(Fit::Vec4), vec![]);
+        assert!(s.contains("override EDGES: bool = true;"));
+        // The narrow form: the same file, half as wide, checks compiled out on whole
+        // tiles.
+        let n = Params::GPU_NARROW;
+        assert_eq!(n.tile(), (32, 64));
+        assert_eq!(n.workgroup_size(), (8, 8));
+        assert_eq!(n.workgroup_bytes(), p.workgroup_bytes());
+        assert_eq!(n.source(Fit::Vec4), s);
+        assert_eq!(Fit::of(&n, 64, 16, 32), Fit::Tiles);
+        assert_eq!(Fit::of(&n, 64, 16, 64), Fit::Tiles);
+        assert_eq!(Fit::of(&n, 64, 16, 36), Fit::Vec4);
+        assert_eq!(Fit::of(&n, 32, 16, 32), Fit::Vec4);
+        assert_eq!(
+            n.constants(Fit::Tiles),
+            vec![("TILE_N4", 8.0), ("EDGES", 0.0)]
+        );
+        assert_eq!(
+            n.constants(Fit::Vec4),
+            vec![("TILE_N4", 8.0), ("EDGES", 1.0)]
+        );
+        assert_eq!(n.constants(Fit::Any), vec![]);
         // Unaligned shapes: the array form with these sizes.
         assert!(p.source(Fit::Any).starts_with("const BM: u32 = 64u;"));
+        assert!(n
+            .source(Fit::Any)
+            .starts_with("const BM: u32 = 64u;\nconst BN: u32 = 32u;"));
         assert_eq!(p.file(Fit::Tiles), "wgsl/matmul_register_64.wgsl");
+        assert_eq!(n.file(Fit::Tiles), "wgsl/matmul_register_64.wgsl");
         assert_eq!(p.file(Fit::Any), "wgsl/matmul_register_any.wgsl");
         assert_eq!(Params::GPU.file(Fit::Vec4), "wgsl/matmul_register.wgsl");
         assert_eq!(
@@ -331,9 +402,9 @@ mod tests {
         assert_eq!(Fit::of(&p, 1, 1, 1), Fit::Any);
         // The CPU form has no tiles to fit and no EDGES to set.
         assert_eq!(Fit::of(&Params::CPU, 128, 128, 128), Fit::Vec4);
-        assert_eq!(Params::CPU.constants(Fit::Vec4), None);
-        assert_eq!(p.constants(Fit::Tiles), Some(("EDGES", 0.0)));
-        assert_eq!(p.constants(Fit::Vec4), Some(("EDGES", 1.0)));
-        assert_eq!(p.constants(Fit::Any), None);
+        assert_eq!(Params::CPU.constants(Fit::Vec4), vec![]);
+        assert_eq!(p.constants(Fit::Tiles), vec![("EDGES", 0.0)]);
+        assert_eq!(p.constants(Fit::Vec4), vec![("EDGES", 1.0)]);
+        assert_eq!(p.constants(Fit::Any), vec![]);
     }
 }
