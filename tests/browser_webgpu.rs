@@ -38,12 +38,12 @@ mod mesh;
 mod min_plus_staged;
 #[path = "webgpu/products.rs"]
 mod products;
+#[path = "webgpu/products_narrow.rs"]
+mod products_narrow;
 #[path = "webgpu/products_staged.rs"]
 mod products_staged;
 #[path = "webgpu/products_staged64.rs"]
 mod products_staged64;
-#[path = "webgpu/products_narrow.rs"]
-mod products_narrow;
 #[path = "webgpu/ransac.rs"]
 mod ransac;
 #[path = "webgpu/semirings.rs"]
