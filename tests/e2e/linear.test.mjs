@@ -68,6 +68,41 @@ test('WebGL: elimination step by step, singular at its step; three solvers side 
   assert.deepEqual(page.problems(), []);
 });
 
+test('a zero diagonal: elimination and inverse solve it, Jacobi is marked not applicable; no stale table under an error', async () => {
+  // A first run on another matrix, whose table must not survive what follows.
+  await run(page, 'linear-compare', { cmpKind: 'dominant', cmpN: 8, cmpSeed: 1 });
+  const r = await run(page, 'linear-compare', { cmpKind: 'zero', cmpN: 8, cmpSeed: 1 });
+  assert.equal(r.kind, 'zero');
+  const [lu, inv, jac] = r.rows;
+  assert.ok(lu.residual < 1e-5, `elimination residual ${lu.residual}`);
+  assert.ok(inv.residual < 1e-3, `inverse residual ${inv.residual}`);
+  assert.deepEqual([jac.method, jac.applicable, jac.residual, jac.passes], ['Jacobi', false, null, null]);
+  assert.match(jac.note, /not applicable: a\[\d+\]\[\d+\] = 0, a zero on the diagonal/);
+  assert.match(await page.textContent('#linear-compare-table caption'), /integers with zeros on the diagonal/);
+  assert.match(await page.textContent('#linear-compare-table tr[data-applicable="false"]'), /Jacobi.*not applicable/s);
+  assert.match(await page.textContent('#linear-compare-status'), /Jacobi does not apply/);
+  // A run that stops part way (the inverse made to fail) shows the error alone.
+  await page.evaluate(() => {
+    const g = window.__page.gpu;
+    g.inverseAsync = (n, ...rest) => (n > 2 ? Promise.reject(Object.assign(new Error('made to fail'), { code: 'BAD_ARGUMENT' })) : Object.getPrototypeOf(g).inverseAsync.call(g, n, ...rest));
+    document.getElementById('linear-compare').dataset.status = 'idle';
+  });
+  await page.click('#linear-compare-run');
+  assert.equal(await settled(page, 'linear-compare'), 'error');
+  await page.evaluate(() => { delete window.__page.gpu.inverseAsync; });
+  assert.equal(await page.$$eval('#linear-compare-output table', (x) => x.length), 0, 'no table from the earlier run under the error');
+  // So does a field that does not parse.
+  await run(page, 'linear-compare', { cmpKind: 'dominant', cmpN: 8, cmpSeed: 1 });
+  await page.fill('#cmpN', '0');
+  await page.evaluate(() => { document.getElementById('linear-compare').dataset.status = 'idle'; });
+  await page.click('#linear-compare-run');
+  assert.equal(await settled(page, 'linear-compare'), 'error');
+  assert.match(await page.textContent('#linear-compare-status'), /^Not run/);
+  assert.equal(await page.$$eval('#linear-compare-output table', (x) => x.length), 0);
+  await page.fill('#cmpN', '64');
+  assert.deepEqual(page.problems(), []);
+});
+
 test('on WebGPU too', async () => {
   const gp = await openPage(browser, `${server.origin}/index.html?n=8&ref=0&backend=webgpu`);
   assert.equal(await waitForStatus(gp), 'done', await gp.textContent('#status'));

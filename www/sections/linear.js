@@ -18,13 +18,16 @@ function publish(part, record) {
 }
 
 /** A part's run: reads fields, shows running / done / error, keeps one run at a time. */
-function runner(ctx, part, statusId, initial, { read, work, button, name }) {
+function runner(ctx, part, statusId, initial, { read, work, button, name, output }) {
   const status = partStatus(part, statusId, initial);
   let busy = false;
   return {
     status,
     async run() {
       if (busy || !ctx.gpu) return;
+      // The previous run's figures or table go first: under a "Not run" or "Stopped"
+      // they would read as this run's result.
+      output.replaceChildren();
       const r = read();
       if (r.bad) {
         status.set('error', `Not run: ${r.bad}.`);
@@ -68,7 +71,7 @@ function stepsPart(ctx) {
   const button = el('button', { type: 'button', class: 'primary', id: 'linear-steps-run' }, 'Eliminate step by step');
   const output = el('div', { class: 'part-output', id: 'linear-steps-output' });
   const r = runner(ctx, part, 'linear-steps-status', 'Choose a matrix and press the button.', {
-    name: 'steps', button, read: () => readSize(f, 12), work: (s) => stepsDemo(ctx, s, output),
+    name: 'steps', button, output, read: () => readSize(f, 12), work: (s) => stepsDemo(ctx, s, output),
   });
   button.addEventListener('click', r.run);
   part.append(
@@ -118,7 +121,7 @@ function comparePart(ctx) {
   const button = el('button', { type: 'button', class: 'primary', id: 'linear-compare-run' }, 'Solve three ways');
   const output = el('div', { class: 'part-output', id: 'linear-compare-output' });
   const r = runner(ctx, part, 'linear-compare-status', 'Choose a matrix and press the button.', {
-    name: 'compare', button, read: () => readSize(f, 512), work: (s) => compareDemo(ctx, s, output),
+    name: 'compare', button, output, read: () => readSize(f, 512), work: (s) => compareDemo(ctx, s, output),
   });
   button.addEventListener('click', r.run);
   part.append(
@@ -149,21 +152,29 @@ async function compareDemo(ctx, { n, seed, kind }, output) {
   rows.push({ method: 'power-series inverse', call: 'gpu.inverseAsync(n, A), then x = X·b', residual: residual(n, a, invX, b), passes: inv.residuals.length - 1, ms: invMs,
     note: inv.converged ? 'converged (doublings)' : `did not converge: ${inv.message || 'stopped'}` });
   await nextFrame();
-  const [jac, jacMs] = await timedAsync(() => gpu.jacobiAsync(n, a, b, { maxIterations: 1000 }));
-  rows.push({ method: 'Jacobi', call: 'gpu.jacobiAsync(n, A, b)', residual: residual(n, a, jac.x, b), passes: jac.iterations, ms: jacMs,
-    note: jac.converged ? 'converged (iterations)' : jac.diverged ? 'diverged' : 'stopped at 1000 iterations' });
+  // Jacobi divides by the diagonal: with a zero there it does not apply (the library
+  // refuses it), which is a row of the comparison, not a failure of the other two.
+  const zero = Array.from({ length: n }, (_, i) => i).find((i) => a[i * n + i] === 0);
+  if (zero !== undefined) {
+    rows.push({ method: 'Jacobi', call: 'gpu.jacobiAsync(n, A, b)', residual: null, passes: null, ms: null, applicable: false,
+      note: `not applicable: a[${zero}][${zero}] = 0, a zero on the diagonal, and Jacobi divides by the diagonal (x ← D⁻¹(b − O·x))` });
+  } else {
+    const [jac, jacMs] = await timedAsync(() => gpu.jacobiAsync(n, a, b, { maxIterations: 1000 }));
+    rows.push({ method: 'Jacobi', call: 'gpu.jacobiAsync(n, A, b)', residual: residual(n, a, jac.x, b), passes: jac.iterations, ms: jacMs,
+      note: jac.converged ? 'converged (iterations)' : jac.diverged ? 'diverged' : 'stopped at 1000 iterations' });
+  }
   output.replaceChildren(el('div', { class: 'scroll-x' }, el('table', { class: 'app-results', id: 'linear-compare-table' },
     el('caption', {}, `A: ${KINDS[kind].label}, n = ${n}, on ${backendName(gpu)}`),
     el('thead', {}, el('tr', {}, ['method', 'residual ‖Ax − b‖/‖b‖', 'passes / doublings / iterations', 'time', 'note'].map((h) => el('th', {}, h)))),
-    el('tbody', {}, rows.map((x) => el('tr', {},
+    el('tbody', {}, rows.map((x) => el('tr', { 'data-applicable': String(x.applicable !== false) },
       el('td', {}, x.method, el('br'), el('code', {}, x.call)),
       el('td', { class: 'num' }, x.residual === null ? '—' : sci(x.residual)),
-      el('td', { class: 'num' }, int(x.passes)),
-      el('td', { class: 'num' }, msText(x.ms)),
+      el('td', { class: 'num' }, x.passes === null ? '—' : int(x.passes)),
+      el('td', { class: 'num' }, x.ms === null ? '—' : msText(x.ms)),
       el('td', {}, x.note))))),
   ), el('p', { class: 'help' }, 'Which suits which: elimination solves any non-singular matrix in a fixed n steps (on a GPU each step is a pass, so small systems are latency-bound) and says when the matrix is singular; Jacobi needs diagonal dominance and then takes few cheap passes; the power-series inverse converges for every invertible A but needs log₂ of the condition number doublings of n³ products, and computes all of A⁻¹ to answer one b. Hilbert matrices show the limits of float32: up to n ≈ 5 elimination still gives a small residual (x itself off by up to cond(A)·2⁻²⁴), from n ≈ 6 (condition ≈ 1.5·10⁷ ≈ 1/2⁻²⁴) a pivot falls under the threshold and elimination says singular, where the iterations stall far from x or diverge.'));
-  publish('compare', { status: 'done', backend: gpu.backend, n, kind, rows: rows.map(({ method, residual: res, passes, ms, note }) => ({ method, residual: res, passes, ms, note })) });
-  return `Done: three solves of n = ${n} on ${backendName(gpu)}.`;
+  publish('compare', { status: 'done', backend: gpu.backend, n, kind, rows: rows.map(({ method, residual: res, passes, ms, note, applicable = true }) => ({ method, residual: res, passes, ms, note, applicable })) });
+  return zero === undefined ? `Done: three solves of n = ${n} on ${backendName(gpu)}.` : `Done: two solves of n = ${n} on ${backendName(gpu)}; Jacobi does not apply (a zero on the diagonal).`;
 }
 
 export default {
