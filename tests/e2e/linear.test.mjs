@@ -68,6 +68,25 @@ test('WebGL: elimination step by step, singular at its step; three solvers side 
   assert.deepEqual(page.problems(), []);
 });
 
+test('steps are counted from 1 in the text as in the figures (the API\'s step counts from 0)', async () => {
+  for (const n of [6, 1]) {
+    const s = await run(page, 'linear-steps', { luKind: 'singular', luN: n, luSeed: 1 });
+    assert.equal(s.singular, true, `n = ${n}`);
+    const text = await page.textContent('#linear-steps-output');
+    const said = Number(text.match(/Singular at step (\d+) of (\d+)/)?.[1]);
+    assert.equal(said, s.step + 1, `n = ${n}: ${text}`);
+    const captions = await page.$$eval('#linear-steps-output figcaption', (x) => x.map((c) => c.textContent));
+    assert.ok(captions.some((c) => c.startsWith(`after step ${said} (column ${s.step})`)), captions.join(' | '));
+    assert.ok(captions.every((c) => !/after step 0/.test(c)), 'no step 0 among the figures');
+    assert.match(await page.textContent('#linear-steps-status'), new RegExp(`singular at step ${said} of ${n}`));
+  }
+  const r = await run(page, 'linear-compare', { cmpKind: 'hilbert', cmpN: 8, cmpSeed: 1 });
+  assert.match(r.rows[0].note, /^singular at step \d+ of 8 \(column \d+\)$/);
+  const [, k, col] = r.rows[0].note.match(/step (\d+) of 8 \(column (\d+)\)/);
+  assert.equal(Number(k), Number(col) + 1);
+  await page.fill('#cmpN', '64');
+});
+
 test('a zero diagonal: elimination and inverse solve it, Jacobi is marked not applicable; no stale table under an error', async () => {
   // A first run on another matrix, whose table must not survive what follows.
   await run(page, 'linear-compare', { cmpKind: 'dominant', cmpN: 8, cmpSeed: 1 });

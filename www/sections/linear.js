@@ -76,7 +76,7 @@ function stepsPart(ctx) {
   button.addEventListener('click', r.run);
   part.append(
     el('h3', {}, 'Gaussian elimination with partial pivoting, step by step'),
-    el('p', {}, 'Step k looks down column k for the row with the largest |a', el('sub', {}, 'ik'), '| (the pivot), swaps it into row k, and subtracts l', el('sub', {}, 'i'), ' = a', el('sub', {}, 'ik'), '/a', el('sub', {}, 'kk'), ' times row k from every row below, which zeroes the column under the pivot; l', el('sub', {}, 'i'), ' is kept where the zero would be. Taking the largest keeps every |l', el('sub', {}, 'i'), '| ≤ 1, so errors are not magnified, and it is what gets past a zero on the diagonal. After n steps the matrix holds U on and above the diagonal and L below: P·A = L·U.'),
+    el('p', {}, 'Step k + 1 looks down column k for the row with the largest |a', el('sub', {}, 'ik'), '| (the pivot), swaps it into row k, and subtracts l', el('sub', {}, 'i'), ' = a', el('sub', {}, 'ik'), '/a', el('sub', {}, 'kk'), ' times row k from every row below, which zeroes the column under the pivot; l', el('sub', {}, 'i'), ' is kept where the zero would be. Taking the largest keeps every |l', el('sub', {}, 'i'), '| ≤ 1, so errors are not magnified, and it is what gets past a zero on the diagonal. After n steps the matrix holds U on and above the diagonal and L below: P·A = L·U. (Steps are counted from 1 here, rows and columns from 0, as the library\'s pivots are; its ', el('code', {}, 'step'), ' of a singular matrix counts from 0 too: step = k is column k, the page\'s step k + 1.)'),
     el('p', {}, 'The chapter\'s CUDA version runs one thread per row with the pivot row in shared memory. Here each step is passes: on WebGPU ', el('code', {}, 'wgsl/lu_pivot.wgsl'), ' (one workgroup: the pivot by a reduction in workgroup memory, the swap) then ', el('code', {}, 'wgsl/lu_update.wgsl'), ' (one invocation per entry of the trailing block); on WebGL ', el('code', {}, 'glsl/lu_pivot.frag'), ' and ', el('code', {}, 'glsl/lu_eliminate.frag'), ', one fragment per entry. Nothing is read back between steps: the pivots and a "singular at step k" mark stay on the GPU. Below, ', el('code', {}, 'gpu.luAsync(n, A, k)'), ' is stopped after each k to show the matrix; red positive, blue negative, the pivot row of each step outlined, the multipliers framed.'),
     el('div', { class: 'part-controls' }, ...Object.values(f).map((x) => x.element)),
     el('div', { class: 'buttons' }, button),
@@ -95,7 +95,8 @@ async function stepsDemo(ctx, { n, seed, kind }, output) {
     const r = await gpu.luAsync(n, a, k);
     last = r;
     const pivot = k > 0 ? r.pivots[k - 1] : null;
-    const label = k === 0 ? 'A' : `after step ${k}: pivot row ${pivot}${pivot !== k - 1 ? ` swapped with row ${k - 1}` : ' (no swap)'}`;
+    // Steps in words count from 1, as the figures do; rows and columns from 0, as pivots[] does.
+    const label = k === 0 ? 'A' : `after step ${k} (column ${k - 1}): pivot row ${pivot}${pivot !== k - 1 ? ` swapped with row ${k - 1}` : ' (no swap)'}`;
     figures.push(el('figure', { class: 'lu-step' },
       stepCanvas(n, k === 0 ? a : r.lu, { pivotRow: k > 0 ? k - 1 : null, done: k, range: range || 1, label }),
       el('figcaption', {}, label)));
@@ -105,10 +106,10 @@ async function stepsDemo(ctx, { n, seed, kind }, output) {
   output.replaceChildren(
     el('div', { class: 'lu-steps' }, figures),
     el('p', {}, res.singular
-      ? `Singular at step ${res.step}: the pivot there was at most n·2⁻²³·max|aᵢⱼ| = ${sci(n * 2 ** -23 * range)}, indistinguishable from rounding in float32; that step eliminated nothing, so the factors hold no NaN.`
+      ? `Singular at step ${res.step + 1} of ${n} (column ${res.step}; the result's step = ${res.step} counts from 0): the pivot there was at most n·2⁻²³·max|aᵢⱼ| = ${sci(n * 2 ** -23 * range)}, indistinguishable from rounding in float32; that step eliminated nothing, so the factors hold no NaN.`
       : `Pivots ${Array.from(res.pivots).join(', ')}; ${int(res.passes)} ${devName(gpu)} passes, ${msText(ms)} (upload and readback included).`));
   publish('steps', { status: 'done', backend: gpu.backend, n, kind, pivots: Array.from(last.pivots), singular: res.singular, step: res.step, passes: res.passes, figures: figures.length });
-  return res.singular ? `Done: singular at step ${res.step}.` : `Done: ${n} steps on ${backendName(gpu)}.`;
+  return res.singular ? `Done: singular at step ${res.step + 1} of ${n}.` : `Done: ${n} steps on ${backendName(gpu)}.`;
 }
 
 function comparePart(ctx) {
@@ -145,7 +146,7 @@ async function compareDemo(ctx, { n, seed, kind }, output) {
   const rows = [];
   const [lu, luMs] = await timedAsync(() => gpu.solveAsync(n, a, b, 1));
   rows.push({ method: 'Gaussian elimination', call: 'gpu.solveAsync(n, A, b)', residual: lu.residual, passes: lu.passes, ms: luMs,
-    note: lu.singular ? `singular at step ${lu.step}` : 'direct: n pivot steps' });
+    note: lu.singular ? `singular at step ${lu.step + 1} of ${n} (column ${lu.step})` : 'direct: n pivot steps' });
   await nextFrame();
   const [inv, invMs] = await timedAsync(() => gpu.inverseAsync(n, a));
   const invX = times(n, inv.matrix, b);
@@ -184,7 +185,7 @@ export default {
     this.steps = stepsPart(ctx);
     this.compare = comparePart(ctx);
     container.replaceChildren(
-      el('div', { class: 'app-intro' }, el('p', {}, 'The chapter solves A·x = b two ways: Gaussian elimination, a direct method (CUDA, one thread per row, the pivot row shared), and Jacobi iteration, expressible as repeated matrix products. Elimination here: ', el('code', {}, 'gpu.luAsync(n, A)'), ' → { lu, pivots, singular, step } and ', el('code', {}, 'gpu.solveAsync(n, A, b, nrhs)'), ' → { x, residual, singular, step } (blocking ', el('code', {}, 'lu'), ' / ', el('code', {}, 'solve'), ' on WebGL). A pivot at or below n·2⁻²³·max|aᵢⱼ| counts as zero: the result says singular and at which step, never NaN.')),
+      el('div', { class: 'app-intro' }, el('p', {}, 'The chapter solves A·x = b two ways: Gaussian elimination, a direct method (CUDA, one thread per row, the pivot row shared), and Jacobi iteration, expressible as repeated matrix products. Elimination here: ', el('code', {}, 'gpu.luAsync(n, A)'), ' → { lu, pivots, singular, step } and ', el('code', {}, 'gpu.solveAsync(n, A, b, nrhs)'), ' → { x, residual, singular, step } (blocking ', el('code', {}, 'lu'), ' / ', el('code', {}, 'solve'), ' on WebGL). A pivot at or below n·2⁻²³·max|aᵢⱼ| counts as zero: the result says singular and at which step (counted from 0, as the pivots are), never NaN.')),
       this.steps.element, this.compare.element);
   },
 };
