@@ -21,13 +21,21 @@ async function settled(timeout = 60_000) {
   return page.getAttribute('#devices-status', 'data-status');
 }
 
-async function runAt(share) {
+/** Presses a button of the panel and waits for it to be done; returns window.__devices[record]. */
+async function press(button, record) {
   await page.evaluate(() => { document.getElementById('devices-status').dataset.status = 'idle'; });
-  await page.$eval('#devices-ratio', (e, v) => { e.value = String(v); e.dispatchEvent(new Event('input')); }, share);
-  await page.click('#devices-run');
+  await page.click(button);
   assert.equal(await settled(), 'done', await page.textContent('#devices-status'));
-  return page.evaluate(() => window.__devices.run);
+  return page.evaluate((k) => window.__devices[k], record);
 }
+
+async function runAt(share) {
+  await page.$eval('#devices-ratio', (e, v) => { e.value = String(v); e.dispatchEvent(new Event('input')); }, share);
+  return press('#devices-run', 'run');
+}
+
+/** Sweeps with the controls as they are; returns the sweep's record. */
+const sweep = () => press('#devices-sweep-run', 'sweep');
 
 test('a split at 0 %, 30 % and 100 % gives the exact product, rows as the share says, one bar per device', async () => {
   await page.selectOption('#devices-first', 'webgl');
@@ -44,10 +52,7 @@ test('a split at 0 %, 30 % and 100 % gives the exact product, rows as the share 
 });
 
 test('the sweep fills the report\'s table and marks the balanced split', async () => {
-  await page.evaluate(() => { document.getElementById('devices-status').dataset.status = 'idle'; });
-  await page.click('#devices-sweep-run');
-  assert.equal(await settled(), 'done', await page.textContent('#devices-status'));
-  const s = await page.evaluate(() => window.__devices.sweep);
+  const s = await sweep();
   assert.equal(s.points.length, 11);
   for (const p of s.points) assert.equal(p.rows[0] + p.rows[1], 128);
   assert.ok(s.balanced.share >= 0 && s.balanced.share <= 1, String(s.balanced.share));
@@ -55,5 +60,29 @@ test('the sweep fills the report\'s table and marks the balanced split', async (
   assert.match(await page.textContent('#devices-table tr[data-key="balanced"] td'), /^balanced \(\d+ %\)$/);
   assert.equal(await page.$$eval('#devices-sweep line.balanced', (x) => x.length), 1);
   assert.equal(await page.$$eval('#devices-sweep rect.bar', (x) => x.length), 22);
+  assert.deepEqual(page.problems(), []);
+});
+
+test('results of other devices do not stay under a run of new ones', async () => {
+  await page.selectOption('#devices-first', 'webgl');
+  await page.selectOption('#devices-second', 'cpu');
+  await page.selectOption('#devices-n', '128');
+  await sweep();
+  assert.match(await page.textContent('#devices-table'), /share of GPU \(WebGL\)/);
+  // Another first device chosen: the WebGL sweep goes at once, and a run shows only its own bars.
+  await page.selectOption('#devices-first', 'webgpu');
+  assert.equal(await page.$$eval('#devices-table tr, #devices-sweep *, #devices-bars *', (x) => x.length), 0);
+  assert.match(await page.textContent('#devices-status'), /changed/);
+  const r = await runAt(50);
+  assert.deepEqual(r.names, ['webgpu', 'cpu']);
+  assert.equal(await page.$$eval('#devices-table tr', (x) => x.length), 0, 'no sweep table of WebGL under the WebGPU run');
+  assert.equal(await page.evaluate(() => window.__devices.sweep), null);
+  assert.match(await page.textContent('#devices-bars'), /WebGPU/);
+  // Controls set without a change event (a link, Back): the run still drops a sweep of other devices.
+  await page.selectOption('#devices-first', 'webgl');
+  await sweep();
+  await page.$eval('#devices-n', (e) => { e.value = '256'; });
+  await runAt(50);
+  assert.equal(await page.$$eval('#devices-table tr', (x) => x.length), 0, 'no sweep of n = 128 under a run of n = 256');
   assert.deepEqual(page.problems(), []);
 });

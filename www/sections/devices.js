@@ -66,6 +66,9 @@ export default {
     runButton.addEventListener('click', () => this.run());
     sweepButton.addEventListener('click', () => this.sweep());
     this.buttons = [runButton, sweepButton];
+    // Results drawn for other devices or another n than the controls now show would be
+    // read as theirs: they go when a control changes (the share is a column of the sweep).
+    for (const control of [this.first, this.second, this.size]) control.addEventListener('change', () => this.clear());
     container.replaceChildren(
       el('div', { class: 'app-intro' },
         el('p', {}, 'A course report split the rows of C = A·B between two unequal GPUs (a K40 and a GTX 750) at a configurable ratio: at n = 3072 the best split, about half and half, took the time from about 0.6 s on one GPU to about 0.2 s. The chapter does the same loop over CPU threads with OpenMP\'s parallel-for. A browser page has several devices too: the GPU through WebGL, the GPU (or a second adapter, on dual-GPU laptops) through WebGPU, and the CPU\'s cores through Web Workers.'),
@@ -80,6 +83,21 @@ export default {
   setStatus(text, state) {
     this.status.textContent = text;
     this.status.dataset.status = state;
+  },
+
+  /** The controls' devices and n, as a key to compare what is drawn with. */
+  key() {
+    return `${this.first.value}|${this.second.value}|${this.size.value}`;
+  },
+
+  /** Removes the bars, the sweep and its table (and their records), if any is shown. */
+  clear() {
+    if (!this.shown) return;
+    this.shown = null;
+    this.sweepShown = null;
+    for (const e of [this.bars, this.chart, this.table]) e.replaceChildren();
+    window.__devices = { ...window.__devices, run: null, sweep: null };
+    this.setStatus('The devices or the size changed: the earlier results were for other ones. Run or sweep again.', 'idle');
   },
 
   async engine(name) {
@@ -106,7 +124,8 @@ export default {
   async guarded(work) {
     if (this.busy) return;
     this.busy = true;
-    for (const b of this.buttons) b.disabled = true;
+    // The selects too: a result must be drawn for the controls it was run with.
+    for (const b of [...this.buttons, this.first, this.second, this.size]) b.disabled = true;
     try {
       await work();
     } catch (e) {
@@ -114,13 +133,22 @@ export default {
       this.setStatus(`Failed: ${d.code ? `${d.code}: ` : ''}${d.message || e}`, 'error');
     } finally {
       this.busy = false;
-      for (const b of this.buttons) b.disabled = false;
+      for (const b of [...this.buttons, this.first, this.second, this.size]) b.disabled = false;
     }
   },
 
   run() {
     return this.guarded(async () => {
       this.setStatus('Running…', 'running');
+      // A sweep of other devices or another n (set without a change event: a link, Back)
+      // does not belong under this run.
+      if (this.sweepShown !== this.key()) {
+        this.sweepShown = null;
+        this.chart.replaceChildren();
+        this.table.replaceChildren();
+        window.__devices = { ...window.__devices, sweep: null };
+      }
+      this.bars.replaceChildren(); // redrawn for this run; gone if it fails
       const { names, gpus } = await this.pair();
       const { n, a, b } = this.inputs();
       const s = Number(this.slider.value) / 100;
@@ -136,12 +164,16 @@ export default {
       const err = maxError(n, a, b, r.c);
       window.__devices = { ...window.__devices, run: { names, share: s, rows: r.parts.map((p) => p.rows), ms: r.parts.map((p) => p.ms), totalMs: r.totalMs, maxError: err } };
       this.drawBars(names, r);
+      this.shown = this.key();
       this.setStatus(`n = ${n}: ${r.parts.map((p, i) => `${NAMES[names[i]]} ${p.rows} rows in ${fmt(p.ms)} ms`).join(', ')}; C assembled in ${fmt(r.totalMs)} ms (the second of two calls). Largest error against float64: ${err} (integer inputs: exact).`, 'done');
     });
   },
 
   sweep() {
     return this.guarded(async () => {
+      // Redrawn at the end; a sweep that fails leaves none of the earlier one standing.
+      for (const e of [this.bars, this.chart, this.table]) e.replaceChildren();
+      this.sweepShown = null;
       const { names, gpus } = await this.pair();
       const { n, a, b } = this.inputs();
       const points = [];
@@ -172,6 +204,7 @@ export default {
       this.drawSweep(names, n, points, balanced);
       this.drawBars(names, r); // the bars show the balanced run, not an older one
       this.drawTable(names, points, balanced);
+      this.shown = this.sweepShown = this.key();
       this.setStatus(`n = ${n}: the fastest share of ${NAMES[names[0]]} was ${Math.round(best.share * 100)} % (${fmt(best.totalMs)} ms); balanced ('auto'): ${(balanced.share * 100).toFixed(0)} %, ${fmt(balanced.totalMs)} ms.`, 'done');
     });
   },
