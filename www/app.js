@@ -676,7 +676,7 @@ function configFromForm(mode) {
   config.mode = mode;
   controls.mode = mode;
   showNotes([]);
-  // The panels' controls (partitioned matrices, small problems) stay in the address.
+  // The panels' controls (partitioned matrices, small problems, linear systems, devices) stay in the address.
   const q = withSectionParams(toQuery(config), location.search);
   // A new configuration is a new history entry, so Back returns to the previous run.
   if (`?${q}` !== location.search) history.pushState(null, '', `${location.pathname}?${q}`);
@@ -690,7 +690,7 @@ function updatePermalink(config) {
 
 /**
  * The state of the panels with their own controls (partitioned matrices, many small
- * problems at once) in the address: state() reads it (with
+ * problems at once, linear systems, several devices) in the address: state() reads it (with
  * `given`, the parameters the address names), set(changes) writes it in place
  * (replaceState: stepping through Fox's algorithm is no new history entry), beside
  * the demo's parameters, and into the permalink.
@@ -1067,7 +1067,7 @@ async function main() {
     mountSections($('application-sections'), sectionContext());
   }
   // The panels with their own controls: partitioned matrices, many small problems at
-  // once (these two in the address), linear systems, several devices.
+  // once, linear systems, several devices, each in the address (the sparse one has none).
   const panels = [[partitionedSection, 'partitioned-body'], [batchedSection, 'batched-body'], [linearSection, 'linear-body'], [sparseSection, 'sparse-body'], [devicesSection, 'devices-body']].map(([section, body]) => {
     const ctx = sectionContext();
     try {

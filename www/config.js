@@ -98,14 +98,23 @@ const decimal = (lo, hi) => (raw) => {
   return { value: v };
 };
 
+/** The matrices of "Linear systems" (www/sections/linear-matrices.js KINDS) each part offers. */
+export const LU_KINDS = ['zero', 'random', 'hilbert', 'singular'];
+export const CMP_KINDS = ['dominant', 'random', 'zero', 'hilbert'];
+/** The devices and sizes of "Several devices" (www/sections/devices.js). */
+export const DEVICE_CHOICES = ['webgl', 'webgpu', 'webgpu-low-power', 'cpu'];
+export const DEVICE_SIZES = [128, 256, 512, 1024];
+
 /**
  * The controls of the "Partitioned matrices" panel (www/sections/partitioned*.js):
  * the block-sparse demo and its fill-in under repeated squaring (sparse*) and the
- * Fox / Cannon step-through (mesh*); and of the "Many small problems at once"
+ * Fox / Cannon step-through (mesh*); of the "Many small problems at once"
  * panel (www/sections/batched*.js): the RANSAC demo (ransac*), the batched products
- * (prod*) and the batched SVD (svd*). They live in the address beside the demo's
- * configuration, written only where they differ from these defaults, and a run of
- * the demo keeps them (withSectionParams).
+ * (prod*) and the batched SVD (svd*); of "Linear systems" (www/sections/linear.js):
+ * elimination step by step (lu*) and the three solvers (cmp*); and of "Several
+ * devices" (www/sections/devices.js, dev*). They live in the address beside the
+ * demo's configuration, written only where they differ from these defaults, and a
+ * run of the demo keeps them (withSectionParams).
  */
 export const SECTION_DEFAULTS = Object.freeze({
   sparseN: 256,
@@ -128,7 +137,28 @@ export const SECTION_DEFAULTS = Object.freeze({
   svdRows: 9,
   svdCols: 9,
   svdSeed: 1,
+  luKind: 'zero',
+  luN: 6,
+  luSeed: 1,
+  cmpKind: 'dominant',
+  cmpN: 64,
+  cmpSeed: 1,
+  devFirst: 'webgl',
+  devSecond: 'cpu',
+  devN: 256,
+  devShare: 50,
 });
+
+/** One of `values` (numbers), given as digits. */
+const among = (values) => (raw) => (values.map(String).includes(raw)
+  ? { value: Number(raw) }
+  : { why: `must be one of ${values.join(', ')}` });
+
+/** A whole number from lo to hi in steps of `step` (a slider's values). */
+const steps = (lo, hi, step) => (raw) => {
+  const r = whole(lo, hi)(raw);
+  return 'value' in r && r.value % step !== 0 ? { why: `must be a multiple of ${step} from ${lo} to ${hi}` } : r;
+};
 
 /**
  * Parameters of how the page is shown, not of what it runs: `embed=1` shows the result
@@ -158,6 +188,16 @@ export const SECTION_PARAMS = {
   svdRows: { parse: whole(1, 32), what: 'batched SVD: rows' },
   svdCols: { parse: whole(1, 16), what: 'batched SVD: columns (at most the rows)' },
   svdSeed: { parse: whole(0, 4294967295), what: 'batched SVD: random seed' },
+  luKind: { parse: oneOf(LU_KINDS), what: 'elimination step by step: the matrix' },
+  luN: { parse: whole(1, 12), what: 'elimination step by step: n' },
+  luSeed: { parse: whole(0, 4294967295), what: 'elimination step by step: random seed' },
+  cmpKind: { parse: oneOf(CMP_KINDS), what: 'three ways to solve A·x = b: the matrix' },
+  cmpN: { parse: whole(1, 512), what: 'three ways to solve A·x = b: n' },
+  cmpSeed: { parse: whole(0, 4294967295), what: 'three ways to solve A·x = b: random seed' },
+  devFirst: { parse: oneOf(DEVICE_CHOICES), what: 'several devices: the first device' },
+  devSecond: { parse: oneOf(DEVICE_CHOICES), what: 'several devices: the second device' },
+  devN: { parse: among(DEVICE_SIZES), what: 'several devices: n' },
+  devShare: { parse: steps(0, 100, 5), what: 'several devices: the first device\'s share of the rows, in %' },
 };
 
 /**

@@ -2,7 +2,8 @@
 // the CPU backend at the slider's share (0 %, 30 %, 100 %) give the exact product of
 // integer inputs with rows as the share says and one bar per device; the sweep fills
 // the course report's table (11 shares and the balanced one) and marks the balanced
-// split; no console errors.
+// split; results of other devices or another n are cleared, not left under a new
+// run; the controls round-trip through the address; no console errors.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launchBrowser, openPage, startServer, waitForStatus } from './harness.mjs';
@@ -85,4 +86,36 @@ test('results of other devices do not stay under a run of new ones', async () =>
   await runAt(50);
   assert.equal(await page.$$eval('#devices-table tr', (x) => x.length), 0, 'no sweep of n = 128 under a run of n = 256');
   assert.deepEqual(page.problems(), []);
+});
+
+test('the controls round-trip through the address, and a link runs the split it names', async () => {
+  await page.selectOption('#devices-first', 'webgpu');
+  await page.selectOption('#devices-second', 'cpu');
+  await page.selectOption('#devices-n', '128');
+  await runAt(30);
+  const url = page.url();
+  const q = new URL(url).searchParams;
+  // devSecond=cpu is the default, so it is left out.
+  assert.deepEqual(['devFirst', 'devSecond', 'devN', 'devShare', 'n'].map((k) => q.get(k)), ['webgpu', null, '128', '30', '8']);
+  const again = await openPage(browser, url);
+  assert.equal(await waitForStatus(again), 'done', await again.textContent('#status'));
+  assert.deepEqual(await again.evaluate(() => ['devices-first', 'devices-second', 'devices-n', 'devices-ratio'].map((id) => document.getElementById(id).value)),
+    ['webgpu', 'cpu', '128', '30']);
+  assert.equal(await again.textContent('#devices-share'), '30 %');
+  await again.waitForFunction(() => document.getElementById('devices-status').dataset.status === 'done', null, { timeout: 60_000 });
+  const r = await again.evaluate(() => window.__devices.run);
+  assert.deepEqual([r.names, r.rows, r.maxError], [['webgpu', 'cpu'], [38, 90], 0]);
+  assert.equal(again.url(), url, 'restoring wrote nothing new');
+  assert.deepEqual(again.problems(), []);
+  await again.context().close();
+
+  const bad = await openPage(browser, `${server.origin}/index.html?n=8&ref=0&devFirst=opengl&devN=300&devShare=33`);
+  assert.equal(await waitForStatus(bad), 'done');
+  const notes = await bad.$$eval('#notes li', (l) => Object.fromEntries(l.map((x) => [x.dataset.param, x.textContent])));
+  assert.match(notes.devFirst, /must be one of webgl, webgpu, webgpu-low-power, cpu; the default devFirst=webgl is used/);
+  assert.match(notes.devN, /must be one of 128, 256, 512, 1024; the default devN=256 is used/);
+  assert.match(notes.devShare, /must be a multiple of 5 from 0 to 100; the default devShare=50 is used/);
+  assert.deepEqual(await bad.evaluate(() => ['devices-first', 'devices-n', 'devices-ratio'].map((id) => document.getElementById(id).value)), ['webgl', '256', '50']);
+  assert.deepEqual(bad.problems(), []);
+  await bad.context().close();
 });

@@ -2,8 +2,9 @@
 // step by step (one heatmap per step, the pivots of a zero diagonal, a singular
 // matrix said to be singular at its step), Gaussian elimination, the power-series
 // inverse and Jacobi side by side on one diagonally dominant matrix (all three
-// small residuals, elimination's direct); the same on WebGPU; phone width; no
-// console errors.
+// small residuals, elimination's direct); steps counted from 1 in the text as in the
+// figures; a zero diagonal (Jacobi not applicable, no stale table under an error);
+// the fields in the address; the same on WebGPU; phone width; no console errors.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { join } from 'node:path';
@@ -120,6 +121,39 @@ test('a zero diagonal: elimination and inverse solve it, Jacobi is marked not ap
   assert.equal(await page.$$eval('#linear-compare-output table', (x) => x.length), 0);
   await page.fill('#cmpN', '64');
   assert.deepEqual(page.problems(), []);
+});
+
+test('the fields round-trip through the address; a link runs the parts it names; bad values are notes', async () => {
+  await run(page, 'linear-steps', { luKind: 'hilbert', luN: 5, luSeed: 3 });
+  await run(page, 'linear-compare', { cmpKind: 'random', cmpN: 16, cmpSeed: 4 });
+  const url = page.url();
+  const q = new URL(url).searchParams;
+  assert.deepEqual(['luKind', 'luN', 'luSeed', 'cmpKind', 'cmpN', 'cmpSeed', 'n'].map((k) => q.get(k)), ['hilbert', '5', '3', 'random', '16', '4', '8']);
+  const link = new URL(await page.getAttribute('#permalink', 'href'), url).searchParams;
+  for (const key of ['luKind', 'luN', 'luSeed', 'cmpKind', 'cmpN', 'cmpSeed']) assert.equal(link.get(key), q.get(key), key);
+  const again = await openPage(browser, url);
+  assert.equal(await waitForStatus(again), 'done', await again.textContent('#status'));
+  assert.deepEqual(await again.evaluate(() => ['luKind', 'luN', 'luSeed', 'cmpKind', 'cmpN', 'cmpSeed'].map((id) => document.getElementById(id).value)),
+    ['hilbert', '5', '3', 'random', '16', '4']);
+  for (const part of ['linear-steps', 'linear-compare']) assert.equal(await settled(again, part, 60_000), 'done', part);
+  const [s1, s2] = [await record(page, 'steps'), await record(again, 'steps')];
+  assert.deepEqual([s2.kind, s2.n, s2.pivots], [s1.kind, s1.n, s1.pivots]);
+  const c = await record(again, 'compare');
+  assert.deepEqual([c.kind, c.n], ['random', 16]);
+  assert.equal(again.url(), url, 'restoring wrote nothing new');
+  assert.deepEqual(again.problems(), []);
+  await again.context().close();
+
+  const bad = await openPage(browser, `${server.origin}/index.html?n=8&ref=0&luN=20&cmpKind=tridiagonal&luSeed=x`);
+  assert.equal(await waitForStatus(bad), 'done');
+  const notes = await bad.$$eval('#notes li', (l) => Object.fromEntries(l.map((x) => [x.dataset.param, x.textContent])));
+  assert.match(notes.luN, /must be a whole number from 1 to 12; the default luN=6 is used/);
+  assert.match(notes.cmpKind, /must be one of dominant, random, zero, hilbert; the default cmpKind=dominant is used/);
+  assert.match(notes.luSeed, /the default luSeed=1 is used/);
+  assert.deepEqual([await bad.inputValue('#luN'), await bad.inputValue('#cmpKind'), await bad.inputValue('#luSeed')], ['6', 'dominant', '1']);
+  assert.deepEqual(bad.problems(), []);
+  await bad.context().close();
+  await page.fill('#cmpN', '64');
 });
 
 test('on WebGPU too', async () => {

@@ -4,12 +4,13 @@
 // through Web Workers (Gpgpu.create({ backend: 'cpu' })). A slider sets the share of
 // C's rows the first device gets; one bar per device shows its time, and a sweep of
 // shares 0…1 gives the report's table with the balanced split ('auto') marked.
-// window.__devices holds the last results for the page tests.
+// The controls live in the address (config.js SECTION_PARAMS: dev*): a link runs the
+// split it names. window.__devices holds the last results for the page tests.
 import { Devices } from '../pkg/gpgpu_matrix.js';
 import { el } from '../ui/format.js';
+import { DEVICE_SIZES as SIZES } from '../config.js';
 
 const ID = 'devices';
-const SIZES = [128, 256, 512, 1024];
 const NAMES = { webgl: 'GPU (WebGL)', webgpu: 'GPU (WebGPU, high-performance)', 'webgpu-low-power': 'GPU (WebGPU, low-power)', cpu: 'CPU (Web Workers)' };
 const COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c'];
 const SVG = 'http://www.w3.org/2000/svg';
@@ -49,12 +50,13 @@ export default {
   mount(container, ctx) {
     this.ctx = ctx;
     this.engines = new Map();
-    const select = (id, value) => el('select', { id }, ...Object.entries(NAMES).map(([k, label]) => el('option', { value: k, selected: k === value }, label)));
-    this.first = select('devices-first', 'webgl');
-    this.second = select('devices-second', 'cpu');
-    this.size = el('select', { id: 'devices-n' }, ...SIZES.map((n) => el('option', { value: String(n), selected: n === 256 }, `n = ${n}`)));
-    this.slider = el('input', { type: 'range', id: 'devices-ratio', min: '0', max: '100', step: '5', value: '50', 'aria-label': 'share of the first device' });
-    this.share = el('output', { id: 'devices-share', for: 'devices-ratio' }, '50 %');
+    const select = (id) => el('select', { id }, ...Object.entries(NAMES).map(([k, label]) => el('option', { value: k }, label)));
+    this.first = select('devices-first');
+    this.second = select('devices-second');
+    this.size = el('select', { id: 'devices-n' }, ...SIZES.map((n) => el('option', { value: String(n) }, `n = ${n}`)));
+    this.slider = el('input', { type: 'range', id: 'devices-ratio', min: '0', max: '100', step: '5', 'aria-label': 'share of the first device' });
+    this.share = el('output', { id: 'devices-share', for: 'devices-ratio' });
+    this.set(ctx.url.state());
     this.slider.addEventListener('input', () => { this.share.textContent = `${this.slider.value} %`; });
     this.slider.addEventListener('change', () => this.run());
     this.status = el('p', { id: 'devices-status', class: 'help', 'data-status': 'idle', role: 'status' }, 'Choose two devices and a share, then Run.');
@@ -78,6 +80,31 @@ export default {
         el('label', {}, 'share of the first device ', this.slider, ' ', this.share)),
       el('div', { class: 'buttons' }, ...this.buttons),
       this.status, this.bars, this.chart, el('div', { class: 'scroll-x' }, this.table));
+  },
+
+  /** The controls as the address says (at mount, and on Back / Forward). */
+  set(s) {
+    this.first.value = s.devFirst;
+    this.second.value = s.devSecond;
+    this.size.value = String(s.devN);
+    this.slider.value = String(s.devShare);
+    this.share.textContent = `${s.devShare} %`;
+  },
+
+  /** The controls into the address (config.js SECTION_PARAMS), so a link reproduces the run. */
+  writeUrl() {
+    this.ctx.url.set({ devFirst: this.first.value, devSecond: this.second.value, devN: Number(this.size.value), devShare: Number(this.slider.value) });
+  },
+
+  /** After the demo's first run: a link naming the controls runs the split at its share. */
+  async restore(ctx) {
+    if (ctx.url.state().given.some((k) => k.startsWith('dev'))) await this.run();
+  },
+
+  /** Back / Forward: the controls follow the address, and results of other ones go. */
+  onUrl(ctx) {
+    this.set(ctx.url.state());
+    if (this.shown && this.shown !== this.key()) this.clear();
   },
 
   setStatus(text, state) {
@@ -140,6 +167,7 @@ export default {
   run() {
     return this.guarded(async () => {
       this.setStatus('Running…', 'running');
+      this.writeUrl();
       // A sweep of other devices or another n (set without a change event: a link, Back)
       // does not belong under this run.
       if (this.sweepShown !== this.key()) {
@@ -174,6 +202,7 @@ export default {
       // Redrawn at the end; a sweep that fails leaves none of the earlier one standing.
       for (const e of [this.bars, this.chart, this.table]) e.replaceChildren();
       this.sweepShown = null;
+      this.writeUrl();
       const { names, gpus } = await this.pair();
       const { n, a, b } = this.inputs();
       const points = [];

@@ -4,13 +4,15 @@
 //   2. Gaussian elimination (gpu.solveAsync), the power-series inverse
 //      (gpu.inverseAsync, x = X·b) and Jacobi (gpu.jacobiAsync) side by side on the
 //      same matrix: residuals, passes, times.
-// app.js mounts this on #linear-body. Each part marks its element's data-status
-// (idle | running | done | error) and leaves its last run in window.__linear[part]
-// for the page tests.
+// Their fields live in the address (config.js SECTION_PARAMS: lu*, cmp*): a link
+// shows the same run. app.js mounts this on #linear-body. Each part marks its
+// element's data-status (idle | running | done | error) and leaves its last run in
+// window.__linear[part] for the page tests.
 import { el, int, sci } from '../ui/format.js';
 import { backendName, msText, nextFrame, timedAsync, devName } from './common.js';
 import { numberField, partStatus, readNumber, selectField } from './partitioned-ui.js';
 import { KINDS, residual, stepCanvas, times, uniform } from './linear-matrices.js';
+import { CMP_KINDS, LU_KINDS } from '../config.js';
 
 function publish(part, record) {
   window.__linear = window.__linear || {};
@@ -33,6 +35,8 @@ function runner(ctx, part, statusId, initial, { read, work, button, name, output
         status.set('error', `Not run: ${r.bad}.`);
         return;
       }
+      // The fields go into the address (config.js SECTION_PARAMS), so a link reproduces the run.
+      ctx.url.set(r.url);
       busy = true;
       button.disabled = true;
       status.set('running', `Running on ${backendName(ctx.gpu)}…`);
@@ -53,25 +57,44 @@ function runner(ctx, part, statusId, initial, { read, work, button, name, output
 
 const kindOptions = (keys) => keys.map((k) => [k, KINDS[k].label]);
 
-/** Reads n and the seed; bad → a sentence. */
-function readSize(f, maxN) {
-  const n = readNumber(f.n.input, 1, maxN, true);
-  const seed = readNumber(f.seed.input, 0, 4294967295, true);
-  const bad = [n, seed].filter((r) => 'why' in r).map((r) => r.why);
-  return bad.length ? { bad: bad.join('; ') } : { n: n.value, seed: seed.value, kind: f.kind.select.value };
+/**
+ * A part's matrix, n and seed fields, named as their URL parameters (`${prefix}Kind`,
+ * `${prefix}N`, `${prefix}Seed`) and filled from the address's `state`.
+ */
+function sizeFields(prefix, kinds, maxN, state) {
+  const f = {
+    kind: selectField(`${prefix}Kind`, 'matrix', kindOptions(kinds), state[`${prefix}Kind`]),
+    n: numberField(`${prefix}N`, 'n', { min: 1, max: maxN, value: state[`${prefix}N`] }),
+    seed: numberField(`${prefix}Seed`, 'seed', { min: 0, max: 4294967295, value: state[`${prefix}Seed`] }),
+  };
+  return {
+    f,
+    /** n, the seed and the kind, with `url` their parameters; bad → a sentence. */
+    read() {
+      const n = readNumber(f.n.input, 1, maxN, true);
+      const seed = readNumber(f.seed.input, 0, 4294967295, true);
+      const bad = [n, seed].filter((r) => 'why' in r).map((r) => r.why);
+      if (bad.length) return { bad: bad.join('; ') };
+      const kind = f.kind.select.value;
+      return { n: n.value, seed: seed.value, kind, url: { [`${prefix}Kind`]: kind, [`${prefix}N`]: n.value, [`${prefix}Seed`]: seed.value } };
+    },
+    /** The fields as the address says (Back / Forward). */
+    set(s) {
+      f.kind.select.value = s[`${prefix}Kind`];
+      f.n.input.value = String(s[`${prefix}N`]);
+      f.seed.input.value = String(s[`${prefix}Seed`]);
+    },
+  };
 }
 
-function stepsPart(ctx) {
+function stepsPart(ctx, state) {
   const part = el('div', { class: 'part', id: 'linear-steps' });
-  const f = {
-    kind: selectField('luKind', 'matrix', kindOptions(['zero', 'random', 'hilbert', 'singular']), 'zero'),
-    n: numberField('luN', 'n', { min: 1, max: 12, value: 6 }),
-    seed: numberField('luSeed', 'seed', { min: 0, max: 4294967295, value: 1 }),
-  };
+  const fields = sizeFields('lu', LU_KINDS, 12, state);
+  const { f } = fields;
   const button = el('button', { type: 'button', class: 'primary', id: 'linear-steps-run' }, 'Eliminate step by step');
   const output = el('div', { class: 'part-output', id: 'linear-steps-output' });
   const r = runner(ctx, part, 'linear-steps-status', 'Choose a matrix and press the button.', {
-    name: 'steps', button, output, read: () => readSize(f, 12), work: (s) => stepsDemo(ctx, s, output),
+    name: 'steps', button, output, read: fields.read, work: (s) => stepsDemo(ctx, s, output),
   });
   button.addEventListener('click', r.run);
   part.append(
@@ -81,7 +104,7 @@ function stepsPart(ctx) {
     el('div', { class: 'part-controls' }, ...Object.values(f).map((x) => x.element)),
     el('div', { class: 'buttons' }, button),
     r.status.element, output);
-  return { element: part, run: r.run };
+  return { element: part, run: r.run, set: fields.set };
 }
 
 async function stepsDemo(ctx, { n, seed, kind }, output) {
@@ -112,17 +135,14 @@ async function stepsDemo(ctx, { n, seed, kind }, output) {
   return res.singular ? `Done: singular at step ${res.step + 1} of ${n}.` : `Done: ${n} steps on ${backendName(gpu)}.`;
 }
 
-function comparePart(ctx) {
+function comparePart(ctx, state) {
   const part = el('div', { class: 'part', id: 'linear-compare' });
-  const f = {
-    kind: selectField('cmpKind', 'matrix', kindOptions(['dominant', 'random', 'zero', 'hilbert']), 'dominant'),
-    n: numberField('cmpN', 'n', { min: 1, max: 512, value: 64 }),
-    seed: numberField('cmpSeed', 'seed', { min: 0, max: 4294967295, value: 1 }),
-  };
+  const fields = sizeFields('cmp', CMP_KINDS, 512, state);
+  const { f } = fields;
   const button = el('button', { type: 'button', class: 'primary', id: 'linear-compare-run' }, 'Solve three ways');
   const output = el('div', { class: 'part-output', id: 'linear-compare-output' });
   const r = runner(ctx, part, 'linear-compare-status', 'Choose a matrix and press the button.', {
-    name: 'compare', button, output, read: () => readSize(f, 512), work: (s) => compareDemo(ctx, s, output),
+    name: 'compare', button, output, read: fields.read, work: (s) => compareDemo(ctx, s, output),
   });
   button.addEventListener('click', r.run);
   part.append(
@@ -131,7 +151,7 @@ function comparePart(ctx) {
     el('div', { class: 'part-controls' }, ...Object.values(f).map((x) => x.element)),
     el('div', { class: 'buttons' }, button),
     r.status.element, output);
-  return { element: part, run: r.run };
+  return { element: part, run: r.run, set: fields.set };
 }
 
 async function compareDemo(ctx, { n, seed, kind }, output) {
@@ -182,10 +202,23 @@ export default {
   id: 'linear',
   title: 'Linear systems',
   mount(container, ctx) {
-    this.steps = stepsPart(ctx);
-    this.compare = comparePart(ctx);
+    const state = ctx.url.state();
+    this.steps = stepsPart(ctx, state);
+    this.compare = comparePart(ctx, state);
     container.replaceChildren(
       el('div', { class: 'app-intro' }, el('p', {}, 'The chapter solves A·x = b two ways: Gaussian elimination, a direct method (CUDA, one thread per row, the pivot row shared), and Jacobi iteration, expressible as repeated matrix products. Elimination here: ', el('code', {}, 'gpu.luAsync(n, A)'), ' → { lu, pivots, singular, step } and ', el('code', {}, 'gpu.solveAsync(n, A, b, nrhs)'), ' → { x, residual, singular, step } (blocking ', el('code', {}, 'lu'), ' / ', el('code', {}, 'solve'), ' on WebGL). A pivot at or below n·2⁻²³·max|aᵢⱼ| counts as zero: the result says singular and at which step (counted from 0, as the pivots are), never NaN.')),
       this.steps.element, this.compare.element);
+  },
+  /** After the demo's first run: the parts a link names run, so the link shows their result. */
+  async restore(ctx) {
+    const { given } = ctx.url.state();
+    if (given.some((k) => k.startsWith('lu'))) await this.steps.run();
+    if (given.some((k) => k.startsWith('cmp'))) await this.compare.run();
+  },
+  /** Back / Forward: the fields follow the address. */
+  onUrl(ctx) {
+    const state = ctx.url.state();
+    this.steps.set(state);
+    this.compare.set(state);
   },
 };
