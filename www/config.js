@@ -163,9 +163,15 @@ const steps = (lo, hi, step) => (raw) => {
 /**
  * Parameters of how the page is shown, not of what it runs: `embed=1` shows the result
  * panel alone (the "Link for slides" iframe, www/ui/slides.js). Kept in every address
- * the page writes; never a note.
+ * the page writes where it parses; one that does not is a note, as any other.
  */
-export const VIEW_PARAMS = { embed: { what: 'the result panel alone (1), for an iframe on a slide' } };
+export const VIEW_PARAMS = {
+  embed: {
+    parse: (raw) => (raw === '1' ? { value: raw } : { why: 'must be 1 (the result panel alone, for an iframe on a slide)' }),
+    what: 'the result panel alone (1), for an iframe on a slide',
+    otherwise: 'the default, the whole page, is shown',
+  },
+};
 
 export const SECTION_PARAMS = {
   sparseN: { parse: whole(8, 1024), what: 'block-sparse demo: n' },
@@ -242,9 +248,9 @@ export function withSectionParams(query, search, state = null) {
     for (const key of Object.keys(SECTION_PARAMS)) if (from.has(key)) q.set(key, from.get(key));
     tail = q.toString();
   }
-  // How the page is shown (embed=1: the result panel alone) stays as it is.
+  // How the page is shown (embed=1: the result panel alone) stays as it is, where it parses.
   const view = new URLSearchParams();
-  for (const key of Object.keys(VIEW_PARAMS)) if (from.has(key)) view.set(key, from.get(key));
+  for (const [key, spec] of Object.entries(VIEW_PARAMS)) if (from.has(key) && 'value' in spec.parse(from.get(key).trim())) view.set(key, from.get(key));
   return [query, tail, view.toString()].filter(Boolean).join('&');
 }
 
@@ -284,7 +290,13 @@ export function parseQuery(search) {
   const seen = new Set();
   for (const [key, raw] of q) {
     // The section's parameters are read by parseSectionQuery (its notes join these).
-    if (key in SECTION_PARAMS || key in VIEW_PARAMS) continue;
+    if (key in SECTION_PARAMS) continue;
+    if (key in VIEW_PARAMS) {
+      const view = VIEW_PARAMS[key];
+      const r = view.parse(raw.trim());
+      if (!('value' in r)) notes.push({ param: key, value: raw, why: `${r.why}; ${view.otherwise}` });
+      continue;
+    }
     const spec = PARAMS[key];
     if (!spec) {
       notes.push({ param: key, value: raw, why: `unknown parameter (known: ${[...Object.keys(PARAMS), ...Object.keys(SECTION_PARAMS)].join(', ')})` });

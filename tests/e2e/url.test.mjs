@@ -97,6 +97,24 @@ test('invalid URL parameters fall back to defaults with a note naming each', asy
   await page.context().close();
 });
 
+test('embed with a value other than 1 is a note, and the whole page is shown', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=8&ref=0&embed=2`);
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  assert.match(await page.textContent('#notes li[data-param="embed"]'), /embed=2 — must be 1 \(the result panel alone, for an iframe on a slide\); the default, the whole page, is shown/);
+  assert.equal(await page.evaluate(() => document.body.classList.contains('embed')), false);
+  assert.deepEqual((await page.evaluate(() => window.__results.notes)).map((x) => x.param), ['embed']);
+  // A run from the form writes an address without it; embed=1 stays as it was.
+  await page.click('#run');
+  assert.equal(await waitForStatus(page), 'done');
+  assert.equal(new URL(page.url()).searchParams.has('embed'), false);
+  const one = await openPage(browser, `${server.origin}/index.html?n=8&ref=0&embed=1`);
+  assert.equal(await waitForStatus(one), 'done');
+  assert.equal(await one.$$eval('#notes li', (l) => l.length), 0);
+  assert.deepEqual([...page.problems(), ...one.problems()], []);
+  await page.context().close();
+  await one.context().close();
+});
+
 test('a field of the form that does not parse stops the run and is marked', async () => {
   const page = await openPage(browser, `${server.origin}/index.html?n=8&op=square`);
   assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
