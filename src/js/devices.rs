@@ -95,6 +95,38 @@ fn ratios_option(options: &JsValue) -> Result<Ratios> {
     Ok(Ratios::Given(r?))
 }
 
+/// The keys a split takes: `ratios` and `semiring` (README, "Several devices"). Any
+/// other is BAD_ARGUMENT, `kernel` and `maxTile` too, even as 'auto': each device
+/// picks its own kernel and tiles.
+fn split_keys(options: &JsValue) -> Result<()> {
+    if options.is_undefined() || options.is_null() {
+        return Ok(());
+    }
+    let Some(obj) = options.dyn_ref::<Object>().filter(|_| options.is_object()) else {
+        return Err(GpgpuError::BadArgument {
+            name: "options".into(),
+            detail: "must be an object such as { ratios: [1, 2] }".into(),
+        });
+    };
+    match Object::keys(obj)
+        .iter()
+        .filter_map(|k| k.as_string())
+        .find(|k| k != "ratios" && k != "semiring")
+    {
+        None => Ok(()),
+        Some(key) => Err(GpgpuError::BadArgument {
+            name: "options".into(),
+            detail: match key.as_str() {
+                "kernel" | "maxTile" => format!(
+                    "'{key}' is not an option of a split: each device picks its own kernel \
+                     and tiles; give ratios and semiring only"
+                ),
+                _ => format!("unknown option '{key}'; known: ratios, semiring"),
+            },
+        }),
+    }
+}
+
 fn split_object(s: Split, rows: usize) -> Object {
     let o = Object::new();
     set(&o, "c", Float32Array::from(&s.c[..]));
@@ -180,15 +212,8 @@ impl JsDevices {
                 dim("inner", &inner)?,
                 dim("cols", &cols)?,
             ];
+            split_keys(&options)?;
             let opts = parse_options(&options, &["ratios"], true)?;
-            if opts.kernel.is_some() || opts.max_tile.is_some() {
-                return Err(GpgpuError::BadArgument {
-                    name: "options".into(),
-                    detail: "each device picks its own kernel and tiles: give ratios and \
-                             semiring only"
-                        .into(),
-                });
-            }
             Ok((
                 dims,
                 matrix_arg("a", &a)?,

@@ -168,6 +168,33 @@ async fn the_javascript_devices_class_splits_and_checks_its_arguments() {
     );
     let r = settle(call(with(nums(&[0.0, 1.0])))).await.unwrap();
     assert_eq!(floats(&prop(&r, "c")), [2.0; 4]);
+    // README: any key other than ratios and semiring is BAD_ARGUMENT, kernel: 'auto'
+    // too, and the message names only keys a split takes.
+    let keyed = |key: &str, v: JsValue| {
+        let o = js_sys::Object::new();
+        js_sys::Reflect::set(&o, &key.into(), &v).unwrap();
+        JsValue::from(o)
+    };
+    for (key, v) in [
+        ("kernel", JsValue::from("auto")),
+        ("kernel", JsValue::from("naive")),
+        ("maxTile", num(2.0)),
+    ] {
+        let e = settle(call(keyed(key, v))).await;
+        let message = assert_js_error(e, "BAD_ARGUMENT", "give ratios and semiring only");
+        assert!(message.contains(&format!("'{key}'")), "{message}");
+    }
+    let e = settle(call(keyed("ratio", nums(&[1.0, 1.0])))).await;
+    let message = assert_js_error(e, "BAD_ARGUMENT", "known: ratios, semiring");
+    assert!(
+        !message.contains("maxTile") && !message.contains("kernel"),
+        "{message}"
+    );
+    assert_js_error(settle(call(num(1.0))).await, "BAD_ARGUMENT", "{ ratios");
+    let r = settle(call(keyed("semiring", "min-plus".into())))
+        .await
+        .unwrap();
+    assert_eq!(floats(&prop(&r, "c")), [2.0; 4]);
     assert_js_error(
         JsDevices::new(Array::new().into()).map(|_| ()),
         "BAD_ARGUMENT",
