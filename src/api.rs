@@ -817,6 +817,8 @@ fn tile_for(engine: &Engine, shapes: &[Shape], options: &Options) -> Result<Opti
             name: "maxTile".into(),
             value: 0.0,
             problem: crate::error::NumberProblem::Zero,
+            min: 1,
+            max: u32::MAX as f64,
         });
     }
     Ok(grid::tile_for(engine, shapes, options.max_tile))

@@ -37,11 +37,14 @@ pub enum GpgpuError {
         value: f64,
         problem: NumberProblem,
     },
-    /// An exponent or repeat count that is not a non-negative integer.
+    /// A count (an exponent, a repeat count, a block size, a batch) that is not a whole
+    /// number from `min` to `max`.
     BadCount {
         name: String,
         value: f64,
         problem: NumberProblem,
+        min: u64,
+        max: f64,
     },
     /// An array whose length does not match the shape it was given with.
     BadLength {
@@ -202,23 +205,20 @@ impl fmt::Display for GpgpuError {
                 name,
                 value,
                 problem,
-            } => match problem {
-                // Only counts that must be positive report 0 as their problem.
-                NumberProblem::Zero => write!(f, "{name} = 0: it must be a whole number >= 1."),
-                NumberProblem::TooLarge { limit } => write!(
+                min,
+                max,
+            } => {
+                // "batch = 0: …", not "batch = 0 is 0: …".
+                match problem {
+                    NumberProblem::Zero => write!(f, "{name} = 0")?,
+                    _ => write!(f, "{name} = {} {}", js_number(*value), describe(problem))?,
+                }
+                write!(
                     f,
-                    "{name} = {} {}: it must be a whole number from 0 to {}.",
-                    js_number(*value),
-                    describe(problem),
-                    js_number(*limit)
-                ),
-                _ => write!(
-                    f,
-                    "{name} = {} {}: it must be a whole number >= 0.",
-                    js_number(*value),
-                    describe(problem)
-                ),
-            },
+                    ": it must be a whole number from {min} to {}.",
+                    js_number(*max)
+                )
+            }
             GpgpuError::BadLength {
                 name,
                 rows,

@@ -60,6 +60,8 @@ pub fn check_lu(limit: usize, n: usize, a: &[f32], steps: usize) -> Result<LuSha
             name: "steps".into(),
             value: steps as f64,
             problem: crate::error::NumberProblem::TooLarge { limit: n as f64 },
+            min: 0,
+            max: n as f64,
         });
     }
     Ok(s)

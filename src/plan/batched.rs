@@ -2,7 +2,7 @@
 //! matrices lie side by side in GPU memory ([`Atlas`], the developer's log's
 //! "side by side" layout), and the float64 reference. Tested natively.
 
-use crate::error::{GpgpuError, NumberProblem, Result};
+use crate::error::{GpgpuError, Result};
 use crate::plan::blocks::Atlas;
 use crate::plan::shape::{self, Shape};
 
@@ -28,14 +28,7 @@ pub fn side(name: &str, value: f64) -> Result<usize> {
 /// The number of matrices in a batch: a whole number from 1 (the device's memory
 /// bounds it from above, checked when the atlases are made).
 pub fn count(value: f64) -> Result<usize> {
-    if value == 0.0 {
-        return Err(GpgpuError::BadCount {
-            name: "batch".into(),
-            value,
-            problem: NumberProblem::Zero,
-        });
-    }
-    Ok(shape::count("batch", value, u32::MAX as f64)? as usize)
+    Ok(shape::count_from("batch", value, 1, u32::MAX as f64)? as usize)
 }
 
 /// Checks that `len` floats hold `count` matrices of `tile`.
@@ -130,8 +123,17 @@ mod tests {
         assert_eq!(e.code(), "BAD_LENGTH");
         assert!(e.to_string().contains("needs 4294967296"), "{e}");
         assert!(check_len("a", 1 << 22, Shape::new(32, 32), 0).is_err());
+        // Every refusal states the one range a batch may have (0 and 1.5 alike).
         let zero = count(0.0).unwrap_err().to_string();
-        assert_eq!(zero, "batch = 0: it must be a whole number >= 1.");
+        assert_eq!(
+            zero,
+            "batch = 0: it must be a whole number from 1 to 4294967295."
+        );
+        let half = count(1.5).unwrap_err().to_string();
+        assert_eq!(
+            half,
+            "batch = 1.5 is not an integer: it must be a whole number from 1 to 4294967295."
+        );
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! Blocks multiply as if they were numbers: C_ij = Σ_k A_ik · B_kj. A block-sparse
 //! product computes only the terms whose two blocks are both stored.
 
-use crate::error::{GpgpuError, NumberProblem, Result};
+use crate::error::{GpgpuError, Result};
 use crate::plan::shape::{self, Shape};
 
 /// The pieces `n` is cut into by tiles of at most `tile`: (start, length), every
@@ -54,15 +54,7 @@ pub const MAX_INDEX: usize = (1 << 24) - 2;
 
 /// A block size given as a JS number: a whole number from 1 to [`MAX_BLOCK_SIZE`].
 pub fn block_size(value: f64) -> Result<usize> {
-    let bad = |problem| GpgpuError::BadCount {
-        name: "blockSize".into(),
-        value,
-        problem,
-    };
-    if value == 0.0 {
-        return Err(bad(NumberProblem::Zero));
-    }
-    let v = shape::count("blockSize", value, MAX_BLOCK_SIZE as f64)?;
+    let v = shape::count_from("blockSize", value, 1, MAX_BLOCK_SIZE as f64)?;
     Ok(v as usize)
 }
 
@@ -803,10 +795,16 @@ mod tests {
     #[test]
     fn block_sizes_are_checked() {
         assert_eq!(block_size(4.0).unwrap(), 4);
+        assert_eq!(block_size(1.0).unwrap(), 1);
+        assert_eq!(block_size(1024.0).unwrap(), 1024);
+        // Each refusal states the same range, the one that holds: 1 to 1024.
         for bad in [0.0, -1.0, 1.5, f64::NAN, 1025.0] {
+            let e = block_size(bad).unwrap_err();
+            assert!(matches!(e, GpgpuError::BadCount { .. }), "{bad}");
             assert!(
-                matches!(block_size(bad), Err(GpgpuError::BadCount { .. })),
-                "{bad}"
+                e.to_string()
+                    .ends_with("it must be a whole number from 1 to 1024."),
+                "{e}"
             );
         }
     }

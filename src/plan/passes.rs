@@ -245,6 +245,8 @@ pub fn repeated_square(times: u64) -> Result<PassPlan> {
             problem: NumberProblem::TooLarge {
                 limit: MAX_SQUARINGS as f64,
             },
+            min: 0,
+            max: MAX_SQUARINGS as f64,
         });
     }
     let steps: Vec<Step> = (0..times as usize)

@@ -81,16 +81,28 @@ pub fn dimension(name: &str, value: f64, limit: usize) -> Result<usize> {
 
 /// An exponent or repeat count: a whole number in 0..=max.
 pub fn count(name: &str, value: f64, max: f64) -> Result<u64> {
+    count_from(name, value, 0, max)
+}
+
+/// A count that must be a whole number in min..=max (min 0 or 1): BadCount, whose
+/// message states that range, otherwise.
+pub fn count_from(name: &str, value: f64, min: u64, max: f64) -> Result<u64> {
     let bad = |problem| GpgpuError::BadCount {
         name: name.into(),
         value,
         problem,
+        min,
+        max,
     };
     if let Some(p) = number_problem(value) {
         return Err(bad(p));
     }
     if value > max {
         return Err(bad(NumberProblem::TooLarge { limit: max }));
+    }
+    if value < min as f64 {
+        // Only 0 is a whole number >= 0 below min = 1.
+        return Err(bad(NumberProblem::Zero));
     }
     Ok(value as u64)
 }

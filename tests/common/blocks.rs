@@ -438,12 +438,19 @@ pub async fn block_errors_say_what_to_do(setup: Setup) {
     let from = |bs: f64, data: &JsValue| {
         JsBlockSparse::from_dense(2.0.into(), 2.0.into(), data.clone(), bs.into())
     };
-    for bad in [0.0, 1.5, -2.0, f64::NAN] {
+    // Every refusal states the one valid range (0 is refused, so ">= 0" would not be).
+    for bad in [0.0, 1.5, -2.0, f64::NAN, 1025.0] {
         expect_js_error(
             &format!("block size {bad}"),
             from(bad, &d4),
             "BAD_COUNT",
             "blockSize",
+        );
+        expect_js_error(
+            &format!("block size {bad}"),
+            from(bad, &d4),
+            "BAD_COUNT",
+            "it must be a whole number from 1 to 1024.",
         );
     }
     let d3: JsValue = Float32Array::from(&[1.0f32; 3][..]).into();
