@@ -135,6 +135,11 @@ pub enum Info {
 pub struct Handle(Weak<RefCell<Engine>>);
 
 impl Handle {
+    /// Whether the engine is still there (its Gpgpu, or a Run of it, not yet freed).
+    pub fn alive(&self) -> bool {
+        self.0.strong_count() > 0
+    }
+
     /// Runs `f` on the engine, or `Freed` if the engine is gone.
     pub fn with<T>(&self, f: impl FnOnce(&mut Engine) -> Result<T>) -> Result<T> {
         let engine = self.0.upgrade().ok_or(GpgpuError::Freed)?;

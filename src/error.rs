@@ -69,6 +69,9 @@ pub enum GpgpuError {
     /// The Gpgpu was freed (dropped) while work it started (an async call, a run) was
     /// in flight.
     Freed,
+    /// A Gpgpu was freed (dropped) before a call that needed it: `what` names it (a
+    /// part of a `Devices` split).
+    FreedBefore { what: String },
     /// The context was lost (and maybe restored) after a step-by-step run uploaded its
     /// inputs: the run's textures are gone, so it must be started again.
     RunOutlivedContext,
@@ -124,7 +127,7 @@ impl GpgpuError {
             GpgpuError::ShaderCompile { .. } => "SHADER_COMPILE",
             GpgpuError::ProgramLink { .. } => "PROGRAM_LINK",
             GpgpuError::ContextLost | GpgpuError::RunOutlivedContext => "CONTEXT_LOST",
-            GpgpuError::Freed => "FREED",
+            GpgpuError::Freed | GpgpuError::FreedBefore { .. } => "FREED",
             GpgpuError::Gl { .. } => "GL_ERROR",
             GpgpuError::NoWebGpu { .. } => "NO_WEBGPU",
             GpgpuError::DeviceLost { .. } | GpgpuError::RunOutlivedDevice => "DEVICE_LOST",
@@ -257,9 +260,15 @@ impl fmt::Display for GpgpuError {
             GpgpuError::Freed => write!(
                 f,
                 "this Gpgpu was freed (free() in JavaScript, dropped in Rust) while the call \
-                 was still running on the GPU, and its result went with it. Free a Gpgpu \
-                 only after everything it returned has settled (every promise in \
-                 JavaScript, every PendingRead in Rust)."
+                 was still in flight (on its GPU, or on the CPU backend's workers), and its \
+                 result went with it. Free a Gpgpu only after everything it returned has \
+                 settled (every promise in JavaScript, every PendingRead in Rust)."
+            ),
+            GpgpuError::FreedBefore { what } => write!(
+                f,
+                "{what} was freed (free() in JavaScript, dropped in Rust) before this call, \
+                 so it could not take its part. A Devices holds its Gpgpu objects weakly: \
+                 give that device a ratio of 0, or make a new Devices without it."
             ),
             GpgpuError::RunOutlivedContext => write!(
                 f,

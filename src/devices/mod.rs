@@ -125,6 +125,14 @@ impl Devices {
             Ratios::Auto => self.balance.borrow().ratios(),
         };
         let split = plan::split_rows(rows, &ratios)?;
+        // A device freed before this call says so, by its place in the list (not as
+        // work cut short while running).
+        let mut parts = self.handles.iter().zip(&split).enumerate();
+        if let Some((i, ((_, backend), _))) = parts.find(|(_, ((h, _), &n))| n > 0 && !h.alive()) {
+            return Err(GpgpuError::FreedBefore {
+                what: format!("devices[{i}] (backend '{}')", backend.name()),
+            });
+        }
         let start = performance_now();
         let mut first = 0;
         let parts: Vec<_> = self

@@ -491,4 +491,9 @@ pub async fn freeing_the_gpgpu_under_an_async_call_says_freed(backend: Backend) 
         message.contains("freed") && message.contains("settled"),
         "{message}"
     );
+    // Said of every backend, the CPU's (no GPU) too.
+    assert!(
+        message.contains("still in flight") && message.contains("the CPU backend's workers"),
+        "{message}"
+    );
 }

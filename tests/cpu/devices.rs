@@ -224,6 +224,16 @@ async fn a_freed_device_fails_its_part_with_freed() {
         .await
         .unwrap_err();
     assert_eq!(e.code(), "FREED");
+    // Freed before the call: the message names that device and says so, not that the
+    // call was running on a GPU (the freed device here is the CPU).
+    let message = e.to_string();
+    assert!(
+        message.starts_with("devices[2] (backend 'cpu') was freed")
+            && message.contains("before this call")
+            && !message.contains("on the GPU")
+            && !message.contains("still"),
+        "{message}"
+    );
     // Without the freed device's rows, the others still work.
     let s = d
         .multiply_split(
