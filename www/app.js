@@ -17,7 +17,7 @@ import * as inputs from './inputs.js';
 import { INPUT_KINDS, describeInput, makeInput } from './inputs.js';
 import {
   parseQuery, referenceOn, relevantKeys, toQuery, fitKernel, DEFAULTS, DEFAULT_KERNEL,
-  SECTION_PARAMS, demoQuery, parseSectionQuery, withSectionParams,
+  SECTION_PARAMS, demoQuery, parseSectionQuery, withSectionParams, N_CAP,
 } from './config.js';
 import { Backends } from './backends.js';
 import { productFlops } from './chain.js';
@@ -85,7 +85,7 @@ function showNotes(notes, heading = 'Some settings were ignored:') {
 }
 
 function showError(err, where = '') {
-  const d = describeError(err);
+  const d = describeError(err, page.gpu?.backend);
   const banner = $('banner');
   banner.hidden = false;
   banner.className = 'banner error';
@@ -166,7 +166,10 @@ class Session {
     // What computed the passes, in the page's words: the CPU backend has no GPU.
     this.dev = this.backend === 'cpu' ? 'CPU' : 'GPU';
     document.querySelector('label[for="gpu-progress"]').textContent = `${this.dev} passes`;
-    // The library checks n against the device (SIZE_OVER_LIMIT) before anything is built.
+    // The library checks n against the device and WebAssembly memory (SIZE_OVER_LIMIT)
+    // before anything is built: an n×n input past them takes long to build, or cannot
+    // be allocated at all (n = 65536 is 16 GiB of float32).
+    gpu.checkRunSize(c.n);
     const autoKernel = gpu.defaultKernel(c.n);
     this.kernel = c.kernel === 'auto' ? autoKernel : c.kernel;
     this.opts = { kernel: this.kernel };
@@ -929,7 +932,22 @@ function adopt(gpu) {
 /** The form's device: limits and kernels of the backend chosen there. */
 function formDevice(gpu) {
   const info = gpu.info();
-  controls.setDevice(info, (n) => { try { return gpu.defaultKernel(n); } catch { return '—'; } });
+  // The form's n is a step-through run's: the largest the library takes (on WebGPU
+  // one buffer, not maxDimension, is the limit), found with checkRunSize.
+  controls.setDevice({ ...info, maxDimension: largestRun(gpu, Math.min(info.maxDimension, N_CAP)) },
+    (n) => { try { return gpu.defaultKernel(n); } catch { return '—'; } });
+}
+
+/** The largest n ≤ `hi` that gpu.checkRunSize accepts (a bisection: it only grows with n). */
+function largestRun(gpu, hi) {
+  const fits = (n) => { try { gpu.checkRunSize(n); return true; } catch { return false; } };
+  if (fits(hi)) return hi;
+  let lo = 1;
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (fits(mid)) lo = mid; else hi = mid;
+  }
+  return lo;
 }
 
 function watchContext(gpu, canvas) {

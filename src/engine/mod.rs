@@ -184,7 +184,21 @@ impl Engine {
                 }
                 shape::dimension(name, value, usize::MAX)
             }
-            Engine::Cpu(_) => shape::dimension(name, value, crate::cpu::MAX_DIMENSION),
+            Engine::Cpu(_) => {
+                let limit = crate::cpu::MAX_DIMENSION;
+                // No GPU here: the limit is WebAssembly's memory, and the message says so.
+                if value.is_finite() && value > limit as f64 && value.fract() == 0.0 {
+                    return Err(GpgpuError::DeviceLimit {
+                        what: format!("{name} = {}", crate::error::js_number(value)),
+                        needed: value,
+                        unit: "rows or columns",
+                        limit_name: "the CPU backend's limit (info().maxDimension)",
+                        limit: limit as f64,
+                        hint: crate::error::CPU_LIMIT_HINT,
+                    });
+                }
+                shape::dimension(name, value, limit)
+            }
         }
     }
 

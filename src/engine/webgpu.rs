@@ -289,7 +289,8 @@ impl GpuEngine {
     pub fn check_shape(&self, shape: Shape) -> Result<()> {
         check_size(
             &format!("a {}x{} matrix", shape.rows, shape.cols),
-            shape.len() as f64 * 4.0,
+            // In f64: from 65536 x 65536 the usize product wraps on wasm32 (to 0 there).
+            shape.rows as f64 * shape.cols as f64 * 4.0,
             &self.info.limits,
         )
     }

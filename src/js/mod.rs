@@ -149,14 +149,42 @@ mod start {
     }
 
     /// Refuses, before the arrays are read, what could never be held: past the
-    /// device limit without tiles, or more than WebAssembly memory with them.
-    fn check_sizes(g: &Gpgpu, shapes: &[Shape], result: Shape, tiles: bool) -> Result<()> {
-        let e = g.engine();
-        match tiles {
-            // In f64: a shape past memory would overflow usize on wasm32.
-            true => grid::check_memory("this operation", shapes, result),
-            false => shapes.iter().try_for_each(|s| e.check_shape(*s)),
+    /// device limit without tiles, or more than WebAssembly memory (in f64: a shape
+    /// past memory would overflow usize on wasm32).
+    pub(super) fn check_sizes(
+        g: &Gpgpu,
+        inputs: &[Shape],
+        result: Shape,
+        tiles: bool,
+    ) -> Result<()> {
+        if !tiles {
+            let e = g.engine();
+            inputs
+                .iter()
+                .chain([&result])
+                .try_for_each(|s| e.check_shape(*s))?;
         }
+        grid::check_memory("this operation", inputs, result)
+    }
+
+    /// The sizes of a step-through run (`checkRunSize`): as `startMultiply` checks
+    /// them, with no arrays.
+    pub fn run_size(g: &Gpgpu, [rows, inner, cols]: [&JsValue; 3]) -> Result<()> {
+        // Rows alone: a square run's n, named as startSquare names it.
+        let square = inner.is_undefined() && cols.is_undefined();
+        let rows = dim(g, if square { "n" } else { "rows" }, rows, false)?;
+        let or_rows = |name: &str, v: &JsValue| match v.is_undefined() {
+            true => Ok(rows),
+            false => dim(g, name, v, false),
+        };
+        let (inner, cols) = (or_rows("inner", inner)?, or_rows("cols", cols)?);
+        let out = Shape::new(rows, cols);
+        check_sizes(
+            g,
+            &[Shape::new(rows, inner), Shape::new(inner, cols)],
+            out,
+            false,
+        )
     }
 
     pub fn square(
@@ -188,7 +216,7 @@ mod start {
         ];
         let (sa, sb) = (Shape::new(dims[0], dims[1]), Shape::new(dims[1], dims[2]));
         let out = Shape::new(dims[0], dims[2]);
-        check_sizes(g, &[sa, sb, out], out, tiles)?;
+        check_sizes(g, &[sa, sb], out, tiles)?;
         let (a, b) = (matrix_arg("a", a)?, matrix_arg("b", b)?);
         let options = options_arg(options)?;
         Ok(Box::new(move |e| match tiles {
@@ -570,6 +598,21 @@ impl JsGpgpu {
         #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
     ) -> JsResult<JsRun> {
         self.stepwise(|g| start::power(g, &n, &m, &p, &options, false))
+    }
+
+    /// Throws what `startMultiply(rows, inner, cols, …)` (inner and cols left out:
+    /// `startSquare(rows, …)`, or a power of it) would throw for these sizes, with no
+    /// arrays: SIZE_OVER_LIMIT past the device's limit or WebAssembly memory,
+    /// BAD_DIMENSION. Call it before building inputs of that size, which can take
+    /// long or fail in JavaScript.
+    #[wasm_bindgen(js_name = checkRunSize)]
+    pub fn check_run_size(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] rows: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "number")] inner: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "number")] cols: JsValue,
+    ) -> JsResult<()> {
+        start::run_size(&self.gpu, [&rows, &inner, &cols]).map_err(to_js_error)
     }
 
     /// Draws any rows×cols array (e.g. |GPU − double|) as a heatmap on `canvas`,

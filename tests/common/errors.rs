@@ -93,7 +93,9 @@ pub async fn bad_dimensions_are_refused_with_a_clear_message(setup: JsSetup) {
     assert_js_error(r, "SIZE_OVER_LIMIT", "WebAssembly memory");
     // Step-through runs hold whole matrices: there the device limit stands.
     let limit = match api.backend() {
-        Backend::WebGl | Backend::Cpu => format!("n <= {max}"),
+        Backend::WebGl => format!("n <= {max}"),
+        // No GPU: the CPU's own limit (WebAssembly memory), not a texture's.
+        Backend::Cpu => format!("over the CPU backend's limit (info().maxDimension) of {max}"),
         Backend::WebGpu => "maxComputeWorkgroupsPerDimension".to_string(),
     };
     let r = api
@@ -101,6 +103,61 @@ pub async fn bad_dimensions_are_refused_with_a_clear_message(setup: JsSetup) {
         .start_square(num(max + 1.0), f32s(1), u())
         .map(JsValue::from);
     assert_js_error(r, "SIZE_OVER_LIMIT", &limit);
+    // checkRunSize says the same with no array, so a caller (the page) can ask before
+    // building an n x n input: at n = 65536 that is 16 GiB, which JavaScript cannot
+    // allocate ("Array buffer allocation failed", the page's PAGE_ERROR once).
+    let r = api.g.check_run_size(num(max + 1.0), u(), u());
+    assert_js_error(r, "SIZE_OVER_LIMIT", &limit);
+    let r = api.g.check_run_size(num(65536.0), u(), u());
+    let message = assert_js_error(r, "SIZE_OVER_LIMIT", "65536");
+    // The CPU has no GPU: its message says what limits it.
+    match api.backend() {
+        Backend::Cpu => assert!(message.contains("WebAssembly's 4 GiB"), "{message}"),
+        _ => assert!(!message.contains("CPU backend"), "{message}"),
+    }
+    let r = api.g.check_run_size(num(0.0), u(), u());
+    assert_js_error(r, "BAD_DIMENSION", "n = 0");
+    let r = api.g.check_run_size(num(2.0), num(3.0), num(max + 1.0));
+    assert_js_error(r, "SIZE_OVER_LIMIT", "cols");
+    for (rows, inner, cols) in [(64.0, u(), u()), (2.0, num(3.0), num(4.0))] {
+        api.g
+            .check_run_size(num(rows), inner, cols)
+            .expect("a size a run takes");
+    }
+    // The largest n it takes is one a run takes: maxDimension on WebGL and the CPU
+    // (8192 and 16384), one buffer's worth on WebGPU.
+    let n = largest_run(&api.g, max.min(65536.0));
+    match api.backend() {
+        Backend::WebGl | Backend::Cpu => assert_eq!(n, max),
+        Backend::WebGpu => {
+            let bytes = get(&api.g.info(), "maxMatrixBytes");
+            assert!(
+                n * n * 4.0 <= bytes && (n + 1.0) * (n + 1.0) * 4.0 > bytes,
+                "{n}"
+            );
+        }
+    }
+}
+
+/// The largest n <= hi that checkRunSize takes, as the page finds it.
+fn largest_run(g: &gpgpu_matrix::js::JsGpgpu, hi: f64) -> f64 {
+    let fits = |n: f64| {
+        g.check_run_size(num(n), JsValue::UNDEFINED, JsValue::UNDEFINED)
+            .is_ok()
+    };
+    if fits(hi) {
+        return hi;
+    }
+    let (mut lo, mut hi) = (1.0, hi);
+    while hi - lo > 1.0 {
+        let mid = ((lo + hi) / 2.0_f64).floor();
+        if fits(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
 }
 
 pub async fn lengths_counts_and_arguments_are_checked(setup: JsSetup) {

@@ -81,8 +81,8 @@ async fn when_done_runs_the_queued_passes_on_the_workers() {
 }
 
 /// What the CPU says about its kernel and its limit: programSource('simd') names it
-/// as the CPU's Rust kernel; a step-through run past 16384 names the device's limit
-/// (not a texture's).
+/// as the CPU's Rust kernel; a step-through run past 16384 names the CPU's limit
+/// (WebAssembly memory, not a texture's).
 #[wasm_bindgen_test]
 async fn the_cpu_kernel_and_limit_are_named_as_the_cpus() {
     let r = gpgpu_matrix::js::JsGpgpu::program_source("simd".into(), JsValue::UNDEFINED);
@@ -94,6 +94,14 @@ async fn the_cpu_kernel_and_limit_are_named_as_the_cpus() {
     assert_js_error(
         r.map(JsValue::from),
         "SIZE_OVER_LIMIT",
-        "this device's limit of 16384",
+        "over the CPU backend's limit (info().maxDimension) of 16384",
     );
+    // No GPU involved: the message says what limits the CPU, and not a GPU's limits.
+    let r = g.start_square(num(23000.0), js(&[0.0]), JsValue::UNDEFINED);
+    let message = assert_js_error(r.map(JsValue::from), "SIZE_OVER_LIMIT", "n = 23000");
+    assert!(
+        message.contains("uses no GPU") && message.contains("WebAssembly's 4 GiB"),
+        "{message}"
+    );
+    assert!(!message.contains("texture"), "{message}");
 }

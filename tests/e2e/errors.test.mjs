@@ -35,6 +35,38 @@ test('n larger than the device allows: SIZE_OVER_LIMIT on the page', async () =>
   await page.context().close();
 });
 
+test('n past what a run takes, up to the page cap: SIZE_OVER_LIMIT at once, before any input is built', async () => {
+  // n = 65536 was "Array buffer allocation failed" (PAGE_ERROR: 16 GiB of float32 built
+  // before the library was asked); 46340 on WebGL and 40000 on WebGPU built 8 GiB for
+  // ~50 s before SIZE_OVER_LIMIT; the CPU's refusal spoke of a GPU.
+  const cases = [
+    ['n=65536', 'webgl', /n = 65536 is larger than this device's limit of 8192/, /this GPU/],
+    ['n=65536&backend=webgpu', 'webgpu', /65536x65536 matrix needs 17179869184 bytes, over this WebGPU device's max/, /this GPU/],
+    ['n=46340', 'webgl', /n = 46340 is larger than this device's limit/, /this GPU/],
+    ['n=40000&backend=webgpu', 'webgpu', /maxStorageBufferBindingSize/, /this GPU/],
+    ['n=23000&backend=cpu', 'cpu', /n = 23000 needs 23000 rows or columns, over the CPU backend's limit .* of 16384\. The CPU backend uses no GPU/, /the CPU backend allows/],
+  ];
+  for (const [query, backend, message, title] of cases) {
+    const t0 = Date.now();
+    const page = await openPage(browser, `${server.origin}/index.html?${query}`);
+    assert.equal(await waitForStatus(page), 'error', query);
+    const ms = Date.now() - t0;
+    const b = await banner(page);
+    assert.equal(b.code, 'SIZE_OVER_LIMIT', `${query}: ${b.text}`);
+    assert.match(b.text, message, query);
+    assert.match(b.text, title, query);
+    if (backend === 'cpu') assert.doesNotMatch(b.text, /GPU allows/, query);
+    assert.ok(ms < 20_000, `${query}: the error came after ${ms} ms`);
+    assert.equal(await page.evaluate(() => window.__page.gpu.backend), backend, query);
+    // The n field shows the largest n a run takes there (WebGPU: one 1 GiB buffer on
+    // SwiftShader, not 16 × maxComputeWorkgroupsPerDimension).
+    const nMax = Number(await page.textContent('#n-max'));
+    assert.equal(nMax, { webgl: 8192, webgpu: 16384, cpu: 16384 }[backend], query);
+    assert.deepEqual(page.problems(), [], query);
+    await page.context().close();
+  }
+});
+
 test('no WebGL2, and no float render target: the page says so', async () => {
   // Without WebGPU either (backend=auto would otherwise fall back to its software adapter).
   const noWebgl2 = await openPage(browser, `${server.origin}/index.html`, undefined, {

@@ -45,10 +45,18 @@ const CODES = {
   },
 };
 
-/** { code, title, message, advice } for any thrown value. */
-export function describeError(err) {
+/** What differs on the CPU backend, which has no GPU. */
+const CPU_CODES = {
+  SIZE_OVER_LIMIT: {
+    title: 'n is larger than the CPU backend allows',
+    advice: 'The CPU backend uses no GPU: its limit is WebAssembly\'s 4 GiB of memory, which must hold the matrices of a product. Choose a smaller n (the n field shows the limit).',
+  },
+};
+
+/** { code, title, message, advice } for any thrown value; `backend` the one that threw. */
+export function describeError(err, backend) {
   const code = err && err.name === 'GpgpuError' ? err.code : null;
-  const known = code && CODES[code];
+  const known = code && ((backend === 'cpu' && CPU_CODES[code]) || CODES[code]);
   if (known) return { code, title: known.title, message: err.message, advice: known.advice };
   return {
     code: code || 'PAGE_ERROR',
