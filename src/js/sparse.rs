@@ -500,7 +500,8 @@ impl JsGpgpu {
     /// PageRank of the graph whose adjacency matrix is `graph` (entry (i, j): the
     /// weight of link i → j, finite and >= 0) by the power method on the GPU.
     /// options: { damping (default 0.85, strictly between 0 and 1), tolerance (stop
-    /// when Σ|Δx| ≤ it, default 1e-6), maxIterations (default 200) }. Resolves to
+    /// when Σ|Δx| ≤ it, default 1e-6, at least 2^-22 ≈ 2.4e-7: float32's resolution of
+    /// ranks summing to 1), maxIterations (default 200) }. Resolves to
     /// { ranks, converged, iterations, deltas (Σ|Δx| per iteration) }.
     #[wasm_bindgen(js_name = pagerankAsync, unchecked_return_type = "Promise<PageRankResult>")]
     pub fn pagerank_async(

@@ -123,9 +123,10 @@ pub async fn pagerank_matches_networkx_and_the_reference(setup: Setup) {
     let t = setup.shared().await;
     let h = t.handle();
     let (g, networkx) = fixture();
+    // The smallest tolerance float32 resolves (1e-7 is refused: below).
     let s = PageRankSettings {
         damping: 0.85,
-        tolerance: 1e-7,
+        tolerance: gpu_sparse::MIN_PAGERANK_TOLERANCE,
         max_iterations: 300,
     };
     let p = gpu_sparse::pagerank(&h, &g, s).await.unwrap();
@@ -163,6 +164,56 @@ pub async fn pagerank_matches_networkx_and_the_reference(setup: Setup) {
         "BAD_ARGUMENT",
         "not square",
     );
+    // A 4-node graph at tolerance 1e-7 converged in 37 iterations on WebGL and the
+    // CPU (Σ|Δx| dipping to 8.9e-8 by chance) and never on WebGPU (stuck at 2^-23 for
+    // all 200): below what float32 resolves, refused on every backend alike; at the
+    // smallest tolerance taken, every backend converges.
+    let four = Csr::from_triplets(
+        4,
+        4,
+        &[0.0, 1.0, 2.0, 2.0],
+        &[1.0, 2.0, 0.0, 3.0],
+        &[1.0; 4],
+    )
+    .unwrap();
+    let at = |tolerance| PageRankSettings {
+        tolerance,
+        max_iterations: 200,
+        ..s
+    };
+    for tiny in [1e-7, 2e-7] {
+        assert_error(
+            gpu_sparse::pagerank(&h, &four, at(tiny)).await,
+            "BAD_ARGUMENT",
+            "below what float32 resolves",
+        );
+    }
+    let p = gpu_sparse::pagerank(&h, &four, at(gpu_sparse::MIN_PAGERANK_TOLERANCE))
+        .await
+        .unwrap();
+    assert!(p.converged, "{:?}", p.deltas);
+    let reference = sparse::pagerank(&four, 0.85, 1e-12, 1000);
+    assert_close(
+        "4-node PageRank vs float64",
+        &p.ranks,
+        &reference.ranks,
+        1e-5,
+    );
+    // The JavaScript call says the same (a rejected promise).
+    let api = js_on(setup.backend()).await;
+    let graph = JsCsr::from_triplets(
+        num(4.0),
+        num(4.0),
+        Uint32Array::from(&[0u32, 1, 2, 2][..]).into(),
+        Uint32Array::from(&[1u32, 2, 0, 3][..]).into(),
+        js(&[1.0; 4]),
+    )
+    .unwrap();
+    let options = js_sys::Object::new();
+    js_sys::Reflect::set(&options, &"tolerance".into(), &num(1e-7)).unwrap();
+    let e = settle(api.pagerank_async(graph, options.into())).await;
+    let message = assert_js_error(e, "BAD_ARGUMENT", "below what float32 resolves");
+    assert!(message.contains("2.4e-7"), "{message}");
 }
 
 pub async fn jacobi_and_power_method_on_sparse_matrices(setup: Setup) {
