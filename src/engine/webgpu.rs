@@ -842,7 +842,15 @@ impl GpuEngine {
 
     /// The two reduction passes over `m`, into a new 8-float record buffer.
     fn reduce(&mut self, m: &GpuMatrix) -> Result<Buffer> {
-        let groups = m.shape.len().div_ceil(256).clamp(1, REDUCE_GROUPS);
+        // A software adapter runs a workgroup's invocations as one CPU thread's
+        // loop, and each barrier of the tree costs it a pass over all of them: there
+        // each workgroup folds 64 times as many elements first.
+        let per_group = if self.info.is_software() {
+            256 * 64
+        } else {
+            256
+        };
+        let groups = m.shape.len().div_ceil(per_group).clamp(1, REDUCE_GROUPS);
         let records = Buffer::new(&self.gpu, groups as u64 * 32, MATRIX, "statistics")?;
         let last = Buffer::new(&self.gpu, 32, MATRIX, "statistics")?;
         let first = [m.shape.len() as u32, 1, 0, 0];
