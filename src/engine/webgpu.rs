@@ -58,6 +58,19 @@ struct Batch {
     encoder: GpuCommandEncoder,
     passes: usize,
     keep: Vec<Buffer>,
+    /// Uniform blocks whose words follow the data (`uniform_follows_data`).
+    uniforms: HashMap<Vec<u32>, Buffer>,
+}
+
+impl Batch {
+    fn new(gpu: &Gpu) -> Batch {
+        Batch {
+            encoder: gpu.device().create_command_encoder(),
+            passes: 0,
+            keep: vec![],
+            uniforms: HashMap::new(),
+        }
+    }
 }
 
 /// A matrix resident on the GPU: a row-major array of f32 in one storage buffer.
@@ -455,18 +468,33 @@ impl GpuEngine {
                 hint: crate::error::WEBGPU_LIMIT_HINT,
             });
         }
-        self.uniform(words)?;
+        // Blocks whose words follow the data (a threshold, a colour range,
+        // coefficients) would fill the cache with one-offs and make the live buffer
+        // count swing with the inputs: they live in the batch of commands that uses
+        // them (shared by its passes) and are destroyed after its submit.
+        let follows = key.uniform_follows_data();
+        if follows {
+            let gpu = &self.gpu;
+            let batch = self.pending.get_or_insert_with(|| Batch::new(gpu));
+            if !batch.uniforms.contains_key(words) {
+                let b = Buffer::new(gpu, words.len() as u64 * 4, UNIFORM, "uniforms")?;
+                b.write_u32(0, words)?;
+                batch.uniforms.insert(words.to_vec(), b);
+            }
+        } else {
+            self.uniform(words)?;
+        }
         self.pipeline(key);
-        let uniform = &self.uniforms[words];
+        let uniform = match (&self.pending, follows) {
+            (Some(batch), true) => &batch.uniforms[words],
+            _ => &self.uniforms[words],
+        };
         let pipeline = &self.pipelines[&key];
         let mut all: Vec<&Buffer> = buffers.to_vec();
         all.push(uniform);
         let group = pipeline.bind(&all);
-        let batch = self.pending.get_or_insert_with(|| Batch {
-            encoder: self.gpu.device().create_command_encoder(),
-            passes: 0,
-            keep: vec![],
-        });
+        let gpu = &self.gpu;
+        let batch = self.pending.get_or_insert_with(|| Batch::new(gpu));
         let encoder = &batch.encoder;
         let descriptor = GpuComputePassDescriptor::new();
         if let Some(w) = &writes {
@@ -493,14 +521,8 @@ impl GpuEngine {
 
     /// The encoder recording commands (for copies that must follow the passes).
     fn encoder(&mut self) -> &GpuCommandEncoder {
-        &self
-            .pending
-            .get_or_insert_with(|| Batch {
-                encoder: self.gpu.device().create_command_encoder(),
-                passes: 0,
-                keep: vec![],
-            })
-            .encoder
+        let gpu = &self.gpu;
+        &self.pending.get_or_insert_with(|| Batch::new(gpu)).encoder
     }
 
     /// Keeps a temporary buffer alive until the recorded commands using it are

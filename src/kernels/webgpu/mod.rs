@@ -129,6 +129,20 @@ impl PipelineKey {
         }
     }
 
+    /// Whether the uniform block's words depend on the data rather than on shapes
+    /// alone (elimination's pivot threshold, a heatmap's colour range, element-wise
+    /// coefficients), so that caching the block by its words would keep one-offs.
+    pub fn uniform_follows_data(&self) -> bool {
+        matches!(
+            self,
+            PipelineKey::LuPivot
+                | PipelineKey::LuUpdate
+                | PipelineKey::LuBack
+                | PipelineKey::Affine
+                | PipelineKey::Heatmap
+        )
+    }
+
     /// The complete WGSL source the device compiles.
     pub fn source(&self) -> String {
         match *self {
