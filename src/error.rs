@@ -11,9 +11,10 @@ pub const WEBGPU_LIMIT_HINT: &str = "Use a smaller matrix (the device's limits a
 
 /// What limits a matrix side on the CPU backend, and what to do about it.
 pub const CPU_LIMIT_HINT: &str = "The CPU backend uses no GPU: its limit is WebAssembly's \
-     4 GiB of memory, which must hold a product's three matrices (16384 x 16384 float32 \
-     values are 1 GiB each). Use smaller matrices; the plain and Async products cut \
-     matrices past the limit into tiles, step-through runs do not.";
+     4 GiB of memory, which must hold its matrices and the copies a call makes of them \
+     (16384 x 16384 float32 values are 1 GiB each; a product of n x n matrices fits up to \
+     n = 12,900 or so). Use smaller matrices; the plain and Async products cut matrices \
+     past the limit into tiles where memory allows, step-through runs do not.";
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum NumberProblem {

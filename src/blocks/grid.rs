@@ -78,19 +78,56 @@ pub fn tile_for(engine: &Engine, shapes: &[Shape], max_tile: Option<usize>) -> O
 /// Refuses a tiled product whose inputs and result cannot be held in WebAssembly
 /// memory, naming the bytes needed: SIZE_OVER_LIMIT.
 pub fn check_memory(what: &str, inputs: &[Shape], result: Shape) -> Result<()> {
+    let held = "its inputs and result";
+    check_held(what, inputs, result, 1.0, MAX_CPU_BYTES, held)
+}
+
+/// Room the CPU backend leaves in wasm memory for everything but a call's matrices.
+const CPU_HEADROOM_BYTES: f64 = 256.0 * 1024.0 * 1024.0;
+
+/// `check_memory` for a call on `backend`. The CPU backend holds its matrices in
+/// the same WebAssembly memory as the copies of the inputs: its own copy of each
+/// input, and besides the result one more matrix of its size (a pass's target, a
+/// heatmap's pixels). Counted only as the inputs and the result, a 15000² product
+/// passed the check and then ran out of memory (RuntimeError: unreachable).
+pub fn check_memory_on(
+    backend: Backend,
+    what: &str,
+    inputs: &[Shape],
+    result: Shape,
+) -> Result<()> {
+    match backend {
+        Backend::Cpu => {
+            let held = "its inputs and result, twice over (the CPU backend's own copies)";
+            let limit = MAX_CPU_BYTES - CPU_HEADROOM_BYTES;
+            check_held(what, inputs, result, 2.0, limit, held)
+        }
+        _ => check_memory(what, inputs, result),
+    }
+}
+
+/// Refuses `copies` × (the inputs and the result) past `limit` bytes.
+fn check_held(
+    what: &str,
+    inputs: &[Shape],
+    result: Shape,
+    copies: f64,
+    limit: f64,
+    held: &str,
+) -> Result<()> {
     let floats: f64 = inputs
         .iter()
         .chain([&result])
         .map(|s| s.rows as f64 * s.cols as f64)
         .sum();
-    let bytes = floats * 4.0;
-    if bytes > MAX_CPU_BYTES {
+    let bytes = floats * 4.0 * copies;
+    if bytes > limit {
         return Err(GpgpuError::DeviceLimit {
-            what: format!("{what}: its inputs and result"),
+            what: format!("{what}: {held}"),
             needed: bytes,
             unit: "bytes of WebAssembly memory",
             limit_name: "the address space of wasm32 (4 GiB)",
-            limit: MAX_CPU_BYTES,
+            limit,
             hint: "Use smaller matrices: WebAssembly in a browser holds at most 4 GiB, \
                    and the inputs and the result must all be there.",
         });
@@ -127,7 +164,7 @@ impl TiledRun {
             Some(slot) => shapes[slot],
             None => shapes[0],
         };
-        check_memory("a tiled product", &input_shapes, result)?;
+        check_memory_on(engine.backend(), "a tiled product", &input_shapes, result)?;
         for (i, (_, data)) in inputs.iter().enumerate() {
             semiring.check_domain(
                 if inputs.len() == 1 {

@@ -79,8 +79,9 @@ pub fn default_threads() -> usize {
 /// workers).
 pub const MAX_THREADS: usize = 256;
 
-/// The largest side of a CPU matrix: a product's three matrices must fit wasm's
-/// 4 GiB memory (16384² floats are 1 GiB each).
+/// The largest side of a CPU matrix (16384² floats are 1 GiB each). What a call
+/// holds in wasm's 4 GiB is checked besides (`grid::check_memory_on`): with the
+/// copies a call makes, a product fits up to n ≈ 12,900, a square up to ≈ 15,800.
 pub const MAX_DIMENSION: usize = 16384;
 
 /// Work per worker below which fewer workers are used (a message round trip costs

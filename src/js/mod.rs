@@ -157,14 +157,14 @@ mod start {
         result: Shape,
         tiles: bool,
     ) -> Result<()> {
+        let e = g.engine();
         if !tiles {
-            let e = g.engine();
             inputs
                 .iter()
                 .chain([&result])
                 .try_for_each(|s| e.check_shape(*s))?;
         }
-        grid::check_memory("this operation", inputs, result)
+        grid::check_memory_on(e.backend(), "this operation", inputs, result)
     }
 
     /// The sizes of a step-through run (`checkRunSize`): as `startMultiply` checks
@@ -179,12 +179,12 @@ mod start {
         };
         let (inner, cols) = (or_rows("inner", inner)?, or_rows("cols", cols)?);
         let out = Shape::new(rows, cols);
-        check_sizes(
-            g,
-            &[Shape::new(rows, inner), Shape::new(inner, cols)],
-            out,
-            false,
-        )
+        // A square run has one input, as startSquare counts it.
+        let inputs = match square {
+            true => vec![out],
+            false => vec![Shape::new(rows, inner), Shape::new(inner, cols)],
+        };
+        check_sizes(g, &inputs, out, false)
     }
 
     pub fn square(

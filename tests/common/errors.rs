@@ -63,16 +63,17 @@ pub async fn bad_dimensions_are_refused_with_a_clear_message(setup: JsSetup) {
     // Past the device limit a product is cut into tiles (tests/common/blocks.rs), so
     // one more than the limit is refused only for what memory cannot hold: on WebGL
     // (8192 on SwiftShader) the length check then speaks; on WebGPU (16 × 65535)
-    // the matrix would need terabytes of WebAssembly memory.
+    // the matrix would need terabytes of WebAssembly memory, and on the CPU (16384)
+    // 4 GiB with the CPU backend's own copies.
     let memory = "bytes of WebAssembly memory";
     let r = api.square(num(max + 1.0), f32s(1), u()).await;
     match api.backend() {
-        Backend::WebGl | Backend::Cpu => assert_js_error(
+        Backend::WebGl => assert_js_error(
             r,
             "BAD_LENGTH",
             &format!("needs {}", (max + 1.0) * (max + 1.0)),
         ),
-        Backend::WebGpu => assert_js_error(r, "SIZE_OVER_LIMIT", memory),
+        Backend::WebGpu | Backend::Cpu => assert_js_error(r, "SIZE_OVER_LIMIT", memory),
     };
     let dims = |r: f64, i: f64, c: f64| [num(r), num(i), num(c)];
     let r = api
@@ -124,11 +125,17 @@ pub async fn bad_dimensions_are_refused_with_a_clear_message(setup: JsSetup) {
             .check_run_size(num(rows), inner, cols)
             .expect("a size a run takes");
     }
-    // The largest n it takes is one a run takes: maxDimension on WebGL and the CPU
-    // (8192 and 16384), one buffer's worth on WebGPU.
+    // The largest n it takes is one a run takes: maxDimension on WebGL (8192), one
+    // buffer's worth on WebGPU, and on the CPU what 4 GiB less 256 MiB hold of the
+    // input and the result twice over (the CPU backend's own copies): 15863.
     let n = largest_run(&api.g, max.min(65536.0));
     match api.backend() {
-        Backend::WebGl | Backend::Cpu => assert_eq!(n, max),
+        Backend::WebGl => assert_eq!(n, max),
+        Backend::Cpu => {
+            let held = |n: f64| 2.0 * 2.0 * n * n * 4.0;
+            let limit = (4096.0 - 256.0) * 1024.0 * 1024.0;
+            assert!(held(n) <= limit && held(n + 1.0) > limit, "{n}");
+        }
         Backend::WebGpu => {
             let bytes = get(&api.g.info(), "maxMatrixBytes");
             assert!(

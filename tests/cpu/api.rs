@@ -104,4 +104,25 @@ async fn the_cpu_kernel_and_limit_are_named_as_the_cpus() {
         "{message}"
     );
     assert!(!message.contains("texture"), "{message}");
+    // Under that limit, what the CPU backend holds in WebAssembly memory: its own
+    // copies of the inputs too. A 15000² product passed a check of inputs and result
+    // (2.5 GiB) and then ran out of memory; checkRunSize and the runs refuse it.
+    for (rows, inner, cols) in [(15000.0, 15000.0, 15000.0), (16384.0, 16384.0, 16384.0)] {
+        let r = g.check_run_size(num(rows), num(inner), num(cols));
+        assert_js_error(
+            r.map(|()| JsValue::UNDEFINED),
+            "SIZE_OVER_LIMIT",
+            "twice over (the CPU backend's own copies)",
+        );
+    }
+    let r = g.start_square(num(16384.0), js(&[0.0]), JsValue::UNDEFINED);
+    assert_js_error(
+        r.map(JsValue::from),
+        "SIZE_OVER_LIMIT",
+        "bytes of WebAssembly memory",
+    );
+    g.check_run_size(num(12000.0), num(12000.0), num(12000.0))
+        .expect("a 12000² product fits");
+    g.check_run_size(num(14000.0), JsValue::UNDEFINED, JsValue::UNDEFINED)
+        .expect("a 14000² square fits");
 }
