@@ -181,21 +181,30 @@ impl GpuEngine {
         if self.register_fixed || self.register != RegisterParams::GPU {
             return self.register.describe();
         }
+        let tile = |p: RegisterParams| {
+            let (cols, rows) = p.tile();
+            format!("{rows}x{cols}")
+        };
         let form = |p: RegisterParams| match p {
-            RegisterParams::Staged { bm, bn, tm, tn, .. } => format!("{bm}x{bn} ({tm}x{tn})"),
+            RegisterParams::Staged { tm, tn, .. } => format!("{} ({tm}x{tn})", tile(p)),
             RegisterParams::Cpu => String::new(),
+        };
+        let RegisterParams::Staged { bk, .. } = RegisterParams::GPU else {
+            return self.register.describe();
         };
         format!(
             "staged: {} tiles of C per workgroup (outputs per invocation); while C has fewer \
-             than {} of those, {}, and while it has at most {} of these, {}; k in slices of 16 \
-             through workgroup memory; vec4 loads where inner and cols are multiples of 4, \
-             element loads otherwise; on whole 128x128 and 64x32 tiles with k a multiple of 16 \
+             than {} of those, {}, and while it has at most {} of these, {}; k in slices of \
+             {bk} through workgroup memory; vec4 loads where inner and cols are multiples of \
+             4, element loads otherwise; on whole {} and {} tiles with k a multiple of {bk} \
              the edge checks are compiled out",
             form(RegisterParams::GPU),
             RegisterParams::SMALL_BELOW_TILES,
             form(RegisterParams::GPU_SMALL),
             RegisterParams::NARROW_UP_TO_TILES,
             form(RegisterParams::GPU_NARROW),
+            tile(RegisterParams::GPU),
+            tile(RegisterParams::GPU_NARROW),
         )
     }
 
