@@ -42,10 +42,10 @@ const POOL_MAX_BUFFERS: usize = 6;
 const POOL_MAX_BYTES: u64 = 512 << 20;
 /// Uniform blocks kept, keyed by content (a chain's passes share theirs).
 const UNIFORMS_MAX: usize = 64;
-/// Compute passes recorded into one command buffer before it is submitted (as TF.js
-/// batches 15). On the H100 a submit per pass measured no slower (bench/NOTES.md), but
-/// fewer submits cost the browser less bookkeeping, and nothing is lost: a readback,
-/// an upload, `whenDone()` and a timed step submit at once.
+/// The most compute passes recorded into one command buffer before it is submitted
+/// (TF.js batches 15). On the H100 a submit per pass measured no slower (bench/NOTES.md),
+/// but fewer submits cost the browser less bookkeeping. A readback, an upload,
+/// `whenDone()` and a timed step submit at once.
 const PASSES_PER_SUBMIT: usize = 16;
 /// Invocations along each side of the 2D kernels' workgroups (global, tiled16,
 /// affine, heatmap): the largest dimension is this many times the workgroup limit.
@@ -105,6 +105,11 @@ pub struct GpuEngine {
     replacement: Rc<RefCell<Replacement>>,
     /// Commands recorded but not yet submitted.
     pending: Option<Batch>,
+    /// Passes after which the batch being recorded is submitted: 1 after a sync point
+    /// (an upload, a readback, `whenDone()`), doubling to PASSES_PER_SUBMIT, so an idle
+    /// GPU starts on the first pass while the page records the next ones instead of
+    /// waiting for 16 to be recorded.
+    submit_after: usize,
     /// Keeps the uncaptured-error handler alive as long as its device.
     _on_error: Closure<dyn FnMut(GpuUncapturedErrorEvent)>,
 }
@@ -146,6 +151,7 @@ impl GpuEngine {
             generation: 0,
             replacement,
             pending: None,
+            submit_after: 1,
             _on_error: on_error,
         }
     }
@@ -515,14 +521,22 @@ impl GpuEngine {
         pass.dispatch_workgroups_with_workgroup_count_y(groups.0 as u32, groups.1 as u32);
         pass.end();
         batch.passes += 1;
-        if batch.passes >= PASSES_PER_SUBMIT {
-            self.flush();
+        if batch.passes >= self.submit_after {
+            self.submit();
+            self.submit_after = (self.submit_after * 2).min(PASSES_PER_SUBMIT);
         }
         Ok(())
     }
 
-    /// Submits the recorded commands, if any, then lets their temporaries go.
+    /// Submits the recorded commands, if any, at a sync point: the next batch is
+    /// submitted after its first pass (see `submit_after`).
     pub fn flush(&mut self) {
+        self.submit();
+        self.submit_after = 1;
+    }
+
+    /// Submits the recorded commands, if any, then lets their temporaries go.
+    fn submit(&mut self) {
         if let Some(batch) = self.pending.take() {
             self.gpu.queue().submit(&[batch.encoder.finish()]);
         }
