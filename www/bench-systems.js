@@ -24,7 +24,8 @@ export const nextTick = () => new Promise((r) => setTimeout(r, 0));
 /** What the chain's extra numbers mean (recorded in the result and printed in the report). */
 export const CHAIN_EXTRAS = {
   wall: 'compute only, wall clock: the input is uploaded and the GPU idle before the clock starts (untimed: ' +
-    'start + whenDone); timed: the P passes submitted back to back (one submit each; TF.js: its own batching) ' +
+    'start + whenDone); timed: the P passes submitted back to back (this project: a submit after passes 1, 3, 7 ' +
+    'and 15 of the idle queue, then every 16; TF.js: every 15) ' +
     'and one onSubmittedWorkDone (WebGL: a fence) at the end; no readback. Per pass = time / P; runs shorter ' +
     'than minSample are timed B at a time (B independent chains, one wait at the end) and divided by B·P; ' +
     'median of up to `repeats` runs. Before each timed sample the GPU is kept busy, untimed, for about `heat` ms ' +
@@ -39,6 +40,12 @@ export const CHAIN_EXTRAS = {
 
 /** The most passes one heat() runs (at the 0.03 ms a dispatch costs the page on the H100, 250 ms). */
 const HEAT_MAX_PASSES = 8192;
+/**
+ * The most bytes of buffers the wall clock's B chains may hold together (3 n² floats
+ * each). At 2^28 (until 2026-11-24, night) n = 4096 got B = 1: a 15 ms sample, of which the
+ * ~1.5 ms of submit and onSubmittedWorkDone latency was a tenth.
+ */
+const WALL_BATCH_BYTES = 2 ** 30;
 
 /** Polls `f` (returns null while pending) from the event loop, up to `ms`. */
 async function poll(f, ms = 10_000) {
@@ -143,7 +150,7 @@ export async function runChainExtras(g, kernel, n, a, ctx) {
   const bytes = 3 * 4 * n * n; // input and two ping-pong buffers a chain
   let batch = 1;
   if (estimateMs < ctx.minSampleMs) {
-    batch = Math.min(ctx.maxBatch, Math.ceil(ctx.minSampleMs / Math.max(estimateMs, 0.05)), Math.max(1, Math.floor(2 ** 28 / bytes)));
+    batch = Math.min(ctx.maxBatch, Math.ceil(ctx.minSampleMs / Math.max(estimateMs, 0.05)), Math.max(1, Math.floor(WALL_BATCH_BYTES / bytes)));
   }
   out.wallBatch = batch;
   for (let r = 0; r < repeats; r++) {
@@ -499,7 +506,7 @@ async function tfWebgpuChainExtras(tf, be, n, a, ctx) {
   if (repeats === 1 && ctx.repeats > 1) out.wallStatus = 'single';
   let batch = 1;
   if (estimateMs < ctx.minSampleMs) {
-    batch = Math.min(ctx.maxBatch, Math.ceil(ctx.minSampleMs / Math.max(estimateMs, 0.05)), Math.max(1, Math.floor(2 ** 28 / (3 * 4 * n * n))));
+    batch = Math.min(ctx.maxBatch, Math.ceil(ctx.minSampleMs / Math.max(estimateMs, 0.05)), Math.max(1, Math.floor(WALL_BATCH_BYTES / (3 * 4 * n * n))));
   }
   out.wallBatch = batch;
   for (let r = 0; r < repeats; r++) {
