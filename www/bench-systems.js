@@ -29,8 +29,9 @@ export const CHAIN_EXTRAS = {
     'and one onSubmittedWorkDone (WebGL: a fence) at the end; no readback. Per pass = time / P; runs shorter ' +
     'than minSample are timed B at a time (B independent chains, one wait at the end) and divided by B·P; ' +
     'median of up to `repeats` runs. Before each timed sample the GPU is kept busy, untimed, for about `heat` ms ' +
-    '(one uploaded matrix squared back to back, when a pass is shorter than that), and a timed sample is at ' +
-    'least `heat` ms of back-to-back chains: an idle GPU runs its next short burst at low clocks',
+    '(one uploaded matrix squared back to back, when a pass is shorter than that; one untimed chain first tells ' +
+    'how long a pass takes): an idle GPU runs its next short burst at low clocks. B is at most what 1 GiB of ' +
+    'the chains\' buffers allows',
   gpu: 'GPU timestamps: separate runs with timestamp queries at the start and end of each compute pass ' +
     '(this project: Run.step(true) then Run.gpuTimes(); WebGL: EXT_disjoint_timer_query_webgl2; TF.js: tf.time() ' +
     'kernelMs, the sum over its programs); per pass = a run\'s summed pass times / P, median of up to `repeats` runs. ' +
@@ -98,8 +99,20 @@ export async function runChainExtras(g, kernel, n, a, ctx) {
     }
   };
 
-  // 1. GPU timestamps (where the device grants them), one run of P passes at a time.
+  // 0. One untimed chain, so that heat() knows how long a pass takes before the
+  // first timed run too (until 2026-11-24 the first timestamp run went unheated).
   let estimateMs = null;
+  {
+    const run = await start();
+    try {
+      const t0 = performance.now();
+      while (run.step(false)) { /* untimed passes */ }
+      await run.whenDone();
+      estimateMs = performance.now() - t0;
+    } finally { run.free(); }
+  }
+  chainMs = estimateMs;
+  // 1. GPU timestamps (where the device grants them), one run of P passes at a time.
   if (g.info().timerQuery) {
     for (let r = 0; r < ctx.repeats; r++) {
       const run = await start();
@@ -130,15 +143,6 @@ export async function runChainExtras(g, kernel, n, a, ctx) {
     out.gpuReason = 'no GPU timer on this device (timestamp-query / EXT_disjoint_timer_query_webgl2)';
   }
   // 2. The wall clock of the passes alone: B chains started (untimed), then timed.
-  if (estimateMs === null) {
-    const run = await start();
-    try {
-      const t0 = performance.now();
-      while (run.step(false)) { /* untimed passes */ }
-      await run.whenDone();
-      estimateMs = performance.now() - t0;
-    } finally { run.free(); }
-  }
   chainMs = estimateMs;
   const repeats = extraRuns(estimateMs, ctx);
   if (repeats === 0) {
@@ -434,6 +438,19 @@ async function tfWebgpuChainExtras(tf, be, n, a, ctx) {
   const out = { wallStatus: 'ok', wallTimesMs: [], gpuStatus: 'ok', gpuRunsMs: [] };
   const idle = () => be.device.queue.onSubmittedWorkDone();
   let estimateMs = null;
+  // As runChainExtras's step 0: one untimed chain, so the first timed run is heated too.
+  const estimate = async () => {
+    const x = tfUploaded(tf, be, n, a);
+    tfFlush(be);
+    await idle();
+    const t0 = performance.now();
+    const y = tfChain(tf, x, P);
+    tfFlush(be);
+    await idle();
+    estimateMs = performance.now() - t0;
+    x.dispose();
+    y.dispose();
+  };
   // As runChainExtras's heat(): one upload squared K times back to back, untimed.
   const heat = async () => {
     const perPass = estimateMs === null ? null : estimateMs / P;
@@ -451,6 +468,7 @@ async function tfWebgpuChainExtras(tf, be, n, a, ctx) {
     }
   };
 
+  await estimate();
   if (be.supportTimestampQuery) {
     for (let r = 0; r < ctx.repeats; r++) {
       const x = tfUploaded(tf, be, n, a);
@@ -484,18 +502,6 @@ async function tfWebgpuChainExtras(tf, be, n, a, ctx) {
   } else {
     out.gpuStatus = 'unavailable';
     out.gpuReason = 'TF.js WebGPU has no timestamp-query on this device';
-  }
-  if (estimateMs === null) {
-    const x = tfUploaded(tf, be, n, a);
-    tfFlush(be);
-    await idle();
-    const t0 = performance.now();
-    const y = tfChain(tf, x, P);
-    tfFlush(be);
-    await idle();
-    estimateMs = performance.now() - t0;
-    x.dispose();
-    y.dispose();
   }
   const repeats = extraRuns(estimateMs, ctx);
   if (repeats === 0) {
