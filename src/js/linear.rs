@@ -41,7 +41,9 @@ fn lu_args(n: &JsValue, a: &JsValue, steps: &JsValue) -> Result<(usize, Vec<f32>
     let steps = if steps.is_undefined() {
         n
     } else {
-        shape::count("steps", number_arg("steps", steps)?, shape::MAX_COUNT)? as usize
+        // At most n, checked here on the number: 2^32 cast to a wasm32 usize is 0, and
+        // would stop after no step at all.
+        shape::count("steps", number_arg("steps", steps)?, n as f64)? as usize
     };
     Ok((n, a, steps))
 }

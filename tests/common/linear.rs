@@ -231,6 +231,12 @@ pub async fn bad_systems_say_what_is_wrong(backend: Backend) {
     assert_js_error(e, "BAD_ARGUMENT", "must be a number");
     let e = JsFuture::from(api.lu_async(num(1.5), arr(1), JsValue::UNDEFINED)).await;
     assert_js_error(e, "BAD_DIMENSION", "n");
+    // Steps past n are refused, 2^32 and past too (once cast to a wasm32 usize,
+    // 2^32 stopped after no step and 2^32 + 1 after one, with no error).
+    for steps in [3.0, 4294967296.0, 4294967297.0] {
+        let e = JsFuture::from(api.lu_async(num(2.0), arr(4), num(steps))).await;
+        assert_js_error(e, "BAD_COUNT", "from 0 to 2");
+    }
     if backend == Backend::WebGpu {
         let e = api
             .lu(num(1.0), arr(1), JsValue::UNDEFINED)
