@@ -198,6 +198,34 @@ pub(crate) fn parse_options(
     Ok(options)
 }
 
+/// An options object that may hold only the `known` keys (undefined or null: no
+/// options): a misspelt key ({ dampening: 0.5 }) would otherwise run with its default
+/// quietly, and a number or string in its place would be read as no options at all.
+/// `example` ends "must be an object such as …".
+pub(crate) fn known_keys(value: &JsValue, known: &[&str], example: &str) -> Result<()> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(());
+    }
+    let Some(obj) = value.dyn_ref::<Object>().filter(|_| value.is_object()) else {
+        return Err(GpgpuError::BadArgument {
+            name: "options".into(),
+            detail: format!("must be an object such as {example}"),
+        });
+    };
+    let keys = Object::keys(obj);
+    match keys
+        .iter()
+        .filter_map(|k| k.as_string())
+        .find(|k| !known.contains(&k.as_str()))
+    {
+        None => Ok(()),
+        Some(key) => Err(GpgpuError::BadArgument {
+            name: "options".into(),
+            detail: format!("unknown option '{key}'; known: {}", known.join(", ")),
+        }),
+    }
+}
+
 /// A whole-number option in 1..=max, or `default` when absent.
 pub(crate) fn count_option(obj: &JsValue, key: &str, default: usize, max: f64) -> Result<usize> {
     match number_option(obj, key)? {

@@ -6,7 +6,9 @@ use js_sys::{Float32Array, Float64Array, Object, Promise, Uint32Array, Uint8Arra
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-use super::args::{count_option, matrix_arg, number_option, positive_option, set, to_js_error};
+use super::args::{
+    count_option, known_keys, matrix_arg, number_option, positive_option, set, to_js_error,
+};
 use super::JsGpgpu;
 use crate::batched::ransac::{self, Ransac};
 use crate::error::{GpgpuError, Result};
@@ -31,22 +33,10 @@ export interface RansacResult { h: Float64Array | null; inliers: Uint8Array; ite
 /// `{ iterations, threshold, seed }`, each optional.
 fn options(value: &JsValue) -> Result<RansacOptions> {
     let mut o = RansacOptions::default();
+    let example = "{ iterations: 2000, threshold: 3 }";
+    known_keys(value, &["iterations", "threshold", "seed"], example)?;
     if value.is_undefined() || value.is_null() {
         return Ok(o);
-    }
-    let Some(obj) = value.dyn_ref::<Object>().filter(|_| value.is_object()) else {
-        return Err(GpgpuError::BadArgument {
-            name: "options".into(),
-            detail: "must be an object such as { iterations: 2000, threshold: 3 }".into(),
-        });
-    };
-    for key in Object::keys(obj).iter().filter_map(|k| k.as_string()) {
-        if !["iterations", "threshold", "seed"].contains(&key.as_str()) {
-            return Err(GpgpuError::BadArgument {
-                name: "options".into(),
-                detail: format!("unknown option '{key}'; known: iterations, threshold, seed"),
-            });
-        }
     }
     o.iterations = count_option(value, "iterations", o.iterations, MAX_ITERATIONS as f64)?;
     if let Some(t) = positive_option(value, "options", "threshold")? {

@@ -14,7 +14,9 @@ use js_sys::{Float32Array, Float64Array, Object, Promise, Reflect, Uint32Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-use super::args::{count_option, matrix_arg, number_arg, number_option, set, to_js_error};
+use super::args::{
+    count_option, known_keys, matrix_arg, number_arg, number_option, set, to_js_error,
+};
 use super::{JsGpgpu, JsResult};
 use crate::apps::eigen::EigenPair;
 use crate::apps::jacobi::JacobiSettings;
@@ -31,6 +33,9 @@ export interface PageRankOptions { damping?: number; tolerance?: number; maxIter
  *  Σ|Δx| after each iteration. */
 export interface PageRankResult { ranks: Float32Array | Float64Array; converged: boolean;
   iterations: number; deltas: Float64Array; }
+/** Options of `jacobiSparseAsync`: `jacobiAsync`'s but `kernel` (a sparse product
+ *  has one kernel per backend). */
+export type SparseJacobiOptions = Omit<JacobiOptions, "kernel">;
 /** Options of `powerSparseAsync`: stop when ‖Ax − λx‖ ≤ tolerance·|λ|. */
 export interface PowerSparseOptions { tolerance?: number; maxIterations?: number; }
 /** The sparse power method's eigenpair: λ after each iteration (history) and
@@ -413,24 +418,8 @@ fn repeats_arg(repeats: &JsValue) -> Result<usize> {
 }
 
 fn pagerank_settings(options: &JsValue, tolerance: f64) -> Result<PageRankSettings> {
-    // A misspelt key ({ dampening: 0.5 }) would otherwise run with the default quietly.
-    const KNOWN: [&str; 3] = ["damping", "tolerance", "maxIterations"];
-    if let Some(obj) = options
-        .dyn_ref::<js_sys::Object>()
-        .filter(|_| options.is_object())
-    {
-        for key in js_sys::Object::keys(obj)
-            .iter()
-            .filter_map(|k| k.as_string())
-        {
-            if !KNOWN.contains(&key.as_str()) {
-                return Err(GpgpuError::BadArgument {
-                    name: "options".into(),
-                    detail: format!("unknown key '{key}'; known: {}", KNOWN.join(", ")),
-                });
-            }
-        }
-    }
+    let known = ["damping", "tolerance", "maxIterations"];
+    known_keys(options, &known, "{ damping: 0.85 }")?;
     let damping = match number_option(options, "damping") {
         Ok(d) => d.unwrap_or(0.85),
         // NaN and ±Infinity: the damping's own message.
@@ -534,11 +523,13 @@ impl JsGpgpu {
         &self,
         #[wasm_bindgen(unchecked_param_type = "Csr")] a: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] b: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "JacobiOptions")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "SparseJacobiOptions")] options: JsValue,
     ) -> Promise {
         let read = || -> Result<_> {
             let a = lookup("a", &a)?;
             let b = matrix_arg("b", &b)?;
+            let known = ["epsilon", "maxIterations", "recordEvery"];
+            known_keys(&options, &known, "{ epsilon: 1e-6 }")?;
             let epsilon = super::args::positive_option(&options, "options", "epsilon")?;
             let settings = JacobiSettings {
                 epsilon: epsilon.unwrap_or(1e-6) as f32,
@@ -630,6 +621,11 @@ impl JsGpgpu {
     ) -> Promise {
         let read = || -> Result<_> {
             let a = lookup("a", &a)?;
+            known_keys(
+                &options,
+                &["tolerance", "maxIterations"],
+                "{ tolerance: 1e-5 }",
+            )?;
             let tolerance = super::args::positive_option(&options, "options", "tolerance")?;
             let max = count_option(&options, "maxIterations", 500, 1e6)?;
             Ok((a, tolerance.unwrap_or(1e-5), max))

@@ -372,7 +372,34 @@ pub async fn csr_from_javascript_and_its_errors(setup: Setup) {
     let misspelt = Object::new();
     Reflect::set(&misspelt, &"dampening".into(), &0.5.into()).unwrap();
     let e = settle(api.pagerank_async(a.clone(), misspelt.into())).await;
-    assert_js_error(e, "BAD_ARGUMENT", "unknown key 'dampening'");
+    assert_js_error(e, "BAD_ARGUMENT", "unknown option 'dampening'");
+    // The sparse Jacobi and power method check their keys too (a misspelt one ran
+    // with the defaults), and options that are no object are refused, not read as
+    // none (PageRank took `5` as no options).
+    let b = js(&[1.0, 1.0, 1.0]);
+    let opts = |key: &str| {
+        let o = Object::new();
+        Reflect::set(&o, &key.into(), &1e-3.into()).unwrap();
+        JsValue::from(o)
+    };
+    let e = settle(api.jacobi_sparse_async(a.clone(), b.clone(), opts("epsilonn"))).await;
+    assert_js_error(
+        e,
+        "BAD_ARGUMENT",
+        "unknown option 'epsilonn'; known: epsilon",
+    );
+    let e = settle(api.jacobi_sparse_async(a.clone(), b.clone(), opts("kernel"))).await;
+    assert_js_error(e, "BAD_ARGUMENT", "unknown option 'kernel'");
+    let e = settle(api.power_sparse_async(a.clone(), opts("tol"))).await;
+    assert_js_error(e, "BAD_ARGUMENT", "unknown option 'tol'; known: tolerance");
+    let e = settle(api.jacobi_sparse_async(a.clone(), b.clone(), num(5.0))).await;
+    assert_js_error(e, "BAD_ARGUMENT", "must be an object");
+    let e = settle(api.power_sparse_async(a.clone(), "fast".into())).await;
+    assert_js_error(e, "BAD_ARGUMENT", "must be an object");
+    let e = settle(api.pagerank_async(a.clone(), num(5.0))).await;
+    assert_js_error(e, "BAD_ARGUMENT", "must be an object");
+    let e = call(&a, "pagerankReference", &[num(5.0)]);
+    assert_js_error(e, "BAD_ARGUMENT", "must be an object");
     let nan = JsCsr::from_dense(num(2.0), num(2.0), js(&[0.0, f32::NAN, 1.0, 0.0])).unwrap();
     let e = settle(api.pagerank_async(nan, JsValue::UNDEFINED)).await;
     assert_js_error(
