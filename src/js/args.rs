@@ -297,10 +297,20 @@ pub(crate) fn style_arg(value: &JsValue) -> Result<(Style, Option<f32>)> {
     let positive = |key| positive_option(value, "style", key).map(|v| v.map(|v| v as f32));
     let range = positive("range")?;
     style.log_floor = positive("logFloor")?;
-    style.sequential = Reflect::get(value, &"sequential".into())
-        .ok()
-        .and_then(|v| v.as_bool())
-        .unwrap_or(false);
+    // Not JavaScript's truthiness: 'yes' or 1 was read as false before.
+    let sequential = Reflect::get(value, &"sequential".into()).unwrap_or(JsValue::UNDEFINED);
+    style.sequential = match sequential.is_undefined() || sequential.is_null() {
+        true => false,
+        false => sequential
+            .as_bool()
+            .ok_or_else(|| GpgpuError::BadArgument {
+                name: "style.sequential".into(),
+                detail: format!(
+                    "must be true or false, got {}",
+                    js_kind_or_number(&sequential)
+                ),
+            })?,
+    };
     Ok((style, range))
 }
 

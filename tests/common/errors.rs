@@ -370,6 +370,13 @@ pub async fn every_argument_of_the_wrong_kind_is_a_gpgpu_error(setup: JsSetup) {
     Reflect::set(&style, &"range".into(), &(-1).into()).unwrap();
     let r = api.draw_heatmap(two(), m(), canvas(), style.into()).await;
     assert_js_error(r, "BAD_ARGUMENT", "style.range: is -1; it must be > 0");
+    // sequential is a boolean: 'yes' or 1 drew the diverging map with no word.
+    for bad in [JsValue::from("yes"), num(1.0)] {
+        let style = Object::new();
+        Reflect::set(&style, &"sequential".into(), &bad).unwrap();
+        let r = api.draw_heatmap(two(), m(), canvas(), style.into()).await;
+        assert_js_error(r, "BAD_ARGUMENT", "style.sequential: must be true or false");
+    }
     let r = api.draw_heatmap(two(), m(), num(1.0), u()).await;
     assert_js_error(r, "BAD_ARGUMENT", "canvas");
     // Whole-number options say the same thing for every bad value.
