@@ -990,20 +990,9 @@ impl GpuEngine {
     pub fn product_source(&self, kernel: Kernel, semiring: Semiring, n: usize) -> String {
         let (register, fit) = self.square_form(n);
         let key = self.product_key(kernel, semiring, register, fit);
-        let constants: Vec<String> = key
-            .constants()
-            .iter()
-            .map(|&(name, value)| match name {
-                "SEMIRING" => format!("SEMIRING = {value} ({})", semiring.name()),
-                "EDGES" if value == 0.0 => {
-                    "EDGES = false (every tile inside: the checks are compiled out)".into()
-                }
-                _ => format!("{name} = {value}"),
-            })
-            .collect();
         format!(
             "// Pipeline constants for an n x n product, n = {n}: {}.\n{}",
-            constants.join(", "),
+            key.constants_comment(),
             key.source()
         )
     }

@@ -195,6 +195,29 @@ impl PipelineKey {
             _ => vec![],
         }
     }
+
+    /// The override constants as `gpu.shaderSource` heads the source with them: the
+    /// semiring named, and `EDGES` as the WGSL bool it is (the pipeline is given a
+    /// number, 0 or 1, but the source declares `override EDGES: bool`).
+    pub fn constants_comment(&self) -> String {
+        let semiring = match *self {
+            PipelineKey::Product { semiring, .. } => semiring.name(),
+            _ => "",
+        };
+        let said: Vec<String> = self
+            .constants()
+            .iter()
+            .map(|&(name, value)| match name {
+                "SEMIRING" => format!("SEMIRING = {value} ({semiring})"),
+                "EDGES" if value == 0.0 => {
+                    "EDGES = false (every tile inside: the checks are compiled out)".into()
+                }
+                "EDGES" => "EDGES = true (tiles at the edges: the checks stay on)".into(),
+                _ => format!("{name} = {value}"),
+            })
+            .collect();
+        said.join(", ")
+    }
 }
 
 /// The value of the `SEMIRING` override in wgsl/semiring.wgsl.
@@ -276,6 +299,36 @@ mod tests {
         assert_eq!(tiles.source(), keys[0].source());
         assert_ne!(tiles.constants(), keys[0].constants());
         assert_ne!(tiles.name(), keys[0].name());
+    }
+
+    #[test]
+    fn the_constants_comment_says_edges_as_a_bool() {
+        let key = |register, fit| PipelineKey::Product {
+            kernel: Kernel::Register,
+            semiring: Semiring::MinPlus,
+            register,
+            fit,
+        };
+        // Edge tiles keep their checks (EDGES = 1 was printed: a number, where the
+        // source declares a bool); whole tiles compile them out.
+        for register in [RegisterParams::GPU, RegisterParams::GPU_NARROW] {
+            let edges = key(register, Fit::Vec4).constants_comment();
+            assert!(
+                edges.contains("EDGES = true (tiles at the edges: the checks stay on)"),
+                "{edges}"
+            );
+            assert!(!edges.contains("EDGES = 1"), "{edges}");
+            let whole = key(register, Fit::Tiles).constants_comment();
+            assert!(
+                whole.contains("EDGES = false (every tile inside"),
+                "{whole}"
+            );
+        }
+        let narrow = key(RegisterParams::GPU_NARROW, Fit::Tiles).constants_comment();
+        assert!(narrow.starts_with("SEMIRING = 2 (min-plus), TILE_N4 = 8, EDGES = false"));
+        // Forms with no EDGES constant say none.
+        let cpu = key(RegisterParams::CPU, Fit::Vec4).constants_comment();
+        assert_eq!(cpu, "SEMIRING = 2 (min-plus)");
     }
 
     #[test]
