@@ -172,12 +172,21 @@ mod start {
     pub fn run_size(g: &Gpgpu, [rows, inner, cols]: [&JsValue; 3]) -> Result<()> {
         // Rows alone: a square run's n, named as startSquare names it.
         let square = inner.is_undefined() && cols.is_undefined();
+        if !square && (inner.is_undefined() || cols.is_undefined()) {
+            // Two sizes once checked a product whose missing one was rows, unsaid.
+            return Err(GpgpuError::BadArgument {
+                name: "checkRunSize".into(),
+                detail: "give rows, inner and cols (a product, as startMultiply takes \
+                         them) or n alone (startSquare, startPower, startSquareRepeatedly), \
+                         not two sizes"
+                    .into(),
+            });
+        }
         let rows = dim(g, if square { "n" } else { "rows" }, rows, false)?;
-        let or_rows = |name: &str, v: &JsValue| match v.is_undefined() {
-            true => Ok(rows),
-            false => dim(g, name, v, false),
+        let (inner, cols) = match square {
+            true => (rows, rows),
+            false => (dim(g, "inner", inner, false)?, dim(g, "cols", cols, false)?),
         };
-        let (inner, cols) = (or_rows("inner", inner)?, or_rows("cols", cols)?);
         let out = Shape::new(rows, cols);
         // A square run has one input, as startSquare counts it.
         let inputs = match square {
@@ -603,8 +612,8 @@ impl JsGpgpu {
     /// Throws what `startMultiply(rows, inner, cols, …)` (inner and cols left out:
     /// `startSquare(rows, …)`, or a power of it) would throw for these sizes, with no
     /// arrays: SIZE_OVER_LIMIT past the device's limit or WebAssembly memory,
-    /// BAD_DIMENSION. Call it before building inputs of that size, which can take
-    /// long or fail in JavaScript.
+    /// BAD_DIMENSION. Give all three sizes or one: two are BAD_ARGUMENT. Call it
+    /// before building inputs of that size, which can take long or fail in JavaScript.
     #[wasm_bindgen(js_name = checkRunSize)]
     pub fn check_run_size(
         &self,

@@ -120,6 +120,12 @@ pub async fn bad_dimensions_are_refused_with_a_clear_message(setup: JsSetup) {
     assert_js_error(r, "BAD_DIMENSION", "n = 0");
     let r = api.g.check_run_size(num(2.0), num(3.0), num(max + 1.0));
     assert_js_error(r, "SIZE_OVER_LIMIT", "cols");
+    // Two sizes are no shape: the missing one was taken from rows with no word
+    // (checkRunSize(2, 3) passed, having checked a 2 x 3 · 3 x 2 product).
+    for (inner, cols) in [(num(3.0), u()), (u(), num(3.0))] {
+        let r = api.g.check_run_size(num(2.0), inner, cols);
+        assert_js_error(r, "BAD_ARGUMENT", "give rows, inner and cols");
+    }
     for (rows, inner, cols) in [(64.0, u(), u()), (2.0, num(3.0), num(4.0))] {
         api.g
             .check_run_size(num(rows), inner, cols)
