@@ -9,12 +9,15 @@ pub const WEBGPU_LIMIT_HINT: &str = "Use a smaller matrix (the device's limits a
      or the WebGL backend, whose limit is the texture size; the plain and Async products cut \
      matrices past the limit into tiles, step-through runs do not.";
 
-/// What limits a matrix side on the CPU backend, and what to do about it.
-pub const CPU_LIMIT_HINT: &str = "The CPU backend uses no GPU: its limit is WebAssembly's \
-     4 GiB of memory, which must hold its matrices and the copies a call makes of them \
-     (16384 x 16384 float32 values are 1 GiB each; a product of n x n matrices fits up to \
-     n = 12,900 or so). Use smaller matrices; the plain and Async products cut matrices \
-     past the limit into tiles where memory allows, step-through runs do not.";
+/// What limits a matrix side on the CPU backend, and what to do about it: a cap on
+/// each side, whatever the other side (a 100000 x 1 matrix is 400 KB, and over it),
+/// not the memory a call holds, which is checked besides with its own message.
+pub const CPU_LIMIT_HINT: &str = "The CPU backend uses no GPU; it takes matrices of at \
+     most 16384 rows and 16384 columns, whatever the other side, so that one matrix stays \
+     within 1 GiB of WebAssembly's 4 GiB of memory (what a whole call holds, with the \
+     copies it makes, is checked besides: a product of n x n matrices fits up to \
+     n = 12,900 or so). Use sides of at most 16384; the plain and Async products cut \
+     matrices past that into tiles, step-through runs do not.";
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum NumberProblem {
@@ -192,7 +195,7 @@ impl fmt::Display for GpgpuError {
                 f,
                 "{name} = {} is larger than this device's limit of {limit} \
                  (info().maxDimension: on WebGL MAX_TEXTURE_SIZE / MAX_VIEWPORT_DIMS, on \
-                 the CPU what WebAssembly's 4 GiB hold for a product). Use {name} <= {limit}.",
+                 the CPU 16384 rows or columns a side). Use {name} <= {limit}.",
                 js_number(*value)
             ),
             // "n = 0: …", not "n = 0 is 0: …".

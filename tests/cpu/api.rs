@@ -104,6 +104,16 @@ async fn the_cpu_kernel_and_limit_are_named_as_the_cpus() {
         "{message}"
     );
     assert!(!message.contains("texture"), "{message}");
+    // The cap is per side, whatever the other side: a 100000 x 1 matrix (400 KB) is
+    // over it, and its message names that cap, not memory (it said "its limit is
+    // WebAssembly's 4 GiB of memory").
+    let r = g.check_run_size(num(100000.0), num(1.0), num(1.0));
+    let message = assert_js_error(r, "SIZE_OVER_LIMIT", "rows = 100000");
+    assert!(
+        message.contains("at most 16384 rows and 16384 columns, whatever the other side"),
+        "{message}"
+    );
+    assert!(!message.contains("its limit is WebAssembly's"), "{message}");
     // Under that limit, what the CPU backend holds in WebAssembly memory: its own
     // copies of the inputs too. A 15000² product passed a check of inputs and result
     // (2.5 GiB) and then ran out of memory; checkRunSize and the runs refuse it.
