@@ -288,7 +288,17 @@ impl JsCsr {
     ) -> JsResult<JsValue> {
         let make = || {
             let (r, c) = dims(&rows, &cols)?;
-            let k = shape::dimension("perRow", number_arg("perRow", &per_row)?, c)?;
+            let k = shape::dimension("perRow", number_arg("perRow", &per_row)?, usize::MAX)?;
+            if k > c {
+                // Not a device limit (SIZE_OVER_LIMIT named info().maxDimension here).
+                return Err(GpgpuError::BadArgument {
+                    name: "perRow".into(),
+                    detail: format!(
+                        "is {k}, more than the {c} columns: a row holds at most one \
+                         nonzero per column"
+                    ),
+                });
+            }
             check_bench_nnz(r as f64 * k as f64)?;
             let seed = shape::count("seed", number_arg("seed", &seed)?, u32::MAX as f64)?;
             Ok(sparse::random_uniform(r, c, k, seed as u32))

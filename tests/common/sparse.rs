@@ -364,6 +364,10 @@ pub async fn csr_from_javascript_and_its_errors(setup: Setup) {
         "BAD_ARGUMENT",
         "needs rows + 1 = 2",
     );
+    // More nonzeros per row than columns: the columns are the limit, not the device.
+    let e = JsCsr::random_uniform(num(2.0), num(2.0), num(5.0), num(1.0));
+    let message = assert_js_error(e, "BAD_ARGUMENT", "perRow: is 5, more than the 2 columns");
+    assert!(!message.contains("maxDimension"), "{message}");
     // Graph errors through the JS API: damping, NaN weights, vector length, freed.
     let opts = Object::new();
     Reflect::set(&opts, &"damping".into(), &1.5.into()).unwrap();
