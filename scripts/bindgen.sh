@@ -9,6 +9,7 @@
 #    -Oz, not -O3: measured the same page speed and 20 KB smaller (bench/NOTES.md, "wasm size").
 # 2. wasm-bindgen without the name and producers sections (names only served stack traces
 #    of panics: 177 KB of the 1 MB file).
+# 3. scripts/glue-freed.py on the JS glue: freed objects' calls are GpgpuError FREED.
 # Skips step 1, saying so, where wasm-opt is missing (scripts/setup.sh installs it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +20,7 @@ WASM="$TARGET_DIR/wasm32-unknown-unknown/release/gpgpu_matrix.wasm"
 # Up to date (cargo's output and this script older than what they made): nothing to do,
 # so that make test's build step does not pay wasm-opt's ~10 s again.
 if [ "$OUT/gpgpu_matrix_bg.wasm" -nt "$WASM" ] && [ "$OUT/gpgpu_matrix_bg.wasm" -nt "$0" ] \
+  && [ "$OUT/gpgpu_matrix_bg.wasm" -nt scripts/glue-freed.py ] \
   && [ -f "$OUT/gpgpu_matrix.js" ] && [ -f "$OUT/gpgpu_matrix.d.ts" ]; then
   exit 0
 fi
@@ -36,3 +38,7 @@ else
 fi
 wasm-bindgen --target web --remove-name-section --remove-producers-section \
   --out-dir "$OUT" "$TMP/gpgpu_matrix.wasm"
+# 3. A freed object's calls throw a GpgpuError with code FREED, and a second free() does
+#    nothing, instead of wasm-bindgen's plain "null pointer passed to rust" (the script
+#    says how; it stops the build if wasm-bindgen's output no longer matches).
+python3 scripts/glue-freed.py "$OUT/gpgpu_matrix.js"

@@ -118,3 +118,51 @@ for (const [name, file] of Object.entries(RUNS)) {
     await context.close();
   });
 }
+
+test('every class of the installed package says FREED when used after free(), and frees twice quietly', async () => {
+  // wasm-bindgen's glue threw a plain Error('null pointer passed to rust') for both,
+  // so `using` after an explicit free() threw at the end of its block
+  // (scripts/glue-freed.py edits the glue).
+  const context = await browser.newContext();
+  const script = `
+    import init, { Gpgpu, Csr, BlockSparse, Tridiagonal, Devices } from './node_modules/gpgpu-matrix/gpgpu_matrix.js';
+    await init();
+    const cpu = await Gpgpu.create({ backend: 'cpu', threads: 0 });
+    const gpu = await Gpgpu.create({ backend: 'cpu', threads: 0 });
+    const objects = {
+      Gpgpu: [gpu, (o) => o.squareAsync(1, [2])],
+      Run: [cpu.startSquare(1, [2]), (o) => o.step()],
+      Csr: [Csr.fromDense(1, 1, [1]), (o) => o.toDense()],
+      BlockSparse: [BlockSparse.fromDense(1, 1, [1], 1), (o) => o.density()],
+      Tridiagonal: [new Tridiagonal([], [1], []), (o) => o.toCsr()],
+      Devices: [new Devices([cpu]), (o) => o.autoRatios()],
+    };
+    const out = {};
+    for (const [name, [object, use]] of Object.entries(objects)) {
+      object.free();
+      let error;
+      try { await use(object); } catch (e) { error = e; }
+      let again = 'quiet';
+      try { object.free(); object[Symbol.dispose](); } catch (e) { again = e.message; }
+      out[name] = { name: error?.name, code: error?.code, message: error?.message, again };
+    }
+    cpu.free();
+    window.__freed = out;
+  `;
+  await context.route(`${origin}/freed.html`, (r) => r.fulfill({ contentType: 'text/html', body: `<!doctype html><script type="module">${script}</script>` }));
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${origin}/freed.html`);
+  await page.waitForFunction(() => window.__freed || null, null, { timeout: 60_000 }).catch(() => {});
+  assert.deepEqual(errors, []);
+  const out = await page.evaluate(() => window.__freed);
+  assert.deepEqual(Object.keys(out), ['Gpgpu', 'Run', 'Csr', 'BlockSparse', 'Tridiagonal', 'Devices']);
+  for (const [name, r] of Object.entries(out)) {
+    assert.equal(r.name, 'GpgpuError', `${name}: ${r.message}`);
+    assert.equal(r.code, 'FREED', name);
+    assert.match(r.message, /was freed .* cannot be used again/, name);
+    assert.equal(r.again, 'quiet', `${name}: a second free() and [Symbol.dispose] do nothing`);
+  }
+  await context.close();
+});
