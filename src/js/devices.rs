@@ -65,7 +65,17 @@ fn engine_of(value: &JsValue, i: usize) -> Result<(Handle, Backend)> {
     };
     let method = Reflect::get(value, &"__engineRef".into()).map_err(|_| not())?;
     let method: js_sys::Function = method.dyn_into().map_err(|_| not())?;
-    let made = method.call0(value).map_err(|_| not())?;
+    // A Gpgpu whose method throws was freed (it said "is a Gpgpu; give Gpgpu objects").
+    let freed = || super::args::js_kind(value) == "a Gpgpu";
+    let made = method.call0(value).map_err(|_| match freed() {
+        true => GpgpuError::BadArgument {
+            name: format!("devices[{i}]"),
+            detail: "is a Gpgpu that was freed (free() was called on it): give Gpgpu \
+                     objects still in use"
+                .into(),
+        },
+        false => not(),
+    })?;
     let r = EngineRef::try_from_js_value(made).map_err(|_| not())?;
     Ok((r.handle, r.backend))
 }

@@ -206,6 +206,13 @@ async fn the_javascript_devices_class_splits_and_checks_its_arguments() {
         "BAD_ARGUMENT",
         "devices[0]",
     );
+    // A Gpgpu freed before the Devices is made: said so (it was "is a Gpgpu; give
+    // Gpgpu objects", which a Gpgpu is).
+    let freed = JsValue::from(js_on(Backend::Cpu).await);
+    let free = js_sys::Reflect::get(&freed, &"free".into()).unwrap();
+    js_sys::Function::from(free).call0(&freed).unwrap();
+    let e = JsDevices::new(Array::of1(&freed).into()).map(|_| ());
+    assert_js_error(e, "BAD_ARGUMENT", "devices[0]: is a Gpgpu that was freed");
 }
 
 #[wasm_bindgen_test]
