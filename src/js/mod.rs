@@ -99,6 +99,16 @@ export type GpgpuErrorCode = "NO_WEBGL2" | "NO_FLOAT_RENDER_TARGET" | "SIZE_OVER
   | "PROGRAM_LINK" | "CONTEXT_LOST" | "FREED" | "GL_ERROR" | "NO_WEBGPU" | "DEVICE_LOST"
   | "OUT_OF_MEMORY" | "WEBGPU_ERROR" | "NEEDS_ASYNC" | "WORKER_ERROR";
 export interface GpgpuError extends Error { name: "GpgpuError"; code: GpgpuErrorCode; }
+/** `checkRunSize`'s two forms (merged into the class Gpgpu). */
+export interface Gpgpu {
+  /** Throws what `startSquare(n, …)` (or startPower, startSquareRepeatedly) would
+   *  throw for an n × n input, with no arrays: SIZE_OVER_LIMIT past the device's limit
+   *  or WebAssembly memory, BAD_DIMENSION. Ask before building a large input. */
+  checkRunSize(n: number): void;
+  /** The same for `startMultiply(rows, inner, cols, …)`: give all three sizes (two
+   *  are BAD_ARGUMENT). */
+  checkRunSize(rows: number, inner: number, cols: number): void;
+}
 export interface Reachability { matrix: Float32Array; connected: boolean; squarings: number; }
 export interface ShortestPaths { distances: Float32Array; squarings: number; negativeCycle: boolean; }
 export interface FibonacciResult { k: number; value: number; exactValue: string | null;
@@ -614,7 +624,8 @@ impl JsGpgpu {
     /// arrays: SIZE_OVER_LIMIT past the device's limit or WebAssembly memory,
     /// BAD_DIMENSION. Give all three sizes or one: two are BAD_ARGUMENT. Call it
     /// before building inputs of that size, which can take long or fail in JavaScript.
-    #[wasm_bindgen(js_name = checkRunSize)]
+    /// (Its d.ts is the two overloads in TS_TYPES, so that tsc refuses two sizes too.)
+    #[wasm_bindgen(js_name = checkRunSize, skip_typescript)]
     pub fn check_run_size(
         &self,
         #[wasm_bindgen(unchecked_param_type = "number")] rows: JsValue,

@@ -166,3 +166,35 @@ test('every class of the installed package says FREED when used after free(), an
   }
   await context.close();
 });
+
+test('the .d.ts refuses, as tsc --strict errors, what the calls refuse at run time', () => {
+  // Each line below compiled, and then threw (or, before the calls checked them,
+  // ran with what was not asked for): checkRunSize with two sizes, the sparse
+  // Jacobi given jacobiAsync's `kernel`, a heatmap's `sequential` as a string.
+  const refused = [
+    'gpu.checkRunSize(2, 3);',
+    "await gpu.jacobiSparseAsync(a, [1, 1], { kernel: 'naive' });",
+    "await gpu.drawHeatmapAsync(2, 2, [1, 2, 3, 4], new OffscreenCanvas(2, 2), { sequential: 'yes' });",
+  ];
+  const source = [
+    "import init, { Gpgpu, Csr } from 'gpgpu-matrix';",
+    'await init();',
+    'const gpu = await Gpgpu.create();',
+    'const a = Csr.fromDense(2, 2, [4, 1, 1, 3]);',
+    // What they take.
+    'gpu.checkRunSize(64); gpu.checkRunSize(2, 3, 4);',
+    'await gpu.jacobiSparseAsync(a, [1, 1], { epsilon: 1e-5, maxIterations: 10 });',
+    ...refused.flatMap((line) => ['// @ts-expect-error', line]),
+    'export {};',
+  ].join('\n');
+  writeFileSync(join(project, 'refused.ts'), source);
+  const config = JSON.parse(examples.tsconfig.code);
+  writeFileSync(join(project, 'tsconfig.refused.json'), JSON.stringify({ ...config, compilerOptions: { ...config.compilerOptions, noEmit: true }, files: ['refused.ts'] }));
+  const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  try {
+    execFileSync(process.execPath, [tsc, '-p', join(project, 'tsconfig.refused.json')], { cwd: project, encoding: 'utf8', stdio: 'pipe' });
+  } catch (e) {
+    // An unused @ts-expect-error: the .d.ts let that line through.
+    assert.fail(`tsc: ${e.stdout}${e.stderr}`);
+  }
+});
