@@ -299,7 +299,7 @@ impl JsCsr {
                     ),
                 });
             }
-            check_bench_nnz(r as f64 * k as f64)?;
+            check_bench_nnz("rows x perRow", r as f64 * k as f64)?;
             let seed = shape::count("seed", number_arg("seed", &seed)?, u32::MAX as f64)?;
             Ok(sparse::random_uniform(r, c, k, seed as u32))
         };
@@ -317,7 +317,7 @@ impl JsCsr {
         let make = || {
             let (r, _) = dims(&rows, &rows)?;
             let nnz = number_arg("nnz", &nnz)?;
-            check_bench_nnz(nnz)?;
+            check_bench_nnz("nnz", nnz)?;
             let nnz = shape::dimension("nnz", nnz, u32::MAX as usize)?;
             let seed = shape::count("seed", number_arg("seed", &seed)?, u32::MAX as f64)?;
             Ok(sparse::random_skewed(r, nnz, seed as u32))
@@ -398,13 +398,15 @@ impl JsTridiagonal {
 }
 
 /// Bench matrices live in wasm memory (8 bytes a nonzero, twice while uploading).
-fn check_bench_nnz(nnz: f64) -> Result<()> {
+/// `name` is what the caller gave (it said "nnz" for benchStreamAsync's len too).
+fn check_bench_nnz(name: &str, nnz: f64) -> Result<()> {
     const MAX: f64 = (1u64 << 27) as f64;
     if nnz > MAX {
         return Err(GpgpuError::BadArgument {
-            name: "nnz".into(),
+            name: name.into(),
             detail: format!(
-                "is {}: bench matrices hold at most 2^27 nonzeros (WebAssembly's 4 GiB memory)",
+                "is {}: bench matrices and vectors hold at most 2^27 entries (WebAssembly's \
+                 4 GiB memory)",
                 crate::error::js_number(nnz)
             ),
         });
@@ -603,7 +605,7 @@ impl JsGpgpu {
     ) -> Promise {
         let args = (|| {
             let len = number_arg("len", &len)?;
-            check_bench_nnz(len)?;
+            check_bench_nnz("len", len)?;
             Ok::<_, GpgpuError>((
                 shape::dimension("len", len, u32::MAX as usize)?,
                 repeats_arg(&repeats)?,

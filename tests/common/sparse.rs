@@ -368,6 +368,9 @@ pub async fn csr_from_javascript_and_its_errors(setup: Setup) {
     let e = JsCsr::random_uniform(num(2.0), num(2.0), num(5.0), num(1.0));
     let message = assert_js_error(e, "BAD_ARGUMENT", "perRow: is 5, more than the 2 columns");
     assert!(!message.contains("maxDimension"), "{message}");
+    // The bench's sizes are named as given (benchStreamAsync's len was called "nnz").
+    let e = settle(api.bench_stream_async(num(1e12), num(1.0))).await;
+    assert_js_error(e, "BAD_ARGUMENT", "len: is 1000000000000: bench matrices");
     // Graph errors through the JS API: damping, NaN weights, vector length, freed.
     let opts = Object::new();
     Reflect::set(&opts, &"damping".into(), &1.5.into()).unwrap();
