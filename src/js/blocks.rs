@@ -176,7 +176,8 @@ impl JsBlockSparse {
     }
 
     /// A rows×cols matrix from its nonzero blocks: `[{ row, col, data }]`, row and
-    /// col on the block grid, data blockSize² values row-major.
+    /// col on the block grid, data blockSize² values row-major. A block whose entries
+    /// inside the matrix are all zero is not stored, as in `fromDense`.
     #[wasm_bindgen(js_name = fromBlocks, unchecked_return_type = "BlockSparse")]
     pub fn from_blocks(
         #[wasm_bindgen(unchecked_param_type = "number")] rows: JsValue,

@@ -272,7 +272,8 @@ impl BlockSparse {
     }
 
     /// From a list of blocks: (block row, block column, block_size² values row-major).
-    /// Entries of edge blocks that fall outside the matrix are ignored (stored as 0).
+    /// Entries of edge blocks that fall outside the matrix are ignored (stored as 0),
+    /// and a block with no nonzero entry inside the matrix is not stored.
     pub fn from_blocks(
         shape: Shape,
         block_size: usize,
@@ -311,13 +312,20 @@ impl BlockSparse {
         for bi in 0..gr {
             while next < order.len() && blocks[order[next]].0 == bi {
                 let (_, bj, data) = blocks[order[next]];
-                pattern.cols.push(bj);
                 let (rows, cols) = (bs.min(shape.rows - bi * bs), bs.min(shape.cols - bj * bs));
+                let start = values.len();
                 for r in 0..bs {
                     for c in 0..bs {
                         let inside = r < rows && c < cols;
                         values.push(if inside { data[r * bs + c] } else { 0.0 });
                     }
+                }
+                // Only blocks with a nonzero entry are stored, as from_dense stores
+                // them: a block given as zeros (or nonzero only past the edge) was
+                // stored and counted among the nonzero blocks.
+                match values[start..].iter().any(|&v| v != 0.0) {
+                    true => pattern.cols.push(bj),
+                    false => values.truncate(start),
                 }
                 next += 1;
             }
@@ -852,6 +860,19 @@ mod tests {
         assert!(matches!(outside, Err(GpgpuError::BadArgument { .. })));
         let short = BlockSparse::from_blocks(shape, 2, &[(0, 0, &b1[..3])]);
         assert!(matches!(short, Err(GpgpuError::BadLength { .. })));
+        // Blocks given as zeros, or nonzero only past the matrix's edge, are not
+        // stored: only blocks with a nonzero entry are (they were stored and counted
+        // as nonzero blocks).
+        let edge_only = [0.0, 9.0, 0.0, 9.0]; // block (1, 1) of a 3 x 3 matrix: 1 x 1 inside
+        let z = BlockSparse::from_blocks(shape, 2, &[(0, 1, &[0.0; 4]), (1, 1, &edge_only)]);
+        assert_eq!(z.unwrap().pattern.stored(), 0);
+        let mixed = BlockSparse::from_blocks(shape, 2, &[(0, 1, &[0.0; 4]), (1, 0, &b1)]).unwrap();
+        assert_eq!(mixed.pattern.cols, vec![0]);
+        assert_eq!(mixed.pattern.row_starts, vec![0, 0, 1]);
+        assert_eq!(
+            mixed.to_dense(),
+            vec![0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 2.0, 0.0]
+        );
         // Hand-built parts are checked before use.
         assert!(m.check("a").is_ok());
         let mut broken = m.clone();
@@ -986,12 +1007,15 @@ mod tests {
 
     #[test]
     fn pruning_drops_zero_blocks() {
-        let m = BlockSparse::from_blocks(
+        // A stored block that became zero (as a product's cancelled blocks do).
+        let mut m = BlockSparse::from_blocks(
             Shape::square(4),
             2,
-            &[(0, 0, &[0.0; 4]), (1, 1, &[1.0, 0.0, 0.0, 0.0])],
+            &[(0, 0, &[1.0; 4]), (1, 1, &[1.0, 0.0, 0.0, 0.0])],
         )
         .unwrap();
+        m.values[..4].fill(0.0);
+        assert_eq!(m.pattern.stored(), 2);
         let p = m.pruned();
         assert_eq!(p.pattern.stored(), 1);
         assert_eq!(p.to_dense(), m.to_dense());
