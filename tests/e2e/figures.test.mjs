@@ -133,6 +133,51 @@ test('heatmaps save as PNGs of their own pixels; tables copy as CSV and Markdown
   await page.context().close();
 });
 
+test('tables with cells spanning rows and columns copy as a grid, and lines shown apart stay apart', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=4`, undefined, clipboard);
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  const copied = async (table, action = 'csv') => {
+    const b = page.locator(`${table} ~ .figure-tools [data-action=${action}], .scroll-x:has(> ${table}) + .figure-tools [data-action=${action}]`).first();
+    await page.evaluate(() => navigator.clipboard.writeText(''));
+    await b.click();
+    await page.waitForFunction((el) => el.dataset.done === 'Copied', await b.elementHandle());
+    return page.evaluate(() => navigator.clipboard.readText());
+  };
+
+  // CUDA beside WGSL: each "what changes" note spans both columns.
+  const listing = parseCsv(await copied('#cuda-wgsl'));
+  assert.ok(listing.length > 10);
+  for (const row of listing) assert.equal(row.length, 2, JSON.stringify(row));
+  const note = listing.find((r) => r[0].startsWith('__syncthreads() is workgroupBarrier()'));
+  assert.deepEqual(note?.[1], '', 'the note in the first column, the second empty');
+
+  // The measured table: two header rows (n and the ratio span both; the backends span
+  // their kernels) over one row per n, each time with its GFLOP/s on a line below it.
+  for (const n of [64, 128]) await page.uncheck(`#compute-n-${n}`);
+  await page.click('#compute-run');
+  await page.waitForFunction(() => ['done', 'error', 'cancelled'].includes(document.getElementById('compute').dataset.status), null, { timeout: 180_000 });
+  assert.equal(await page.getAttribute('#compute', 'data-status'), 'done', await page.textContent('#compute-status'));
+  const csv = parseCsv(await copied('#compute-table'));
+  assert.equal(csv.length, 3, 'two header rows and n = 32');
+  for (const row of csv) assert.equal(row.length, 10, JSON.stringify(row));
+  assert.deepEqual(csv[0].slice(0, 2).concat(csv[0].slice(4, 8)).map((c) => c.split(' (')[0]),
+    ['n', 'WebGPU compute shaders', 'WebGL2 fragment shaders', '', 'global ÷ shared, here', 'K40, CUDA kernel times']);
+  assert.deepEqual(csv[1], ['', 'global', 'tiled16 (shared)', 'register', 'blocked8', 'naive', '', 'global', 'shared', 'ratio']);
+  assert.equal(csv[2][0], '32');
+  for (const [j, kernel] of [[1, 'global'], [5, 'naive']]) {
+    const shown = await page.$eval(`#compute-table td[data-kernel=${kernel}]`, (td) => td.innerText.replace(/\s+/g, ' ').trim());
+    assert.equal(csv[2][j], shown, `${kernel}: the time, its GFLOP/s and the wall time apart, as on screen`);
+    assert.deepEqual(numbersIn(csv[2][j]), numbersIn(shown));
+  }
+  assert.match(csv[2][6], /^\d\.\d+ GPU times$/);
+  assert.equal(csv[2][7], '0.015 ms 4.37 GFLOP/s', 'the K40\'s time and GFLOP/s apart');
+  const md = (await copied('#compute-table', 'markdown')).trim().split('\n').filter((l) => l.startsWith('|'));
+  assert.equal(md.length, 4, 'head, rule, second head, n = 32');
+  for (const line of md) assert.equal(line.match(/(?<!\\)\|/g).length, 11, line);
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
+
 test('the benchmark plot saves as SVG and PNG', async () => {
   const page = await openPage(browser, `${server.origin}/www/bench.html?show=swiftshader`);
   await page.waitForSelector('#plot svg');

@@ -197,6 +197,17 @@ function pictureTools(host, compact, pick = () => mainPicture(host), vector = dr
 /** A cell's text as a spreadsheet reads it: numbers with ASCII minus and no group spaces. */
 export function cellText(cell) {
   const copy = cell.cloneNode(true);
+  // What the page's CSS lays out as a block (a time's GFLOP/s line under it, say) is a
+  // line of its own on screen: keep a space on each side, or "1.4 ms" and "0.047" run together.
+  if (cell.isConnected) {
+    const live = cell.querySelectorAll('*');
+    const copies = copy.querySelectorAll('*');
+    live.forEach((x, i) => {
+      if (/^(inline|none|contents)/.test(getComputedStyle(x).display)) return;
+      copies[i].before(' ');
+      copies[i].after(' ');
+    });
+  }
   for (const x of copy.querySelectorAll(`.${TOOLS}, [aria-hidden="true"], script, style, button`)) x.remove();
   // A line break or block inside a cell separates words on screen: keep a space there.
   for (const x of copy.querySelectorAll('br, div, p, li')) x.after(' ');
@@ -208,9 +219,30 @@ export function cellText(cell) {
   return /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(number) || /^[-+]?(Infinity|NaN)$/.test(number) ? number : text.replace(/\u2212/g, '-');
 }
 
-/** The rows of `table` (head, bodies, foot) as arrays of cell texts. */
+/**
+ * The rows of `table` (head, bodies, foot) as arrays of cell texts, laid out as the table
+ * is: a cell spanning several columns or rows (a heading over three kernels, say) takes
+ * its text into the first of them and leaves the others empty, so every column below
+ * stays under its own heading.
+ */
 export function tableRows(table) {
-  return [...table.rows].filter((r) => r.closest('table') === table).map((r) => [...r.cells].map(cellText));
+  const rows = [...table.rows].filter((r) => r.closest('table') === table);
+  const grid = rows.map(() => []);
+  rows.forEach((row, i) => {
+    let col = 0;
+    for (const cell of row.cells) {
+      while (grid[i][col] !== undefined) col++;
+      const text = cellText(cell);
+      const across = Math.max(1, cell.colSpan);
+      // rowspan="0" spans the rest of the table.
+      const down = cell.rowSpan === 0 ? rows.length - i : Math.max(1, cell.rowSpan);
+      for (let r = i; r < Math.min(rows.length, i + down); r++) {
+        for (let c = col; c < col + across; c++) grid[r][c] = r === i && c === col ? text : '';
+      }
+      col += across;
+    }
+  });
+  return grid.map((r) => Array.from(r, (x) => x ?? ''));
 }
 
 export function toCsv(rows) {
