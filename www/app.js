@@ -56,6 +56,8 @@ const page = { gpu: null, info: null, last: null, session: null, backends: null 
 window.__page = page;
 
 let controls, timeline, refClient, gl, shaderPanel;
+/** The "Link for slides" box (www/ui/slides.js): its snippet follows the permalink. */
+let slides = null;
 const views = {};
 
 // ---------------------------------------------------------------------------------
@@ -689,6 +691,8 @@ function configFromForm(mode) {
 
 function updatePermalink(config) {
   $('permalink').href = `${location.pathname}?${withSectionParams(toQuery(config), location.search)}`;
+  // An open "Link for slides" box must not go on offering the previous configuration.
+  slides?.refresh();
 }
 
 /**
@@ -711,6 +715,7 @@ const sectionUrl = {
     if (`?${q}` !== location.search) history.replaceState(history.state, '', `${location.pathname}${q ? `?${q}` : ''}`);
     const link = new URL($('permalink').href, location.href);
     $('permalink').href = `${link.pathname}?${withSectionParams(demoQuery(link.search), '', state)}`;
+    slides?.refresh();
   },
 };
 
@@ -981,7 +986,7 @@ async function main() {
   const allNotes = [...notes];
   showNotes(allNotes);
   updatePermalink(config);
-  mountSlidesLink($('slides-link'), $('slides-box'), () => ({
+  slides = mountSlidesLink($('slides-link'), $('slides-box'), () => ({
     href: $('permalink').href,
     title: `gpgpu-matrix: ${$('permalink').search || 'the default configuration'}`,
   }));

@@ -226,3 +226,31 @@ test('"Link for slides" gives an iframe of the result panel alone, which works o
   assert.deepEqual(slide.problems(), []);
   await slide.context().close();
 });
+
+test('an open "Link for slides" box follows the configuration: a new run or a changed field is what it offers', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=5`);
+  assert.equal(await waitForStatus(page), 'done');
+  await page.click('#slides-link');
+  const offered = async () => {
+    const src = new URL((await page.inputValue('#slides-snippet')).match(/<iframe src="([^"]+)"/)[1].replace(/&amp;/g, '&'));
+    const open = new URL(await page.getAttribute('#slides-open', 'href'));
+    assert.equal(open.href, src.href, 'the Open link is the snippet\'s address');
+    return Object.fromEntries(['n', 'op', 'p', 'embed', 'luN'].map((k) => [k, src.searchParams.get(k)]));
+  };
+  assert.deepEqual(await offered(), { n: '5', op: 'square', p: null, embed: '1', luN: null });
+  // A run of another n, the box still open.
+  await page.fill('#n', '6');
+  await page.click('#run');
+  await page.waitForFunction(() => document.body.dataset.status === 'done' && new URLSearchParams(location.search).get('n') === '6');
+  assert.deepEqual(await offered(), { n: '6', op: 'square', p: null, embed: '1', luN: null });
+  // A field changed, not run yet: the permalink has it, and so does the snippet.
+  await page.selectOption('#op', 'power');
+  assert.deepEqual(await offered(), { n: '6', op: 'power', p: '5', embed: '1', luN: null });
+  // A panel's field written into the address.
+  await page.fill('#luN', '3');
+  await page.click('#linear-steps-run');
+  await page.waitForFunction(() => document.getElementById('linear-steps').dataset.status === 'done', null, { timeout: 60_000 });
+  assert.equal((await offered()).luN, '3');
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
