@@ -254,3 +254,27 @@ test('an open "Link for slides" box follows the configuration: a new run or a ch
   assert.deepEqual(page.problems(), []);
   await page.context().close();
 });
+
+test('a table or picture with nothing in it yet offers nothing to copy or save; once drawn, it does', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=4`);
+  assert.equal(await waitForStatus(page), 'done');
+  // "Several devices" before its first run: an empty table and two empty svgs.
+  const tools = { table: '#devices .scroll-x:has(> #devices-table) + .figure-tools', bars: '#devices-bars + .figure-tools', sweep: '#devices-sweep + .figure-tools' };
+  const visible = () => page.evaluate((t) => Object.fromEntries(Object.entries(t).map(([k, s]) => [k, !!document.querySelector(s)?.checkVisibility()])), tools);
+  for (const s of Object.values(tools)) assert.equal(await page.locator(s).count(), 1, `${s}: its tools exist`);
+  assert.deepEqual(await visible(), { table: false, bars: false, sweep: false });
+  assert.equal(await page.locator('#devices-bars').evaluate((e) => e.checkVisibility()), false, 'no blank picture before a run');
+  // A run at this share draws the bars (the sweep and its table stay empty).
+  await page.selectOption('#devices-n', '128');
+  await page.click('#devices-run');
+  await page.waitForFunction(() => ['done', 'error'].includes(document.getElementById('devices-status').dataset.status), null, { timeout: 120_000 });
+  assert.equal(await page.getAttribute('#devices-status', 'data-status'), 'done', await page.textContent('#devices-status'));
+  assert.deepEqual(await visible(), { table: false, bars: true, sweep: false });
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click(`${tools.bars} [data-action=svg]`)]);
+  assert.match(readFileSync(await dl.path(), 'utf8'), /<rect /, 'the saved bars hold the bars');
+  // Another size clears what was drawn: the tools go with it.
+  await page.selectOption('#devices-n', '256');
+  assert.deepEqual(await visible(), { table: false, bars: false, sweep: false });
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});

@@ -316,9 +316,21 @@ function place(target, host, bar) {
   beside.set(target, bar);
 }
 
+/**
+ * Whether a table or picture holds nothing yet (a section's table before its first run,
+ * an svg it will draw into): there is nothing to copy or save, so its tools stay hidden.
+ */
+function empty(target) {
+  if (target instanceof HTMLTableElement) return ![...target.rows].some((r) => r.cells.length);
+  if (target instanceof SVGElement) return !target.querySelector(':scope > :not(defs, title, desc, style)');
+  return false;
+}
+
+/** Removes the tools of what left the page; shows those of what holds something. */
 function tidy() {
   for (const [target, bar] of beside) {
-    if (!target.isConnected) { bar.remove(); beside.delete(target); }
+    if (!target.isConnected) { bar.remove(); beside.delete(target); continue; }
+    bar.hidden = empty(target);
   }
 }
 
@@ -354,9 +366,10 @@ function decorate(node) {
  */
 export function mountFigureTools(root = document.body) {
   decorate(root);
+  tidy();
   const observer = new MutationObserver((records) => {
-    if (records.some((r) => r.removedNodes.length)) tidy();
     for (const r of records) for (const n of r.addedNodes) decorate(n);
+    tidy();
   });
   observer.observe(root, { childList: true, subtree: true });
   return observer;
