@@ -223,6 +223,33 @@ test('the compute-shader section measures both backends and shows CUDA beside WG
   await page.context().close();
 });
 
+test('Stop ends the compute measurement: the cells it did not reach say so, none is left at "…"', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=4&ref=0`);
+  assert.equal(await waitForStatus(page), 'done');
+  await page.uncheck('#compute-n-128');
+  await page.click('#compute-run');
+  // Stop once the first cell is in (the kernel being measured then finishes first).
+  await page.waitForSelector('#compute-table td.cell[data-ms]', { timeout: 60_000 });
+  await page.click('#compute-stop');
+  await page.waitForFunction(() => document.getElementById('compute').dataset.status !== 'running', null, { timeout: 120_000, polling: 100 });
+  assert.equal(await page.getAttribute('#compute', 'data-status'), 'cancelled', await page.textContent('#compute-status'));
+  const measured = (await page.evaluate(() => window.__compute)).cells.filter((c) => c.ms !== null).length;
+  assert.equal(await page.textContent('#compute-status'), `Stopped after ${measured} measurement${measured === 1 ? '' : 's'}; the cells not reached say “stopped”.`);
+  const cells = await page.$$eval('#compute-table td.cell', (tds) => tds.map((td) => [`${td.closest('tr').dataset.n}/${td.dataset.kernel}`, td.dataset.ms ? 'measured' : td.textContent]));
+  assert.equal(cells.length, 10);
+  assert.ok(measured >= 1 && measured < 10, `${measured} measured`);
+  assert.equal(cells.filter(([, t]) => t === 'measured').length, measured);
+  for (const [cell, text] of cells.filter(([, t]) => t !== 'measured')) assert.equal(text, 'stopped', cell);
+  // Measuring again starts afresh.
+  await page.uncheck('#compute-n-64');
+  await page.click('#compute-run');
+  await page.waitForFunction(() => document.getElementById('compute').dataset.status !== 'running', null, { timeout: 120_000, polling: 100 });
+  assert.equal(await page.getAttribute('#compute', 'data-status'), 'done', await page.textContent('#compute-status'));
+  assert.equal(await page.locator('#compute-table td.cell[data-ms]').count(), 5);
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
+
 test('without WebGPU: notes in the backend menu and the compute section; WebGL keeps working', async () => {
   const page = await openPage(browser, `${server.origin}/index.html?n=8&backend=webgpu&kernel=tiled16`, undefined, {
     init: () => { delete Navigator.prototype.gpu; },

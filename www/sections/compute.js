@@ -120,8 +120,10 @@ function measurement(section, ctx, { noWebgpu, software, webgpu, onMeasured }) {
       const out = await measureAll(ctx, sizes, { noWebgpu, tableSlot, set, stopped: () => stopAsked });
       onMeasured();
       window.__compute = out;
-      if (out.status === 'cancelled') set('cancelled', `Stopped after ${out.cells.filter((c) => c.ms !== null).length} measurements.`);
-      else set('done', `Done: ${out.cells.filter((c) => c.ms !== null).length} measurements at n = ${sizes.join(', ')}${out.cells.some((c) => c.wrong) ? '; some results were WRONG (marked ✗)' : ', every result exact'}.`, out.cells.some((c) => c.wrong) ? 'warn' : '');
+      const count = out.cells.filter((c) => c.ms !== null).length;
+      const measurements = `${count} measurement${count === 1 ? '' : 's'}`;
+      if (out.status === 'cancelled') set('cancelled', `Stopped after ${measurements}; the cells not reached say “stopped”.`);
+      else set('done', `Done: ${measurements} at n = ${sizes.join(', ')}${out.cells.some((c) => c.wrong) ? '; some results were WRONG (marked ✗)' : ', every result exact'}.`, out.cells.some((c) => c.wrong) ? 'warn' : '');
     } catch (err) {
       const d = ctx.describeError(err);
       set('error', `Stopped: ${d.title} (${d.code}): ${d.message}`);
@@ -195,6 +197,8 @@ async function measureAll(ctx, sizes, { noWebgpu, tableSlot, set, stopped }) {
       table.ratio(n, cells);
     }
   }
+  // Stopped: the cells it did not reach say so, rather than go on showing "…".
+  if (status === 'cancelled') table.stopped();
   const ratios = Object.fromEntries(sizes.map((n) => [n, ratioAt(n, cells)?.ratio ?? null]));
   return { status, sizes, cells, ratios, unavailable };
 }
@@ -279,6 +283,16 @@ function resultsTable(sizes, gpus) {
         el('span', { class: 'sub' }, `${rate(gflopsOf(n, shown.ms))} GFLOP/s`),
         el('span', { class: 'sub wall' }, shown.kind === 'wall' ? 'wall (no GPU timer)' : `wall ${ms(c.ms)}`));
       td.title = `${shown.kind === 'wall' ? 'wall time per product' : 'GPU time per product (median of the batch\'s passes)'}; batch of ${c.count} product${c.count === 1 ? '' : 's'}, wall time per product ${ms(c.ms)}`;
+    },
+    /** After Stop: every cell not measured (still "…", or "measuring…") says it was not. */
+    stopped() {
+      for (const td of byKey.values()) {
+        if (td.dataset.ms || td.classList.contains('na')) continue;
+        td.classList.remove('pending');
+        td.classList.add('na');
+        td.textContent = 'stopped';
+        td.title = 'not measured: Stop was pressed before this kernel and n';
+      }
     },
     ratio(n, cells) {
       const got = ratioAt(n, cells);
