@@ -27,7 +27,7 @@ import { ShaderPanel } from './ui/shader-panel.js';
 import { deviceLine, deviceName } from './ui/device.js';
 import { describeError } from './ui/errors.js';
 import * as format from './ui/format.js';
-import { el, gflops, ms, num, rate, sci, short, ulp32, clockMs } from './ui/format.js';
+import { el, gflops, ms, num, rate, sci, ulp32, clockMs } from './ui/format.js';
 import { Timeline } from './ui/timeline.js';
 import { renderPrecision } from './ui/precision.js';
 import { Controls } from './ui/controls.js';
@@ -503,7 +503,7 @@ class Session {
     const canvas = views.diff.prepare(n, n);
     const drawn = await page.gpu.drawHeatmapAsync(n, n, diff, canvas, { range, sequential: true });
     views.diff.drawn(drawn, max, { nan: unmeasured, inf: 0, compared: n * n - unmeasured });
-    views.diff.setTitle(`Error: |${this.dev} − double rounded to float32| / ${short(scale)}`);
+    views.diff.setTitle(`Error: |${this.dev} − double rounded to float32| / ${format.magnitude(scale)}`);
     views.diff.setValues((i, j) => {
       const g = this.result[i * n + j], x = this.ref[i * n + j], d = diff[i * n + j];
       const head = `(${i}, ${j}): ${this.dev} ${num(g)} · double ${num(x, 12)}`;

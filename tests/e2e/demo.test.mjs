@@ -149,6 +149,19 @@ test('the timeline gives each pass\'s largest |value| unrounded; a picture with 
   assert.equal(cells[2], String(passes[2].maxAbs), 'whole numbers below 10^7 in full');
   assert.ok(passes.some((p) => p.maxAbs >= 1000 && p.maxAbs % 100 !== 0), 'a maximum that 3 digits would round');
   assert.match(await page.textContent('#timeline caption'), /Error vs double: ‖GPU − double‖_F \/ ‖double‖_F/);
+  // Values past 2^24: the precision panel names the pass, with the same maximum.
+  const over = passes.findIndex((p) => p.maxAbs > 2 ** 24);
+  assert.ok(over > 0);
+  assert.match(await page.textContent('#precision'), new RegExp(`Values passed 2\\^24 = .* first in pass ${over + 1} \\(.*\\) \\(max \\|value\\| ${magnitude(passes[over].maxAbs)}\\)\\.`));
+  await page.context().close();
+  // Below 2^24, the precision panel and the error picture's title name the same largest
+  // |value| as the timeline, not a rounding of it (they said 24300 where it said 24319).
+  page = await openPage(browser, `${server.origin}/index.html?n=8&input=integers&op=power&p=5`);
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  const max = (await page.evaluate(() => window.__results.passes)).at(-1).maxAbs;
+  assert.ok(Number.isInteger(max) && max >= 1000 && max % 100 !== 0 && max < 2 ** 24, `a maximum that 3 digits would round: ${max}`);
+  assert.match(await page.textContent('#precision'), new RegExp(`No value passed 2\\^24 .* \\(largest \\|value\\| ${max}\\)\\.`));
+  assert.equal(await page.textContent('#heatmaps figure:nth-child(3) figcaption'), `Error: |GPU − double rounded to float32| / ${max}`);
   await page.context().close();
   // i·1000 + j to the 16th power overflows float32 everywhere.
   page = await openPage(browser, `${server.origin}/index.html?n=8&input=pattern&op=power&p=16`);

@@ -2,7 +2,7 @@
 // mean, the 2^24 integer limit, and warnings when values pass 2^24 or overflow to
 // ±Inf / NaN, naming the first pass where it happened.
 import { FLOAT32_EXACT_INTEGER_LIMIT } from '../reference.js';
-import { el, int, short, sci } from './format.js';
+import { el, int, magnitude, sci } from './format.js';
 
 const U32 = 2 ** -24;
 const FLOAT32_MAX = 3.4028234663852886e38;
@@ -87,17 +87,17 @@ export function findWarnings(state) {
     out.push({ level: 'bad', kind: 'nan', text: `NaN: ${int(s.nan)} entries became NaN first in ${where(nanAt)} (Inf − Inf or 0 · Inf in a sum).` });
   }
   if (inputStats && inputStats.maxAbs > FLOAT32_EXACT_INTEGER_LIMIT) {
-    out.push({ level: 'warn', kind: 'input-over-2^24', text: `The input already has values above 2^24 = ${int(FLOAT32_EXACT_INTEGER_LIMIT)} (max |value| ${short(inputStats.maxAbs)}).` });
+    out.push({ level: 'warn', kind: 'input-over-2^24', text: `The input already has values above 2^24 = ${int(FLOAT32_EXACT_INTEGER_LIMIT)} (max |value| ${magnitude(inputStats.maxAbs)}).` });
   }
   if (overAt >= 0) {
     const s = passes[overAt].stats;
-    const max = s.inf > 0 ? '±Inf' : short(s.maxAbs);
+    const max = s.inf > 0 ? '±Inf' : magnitude(s.maxAbs);
     out.push({ level: 'warn', kind: 'over-2^24', text: `Values passed 2^24 = ${int(FLOAT32_EXACT_INTEGER_LIMIT)} first in ${where(overAt)} (max |value| ${max}). ${state.integerInput
       ? 'Above 2^24 float32 cannot hold every integer (the gap between neighbours is 2, then 4, …), so even whole-number results come back rounded.'
       : 'This input is not whole numbers, so the limit changes nothing by itself here: float32 rounds every result to about 7 significant digits, above 2^24 as below.'}` });
   }
   if (!out.length && state.passCount !== undefined && passes.length === state.passCount) {
-    const max = state.resultStats ? short(state.resultStats.maxAbs) : '—';
+    const max = state.resultStats ? magnitude(state.resultStats.maxAbs) : '—';
     let text = `No value passed 2^24 = ${int(FLOAT32_EXACT_INTEGER_LIMIT)} and no ±Inf or NaN appeared (largest |value| ${max}).`;
     if (state.integerInput) text += ' The input holds whole numbers, so every exact result does too, and float32 holds them exactly below 2^24: expect every entry to be the exact integer, and so correctly rounded too (as long as the partial sums stay below 2^24 as well).';
     out.push({ level: 'ok', kind: 'ok', text });
