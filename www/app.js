@@ -33,7 +33,7 @@ import { renderPrecision } from './ui/precision.js';
 import { Controls } from './ui/controls.js';
 import { mountSections, SECTIONS } from './sections/index.js';
 import { mountFigureTools } from './ui/figures.js';
-import { applyEmbed, mountSlidesLink } from './ui/slides.js';
+import { applyEmbed, embedded, mountSlidesLink } from './ui/slides.js';
 import computeSection from './sections/compute.js';
 import partitionedSection from './sections/partitioned.js';
 import batchedSection from './sections/batched.js';
@@ -1114,8 +1114,10 @@ async function main() {
   });
 
   await start(config);
-  // The panels' parts that the address names run once the demo's first run is over.
-  for (const { section, ctx } of panels) await section.restore?.(ctx);
+  // The panels' parts that the address names run once the demo's first run is over;
+  // not on a slide (embed=1), which hides the panels: there they would only take the
+  // device (a split product, a mesh run…) from the result panel every time it loads.
+  if (!embedded()) for (const { section, ctx } of panels) await section.restore?.(ctx);
 }
 
 /** No GPU backend could be made: the error, and nothing to run. */

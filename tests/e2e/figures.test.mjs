@@ -278,3 +278,22 @@ test('a table or picture with nothing in it yet offers nothing to copy or save; 
   assert.deepEqual(page.problems(), []);
   await page.context().close();
 });
+
+test('a slide (embed=1) runs its result panel only: the hidden panels do not run the parts its address names', async () => {
+  // A slide link made after using the panels carries their parameters.
+  const page = await openPage(browser, `${server.origin}/index.html?n=4&luN=3&meshN=4&devN=128&embed=1`);
+  assert.equal(await waitForStatus(page), 'done');
+  // Without embed=1 these run right after the demo's first run (the linear, partitioned and
+  // devices tests check that a link runs them); give them the time to start.
+  await page.waitForTimeout(3000);
+  const parts = await page.evaluate(() => ({
+    steps: document.getElementById('linear-steps').dataset.status,
+    mesh: document.getElementById('partitioned-mesh').dataset.status,
+    devices: document.getElementById('devices-status').dataset.status,
+  }));
+  assert.deepEqual(parts, { steps: 'idle', mesh: 'idle', devices: 'idle' });
+  // The address keeps them, so the same link without embed=1 shows them.
+  assert.equal(new URL(page.url()).searchParams.get('luN'), '3');
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
