@@ -886,6 +886,8 @@ async function cancelClicked() {
   const passes = s.passes.length;
   if (views.out && passes < (s.passCount ?? 0)) {
     views.out.setTitle(passes ? `Output of pass ${passes} of ${s.passCount}: ${s.labels[passes - 1]} (pass ${passes + 1} cancelled)` : 'Output: cancelled before the first pass');
+    // Nor does the error picture wait for a last pass that will not come.
+    if (views.diff && s.refState !== 'off') views.diff.setTitle('No error picture: the run was cancelled before its last pass');
   }
   setStatus('cancelled', `Cancelled after ${passes} of ${s.passCount ?? '?'} passes.${inFlight ? ` A pass already sent to the ${s.dev === 'CPU' ? 'CPU\'s workers' : 'GPU'} finishes in the background.` : ''}`);
   $('ref-progress-text').textContent = s.refState === 'off' ? 'off for this run' : 'cancelled';

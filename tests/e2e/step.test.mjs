@@ -181,3 +181,23 @@ test('settings edited during a step-through: the status says so, and finishing p
   assert.deepEqual(page.problems(), []);
   await page.context().close();
 });
+
+test('Cancel during a step-through: neither picture promises what will not come', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=6&op=power&p=13&mode=step`);
+  assert.equal(await waitForStatus(page, 60_000, ['paused', 'error']), 'paused');
+  const error = () => page.textContent('#heatmaps figure:nth-child(3) figcaption');
+  assert.equal(await error(), 'Error: drawn after the last pass, against the float64 reference');
+  await page.click('#step');
+  await page.waitForFunction(() => document.body.dataset.status === 'paused' && document.body.dataset.passesDone === '1');
+  await page.click('#cancel');
+  assert.equal(await waitForStatus(page, 10_000, ['cancelled']), 'cancelled');
+  assert.equal(await page.textContent('#status'), 'Cancelled after 1 of 5 passes.');
+  assert.match(await page.textContent('#heatmaps figure:nth-child(2) figcaption'), /\(pass 2 cancelled\)$/);
+  assert.equal(await error(), 'No error picture: the run was cancelled before its last pass');
+  // The next step starts a new step-through, whose error picture waits for its last pass again.
+  await page.click('#step');
+  await page.waitForFunction(() => document.body.dataset.status === 'paused' && document.body.dataset.passesDone === '1');
+  assert.equal(await error(), 'Error: drawn after the last pass, against the float64 reference');
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
