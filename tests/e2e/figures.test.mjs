@@ -297,3 +297,28 @@ test('a slide (embed=1) runs its result panel only: the hidden panels do not run
   assert.deepEqual(page.problems(), []);
   await page.context().close();
 });
+
+test('a saved plot says which line is which: its legend is inside the picture', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=4`);
+  assert.equal(await waitForStatus(page), 'done');
+  await page.click('#inverse-run');
+  await page.waitForFunction(() => document.getElementById('inverse').dataset.status !== 'running', null, { timeout: 120_000 });
+  assert.equal(await page.getAttribute('#inverse', 'data-status'), 'done');
+  const plot = page.locator('#inverse figure.plot');
+  // What the page shows of the plot's lines: the series of its data table, and √n's line.
+  const names = await plot.locator('.plot-table thead th').evaluateAll((th) => th.slice(1).map((x) => x.textContent));
+  assert.equal(names.length, 2, names.join(' | '));
+  const svgText = (await downloadOf(page, plot.locator('.figure-tools [data-action=svg]'))).bytes.toString('utf8');
+  for (const name of [...names, '√n = 8: the residual of X = 0']) assert.ok(svgText.includes(`>${name.replace(/&/g, '&amp;')}</text>`), `“${name}” in the saved SVG`);
+  // Each name beside a swatch of its line's colour and dashes.
+  const keys = await plot.locator('svg line.plot-key').evaluateAll((ls) => ls.map((l) => [l.getAttribute('stroke'), l.getAttribute('stroke-dasharray')]));
+  const lines = await plot.locator('svg path').evaluateAll((ps) => ps.map((p) => [p.getAttribute('stroke'), p.getAttribute('stroke-dasharray')]));
+  assert.deepEqual(keys.slice(0, 2), lines);
+  assert.deepEqual(keys[2], ['#6b7280', '4 3']);
+  // The PNG is that picture: as tall as the plot with its legend.
+  const png = decodePng((await downloadOf(page, plot.locator('.figure-tools [data-action=png]'))).bytes);
+  const box = await plot.locator('svg.plot-svg').evaluate((s) => s.viewBox.baseVal.height);
+  assert.equal(png.height, 2 * box);
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});

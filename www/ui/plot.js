@@ -4,7 +4,9 @@
 // ±Inf / NaN (overflow, divergence) cannot sit on a log axis: they get their own
 // rows at the bottom ("0") and the top ("∞ / NaN") so that they are still shown.
 // The plot is drawn at the width of its box (redrawn when the box resizes), so its
-// text stays readable on a phone; a "Data" table under it gives every value.
+// text stays readable on a phone; its legend is drawn inside the picture, so that a
+// saved PNG or SVG still says which line is which; a "Data" table under it gives
+// every value.
 import { el, sci } from './format.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -50,11 +52,10 @@ export class LinePlot {
     this.opts = { xLabel, yLabel, log, label: label || title, yFormat };
     this.title = el('span', {}, title);
     this.area = el('div', { class: 'plot-area' });
-    this.legend = el('ul', { class: 'plot-legend' });
     this.note = el('p', { class: 'plot-note' });
     this.table = el('div', { class: 'scroll-x' });
     this.details = el('details', { class: 'plot-data' }, el('summary', {}, 'Data'), this.table);
-    this.element = el('figure', { class: 'plot' }, el('figcaption', {}, this.title), this.area, this.legend, this.note, this.details);
+    this.element = el('figure', { class: 'plot' }, el('figcaption', {}, this.title), this.area, this.note, this.details);
     this.spec = null;
     this.width = 0;
     if (typeof ResizeObserver !== 'undefined') {
@@ -76,7 +77,6 @@ export class LinePlot {
     this.spec = { series, hlines, vlines };
     this.note.textContent = note;
     this.note.hidden = !note;
-    this.#legend();
     this.#table();
     this.#render();
   }
@@ -84,22 +84,35 @@ export class LinePlot {
   clear() {
     this.spec = null;
     this.area.replaceChildren();
-    this.legend.replaceChildren();
     this.table.replaceChildren();
     this.note.textContent = '';
   }
 
-  #legend() {
+  /**
+   * The legend under the x axis, from y = `top`, in rows as wide as the picture: a
+   * swatch of each series (and each reference line) and its name. Returns its parts
+   * and its height.
+   */
+  #legend(W, top) {
     const { series, hlines } = this.spec;
-    const items = series.map((s, k) => el('li', {},
-      this.#swatch(COLOURS[k % COLOURS.length], DASHES[k % DASHES.length]), s.name));
-    for (const h of hlines) items.push(el('li', {}, this.#swatch('#6b7280', '4 3', 1), h.label));
-    this.legend.replaceChildren(...items);
-  }
-
-  #swatch(colour, dash, width = 2.5) {
-    return svg('svg', { width: 28, height: 10, 'aria-hidden': 'true', class: 'plot-swatch' },
-      svg('line', { x1: 1, y1: 5, x2: 27, y2: 5, stroke: colour, 'stroke-width': width, 'stroke-dasharray': dash || null }));
+    const entries = [
+      ...series.map((s, k) => ({ name: s.name, colour: COLOURS[k % COLOURS.length], dash: DASHES[k % DASHES.length], width: 2.5 })),
+      ...hlines.map((h) => ({ name: h.label, colour: '#6b7280', dash: '4 3', width: 1 })),
+    ];
+    if (!entries.length) return { parts: [], height: 0 };
+    // 11 px text: about 6.2 px a character, measured before the picture is on the page.
+    const ROW = 18, SWATCH = 26, LEFT = 8;
+    const parts = [];
+    let x = LEFT, y = top;
+    for (const e of entries) {
+      const w = SWATCH + 6 + Math.ceil(e.name.length * 6.2) + 16;
+      if (x > LEFT && x + w > W) { x = LEFT; y += ROW; }
+      const mid = y + ROW / 2;
+      parts.push(svg('line', { x1: x, x2: x + SWATCH, y1: mid, y2: mid, stroke: e.colour, 'stroke-width': e.width, 'stroke-dasharray': e.dash || null, class: 'plot-key' }));
+      parts.push(svg('text', { x: x + SWATCH + 6, y: mid + 4, class: 'plot-tick plot-key' }, e.name));
+      x += w;
+    }
+    return { parts, height: y + ROW - top + 4 };
   }
 
   #table() {
@@ -213,8 +226,11 @@ export class LinePlot {
       const last = s.points[s.points.length - 1];
       return last ? `${s.name}: ${s.points.length} points, last ${this.opts.yFormat(last[1])} at ${this.opts.xLabel || 'x'} ${last[0]}` : `${s.name}: no points`;
     }).join('; ');
+    const legend = this.#legend(W, H + 2);
+    parts.push(...legend.parts);
+    const fullH = H + legend.height;
     const pic = svg('svg', {
-      viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: 'img',
+      viewBox: `0 0 ${W} ${fullH}`, width: W, height: fullH, role: 'img',
       'aria-label': `${this.opts.label}${log ? ' (log scale)' : ''}. ${summary}.`, class: 'plot-svg',
     }, ...parts);
     this.area.replaceChildren(pic);
