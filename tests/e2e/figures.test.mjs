@@ -322,3 +322,38 @@ test('a saved plot says which line is which: its legend is inside the picture', 
   assert.deepEqual(page.problems(), []);
   await page.context().close();
 });
+
+test('Copy buttons stay under their table where tables sit in a row or a grid: no equation split, no column taken', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=4`);
+  assert.equal(await waitForStatus(page), 'done');
+  const box = (sel) => page.locator(sel).first().evaluate((e) => { const r = e.getBoundingClientRect(); return { left: r.left, right: r.right, top: r.top, bottom: r.bottom }; });
+  // The precision panel: the formats table in one column, its paragraph in the other.
+  const [table, bar, para] = await Promise.all(['#precision .formats-table', '#precision .formats-table + .figure-tools', '#precision .formats > p'].map(box));
+  assert.ok(bar.top >= table.bottom - 1 && bar.left < table.right, 'the buttons under the table');
+  assert.ok(para.left >= table.right && Math.abs(para.top - table.top) < 40, 'the paragraph beside the table');
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), 'nothing wider than the window');
+  // Batched products: each A · B = C on one line, the buttons under each matrix.
+  await page.fill('#prodBatch', '20');
+  await page.click('#batched-products-run');
+  await page.waitForFunction(() => document.getElementById('batched-products').dataset.status !== 'running', null, { timeout: 120_000 });
+  assert.equal(await page.getAttribute('#batched-products', 'data-status'), 'done');
+  const rows = await page.$$eval('#batched-products .part-figures', (rs) => rs.map((r) => [...r.querySelectorAll('table.part-grid')].map((t) => {
+    const tr = t.getBoundingClientRect();
+    const b = t.nextElementSibling.getBoundingClientRect();
+    return { top: Math.round(tr.top), under: b.top >= tr.bottom - 1 };
+  })));
+  assert.equal(rows.length, 3);
+  for (const row of rows) {
+    assert.equal(row.length, 3, 'A, B and C');
+    assert.ok(row.every((t) => t.top === row[0].top), `one line: ${JSON.stringify(row)}`);
+    assert.ok(row.every((t) => t.under), 'buttons under each matrix');
+  }
+  // Fibonacci: its results table beside its plot, the buttons under the table.
+  await page.click('#fibonacci-run');
+  await page.waitForFunction(() => document.getElementById('fibonacci').dataset.status !== 'running', null, { timeout: 120_000 });
+  const [results, plot] = await Promise.all(['#fibonacci .app-figures.wide table.app-results', '#fibonacci .app-figures.wide figure.plot'].map(box));
+  assert.ok(plot.left >= results.right && Math.abs(plot.top - results.top) < 40, `the plot beside the table: ${JSON.stringify({ results, plot })}`);
+  assert.ok(results.right - results.left > 400, 'the table keeps its column');
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});

@@ -311,8 +311,22 @@ const done = new WeakSet();
 /** Toolbars placed beside (not inside) what they serve: removed when it is. */
 const beside = new Map();
 
+/**
+ * Puts `bar` right after `host`. Where `host` is an item of a grid or flex layout (a
+ * results table beside a plot, A · B = C in a row), the bar would become an item of
+ * its own, taking a column or splitting the row: there `host` and its bar go into a box
+ * that takes the host's place, the bar under the host.
+ */
 function place(target, host, bar) {
-  host.after(bar);
+  const parent = host.parentElement;
+  if (parent && /^(inline-)?(grid|flex)$/.test(getComputedStyle(parent).display)) {
+    const box = document.createElement('div');
+    box.className = 'figure-box';
+    host.replaceWith(box);
+    box.append(host, bar);
+  } else {
+    host.after(bar);
+  }
   beside.set(target, bar);
 }
 
