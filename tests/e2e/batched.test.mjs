@@ -90,6 +90,21 @@ test('batched 3×3 products and powers agree with float64', async () => {
   assert.equal(new URL(page.url()).searchParams.get('prodSeed'), '5');
 });
 
+test('a small batch of products: its time per product in ms, not "1.36e+4 µs", and one product is "1 product"', async () => {
+  await page.fill('#prodBatch', '1');
+  await page.click('#batched-products-run');
+  assert.equal(await settled(page, 'batched-products', 60_000), 'done', await page.textContent('#batched-products-status'));
+  const r = await record(page, 'products');
+  assert.equal(r.batch, 1);
+  assert.ok(r.ms >= 1, `one call takes a millisecond or more here (${r.ms} ms)`);
+  const batch = await row(page, 'batched-products-table', 'batch');
+  assert.match(batch, /^[\d.]+ ms \([\d.]+ ms per product\)$/, batch);
+  assert.doesNotMatch(batch, /e\+/, batch);
+  assert.match(await page.textContent('#batched-products-table tr[data-key="batch"] th'), /^1 productone pass, 9 fragments;/);
+  assert.match(await page.textContent('#batched-products-status'), /^Done on WebGL2: 1 product in /);
+  assert.match(await page.textContent('#batched-products-output'), /The first 1 of 1 product, entries/);
+});
+
 test('batched SVD: A = UΣVᵀ to 1e-5, U and V orthogonal, σ decreasing, sweeps per matrix', async () => {
   await page.fill('#svdBatch', '300');
   await page.click('#batched-svd-run');

@@ -142,24 +142,27 @@ async function productsDemo(ctx, s, output, progress) {
       partitionedGrid(`B${sub(k)}`, 3, 3, tile(b, k), { fmt }),
       el('span', { class: 'part-op', 'aria-hidden': 'true' }, '='),
       partitionedGrid(`C${sub(k)} (${devName(gpu)})`, 3, 3, tile(c, k), { fmt, id: `batched-c${k}` })))),
-    el('p', { class: 'help' }, `The first ${shown} of ${int(batch)} products, entries uniform in [−1, 1) from the seed (shown to 3 decimals).`),
+    el('p', { class: 'help' }, `The first ${shown} of ${products(batch)}, entries uniform in [−1, 1) from the seed (shown to 3 decimals).`),
     el('div', { class: 'scroll-x' }, el('table', { class: 'app-results', id: 'batched-products-table' },
       el('caption', {}, `Batched 3×3 products on ${backendName(gpu)}, against float64 products computed here`),
       el('tbody', {}, [
-        ['batch', `${int(batch)} products`, `${msText(ms)} (${perProduct(ms, batch)} per product)`, `one pass, ${int(batch * 9)} ${workItems(gpu)}; the atlas ${Math.min(batch, perRow) * N} × ${bands(batch) * N} floats (${bands(batch)} band${bands(batch) === 1 ? '' : 's'} of ${int(perRow)} tiles); wall time, upload and readback included`],
-        ['batch-error', `max error, ${int(batch)} products`, `${sci(err.rel)} relative (${sci(err.abs)} absolute)`, 'largest |C − float64 AB| of a matrix over its largest |entry|, the worst of the batch: float32 rounding', ok(err.rel, 1e-5)],
+        ['batch', products(batch), `${msText(ms)} (${perProduct(ms, batch)} per product)`, `one pass, ${int(batch * 9)} ${workItems(gpu)}; the atlas ${Math.min(batch, perRow) * N} × ${bands(batch) * N} floats (${bands(batch)} band${bands(batch) === 1 ? '' : 's'} of ${int(perRow)} tiles); wall time, upload and readback included`],
+        ['batch-error', `max error, ${products(batch)}`, `${sci(err.rel)} relative (${sci(err.abs)} absolute)`, 'largest |C − float64 AB| of a matrix over its largest |entry|, the worst of the batch: float32 rounding', ok(err.rel, 1e-5)],
         ['big', `${int(BIG)} products`, `${msText(bigMs)} (${perProduct(bigMs, BIG)} per product)`, `the same pass, ${int(BIG * 9)} ${workItems(gpu)}; atlas ${perRow * N} × ${bands(BIG) * N} floats`],
         ['big-error', `max error, ${int(BIG)} products`, `${sci(bigErr.rel)} relative`, 'the same measure', ok(bigErr.rel, 1e-5)],
         ['power', `powers M^${p}`, `${msText(powMs)}; max error ${sci(powErr.rel)} relative`, `gpu.powerBatchedAsync(${batch}, 3, m, ${p}): ${squarings} squaring${squarings === 1 ? '' : 's'} and ${Math.max(0, ones - 1)} product${ones - 1 === 1 ? '' : 's'} with the result, each a pass over the whole batch; each M scaled to a largest entry of 1`, ok(powErr.rel, 1e-4)],
       ].map(([key, k, v, note, cls]) => el('tr', { 'data-key': key }, el('th', { scope: 'row' }, k, el('span', { class: 'what' }, note)), el('td', { class: cls || null }, v)))))),
     el('p', { class: 'help' }, 'The wall times include copying the matrices to the GPU and the products back, which for 27 multiply-adds per product is most of the cost: the log keeps its data on the GPU, feeding one batched step into the next.'));
   publishBatched('products', record);
-  return `Done on ${backendName(gpu)}: ${int(batch)} products in ${msText(ms)}, ${int(BIG)} in ${msText(bigMs)}; max relative error ${sci(Math.max(err.rel, bigErr.rel))}, powers ${sci(powErr.rel)}.`;
+  return `Done on ${backendName(gpu)}: ${products(batch)} in ${msText(ms)}, ${int(BIG)} in ${msText(bigMs)}; max relative error ${sci(Math.max(err.rel, bigErr.rel))}, powers ${sci(powErr.rel)}.`;
 }
 
 const SUBS = '₀₁₂₃₄₅₆₇₈₉';
 const sub = (k) => String(k).split('').map((d) => SUBS[d]).join('');
+const products = (k) => `${int(k)} product${k === 1 ? '' : 's'}`;
 function perProduct(ms, count) {
   const us = (ms * 1000) / count;
+  // toPrecision(3) writes 13 600 µs as "1.36e+4": a millisecond or more is given in ms.
+  if (us >= 1000) return msText(us / 1000);
   return us >= 1 ? `${us.toPrecision(3)} µs` : `${(us * 1000).toPrecision(3)} ns`;
 }
