@@ -67,6 +67,10 @@ test('RANSAC at 30 % wrong matches: h within 2 px of the true H, both passes tim
   assert.equal(await settled(page, 'batched-ransac'), 'done', await page.textContent('#batched-ransac-status'));
   const r = await ransacChecks(page, 30);
   assert.deepEqual([r.noise, r.seed, r.backend], [0.5, 7, 'webgl']);
+  // The status gives the map's error as the table does (it said "within 8.88e−1 px").
+  const error = await row(page, 'batched-ransac-table', 'max error of the true inliers under h, against the true H');
+  assert.match(error, /^\d\.\d{3} px$/, error);
+  assert.match(await page.textContent('#batched-ransac-status'), new RegExp(`^Done on WebGL2: 2\u202F000 hypotheses, .* the found map within ${error} of the true one; `));
   const q = new URL(page.url()).searchParams;
   assert.deepEqual([q.get('ransacOutliers'), q.get('ransacNoise'), q.get('ransacSeed'), q.get('ransacIters')], [null, '0.5', '7', null], '30 % and 2000 are the defaults');
   await page.locator('#batched-ransac').screenshot({ path: join(ARTIFACTS, 'batched-ransac.png') });

@@ -146,7 +146,7 @@ async function ransacDemo(ctx, s, output) {
   const times = record.timed ? `fit pass ${msText(r.fitMs)}, scoring pass ${msText(r.scoreMs)} (GPU timers)` : `the passes not timed (${untimedWhy(gpu)})`;
   return r.h === null
     ? `Done on ${backendName(gpu)}: every sample was degenerate, no homography.`
-    : `Done on ${backendName(gpu)}: ${int(r.iterations)} hypotheses, the best with ${r.bestCount} inliers; ${check.trueFound} of ${scene.n - scene.outliers} true inliers found; the found map within ${sci(check.trueMapError)} px of the true one${good ? '' : ' (not within 2 px)'}; ${times}; ${msText(wallMs)} in all.`;
+    : `Done on ${backendName(gpu)}: ${int(r.iterations)} ${r.iterations === 1 ? 'hypothesis' : 'hypotheses'}, the best with ${r.bestCount} inliers; ${check.trueFound} of ${scene.n - scene.outliers} true inliers found; the found map within ${px(check.trueMapError)} of the true one${good ? '' : ' (not within 2 px)'}; ${times}; ${msText(wallMs)} in all.`;
 }
 
 /** Everything the GPU returned, checked in float64. */
