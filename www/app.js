@@ -168,6 +168,7 @@ class Session {
     // What computed the passes, in the page's words: the CPU backend has no GPU.
     this.dev = this.backend === 'cpu' ? 'CPU' : 'GPU';
     document.querySelector('label[for="gpu-progress"]').textContent = `${this.dev} passes`;
+    $('precision-h').textContent = `Precision: float32 on the ${this.dev}, float64 in JavaScript`;
     // The library checks n against the device and WebAssembly memory (SIZE_OVER_LIMIT)
     // before anything is built: an n×n input past them takes long to build, or cannot
     // be allocated at all (n = 65536 is 16 GiB of float32).

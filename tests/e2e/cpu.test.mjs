@@ -37,6 +37,7 @@ test('backend=cpu: passes on the Web Workers, heatmaps, the Rust kernel and a sm
   assert.match(await page.textContent('#heatmaps figure:nth-child(2) .hm-readout'), /^\(0, 0\): CPU −?\d.* · double −?\d/);
   assert.match(await page.textContent('#status'), /with the simd kernel, 2 passes, CPU \d/);
   assert.equal(await page.textContent('label[for="gpu-progress"]'), 'CPU passes');
+  assert.equal(await page.textContent('#precision-h'), 'Precision: float32 on the CPU, float64 in JavaScript');
 
   // The timeline: two CPU passes, wall times (no GPU timer), each pass run by whenDone.
   assert.equal(await page.locator('#timeline tbody tr.ran').count(), 2);
@@ -117,5 +118,14 @@ test('beside the CPU, WebGL on SwiftShader says its GPU times are CPU time', asy
   const page = await openPage(browser, `${server.origin}/index.html?n=8&backend=webgl`);
   assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
   assert.match(await page.textContent('#backend-help'), /Here WebGL runs on SwiftShader, a software renderer: every “GPU” time is CPU time\./);
+  assert.equal(await page.textContent('#precision-h'), 'Precision: float32 on the GPU, float64 in JavaScript');
+  // A run on the CPU from the form, then Back to this one: the heading follows the run.
+  await page.selectOption('#backend', 'cpu');
+  await page.click('#run');
+  await page.waitForFunction(() => document.body.dataset.status === 'done' && window.__results?.backend === 'cpu', null, { timeout: 60_000 });
+  assert.equal(await page.textContent('#precision-h'), 'Precision: float32 on the CPU, float64 in JavaScript');
+  await page.goBack();
+  await page.waitForFunction(() => document.body.dataset.status === 'done' && window.__results?.backend === 'webgl', null, { timeout: 60_000 });
+  assert.equal(await page.textContent('#precision-h'), 'Precision: float32 on the GPU, float64 in JavaScript');
   await page.context().close();
 });
