@@ -95,6 +95,7 @@ test('the default demo squares a 128×128 random matrix and matches the float64 
   assert.match(precision, /No value passed 2\^24/);
   // The timeline has its pass with a GPU time.
   assert.equal(await page.locator('#timeline tbody tr.ran').count(), 1);
+  assert.match(await page.textContent('#timeline caption'), /^1 render-to-texture pass, an n×n×n product \(4\.194 MFLOP at n = 128\)\./);
 
   // The backend: auto, the library's rule, which picks WebGL2 here (SwiftShader's WebGPU
   // adapter is a software one); the page says so.

@@ -67,7 +67,7 @@ export class Timeline {
       kind = 'CPU';
     }
     const caption = el('caption', {}, labels.length
-      ? `${labels.length} ${kind} pass${labels.length > 1 ? 'es' : ''}, each an n×n×n product (${flops(flopsPerPass)} at n = ${n}). Error vs double: ‖${backend === 'cpu' ? 'CPU' : 'GPU'} − double‖_F / ‖double‖_F of the pass's output, the double being the same pass in float64.`
+      ? `${labels.length} ${kind} pass${labels.length > 1 ? 'es' : ''}, ${labels.length > 1 ? 'each ' : ''}an n×n×n product (${flops(flopsPerPass)} at n = ${n}). Error vs double: ‖${backend === 'cpu' ? 'CPU' : 'GPU'} − double‖_F / ‖double‖_F of the pass's output, the double being the same pass in float64.`
       : 'No pass: the answer needs no product (M^0 = I, M^1 = M, M^(2^0) = M).');
     const table = labels.length ? el('table', { class: 'timeline' }, caption, el('thead', {}, head), body) : el('p', {}, caption.textContent);
     // The timeline as a picture too (www/ui/figures.js: Save PNG / Save SVG beside Copy).
