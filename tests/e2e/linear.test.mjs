@@ -156,6 +156,27 @@ test('the fields round-trip through the address; a link runs the parts it names;
   await page.fill('#cmpN', '64');
 });
 
+test('Back to an address with other fields: the results of the fields left behind go', async () => {
+  const p = await openPage(browser, `${server.origin}/index.html?n=4&ref=0`);
+  assert.equal(await waitForStatus(p), 'done');
+  // A new run of the demo (a history entry), then elimination with n = 3 on it.
+  await p.fill('#n', '5');
+  await p.click('#run');
+  await p.waitForFunction(() => document.body.dataset.status === 'done' && new URLSearchParams(location.search).get('n') === '5');
+  await run(p, 'linear-steps', { luKind: 'random', luN: 3, luSeed: 2 });
+  assert.equal(await p.locator('#linear-steps figure').count(), 4, 'A and its 3 steps');
+  assert.equal((await record(p, 'steps')).n, 3);
+  // Back: the address has no luN, the field says 6, and the 3×3 steps must not stay under it.
+  await p.goBack();
+  await p.waitForFunction(() => new URLSearchParams(location.search).get('n') === '4' && document.body.dataset.status === 'done');
+  assert.equal(await p.inputValue('#luN'), '6');
+  assert.equal(await p.locator('#linear-steps figure').count(), 0);
+  assert.equal(await p.getAttribute('#linear-steps', 'data-status'), 'idle');
+  assert.match(await p.textContent('#linear-steps-status'), /^The fields changed \(Back or Forward\): the results shown were for other ones\./);
+  assert.deepEqual(p.problems(), []);
+  await p.context().close();
+});
+
 test('on WebGPU too', async () => {
   const gp = await openPage(browser, `${server.origin}/index.html?n=8&ref=0&backend=webgpu`);
   assert.equal(await waitForStatus(gp), 'done', await gp.textContent('#status'));

@@ -23,13 +23,23 @@ function publish(part, record) {
 function runner(ctx, part, statusId, initial, { read, work, button, name, output }) {
   const status = partStatus(part, statusId, initial);
   let busy = false;
+  // The fields of the run whose results are shown (their URL parameters, as a string).
+  let shown = null;
   return {
     status,
+    /** The fields now say `url` (Back / Forward): results of other fields go. */
+    follow(url) {
+      if (shown === null || busy || JSON.stringify(url) === shown) return;
+      shown = null;
+      output.replaceChildren();
+      status.set('idle', 'The fields changed (Back or Forward): the results shown were for other ones. Press the button to run these.');
+    },
     async run() {
       if (busy || !ctx.gpu) return;
       // The previous run's figures or table go first: under a "Not run" or "Stopped"
       // they would read as this run's result.
       output.replaceChildren();
+      shown = null;
       const r = read();
       if (r.bad) {
         status.set('error', `Not run: ${r.bad}.`);
@@ -43,6 +53,7 @@ function runner(ctx, part, statusId, initial, { read, work, button, name, output
       try {
         await nextFrame();
         status.set('done', await work(r));
+        shown = JSON.stringify(r.url);
       } catch (err) {
         const d = ctx.describeError(err);
         status.set('error', `Stopped: ${d.title} (${d.code}): ${d.message}`);
@@ -104,7 +115,14 @@ function stepsPart(ctx, state) {
     el('div', { class: 'part-controls' }, ...Object.values(f).map((x) => x.element)),
     el('div', { class: 'buttons' }, button),
     r.status.element, output);
-  return { element: part, run: r.run, set: fields.set };
+  return { element: part, run: r.run, set: (s) => follow(fields, r, s) };
+}
+
+/** Back / Forward: the fields as the address says, and results of other fields gone. */
+function follow(fields, r, state) {
+  fields.set(state);
+  const now = fields.read();
+  if (!now.bad) r.follow(now.url);
 }
 
 async function stepsDemo(ctx, { n, seed, kind }, output) {
@@ -151,7 +169,7 @@ function comparePart(ctx, state) {
     el('div', { class: 'part-controls' }, ...Object.values(f).map((x) => x.element)),
     el('div', { class: 'buttons' }, button),
     r.status.element, output);
-  return { element: part, run: r.run, set: fields.set };
+  return { element: part, run: r.run, set: (s) => follow(fields, r, s) };
 }
 
 async function compareDemo(ctx, { n, seed, kind }, output) {
