@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { join } from 'node:path';
-import { ARTIFACTS, launchBrowser, openPage, startServer, waitForStatus } from './harness.mjs';
+import { ARTIFACTS, launchBrowser, openPage, startServer, waitForStatus, pageWithHistory } from './harness.mjs';
 
 let server, browser, page;
 before(async () => {
@@ -165,6 +165,23 @@ test('the panel\'s controls round-trip through the address; a link runs the part
   assert.deepEqual([await bad.inputValue('#ransacOutliers'), await bad.inputValue('#svdCols'), await bad.inputValue('#prodBatch')], ['30', '9', '2000']);
   assert.deepEqual(bad.problems(), []);
   await bad.context().close();
+});
+
+test('Back to an address with other fields: the results of the fields left behind go', async () => {
+  const p = await pageWithHistory(browser, server.origin);
+  await p.fill('#prodBatch', '7');
+  await p.click('#batched-products-run');
+  assert.equal(await settled(p, 'batched-products', 60_000), 'done');
+  assert.match(await p.textContent('#batched-products-status'), /^Done on WebGL2: 7 products/);
+  // Back: the address has no prodBatch, the field says 2000, and the 7 products' results must not stay.
+  await p.goBack();
+  await p.waitForFunction(() => new URLSearchParams(location.search).get('n') === '4' && document.body.dataset.status === 'done');
+  assert.equal(await p.inputValue('#prodBatch'), '2000');
+  assert.equal(await p.textContent('#batched-products-output'), '');
+  assert.equal(await p.getAttribute('#batched-products', 'data-status'), 'idle');
+  assert.match(await p.textContent('#batched-products-status'), /^The fields changed \(Back or Forward\)/);
+  assert.deepEqual(p.problems(), []);
+  await p.context().close();
 });
 
 test('on WebGPU too: RANSAC at 30 % and a small batched SVD', async () => {

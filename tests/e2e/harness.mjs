@@ -83,3 +83,16 @@ export const drawnOn = (page, selector) => page.$eval(selector, (c) => {
   for (let i = 3; i < d.length; i += 4) if (d[i] > 0) return true;
   return false;
 });
+
+/**
+ * A page with two history entries of the demo: `?n=4&ref=0` loaded, then n = 5 run from
+ * the form (so Back returns to the first). For the panels' Back / Forward tests.
+ */
+export async function pageWithHistory(browser, origin) {
+  const page = await openPage(browser, `${origin}/index.html?n=4&ref=0`);
+  await waitForStatus(page);
+  await page.fill('#n', '5');
+  await page.click('#run');
+  await page.waitForFunction(() => document.body.dataset.status === 'done' && new URLSearchParams(location.search).get('n') === '5');
+  return page;
+}

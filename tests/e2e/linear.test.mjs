@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { join } from 'node:path';
-import { ARTIFACTS, launchBrowser, openPage, startServer, waitForStatus } from './harness.mjs';
+import { ARTIFACTS, launchBrowser, openPage, startServer, waitForStatus, pageWithHistory } from './harness.mjs';
 
 let server, browser, page;
 before(async () => {
@@ -157,12 +157,7 @@ test('the fields round-trip through the address; a link runs the parts it names;
 });
 
 test('Back to an address with other fields: the results of the fields left behind go', async () => {
-  const p = await openPage(browser, `${server.origin}/index.html?n=4&ref=0`);
-  assert.equal(await waitForStatus(p), 'done');
-  // A new run of the demo (a history entry), then elimination with n = 3 on it.
-  await p.fill('#n', '5');
-  await p.click('#run');
-  await p.waitForFunction(() => document.body.dataset.status === 'done' && new URLSearchParams(location.search).get('n') === '5');
+  const p = await pageWithHistory(browser, server.origin);
   await run(p, 'linear-steps', { luKind: 'random', luN: 3, luSeed: 2 });
   assert.equal(await p.locator('#linear-steps figure').count(), 4, 'A and its 3 steps');
   assert.equal((await record(p, 'steps')).n, 3);

@@ -45,7 +45,10 @@ export function productsPart(ctx, state) {
   return {
     element: part,
     run: runner.run,
-    set(s) { for (const [k, x] of Object.entries(f)) x.input.value = String(s[k]); },
+    set(s) {
+      for (const [k, x] of Object.entries(f)) x.input.value = String(s[k]);
+      runner.follow(s, output);
+    },
   };
 }
 

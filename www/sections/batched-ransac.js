@@ -117,7 +117,10 @@ export function ransacPart(ctx, state) {
     element: part,
     run: runner.run,
     get done() { return part.dataset.status === 'done'; },
-    set(s) { for (const [k, x] of Object.entries(f)) x.input.value = String(s[k]); },
+    set(s) {
+      for (const [k, x] of Object.entries(f)) x.input.value = String(s[k]);
+      runner.follow(s, output);
+    },
   };
 }
 

@@ -47,7 +47,10 @@ export function svdPart(ctx, state) {
   return {
     element: part,
     run: runner.run,
-    set(s) { for (const [k, x] of Object.entries(f)) x.input.value = String(s[k]); },
+    set(s) {
+      for (const [k, x] of Object.entries(f)) x.input.value = String(s[k]);
+      runner.follow(s, output);
+    },
   };
 }
 

@@ -111,6 +111,18 @@ export function homographyFrom4(from, to) {
 export function partRunner(ctx, part, statusId, initial, { read, work, buttons, name }) {
   const status = partStatus(part, statusId, initial);
   let busy = false;
+  // The fields of the run whose results are shown.
+  let shown = null;
+  /**
+   * The fields now say `state` (Back / Forward): the results shown in `output`, of
+   * other fields, go.
+   */
+  const follow = (state, output) => {
+    if (!shown || busy || Object.keys(shown).every((k) => state[k] === shown[k])) return;
+    shown = null;
+    output.replaceChildren();
+    status.set('idle', 'The fields changed (Back or Forward): the results shown were for other ones. Press Run to run these.');
+  };
   const run = async () => {
     if (busy || !ctx.gpu) return;
     const r = read();
@@ -124,7 +136,9 @@ export function partRunner(ctx, part, statusId, initial, { read, work, buttons, 
     status.set('running', `Running on ${backendName(ctx.gpu)}…`);
     try {
       await nextFrame();
+      shown = null;
       status.set('done', await work(r.state, (text) => status.set('running', text)));
+      shown = r.state;
     } catch (err) {
       const d = ctx.describeError(err);
       status.set('error', `Stopped: ${d.title} (${d.code}): ${d.message}`);
@@ -134,7 +148,7 @@ export function partRunner(ctx, part, statusId, initial, { read, work, buttons, 
       for (const b of buttons) b.disabled = false;
     }
   };
-  return { status, run, get busy() { return busy; } };
+  return { status, run, follow, get busy() { return busy; } };
 }
 
 /** Reads fields into a state: fields { key: [input, lo, hi, whole] } → { state } or { bad }. */
