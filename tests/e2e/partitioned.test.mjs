@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { join } from 'node:path';
-import { ARTIFACTS, launchBrowser, openPage, startServer, waitForStatus } from './harness.mjs';
+import { ARTIFACTS, launchBrowser, openPage, pageWithHistory, startServer, waitForStatus } from './harness.mjs';
 
 let server, browser, page;
 before(async () => {
@@ -171,6 +171,34 @@ test('the panel\'s controls round-trip through the address, beside the demo\'s',
   assert.equal(await bad.inputValue('#meshQ'), '3');
   assert.deepEqual(bad.problems(), []);
   await bad.context().close();
+});
+
+test('Back to an address with other fields: the results of the fields left behind go', async () => {
+  const p = await pageWithHistory(browser, server.origin);
+  await p.fill('#sparseN', '16');
+  await p.fill('#sparseBlock', '4');
+  await p.click('#partitioned-sparse-run');
+  assert.equal(await settled(p, 'partitioned-sparse'), 'done');
+  await p.click('#partitioned-fill-run');
+  assert.equal(await settled(p, 'partitioned-fill'), 'done');
+  await p.fill('#meshN', '4');
+  await p.fill('#meshQ', '2');
+  await p.click('#partitioned-mesh-run');
+  assert.equal(await settled(p, 'partitioned-mesh'), 'done');
+  // Back: no sparse or mesh parameters, the fields their defaults, and none of the three
+  // results (n = 16 in blocks of 4, the fill-in in blocks of 4, a 2×2 mesh) may stay.
+  await p.goBack();
+  await p.waitForFunction(() => new URLSearchParams(location.search).get('n') === '4' && document.body.dataset.status === 'done');
+  assert.deepEqual(await p.evaluate(() => ['sparseN', 'sparseBlock', 'meshN', 'meshQ'].map((id) => document.getElementById(id).value)), ['256', '8', '6', '3']);
+  for (const [part, out] of [['partitioned-sparse', '#partitioned-sparse-output'], ['partitioned-fill', '#partitioned-fill-output'], ['partitioned-mesh', '#partitioned-mesh-view']]) {
+    assert.equal(await p.getAttribute(`#${part}`, 'data-status'), 'idle', part);
+    assert.equal(await p.textContent(out), '', part);
+    assert.match(await p.textContent(`#${part}-status`), /^The fields changed \(Back or Forward\)/, part);
+  }
+  assert.equal(await p.textContent('#partitioned-mesh-summary'), '');
+  assert.ok(await p.isDisabled('#partitioned-mesh-next'));
+  assert.deepEqual(p.problems(), []);
+  await p.context().close();
 });
 
 test('the panel at phone width: nothing wider than the screen', async () => {

@@ -176,6 +176,15 @@ export function meshPart(ctx, state) {
       nField.input.value = String(s.meshN);
       qField.input.value = String(s.meshQ);
       if (shown && shown.algorithm === s.mesh && shown.n === s.meshN && shown.q === s.meshQ) show(s.meshStep - 1, false);
+      else if (shown && !busy) {
+        // Back / Forward to another algorithm, n or q: the steps of the old ones go.
+        shown = null;
+        summary.replaceChildren();
+        view.replaceChildren();
+        stepText.textContent = '';
+        prev.disabled = next.disabled = true;
+        status.set('idle', 'The fields changed (Back or Forward): the run shown was of other ones. Press Run to run these.');
+      }
     },
   };
 }

@@ -64,6 +64,9 @@ export function sparsePart(ctx, state) {
   const fillStatus = partStatus(fillPart, 'partitioned-fill-status', `The fill-in uses the block size above on a ${FILL_N}×${FILL_N} matrix.`);
   const fillOutput = el('div', { class: 'part-output', id: 'partitioned-fill-output' });
   let busy = false;
+  // The fields of the results shown by each part (the fill-in reads the block size only).
+  const shown = { sparse: null, fill: null };
+  const stale = 'The fields changed (Back or Forward): the results shown were for other ones. Press the button to run these.';
 
   const read = () => {
     const got = { sparseN: readNumber(f.n.input, 8, 1024), sparseBlock: readNumber(f.block.input, 1, 32), sparseDensity: readNumber(f.density.input, 0.1, 100, false), sparseSeed: readNumber(f.seed.input, 0, 4294967295) };
@@ -84,8 +87,10 @@ export function sparsePart(ctx, state) {
     st.set('running', `Running on ${backendName(ctx.gpu)}…`);
     try {
       await nextFrame();
+      shown[which] = null;
       const text = await fn(r.state);
       st.set('done', text);
+      shown[which] = r.state;
     } catch (err) {
       const d = ctx.describeError(err);
       st.set('error', `Stopped: ${d.title} (${d.code}): ${d.message}`);
@@ -124,6 +129,15 @@ export function sparsePart(ctx, state) {
       f.block.input.value = String(s.sparseBlock);
       f.density.input.value = String(s.sparseDensity);
       f.seed.input.value = String(s.sparseSeed);
+      // Back / Forward to other fields: the results of the old ones go.
+      if (busy) return;
+      const keys = { sparse: ['sparseN', 'sparseBlock', 'sparseDensity', 'sparseSeed'], fill: ['sparseBlock'] };
+      for (const [which, out, st] of [['sparse', output, status], ['fill', fillOutput, fillStatus]]) {
+        if (!shown[which] || keys[which].every((k) => s[k] === shown[which][k])) continue;
+        shown[which] = null;
+        out.replaceChildren();
+        st.set('idle', stale);
+      }
     },
   };
 }
