@@ -169,3 +169,18 @@ test('a lost WebGL context shows a banner; after the restore, Run works again', 
   assert.ok(r.metrics.relFrobenius <= 1e-5);
   await page.context().close();
 });
+
+test('every code the library can throw has its own title and advice on the page', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { describeError } = await import('../../www/ui/errors.js');
+  const source = readFileSync(new URL('../../src/error.rs', import.meta.url), 'utf8');
+  const codes = [...new Set([...source.matchAll(/=> "([A-Z0-9_]+)",?$/gm)].map((m) => m[1]))];
+  assert.ok(codes.length >= 18 && codes.includes('FREED') && codes.includes('WORKER_ERROR'), codes.join(' '));
+  for (const code of codes) {
+    for (const backend of ['webgl', 'webgpu', 'cpu']) {
+      const d = describeError(Object.assign(new Error('m'), { name: 'GpgpuError', code }), backend);
+      assert.equal(d.code, code);
+      assert.notEqual(d.title, 'Something went wrong', `${code} on ${backend} has no title of its own`);
+    }
+  }
+});

@@ -38,6 +38,14 @@ const CODES = {
     advice: 'The browser took the GPU device away (a driver reset, too long a pass, or a test). The next call makes a new device: press Run again.',
   },
   OUT_OF_MEMORY: { title: 'The GPU ran out of memory', advice: 'Choose a smaller n.' },
+  FREED: {
+    title: 'An object was used after it was freed',
+    advice: 'The page freed a matrix, run or device and then used it: this is a bug of the page, please report it. Reloading the page starts afresh.',
+  },
+  WORKER_ERROR: {
+    title: 'A CPU worker failed',
+    advice: 'A Web Worker of the CPU backend stopped or could not start (the message says which). Reload the page, or choose the WebGL or WebGPU backend.',
+  },
   WEBGPU_ERROR: { title: 'WebGPU reported an error', advice: 'Try a smaller n or another kernel; the message comes from the browser\'s WebGPU.' },
   NEEDS_ASYNC: {
     title: 'A blocking call was made on WebGPU',
