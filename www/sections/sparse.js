@@ -93,13 +93,17 @@ function pagerankPart(ctx) {
       // The float32 side: the GPU, or the CPU backend when the demo runs there.
       const dev = devName(ctx.gpu);
       status.textContent = `Ranking ${int(g.n)} nodes on ${backendName(ctx.gpu)}…`;
-      const t0 = performance.now();
-      const gpu = await ctx.gpu.pagerankAsync(csr, { damping: 0.85, tolerance: 1e-6 });
-      const gpuMs = performance.now() - t0;
-      const t1 = performance.now();
-      const ref = csr.pagerankReference({ damping: 0.85, tolerance: 1e-10 });
-      const refMs = performance.now() - t1;
-      csr.free();
+      let gpu, ref, gpuMs, refMs;
+      try {
+        const t0 = performance.now();
+        gpu = await ctx.gpu.pagerankAsync(csr, { damping: 0.85, tolerance: 1e-6 });
+        gpuMs = performance.now() - t0;
+        const t1 = performance.now();
+        ref = csr.pagerankReference({ damping: 0.85, tolerance: 1e-10 });
+        refMs = performance.now() - t1;
+      } finally {
+        csr.free(); // also when the call threw: the graph's arrays live in the wasm's memory
+      }
       let maxDiff = 0;
       for (let i = 0; i < g.n; i++) maxDiff = Math.max(maxDiff, Math.abs(gpu.ranks[i] - ref.ranks[i]));
       const order = [...gpu.ranks.keys()].sort((a, b) => gpu.ranks[b] - gpu.ranks[a]).slice(0, 15);
