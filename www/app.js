@@ -843,7 +843,7 @@ async function complete(s) {
   if (s.passCount) text += `, ${s.dev} ${ms(t.gpuMs)}`;
   if (t.jsMs !== null) text += `, JS float64 ${clockMs(t.jsMs)}`;
   const over = m && m.nonfiniteMismatch ? ` over the ${format.int(m.compared)} entries finite on both sides` : '';
-  if (m && m.compared) text += `; relative Frobenius error ${sci(m.relFrobenius)}${over}, ${format.int(m.exact)} of ${format.int(m.total)} entries correctly rounded`;
+  if (m && m.compared) text += `; relative Frobenius error ${sci(m.relFrobenius)}${over}, ${format.int(m.exact)} of ${format.count(m.total, 'entry', 'entries')} correctly rounded`;
   else if (m) text += `; no entry is finite on both sides, so there is no error to measure`;
   else if (s.refState === 'cancelled') text += '; float64 reference cancelled, so no error is measured';
   if (m && m.nonfiniteMismatch) text += `, ${format.int(m.nonfiniteMismatch)} NaN/±Inf where the double is finite (or the reverse): float32 overflowed, see the precision panel`;

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import { join } from 'node:path';
 import { ARTIFACTS, launchBrowser, openPage, startServer, waitForStatus } from './harness.mjs';
 import { compare, square, uniformMatrix } from '../../www/reference.js';
-import { magnitude } from '../../www/ui/format.js';
+import { count, magnitude } from '../../www/ui/format.js';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launchBrowser(); });
@@ -177,4 +177,16 @@ test('the timeline gives each pass\'s largest |value| unrounded; a picture with 
   });
   assert.ok(Math.abs(rgb[0] - 230) <= 2 && Math.abs(rgb[1] - 159) <= 2 && rgb[2] <= 2, `+Inf drawn as rgb(${rgb})`);
   await page.context().close();
+});
+
+test('counts of one are said in the singular: n = 1 is "1 of 1 entry", not "1 entries"', async () => {
+  assert.equal(count(1, 'step'), '1 step');
+  assert.equal(count(0, 'step'), '0 steps');
+  assert.equal(count(12345, 'entry', 'entries'), '12\u202F345 entries');
+  const page = await openPage(browser, `${server.origin}/index.html?n=1`);
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  const text = await page.textContent('#status');
+  assert.match(text, /of 1 entry correctly rounded/, text);
+  // ("rows + 1 entries", a formula in the sparse section, is not a count of one)
+  assert.doesNotMatch(await page.textContent('body'), /(?<!\+ )\b1 entries\b/);
 });

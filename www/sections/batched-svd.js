@@ -3,7 +3,7 @@
 // random matrices, gpu.svdBatchedAsync(batch, rows, cols, a), the sweeps each
 // matrix took, and float64 checks: the reconstruction ‖A − UΣVᵀ‖/‖A‖, the
 // orthogonality of U and V, and the singular values against a float64 Jacobi here.
-import { el, int, sci } from '../ui/format.js';
+import { count, el, int, sci } from '../ui/format.js';
 import { backendName, msText, nextFrame, timedAsync, devName } from './common.js';
 import { numberField, readNumber } from './partitioned-ui.js';
 import { barChart, partRunner, publishBatched, readFields, uniformMatrices } from './batched-ui.js';
@@ -151,7 +151,7 @@ async function svdDemo(ctx, st, output, progress) {
       el('caption', {}, `${int(batch)} SVDs of ${rows}×${cols} matrices (entries uniform in [−1, 1)) on ${backendName(gpu)}, checked in float64`),
       el('tbody', {}, [
         ['time', msText(ms), `await gpu.svdBatchedAsync(${batch}, ${rows}, ${cols}, a): wall time, upload and readback included (${gpu.backend === 'webgpu' ? 'one dispatch' : gpu.backend === 'cpu' ? 'one pass: each matrix by the same float32 algorithm, on this thread' : `two passes per round, ${rounds} rounds per sweep, a measuring pass and a readback per sweep`}); the log: ≈ 3.5–4 ms for 2000 9×9 SVDs with the homographies, CUDA on 2012 hardware`],
-        ['sweeps', `mean ${mean.toFixed(2)}, at most ${maxSweeps}${capped ? ` (${capped} stopped by the cap of 30)` : ''}`, `a sweep = ${rounds} rounds of ${Math.floor(cols / 2)} disjoint pairs`, ok(!capped)],
+        ['sweeps', `mean ${mean.toFixed(2)}, at most ${maxSweeps}${capped ? ` (${capped} stopped by the cap of 30)` : ''}`, `a sweep = ${count(rounds, 'round')} of ${count(Math.floor(cols / 2), 'disjoint pair')}`, ok(!capped)],
         ['reconstruction', sci(recon), 'the largest ‖A − UΣVᵀ‖_F / ‖A‖_F of the batch, float64', ok(recon < 1e-5)],
         ['orthogonality of V', sci(orthoV), 'the largest |VᵀV − I| entry', ok(orthoV < 1e-5)],
         ['orthogonality of U', sci(orthoU), 'the largest |UᵀU − I| entry (columns with σ > 0)', ok(orthoU < 1e-4)],

@@ -8,7 +8,7 @@
 // shows the same run. app.js mounts this on #linear-body. Each part marks its
 // element's data-status (idle | running | done | error) and leaves its last run in
 // window.__linear[part] for the page tests.
-import { el, int, sci } from '../ui/format.js';
+import { count, el, int, sci } from '../ui/format.js';
 import { backendName, msText, nextFrame, timedAsync, devName } from './common.js';
 import { numberField, partStatus, readNumber, selectField } from './partitioned-ui.js';
 import { KINDS, residual, stepCanvas, times, uniform } from './linear-matrices.js';
@@ -150,7 +150,7 @@ async function stepsDemo(ctx, { n, seed, kind }, output) {
       ? `Singular at step ${res.step + 1} of ${n} (column ${res.step}; the result's step = ${res.step} counts from 0): the pivot there was at most n·2⁻²³·max|aᵢⱼ| = ${sci(n * 2 ** -23 * range)}, indistinguishable from rounding in float32; that step eliminated nothing, so the factors hold no NaN.`
       : `Pivots ${Array.from(res.pivots).join(', ')}; ${int(res.passes)} ${devName(gpu)} passes, ${msText(ms)} (upload and readback included).`));
   publish('steps', { status: 'done', backend: gpu.backend, n, kind, pivots: Array.from(last.pivots), singular: res.singular, step: res.step, passes: res.passes, figures: figures.length });
-  return res.singular ? `Done: singular at step ${res.step + 1} of ${n}.` : `Done: ${n} steps on ${backendName(gpu)}.`;
+  return res.singular ? `Done: singular at step ${res.step + 1} of ${n}.` : `Done: ${count(n, 'step')} on ${backendName(gpu)}.`;
 }
 
 function comparePart(ctx, state) {

@@ -1,7 +1,7 @@
 // Part 3 of "Partitioned matrices": Fox's and Cannon's algorithms on a q×q mesh of
 // processors, simulated by the library on one GPU (gpu.foxAsync / cannonAsync),
 // drawn step by step: which blocks of A and B each node holds, which it sends.
-import { el, int } from '../ui/format.js';
+import { count, el, int } from '../ui/format.js';
 import { integerMatrix } from '../reference.js';
 import { backendName, msText, nextFrame, timedAsync, devName } from './common.js';
 import { maxError, numberField, partStatus, publishPart, readNumber, selectField } from './partitioned-ui.js';
@@ -145,7 +145,7 @@ export function meshPart(ctx, state) {
         ].map(([k, v, note, cls]) => el('tr', { 'data-key': k }, el('th', { scope: 'row' }, k, el('span', { class: 'what' }, note)), el('td', { class: cls || null }, v)))))));
       shown = { res, algorithm, n, q, index: 0, record };
       show(step - 1, step !== 1);
-      status.set('done', `Done on ${backendName(ctx.gpu)}: ${res.steps.length} steps, ${int(res.messages)} messages (the formula says ${f.messages}), ${int(res.bytes)} bytes, max error ${err === 0 ? '0' : err}. Step through with the buttons.`);
+      status.set('done', `Done on ${backendName(ctx.gpu)}: ${count(res.steps.length, 'step')}, ${int(res.messages)} messages (the formula says ${f.messages}), ${int(res.bytes)} bytes, max error ${err === 0 ? '0' : err}. Step through with the buttons.`);
     } catch (err) {
       const d = ctx.describeError(err);
       status.set('error', `Stopped: ${d.title} (${d.code}): ${d.message}`);

@@ -2,7 +2,7 @@
 // (BRIEF.md §3). A seeded random pattern of nonzero blocks, A·B on the GPU with
 // only the block products whose both blocks are stored, against the dense product
 // and a float64 reference; then how a sparse matrix fills in under repeated squaring.
-import { el, int, sci } from '../ui/format.js';
+import { count, el, int, sci } from '../ui/format.js';
 import { mulberry32 } from '../reference.js';
 import { backendName, msText, nextFrame, timedAsync, devName } from './common.js';
 import {
@@ -210,7 +210,7 @@ async function multiplyDemo(ctx, s, output) {
       el('p', { class: 'help' }, 'The report\'s K40 times, for scale: n = 256, m = 4, k = 1000 nonzero blocks: 0.193 s; n = 2048, m = 8, k = 10⁴: 0.546 s; n = 4096, m = 4, k = 10⁵: 3.913 s; n = 16384, m = 8, k = 10⁶: 44.8 s. Here the page also pays for copying the blocks to the GPU and back on every call.')].filter(Boolean));
     publishPart('sparse', r);
     const speed = sparseMs < denseMs ? `${(denseMs / sparseMs).toFixed(1)}× faster than dense` : 'no faster than dense here';
-    return `Done on ${backendName(gpu)}: ${int(c.blockProducts)} block products instead of ${int(c.denseBlockProducts)}, ${speed}; max error ${errText(errSparse)}.`;
+    return `Done on ${backendName(gpu)}: ${count(c.blockProducts, 'block product')} instead of ${int(c.denseBlockProducts)}, ${speed}; max error ${errText(errSparse)}.`;
   } finally {
     a.free();
     b.free();

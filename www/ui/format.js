@@ -72,6 +72,11 @@ export function int(v) {
   return String(v).replace(/\B(?=(\d{3})+(?!\d))/g, '\u202F');
 }
 
+/** "1 step", "3 steps": a count with its noun in the right number. */
+export function count(k, one, many = `${one}s`) {
+  return `${int(k)} ${k === 1 ? one : many}`;
+}
+
 /** The spacing of float32 values around x (one unit in the last place). */
 export function ulp32(x) {
   const a = Math.abs(x);
