@@ -61,6 +61,12 @@ test('the sweep fills the report\'s table and marks the balanced split', async (
   assert.match(await page.textContent('#devices-table tr[data-key="balanced"] td'), /^balanced \(\d+ %\)$/);
   assert.equal(await page.$$eval('#devices-sweep line.balanced', (x) => x.length), 1);
   assert.equal(await page.$$eval('#devices-sweep rect.bar', (x) => x.length), 22);
+  // The bars show the balanced run and say so; the slider keeps its own share.
+  const caption = await page.textContent('#devices-bars text.caption');
+  assert.match(caption, new RegExp(`^Balanced \\('auto'\\): ${(s.balanced.share * 100).toFixed(0)} % of the rows on GPU \\(WebGL\\), not the slider's 100 %$`), caption);
+  assert.match(await page.textContent('#devices-bars'), new RegExp(`GPU \\(WebGL\\): ${s.balanced.rows[0]} rows`));
+  await runAt(30);
+  assert.equal(await page.textContent('#devices-bars text.caption'), "At the slider's share: 30 % of the rows on GPU (WebGL)");
   assert.deepEqual(page.problems(), []);
 });
 

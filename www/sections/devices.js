@@ -60,7 +60,7 @@ export default {
     this.slider.addEventListener('input', () => { this.share.textContent = `${this.slider.value} %`; });
     this.slider.addEventListener('change', () => this.run());
     this.status = el('p', { id: 'devices-status', class: 'help', 'data-status': 'idle', role: 'status' }, 'Choose two devices and a share, then Run.');
-    this.bars = svgEl('svg', { id: 'devices-bars', width: '100%', style: 'max-width: 640px', viewBox: '0 0 480 150', role: 'img', 'aria-label': 'each device\'s time' });
+    this.bars = svgEl('svg', { id: 'devices-bars', width: '100%', style: 'max-width: 640px', viewBox: '0 0 480 168', role: 'img', 'aria-label': 'each device\'s time' });
     this.chart = svgEl('svg', { id: 'devices-sweep', width: '100%', style: 'max-width: 800px', viewBox: '0 0 600 240', role: 'img', 'aria-label': 'times against the share' });
     this.table = el('table', { id: 'devices-table', class: 'data' });
     const runButton = el('button', { type: 'button', class: 'primary', id: 'devices-run' }, 'Run at this share');
@@ -191,7 +191,7 @@ export default {
       }
       const err = maxError(n, a, b, r.c);
       window.__devices = { ...window.__devices, run: { names, share: s, rows: r.parts.map((p) => p.rows), ms: r.parts.map((p) => p.ms), totalMs: r.totalMs, maxError: err } };
-      this.drawBars(names, r);
+      this.drawBars(names, r, `At the slider's share: ${Math.round(s * 100)} % of the rows on ${NAMES[names[0]]}`);
       this.shown = this.key();
       this.setStatus(`n = ${n}: ${r.parts.map((p, i) => `${NAMES[names[i]]} ${p.rows} rows in ${fmt(p.ms)} ms`).join(', ')}; C assembled in ${fmt(r.totalMs)} ms (the second of two calls). Largest error against float64: ${err} (integer inputs: exact).`, 'done');
     });
@@ -231,21 +231,25 @@ export default {
       const best = points.reduce((x, y) => (y.totalMs < x.totalMs ? y : x));
       window.__devices = { ...window.__devices, sweep: { names, n, points, balanced, best } };
       this.drawSweep(names, n, points, balanced);
-      this.drawBars(names, r); // the bars show the balanced run, not an older one
+      // The bars show the balanced run, not an older one, and say so: the slider keeps its own share.
+      this.drawBars(names, r, `Balanced ('auto'): ${(balanced.share * 100).toFixed(0)} % of the rows on ${NAMES[names[0]]}, not the slider's ${this.slider.value} %`);
       this.drawTable(names, points, balanced);
       this.shown = this.sweepShown = this.key();
       this.setStatus(`n = ${n}: the fastest share of ${NAMES[names[0]]} was ${Math.round(best.share * 100)} % (${fmt(best.totalMs)} ms); balanced ('auto'): ${(balanced.share * 100).toFixed(0)} %, ${fmt(balanced.totalMs)} ms.`, 'done');
     });
   },
 
-  drawBars(names, r) {
+  /** One bar per device and one for the total, under `caption` (which split they show). */
+  drawBars(names, r, caption) {
     const max = Math.max(r.totalMs, ...r.parts.map((p) => p.ms)) || 1;
     const rows = [...r.parts.map((p, i) => ({ label: `${NAMES[names[i]]}: ${p.rows} rows`, ms: p.ms, color: COLORS[i] })), { label: 'total (C assembled)', ms: r.totalMs, color: '#444' }];
-    this.bars.replaceChildren(...rows.flatMap((row, i) => [
-      svgEl('text', { x: 0, y: 22 + 40 * i, 'font-size': 12 }, row.label),
-      svgEl('rect', { class: 'bar', x: 180, y: 8 + 40 * i, width: Math.max(1, (row.ms / max) * 240), height: 20, fill: row.color }),
-      svgEl('text', { x: 186 + (row.ms / max) * 240, y: 22 + 40 * i, 'font-size': 12 }, `${fmt(row.ms)} ms`),
-    ]));
+    const top = 18;
+    this.bars.replaceChildren(svgEl('text', { class: 'caption', x: 0, y: 12, 'font-size': 12, 'font-weight': 600 }, caption),
+      ...rows.flatMap((row, i) => [
+        svgEl('text', { x: 0, y: top + 22 + 40 * i, 'font-size': 12 }, row.label),
+        svgEl('rect', { class: 'bar', x: 180, y: top + 8 + 40 * i, width: Math.max(1, (row.ms / max) * 240), height: 20, fill: row.color }),
+        svgEl('text', { x: 186 + (row.ms / max) * 240, y: top + 22 + 40 * i, 'font-size': 12 }, `${fmt(row.ms)} ms`),
+      ]));
   },
 
   drawSweep(names, n, points, balanced) {
