@@ -267,6 +267,23 @@ pub(crate) fn positive_option(obj: &JsValue, what: &str, key: &str) -> Result<Op
     }
 }
 
+/// A number the GPU holds as float32. A finite one beyond float32's range is refused:
+/// it would silently become ±Infinity (pass Infinity itself where that is meant).
+pub(crate) fn f32_value(name: &str, v: f64) -> Result<f32> {
+    let f = v as f32;
+    if f.is_infinite() && v.is_finite() {
+        return Err(GpgpuError::BadArgument {
+            name: name.into(),
+            detail: format!(
+                "is {}, beyond float32's largest value (about 3.4e38), where it would become {}Infinity",
+                crate::error::js_number(v),
+                if v < 0.0 { "-" } else { "" }
+            ),
+        });
+    }
+    Ok(f)
+}
+
 /// `{ range?: number, sequential?: boolean, logFloor?: number }`; the range is None
 /// when not given (the matrix's largest |finite value| is used then).
 pub(crate) fn style_arg(value: &JsValue) -> Result<(Style, Option<f32>)> {
@@ -294,7 +311,11 @@ pub(crate) fn style_arg(value: &JsValue) -> Result<(Style, Option<f32>)> {
             detail: format!("unknown key '{key}'; known: range, sequential, logFloor"),
         });
     }
-    let positive = |key| positive_option(value, "style", key).map(|v| v.map(|v| v as f32));
+    let positive = |key| {
+        positive_option(value, "style", key)?
+            .map(|v| f32_value(&format!("style.{key}"), v))
+            .transpose()
+    };
     let range = positive("range")?;
     style.log_floor = positive("logFloor")?;
     // Not JavaScript's truthiness: 'yes' or 1 was read as false before.

@@ -903,7 +903,8 @@ impl JsGpgpu {
         let poison = if value.is_null() || value.is_undefined() {
             None
         } else {
-            Some(number_arg("value", &value).map_err(to_js_error)? as f32)
+            let v = number_arg("value", &value).map_err(to_js_error)?;
+            Some(args::f32_value("value", v).map_err(to_js_error)?)
         };
         self.gpu.set_poison(poison);
         Ok(())

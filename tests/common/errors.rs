@@ -385,6 +385,24 @@ pub async fn every_argument_of_the_wrong_kind_is_a_gpgpu_error(setup: JsSetup) {
     }
     let r = api.draw_heatmap(two(), m(), num(1.0), u()).await;
     assert_js_error(r, "BAD_ARGUMENT", "canvas");
+    // Finite numbers beyond float32 became Infinity without a word.
+    let style = Object::new();
+    Reflect::set(&style, &"range".into(), &1e40.into()).unwrap();
+    let r = api.draw_heatmap(two(), m(), canvas(), style.into()).await;
+    assert_js_error(
+        r,
+        "BAD_ARGUMENT",
+        "style.range: is 1e+40, beyond float32's largest value",
+    );
+    assert_js_error(
+        api.g.set_poison(num(-1e40)),
+        "BAD_ARGUMENT",
+        "value: is -1e+40, beyond float32's largest value (about 3.4e38), where it would become -Infinity",
+    );
+    // Infinity itself, and float32's largest value, are what they say.
+    api.g.set_poison(num(f64::INFINITY)).unwrap();
+    api.g.set_poison(num(f32::MAX as f64)).unwrap();
+    api.g.set_poison(JsValue::NULL).unwrap();
     // Whole-number options say the same thing for every bad value.
     for bad in [0.0, -1.0, 2.5, 1001.0] {
         let o = Object::new();
