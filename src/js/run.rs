@@ -9,7 +9,9 @@ use js_sys::{Array, Float32Array, Object, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-use super::args::{canvas_arg, drawn_object, stats_object, string_arg, style_arg, to_js_error};
+use super::args::{
+    canvas_arg, drawn_object, js_kind_or_number, stats_object, string_arg, style_arg, to_js_error,
+};
 use super::JsResult;
 use crate::engine::{Engine, Matrix};
 use crate::error::{GpgpuError, Result};
@@ -140,8 +142,22 @@ impl JsRun {
     /// Runs the next pass (timed on the GPU when `timed` and the device can:
     /// EXT_disjoint_timer_query_webgl2 on WebGL, 'timestamp-query' on WebGPU).
     /// Returns false when none was left.
-    pub fn step(&mut self, timed: Option<bool>) -> JsResult<bool> {
-        self.with(|e, run| run.step(e, timed.unwrap_or(false)))
+    pub fn step(
+        &mut self,
+        #[wasm_bindgen(unchecked_optional_param_type = "boolean | null")] timed: JsValue,
+    ) -> JsResult<bool> {
+        // Not JavaScript's truthiness ('x' or 1 timed the pass): true, false or nothing.
+        let timed = match (timed.is_undefined() || timed.is_null(), timed.as_bool()) {
+            (true, _) => false,
+            (false, Some(b)) => b,
+            (false, None) => {
+                return Err(to_js_error(GpgpuError::BadArgument {
+                    name: "timed".into(),
+                    detail: format!("must be true or false, got {}", js_kind_or_number(&timed)),
+                }))
+            }
+        };
+        self.with(|e, run| run.step(e, timed))
     }
 
     /// Blocks until the GPU has finished every pass issued so far (a one-texel

@@ -201,7 +201,7 @@ pub async fn a_run_steps_pass_by_pass_with_stats_and_timers(backend: Backend) {
             ["M^2 = M^1 · M^1", "M^4 = M^2 · M^2", "M^5 = M^4 · M^1"]
         );
         let mut exps = vec![];
-        while run.step(Some(true)).unwrap() {
+        while run.step(JsValue::TRUE).unwrap() {
             if backend == Backend::WebGl {
                 run.sync().unwrap();
             }
@@ -398,11 +398,19 @@ pub async fn when_done_waits_without_blocking_and_untimed_passes_say_nan(backend
     let mut run = g
         .start_square_repeatedly(num(40.0), js(&m), num(2.0), JsValue::UNDEFINED)
         .unwrap();
-    assert!(run.step(None).unwrap());
+    // Not truthiness: 'x' or 1 is refused, and no pass runs.
+    for bad in [JsValue::from("x"), num(1.0)] {
+        assert_js_error(
+            run.step(bad),
+            "BAD_ARGUMENT",
+            "timed: must be true or false",
+        );
+    }
+    assert!(run.step(JsValue::UNDEFINED).unwrap());
     settle(run.when_done()).await.expect("resolves");
-    assert!(run.step(None).unwrap());
+    assert!(run.step(JsValue::FALSE).unwrap());
     settle(run.when_done()).await.expect("resolves");
-    assert!(!run.step(None).unwrap(), "no pass left");
+    assert!(!run.step(JsValue::NULL).unwrap(), "no pass left");
     let times = run.gpu_times().unwrap();
     assert_eq!(times.length(), 2);
     assert!(
@@ -446,7 +454,7 @@ pub async fn timed_passes_time_the_pass_not_the_wait_after_it(backend: Backend) 
     let mut run = g
         .start_power(num(3.0), js(&m), num(5.0), kernel_opts(&first))
         .unwrap();
-    while run.step(Some(true)).unwrap() {}
+    while run.step(JsValue::TRUE).unwrap() {}
     // A 3×3 pass is microseconds of GPU time; 300 ms can only be the wait.
     let times = timer_results_after_a_wait(&mut run).await;
     assert_eq!(times.len(), 3);

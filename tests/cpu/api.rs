@@ -64,7 +64,7 @@ async fn when_done_runs_the_queued_passes_on_the_workers() {
     let mut run = g
         .start_square(num(64.0), js(&m), JsValue::UNDEFINED)
         .unwrap();
-    assert!(run.step(None).unwrap());
+    assert!(run.step(JsValue::UNDEFINED).unwrap());
     assert!(g.last_cpu_timing().is_null(), "step() only queues the pass");
     settle(run.when_done()).await.expect("resolves");
     assert!(

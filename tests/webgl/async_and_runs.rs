@@ -86,7 +86,7 @@ async fn a_run_started_before_a_context_loss_refuses_to_continue() {
     let mut run = g
         .start_power(num(8.0), js(&m), num(3.0), JsValue::UNDEFINED)
         .unwrap();
-    run.step(None).unwrap();
+    run.step(JsValue::UNDEFINED).unwrap();
     let (gl, lose) = lose_context_of(&g);
     lose.lose_context();
     sleep(30).await;
@@ -98,7 +98,7 @@ async fn a_run_started_before_a_context_loss_refuses_to_continue() {
         }
     }
     let err = run
-        .step(None)
+        .step(JsValue::UNDEFINED)
         .expect_err("the run's textures died with the context");
     assert_eq!(js_code(&err).as_deref(), Some("CONTEXT_LOST"));
     let msg = String::from(err.unchecked_ref::<js_sys::Error>().message());

@@ -250,7 +250,7 @@ async fn a_destroyed_device_is_device_lost_and_the_next_call_gets_a_new_one() {
     let square = || g.square_async(num(n as f64), js(&m), u());
     // A run of the old device, one pass in.
     let mut run = g.start_power(num(n as f64), js(&m), num(3.0), u()).unwrap();
-    assert!(run.step(None).unwrap());
+    assert!(run.step(JsValue::UNDEFINED).unwrap());
     assert_close(
         "before the loss",
         &floats(&settle(square()).await.unwrap()),
@@ -280,12 +280,16 @@ async fn a_destroyed_device_is_device_lost_and_the_next_call_gets_a_new_one() {
     let cube = reference::power(Semiring::Ordinary, n, &to_f64(&m), 3);
     assert_close("power on the new device", &floats(&r.unwrap()), &cube, 1e-4);
     let mut fresh = g.start_power(num(n as f64), js(&m), num(3.0), u()).unwrap();
-    while fresh.step(None).unwrap() {}
+    while fresh.step(JsValue::UNDEFINED).unwrap() {}
     let r = settle(fresh.result_async()).await.unwrap();
     assert_close("a new run", &floats(&r), &cube, 1e-4);
     // The run started before the loss keeps failing: its buffers are gone.
     for _ in 0..2 {
-        let msg = assert_js_error(run.step(None), "DEVICE_LOST", "Start a new run");
+        let msg = assert_js_error(
+            run.step(JsValue::UNDEFINED),
+            "DEVICE_LOST",
+            "Start a new run",
+        );
         assert!(msg.contains("after this run started"), "{msg}");
         let r = settle(run.read_async("latest".into())).await;
         assert_js_error(r, "DEVICE_LOST", "Start a new run");

@@ -61,9 +61,9 @@ async fn every_blocking_form_is_needs_async_naming_its_async_form() {
     // A run steps on WebGPU; its blocking reads name their Async forms, before the
     // last pass as after it.
     let mut run = g.start_power(two(), m(), num(3.0), u()).unwrap();
-    run.step(None).unwrap();
+    run.step(JsValue::UNDEFINED).unwrap();
     needs_async(run.result(), "run.result()", "run.resultAsync()");
-    while run.step(None).unwrap() {}
+    while run.step(JsValue::UNDEFINED).unwrap() {}
     let latest = || JsValue::from_str("latest");
     needs_async(run.read(latest()), "run.read()", "run.readAsync()");
     needs_async(run.stats(latest()), "run.stats()", "run.statsAsync()");
