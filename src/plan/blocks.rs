@@ -312,31 +312,28 @@ impl BlockSparse {
         for bi in 0..gr {
             while next < order.len() && blocks[order[next]].0 == bi {
                 let (_, bj, data) = blocks[order[next]];
+                pattern.cols.push(bj);
                 let (rows, cols) = (bs.min(shape.rows - bi * bs), bs.min(shape.cols - bj * bs));
-                let start = values.len();
                 for r in 0..bs {
                     for c in 0..bs {
                         let inside = r < rows && c < cols;
                         values.push(if inside { data[r * bs + c] } else { 0.0 });
                     }
                 }
-                // Only blocks with a nonzero entry are stored, as from_dense stores
-                // them: a block given as zeros (or nonzero only past the edge) was
-                // stored and counted among the nonzero blocks.
-                match values[start..].iter().any(|&v| v != 0.0) {
-                    true => pattern.cols.push(bj),
-                    false => values.truncate(start),
-                }
                 next += 1;
             }
             pattern.row_starts[bi + 1] = pattern.cols.len();
         }
-        Ok(BlockSparse {
+        // Only blocks with a nonzero entry are stored, as from_dense stores them: a
+        // block given as zeros (or nonzero only past the edge) was stored and counted
+        // among the nonzero blocks.
+        let given = BlockSparse {
             shape,
             block_size: bs,
             pattern,
             values,
-        })
+        };
+        Ok(given.pruned())
     }
 
     /// The matrix, row-major, with zeros where no block is stored.
