@@ -203,27 +203,38 @@ pub(crate) fn parse_options(
 /// quietly, and a number or string in its place would be read as no options at all.
 /// `example` ends "must be an object such as …".
 pub(crate) fn known_keys(value: &JsValue, known: &[&str], example: &str) -> Result<()> {
-    if value.is_undefined() || value.is_null() {
-        return Ok(());
-    }
-    let Some(obj) = value.dyn_ref::<Object>().filter(|_| value.is_object()) else {
-        return Err(GpgpuError::BadArgument {
-            name: "options".into(),
-            detail: format!("must be an object such as {example}"),
-        });
-    };
-    let keys = Object::keys(obj);
-    match keys
-        .iter()
-        .filter_map(|k| k.as_string())
-        .find(|k| !known.contains(&k.as_str()))
-    {
+    match unknown_key(value, "options", known, example)? {
         None => Ok(()),
         Some(key) => Err(GpgpuError::BadArgument {
             name: "options".into(),
             detail: format!("unknown option '{key}'; known: {}", known.join(", ")),
         }),
     }
+}
+
+/// The first key of the object `value` (named `name`) that is not one of `known`;
+/// None for undefined, null or an object of known keys; BAD_ARGUMENT for anything
+/// else ("must be an object such as `example`"). For callers that word the unknown
+/// key their own way; `known_keys` is the usual one.
+pub(crate) fn unknown_key(
+    value: &JsValue,
+    name: &str,
+    known: &[&str],
+    example: &str,
+) -> Result<Option<String>> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    let Some(obj) = value.dyn_ref::<Object>().filter(|_| value.is_object()) else {
+        return Err(GpgpuError::BadArgument {
+            name: name.into(),
+            detail: format!("must be an object such as {example}"),
+        });
+    };
+    Ok(Object::keys(obj)
+        .iter()
+        .filter_map(|k| k.as_string())
+        .find(|k| !known.contains(&k.as_str())))
 }
 
 /// A whole-number option in 1..=max, or `default` when absent.
@@ -295,20 +306,11 @@ pub(crate) fn style_arg(value: &JsValue) -> Result<(Style, Option<f32>)> {
     if value.is_undefined() || value.is_null() {
         return Ok((style, None));
     }
-    let Some(obj) = value.dyn_ref::<Object>().filter(|_| value.is_object()) else {
+    let known = ["range", "sequential", "logFloor"];
+    if let Some(key) = unknown_key(value, "style", &known, "{ range: 2 }")? {
         return Err(GpgpuError::BadArgument {
             name: "style".into(),
-            detail: "must be an object such as { range: 2 }".into(),
-        });
-    };
-    if let Some(key) = Object::keys(obj)
-        .iter()
-        .filter_map(|k| k.as_string())
-        .find(|k| !["range", "sequential", "logFloor"].contains(&k.as_str()))
-    {
-        return Err(GpgpuError::BadArgument {
-            name: "style".into(),
-            detail: format!("unknown key '{key}'; known: range, sequential, logFloor"),
+            detail: format!("unknown key '{key}'; known: {}", known.join(", ")),
         });
     }
     let positive = |key| {
@@ -318,21 +320,22 @@ pub(crate) fn style_arg(value: &JsValue) -> Result<(Style, Option<f32>)> {
     };
     let range = positive("range")?;
     style.log_floor = positive("logFloor")?;
-    // Not JavaScript's truthiness: 'yes' or 1 was read as false before.
+    // 'yes' or 1 was read as false before.
     let sequential = Reflect::get(value, &"sequential".into()).unwrap_or(JsValue::UNDEFINED);
-    style.sequential = match sequential.is_undefined() || sequential.is_null() {
-        true => false,
-        false => sequential
-            .as_bool()
-            .ok_or_else(|| GpgpuError::BadArgument {
-                name: "style.sequential".into(),
-                detail: format!(
-                    "must be true or false, got {}",
-                    js_kind_or_number(&sequential)
-                ),
-            })?,
-    };
+    style.sequential = flag_arg("style.sequential", &sequential)?;
     Ok((style, range))
+}
+
+/// A flag: true or false, and false when undefined or null. Not JavaScript's
+/// truthiness: 'x' or 1 is BAD_ARGUMENT.
+pub(crate) fn flag_arg(name: &str, value: &JsValue) -> Result<bool> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(false);
+    }
+    value.as_bool().ok_or_else(|| GpgpuError::BadArgument {
+        name: name.into(),
+        detail: format!("must be true or false, got {}", js_kind_or_number(value)),
+    })
 }
 
 /// The canvas a heatmap is drawn on: one on the page, or an OffscreenCanvas (a worker's).

@@ -9,7 +9,7 @@ use wasm_bindgen::convert::TryFromJsValue;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-use super::args::{matrix_arg, number_arg, parse_options, set, to_js_error};
+use super::args::{matrix_arg, number_arg, parse_options, set, to_js_error, unknown_key};
 use super::{JsGpgpu, JsResult};
 use crate::api::Handle;
 use crate::devices::{Devices, Ratios, Split};
@@ -109,20 +109,12 @@ fn ratios_option(options: &JsValue) -> Result<Ratios> {
 /// other is BAD_ARGUMENT, `kernel` and `maxTile` too, even as 'auto': each device
 /// picks its own kernel and tiles.
 fn split_keys(options: &JsValue) -> Result<()> {
-    if options.is_undefined() || options.is_null() {
-        return Ok(());
-    }
-    let Some(obj) = options.dyn_ref::<Object>().filter(|_| options.is_object()) else {
-        return Err(GpgpuError::BadArgument {
-            name: "options".into(),
-            detail: "must be an object such as { ratios: [1, 2] }".into(),
-        });
-    };
-    match Object::keys(obj)
-        .iter()
-        .filter_map(|k| k.as_string())
-        .find(|k| k != "ratios" && k != "semiring")
-    {
+    match unknown_key(
+        options,
+        "options",
+        &["ratios", "semiring"],
+        "{ ratios: [1, 2] }",
+    )? {
         None => Ok(()),
         Some(key) => Err(GpgpuError::BadArgument {
             name: "options".into(),

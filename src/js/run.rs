@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
 use super::args::{
-    canvas_arg, drawn_object, js_kind_or_number, stats_object, string_arg, style_arg, to_js_error,
+    canvas_arg, drawn_object, flag_arg, stats_object, string_arg, style_arg, to_js_error,
 };
 use super::JsResult;
 use crate::engine::{Engine, Matrix};
@@ -146,17 +146,8 @@ impl JsRun {
         &mut self,
         #[wasm_bindgen(unchecked_optional_param_type = "boolean | null")] timed: JsValue,
     ) -> JsResult<bool> {
-        // Not JavaScript's truthiness ('x' or 1 timed the pass): true, false or nothing.
-        let timed = match (timed.is_undefined() || timed.is_null(), timed.as_bool()) {
-            (true, _) => false,
-            (false, Some(b)) => b,
-            (false, None) => {
-                return Err(to_js_error(GpgpuError::BadArgument {
-                    name: "timed".into(),
-                    detail: format!("must be true or false, got {}", js_kind_or_number(&timed)),
-                }))
-            }
-        };
+        // 'x' or 1 timed the pass before.
+        let timed = flag_arg("timed", &timed).map_err(to_js_error)?;
         self.with(|e, run| run.step(e, timed))
     }
 
