@@ -34,8 +34,9 @@ use crate::plan::semiring::Semiring;
 use crate::plan::shape::{self, Shape};
 use crate::plan::svd::SvdPlan;
 use crate::webgpu::adapter::{self, describe_js};
-use crate::webgpu::buffer::{allocated_size, check_size, MATRIX, READBACK, UNIFORM};
-use crate::webgpu::{Buffer, ComputePipeline, Gpu, GpuInfo, LiveCounts, Timer};
+use crate::webgpu::buffer::{allocated_size, check_size, MATRIX, UNIFORM};
+use crate::webgpu::staging;
+use crate::webgpu::{Buffer, ComputePipeline, Gpu, GpuInfo, LiveCounts, StagingPool, Timer};
 
 /// Free matrix buffers kept for reuse (creating buffers costs on real GPUs).
 const POOL_MAX_BUFFERS: usize = 6;
@@ -95,6 +96,8 @@ pub struct GpuEngine {
     counts: Rc<Cell<LiveCounts>>,
     pipelines: HashMap<PipelineKey, ComputePipeline>,
     free: Vec<Buffer>,
+    /// Mappable buffers kept for large uploads and readbacks.
+    staging: StagingPool,
     uniforms: HashMap<Vec<u32>, Buffer>,
     poison: Option<f32>,
     register: RegisterParams,
@@ -146,6 +149,7 @@ impl GpuEngine {
             counts,
             pipelines: HashMap::new(),
             free: Vec::new(),
+            staging: StagingPool::default(),
             uniforms: HashMap::new(),
             poison: None,
             generation: 0,
@@ -244,6 +248,7 @@ impl GpuEngine {
                 self.pending = None;
                 self.pipelines.clear();
                 self.free.clear();
+                self.staging.clear();
                 self.uniforms.clear();
                 self.info = adapter::describe(&adapter, &device);
                 self.register = RegisterParams::for_device(&self.info);
@@ -281,6 +286,7 @@ impl GpuEngine {
         self.gpu.release();
         self.pipelines.clear();
         self.free.clear();
+        self.staging.clear();
         self.uniforms.clear();
         self.gpu.device().destroy();
     }
@@ -356,6 +362,7 @@ impl GpuEngine {
     pub fn trim(&mut self) {
         self.flush();
         self.free.clear();
+        self.staging.clear();
         self.uniforms.clear();
     }
 
@@ -365,13 +372,53 @@ impl GpuEngine {
         // writeBuffer runs before any later submit: the recorded passes go first, since
         // a pooled buffer they read may be the one written now.
         self.flush();
-        match m.buffer.write_f32(0, data) {
+        let written = if staging::pooled(data.len() as u64 * 4) {
+            self.upload_staged(&m.buffer, data)
+        } else {
+            m.buffer.write_f32(0, data)
+        };
+        match written {
             Ok(()) => Ok(m),
             Err(e) => {
                 self.recycle(m);
                 Err(e)
             }
         }
+    }
+
+    /// Writes `data` into a kept mapped buffer and copies it into `target` on the GPU
+    /// (faster than writeBuffer for large data: `staging`'s notes).
+    fn upload_staged(&mut self, target: &Buffer, data: &[f32]) -> Result<()> {
+        let bytes = data.len() as f64 * 4.0;
+        let staging = self
+            .staging
+            .write_buffer(&self.gpu, data.len() as u64 * 4)?;
+        let range = staging
+            .raw()
+            .get_mapped_range_with_f64_and_f64(0.0, bytes)
+            .map_err(|e| {
+                self.gpu
+                    .failure(format!("getMappedRange threw {}", describe_js(&e)))
+            })?;
+        // SAFETY: the view is used at once, with no allocation in between.
+        let view = unsafe { js_sys::Float32Array::view(data) };
+        js_sys::Float32Array::new(&range).set(&view, 0);
+        staging.raw().unmap();
+        let copied = self
+            .encoder()
+            .copy_buffer_to_buffer_with_f64_and_f64_and_f64(
+                staging.raw(),
+                0.0,
+                target.raw(),
+                0.0,
+                bytes,
+            );
+        // Submitted before the buffer is mapped again (a mapped buffer cannot be in a
+        // submit).
+        self.flush();
+        copied.map_err(|e| self.gpu.failure(format!("copyBufferToBuffer threw {e:?}")))?;
+        self.staging.keep_write(staging);
+        Ok(())
     }
 
     /// A uniform block holding `words`, made once per content.
@@ -856,7 +903,7 @@ impl GpuEngine {
 
     /// Copies `bytes` of `source` into a new mappable buffer and asks to map it.
     fn read_buffer(&mut self, source: &Buffer, bytes: u64) -> Result<GpuRead> {
-        let staging = Buffer::new(&self.gpu, bytes, READBACK, "readback")?;
+        let staging = self.staging.read_buffer(&self.gpu, bytes)?;
         let copied = self
             .encoder()
             .copy_buffer_to_buffer_with_f64_and_f64_and_f64(
@@ -874,6 +921,7 @@ impl GpuEngine {
         Ok(GpuRead {
             gpu: self.gpu.clone(),
             staging,
+            pool: self.staging.clone(),
             mapped,
             bytes,
         })
@@ -1023,17 +1071,20 @@ impl Drop for GpuEngine {
 pub struct GpuRead {
     gpu: Gpu,
     staging: Buffer,
+    /// Where `staging` goes back when read.
+    pool: StagingPool,
     mapped: JsFuture,
     bytes: u64,
 }
 
 impl GpuRead {
-    /// Waits for the data (and the device's pending error checks) and returns the
-    /// bytes.
-    async fn wait_buffer(self) -> Result<js_sys::ArrayBuffer> {
+    /// Waits for the data (and the device's pending error checks), then hands the
+    /// mapped range to `copy` (the range is detached once it returns).
+    async fn wait_with<T>(self, copy: impl FnOnce(&js_sys::ArrayBuffer) -> T) -> Result<T> {
         let GpuRead {
             gpu,
             staging,
+            pool,
             mapped,
             bytes,
         } = self;
@@ -1053,37 +1104,58 @@ impl GpuRead {
             .raw()
             .get_mapped_range_with_f64_and_f64(0.0, bytes.div_ceil(4) as f64 * 4.0)
             .map_err(|e| gpu.failure(format!("getMappedRange threw {}", describe_js(&e))))?;
-        // A copy, so the mapping can end (unmap detaches the range).
-        let data = range.slice(0);
+        let out = copy(&range);
         staging.raw().unmap();
-        Ok(data)
+        pool.keep_read(staging);
+        Ok(out)
     }
 
-    /// The data as floats.
+    /// The data as floats, copied from the mapped range into wasm memory.
     pub async fn wait_f32(self) -> Result<Vec<f32>> {
-        let floats = (self.bytes / 4) as usize;
-        let data = self.wait_buffer().await?;
-        let mut out = js_sys::Float32Array::new(&data).to_vec();
-        out.truncate(floats);
-        Ok(out)
+        let floats = (self.bytes / 4) as u32;
+        self.wait_with(|range| {
+            js_sys::Float32Array::new_with_byte_offset_and_length(range, 0, floats).to_vec()
+        })
+        .await
     }
 
     /// The data as a JavaScript Float32Array (no copy through wasm memory).
     pub async fn wait_js(self) -> Result<js_sys::Float32Array> {
         let floats = (self.bytes / 4) as u32;
-        let data = self.wait_buffer().await?;
-        Ok(js_sys::Float32Array::new_with_byte_offset_and_length(
-            &data, 0, floats,
-        ))
+        let out = self.touched_output();
+        self.wait_with(move |range| {
+            js_sys::Float32Array::new(&out).set(
+                &js_sys::Float32Array::new_with_byte_offset_and_length(range, 0, floats),
+                0,
+            );
+            js_sys::Float32Array::new(&out)
+        })
+        .await
     }
 
     /// The data as bytes (pixels).
     pub async fn wait_bytes(self) -> Result<js_sys::Uint8ClampedArray> {
         let bytes = self.bytes as u32;
-        let data = self.wait_buffer().await?;
-        Ok(js_sys::Uint8ClampedArray::new_with_byte_offset_and_length(
-            &data, 0, bytes,
-        ))
+        let out = self.touched_output();
+        self.wait_with(move |range| {
+            let out = js_sys::Uint8ClampedArray::new(&out);
+            out.set(
+                &js_sys::Uint8Array::new_with_byte_offset_and_length(range, 0, bytes),
+                0,
+            );
+            out
+        })
+        .await
+    }
+
+    /// The caller's copy of the data, its pages written once now: a new ArrayBuffer's
+    /// memory is mapped in on first write, which on the H100 machine ran at about 1 GB/s
+    /// (bench/NOTES.md); done here, it overlaps the GPU's copy and the map instead of
+    /// following them.
+    fn touched_output(&self) -> js_sys::ArrayBuffer {
+        let out = js_sys::ArrayBuffer::new(self.bytes as u32);
+        js_sys::Uint8Array::new(&out).fill(0, 0, self.bytes as u32);
+        out
     }
 }
 

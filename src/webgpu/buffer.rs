@@ -15,6 +15,8 @@ pub const MATRIX: u32 =
 pub const UNIFORM: u32 = gpu_buffer_usage::UNIFORM | gpu_buffer_usage::COPY_DST;
 /// A staging buffer the CPU maps to read.
 pub const READBACK: u32 = gpu_buffer_usage::MAP_READ | gpu_buffer_usage::COPY_DST;
+/// A staging buffer the CPU maps to write, copied into a matrix on the GPU.
+pub const UPLOAD: u32 = gpu_buffer_usage::MAP_WRITE | gpu_buffer_usage::COPY_SRC;
 
 pub struct Buffer {
     gpu: Gpu,
@@ -28,9 +30,19 @@ impl Buffer {
     /// of 4 and a zero-sized binding is invalid). Out-of-memory and validation
     /// errors are caught by error scopes and reported at the next readback.
     pub fn new(gpu: &Gpu, size: u64, usage: u32, label: &str) -> Result<Buffer> {
+        Buffer::make(gpu, size, usage, label, false)
+    }
+
+    /// The same, mapped at creation (its range writable at once).
+    pub fn new_mapped(gpu: &Gpu, size: u64, usage: u32, label: &str) -> Result<Buffer> {
+        Buffer::make(gpu, size, usage, label, true)
+    }
+
+    fn make(gpu: &Gpu, size: u64, usage: u32, label: &str, mapped: bool) -> Result<Buffer> {
         let size = allocated_size(size);
         let descriptor = GpuBufferDescriptor::new_with_f64(size as f64, usage);
         descriptor.set_label(label);
+        descriptor.set_mapped_at_creation(mapped);
         let raw = gpu
             .checks()
             .scoped(

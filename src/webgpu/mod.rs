@@ -9,6 +9,7 @@ pub mod buffer;
 pub mod checks;
 pub mod pipeline;
 pub mod query;
+pub mod staging;
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -22,6 +23,7 @@ pub use buffer::Buffer;
 pub use checks::Checks;
 pub use pipeline::{BindGroup, ComputePipeline};
 pub use query::Timer;
+pub use staging::StagingPool;
 
 /// Live WebGPU objects created through this layer and not yet dropped.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -393,3 +393,52 @@ async fn a_buffer_the_gpu_cannot_hold_is_out_of_memory_and_the_next_call_works()
     g.trim();
     assert_eq!(live(), before);
 }
+
+#[wasm_bindgen_test]
+async fn large_transfers_reuse_their_staging_buffers_with_fresh_data() {
+    // From 8 MiB on, uploads go through kept mapped buffers and readbacks through kept
+    // read buffers (src/webgpu/staging.rs). A = 2048 × 1024 (8 MiB up) times a column,
+    // and a column times a row (8 MiB back), with new integers each round: a kept
+    // buffer holding the last round's data would give a wrong answer.
+    let g = js_on(Backend::WebGpu).await;
+    let (rows, inner) = (2048usize, 1024usize);
+    let ints = |seed: u32, len: usize| -> Vec<f32> {
+        uniform(seed, len)
+            .iter()
+            .map(|v| (v * 4.0).round())
+            .collect()
+    };
+    let buffers = || prop(&g.live_objects(), "buffers").as_f64().unwrap();
+    let mut counts = vec![];
+    // A (rows × inner) · B (inner × cols) on the GPU, exactly as in float64.
+    let product = |[r, k, c]: [usize; 3], a: Vec<f32>, b: Vec<f32>, what: String| {
+        let want = reference::multiply(Semiring::Ordinary, r, k, c, &to_f64(&a), &to_f64(&b));
+        let dims = [r, k, c].map(|d| num(d as f64));
+        let [r, k, c] = dims;
+        let call = g.multiply_async(r, k, c, js(&a), js(&b), u());
+        async move {
+            let got = settle(call).await.unwrap();
+            assert_eq!(to_f64(&floats(&got)), want, "{what}");
+        }
+    };
+    for round in 0..4u32 {
+        let (a, x) = (ints(10 + round, rows * inner), ints(20 + round, inner));
+        product([rows, inner, 1], a, x, format!("A·x, round {round}")).await;
+        let (col, row) = (ints(30 + round, rows), ints(40 + round, inner));
+        product(
+            [rows, 1, inner],
+            col,
+            row,
+            format!("column · row, round {round}"),
+        )
+        .await;
+        counts.push(buffers());
+    }
+    // The first round made the kept buffers; the others reused them.
+    assert!(
+        counts.iter().all(|&c| c == counts[0]),
+        "live buffers per round: {counts:?}"
+    );
+    g.trim();
+    assert!(buffers() < counts[0], "trim() drops the kept buffers");
+}

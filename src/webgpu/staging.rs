@@ -1,0 +1,115 @@
+//! Mappable buffers kept for reuse by large transfers, as TF.js keeps its staging
+//! buffers. Measured on the H100 (bench/NOTES.md, "Staging buffers kept for large
+//! transfers"): from 16 MB up, a MAP_WRITE buffer written while mapped and then copied
+//! on the GPU uploads 2–3× faster than `queue.writeBuffer`, which moves the bytes
+//! through fresh shared memory on every call, and a reused MAP_READ buffer reads back
+//! 13–20% faster than a new one; at 1–4 MB both were slower than the plain calls, so
+//! smaller transfers do not use the pool.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use wasm_bindgen::JsValue;
+use wasm_bindgen_futures::{spawn_local, JsFuture};
+use web_sys::{gpu_map_mode, GpuBufferMapState};
+
+use super::buffer::{allocated_size, READBACK, UPLOAD};
+use super::{Buffer, Gpu};
+use crate::error::Result;
+
+/// Transfers of at least this many bytes go through kept buffers.
+pub const POOLED_FROM: u64 = 8 << 20;
+/// Buffers kept for each direction, and their total size (the oldest go first).
+const KEEP_BUFFERS: usize = 2;
+const KEEP_BYTES: u64 = 512 << 20;
+
+/// Whether a transfer of `bytes` goes through the pool.
+pub fn pooled(bytes: u64) -> bool {
+    bytes >= POOLED_FROM
+}
+
+/// The kept buffers of one device. Clones share them: a readback in flight gives its
+/// buffer back when it is done.
+#[derive(Clone, Default)]
+pub struct StagingPool(Rc<RefCell<Kept>>);
+
+#[derive(Default)]
+struct Kept {
+    read: Vec<Buffer>,
+    /// Mapped for writing, or on their way to it (`mapAsync` after each copy).
+    write: Vec<Buffer>,
+}
+
+impl StagingPool {
+    /// A MAP_READ buffer of `bytes`: a kept one of that size, or a new one.
+    pub fn read_buffer(&self, gpu: &Gpu, bytes: u64) -> Result<Buffer> {
+        if pooled(bytes) {
+            if let Some(b) = take(&mut self.0.borrow_mut().read, gpu, bytes, |_| true) {
+                return Ok(b);
+            }
+        }
+        Buffer::new(gpu, bytes, READBACK, "readback")
+    }
+
+    /// A MAP_WRITE buffer of `bytes`, mapped now: a kept one whose mapping has
+    /// completed, or a new one mapped at creation.
+    pub fn write_buffer(&self, gpu: &Gpu, bytes: u64) -> Result<Buffer> {
+        let mapped = |b: &Buffer| b.raw().map_state() == GpuBufferMapState::Mapped;
+        if let Some(b) = take(&mut self.0.borrow_mut().write, gpu, bytes, mapped) {
+            return Ok(b);
+        }
+        Buffer::new_mapped(gpu, bytes, UPLOAD, "upload")
+    }
+
+    /// Keeps a read buffer, unmapped, for the next readback of its size.
+    pub fn keep_read(&self, b: Buffer) {
+        if pooled(b.size()) && !b.gpu().is_lost() {
+            keep(&mut self.0.borrow_mut().read, b);
+        }
+    }
+
+    /// Keeps a write buffer whose copy has been submitted, mapping it again: the map
+    /// completes once the GPU has copied out of it.
+    pub fn keep_write(&self, b: Buffer) {
+        if !pooled(b.size()) || b.gpu().is_lost() {
+            return;
+        }
+        let mapping = JsFuture::from(js_sys::Promise::from(JsValue::from(
+            b.raw().map_async(gpu_map_mode::WRITE),
+        )));
+        // It rejects when the buffer is dropped first (trimmed, the device lost): the
+        // buffer is then gone too, and nothing waits for it.
+        spawn_local(async move {
+            let _ = mapping.await;
+        });
+        keep(&mut self.0.borrow_mut().write, b);
+    }
+
+    /// Drops every kept buffer.
+    pub fn clear(&self) {
+        let mut kept = self.0.borrow_mut();
+        kept.read.clear();
+        kept.write.clear();
+    }
+}
+
+/// Takes a kept buffer of `gpu` sized for `bytes` that is `ready`.
+fn take(
+    list: &mut Vec<Buffer>,
+    gpu: &Gpu,
+    bytes: u64,
+    ready: impl Fn(&Buffer) -> bool,
+) -> Option<Buffer> {
+    let size = allocated_size(bytes);
+    let i = list
+        .iter()
+        .position(|b| b.size() == size && b.gpu().same(gpu) && ready(b))?;
+    Some(list.remove(i))
+}
+
+fn keep(list: &mut Vec<Buffer>, b: Buffer) {
+    list.push(b);
+    while list.len() > KEEP_BUFFERS || list.iter().map(|b| b.size()).sum::<u64>() > KEEP_BYTES {
+        list.remove(0);
+    }
+}
