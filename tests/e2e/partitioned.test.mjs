@@ -197,6 +197,15 @@ test('Back to an address with other fields: the results of the fields left behin
   }
   assert.equal(await p.textContent('#partitioned-mesh-summary'), '');
   assert.ok(await p.isDisabled('#partitioned-mesh-next'));
+  // A field that does not parse: "Not run", and the results of the run before go too.
+  await p.click('#partitioned-fill-run');
+  assert.equal(await settled(p, 'partitioned-fill'), 'done');
+  await p.fill('#sparseBlock', '0');
+  await p.evaluate(() => { document.getElementById('partitioned-fill').dataset.status = 'idle'; });
+  await p.click('#partitioned-fill-run');
+  assert.equal(await settled(p, 'partitioned-fill'), 'error');
+  assert.match(await p.textContent('#partitioned-fill-status'), /^Not run: /);
+  assert.equal(await p.textContent('#partitioned-fill-output'), '');
   assert.deepEqual(p.problems(), []);
   await p.context().close();
 });

@@ -6,7 +6,8 @@
 import { el, int, sci } from '../ui/format.js';
 import { backendName, msText, nextFrame, timedAsync, workItems, devName } from './common.js';
 import { numberField, partitionedGrid, readNumber } from './partitioned-ui.js';
-import { partRunner, publishBatched, readFields, uniformMatrices } from './batched-ui.js';
+import { publishBatched, readFields, uniformMatrices } from './batched-ui.js';
+import { partRunner } from './part-runner.js';
 
 const N = 3;
 const BIG = 100000;
@@ -22,8 +23,9 @@ export function productsPart(ctx, state) {
   const button = el('button', { type: 'button', class: 'primary', id: 'batched-products-run' }, 'Run the batched products');
   const output = el('div', { class: 'part-output', id: 'batched-products-output' });
   const runner = partRunner(ctx, part, 'batched-products-status', `Choose the batch and press Run (a batch of ${int(BIG)} is timed as well).`, {
-    name: 'products',
     buttons: [button],
+    output,
+    onError: (record) => publishBatched('products', record),
     read: () => readFields({
       prodBatch: [f.prodBatch.input, 1, 200000, true],
       prodPower: [f.prodPower.input, 0, 64, true],
@@ -47,7 +49,7 @@ export function productsPart(ctx, state) {
     run: runner.run,
     set(s) {
       for (const [k, x] of Object.entries(f)) x.input.value = String(s[k]);
-      runner.follow(s, output);
+      runner.follow(s);
     },
   };
 }

@@ -8,7 +8,8 @@ import { el, int, sci } from '../ui/format.js';
 import { mulberry32 } from '../reference.js';
 import { backendName, msText, nextFrame, timedAsync, untimedWhy, devName } from './common.js';
 import { numberField, partitionedGrid, pct, readNumber } from './partitioned-ui.js';
-import { applyH, barChart, homographyFrom4, partRunner, publishBatched, readFields, svg } from './batched-ui.js';
+import { applyH, barChart, homographyFrom4, publishBatched, readFields, svg } from './batched-ui.js';
+import { partRunner } from './part-runner.js';
 
 /** The sheet (source image) and the view of it (destination image), in pixels. */
 export const SHEET = { w: 400, h: 300 };
@@ -85,8 +86,9 @@ export function ransacPart(ctx, state) {
   const button = el('button', { type: 'button', class: 'primary', id: 'batched-ransac-run' }, 'Run RANSAC');
   const output = el('div', { class: 'part-output', id: 'batched-ransac-output' });
   const runner = partRunner(ctx, part, 'batched-ransac-status', 'Choose the noise, the share of wrong matches and the seed, and press Run.', {
-    name: 'ransac',
     buttons: [button],
+    output,
+    onError: (record) => publishBatched('ransac', record),
     read: () => readFields({
       ransacNoise: [f.ransacNoise.input, 0, 20, false],
       ransacOutliers: [f.ransacOutliers.input, 0, 80, false],
@@ -119,7 +121,7 @@ export function ransacPart(ctx, state) {
     get done() { return part.dataset.status === 'done'; },
     set(s) {
       for (const [k, x] of Object.entries(f)) x.input.value = String(s[k]);
-      runner.follow(s, output);
+      runner.follow(s);
     },
   };
 }

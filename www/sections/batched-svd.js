@@ -6,7 +6,8 @@
 import { count, el, int, sci } from '../ui/format.js';
 import { backendName, msText, nextFrame, timedAsync, devName } from './common.js';
 import { numberField, readNumber } from './partitioned-ui.js';
-import { barChart, partRunner, publishBatched, readFields, uniformMatrices } from './batched-ui.js';
+import { barChart, publishBatched, readFields, uniformMatrices } from './batched-ui.js';
+import { partRunner } from './part-runner.js';
 
 export function svdPart(ctx, state) {
   const part = el('div', { class: 'part', id: 'batched-svd' });
@@ -19,8 +20,9 @@ export function svdPart(ctx, state) {
   const button = el('button', { type: 'button', class: 'primary', id: 'batched-svd-run' }, 'Run the batched SVD');
   const output = el('div', { class: 'part-output', id: 'batched-svd-output' });
   const runner = partRunner(ctx, part, 'batched-svd-status', 'Choose the batch and the matrices\' shape (rows ≥ columns), and press Run.', {
-    name: 'svd',
     buttons: [button],
+    output,
+    onError: (record) => publishBatched('svd', record),
     read: () => {
       const r = readFields({
         svdBatch: [f.svdBatch.input, 1, 20000, true],
@@ -49,7 +51,7 @@ export function svdPart(ctx, state) {
     run: runner.run,
     set(s) {
       for (const [k, x] of Object.entries(f)) x.input.value = String(s[k]);
-      runner.follow(s, output);
+      runner.follow(s);
     },
   };
 }

@@ -1,14 +1,12 @@
 // What the three parts of "Many small problems at once" share: their record for the
 // page tests, a bar chart in SVG (the batch's inlier counts, the SVD's sweeps), the
 // seeded random numbers and the float64 pieces the checks use (a homography applied
-// to a point, an 8×8 solve), and the run / status plumbing of a part.
+// to a point, an 8×8 solve). Their Run buttons are part-runner.js's.
 //
 //   <div class="part" data-status>   idle | running | done | error   (each part)
 //   window.__batched[part]           the part's last run (the page tests read it)
 import { el } from '../ui/format.js';
 import { mulberry32 } from '../reference.js';
-import { backendName, nextFrame } from './common.js';
-import { partStatus } from './partitioned-ui.js';
 
 /** Saves a part's record for the page tests. */
 export function publishBatched(part, record) {
@@ -101,54 +99,6 @@ export function homographyFrom4(from, to) {
   }
   const h = solve(8, m, r);
   return h ? [...h, 1] : null;
-}
-
-/**
- * A part's Run plumbing: reads the fields (`read()` → { state } or { bad }), writes
- * the state into the address, shows "running", awaits `work(state)` (which returns
- * the status text) and shows its end, or the error.
- */
-export function partRunner(ctx, part, statusId, initial, { read, work, buttons, name }) {
-  const status = partStatus(part, statusId, initial);
-  let busy = false;
-  // The fields of the run whose results are shown.
-  let shown = null;
-  /**
-   * The fields now say `state` (Back / Forward): the results shown in `output`, of
-   * other fields, go.
-   */
-  const follow = (state, output) => {
-    if (!shown || busy || Object.keys(shown).every((k) => state[k] === shown[k])) return;
-    shown = null;
-    output.replaceChildren();
-    status.set('idle', 'The fields changed (Back or Forward): the results shown were for other ones. Press Run to run these.');
-  };
-  const run = async () => {
-    if (busy || !ctx.gpu) return;
-    const r = read();
-    if (r.bad) {
-      status.set('error', `Not run: ${r.bad.join('; ')}.`);
-      return;
-    }
-    busy = true;
-    for (const b of buttons) b.disabled = true;
-    ctx.url.set(r.state);
-    status.set('running', `Running on ${backendName(ctx.gpu)}…`);
-    try {
-      await nextFrame();
-      shown = null;
-      status.set('done', await work(r.state, (text) => status.set('running', text)));
-      shown = r.state;
-    } catch (err) {
-      const d = ctx.describeError(err);
-      status.set('error', `Stopped: ${d.title} (${d.code}): ${d.message}`);
-      publishBatched(name, { status: 'error', error: { code: d.code, message: d.message } });
-    } finally {
-      busy = false;
-      for (const b of buttons) b.disabled = false;
-    }
-  };
-  return { status, run, follow, get busy() { return busy; } };
 }
 
 /** Reads fields into a state: fields { key: [input, lo, hi, whole] } → { state } or { bad }. */

@@ -10,60 +10,14 @@
 // window.__linear[part] for the page tests.
 import { count, el, int, sci } from '../ui/format.js';
 import { backendName, msText, nextFrame, timedAsync, devName } from './common.js';
-import { numberField, partStatus, readNumber, selectField } from './partitioned-ui.js';
+import { numberField, readNumber, selectField } from './partitioned-ui.js';
+import { partRunner } from './part-runner.js';
 import { KINDS, residual, stepCanvas, times, uniform } from './linear-matrices.js';
 import { CMP_KINDS, LU_KINDS } from '../config.js';
 
 function publish(part, record) {
   window.__linear = window.__linear || {};
   window.__linear[part] = record;
-}
-
-/** A part's run: reads fields, shows running / done / error, keeps one run at a time. */
-function runner(ctx, part, statusId, initial, { read, work, button, name, output }) {
-  const status = partStatus(part, statusId, initial);
-  let busy = false;
-  // The fields of the run whose results are shown (their URL parameters, as a string).
-  let shown = null;
-  return {
-    status,
-    /** The fields now say `url` (Back / Forward): results of other fields go. */
-    follow(url) {
-      if (shown === null || busy || JSON.stringify(url) === shown) return;
-      shown = null;
-      output.replaceChildren();
-      status.set('idle', 'The fields changed (Back or Forward): the results shown were for other ones. Press the button to run these.');
-    },
-    async run() {
-      if (busy || !ctx.gpu) return;
-      // The previous run's figures or table go first: under a "Not run" or "Stopped"
-      // they would read as this run's result.
-      output.replaceChildren();
-      shown = null;
-      const r = read();
-      if (r.bad) {
-        status.set('error', `Not run: ${r.bad}.`);
-        return;
-      }
-      // The fields go into the address (config.js SECTION_PARAMS), so a link reproduces the run.
-      ctx.url.set(r.url);
-      busy = true;
-      button.disabled = true;
-      status.set('running', `Running on ${backendName(ctx.gpu)}…`);
-      try {
-        await nextFrame();
-        status.set('done', await work(r));
-        shown = JSON.stringify(r.url);
-      } catch (err) {
-        const d = ctx.describeError(err);
-        status.set('error', `Stopped: ${d.title} (${d.code}): ${d.message}`);
-        publish(name, { status: 'error', error: { code: d.code, message: d.message } });
-      } finally {
-        busy = false;
-        button.disabled = false;
-      }
-    },
-  };
 }
 
 const kindOptions = (keys) => keys.map((k) => [k, KINDS[k].label]);
@@ -80,15 +34,16 @@ function sizeFields(prefix, kinds, maxN, state) {
   };
   return {
     f,
-    /** n, the seed and the kind, with `url` their parameters; bad → a sentence. */
+    /** The fields as { state } (their URL parameters), or { bad: [why, …] }. */
     read() {
       const n = readNumber(f.n.input, 1, maxN, true);
       const seed = readNumber(f.seed.input, 0, 4294967295, true);
       const bad = [n, seed].filter((r) => 'why' in r).map((r) => r.why);
-      if (bad.length) return { bad: bad.join('; ') };
-      const kind = f.kind.select.value;
-      return { n: n.value, seed: seed.value, kind, url: { [`${prefix}Kind`]: kind, [`${prefix}N`]: n.value, [`${prefix}Seed`]: seed.value } };
+      if (bad.length) return { bad };
+      return { state: { [`${prefix}Kind`]: f.kind.select.value, [`${prefix}N`]: n.value, [`${prefix}Seed`]: seed.value } };
     },
+    /** n, the seed and the kind of a state that `read` returned. */
+    of: (state) => ({ n: state[`${prefix}N`], seed: state[`${prefix}Seed`], kind: state[`${prefix}Kind`] }),
     /** The fields as the address says (Back / Forward). */
     set(s) {
       f.kind.select.value = s[`${prefix}Kind`];
@@ -104,8 +59,8 @@ function stepsPart(ctx, state) {
   const { f } = fields;
   const button = el('button', { type: 'button', class: 'primary', id: 'linear-steps-run' }, 'Eliminate step by step');
   const output = el('div', { class: 'part-output', id: 'linear-steps-output' });
-  const r = runner(ctx, part, 'linear-steps-status', 'Choose a matrix and press the button.', {
-    name: 'steps', button, output, read: fields.read, work: (s) => stepsDemo(ctx, s, output),
+  const r = partRunner(ctx, part, 'linear-steps-status', 'Choose a matrix and press the button.', {
+    buttons: [button], output, read: fields.read, work: (s) => stepsDemo(ctx, fields.of(s), output), onError: (record) => publish('steps', record),
   });
   button.addEventListener('click', r.run);
   part.append(
@@ -121,8 +76,7 @@ function stepsPart(ctx, state) {
 /** Back / Forward: the fields as the address says, and results of other fields gone. */
 function follow(fields, r, state) {
   fields.set(state);
-  const now = fields.read();
-  if (!now.bad) r.follow(now.url);
+  r.follow(state);
 }
 
 async function stepsDemo(ctx, { n, seed, kind }, output) {
@@ -159,8 +113,8 @@ function comparePart(ctx, state) {
   const { f } = fields;
   const button = el('button', { type: 'button', class: 'primary', id: 'linear-compare-run' }, 'Solve three ways');
   const output = el('div', { class: 'part-output', id: 'linear-compare-output' });
-  const r = runner(ctx, part, 'linear-compare-status', 'Choose a matrix and press the button.', {
-    name: 'compare', button, output, read: fields.read, work: (s) => compareDemo(ctx, s, output),
+  const r = partRunner(ctx, part, 'linear-compare-status', 'Choose a matrix and press the button.', {
+    buttons: [button], output, read: fields.read, work: (s) => compareDemo(ctx, fields.of(s), output), onError: (record) => publish('compare', record),
   });
   button.addEventListener('click', r.run);
   part.append(

@@ -6,8 +6,9 @@ import { count, el, int, sci } from '../ui/format.js';
 import { mulberry32 } from '../reference.js';
 import { backendName, msText, nextFrame, timedAsync, devName } from './common.js';
 import {
-  maxError, numberField, occupancyFigure, partStatus, pct, publishPart, readNumber, sparseReference,
+  maxError, numberField, occupancyFigure, pct, publishPart, readNumber, sparseReference,
 } from './partitioned-ui.js';
+import { partRunner } from './part-runner.js';
 
 /** The path graph of the fill-in demo: n vertices, M = (I + adjacency) / 3. */
 const FILL_N = 64;
@@ -56,55 +57,29 @@ export function sparsePart(ctx, state) {
     density: numberField('sparseDensity', 'density, %', { min: 0.1, max: 100, step: 0.1, value: state.sparseDensity }),
     seed: numberField('sparseSeed', 'seed', { min: 0, max: 4294967295, value: state.sparseSeed }),
   };
-  const status = partStatus(part, 'partitioned-sparse-status', 'Choose n, the block size and the share of nonzero blocks, and press Run.');
   const button = el('button', { type: 'button', class: 'primary', id: 'partitioned-sparse-run' }, 'Run: A·B block-sparse and dense');
   const fillButton = el('button', { type: 'button', id: 'partitioned-fill-run' }, `Square a path of ${FILL_N} vertices repeatedly`);
   const output = el('div', { class: 'part-output', id: 'partitioned-sparse-output' });
   const fillPart = el('div', { class: 'part', id: 'partitioned-fill' });
-  const fillStatus = partStatus(fillPart, 'partitioned-fill-status', `The fill-in uses the block size above on a ${FILL_N}×${FILL_N} matrix.`);
   const fillOutput = el('div', { class: 'part-output', id: 'partitioned-fill-output' });
-  let busy = false;
-  // The fields of the results shown by each part (the fill-in reads the block size only).
-  const shown = { sparse: null, fill: null };
-  const stale = 'The fields changed (Back or Forward): the results shown were for other ones. Press the button to run these.';
 
   const read = () => {
     const got = { sparseN: readNumber(f.n.input, 8, 1024), sparseBlock: readNumber(f.block.input, 1, 32), sparseDensity: readNumber(f.density.input, 0.1, 100, false), sparseSeed: readNumber(f.seed.input, 0, 4294967295) };
     const bad = Object.values(got).filter((r) => 'why' in r).map((r) => r.why);
     return bad.length ? { bad } : { state: Object.fromEntries(Object.entries(got).map(([k, r]) => [k, r.value])) };
   };
-  const guard = async (which, fn) => {
-    if (busy || !ctx.gpu) return;
-    const r = read();
-    const st = which === 'fill' ? fillStatus : status;
-    if (r.bad) {
-      st.set('error', `Not run: ${r.bad.join('; ')}.`);
-      return;
-    }
-    busy = true;
-    button.disabled = fillButton.disabled = true;
-    ctx.url.set(r.state);
-    st.set('running', `Running on ${backendName(ctx.gpu)}…`);
-    try {
-      await nextFrame();
-      shown[which] = null;
-      const text = await fn(r.state);
-      st.set('done', text);
-      shown[which] = r.state;
-    } catch (err) {
-      const d = ctx.describeError(err);
-      st.set('error', `Stopped: ${d.title} (${d.code}): ${d.message}`);
-      publishPart(which, { status: 'error', error: { code: d.code, message: d.message } });
-    } finally {
-      busy = false;
-      button.disabled = fillButton.disabled = false;
-    }
-  };
-  const run = () => guard('sparse', (s) => multiplyDemo(ctx, s, output));
-  const fill = () => guard('fill', (s) => fillDemo(ctx, s, fillOutput));
-  button.addEventListener('click', run);
-  fillButton.addEventListener('click', fill);
-  fillPart.append(fillStatus.element, fillOutput);
+  // The two parts share the fields, so they take turns; the fill-in reads the block size only.
+  const lock = { busy: false };
+  const buttons = [button, fillButton];
+  const sparse = partRunner(ctx, part, 'partitioned-sparse-status', 'Choose n, the block size and the share of nonzero blocks, and press Run.', {
+    read, output, buttons, lock, work: (s) => multiplyDemo(ctx, s, output), onError: (record) => publishPart('sparse', record),
+  });
+  const filling = partRunner(ctx, fillPart, 'partitioned-fill-status', `The fill-in uses the block size above on a ${FILL_N}×${FILL_N} matrix.`, {
+    read, output: fillOutput, buttons, lock, keys: ['sparseBlock'], work: (s) => fillDemo(ctx, s, fillOutput), onError: (record) => publishPart('fill', record),
+  });
+  button.addEventListener('click', sparse.run);
+  fillButton.addEventListener('click', filling.run);
+  fillPart.append(filling.status.element, fillOutput);
 
   part.append(
     el('h3', {}, 'Block-sparse matrices: skip the blocks that are zero'),
@@ -113,7 +88,7 @@ export function sparsePart(ctx, state) {
       el('code', {}, 'gpu.multiplyBlockSparseAsync(a, b)'), '), and each output block records whether it came out nonzero. The work grows with the nonzero blocks, not with n³.'),
     el('div', { class: 'part-controls' }, f.n.element, f.block.element, f.density.element, f.seed.element),
     el('div', { class: 'buttons' }, button),
-    status.element, output,
+    sparse.status.element, output,
     el('h4', {}, 'Fill-in: what repeated squaring does to a sparse matrix'),
     el('p', {}, `A path of ${FILL_N} vertices, M = (I + adjacency)/3, is tridiagonal: only the blocks on and next to the diagonal are stored. Entry (i, j) of M^p is nonzero when a walk of at most p steps joins i and j, so every squaring doubles the band, and after log₂ ${FILL_N} = ${FILL_SQUARINGS} squarings every block is stored: the matrix is dense, and sparsity no longer saves anything. `,
       el('code', {}, 'gpu.squareBlockSparseRepeatedlyAsync(m, times)'), ' keeps the blocks on the GPU between squarings.'),
@@ -122,22 +97,16 @@ export function sparsePart(ctx, state) {
 
   return {
     element: part,
-    run,
-    fill,
+    run: sparse.run,
+    fill: filling.run,
     set(s) {
       f.n.input.value = String(s.sparseN);
       f.block.input.value = String(s.sparseBlock);
       f.density.input.value = String(s.sparseDensity);
       f.seed.input.value = String(s.sparseSeed);
       // Back / Forward to other fields: the results of the old ones go.
-      if (busy) return;
-      const keys = { sparse: ['sparseN', 'sparseBlock', 'sparseDensity', 'sparseSeed'], fill: ['sparseBlock'] };
-      for (const [which, out, st] of [['sparse', output, status], ['fill', fillOutput, fillStatus]]) {
-        if (!shown[which] || keys[which].every((k) => s[k] === shown[which][k])) continue;
-        shown[which] = null;
-        out.replaceChildren();
-        st.set('idle', stale);
-      }
+      sparse.follow(s);
+      filling.follow(s);
     },
   };
 }

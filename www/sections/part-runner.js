@@ -1,0 +1,62 @@
+// The Run button of a section's part (linear systems, batched problems, block-sparse
+// products), in one place: read the fields, put them in the address, show running /
+// done / error, one run at a time, and on Back / Forward take down results that were
+// computed for other fields.
+import { backendName, nextFrame } from './common.js';
+import { partStatus } from './partitioned-ui.js';
+
+const STALE = 'The fields changed (Back or Forward): the results shown were for other ones. Press the button to run these.';
+
+/**
+ * A part's runner. `read()` → { state } (the fields, keyed by their URL parameters)
+ * or { bad: [why, …] }; `work(state, progress)` fills `output` and returns the status
+ * text (`progress(text)` updates the running line); `buttons` are disabled while it
+ * runs; `onError(record)` receives { status: 'error', error: { code, message } } for
+ * the page tests. `keys`: the fields the results depend on (default: all of them);
+ * `lock`: { busy } shared by parts that must not run at once (default: this part's own).
+ */
+export function partRunner(ctx, part, statusId, initial, { read, work, output, buttons, onError, keys = null, lock = { busy: false } }) {
+  const status = partStatus(part, statusId, initial);
+  // The fields of the run whose results are shown.
+  let shown = null;
+  return {
+    status,
+    get busy() { return lock.busy; },
+    /** The fields now say `state` (Back / Forward): results of other fields go. */
+    follow(state) {
+      if (!shown || lock.busy || (keys || Object.keys(shown)).every((k) => state[k] === shown[k])) return;
+      shown = null;
+      output.replaceChildren();
+      status.set('idle', STALE);
+    },
+    run: async () => {
+      if (lock.busy || !ctx.gpu) return;
+      // The previous run's results go first: under a "Not run" or "Stopped" they would
+      // read as this run's.
+      output.replaceChildren();
+      shown = null;
+      const r = read();
+      if (r.bad) {
+        status.set('error', `Not run: ${r.bad.join('; ')}.`);
+        return;
+      }
+      lock.busy = true;
+      for (const b of buttons) b.disabled = true;
+      // The fields go into the address (config.js SECTION_PARAMS): a link reproduces the run.
+      ctx.url.set(r.state);
+      status.set('running', `Running on ${backendName(ctx.gpu)}…`);
+      try {
+        await nextFrame();
+        status.set('done', await work(r.state, (text) => status.set('running', text)));
+        shown = r.state;
+      } catch (err) {
+        const d = ctx.describeError(err);
+        status.set('error', `Stopped: ${d.title} (${d.code}): ${d.message}`);
+        onError({ status: 'error', error: { code: d.code, message: d.message } });
+      } finally {
+        lock.busy = false;
+        for (const b of buttons) b.disabled = false;
+      }
+    },
+  };
+}
