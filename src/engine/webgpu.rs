@@ -1078,9 +1078,9 @@ pub struct GpuRead {
 }
 
 impl GpuRead {
-    /// Waits for the data (and the device's pending error checks), then hands the
-    /// mapped range to `copy` (the range is detached once it returns).
-    async fn wait_with<T>(self, copy: impl FnOnce(&js_sys::ArrayBuffer) -> T) -> Result<T> {
+    /// Waits for the data (and the device's pending error checks) and returns the
+    /// mapped range; `Mapped::release` ends the mapping.
+    async fn mapped(self) -> Result<Mapped> {
         let GpuRead {
             gpu,
             staging,
@@ -1104,48 +1104,47 @@ impl GpuRead {
             .raw()
             .get_mapped_range_with_f64_and_f64(0.0, bytes.div_ceil(4) as f64 * 4.0)
             .map_err(|e| gpu.failure(format!("getMappedRange threw {}", describe_js(&e))))?;
-        let out = copy(&range);
-        staging.raw().unmap();
-        pool.keep_read(staging);
-        Ok(out)
+        Ok(Mapped {
+            range,
+            staging,
+            pool,
+        })
     }
 
     /// The data as floats, copied from the mapped range into wasm memory.
     pub async fn wait_f32(self) -> Result<Vec<f32>> {
         let floats = (self.bytes / 4) as u32;
-        self.wait_with(|range| {
-            js_sys::Float32Array::new_with_byte_offset_and_length(range, 0, floats).to_vec()
-        })
-        .await
+        let m = self.mapped().await?;
+        let out =
+            js_sys::Float32Array::new_with_byte_offset_and_length(&m.range, 0, floats).to_vec();
+        m.release();
+        Ok(out)
     }
 
     /// The data as a JavaScript Float32Array (no copy through wasm memory).
     pub async fn wait_js(self) -> Result<js_sys::Float32Array> {
         let floats = (self.bytes / 4) as u32;
-        let out = self.touched_output();
-        self.wait_with(move |range| {
-            js_sys::Float32Array::new(&out).set(
-                &js_sys::Float32Array::new_with_byte_offset_and_length(range, 0, floats),
-                0,
-            );
-            js_sys::Float32Array::new(&out)
-        })
-        .await
+        let out = js_sys::Float32Array::new(&self.touched_output());
+        let m = self.mapped().await?;
+        out.set(
+            &js_sys::Float32Array::new_with_byte_offset_and_length(&m.range, 0, floats),
+            0,
+        );
+        m.release();
+        Ok(out)
     }
 
     /// The data as bytes (pixels).
     pub async fn wait_bytes(self) -> Result<js_sys::Uint8ClampedArray> {
         let bytes = self.bytes as u32;
-        let out = self.touched_output();
-        self.wait_with(move |range| {
-            let out = js_sys::Uint8ClampedArray::new(&out);
-            out.set(
-                &js_sys::Uint8Array::new_with_byte_offset_and_length(range, 0, bytes),
-                0,
-            );
-            out
-        })
-        .await
+        let out = js_sys::Uint8ClampedArray::new(&self.touched_output());
+        let m = self.mapped().await?;
+        out.set(
+            &js_sys::Uint8Array::new_with_byte_offset_and_length(&m.range, 0, bytes),
+            0,
+        );
+        m.release();
+        Ok(out)
     }
 
     /// The caller's copy of the data, its pages written once now: a new ArrayBuffer's
@@ -1156,6 +1155,21 @@ impl GpuRead {
         let out = js_sys::ArrayBuffer::new(self.bytes as u32);
         js_sys::Uint8Array::new(&out).fill(0, 0, self.bytes as u32);
         out
+    }
+}
+
+/// A readback's staging buffer, mapped: its range is valid until `release`.
+struct Mapped {
+    range: js_sys::ArrayBuffer,
+    staging: Buffer,
+    pool: StagingPool,
+}
+
+impl Mapped {
+    /// Ends the mapping (the range is detached) and keeps the buffer for reuse.
+    fn release(self) {
+        self.staging.raw().unmap();
+        self.pool.keep_read(self.staging);
     }
 }
 
