@@ -378,11 +378,18 @@ impl CpuEngine {
     }
 
     /// A read that runs the queue when awaited: on the workers, or on this thread
-    /// under [`crate::api::now`].
+    /// under [`crate::api::now`]. It gives `m` as it is at this point of the queue,
+    /// as a GPU's readback copies in command order: passes recorded before it is
+    /// awaited (a Run stepped on) do not show in it.
     pub fn read(&mut self, m: &CpuMatrix) -> CpuRead {
+        let copy = Rc::new(RefCell::new(None));
+        let (data, into) = (m.data.clone(), copy.clone());
+        self.push(Op::Pass(Box::new(move || {
+            *into.borrow_mut() = Some(data.borrow().clone())
+        })));
         CpuRead {
             shared: self.shared.clone(),
-            data: m.data.clone(),
+            copy,
         }
     }
 
@@ -422,17 +429,25 @@ async fn run_queue(shared: &Rc<Shared>) -> Result<()> {
     Ok(())
 }
 
-/// A read in flight.
+/// A read in flight: its copy is taken when the queue reaches it.
 pub struct CpuRead {
     shared: Rc<Shared>,
-    data: Buf,
+    copy: Rc<RefCell<Option<Vec<f32>>>>,
 }
 
 impl CpuRead {
     pub async fn wait(self) -> Result<Vec<f32>> {
         run_queue(&self.shared).await?;
-        let data = self.data.borrow().clone();
-        Ok(data)
+        // No copy: a worker failed in another call's flush, which dropped the queue
+        // with this read in it (the matrix was never computed).
+        self.copy
+            .borrow_mut()
+            .take()
+            .ok_or_else(|| GpgpuError::Worker {
+                detail: "an earlier call's worker failed, and the work this read waited for \
+                     was dropped with it"
+                    .into(),
+            })
     }
 
     /// The statistics of the data, once the queue has run.

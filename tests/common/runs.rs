@@ -19,6 +19,7 @@ macro_rules! run_tests {
             async_products_match_the_reference,
             async_errors_reject_the_promise,
             two_async_calls_in_flight_at_once_both_resolve,
+            a_read_gives_the_matrix_as_it_was_when_asked_for,
             a_run_steps_pass_by_pass_with_stats_and_timers,
             stats_count_nan_and_infinity,
             heatmaps_are_drawn_from_gpu_memory_with_row_zero_on_top,
@@ -177,6 +178,33 @@ pub async fn two_async_calls_in_flight_at_once_both_resolve(backend: Backend) {
         &reference::square(Ordinary, 33, &to_f64(&b)),
         FROBENIUS_TOL,
     );
+}
+
+/// readAsync and statsAsync of 'latest', then more passes before either is awaited:
+/// the promises hold the matrix the run had when they were made, as a GPU's readback
+/// is ordered among its passes (the CPU once gave the last pass's matrix).
+pub async fn a_read_gives_the_matrix_as_it_was_when_asked_for(backend: Backend) {
+    let g = js_on(backend).await;
+    let mut run = g
+        .start_square_repeatedly(
+            num(2.0),
+            js(&[2.0, 0.0, 0.0, 2.0]),
+            num(3.0),
+            JsValue::UNDEFINED,
+        )
+        .unwrap();
+    run.step(JsValue::UNDEFINED).unwrap();
+    let read = run.read_async("latest".into());
+    let stats = run.stats_async("latest".into());
+    while run.step(JsValue::UNDEFINED).unwrap() {}
+    assert_eq!(
+        resolve(read).await,
+        [4.0, 0.0, 0.0, 4.0],
+        "M^2 read after 1 pass"
+    );
+    let s = settle(stats).await.unwrap();
+    assert_eq!(get(&s, "maxAbs"), 4.0, "M^2's statistics after 1 pass");
+    assert_eq!(result(&mut run).await, [256.0, 0.0, 0.0, 256.0]);
 }
 
 pub async fn a_run_steps_pass_by_pass_with_stats_and_timers(backend: Backend) {
