@@ -69,9 +69,12 @@ export interface CreateOptions { backend?: BackendName | "auto";
 export type RunMatrix = "a" | "input" | "b" | "latest" | "result";
 /** `kernel`: "auto" (default: the fastest for the shape) or a kernel of info().kernels. */
 export interface KernelOptions { kernel?: KernelName | "auto"; }
+/** The options of a step-through run (`startSquare`, …): no `maxTile`, since a run
+ *  holds whole matrices. */
+export interface RunOptions extends KernelOptions { semiring?: SemiringName; }
 /** `maxTile`: cut matrices into tiles of at most this side (sizes past the device
  *  limit are tiled anyway); plain and Async calls only, not step-through runs. */
-export interface ProductOptions extends KernelOptions { semiring?: SemiringName; maxTile?: number; }
+export interface ProductOptions extends RunOptions { maxTile?: number; }
 export interface HeatmapStyle { range?: number; sequential?: boolean; logFloor?: number; }
 export interface HeatmapDrawn { blockRows: number; blockCols: number; stride: number; }
 export interface MatrixStats { maxAbs: number; nan: number; inf: number; sumAbs: number;
@@ -576,7 +579,7 @@ impl JsGpgpu {
         &self,
         #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RunOptions")] options: JsValue,
     ) -> JsResult<JsRun> {
         self.stepwise(|g| start::square(g, &n, &m, &options, false))
     }
@@ -590,7 +593,7 @@ impl JsGpgpu {
         #[wasm_bindgen(unchecked_param_type = "number")] cols: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] b: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RunOptions")] options: JsValue,
     ) -> JsResult<JsRun> {
         self.stepwise(|g| start::multiply(g, [&rows, &inner, &cols], &a, &b, &options, false))
     }
@@ -602,7 +605,7 @@ impl JsGpgpu {
         #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] times: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RunOptions")] options: JsValue,
     ) -> JsResult<JsRun> {
         self.stepwise(|g| start::repeat(g, &n, &m, &times, &options, false))
     }
@@ -614,7 +617,7 @@ impl JsGpgpu {
         #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] p: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RunOptions")] options: JsValue,
     ) -> JsResult<JsRun> {
         self.stepwise(|g| start::power(g, &n, &m, &p, &options, false))
     }

@@ -170,11 +170,13 @@ test('every class of the installed package says FREED when used after free(), an
 test('the .d.ts refuses, as tsc --strict errors, what the calls refuse at run time', () => {
   // Each line below compiled, and then threw (or, before the calls checked them,
   // ran with what was not asked for): checkRunSize with two sizes, the sparse
-  // Jacobi given jacobiAsync's `kernel`, a heatmap's `sequential` as a string.
+  // Jacobi given jacobiAsync's `kernel`, a heatmap's `sequential` as a string,
+  // a step-through run given the plain calls' `maxTile`.
   const refused = [
     'gpu.checkRunSize(2, 3);',
     "await gpu.jacobiSparseAsync(a, [1, 1], { kernel: 'naive' });",
     "await gpu.drawHeatmapAsync(2, 2, [1, 2, 3, 4], new OffscreenCanvas(2, 2), { sequential: 'yes' });",
+    'gpu.startSquare(2, [1, 2, 3, 4], { maxTile: 1 });',
   ];
   const source = [
     "import init, { Gpgpu, Csr } from 'gpgpu-matrix';",
@@ -184,6 +186,8 @@ test('the .d.ts refuses, as tsc --strict errors, what the calls refuse at run ti
     // What they take.
     'gpu.checkRunSize(64); gpu.checkRunSize(2, 3, 4);',
     'await gpu.jacobiSparseAsync(a, [1, 1], { epsilon: 1e-5, maxIterations: 10 });',
+    "gpu.startSquare(2, [1, 2, 3, 4], { kernel: 'auto', semiring: 'boolean' }).free();",
+    'await gpu.squareAsync(2, [1, 2, 3, 4], { maxTile: 1 });',
     ...refused.flatMap((line) => ['// @ts-expect-error', line]),
     'export {};',
   ].join('\n');
