@@ -116,9 +116,10 @@ export interface Reachability { matrix: Float32Array; connected: boolean; squari
 export interface ShortestPaths { distances: Float32Array; squarings: number; negativeCycle: boolean; }
 export interface FibonacciResult { k: number; value: number; exactValue: string | null;
   exact: boolean; passes: number; }
-/** maxDoublings 1..1000 (default 60), patience 0..1000 (default 0); d > 0, series only. */
-export interface InverseOptions extends KernelOptions { method?: "newton-schulz" | "series";
-  d?: number; maxDoublings?: number; patience?: number; }
+/** maxDoublings 1..1000 (default 60), patience 0..1000 (default 0); d > 0, series only
+ *  (with Newton–Schulz, the default method, `d` is BAD_ARGUMENT). */
+export type InverseOptions = KernelOptions & { maxDoublings?: number; patience?: number; }
+  & ({ method?: "newton-schulz"; d?: undefined } | { method: "series"; d?: number });
 export interface InverseResult { matrix: Float32Array; converged: boolean;
   residuals: Float64Array; scale: number; message: string; }
 /** maxSquarings 1..120 (default 30). */

@@ -171,12 +171,14 @@ test('the .d.ts refuses, as tsc --strict errors, what the calls refuse at run ti
   // Each line below compiled, and then threw (or, before the calls checked them,
   // ran with what was not asked for): checkRunSize with two sizes, the sparse
   // Jacobi given jacobiAsync's `kernel`, a heatmap's `sequential` as a string,
-  // a step-through run given the plain calls' `maxTile`.
+  // a step-through run given the plain calls' `maxTile`, the inverse's `d` without
+  // method 'series'.
   const refused = [
     'gpu.checkRunSize(2, 3);',
     "await gpu.jacobiSparseAsync(a, [1, 1], { kernel: 'naive' });",
     "await gpu.drawHeatmapAsync(2, 2, [1, 2, 3, 4], new OffscreenCanvas(2, 2), { sequential: 'yes' });",
     'gpu.startSquare(2, [1, 2, 3, 4], { maxTile: 1 });',
+    'await gpu.inverseAsync(2, [2, 0, 0, 2], { d: 0.5 });',
   ];
   const source = [
     "import init, { Gpgpu, Csr } from 'gpgpu-matrix';",
@@ -188,6 +190,8 @@ test('the .d.ts refuses, as tsc --strict errors, what the calls refuse at run ti
     'await gpu.jacobiSparseAsync(a, [1, 1], { epsilon: 1e-5, maxIterations: 10 });',
     "gpu.startSquare(2, [1, 2, 3, 4], { kernel: 'auto', semiring: 'boolean' }).free();",
     'await gpu.squareAsync(2, [1, 2, 3, 4], { maxTile: 1 });',
+    "await gpu.inverseAsync(2, [2, 0, 0, 2], { method: 'series', d: 0.5, maxDoublings: 9 });",
+    "for (const method of ['newton-schulz', 'series'] as const) await gpu.inverseAsync(2, [2, 0, 0, 2], { method, patience: 1 });",
     ...refused.flatMap((line) => ['// @ts-expect-error', line]),
     'export {};',
   ].join('\n');
