@@ -27,6 +27,9 @@ use crate::sparse::{self as gpu_sparse, PageRankSettings};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_SPARSE: &str = r#"
+/** Indices (columns, row offsets, triplets' rows and columns): whole numbers from 0,
+ *  as any numeric typed array (Uint32Array, Int32Array, …) or array of numbers. */
+export type Indices = Matrix;
 /** Options of `pagerankAsync` and `Csr.pagerankReference`. */
 export interface PageRankOptions { damping?: number; tolerance?: number; maxIterations?: number; }
 /** PageRank's ranks (summing to 1), whether Σ|Δx| fell to the tolerance, and
@@ -138,8 +141,8 @@ impl JsCsr {
         #[wasm_bindgen(unchecked_param_type = "number")] rows: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] cols: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] values: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Uint32Array | number[]")] columns: JsValue,
-        #[wasm_bindgen(js_name = rowOffsets, unchecked_param_type = "Uint32Array | number[]")]
+        #[wasm_bindgen(unchecked_param_type = "Indices")] columns: JsValue,
+        #[wasm_bindgen(js_name = rowOffsets, unchecked_param_type = "Indices")]
         row_offsets: JsValue,
     ) -> JsResult<JsValue> {
         let make = || {
@@ -177,9 +180,9 @@ impl JsCsr {
     pub fn from_triplets(
         #[wasm_bindgen(unchecked_param_type = "number")] rows: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] cols: JsValue,
-        #[wasm_bindgen(js_name = rowIndices, unchecked_param_type = "Uint32Array | number[]")]
+        #[wasm_bindgen(js_name = rowIndices, unchecked_param_type = "Indices")]
         row_indices: JsValue,
-        #[wasm_bindgen(js_name = columnIndices, unchecked_param_type = "Uint32Array | number[]")]
+        #[wasm_bindgen(js_name = columnIndices, unchecked_param_type = "Indices")]
         column_indices: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] values: JsValue,
     ) -> JsResult<JsValue> {
@@ -331,8 +334,8 @@ impl JsCsr {
     pub fn compare_listing(
         &self,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] values: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Uint32Array | number[]")] columns: JsValue,
-        #[wasm_bindgen(js_name = rowOffsets, unchecked_param_type = "Uint32Array | number[]")]
+        #[wasm_bindgen(unchecked_param_type = "Indices")] columns: JsValue,
+        #[wasm_bindgen(js_name = rowOffsets, unchecked_param_type = "Indices")]
         row_offsets: JsValue,
     ) -> JsResult<js_sys::Array> {
         let run = || {

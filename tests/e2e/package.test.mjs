@@ -192,6 +192,10 @@ test('the .d.ts refuses, as tsc --strict errors, what the calls refuse at run ti
     'await gpu.squareAsync(2, [1, 2, 3, 4], { maxTile: 1 });',
     "await gpu.inverseAsync(2, [2, 0, 0, 2], { method: 'series', d: 0.5, maxDoublings: 9 });",
     "for (const method of ['newton-schulz', 'series'] as const) await gpu.inverseAsync(2, [2, 0, 0, 2], { method, patience: 1 });",
+    // Indices in any numeric array, as the calls take them (an Int32Array was refused).
+    'Csr.fromArrays(2, 2, [1, 2], new Int32Array([0, 1]), new Int32Array([0, 1, 2])).free();',
+    'Csr.fromTriplets(2, 2, new Int32Array([0, 1]), new Uint16Array([1, 0]), [1, 1]).free();',
+    'a.compareListing([4, 1, 1, 3], new Int32Array([0, 1, 0, 1]), new Int32Array([0, 2, 4]));',
     ...refused.flatMap((line) => ['// @ts-expect-error', line]),
     'export {};',
   ].join('\n');
