@@ -793,7 +793,7 @@ impl JsGpgpu {
     /// WebGL kernels, WGSL for the WebGPU ones.
     #[wasm_bindgen(js_name = kernelSource)]
     pub fn kernel_source(
-        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "KernelName")] name: JsValue,
     ) -> JsResult<String> {
         string_arg("kernel", &name)
             .and_then(|name| kernel_arg(&name))
@@ -810,7 +810,7 @@ impl JsGpgpu {
     /// The complete fragment shader the GPU compiles for a WebGL kernel and semiring.
     #[wasm_bindgen(js_name = programSource)]
     pub fn program_source(
-        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "KernelName")] name: JsValue,
         #[wasm_bindgen(
             unchecked_optional_param_type = "\"ordinary\" | \"boolean\" | \"min-plus\""
         )]

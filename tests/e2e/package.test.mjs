@@ -172,13 +172,15 @@ test('the .d.ts refuses, as tsc --strict errors, what the calls refuse at run ti
   // ran with what was not asked for): checkRunSize with two sizes, the sparse
   // Jacobi given jacobiAsync's `kernel`, a heatmap's `sequential` as a string,
   // a step-through run given the plain calls' `maxTile`, the inverse's `d` without
-  // method 'series'.
+  // method 'series', a kernel name that is none.
   const refused = [
     'gpu.checkRunSize(2, 3);',
     "await gpu.jacobiSparseAsync(a, [1, 1], { kernel: 'naive' });",
     "await gpu.drawHeatmapAsync(2, 2, [1, 2, 3, 4], new OffscreenCanvas(2, 2), { sequential: 'yes' });",
     'gpu.startSquare(2, [1, 2, 3, 4], { maxTile: 1 });',
     'await gpu.inverseAsync(2, [2, 0, 0, 2], { d: 0.5 });',
+    "Gpgpu.kernelSource('Naive');",
+    "Gpgpu.programSource('auto');",
   ];
   const source = [
     "import init, { Gpgpu, Csr } from 'gpgpu-matrix';",
@@ -192,6 +194,7 @@ test('the .d.ts refuses, as tsc --strict errors, what the calls refuse at run ti
     'await gpu.squareAsync(2, [1, 2, 3, 4], { maxTile: 1 });',
     "await gpu.inverseAsync(2, [2, 0, 0, 2], { method: 'series', d: 0.5, maxDoublings: 9 });",
     "for (const method of ['newton-schulz', 'series'] as const) await gpu.inverseAsync(2, [2, 0, 0, 2], { method, patience: 1 });",
+    "Gpgpu.kernels().map((k) => Gpgpu.kernelSource(k.name)); Gpgpu.programSource('naive', 'min-plus');",
     // Indices in any numeric array, as the calls take them (an Int32Array was refused).
     'Csr.fromArrays(2, 2, [1, 2], new Int32Array([0, 1]), new Int32Array([0, 1, 2])).free();',
     'Csr.fromTriplets(2, 2, new Int32Array([0, 1]), new Uint16Array([1, 0]), [1, 1]).free();',
