@@ -254,6 +254,11 @@ pub(crate) fn count_option(obj: &JsValue, key: &str, default: usize, max: f64) -
 }
 
 pub(crate) fn number_option(obj: &JsValue, key: &str) -> Result<Option<f64>> {
+    number_in(obj, "options", key)
+}
+
+/// `number_option` of the object an error names `what` (e.g. a heatmap's `style`).
+fn number_in(obj: &JsValue, what: &str, key: &str) -> Result<Option<f64>> {
     let v = Reflect::get(obj, &key.into()).unwrap_or(JsValue::UNDEFINED);
     if v.is_undefined() || v.is_null() {
         return Ok(None);
@@ -261,7 +266,7 @@ pub(crate) fn number_option(obj: &JsValue, key: &str) -> Result<Option<f64>> {
     match v.as_f64() {
         Some(x) if x.is_finite() => Ok(Some(x)),
         _ => Err(GpgpuError::BadArgument {
-            name: format!("options.{key}"),
+            name: format!("{what}.{key}"),
             detail: format!("is {}; it must be a finite number", js_kind_or_number(&v)),
         }),
     }
@@ -269,7 +274,7 @@ pub(crate) fn number_option(obj: &JsValue, key: &str) -> Result<Option<f64>> {
 
 /// A number option that must be > 0 when given; `what` names the object in messages.
 pub(crate) fn positive_option(obj: &JsValue, what: &str, key: &str) -> Result<Option<f64>> {
-    match number_option(obj, key)? {
+    match number_in(obj, what, key)? {
         Some(v) if v <= 0.0 => Err(GpgpuError::BadArgument {
             name: format!("{what}.{key}"),
             detail: format!("is {}; it must be > 0", crate::error::js_number(v)),

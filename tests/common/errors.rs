@@ -376,6 +376,15 @@ pub async fn every_argument_of_the_wrong_kind_is_a_gpgpu_error(setup: JsSetup) {
     Reflect::set(&style, &"range".into(), &(-1).into()).unwrap();
     let r = api.draw_heatmap(two(), m(), canvas(), style.into()).await;
     assert_js_error(r, "BAD_ARGUMENT", "style.range: is -1; it must be > 0");
+    // A NaN range was named options.range, a key of no argument of this call.
+    let style = Object::new();
+    Reflect::set(&style, &"range".into(), &num(f64::NAN)).unwrap();
+    let r = api.draw_heatmap(two(), m(), canvas(), style.into()).await;
+    assert_js_error(
+        r,
+        "BAD_ARGUMENT",
+        "style.range: is NaN; it must be a finite number",
+    );
     // sequential is a boolean: 'yes' or 1 drew the diverging map with no word.
     for bad in [JsValue::from("yes"), num(1.0)] {
         let style = Object::new();
