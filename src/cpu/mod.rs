@@ -129,7 +129,11 @@ enum Op {
 
 /// What the queue shares with reads in flight.
 struct Shared {
-    queue: RefCell<VecDeque<Op>>,
+    /// The recorded operations in order, each numbered. An async flush leaves the
+    /// product it sent at the front until the workers' rows come back, so that a
+    /// blocking call meanwhile can run it here (see [`flush_now`]).
+    queue: RefCell<VecDeque<(u64, Op)>>,
+    next_op: Cell<u64>,
     /// An async flush is awaiting workers: others wait their turn.
     busy: Cell<bool>,
     pool: Option<CpuPool>,
@@ -183,6 +187,7 @@ impl CpuEngine {
             id: crate::engine::next_id(),
             shared: Rc::new(Shared {
                 queue: RefCell::new(VecDeque::new()),
+                next_op: Cell::new(0),
                 busy: Cell::new(false),
                 pool,
                 threads,
@@ -368,7 +373,9 @@ impl CpuEngine {
     }
 
     fn push(&mut self, op: Op) {
-        self.shared.queue.borrow_mut().push_back(op);
+        let id = self.shared.next_op.get();
+        self.shared.next_op.set(id + 1);
+        self.shared.queue.borrow_mut().push_back((id, op));
     }
 
     /// Runs the queue on this thread and returns `m`'s data (the blocking read).
@@ -483,23 +490,14 @@ pub fn stats(data: &[f32]) -> Stats {
     s.finished()
 }
 
-fn in_flight() -> GpgpuError {
-    GpgpuError::BadArgument {
-        name: "gpgpu".into(),
-        detail: "a blocking call while an async call on the same CPU Gpgpu is running: \
-                 await it first"
-            .into(),
-    }
-}
-
+/// Runs the queue on this thread. While an async flush awaits its workers, that
+/// includes the product it sent (the same kernel gives the same sums): a blocking
+/// call cannot wait for the workers, and the async flush then drops their rows.
 fn flush_now(shared: &Shared) -> Result<()> {
-    if shared.busy.get() {
-        return Err(in_flight());
-    }
     loop {
         let op = shared.queue.borrow_mut().pop_front();
         match op {
-            Some(op) => run_here(op, shared.poison.get()),
+            Some((_, op)) => run_here(op, shared.poison.get()),
             None => return Ok(()),
         }
     }
@@ -513,31 +511,44 @@ async fn flush_async(shared: &Rc<Shared>) -> Result<()> {
     shared.busy.set(true);
     let result = async {
         loop {
-            let op = shared.queue.borrow_mut().pop_front();
-            match op {
-                Some(Op::Product {
-                    semiring,
-                    dims,
-                    a,
-                    b,
-                    out,
-                }) => {
-                    // The inputs are copied into the messages before anything is awaited.
-                    let t0 = now_ms();
-                    let sent = send(shared, semiring, dims, &a.borrow(), &b.borrow());
-                    let c = gather(shared, dims, sent).await;
-                    shared.last_wall_ms.set(now_ms() - t0);
-                    // The queue's later work needs this output: on failure drop it too.
-                    match c {
-                        Ok(c) => *out.borrow_mut() = c,
-                        Err(e) => {
-                            shared.queue.borrow_mut().clear();
-                            return Err(e);
-                        }
-                    }
-                }
-                Some(op) => run_here(op, shared.poison.get()),
+            let product = match shared.queue.borrow().front() {
                 None => return Ok(()),
+                Some((
+                    id,
+                    Op::Product {
+                        semiring,
+                        dims,
+                        a,
+                        b,
+                        out,
+                    },
+                )) => Some((*id, *semiring, *dims, a.clone(), b.clone(), out.clone())),
+                Some((_, Op::Pass(_))) => None,
+            };
+            let Some((id, semiring, dims, a, b, out)) = product else {
+                let op = shared.queue.borrow_mut().pop_front();
+                if let Some((_, op)) = op {
+                    run_here(op, shared.poison.get());
+                }
+                continue;
+            };
+            // The inputs are copied into the messages before anything is awaited.
+            let t0 = now_ms();
+            let sent = send(shared, semiring, dims, &a.borrow(), &b.borrow());
+            let c = gather(shared, dims, sent).await;
+            shared.last_wall_ms.set(now_ms() - t0);
+            // A blocking call ran this product (and what followed) meanwhile.
+            if shared.queue.borrow().front().map(|(f, _)| *f) != Some(id) {
+                continue;
+            }
+            shared.queue.borrow_mut().pop_front();
+            // The queue's later work needs this output: on failure drop it too.
+            match c {
+                Ok(c) => *out.borrow_mut() = c,
+                Err(e) => {
+                    shared.queue.borrow_mut().clear();
+                    return Err(e);
+                }
             }
         }
     }

@@ -6,6 +6,7 @@
 use crate::common::*;
 use gpgpu_matrix::plan::reference::{self, to_f64};
 use gpgpu_matrix::{BackendChoice, CreateOptions, Gpgpu, Semiring};
+use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
 product_tests!(Setup::Cpu);
@@ -54,6 +55,26 @@ async fn blocking_calls_compute_on_this_thread_and_async_ones_on_the_workers() {
     let p = g.power(17, &uniform(9, 289), 5, &o).unwrap();
     let pw = reference::power(Semiring::Ordinary, 17, &to_f64(&uniform(9, 289)), 5);
     assert_close("blocking power", &p, &pw, FROBENIUS_TOL);
+}
+
+/// A blocking call while an Async one is on the workers runs at once on this thread
+/// (it was BAD_ARGUMENT, "await it first", on the CPU alone: WebGL's blocking calls
+/// work beside its Async ones), and the Async call still gives its product.
+#[wasm_bindgen_test]
+async fn a_blocking_call_while_an_async_one_is_on_the_workers_works() {
+    let g = js_on(Backend::Cpu).await;
+    let n = 128;
+    let m = uniform(4, n * n);
+    let pending = g.square_async(num(n as f64), js(&m), JsValue::UNDEFINED);
+    sleep(0).await; // the Async call has sent its product to the workers
+    let now = g.square(num(2.0), js(&[1.0, 2.0, 3.0, 4.0]), JsValue::UNDEFINED);
+    assert_eq!(
+        now.expect("the blocking call").to_vec(),
+        [7.0, 10.0, 15.0, 22.0]
+    );
+    let later = floats(&settle(pending).await.expect("the Async call"));
+    let want = reference::square(Semiring::Ordinary, n, &to_f64(&m));
+    assert_close("async", &later, &want, FROBENIUS_TOL);
 }
 
 /// A worker whose WebAssembly traps fails the call with WORKER_ERROR; its workers
