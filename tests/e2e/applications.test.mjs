@@ -80,6 +80,27 @@ test('six sections with labelled, keyboard-operable controls', async () => {
   assert.doesNotMatch(await page.textContent('#fibonacci-table caption'), /Highlighted/, 'no 2²⁴ row in 0..24');
 });
 
+test('the other panels\' buttons, pressed from the keyboard, keep the focus through their run', async () => {
+  // A button disabled while it runs drops the focus to <body>: it must come back.
+  const focused = () => page.evaluate(() => document.activeElement.id);
+  for (const id of ['partitioned-worked-run', 'partitioned-mesh-run', 'batched-ransac-run', 'linear-steps-run', 'devices-run']) {
+    await page.focus(`#${id}`);
+    await page.keyboard.press('Enter');
+    // Disabled as the key is pressed; enabled again when the run is over.
+    await page.waitForFunction((id) => !document.getElementById(id).disabled, id, { timeout: 60_000, polling: 50 });
+    assert.equal(await focused(), id);
+  }
+  // Measure hands the focus to Stop, and Stop, once pressed, back to Measure.
+  for (const n of [64, 128]) await page.uncheck(`#compute-n-${n}`);
+  await page.focus('#compute-run');
+  await page.keyboard.press('Enter');
+  assert.equal(await focused(), 'compute-stop');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => !document.getElementById('compute-run').disabled, null, { timeout: 60_000 });
+  assert.equal(await focused(), 'compute-run');
+  assert.deepEqual(page.problems(), []);
+});
+
 test('reachability: R, each squaring and the heatmap equal BFS exactly', async () => {
   const preset = REACHABILITY[0];
   const rec = await run('reachability');

@@ -15,6 +15,23 @@ export function publish(id, record) {
 }
 
 /**
+ * Disables `controls` while a run owns them. The function returned enables them again
+ * and gives focus back to the one that had it: disabling the focused button drops focus
+ * to <body>, where a keyboard user has lost their place and a screen reader falls silent.
+ */
+export function disableWhileBusy(controls) {
+  const focused = controls.find((c) => c === document.activeElement);
+  for (const c of controls) c.disabled = true;
+  return () => {
+    for (const c of controls) c.disabled = false;
+    // A control disabled under the focus holds it until the browser moves it to <body>.
+    const now = document.activeElement;
+    const lost = now === null || now === document.body || now.disabled === true;
+    if (focused?.isConnected && lost) focused.focus();
+  };
+}
+
+/**
  * Builds the common frame of a section in `container`:
  *   intro      nodes explaining the application (the chapter's idea, how the GPU does it)
  *   presets    [{ id, label, help }]
@@ -50,10 +67,7 @@ export function sectionFrame(container, ctx, { id, intro, presets, run }) {
   button.addEventListener('click', async () => {
     if (busy) return;
     busy = true;
-    // Disabling the focused button drops focus to <body>; it comes back afterwards.
-    const hadFocus = document.activeElement === button;
-    button.disabled = true;
-    select.disabled = true;
+    const release = disableWhileBusy([button, select]);
     const preset = presets.find((p) => p.id === select.value) || presets[0];
     section.dataset.preset = preset.id;
     // The backend the demo runs on (the configuration's backend): the section uses it too.
@@ -71,9 +85,7 @@ export function sectionFrame(container, ctx, { id, intro, presets, run }) {
       publish(id, { preset: preset.id, status: 'error', error: { code: d.code, message: d.message } });
     } finally {
       busy = false;
-      button.disabled = false;
-      select.disabled = false;
-      if (hadFocus && document.activeElement === document.body) button.focus();
+      release();
     }
   });
   section.dataset.status = 'idle';

@@ -10,7 +10,7 @@
 import { el, int, ms, rate, registerForm } from '../ui/format.js';
 import { sideBySide } from './cuda-wgsl.js';
 import { K40, KERNELS, MAX_BATCH, measure, signedPermutation } from './compute-measure.js';
-import { nextFrame } from './common.js';
+import { disableWhileBusy, nextFrame } from './common.js';
 
 const ID = 'compute';
 /** The sizes offered: the course report's (BRIEF.md §5), so every row has its K40 figures. */
@@ -113,9 +113,11 @@ function measurement(section, ctx, { noWebgpu, software, webgpu, onMeasured }) {
     if (!sizes.length) { set('error', 'Tick at least one size.'); return; }
     stopAsked = false;
     set('running', 'Preparing the GPU backends…');
-    run.disabled = true;
+    const fromMeasure = document.activeElement === run;
+    const release = disableWhileBusy([run, ...boxes.map((b) => b.querySelector('input'))]);
     stop.disabled = false;
-    for (const b of boxes) b.querySelector('input').disabled = true;
+    // Measure is disabled under the keyboard's focus: Stop is what it can press now.
+    if (fromMeasure) stop.focus();
     try {
       const out = await measureAll(ctx, sizes, { noWebgpu, tableSlot, set, stopped: () => stopAsked });
       onMeasured();
@@ -129,9 +131,8 @@ function measurement(section, ctx, { noWebgpu, software, webgpu, onMeasured }) {
       set('error', `Stopped: ${d.title} (${d.code}): ${d.message}`);
       window.__compute = { status: 'error', error: { code: d.code, message: d.message } };
     } finally {
-      run.disabled = false;
       stop.disabled = true;
-      for (const b of boxes) b.querySelector('input').disabled = false;
+      release(); // after Stop is disabled: a focus it held (or lost when pressed) goes back to Measure
     }
   });
   stop.addEventListener('click', () => { stopAsked = true; stop.disabled = true; });

@@ -8,6 +8,7 @@
 // split it names. window.__devices holds the last results for the page tests.
 import { Devices } from '../pkg/gpgpu_matrix.js';
 import { el } from '../ui/format.js';
+import { disableWhileBusy } from './common.js';
 import { DEVICE_SIZES as SIZES } from '../config.js';
 
 const ID = 'devices';
@@ -152,7 +153,7 @@ export default {
     if (this.busy) return;
     this.busy = true;
     // The selects too: a result must be drawn for the controls it was run with.
-    for (const b of [...this.buttons, this.first, this.second, this.size]) b.disabled = true;
+    const release = disableWhileBusy([...this.buttons, this.first, this.second, this.size]);
     try {
       await work();
     } catch (e) {
@@ -160,7 +161,7 @@ export default {
       this.setStatus(`Failed: ${d.code ? `${d.code}: ` : ''}${d.message || e}`, 'error');
     } finally {
       this.busy = false;
-      for (const b of [...this.buttons, this.first, this.second, this.size]) b.disabled = false;
+      release();
     }
   },
 

@@ -2,7 +2,7 @@
 // products), in one place: read the fields, put them in the address, show running /
 // done / error, one run at a time, and on Back / Forward take down results that were
 // computed for other fields.
-import { backendName, nextFrame } from './common.js';
+import { backendName, disableWhileBusy, nextFrame } from './common.js';
 import { partStatus } from './partitioned-ui.js';
 
 const STALE = 'The fields changed (Back or Forward): the results shown were for other ones. Press the button to run these.';
@@ -41,7 +41,7 @@ export function partRunner(ctx, part, statusId, initial, { read, work, output, b
         return;
       }
       lock.busy = true;
-      for (const b of buttons) b.disabled = true;
+      const release = disableWhileBusy(buttons);
       // The fields go into the address (config.js SECTION_PARAMS): a link reproduces the run.
       ctx.url.set(r.state);
       status.set('running', `Running on ${backendName(ctx.gpu)}…`);
@@ -55,7 +55,7 @@ export function partRunner(ctx, part, statusId, initial, { read, work, output, b
         onError({ status: 'error', error: { code: d.code, message: d.message } });
       } finally {
         lock.busy = false;
-        for (const b of buttons) b.disabled = false;
+        release();
       }
     },
   };

@@ -3,7 +3,7 @@
 // drawn step by step: which blocks of A and B each node holds, which it sends.
 import { count, el, int } from '../ui/format.js';
 import { integerMatrix } from '../reference.js';
-import { backendName, msText, nextFrame, timedAsync, devName } from './common.js';
+import { backendName, disableWhileBusy, msText, nextFrame, timedAsync, devName } from './common.js';
 import { maxError, numberField, partStatus, publishPart, readNumber, selectField } from './partitioned-ui.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -117,7 +117,7 @@ export function meshPart(ctx, state) {
     if (bad.length) { status.set('error', `Not run: ${bad.join('; ')}.`); return; }
     const n = rn.value, q = rq.value;
     busy = true;
-    button.disabled = true;
+    const release = disableWhileBusy([button]);
     ctx.url.set({ mesh: algorithm, meshN: n, meshQ: q, meshStep: 1 });
     status.set('running', `${ALGORITHMS[algorithm]} on a ${q}×${q} mesh: ${q ** 3} block products on ${backendName(ctx.gpu)}…`);
     try {
@@ -152,7 +152,7 @@ export function meshPart(ctx, state) {
       publishPart('mesh', { status: 'error', error: { code: d.code, message: d.message } });
     } finally {
       busy = false;
-      button.disabled = false;
+      release();
     }
   };
   button.addEventListener('click', () => run());

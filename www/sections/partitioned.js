@@ -7,7 +7,7 @@
 // The controls of parts 2 and 3 live in the address (config.js SECTION_PARAMS): a
 // link shows the same run. app.js mounts this on its own panel, #partitioned.
 import { el } from '../ui/format.js';
-import { backendName, nextFrame, devName } from './common.js';
+import { backendName, disableWhileBusy, nextFrame, devName } from './common.js';
 import { partStatus, partitionedGrid, publishPart } from './partitioned-ui.js';
 import { sparsePart } from './partitioned-sparse.js';
 import { meshPart } from './partitioned-mesh.js';
@@ -49,7 +49,7 @@ function workedPart(ctx) {
   const run = async () => {
     if (busy || !ctx.gpu) return;
     busy = true;
-    button.disabled = true;
+    const release = disableWhileBusy([button]);
     status.set('running', `Computing the block products on ${backendName(ctx.gpu)}…`);
     try {
       await nextFrame();
@@ -64,7 +64,7 @@ function workedPart(ctx) {
       publishPart('worked', { status: 'error', error: { code: d.code, message: d.message } });
     } finally {
       busy = false;
-      button.disabled = false;
+      release();
     }
   };
   button.addEventListener('click', run);

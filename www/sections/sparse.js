@@ -3,7 +3,7 @@
 // method on the GPU over WordNet's synset graph (www/data/, 117,659 nodes), checked
 // against float64 PageRank computed here on the CPU. app.js mounts this on #sparse-body.
 import { el, int, ms, num } from '../ui/format.js';
-import { backendName, devName } from './common.js';
+import { backendName, devName, disableWhileBusy } from './common.js';
 
 const EXAMPLE = [
   [3, 0, 0, 1, 0],
@@ -85,7 +85,7 @@ function pagerankPart(ctx) {
     button, status, results);
   const run = async () => {
     part.dataset.status = 'running';
-    button.disabled = true;
+    const release = disableWhileBusy([button]);
     try {
       status.textContent = 'Loading the graph…';
       const g = await loadGraph();
@@ -117,7 +117,7 @@ function pagerankPart(ctx) {
       status.textContent = `PageRank failed: ${err.message}`;
       part.dataset.status = 'failed';
     } finally {
-      button.disabled = false;
+      release();
     }
   };
   button.addEventListener('click', run);
