@@ -89,6 +89,7 @@ async function stepThrough(algorithm, steps, messages) {
   assert.equal(r.bytes, messages * 2 * 2 * 4, '2×2 blocks of 4-byte floats');
   assert.match(await page.textContent('#partitioned-mesh-table tr[data-key="messages"] td'), new RegExp(`^${messages}$`));
   assert.equal(await page.isDisabled('#partitioned-mesh-prev'), true);
+  await page.focus('#partitioned-mesh-next'); // stepped from the keyboard
   let sent = 0;
   for (let k = 1; k <= steps; k++) {
     assert.equal(await page.textContent('#partitioned-mesh-step'), `Step ${k} of ${steps}`);
@@ -99,12 +100,17 @@ async function stepThrough(algorithm, steps, messages) {
     if (s.stepKind === 'multiply') assert.equal(s.stepSends, 0);
     sent += s.stepSends;
     assert.equal(new URL(page.url()).searchParams.get('meshStep'), k === 1 ? null : String(k));
-    if (k < steps) await page.click('#partitioned-mesh-next');
+    if (k < steps) await page.keyboard.press('Enter');
   }
   assert.equal(sent, messages, 'the arrows of all steps add up to the messages');
   assert.equal(await page.isDisabled('#partitioned-mesh-next'), true);
-  await page.click('#partitioned-mesh-prev');
+  // Next disabled under the focus at the last step: the keyboard goes on from Previous.
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'partitioned-mesh-prev');
+  // A step picked in the list, which is drawn anew: the focus stays on that step's entry.
+  await page.locator('#partitioned-mesh-view .mesh-steps button').nth(steps - 2).focus();
+  await page.keyboard.press('Enter');
   assert.equal(await page.textContent('#partitioned-mesh-step'), `Step ${steps - 1} of ${steps}`);
+  assert.equal(await page.evaluate((k) => document.activeElement === document.querySelectorAll('#partitioned-mesh-view .mesh-steps button')[k], steps - 2), true);
 }
 
 test('Fox and Cannon with q = 3 step through; messages 2q²(q−1) = 36 and 2q(q−1) + 2q²(q−1) = 48', async () => {

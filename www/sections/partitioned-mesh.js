@@ -81,6 +81,10 @@ export function meshPart(ctx, state) {
 
   const show = (index, write = true) => {
     if (!shown) return;
+    // Focus on a button this redraw disables or replaces would fall to <body>: it goes
+    // to the one that does the same job now (the other arrow, the list's new entry).
+    const focused = document.activeElement;
+    const fromList = view.contains(focused) && focused.closest('.mesh-steps') !== null;
     const steps = shown.res.steps;
     shown.index = Math.max(0, Math.min(steps.length - 1, index));
     const step = steps[shown.index];
@@ -98,6 +102,9 @@ export function meshPart(ctx, state) {
         el('ul', { class: 'mesh-sends' }, step.sends.map((s) => el('li', {}, `${s.matrix}(${rc(s.block)}): node (${rc(s.from)}) → (${rc(s.to)}), ${s.bytes} bytes`)))) : null,
       el('ol', { class: 'mesh-steps' }, steps.map((s, k) => el('li', { 'aria-current': k === shown.index ? 'step' : null },
         el('button', { type: 'button', class: 'link', onclick: () => show(k) }, `${s.kind}`), ` ${s.label}`)))].filter(Boolean));
+    if (focused === next && next.disabled) prev.focus();
+    else if (focused === prev && prev.disabled) next.focus();
+    else if (fromList) view.querySelectorAll('.mesh-steps button')[shown.index]?.focus();
     const rec = { ...shown.record, step: shown.index + 1, stepKind: step.kind, stepLabel: step.label, stepSends: step.sends.length, stepBytes: bytes, holds: step.holds };
     publishPart('mesh', rec);
     if (write) ctx.url.set({ meshStep: shown.index + 1 });
