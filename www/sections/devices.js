@@ -233,7 +233,9 @@ export default {
       window.__devices = { ...window.__devices, sweep: { names, n, points, balanced, best } };
       this.drawSweep(names, n, points, balanced);
       // The bars show the balanced run, not an older one, and say so: the slider keeps its own share.
-      this.drawBars(names, r, `Balanced ('auto'): ${(balanced.share * 100).toFixed(0)} % of the rows on ${NAMES[names[0]]}, not the slider's ${this.slider.value} %`);
+      const share = (balanced.share * 100).toFixed(0);
+      const other = share === this.slider.value ? '' : `, not the slider's ${this.slider.value} %`;
+      this.drawBars(names, r, `Balanced ('auto'): ${share} % of the rows on ${NAMES[names[0]]}${other}`);
       this.drawTable(names, points, balanced);
       this.shown = this.sweepShown = this.key();
       this.setStatus(`n = ${n}: the fastest share of ${NAMES[names[0]]} was ${Math.round(best.share * 100)} % (${fmt(best.totalMs)} ms); balanced ('auto'): ${(balanced.share * 100).toFixed(0)} %, ${fmt(balanced.totalMs)} ms.`, 'done');
