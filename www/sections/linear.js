@@ -142,7 +142,9 @@ async function compareDemo(ctx, { n, seed, kind }, output) {
   await nextFrame();
   const [inv, invMs] = await timedAsync(() => gpu.inverseAsync(n, a));
   const invX = times(n, inv.matrix, b);
-  rows.push({ method: 'power-series inverse', call: 'gpu.inverseAsync(n, A), then x = X·b', residual: residual(n, a, invX, b), passes: inv.residuals.length - 1, ms: invMs,
+  // A with no inverse to look for (zero, or not finite) gets no iterate: no x, no doubling.
+  const noIterate = inv.residuals.length === 0;
+  rows.push({ method: 'power-series inverse', call: 'gpu.inverseAsync(n, A), then x = X·b', residual: noIterate ? null : residual(n, a, invX, b), passes: Math.max(0, inv.residuals.length - 1), ms: invMs,
     note: inv.converged ? 'converged (doublings)' : `did not converge: ${inv.message || 'stopped'}` });
   await nextFrame();
   // Jacobi divides by the diagonal: with a zero there it does not apply (the library
