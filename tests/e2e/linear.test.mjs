@@ -85,9 +85,10 @@ test('steps are counted from 1 in the text as in the figures (the API\'s step co
   assert.match(r.rows[0].note, /^singular at step \d+ of 8 \(column \d+\)$/);
   const [, k, col] = r.rows[0].note.match(/step (\d+) of 8 \(column (\d+)\)/);
   assert.equal(Number(k), Number(col) + 1);
+  assert.match(r.rows[1].note, /^does not converge: /, 'the library\'s reason, not "did not converge: does not converge"');
   // A = [0] has no inverse to iterate towards: no doubling (not −1) and no x (not NaN).
   const zero = await run(page, 'linear-compare', { cmpKind: 'zero', cmpN: 1, cmpSeed: 1 });
-  assert.deepEqual([zero.rows[1].passes, zero.rows[1].residual], [0, null]);
+  assert.deepEqual([zero.rows[1].passes, zero.rows[1].residual, zero.rows[1].note], [0, null, 'A is zero: it has no inverse']);
   assert.deepEqual(await page.$$eval('#linear-compare-table tbody tr:nth-child(2) td.num', (x) => x.slice(0, 2).map((td) => td.textContent)), ['—', '0']);
   await page.fill('#cmpN', '64');
 });

@@ -145,7 +145,8 @@ async function compareDemo(ctx, { n, seed, kind }, output) {
   // A with no inverse to look for (zero, or not finite) gets no iterate: no x, no doubling.
   const noIterate = inv.residuals.length === 0;
   rows.push({ method: 'power-series inverse', call: 'gpu.inverseAsync(n, A), then x = X·b', residual: noIterate ? null : residual(n, a, invX, b), passes: Math.max(0, inv.residuals.length - 1), ms: invMs,
-    note: inv.converged ? 'converged (doublings)' : `did not converge: ${inv.message || 'stopped'}` });
+    // The library's message says why on its own ("does not converge: …", "A is zero: …").
+    note: inv.converged ? 'converged (doublings)' : inv.message || 'did not converge' });
   await nextFrame();
   // Jacobi divides by the diagonal: with a zero there it does not apply (the library
   // refuses it), which is a row of the comparison, not a failure of the other two.
