@@ -79,7 +79,8 @@ pub fn tile_for(engine: &Engine, shapes: &[Shape], max_tile: Option<usize>) -> O
 /// memory, naming the bytes needed: SIZE_OVER_LIMIT.
 pub fn check_memory(what: &str, inputs: &[Shape], result: Shape) -> Result<()> {
     let held = "its inputs and result";
-    check_held(what, inputs, result, 1.0, MAX_CPU_BYTES, held)
+    let limit_name = "the address space of wasm32 (4 GiB)";
+    check_held(what, inputs, result, 1.0, MAX_CPU_BYTES, held, limit_name)
 }
 
 /// Room the CPU backend leaves in wasm memory for everything but a call's matrices.
@@ -100,13 +101,16 @@ pub fn check_memory_on(
         Backend::Cpu => {
             let held = "its inputs and result, twice over (the CPU backend's own copies)";
             let limit = MAX_CPU_BYTES - CPU_HEADROOM_BYTES;
-            check_held(what, inputs, result, 2.0, limit, held)
+            // Not "4 GiB": 4.1e9 bytes refused as over the 4 GiB (4.29e9) made no sense.
+            let limit_name =
+                "what the CPU backend may hold (wasm32's 4 GiB less 256 MiB for the rest)";
+            check_held(what, inputs, result, 2.0, limit, held, limit_name)
         }
         _ => check_memory(what, inputs, result),
     }
 }
 
-/// Refuses `copies` × (the inputs and the result) past `limit` bytes.
+/// Refuses `copies` × (the inputs and the result) past `limit` bytes (`limit_name`).
 fn check_held(
     what: &str,
     inputs: &[Shape],
@@ -114,6 +118,7 @@ fn check_held(
     copies: f64,
     limit: f64,
     held: &str,
+    limit_name: &'static str,
 ) -> Result<()> {
     let floats: f64 = inputs
         .iter()
@@ -126,7 +131,7 @@ fn check_held(
             what: format!("{what}: {held}"),
             needed: bytes,
             unit: "bytes of WebAssembly memory",
-            limit_name: "the address space of wasm32 (4 GiB)",
+            limit_name,
             limit,
             hint: "Use smaller matrices: WebAssembly in a browser holds at most 4 GiB, \
                    and the inputs and the result must all be there.",
@@ -401,5 +406,35 @@ impl TiledRun {
         for grid in self.slots.into_iter().flatten() {
             grid.recycle(engine);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cpu_limit_is_named_for_what_it_is() {
+        // 2 × (16000² + 16000²) floats: 4.096e9 bytes, under 4 GiB but over 4 GiB less 256 MiB.
+        let side = Shape {
+            rows: 16000,
+            cols: 16000,
+        };
+        let err = check_memory_on(Backend::Cpu, "this operation", &[side], side).unwrap_err();
+        let message = err.to_string();
+        assert!(message.contains("needs 4096000000 bytes"), "{message}");
+        assert!(message.contains("4 GiB less 256 MiB"), "{message}");
+        assert!(!message.contains("wasm32 (4 GiB) of"), "{message}");
+        // Other backends hold the whole 4 GiB for the matrices: that one is named so.
+        let big = Shape {
+            rows: 33000,
+            cols: 33000,
+        };
+        let err = check_memory_on(Backend::WebGl, "this operation", &[big], big).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("over the address space of wasm32 (4 GiB) of 4294967296"),
+            "{err}"
+        );
     }
 }
