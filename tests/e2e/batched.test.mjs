@@ -180,6 +180,18 @@ test('Back to an address with other fields: the results of the fields left behin
   assert.equal(await p.textContent('#batched-products-output'), '');
   assert.equal(await p.getAttribute('#batched-products', 'data-status'), 'idle');
   assert.match(await p.textContent('#batched-products-status'), /^The fields changed \(Back or Forward\)/);
+  // Back while a run is still going: when it ends, its results (3 000 products) must not
+  // stand under the field that Back set (2 000).
+  await p.goForward();
+  await p.waitForFunction(() => new URLSearchParams(location.search).get('n') === '5' && document.body.dataset.status === 'done');
+  await p.fill('#prodBatch', '3000');
+  await p.click('#batched-products-run');
+  await p.goBack();
+  assert.equal(await p.getAttribute('#batched-products', 'data-status'), 'running', 'Back came during the run');
+  await p.waitForFunction(() => document.getElementById('batched-products').dataset.status !== 'running', null, { timeout: 60_000 });
+  assert.equal(await p.inputValue('#prodBatch'), '2000');
+  assert.equal(await p.textContent('#batched-products-output'), '');
+  assert.match(await p.textContent('#batched-products-status'), /^The fields changed \(Back or Forward\)/);
   assert.deepEqual(p.problems(), []);
   await p.context().close();
 });

@@ -154,19 +154,23 @@ export default {
     this.busy = true;
     // The selects too: a result must be drawn for the controls it was run with.
     const release = disableWhileBusy([...this.buttons, this.first, this.second, this.size]);
+    // What the results will be of, though Back or Forward may change the controls meanwhile.
+    const key = this.key();
     try {
-      await work();
+      await work(key);
     } catch (e) {
       const d = this.ctx.describeError ? this.ctx.describeError(e) : { code: e?.code, message: e?.message };
       this.setStatus(`Failed: ${d.code ? `${d.code}: ` : ''}${d.message || e}`, 'error');
     } finally {
       this.busy = false;
       release();
+      // Back / Forward during the run moved the controls: its results are not theirs.
+      if (this.shown && this.shown !== this.key()) this.clear();
     }
   },
 
   run() {
-    return this.guarded(async () => {
+    return this.guarded(async (key) => {
       this.setStatus('Running…', 'running');
       this.writeUrl();
       // A sweep of other devices or another n (set without a change event: a link, Back)
@@ -193,13 +197,13 @@ export default {
       const err = maxError(n, a, b, r.c);
       window.__devices = { ...window.__devices, run: { names, share: s, rows: r.parts.map((p) => p.rows), ms: r.parts.map((p) => p.ms), totalMs: r.totalMs, maxError: err } };
       this.drawBars(names, r, `At the slider's share: ${Math.round(s * 100)} % of the rows on ${NAMES[names[0]]}`);
-      this.shown = this.key();
+      this.shown = key;
       this.setStatus(`n = ${n}: ${r.parts.map((p, i) => `${NAMES[names[i]]} ${p.rows} rows in ${fmt(p.ms)} ms`).join(', ')}; C assembled in ${fmt(r.totalMs)} ms (the second of two calls). Largest error against float64: ${err} (integer inputs: exact).`, 'done');
     });
   },
 
   sweep() {
-    return this.guarded(async () => {
+    return this.guarded(async (key) => {
       // Redrawn at the end; a sweep that fails leaves none of the earlier one standing.
       for (const e of [this.bars, this.chart, this.table]) e.replaceChildren();
       this.sweepShown = null;
@@ -237,7 +241,7 @@ export default {
       const other = share === this.slider.value ? '' : `, not the slider's ${this.slider.value} %`;
       this.drawBars(names, r, `Balanced ('auto'): ${share} % of the rows on ${NAMES[names[0]]}${other}`);
       this.drawTable(names, points, balanced);
-      this.shown = this.sweepShown = this.key();
+      this.shown = this.sweepShown = key;
       this.setStatus(`n = ${n}: the fastest share of ${NAMES[names[0]]} was ${Math.round(best.share * 100)} % (${fmt(best.totalMs)} ms); balanced ('auto'): ${(balanced.share * 100).toFixed(0)} %, ${fmt(balanced.totalMs)} ms.`, 'done');
     });
   },

@@ -19,16 +19,24 @@ export function partRunner(ctx, part, statusId, initial, { read, work, output, b
   const status = partStatus(part, statusId, initial);
   // The fields of the run whose results are shown.
   let shown = null;
+  // This part's run is going; Back / Forward meanwhile is followed when it has shown its results.
+  let running = false;
+  let pending = null;
+  /** The fields now say `state` (Back / Forward): results of other fields go. */
+  const follow = (state) => {
+    if (running) {
+      pending = state;
+      return;
+    }
+    if (!shown || (keys || Object.keys(shown)).every((k) => state[k] === shown[k])) return;
+    shown = null;
+    output.replaceChildren();
+    status.set('idle', STALE);
+  };
   return {
     status,
     get busy() { return lock.busy; },
-    /** The fields now say `state` (Back / Forward): results of other fields go. */
-    follow(state) {
-      if (!shown || lock.busy || (keys || Object.keys(shown)).every((k) => state[k] === shown[k])) return;
-      shown = null;
-      output.replaceChildren();
-      status.set('idle', STALE);
-    },
+    follow,
     run: async () => {
       if (lock.busy || !ctx.gpu) return;
       // The previous run's results go first: under a "Not run" or "Stopped" they would
@@ -40,7 +48,8 @@ export function partRunner(ctx, part, statusId, initial, { read, work, output, b
         status.set('error', `Not run: ${r.bad.join('; ')}.`);
         return;
       }
-      lock.busy = true;
+      lock.busy = running = true;
+      pending = null;
       const release = disableWhileBusy(buttons);
       // The fields go into the address (config.js SECTION_PARAMS): a link reproduces the run.
       ctx.url.set(r.state);
@@ -54,8 +63,9 @@ export function partRunner(ctx, part, statusId, initial, { read, work, output, b
         status.set('error', `Stopped: ${d.title} (${d.code}): ${d.message}`);
         onError({ status: 'error', error: { code: d.code, message: d.message } });
       } finally {
-        lock.busy = false;
+        lock.busy = running = false;
         release();
+        if (pending) follow(pending);
       }
     },
   };

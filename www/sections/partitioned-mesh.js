@@ -112,6 +112,23 @@ export function meshPart(ctx, state) {
   prev.addEventListener('click', () => show(shown.index - 1));
   next.addEventListener('click', () => show(shown.index + 1));
 
+  // Back / Forward during a run: followed when the run has shown its steps.
+  let pending = null;
+  /** The fields now say `s` (Back / Forward): its step, or the steps of other fields go. */
+  const follow = (s) => {
+    if (busy) { pending = s; return; }
+    if (shown && shown.algorithm === s.mesh && shown.n === s.meshN && shown.q === s.meshQ) show(s.meshStep - 1, false);
+    else if (shown) {
+      // Back / Forward to another algorithm, n or q: the steps of the old ones go.
+      shown = null;
+      summary.replaceChildren();
+      view.replaceChildren();
+      stepText.textContent = '';
+      prev.disabled = next.disabled = true;
+      status.set('idle', 'The fields changed (Back or Forward): the run shown was of other ones. Press Run to run these.');
+    }
+  };
+
   const run = async ({ step = 1 } = {}) => {
     if (busy || !ctx.gpu) return;
     const algorithm = alg.select.value;
@@ -124,6 +141,7 @@ export function meshPart(ctx, state) {
     if (bad.length) { status.set('error', `Not run: ${bad.join('; ')}.`); return; }
     const n = rn.value, q = rq.value;
     busy = true;
+    pending = null;
     const release = disableWhileBusy([button]);
     ctx.url.set({ mesh: algorithm, meshN: n, meshQ: q, meshStep: 1 });
     status.set('running', `${ALGORITHMS[algorithm]} on a ${q}×${q} mesh: ${q ** 3} block products on ${backendName(ctx.gpu)}…`);
@@ -160,6 +178,7 @@ export function meshPart(ctx, state) {
     } finally {
       busy = false;
       release();
+      if (pending) follow(pending);
     }
   };
   button.addEventListener('click', () => run());
@@ -182,16 +201,7 @@ export function meshPart(ctx, state) {
       alg.select.value = s.mesh;
       nField.input.value = String(s.meshN);
       qField.input.value = String(s.meshQ);
-      if (shown && shown.algorithm === s.mesh && shown.n === s.meshN && shown.q === s.meshQ) show(s.meshStep - 1, false);
-      else if (shown && !busy) {
-        // Back / Forward to another algorithm, n or q: the steps of the old ones go.
-        shown = null;
-        summary.replaceChildren();
-        view.replaceChildren();
-        stepText.textContent = '';
-        prev.disabled = next.disabled = true;
-        status.set('idle', 'The fields changed (Back or Forward): the run shown was of other ones. Press Run to run these.');
-      }
+      follow(s);
     },
   };
 }
