@@ -773,7 +773,9 @@ async function start(config) {
 /** Whether the form now asks for another run than the paused step-through `s`. */
 function formDiffers(s) {
   const wanted = controls.get().config;
-  return toQuery({ ...wanted, mode: 'step' }) !== toQuery({ ...s.config, mode: 'step' });
+  // ref=1 (a link's) and the form's ref=auto are the same run where auto turns it on.
+  const run = (c) => toQuery({ ...c, mode: 'step', ref: referenceOn(c) ? '1' : '0' });
+  return run(wanted) !== run(s.config);
 }
 
 function paused(s) {
