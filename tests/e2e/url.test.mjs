@@ -129,6 +129,16 @@ test('a field of the form that does not parse stops the run and is marked', asyn
     assert.match(await page.textContent('#notes'), /Not run: fix these settings first/);
     assert.equal(await runs(), 8, 'no run of the default n started');
   }
+  // Typed text a number field cannot parse reads as "" there: the message must not say “”.
+  await page.fill('#n', '');
+  await page.type('#n', '1e');
+  await page.click('#run');
+  await page.waitForFunction(() => document.body.dataset.status === 'error', null, { timeout: 10_000, polling: 50 });
+  assert.equal(await page.textContent('#status'), 'Not run: n must be a whole number from 1 to 65536 (it is “not a number”).');
+  await page.fill('#meshN', ''); // a panel's field, read the same way
+  await page.type('#meshN', '--6');
+  await page.click('#partitioned-mesh-run');
+  assert.equal(await page.textContent('#partitioned-mesh-status'), 'Not run: n (n×n) must be a whole number from 1 to 64 (it is “not a number”).');
   // A field the operation does not use (k, for a square) does not block.
   await page.fill('#n', '6');
   await page.$eval('#k', (k) => { k.value = ''; }); // hidden: square has no k

@@ -48,7 +48,8 @@ export function selectField(id, label, options, value) {
  * input: { value } or { why } (and the field marked invalid).
  */
 export function readNumber(input, lo, hi, whole = true) {
-  const raw = input.value.trim();
+  // A number field holding what does not parse ("1e", "--3") reads as "": say so, not “”.
+  const raw = input.validity?.badInput ? 'not a number' : input.value.trim();
   const v = Number(raw);
   const ok = raw !== '' && Number.isFinite(v) && v >= lo && v <= hi && (!whole || Number.isInteger(v));
   if (ok) { input.removeAttribute('aria-invalid'); return { value: v }; }

@@ -125,15 +125,17 @@ export class Controls {
   get() {
     const config = { ...DEFAULTS };
     const problems = [];
+    // A number field holding what does not parse ("1e", "--3") reads as "": say so, not “”.
+    const text = (key) => (this.f(key).validity.badInput ? 'not a number' : this.f(key).value.trim());
     const whole = (key, lo, hi) => {
-      const raw = this.f(key).value.trim();
+      const raw = text(key);
       const v = Number(raw);
       if (raw === '' || !Number.isSafeInteger(v) || v < lo || v > hi) {
         problems.push({ param: key, value: raw, why: `must be a whole number from ${lo} to ${hi}` });
       } else config[key] = v;
     };
     const prob = (key) => {
-      const raw = this.f(key).value.trim();
+      const raw = text(key);
       const v = Number(raw);
       if (raw === '' || !Number.isFinite(v) || v < 0 || v > 1) {
         problems.push({ param: key, value: raw, why: 'must be a number from 0 to 1' });
