@@ -653,12 +653,18 @@ function buttons(state) {
   // out pass by pass, which aria-busy on the whole panel would hold back.
   $('heatmaps').setAttribute('aria-busy', String(state === 'running'));
   controls.setBusy(state === 'running');
-  if (state !== 'running' && focusBeforeRun) {
+  if (state !== 'running') {
     // Keyboard users keep their place: back to the control they used, or, if it is
-    // gone (the finish button hides when done), to Step or Run.
-    const back = [focusBeforeRun, state === 'paused' ? $('step') : $('run')]
-      .find((e) => e.isConnected && !e.disabled && !e.hidden);
-    if (document.activeElement === document.body || document.activeElement === null) back?.focus();
+    // gone (the finish button hides when done, Cancel is disabled), to Step or Run.
+    // A control disabled or hidden under the focus holds it until the browser moves
+    // it to <body>.
+    const now = document.activeElement;
+    const lost = now === null || now === document.body || now.disabled || now.hidden;
+    if (lost && (focusBeforeRun || now !== document.body)) {
+      const back = [focusBeforeRun, state === 'paused' ? $('step') : $('run')]
+        .find((e) => e?.isConnected && !e.disabled && !e.hidden);
+      back?.focus();
+    }
     focusBeforeRun = null;
   }
 }
