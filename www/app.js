@@ -96,7 +96,12 @@ function showError(err, where = '') {
     el('p', { class: 'banner-title' }, el('strong', {}, d.title), ' ', el('code', {}, d.code)),
     el('p', {}, where ? `${where}: ${d.message}` : d.message),
     el('p', { class: 'help' }, d.advice),
-    el('button', { type: 'button', class: 'link', onclick: () => { banner.hidden = true; } }, 'Dismiss'));
+    // Hidden with the banner, the button would drop the keyboard's focus to <body>: it
+    // goes to the field the error is about (else n), as the notes' Dismiss does.
+    el('button', { type: 'button', class: 'link', onclick: () => {
+      banner.hidden = true;
+      (document.querySelector('#config [aria-invalid="true"]') || $('n')).focus();
+    } }, 'Dismiss'));
   return d;
 }
 

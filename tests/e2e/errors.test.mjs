@@ -26,6 +26,11 @@ test('n larger than the device allows: SIZE_OVER_LIMIT on the page', async () =>
   const r = await page.evaluate(() => window.__results);
   assert.equal(r.error.code, 'SIZE_OVER_LIMIT');
   await page.screenshot({ path: join(ARTIFACTS, 'error-size.png') });
+  // Dismissed from the keyboard, the banner hands the focus to n, not to the page body.
+  await page.focus('#banner button');
+  await page.keyboard.press('Enter');
+  assert.equal((await banner(page)).hidden, true);
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'n');
   // Fixing n in the form and running works.
   await page.fill('#n', '8');
   await page.click('#run');
