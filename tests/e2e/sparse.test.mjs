@@ -23,6 +23,9 @@ test('the CSR example shows the derived arrays and names the wrong listed one', 
   assert.deepEqual(cells[0], ['values', '3', '1', '4', '2', '5', '7', '6', '8', '9']);
   assert.deepEqual(cells[1], ['columns', '0', '3', '1', '0', '2', '3', '4', '1', '4']);
   assert.deepEqual(cells[2], ['rowOffsets', '0', '2', '3', '5', '7', '9']);
+  // For a screen reader: each table named, each array's row headed by its name.
+  assert.deepEqual(await csr.locator('table caption').allTextContents(), ['The 5×5 matrix', 'Its CSR arrays (Csr.fromDense)']);
+  assert.deepEqual(await csr.locator('table').nth(1).locator('th[scope=row]').allTextContents(), ['values', 'columns', 'rowOffsets']);
   assert.match(text, /the right rowOffsets are \[0, 2, 3, 5, 7, 9\]/);
 });
 

@@ -14,11 +14,15 @@ const EXAMPLE = [
 ];
 const GRAPH_URL = new URL('../data/wordnet-graph.txt.gz', import.meta.url);
 
-/** A table that scrolls sideways on a phone rather than widening the page. */
-function table(rows, head) {
+/**
+ * A table that scrolls sideways on a phone rather than widening the page; named by
+ * its caption, each row by its first cell (a screen reader says which array a number is of).
+ */
+function table(caption, rows, head) {
   return el('div', { class: 'scroll-x' }, el('table', { class: 'numbers' },
+    el('caption', {}, caption),
     head ? el('thead', {}, el('tr', {}, ...head.map((h) => el('th', {}, h)))) : '',
-    el('tbody', {}, ...rows.map((r) => el('tr', {}, ...r.map((c, i) => el(i === 0 && head ? 'th' : 'td', {}, String(c))))))));
+    el('tbody', {}, ...rows.map((r) => el('tr', {}, ...r.map((c, i) => (i === 0 ? el('th', { scope: 'row' }, String(c)) : el('td', {}, String(c)))))))));
 }
 
 /** The 5×5 example, its CSR arrays, and a hand-written listing checked against them. */
@@ -31,8 +35,8 @@ function csrExample(ctx) {
   const out = el('div', { class: 'sparse-csr', 'data-wrong': wrong.join(',') },
     el('h3', {}, 'Compressed sparse row, derived from the matrix'),
     el('p', {}, 'CSR keeps the nonzeros row by row (values), the column of each (columns) and where each row starts in those two arrays, with the end last (rowOffsets: rows + 1 entries, never decreasing). Row i is values[rowOffsets[i] … rowOffsets[i+1]). Derived here by the library (Csr.fromDense) from this matrix:'),
-    table(EXAMPLE.map((r, i) => [`row ${i}`, ...r]), ['', 'col 0', 'col 1', 'col 2', 'col 3', 'col 4']),
-    table(arrays),
+    table('The 5×5 matrix', EXAMPLE.map((r, i) => [`row ${i}`, ...r]), ['', 'col 0', 'col 1', 'col 2', 'col 3', 'col 4']),
+    table('Its CSR arrays (Csr.fromDense)', arrays),
     el('p', {}, `A listing with rowOffsets = [${[...listing.rowOffsets].join(', ')}] disagrees with the matrix in: ${wrong.join(', ') || 'nothing'}. `
       + `Row 1 holds one nonzero (the 4), so row 2 starts at 3, not 4: the right rowOffsets are [${[...csr.rowOffsets].join(', ')}]. `
       + 'Csr.compareListing(values, columns, rowOffsets) names the arrays of a listing that do not fit its matrix; a CSR whose offsets decrease, whose columns are out of range or whose arrays disagree in length is refused with a GpgpuError saying which.'));
@@ -109,7 +113,7 @@ function pagerankPart(ctx) {
       const order = [...gpu.ranks.keys()].sort((a, b) => gpu.ranks[b] - gpu.ranks[a]).slice(0, 15);
       results.replaceChildren(
         el('p', {}, `${ctx.gpu.backend === 'cpu' ? 'CPU' : `GPU (${backendName(ctx.gpu)})`}, float32: ${gpu.iterations} iterations to Σ|Δx| < 10⁻⁶, ${gpu.converged ? 'converged' : 'not converged'} (last Σ|Δx| = ${num(gpu.deltas[gpu.deltas.length - 1], 3)}), ${ms(gpuMs)} with the upload; float64 in JavaScript: ${ref.iterations} iterations to the stricter 10⁻¹⁰ (float32 could not go that far), ${ms(refMs)}. Largest |${dev} − float64| over all ranks: ${num(maxDiff, 3)} (ranks average 1/n = ${num(1 / g.n, 3)}; float32 keeps about 7 digits).`),
-        table(order.map((i, r) => [r + 1, g.names[i], num(gpu.ranks[i], 5), num(ref.ranks[i], 5)]), ['#', 'synset (first lemma.pos)', `rank (${dev})`, 'rank (float64)']));
+        table('The 15 highest ranks', order.map((i, r) => [r + 1, g.names[i], num(gpu.ranks[i], 5), num(ref.ranks[i], 5)]), ['#', 'synset (first lemma.pos)', `rank (${dev})`, 'rank (float64)']));
       results.dataset.maxDiff = String(maxDiff);
       status.textContent = 'Done.';
       part.dataset.status = 'done';
