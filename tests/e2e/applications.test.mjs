@@ -70,6 +70,18 @@ test('six sections with labelled, keyboard-operable controls', async () => {
   assert.equal(await page.inputValue('#fibonacci-preset'), 'small');
   await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'fibonacci-run');
+  // The focus ring stands out from the white panel and the page by 3:1 at least (WCAG 1.4.11).
+  const ring = await page.evaluate(() => {
+    const lum = (css) => {
+      const [r, g, b] = css.match(/\d+/g).slice(0, 3).map((v) => Number(v) / 255)
+        .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const ratio = (a, b) => (Math.max(lum(a), lum(b)) + 0.05) / (Math.min(lum(a), lum(b)) + 0.05);
+    const outline = getComputedStyle(document.activeElement).outlineColor;
+    return Math.min(ratio(outline, 'rgb(255, 255, 255)'), ratio(outline, getComputedStyle(document.documentElement).backgroundColor));
+  });
+  assert.ok(ring >= 3, `focus ring contrast ${ring.toFixed(2)}:1`);
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => window.__apps?.fibonacci?.preset === 'small', null, { timeout: 20_000 });
   const rec = await page.evaluate(() => window.__apps.fibonacci);
