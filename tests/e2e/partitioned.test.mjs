@@ -221,6 +221,10 @@ test('the panel at phone width: nothing wider than the screen', async () => {
   await page.waitForTimeout(200);
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), 'no horizontal scroll at 390 px');
   await page.locator('#partitioned').screenshot({ path: join(ARTIFACTS, 'partitioned-390.png') });
+  // 320 px: the narrowest phones, and 1280 px zoomed to 400 % (WCAG 1.4.10).
+  await page.setViewportSize({ width: 320, height: 568 });
+  await page.waitForTimeout(200);
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 320), 'no horizontal scroll at 320 px');
   assert.deepEqual(page.problems(), []);
   assert.deepEqual(page.origins(), [server.origin]);
 });
