@@ -1,10 +1,10 @@
-//! Mappable buffers kept for reuse by large transfers, as TF.js keeps its staging
-//! buffers. Measured on the H100 (bench/NOTES.md, "Staging buffers kept for large
-//! transfers"): from 16 MB up, a MAP_WRITE buffer written while mapped and then copied
-//! on the GPU uploads 2–3× faster than `queue.writeBuffer`, which moves the bytes
-//! through fresh shared memory on every call, and a reused MAP_READ buffer reads back
-//! 13–20% faster than a new one; at 1–4 MB both were slower than the plain calls, so
-//! smaller transfers do not use the pool.
+//! Mappable buffers kept for reuse by transfers, as TF.js keeps its staging buffers.
+//! Measured on the H100 (bench/NOTES.md, "Kept staging buffers"): from 8 MB up, a
+//! MAP_WRITE buffer written while mapped and then copied on the GPU uploads 1.4–3×
+//! faster than `queue.writeBuffer`, which moves the bytes through fresh shared memory on
+//! every call, while at 1–4 MB it is slower, so smaller uploads keep `writeBuffer`. A
+//! readback maps a kept MAP_READ buffer at every size: a new buffer per read cost a
+//! single product 0.7 ms at n = 512 and 0.6 ms at 1024 in the library's own calls.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -17,13 +17,15 @@ use super::buffer::{allocated_size, READBACK, UPLOAD};
 use super::{Buffer, Gpu};
 use crate::error::Result;
 
-/// Transfers of at least this many bytes go through kept buffers.
+/// Uploads of at least this many bytes go through kept buffers.
 pub const POOLED_FROM: u64 = 8 << 20;
-/// Buffers kept for each direction, and their total size (the oldest go first).
-const KEEP_BUFFERS: usize = 2;
+/// Buffers kept for uploads and for readbacks (a run reads matrices, statistics and
+/// heatmap pixels: several sizes), and the total size each way (the oldest go first).
+const KEEP_WRITES: usize = 2;
+const KEEP_READS: usize = 4;
 const KEEP_BYTES: u64 = 512 << 20;
 
-/// Whether a transfer of `bytes` goes through the pool.
+/// Whether an upload of `bytes` goes through the pool.
 pub fn pooled(bytes: u64) -> bool {
     bytes >= POOLED_FROM
 }
@@ -43,10 +45,8 @@ struct Kept {
 impl StagingPool {
     /// A MAP_READ buffer of `bytes`: a kept one of that size, or a new one.
     pub fn read_buffer(&self, gpu: &Gpu, bytes: u64) -> Result<Buffer> {
-        if pooled(bytes) {
-            if let Some(b) = take(&mut self.0.borrow_mut().read, gpu, bytes, |_| true) {
-                return Ok(b);
-            }
+        if let Some(b) = take(&mut self.0.borrow_mut().read, gpu, bytes, |_| true) {
+            return Ok(b);
         }
         Buffer::new(gpu, bytes, READBACK, "readback")
     }
@@ -63,8 +63,8 @@ impl StagingPool {
 
     /// Keeps a read buffer, unmapped, for the next readback of its size.
     pub fn keep_read(&self, b: Buffer) {
-        if pooled(b.size()) && !b.gpu().is_lost() {
-            keep(&mut self.0.borrow_mut().read, b);
+        if !b.gpu().is_lost() {
+            keep(&mut self.0.borrow_mut().read, b, KEEP_READS);
         }
     }
 
@@ -82,7 +82,7 @@ impl StagingPool {
         spawn_local(async move {
             let _ = mapping.await;
         });
-        keep(&mut self.0.borrow_mut().write, b);
+        keep(&mut self.0.borrow_mut().write, b, KEEP_WRITES);
     }
 
     /// Drops every kept buffer.
@@ -107,9 +107,9 @@ fn take(
     Some(list.remove(i))
 }
 
-fn keep(list: &mut Vec<Buffer>, b: Buffer) {
+fn keep(list: &mut Vec<Buffer>, b: Buffer, most: usize) {
     list.push(b);
-    while list.len() > KEEP_BUFFERS || list.iter().map(|b| b.size()).sum::<u64>() > KEEP_BYTES {
+    while list.len() > most || list.iter().map(|b| b.size()).sum::<u64>() > KEEP_BYTES {
         list.remove(0);
     }
 }
