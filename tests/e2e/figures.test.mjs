@@ -60,6 +60,8 @@ test('heatmaps save as PNGs of their own pixels; tables copy as CSV and Markdown
   const tools = page.locator('#timeline .figure-tools[aria-label="Copy this table"]');
   await tools.locator('[data-action=csv]').click();
   await page.waitForFunction(() => document.querySelector('#timeline [data-action=csv]').dataset.done === 'Copied');
+  // Said in a live region too: not every screen reader reads a button's new label.
+  assert.deepEqual(await page.$eval('[role=status]#figure-tools-said', (r) => [r.textContent, r.className]), ['Copy as CSV: copied', 'visually-hidden']);
   const csv = parseCsv(await page.evaluate(() => navigator.clipboard.readText()));
   const shown = await table.evaluate((t) => [...t.rows].map((r) => [...r.cells].map((c) => {
     const x = c.cloneNode(true);

@@ -61,8 +61,25 @@ function flash(b, text) {
   b.dataset.label = label;
   b.textContent = text;
   b.dataset.done = text;
+  announce(`${label}: ${text.toLowerCase()}`);
   clearTimeout(b.flashTimer);
   b.flashTimer = setTimeout(() => { b.textContent = label; }, 1500);
+}
+
+/**
+ * Says `text` in the page's one polite live region: a button's new label alone is not
+ * announced by every screen reader.
+ */
+function announce(text) {
+  let region = document.getElementById('figure-tools-said');
+  if (!region) {
+    region = document.createElement('p');
+    region.id = 'figure-tools-said';
+    region.className = 'visually-hidden';
+    region.setAttribute('role', 'status');
+    document.body.append(region);
+  }
+  region.textContent = text;
 }
 
 // ---------------------------------------------------------------------------------
