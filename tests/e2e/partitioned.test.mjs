@@ -136,6 +136,7 @@ test('on the CPU too: the worked example and a block-sparse product with zero er
   assert.deepEqual([r.n, r.blockSize, r.errorSparse, r.errorDense], [64, 4, 0, 0]);
   assert.ok(r.blockProducts < r.denseBlockProducts / 10, `10 % of the blocks: ${r.blockProducts} products`);
   assert.match(await cp.textContent('#partitioned-sparse-status'), /the CPU/);
+  assert.match(await cp.textContent('#partitioned-sparse-k40'), /copying the blocks into the library's memory and back/, 'no GPU on the CPU backend');
   assert.deepEqual(cp.problems(), []);
   await cp.context().close();
 });

@@ -176,7 +176,7 @@ async function multiplyDemo(ctx, s, output) {
       sparseMs > denseMs ? el('p', { class: 'note-box info', id: 'partitioned-sparse-slower' }, c.blockProducts > c.denseBlockProducts / 8
         ? 'Slower than dense here: with this many nonzero blocks the block-sparse product does nearly the dense work, with the bookkeeping on top (a table of which blocks meet, small products instead of one large one). Sparsity pays when few blocks are stored.'
         : 'Slower than dense here: at this size a call costs mostly its fixed overhead (uploading the blocks and the table of which blocks meet, starting the passes, reading back), not arithmetic. Try a larger n at a low density.') : null,
-      el('p', { class: 'help' }, 'The report\'s K40 times, for scale: n = 256, m = 4, k = 1000 nonzero blocks: 0.193 s; n = 2048, m = 8, k = 10⁴: 0.546 s; n = 4096, m = 4, k = 10⁵: 3.913 s; n = 16384, m = 8, k = 10⁶: 44.8 s. Here the page also pays for copying the blocks to the GPU and back on every call.')].filter(Boolean));
+      el('p', { class: 'help', id: 'partitioned-sparse-k40' }, `The report's K40 times, for scale: n = 256, m = 4, k = 1000 nonzero blocks: 0.193 s; n = 2048, m = 8, k = 10⁴: 0.546 s; n = 4096, m = 4, k = 10⁵: 3.913 s; n = 16384, m = 8, k = 10⁶: 44.8 s. Here the page also pays for copying the blocks ${gpu.backend === 'cpu' ? 'into the library\'s memory' : 'to the GPU'} and back on every call.`)].filter(Boolean));
     publishPart('sparse', r);
     const speed = sparseMs < denseMs ? `${(denseMs / sparseMs).toFixed(1)}× faster than dense` : 'no faster than dense here';
     return `Done on ${backendName(gpu)}: ${count(c.blockProducts, 'block product')} instead of ${int(c.denseBlockProducts)}, ${speed}; max error ${errText(errSparse)}.`;
