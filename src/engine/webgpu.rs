@@ -34,7 +34,7 @@ use crate::plan::semiring::Semiring;
 use crate::plan::shape::{self, Shape};
 use crate::plan::svd::SvdPlan;
 use crate::webgpu::adapter::{self, describe_js};
-use crate::webgpu::buffer::{allocated_size, check_size, MATRIX, UNIFORM};
+use crate::webgpu::buffer::{allocated_size, check_size, keep_recent, MATRIX, UNIFORM};
 use crate::webgpu::staging;
 use crate::webgpu::{Buffer, ComputePipeline, Gpu, GpuInfo, LiveCounts, StagingPool, Timer};
 
@@ -350,12 +350,7 @@ impl GpuEngine {
         if b.size() > POOL_MAX_BYTES || self.gpu.is_lost() || !b.gpu().same(&self.gpu) {
             return;
         }
-        self.free.push(b);
-        while self.free.len() > POOL_MAX_BUFFERS
-            || self.free.iter().map(|b| b.size()).sum::<u64>() > POOL_MAX_BYTES
-        {
-            self.free.remove(0);
-        }
+        keep_recent(&mut self.free, b, POOL_MAX_BUFFERS, POOL_MAX_BYTES);
     }
 
     /// Drops every pooled buffer now.
@@ -389,10 +384,9 @@ impl GpuEngine {
     /// Writes `data` into a kept mapped buffer and copies it into `target` on the GPU
     /// (faster than writeBuffer for large data: `staging`'s notes).
     fn upload_staged(&mut self, target: &Buffer, data: &[f32]) -> Result<()> {
-        let bytes = data.len() as f64 * 4.0;
-        let staging = self
-            .staging
-            .write_buffer(&self.gpu, data.len() as u64 * 4)?;
+        let bytes = data.len() as u64 * 4;
+        let staging = self.staging.write_buffer(&self.gpu, bytes)?;
+        let bytes = bytes as f64;
         let range = staging
             .raw()
             .get_mapped_range_with_f64_and_f64(0.0, bytes)

@@ -99,6 +99,15 @@ impl Buffer {
     }
 }
 
+/// Keeps `b` in `list` of reusable buffers, dropping the oldest while there are more
+/// than `most` or they hold more than `most_bytes`.
+pub fn keep_recent(list: &mut Vec<Buffer>, b: Buffer, most: usize, most_bytes: u64) {
+    list.push(b);
+    while list.len() > most || list.iter().map(|b| b.size()).sum::<u64>() > most_bytes {
+        list.remove(0);
+    }
+}
+
 /// The size `Buffer::new` allocates for `size` bytes: at least 16, a multiple of 16
 /// (WebGPU wants multiples of 4, and a zero-sized binding is invalid).
 pub fn allocated_size(size: u64) -> u64 {

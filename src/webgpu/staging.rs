@@ -13,7 +13,7 @@ use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::{spawn_local, JsFuture};
 use web_sys::{gpu_map_mode, GpuBufferMapState};
 
-use super::buffer::{allocated_size, READBACK, UPLOAD};
+use super::buffer::{allocated_size, keep_recent, READBACK, UPLOAD};
 use super::{Buffer, Gpu};
 use crate::error::Result;
 
@@ -64,14 +64,14 @@ impl StagingPool {
     /// Keeps a read buffer, unmapped, for the next readback of its size.
     pub fn keep_read(&self, b: Buffer) {
         if !b.gpu().is_lost() {
-            keep(&mut self.0.borrow_mut().read, b, KEEP_READS);
+            keep_recent(&mut self.0.borrow_mut().read, b, KEEP_READS, KEEP_BYTES);
         }
     }
 
     /// Keeps a write buffer whose copy has been submitted, mapping it again: the map
     /// completes once the GPU has copied out of it.
     pub fn keep_write(&self, b: Buffer) {
-        if !pooled(b.size()) || b.gpu().is_lost() {
+        if b.gpu().is_lost() {
             return;
         }
         let mapping = JsFuture::from(js_sys::Promise::from(JsValue::from(
@@ -82,7 +82,7 @@ impl StagingPool {
         spawn_local(async move {
             let _ = mapping.await;
         });
-        keep(&mut self.0.borrow_mut().write, b, KEEP_WRITES);
+        keep_recent(&mut self.0.borrow_mut().write, b, KEEP_WRITES, KEEP_BYTES);
     }
 
     /// Drops every kept buffer.
@@ -105,11 +105,4 @@ fn take(
         .iter()
         .position(|b| b.size() == size && b.gpu().same(gpu) && ready(b))?;
     Some(list.remove(i))
-}
-
-fn keep(list: &mut Vec<Buffer>, b: Buffer, most: usize) {
-    list.push(b);
-    while list.len() > most || list.iter().map(|b| b.size()).sum::<u64>() > KEEP_BYTES {
-        list.remove(0);
-    }
 }
