@@ -8,6 +8,7 @@ uniform float u_range;    // |value| that gets the full colour
 uniform int u_mode;       // 0: diverging (blue - white - red); 1: sequential |value|
 uniform int u_log;        // 1: symmetric log scale from u_floor up to u_range
 uniform float u_floor;
+uniform int u_no_edge;   // 1: a min-plus matrix, whose entries >= NO_EDGE / 2 mean "no edge"
 out vec4 o_colour;
 
 vec3 diverging(float t) {  // t in [-1, 1]
@@ -35,10 +36,15 @@ void main() {
     int j1 = max(j0 + 1, (px.x + 1) * u_size.x / u_canvas.x);
     float pick = 0.0;
     bool nan = false;
+    int inf = 0;  // the sign of the last ±Inf seen
     for (int i = i0; i < i1; i += u_stride) {
         for (int j = j0; j < j1; j += u_stride) {
             float v = element(i, j);
             if (isnan(v)) nan = true;
+            else if (isinf(v)) inf = v > 0.0 ? 1 : -1;
+            // "No edge" (the finite NO_EDGE = 1e30 on the GPU) reads back as +Infinity:
+            // drawn so, not as the largest distance.
+            else if (u_no_edge == 1 && v >= 0.5e30) inf = 1;
             else if (abs(v) >= abs(pick)) pick = v;
         }
     }
@@ -46,8 +52,8 @@ void main() {
     if (nan) colour = vec3(0.60, 0.00, 0.80);                          // NaN: violet
     // ±Inf: hues off the blue–white–red scale (Okabe–Ito orange and bluish green, told
     // apart with any colour vision), not a darker red a reader takes for a large value.
-    else if (isinf(pick)) colour = pick > 0.0 ? vec3(230.0, 159.0, 0.0) / 255.0    // +Inf
-                                              : vec3(0.0, 158.0, 115.0) / 255.0;  // -Inf
+    else if (inf == 1) colour = vec3(230.0, 159.0, 0.0) / 255.0;       // +Inf
+    else if (inf == -1) colour = vec3(0.0, 158.0, 115.0) / 255.0;      // -Inf
     else if (u_mode == 1) colour = sequential(abs(scaled(pick)));
     else colour = diverging(scaled(pick));
     o_colour = vec4(colour, 1.0);

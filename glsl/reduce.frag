@@ -11,7 +11,11 @@ uniform ivec2 u_in_size;  // (cols, rows) of the input grid
 layout(location = 0) out vec4 o_stats;
 layout(location = 1) out vec4 o_more;
 
-#ifndef REDUCE_FIRST
+#ifdef REDUCE_FIRST
+// 1: a min-plus matrix, whose entries >= NO_EDGE / 2 mean "no edge" and read back as
+// +Infinity: counted with the infinities, not as finite values.
+uniform int u_no_edge;
+#else
 uniform highp sampler2D u_stats;
 uniform highp sampler2D u_more;
 #endif
@@ -28,7 +32,7 @@ void main() {
 #ifdef REDUCE_FIRST
             float v = element(q.y, q.x);
             if (isnan(v)) s.g += 1.0;
-            else if (isinf(v)) s.b += 1.0;
+            else if (isinf(v) || (u_no_edge == 1 && v >= 0.5e30)) s.b += 1.0;
             else {
                 s.r = max(s.r, abs(v));
                 s.a += abs(v);

@@ -6,7 +6,7 @@
 // the matrix. Row 0 is at the top.
 struct Style {
     rows: u32, cols: u32, width: u32, height: u32,
-    stride: u32, mode: u32, log_scale: u32, unused: u32,
+    stride: u32, mode: u32, log_scale: u32, no_edge: u32,
     range: f32, floor: f32, unused1: f32, unused2: f32,
 }
 
@@ -64,6 +64,9 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
             let bits = bitcast<u32>(v) & 0x7fffffffu;
             if (bits > 0x7f800000u) { nan = true; }
             else if (bits == 0x7f800000u) { inf = select(-1, 1, v > 0.0); }
+            // A min-plus matrix's "no edge" (the finite NO_EDGE = 1e30 here) reads back
+            // as +Infinity: drawn so, not as the largest distance.
+            else if (u.no_edge == 1u && v >= 0.5e30) { inf = 1; }
             else if (abs(v) >= abs(pick)) { pick = v; }
         }
     }

@@ -5,7 +5,9 @@
 //   (max |finite|, NaN count, ±Inf count, sum |finite|, sum of squares, min, max, 0)
 // as on the WebGL path, so the page learns the range and catches overflow, and the
 // applications get norms without reading a matrix back.
-struct Reduce { count: u32, first: u32, unused0: u32, unused1: u32 }
+// no_edge = 1: a min-plus matrix, whose entries >= NO_EDGE / 2 (semiring.wgsl) mean "no
+// edge" and read back as +Infinity: counted with the infinities, not as finite values.
+struct Reduce { count: u32, first: u32, no_edge: u32, unused: u32 }
 
 @group(0) @binding(0) var<storage, read> input: array<f32>;
 @group(0) @binding(1) var<storage, read_write> records: array<f32>;
@@ -29,7 +31,7 @@ fn add_value(s: array<f32, 8>, v: f32) -> array<f32, 8> {
     var r = s;
     let bits = bitcast<u32>(v) & 0x7fffffffu;
     if (bits > 0x7f800000u) { r[1] += 1.0; }
-    else if (bits == 0x7f800000u) { r[2] += 1.0; }
+    else if (bits == 0x7f800000u || (u.no_edge == 1u && v >= 0.5e30)) { r[2] += 1.0; }
     else {
         r[0] = max(r[0], abs(v));
         r[3] += abs(v);

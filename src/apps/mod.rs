@@ -81,7 +81,10 @@ impl Workspace {
     /// reads of large blocks per fragment for thin vectors); WebGPU's reduction
     /// is the same either way.
     pub async fn stats_halving(&mut self, m: &Matrix) -> Result<Stats> {
-        self.handle.with(|e| e.stats_with(m, 2))?.wait().await
+        self.handle
+            .with(|e| e.stats_with(m, 2, Semiring::Ordinary))?
+            .wait()
+            .await
     }
 
     /// Reads a matrix back (WebGL: blocking, as the applications always did;

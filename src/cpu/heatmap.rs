@@ -4,6 +4,7 @@
 //! so a CPU heatmap looks like the GPUs' beside it.
 
 use crate::kernels::webgl::heatmap::Style;
+use crate::plan::semiring::NO_EDGE;
 use crate::plan::shape::Shape;
 
 type Rgb = [f32; 3];
@@ -55,7 +56,7 @@ pub fn pixels(
     style: Style,
 ) -> Vec<u8> {
     let full = range
-        .unwrap_or_else(|| super::stats(m).max_abs)
+        .unwrap_or_else(|| super::stats(m, style.no_edge).max_abs)
         .max(f32::MIN_POSITIVE);
     let floor = style.log_floor.unwrap_or(1.0).max(f32::MIN_POSITIVE);
     let scaled = |v: f32| {
@@ -82,6 +83,9 @@ pub fn pixels(
                         nan = true;
                     } else if v.is_infinite() {
                         inf = if v > 0.0 { 1 } else { -1 };
+                    } else if style.no_edge && v >= 0.5 * NO_EDGE {
+                        // "No edge": +Infinity once read, so drawn as +∞.
+                        inf = 1;
                     } else if v.abs() >= pick.abs() {
                         pick = v;
                     }
@@ -115,6 +119,7 @@ mod tests {
             sequential,
             range: 0.0,
             log_floor: None,
+            no_edge: false,
         }
     }
 
@@ -130,6 +135,27 @@ mod tests {
         assert_eq!(px(3), [247, 247, 247, 255], "0: white");
         assert_eq!(px(4), [153, 0, 204, 255], "NaN: violet");
         assert_eq!(px(5), [0, 158, 115, 255]);
+    }
+
+    #[test]
+    fn min_plus_no_edge_is_drawn_as_plus_infinity_outside_the_range() {
+        // Distances [[0, 3], [NO_EDGE, 1]]: "no edge" reads back as +Infinity.
+        let m = [0.0, 3.0, NO_EDGE, 1.0];
+        let min_plus = Style {
+            no_edge: true,
+            ..style(true)
+        };
+        let p = pixels(Shape::new(2, 2), &m, (2, 2), 1, None, min_plus);
+        assert_eq!(&p[8..12], [230, 159, 0, 255], "no edge: +Inf's orange");
+        assert_eq!(
+            &p[4..8],
+            [59, 13, 84, 255],
+            "3, the largest distance: darkest"
+        );
+        // An ordinary matrix's 1e30 is a value like any other: it sets the range.
+        let p = pixels(Shape::new(2, 2), &m, (2, 2), 1, None, style(true));
+        assert_eq!(&p[8..12], [59, 13, 84, 255]);
+        assert_eq!(&p[4..8], [252, 250, 217, 255], "3 of 1e30: palest");
     }
 
     #[test]

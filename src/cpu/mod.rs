@@ -22,7 +22,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::error::{GpgpuError, Result};
 use crate::kernels::webgl::reduce::Stats;
-use crate::plan::semiring::Semiring;
+use crate::plan::semiring::{Semiring, NO_EDGE};
 use crate::plan::shape::Shape;
 use kernel::Dims;
 
@@ -457,14 +457,16 @@ impl CpuRead {
             })
     }
 
-    /// The statistics of the data, once the queue has run.
-    pub async fn wait_stats(self) -> Result<Stats> {
-        Ok(stats(&self.wait().await?))
+    /// The statistics of the data, once the queue has run (`no_edge`: see [`stats`]).
+    pub async fn wait_stats(self, no_edge: bool) -> Result<Stats> {
+        Ok(stats(&self.wait().await?, no_edge))
     }
 }
 
-/// Statistics as the GPU reductions compute them (finite entries only).
-pub fn stats(data: &[f32]) -> Stats {
+/// Statistics as the GPU reductions compute them (finite entries only). `no_edge`: a
+/// min-plus matrix, whose entries ≥ NO_EDGE / 2 mean "no edge" and read back as
+/// +Infinity, so they count with the infinities.
+pub fn stats(data: &[f32], no_edge: bool) -> Stats {
     let mut s = Stats {
         max_abs: 0.0,
         nan: 0.0,
@@ -477,7 +479,7 @@ pub fn stats(data: &[f32]) -> Stats {
     for &v in data {
         if v.is_nan() {
             s.nan += 1.0;
-        } else if v.is_infinite() {
+        } else if v.is_infinite() || (no_edge && v >= 0.5 * NO_EDGE) {
             s.inf += 1.0;
         } else {
             s.max_abs = s.max_abs.max(v.abs());
@@ -753,5 +755,16 @@ mod tests {
         assert_eq!(workers_for(dims(64), 16), 4);
         assert_eq!(workers_for(dims(1), 16), 1);
         assert_eq!(workers_for(dims(2048), 1), 1);
+    }
+
+    #[test]
+    fn min_plus_stats_count_no_edge_with_the_infinities() {
+        let d = [0.0, 2.5, NO_EDGE, 0.6 * NO_EDGE, f32::INFINITY, -1.0];
+        let s = stats(&d, true);
+        assert_eq!((s.inf, s.max_abs, s.min, s.max), (3.0, 2.5, -1.0, 2.5));
+        assert_eq!((s.sum_abs, s.sum_sq), (3.5, 7.25));
+        // Ordinary data: 1e30 is finite.
+        let s = stats(&d, false);
+        assert_eq!((s.inf, s.max_abs, s.max), (1.0, NO_EDGE, NO_EDGE));
     }
 }

@@ -782,21 +782,36 @@ impl Engine {
     }
 
     /// Statistics of `m` by GPU reduction (WebGL: `factor`-fold passes, read at once;
-    /// WebGPU: two passes, read when mapped).
-    pub fn stats_with(&mut self, m: &Matrix, factor: usize) -> Result<PendingStats> {
+    /// WebGPU: two passes, read when mapped). On a min-plus matrix, entries ≥
+    /// NO_EDGE / 2 count as +Infinity, which is what they read back as.
+    pub fn stats_with(
+        &mut self,
+        m: &Matrix,
+        factor: usize,
+        semiring: Semiring,
+    ) -> Result<PendingStats> {
+        let no_edge = semiring == Semiring::MinPlus;
         match (self, m) {
-            (Engine::WebGl(e), Matrix::Gl(m)) => {
-                reduce::stats_with(e, m, factor).map(|s| PendingStats(StatsState::Ready(s)))
+            (Engine::WebGl(e), Matrix::Gl(m)) => reduce::stats_with(e, m, factor, no_edge)
+                .map(|s| PendingStats(StatsState::Ready(s))),
+            (Engine::WebGpu(e), Matrix::Gpu(m)) => {
+                Ok(PendingStats(StatsState::Gpu(e.stats(m, no_edge)?)))
             }
-            (Engine::WebGpu(e), Matrix::Gpu(m)) => Ok(PendingStats(StatsState::Gpu(e.stats(m)?))),
-            (Engine::Cpu(e), Matrix::Cpu(m)) => Ok(PendingStats(StatsState::Cpu(e.stats(m)))),
+            (Engine::Cpu(e), Matrix::Cpu(m)) => {
+                Ok(PendingStats(StatsState::Cpu(e.stats(m), no_edge)))
+            }
             _ => Err(foreign()),
         }
     }
 
     /// Statistics of `m` in few passes.
     pub fn stats(&mut self, m: &Matrix) -> Result<PendingStats> {
-        self.stats_with(m, reduce::FACTOR)
+        self.stats_with(m, reduce::FACTOR, Semiring::Ordinary)
+    }
+
+    /// Statistics of `m`, a matrix of `semiring`'s values, in few passes.
+    pub fn stats_in(&mut self, m: &Matrix, semiring: Semiring) -> Result<PendingStats> {
+        self.stats_with(m, reduce::FACTOR, semiring)
     }
 
     /// Draws `m` as a heatmap on `canvas` (its size), from GPU memory: WebGL draws on
@@ -826,7 +841,7 @@ impl Engine {
             (Engine::WebGl(e), Matrix::Gl(m)) => {
                 let range = match range {
                     Some(r) => r,
-                    None => reduce::stats(e, m)?.max_abs,
+                    None => reduce::stats_with(e, m, reduce::FACTOR, style.no_edge)?.max_abs,
                 };
                 let drawn = heatmap::draw(e, m, w, h, Style { range, ..style })?;
                 heatmap::present(e, canvas)?;
@@ -1096,7 +1111,8 @@ impl PendingRead {
 enum StatsState {
     Ready(Stats),
     Gpu(GpuRead),
-    Cpu(CpuRead),
+    /// With `no_edge` (see [`crate::cpu::stats`]).
+    Cpu(CpuRead, bool),
 }
 
 /// Statistics on their way.
@@ -1107,7 +1123,7 @@ impl PendingStats {
         match self.0 {
             StatsState::Ready(s) => Ok(s),
             StatsState::Gpu(read) => Ok(Stats::from_record(&read.wait_f32().await?)),
-            StatsState::Cpu(read) => read.wait_stats().await,
+            StatsState::Cpu(read, no_edge) => read.wait_stats(no_edge).await,
         }
     }
 
@@ -1116,7 +1132,9 @@ impl PendingStats {
         match self.0 {
             StatsState::Ready(s) => Ok(s),
             StatsState::Gpu(_) => Err(GpgpuError::NeedsAsync { call, instead }),
-            StatsState::Cpu(read) => crate::api::now(read.wait_stats(), call, instead),
+            StatsState::Cpu(read, no_edge) => {
+                crate::api::now(read.wait_stats(no_edge), call, instead)
+            }
         }
     }
 }

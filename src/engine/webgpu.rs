@@ -927,8 +927,9 @@ impl GpuEngine {
         self.read_buffer(&m.buffer, m.shape.len() as u64 * 4)
     }
 
-    /// The two reduction passes over `m`, into a new 8-float record buffer.
-    fn reduce(&mut self, m: &GpuMatrix) -> Result<Buffer> {
+    /// The two reduction passes over `m`, into a new 8-float record buffer (`no_edge`:
+    /// a min-plus matrix, whose entries ≥ NO_EDGE / 2 count as +Infinity).
+    fn reduce(&mut self, m: &GpuMatrix, no_edge: bool) -> Result<Buffer> {
         // A software adapter runs a workgroup's invocations as one CPU thread's
         // loop, and each barrier of the tree costs it a pass over all of them: there
         // each workgroup folds 64 times as many elements first.
@@ -940,7 +941,7 @@ impl GpuEngine {
         let groups = m.shape.len().div_ceil(per_group).clamp(1, REDUCE_GROUPS);
         let records = Buffer::new(&self.gpu, groups as u64 * 32, MATRIX, "statistics")?;
         let last = Buffer::new(&self.gpu, 32, MATRIX, "statistics")?;
-        let first = [m.shape.len() as u32, 1, 0, 0];
+        let first = [m.shape.len() as u32, 1, no_edge as u32, 0];
         self.dispatch(
             PipelineKey::Reduce,
             &[&m.buffer, &records],
@@ -961,9 +962,9 @@ impl GpuEngine {
     }
 
     /// Statistics of `m` by the two-pass reduction; 8 floats come back.
-    pub fn stats(&mut self, m: &GpuMatrix) -> Result<GpuRead> {
+    pub fn stats(&mut self, m: &GpuMatrix, no_edge: bool) -> Result<GpuRead> {
         self.ensure()?;
-        let last = self.reduce(m)?;
+        let last = self.reduce(m, no_edge)?;
         self.read_buffer(&last, 32)
     }
 
@@ -984,7 +985,7 @@ impl GpuEngine {
         let bytes = (width * height * 4) as u64;
         let pixels = Buffer::new(&self.gpu, bytes, MATRIX, "heatmap pixels")?;
         let stats = match range {
-            None => self.reduce(m)?,
+            None => self.reduce(m, style.no_edge)?,
             // Bound but unread: the range is in the uniform block.
             Some(_) => Buffer::new(&self.gpu, 32, MATRIX, "heatmap range")?,
         };
@@ -1232,7 +1233,7 @@ pub fn heatmap_words(
         stride.max(1) as u32,
         style.sequential as u32,
         style.log_floor.is_some() as u32,
-        0,
+        style.no_edge as u32,
         range.map_or(0.0, |r| r.max(f32::MIN_POSITIVE)).to_bits(),
         style
             .log_floor

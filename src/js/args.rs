@@ -307,6 +307,7 @@ pub(crate) fn style_arg(value: &JsValue) -> Result<(Style, Option<f32>)> {
         sequential: false,
         range: 1.0,
         log_floor: None,
+        no_edge: false,
     };
     if value.is_undefined() || value.is_null() {
         return Ok((style, None));

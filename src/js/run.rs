@@ -15,6 +15,8 @@ use super::args::{
 use super::JsResult;
 use crate::engine::{Engine, Matrix};
 use crate::error::{GpgpuError, Result};
+use crate::kernels::webgl::heatmap::Style;
+use crate::plan::semiring::Semiring;
 use crate::run::Run;
 
 /// Which matrix of a run to look at: "a" (the input M, or A), "b" (B of a
@@ -41,6 +43,14 @@ fn pick<'r>(run: &'r Run, which: &JsValue) -> Result<&'r Matrix> {
             "'{which}' is not a matrix of this run; use 'a' (or 'input'){b}, 'latest' or 'result'"
         ),
     })
+}
+
+/// A heatmap style for a matrix of `run`: on a min-plus run "no edge" is drawn as +∞
+/// and left out of the default range, as it reads back as +Infinity.
+fn run_style(run: &Run, style: &JsValue) -> Result<(Style, Option<f32>)> {
+    let (style, range) = style_arg(style)?;
+    let no_edge = run.semiring() == Semiring::MinPlus;
+    Ok((Style { no_edge, ..style }, range))
 }
 
 /// One operation stepped pass by pass, for teaching: its matrices stay on the GPU
@@ -185,14 +195,15 @@ impl JsRun {
     }
 
     /// { maxAbs, nan, inf, sumAbs, sumSquares, min, max } of a matrix of the run, by GPU
-    /// reduction (finite entries only in all but nan and inf). WebGL and the CPU (WebGPU: statsAsync).
+    /// reduction (finite entries only in all but nan and inf; on a min-plus run "no
+    /// edge" counts in inf, as it reads back as Infinity). WebGL and the CPU (WebGPU: statsAsync).
     #[wasm_bindgen(unchecked_return_type = "MatrixStats")]
     pub fn stats(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "RunMatrix")] which: JsValue,
     ) -> JsResult<Object> {
         self.with(|e, run| {
-            e.stats(pick(run, &which)?)?
+            e.stats_in(pick(run, &which)?, run.semiring())?
                 .now("run.stats()", "run.statsAsync()")
                 .map(stats_object)
         })
@@ -205,7 +216,7 @@ impl JsRun {
         #[wasm_bindgen(unchecked_param_type = "RunMatrix")] which: JsValue,
     ) -> Promise {
         self.later(
-            |e, run| e.stats(pick(run, &which)?),
+            |e, run| e.stats_in(pick(run, &which)?, run.semiring()),
             |pending| Box::pin(async move { pending.wait().await.map(stats_object) }),
         )
     }
@@ -251,7 +262,7 @@ impl JsRun {
 
     /// Draws a matrix of the run on `canvas` as a heatmap straight from GPU memory.
     /// `style`: { range?, sequential?, logFloor? }; the range defaults to the
-    /// matrix's largest |finite value|. Returns { blockRows, blockCols, stride }.
+    /// matrix's largest |finite value| ("no edge" of a min-plus run is +Infinity). Returns { blockRows, blockCols, stride }.
     /// WebGL and the CPU (WebGPU: drawHeatmapAsync).
     #[wasm_bindgen(js_name = drawHeatmap, unchecked_return_type = "HeatmapDrawn")]
     pub fn draw_heatmap(
@@ -269,7 +280,7 @@ impl JsRun {
                 });
             }
             let canvas = canvas_arg(&canvas)?;
-            let (style, range) = style_arg(&style)?;
+            let (style, range) = run_style(run, &style)?;
             let drawn = e.heatmap(pick(run, &which)?, &canvas, range, style)?;
             // WebGL has drawn already; the CPU colours the pixels here and now.
             crate::api::now(drawn.wait(), "run.drawHeatmap()", "run.drawHeatmapAsync()")
@@ -291,7 +302,7 @@ impl JsRun {
         self.later(
             |e, run| {
                 let canvas = canvas_arg(&canvas)?;
-                let (style, range) = style_arg(&style)?;
+                let (style, range) = run_style(run, &style)?;
                 e.heatmap(pick(run, &which)?, &canvas, range, style)
             },
             |pending| Box::pin(async move { pending.wait().await.map(drawn_object) }),

@@ -22,6 +22,7 @@ macro_rules! run_tests {
             a_read_gives_the_matrix_as_it_was_when_asked_for,
             a_run_steps_pass_by_pass_with_stats_and_timers,
             stats_count_nan_and_infinity,
+            min_plus_runs_see_no_edge_as_infinity_in_stats_and_heatmaps,
             heatmaps_are_drawn_from_gpu_memory_with_row_zero_on_top,
             when_done_waits_without_blocking_and_untimed_passes_say_nan,
             the_identity_of_p_0_is_a_gpu_matrix_too,
@@ -317,6 +318,41 @@ pub async fn stats_count_nan_and_infinity(backend: Backend) {
         .unwrap();
     let s = stats(&mut run, "a").await;
     assert!(get(&s, "min").is_nan() && get(&s, "max").is_nan(), "{s:?}");
+}
+
+/// On the GPU "no edge" is the finite NO_EDGE = 1e30; a min-plus run's stats and
+/// heatmaps see it as the +Infinity it reads back as, so the default colour range
+/// is the largest distance, not 1e30.
+pub async fn min_plus_runs_see_no_edge_as_infinity_in_stats_and_heatmaps(backend: Backend) {
+    let g = js_on(backend).await;
+    // Distances [[0, 3], [∞, 1]]; its min-plus square is [[0, 3], [∞, 2]].
+    let m = [0.0f32, 3.0, f32::INFINITY, 1.0];
+    for name in kernel_names(&g) {
+        let o = options(&[("kernel", &name), ("semiring", "min-plus")]);
+        let mut run = g
+            .start_square_repeatedly(num(2.0), js(&m), num(1.0), o)
+            .unwrap();
+        for which in ["a", "latest"] {
+            if which == "latest" {
+                run.step(JsValue::UNDEFINED).unwrap();
+            }
+            let s = stats(&mut run, which).await;
+            let got = ["maxAbs", "inf", "max", "min", "sumAbs"].map(|k| get(&s, k));
+            let sum = if which == "a" { 4.0 } else { 5.0 };
+            assert_eq!(got, [3.0, 1.0, 3.0, 0.0, sum], "{name} {which}: {s:?}");
+            let (c, _) = draw(&mut run, which, (2, 2)).await;
+            assert_eq!(
+                pixel(&c, 0, 1),
+                [230, 159, 0, 255],
+                "{name} {which}: ∞ is +Inf's orange"
+            );
+            let three = pixel(&c, 1, 0);
+            assert!(
+                three[0] > 150 && three[1] < 60,
+                "{name} {which}: 3, the largest distance, is full red, got {three:?}"
+            );
+        }
+    }
 }
 
 /// Draws on a new `w`×`h` canvas with `run.drawHeatmapAsync` (and on WebGL

@@ -21,6 +21,9 @@ pub struct Style {
     pub range: f32,
     /// Symmetric log scale starting at this magnitude, for values spanning decades.
     pub log_floor: Option<f32>,
+    /// A min-plus matrix: entries ≥ NO_EDGE / 2 are "no edge", which reads back as
+    /// +Infinity, so they are drawn in +∞'s colour and left out of the default range.
+    pub no_edge: bool,
 }
 
 /// How a heatmap maps entries to pixels, for an honest label.
@@ -70,6 +73,7 @@ pub fn draw(
                 "u_floor",
                 style.log_floor.unwrap_or(1.0).max(f32::MIN_POSITIVE),
             );
+            program.set_int("u_no_edge", style.no_edge as i32);
         },
     )?;
     Ok(drawn)

@@ -72,7 +72,13 @@ pub fn pass_sizes(cols: usize, rows: usize, factor: usize) -> Vec<(usize, usize)
 }
 
 /// Statistics of `m`, reducing `factor`-fold per pass (2 = repeated halving).
-pub fn stats_with(engine: &mut GlEngine, m: &GlMatrix, factor: usize) -> Result<Stats> {
+/// `no_edge`: a min-plus matrix, whose entries ≥ NO_EDGE / 2 count as +Infinity.
+pub fn stats_with(
+    engine: &mut GlEngine,
+    m: &GlMatrix,
+    factor: usize,
+    no_edge: bool,
+) -> Result<Stats> {
     let mut input_size = (m.shape.cols, m.shape.rows);
     let mut previous: Option<RenderTarget> = None;
     for (w, h) in pass_sizes(m.shape.cols, m.shape.rows, factor) {
@@ -84,7 +90,10 @@ pub fn stats_with(engine: &mut GlEngine, m: &GlMatrix, factor: usize) -> Result<
         };
         let drawn = engine.draw(key, Destination::Texture(&out), |program| {
             match &previous {
-                None => bind_matrix(program, "u_m", m, 0),
+                None => {
+                    bind_matrix(program, "u_m", m, 0);
+                    program.set_int("u_no_edge", no_edge as i32);
+                }
                 Some(prev) => {
                     program.set_texture("u_stats", 0, &prev.textures()[0]);
                     program.set_texture("u_more", 1, &prev.textures()[1]);
@@ -119,7 +128,7 @@ pub fn stats_with(engine: &mut GlEngine, m: &GlMatrix, factor: usize) -> Result<
 
 /// Statistics of `m` in few passes.
 pub fn stats(engine: &mut GlEngine, m: &GlMatrix) -> Result<Stats> {
-    stats_with(engine, m, FACTOR)
+    stats_with(engine, m, FACTOR, false)
 }
 
 #[cfg(test)]
