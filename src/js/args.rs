@@ -152,7 +152,15 @@ pub(crate) fn parse_options(
     };
     let kernels: Vec<&str> = Kernel::ALL.iter().map(|k| k.name()).collect();
     for key in Object::keys(obj).iter().filter_map(|k| k.as_string()) {
+        // A key left undefined ({ kernel: opts.kernel }) is absent, as the d.ts's
+        // `kernel?:` says and as every other option (maxTile, the applications' own,
+        // Gpgpu.create's) reads it; a key this call does not take is refused all the same.
+        let given = !Reflect::get(value, &key.as_str().into())
+            .unwrap_or(JsValue::UNDEFINED)
+            .is_undefined();
         match key.as_str() {
+            "kernel" if !given => {}
+            "semiring" | "maxTile" if semiring_allowed && !given => {}
             "kernel" => {
                 let name = string_option(value, "kernel")?;
                 options.kernel = match name.as_str() {

@@ -19,6 +19,7 @@ macro_rules! argument_error_tests {
             matrices_of_any_numeric_kind_are_accepted_and_others_named,
             application_calls_check_their_arguments,
             every_argument_of_the_wrong_kind_is_a_gpgpu_error,
+            options_left_undefined_take_their_defaults,
         );
     };
 }
@@ -567,4 +568,34 @@ pub async fn a_thousand_async_calls_leave_the_same_live_objects_as_one(backend: 
             );
         }
     }
+}
+
+/// `{ kernel: undefined }` is `{}`, as the d.ts's `kernel?:` promises and as every
+/// other option reads it (`maxTile`, the applications' own, `Gpgpu.create`'s): it was
+/// BAD_ARGUMENT "options.kernel: must be a string", so `{ kernel: opts.kernel }`
+/// failed whenever the caller's own option was unset. A key the call does not take
+/// is refused all the same, undefined or not.
+pub async fn options_left_undefined_take_their_defaults(setup: JsSetup) {
+    let api = setup.make().await;
+    let undefined = |keys: &[&str]| {
+        let o = Object::new();
+        for k in keys {
+            Reflect::set(&o, &(*k).into(), &JsValue::UNDEFINED).unwrap();
+        }
+        JsValue::from(o)
+    };
+    let m = || js(&[1.0, 2.0, 3.0, 4.0]);
+    let all = undefined(&["kernel", "semiring", "maxTile"]);
+    let r = api.square(num(2.0), m(), all.clone()).await.unwrap();
+    assert_eq!(floats(&r), [7.0, 10.0, 15.0, 22.0]);
+    let r = api.power(num(2.0), m(), num(2.0), all).await.unwrap();
+    assert_eq!(floats(&r), [7.0, 10.0, 15.0, 22.0]);
+    let r = api
+        .fibonacci(num(10.0), undefined(&["kernel"]))
+        .await
+        .unwrap();
+    assert_eq!(get(&r, "value"), 55.0);
+    // The applications fix their own semiring: naming it is still refused.
+    let r = api.fibonacci(num(10.0), undefined(&["semiring"])).await;
+    assert_js_error(r, "BAD_ARGUMENT", "unknown option 'semiring'");
 }
