@@ -48,9 +48,10 @@ pub use run::JsRun;
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &str = r#"
 /** A row-major matrix: element (i, j) at index i*cols + j. Any numeric typed array
- *  or array of numbers; converted to float32. */
+ *  or array of numbers; converted to float32. (Not any ArrayLike: an object such as
+ *  { length: 4, 0: 1, … } is BAD_ARGUMENT at run time.) */
 export type Matrix = Float32Array | Float64Array | Int32Array | Uint32Array | Int16Array
-  | Uint16Array | Int8Array | Uint8Array | Uint8ClampedArray | ArrayLike<number>;
+  | Uint16Array | Int8Array | Uint8Array | Uint8ClampedArray | readonly number[];
 export type BackendName = "webgl" | "webgpu" | "cpu";
 /** WebGL kernels (fragment shaders), then WebGPU kernels (compute shaders), then the
  *  CPU's (wasm SIMD128 in Web Workers). */

@@ -172,7 +172,7 @@ test('the .d.ts refuses, as tsc --strict errors, what the calls refuse at run ti
   // ran with what was not asked for): checkRunSize with two sizes, the sparse
   // Jacobi given jacobiAsync's `kernel`, a heatmap's `sequential` as a string,
   // a step-through run given the plain calls' `maxTile`, the inverse's `d` without
-  // method 'series', a kernel name that is none.
+  // method 'series', a kernel name that is none, an array-like object as a matrix.
   const refused = [
     'gpu.checkRunSize(2, 3);',
     "await gpu.jacobiSparseAsync(a, [1, 1], { kernel: 'naive' });",
@@ -181,6 +181,9 @@ test('the .d.ts refuses, as tsc --strict errors, what the calls refuse at run ti
     'await gpu.inverseAsync(2, [2, 0, 0, 2], { d: 0.5 });',
     "Gpgpu.kernelSource('Naive');",
     "Gpgpu.programSource('auto');",
+    // An array-like object that is no array (Matrix was ArrayLike<number>), which the
+    // calls refuse as BAD_ARGUMENT: only arrays and numeric typed arrays are read.
+    'await gpu.squareAsync(2, { length: 4, 0: 1, 1: 2, 2: 3, 3: 4 });',
   ];
   const source = [
     "import init, { Gpgpu, Csr } from 'gpgpu-matrix';",
