@@ -69,8 +69,11 @@ export const DEFAULTS = Object.freeze({
   ref: 'auto',
 });
 
+// A number as a number field takes it (HTML's floating-point syntax): the form takes
+// "2.0" for k and a link must too, or a value typed there cannot be shared.
+const NUMERAL = /^-?(\d+|\d*\.\d+)([eE][-+]?\d+)?$/;
 const whole = (lo, hi) => (raw) => {
-  if (!/^[0-9]+$/.test(raw)) return { why: `must be a whole number from ${lo} to ${hi}` };
+  if (!NUMERAL.test(raw)) return { why: `must be a whole number from ${lo} to ${hi}` };
   const v = Number(raw);
   if (!Number.isSafeInteger(v) || v < lo || v > hi) return { why: `must be a whole number from ${lo} to ${hi}` };
   return { value: v };

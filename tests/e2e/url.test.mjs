@@ -97,6 +97,22 @@ test('invalid URL parameters fall back to defaults with a note naming each', asy
   await page.context().close();
 });
 
+test('a link takes a whole number as the form field does (k=2.0), and still refuses 2.5', async () => {
+  // The URL's parser took digits only, so the link of a form that ran k = 2.0 said
+  // "k=2.0 — must be a whole number" when opened.
+  const page = await openPage(browser, `${server.origin}/index.html?n=8&op=repeat&k=2.0&p=1e1`);
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  const r = await page.evaluate(() => window.__results);
+  assert.deepEqual(r.notes, []);
+  assert.deepEqual([r.config.k, r.config.p, r.passCount], [2, 10, 2]);
+  const bad = await openPage(browser, `${server.origin}/index.html?n=8&op=repeat&k=2.5`);
+  assert.equal(await waitForStatus(bad), 'done', await bad.textContent('#status'));
+  assert.match(await bad.textContent('#notes li[data-param="k"]'), /k=2\.5 — must be a whole number from 0 to 64; the default k=3 is used/);
+  assert.deepEqual([...page.problems(), ...bad.problems()], []);
+  await page.context().close();
+  await bad.context().close();
+});
+
 test('embed with a value other than 1 is a note, and the whole page is shown', async () => {
   const page = await openPage(browser, `${server.origin}/index.html?n=8&ref=0&embed=2`);
   assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
