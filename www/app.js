@@ -1034,6 +1034,8 @@ async function main() {
   const explicit = new URLSearchParams(location.search).has('kernel') && !allNotes.some((x) => x.param === 'kernel');
   const fitted = fitKernel(config, gpu.backend, explicit);
   if (fitted) allNotes.push(fitted);
+  // An n=… that did not parse: its range is the device's, as the n field's help says.
+  for (const x of allNotes) if (x.param === 'n') x.why = x.why.replace(`from 1 to ${N_CAP};`, `from 1 to ${controls.nMax} on this device;`);
   // A kernel=… that did not parse fell back to the default of the backend that runs.
   for (const x of allNotes) if (x.param === 'kernel') x.why = x.why.replace(`the default kernel=${DEFAULTS.kernel} `, `the default kernel=${DEFAULT_KERNEL[gpu.backend]} `);
   if (config.kernel !== 'auto' && !info.kernels.includes(config.kernel)) {

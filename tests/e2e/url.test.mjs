@@ -78,7 +78,10 @@ test('invalid URL parameters fall back to defaults with a note naming each', asy
   const byParam = Object.fromEntries(notes);
   assert.deepEqual(Object.keys(byParam).sort(), ['backend', 'foo', 'input', 'kernel', 'n', 'p', 'prob']);
   assert.match(byParam.backend, /backend=opengl — must be one of auto, webgl, webgpu, cpu; the default backend=auto is used/);
-  assert.match(byParam.n, /n=abc — must be a whole number from 1 to \d+; the default n=128 is used/);
+  // The range the n field's help gives (this device's), not the page's cap of 65536.
+  const nMax = await page.textContent('#n-max');
+  assert.match(nMax, /^\d+$/);
+  assert.match(byParam.n, new RegExp(`n=abc — must be a whole number from 1 to ${nMax} on this device; the default n=128 is used`));
   assert.match(byParam.input, /must be one of uniform, identity/);
   assert.match(byParam.p, /the default p=5 is used/);
   assert.match(byParam.foo, /unknown parameter/);
@@ -150,7 +153,15 @@ test('a field of the form that does not parse stops the run and is marked', asyn
   await page.type('#n', '1e');
   await page.click('#run');
   await page.waitForFunction(() => document.body.dataset.status === 'error', null, { timeout: 10_000, polling: 50 });
-  assert.equal(await page.textContent('#status'), 'Not run: n must be a whole number from 1 to 65536 (it is “not a number”).');
+  const nMax = Number(await page.textContent('#n-max'));
+  assert.ok(nMax < 65536, `SwiftShader's WebGL limit is below the page's cap (${nMax})`);
+  assert.equal(await page.textContent('#status'), `Not run: n must be a whole number from 1 to ${nMax} (it is “not a number”).`);
+  // Past the device's limit the form says so as its help text does, before any run.
+  await page.fill('#n', String(nMax + 1));
+  await page.click('#run');
+  await page.waitForFunction(() => document.body.dataset.status === 'error', null, { timeout: 10_000, polling: 50 });
+  assert.equal(await page.textContent('#status'), `Not run: n must be a whole number from 1 to ${nMax} (it is “${nMax + 1}”).`);
+  assert.equal(await page.textContent('#n-help'), `1 to ${nMax} on this device.`);
   await page.fill('#meshN', ''); // a panel's field, read the same way
   await page.type('#meshN', '--6');
   await page.click('#partitioned-mesh-run');

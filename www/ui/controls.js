@@ -76,12 +76,20 @@ export class Controls {
     if (backend === 'webgl') this.webglRenderer = renderer;
     this.defaultKernelFor = defaultKernelFor;
     this.f('n').max = String(maxDimension);
-    // The page's own cap may be the lower one (WebGPU allows larger sides than a URL may ask).
-    this.f('n-max').textContent = String(Math.min(maxDimension, N_CAP));
+    this.f('n-max').textContent = String(this.nMax);
     for (const b of this.form.querySelectorAll('.presets button')) b.disabled = Number(b.dataset.n) > maxDimension;
     this.supported[backend] = supported;
     this.#fillKernels();
     this.#update();
+  }
+
+  /**
+   * The largest n the form takes, as its help text says: the device's limit, or the
+   * page's own cap where that is lower (WebGPU allows larger sides than a URL may ask)
+   * or the device is not known yet.
+   */
+  get nMax() {
+    return Math.min(this.maxN ?? N_CAP, N_CAP);
   }
 
   /** The backend the form's choice runs on ('auto' as resolved; WebGL until known). */
@@ -141,7 +149,7 @@ export class Controls {
         problems.push({ param: key, value: raw, why: 'must be a number from 0 to 1' });
       } else config[key] = v;
     };
-    whole('n', 1, 65536);
+    whole('n', 1, this.nMax);
     whole('seed', 0, 4294967295);
     prob('prob');
     whole('k', 0, 64);
