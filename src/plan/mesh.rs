@@ -405,7 +405,12 @@ fn cannon(mut mesh: Mesh) -> Mesh {
         mesh.communicate(StepKind::Skew, label, messages);
     }
     for k in 0..q {
-        let index = shifted("i+j", k, q);
+        // i+j itself passes q − 1 (node (q−1, q−1)): it wraps at stage 0 too.
+        let index = if k == 0 {
+            format!("(i+j) mod {q}")
+        } else {
+            shifted("i+j", k, q)
+        };
         mesh.multiply(format!(
             "stage {k}: C(i, j) += A(i, {index}) · B({index}, j)"
         ));
@@ -496,6 +501,27 @@ mod tests {
                 assert_eq!(step.messages.len(), per_step, "{}", step.label);
             }
         }
+    }
+
+    #[test]
+    fn cannon_labels_wrap_the_block_index_at_every_stage() {
+        // Node (2, 2) of a 3x3 mesh multiplies A(2, 1) at stage 0: i+j = 4, wrapped.
+        let plan = MeshPlan::cannon(6, 3).unwrap();
+        let multiplies: Vec<&MeshStep> = plan
+            .steps
+            .iter()
+            .filter(|s| s.kind == StepKind::Multiply)
+            .collect();
+        assert_eq!(
+            multiplies[0].label,
+            "stage 0: C(i, j) += A(i, (i+j) mod 3) · B((i+j) mod 3, j)"
+        );
+        assert_eq!(
+            multiplies[1].label,
+            "stage 1: C(i, j) += A(i, (i+j+1) mod 3) · B((i+j+1) mod 3, j)"
+        );
+        let p = multiplies[0].products.iter().find(|p| p.node == [2, 2]);
+        assert_eq!(p.map(|p| (p.a, p.b)), Some(([2, 1], [1, 2])));
     }
 
     #[test]
