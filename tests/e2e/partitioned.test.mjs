@@ -113,6 +113,28 @@ async function stepThrough(algorithm, steps, messages) {
   assert.equal(await page.evaluate((k) => document.activeElement === document.querySelectorAll('#partitioned-mesh-view .mesh-steps button')[k], steps - 2), true);
 }
 
+test('Cannon\'s skew is what the text says: node (i, j) then holds A(i, (i+j) mod q) and B((i+j) mod q, j), sent i or j nodes along', async () => {
+  // The text said A(i, i+j) (no wrap: node (3, 3) of a 4×4 mesh holds A(3, 2)) and
+  // "only neighbours talk", though the skew sends row 2's blocks two nodes along.
+  const text = await page.textContent('#partitioned-mesh > p');
+  assert.match(text, /holds Ai,\(i\+j\) mod q and B\(i\+j\) mod q,j/);
+  assert.doesNotMatch(text, /Only neighbours talk/);
+  await page.selectOption('#mesh', 'cannon');
+  await page.fill('#meshN', '8');
+  await page.fill('#meshQ', '4');
+  await page.click('#partitioned-mesh-run');
+  assert.equal(await settled(page, 'partitioned-mesh'), 'done', await page.textContent('#partitioned-mesh-status'));
+  const q = 4;
+  const skew = await record(page, 'mesh');
+  assert.equal(skew.stepKind, 'skew');
+  for (const { node: [i, j], a, b } of skew.holds) assert.deepEqual([a, b], [[i, (i + j) % q], [(i + j) % q, j]], `node (${i}, ${j})`);
+  const sends = await page.$$eval('#partitioned-mesh-view .mesh-sends li', (l) => l.map((x) => x.textContent));
+  assert.ok(sends.includes('A(2,2): node (2,2) → (2,0), 16 bytes'), sends.join('; '));
+  await page.click('#partitioned-mesh-next');
+  assert.match(await page.textContent('#partitioned-mesh-label'), /^multiply: stage 0: C\(i, j\) \+= A\(i, \(i\+j\) mod 4\) · B\(\(i\+j\) mod 4, j\)$/);
+  assert.match(await page.textContent('#partitioned-mesh-table tr[data-key="messages"]'), /then q−1 rolls each move all 2q² blocks/);
+});
+
 test('Fox and Cannon with q = 3 step through; messages 2q²(q−1) = 36 and 2q(q−1) + 2q²(q−1) = 48', async () => {
   await page.locator('#partitioned-mesh').scrollIntoViewIfNeeded();
   await stepThrough('fox', 8, 36);

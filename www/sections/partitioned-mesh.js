@@ -22,7 +22,7 @@ export function formulas(algorithm, q) {
   const messages = algorithm === 'fox' ? 2 * q * q * (q - 1) : 2 * q * (q - 1) + 2 * q * q * (q - 1);
   const text = algorithm === 'fox'
     ? `2q²(q−1) = 2·${q}²·${q - 1} = ${messages}: q stages each broadcast q(q−1) A blocks and roll q² B blocks (no roll after the last)`
-    : `2q(q−1) + 2q²(q−1) = ${2 * q * (q - 1)} + ${2 * q * q * (q - 1)} = ${messages}: the skew moves q(q−1) blocks of each matrix, then q−1 rolls move all 2q²`;
+    : `2q(q−1) + 2q²(q−1) = ${2 * q * (q - 1)} + ${2 * q * q * (q - 1)} = ${messages}: the skew moves q(q−1) blocks of each matrix, then q−1 rolls each move all 2q² blocks`;
   return { messages, blockProducts: q ** 3, text };
 }
 
@@ -186,8 +186,8 @@ export function meshPart(ctx, state) {
   part.append(
     el('h3', {}, 'Fox\'s and Cannon\'s algorithms: blocks on a mesh of processors'),
     el('p', {}, 'Give each of q×q processors one block of A, B and C. Node (i, j) needs every A', el('sub', {}, 'ik'), ' of its row and every B', el('sub', {}, 'kj'), ' of its column, and holds only one of each, so blocks travel. ',
-      el('strong', {}, 'Fox: '), 'at stage k, the node holding A', el('sub', {}, 'i,(i+k) mod q'), ' broadcasts it along row i; everyone multiplies it into C with the B block it holds; then B rolls up one node. ',
-      el('strong', {}, 'Cannon: '), 'first a skew (row i of A shifts left by i, column j of B up by j), so node (i, j) holds A', el('sub', {}, 'i,i+j'), ' and B', el('sub', {}, 'i+j,j'), '; then q times: multiply, and A rolls left, B up, one node each. Only neighbours talk.'),
+      el('strong', {}, 'Fox: '), 'at stage k, the node holding A', el('sub', {}, 'i,(i+k) mod q'), ' broadcasts it along row i; everyone multiplies it into C with the B block it holds; then B rolls up one node (after every stage but the last). ',
+      el('strong', {}, 'Cannon: '), 'first a skew: row i of A shifts left by i nodes and column j of B up by j (around the ends), each block in one message, so node (i, j) holds A', el('sub', {}, 'i,(i+j) mod q'), ' and B', el('sub', {}, '(i+j) mod q,j'), '; then q stages: multiply, and (after every stage but the last) A rolls left and B up by one node. The rolls go between neighbours only; the skew sends a block of row i of A i nodes along, of column j of B j nodes.'),
     el('p', { class: 'note-box info' }, 'Honestly: one device (the GPU, or the CPU with backend=cpu) plays all q² nodes here. The messages are bookkeeping (the library records which block would go from which node to which, and its bytes), but every local block product C(i, j) += A·B is a real pass on it, and the result is checked against float64.'),
     el('div', { class: 'part-controls' }, alg.element, nField.element, qField.element),
     el('div', { class: 'buttons' }, button), status.element, summary,
