@@ -325,6 +325,44 @@ test('a saved plot says which line is which: its legend is inside the picture', 
   await page.context().close();
 });
 
+/** The words of a saved SVG's text, its lines (tspans) joined by spaces. */
+const svgWords = (svg) => svg.replace(/<\/tspan>\s*<tspan[^>]*>/g, ' ').replace(/<[^>]+>/g, ' ').replace(/&amp;/g, '&').replace(/\s+/g, ' ');
+
+test('the saved RANSAC pictures and reachability graph carry their keys: a legend drawn inside the picture', async () => {
+  // Their keys were HTML beside the picture, so a saved PNG or SVG had no key to its colours.
+  const page = await openPage(browser, `${server.origin}/index.html?n=4&ref=0`);
+  assert.equal(await waitForStatus(page), 'done');
+  await page.locator('#batched-ransac').scrollIntoViewIfNeeded();
+  await page.click('#batched-ransac-run');
+  await page.waitForFunction(() => document.getElementById('batched-ransac').dataset.status === 'done', null, { timeout: 120_000, polling: 100 });
+  const keys = {
+    src: ['true match, found inlier', 'true match, missed', 'wrong match, rejected', 'wrong match, accepted', 'the sheet\'s outline'],
+    dst: ['true match, found inlier', 'true match, missed', 'wrong match, rejected', 'wrong match, accepted', 'the sheet under the true H', 'under the found h'],
+  };
+  for (const [which, texts] of Object.entries(keys)) {
+    const fig = page.locator(`#batched-ransac-${which}`);
+    const words = svgWords((await downloadOf(page, fig.locator('.figure-tools [data-action=svg]'))).bytes.toString('utf8'));
+    for (const t of texts) assert.ok(words.includes(t), `“${t}” in the saved SVG of ${which}`);
+    // The PNG holds the picture and its legend under the frame: taller than the frame alone.
+    const png = decodePng((await downloadOf(page, fig.locator('.figure-tools [data-action=png]'))).bytes);
+    const [box, frame] = await fig.locator('svg').evaluate((s) => [{ width: s.viewBox.baseVal.width, height: s.viewBox.baseVal.height }, s.querySelector('rect.frame').height.baseVal.value]);
+    assert.ok(Math.abs(png.height / png.width - box.height / box.width) < 0.01, `${which}: the PNG (${png.width}×${png.height}) is the whole picture (${box.width}×${box.height})`);
+    assert.ok(box.height > frame + 24 + 4 * 15, `${which}: the picture (${box.height}) has room for its keys under the frame (${frame})`);
+  }
+  // Keys drawn with the pictures' marks are not counted as points.
+  assert.equal(await page.$$eval('#batched-ransac-dst .pt', (x) => x.length), await page.evaluate(() => window.__batched.ransac.n));
+
+  await page.click('#reachability-run');
+  await page.waitForFunction(() => document.getElementById('reachability').dataset.status === 'done', null, { timeout: 120_000, polling: 100 });
+  const graph = page.locator('#reachability figure.graph');
+  const words = svgWords((await downloadOf(page, graph.locator('.figure-tools [data-action=svg]'))).bytes.toString('utf8'));
+  assert.match(words, /one colour: vertices that reach each other \(a strongly connected component\)|every vertex is grey/);
+  const png = decodePng((await downloadOf(page, graph.locator('.figure-tools [data-action=png]'))).bytes);
+  assert.ok(png.height > png.width * 1.05, `the graph's PNG (${png.width}×${png.height}) is the square circle and its key under it`);
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
+
 test('Copy buttons stay under their table where tables sit in a row or a grid: no equation split, no column taken', async () => {
   const page = await openPage(browser, `${server.origin}/index.html?n=4`);
   assert.equal(await waitForStatus(page), 'done');

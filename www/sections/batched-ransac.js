@@ -10,6 +10,7 @@ import { backendName, msText, nextFrame, timedAsync, untimedWhy, devName } from 
 import { numberField, partitionedGrid, pct, readNumber } from './partitioned-ui.js';
 import { applyH, barChart, homographyFrom4, publishBatched, readFields, svg } from './batched-ui.js';
 import { partRunner } from './part-runner.js';
+import { svgLegend } from './svg-legend.js';
 
 /** The sheet (source image) and the view of it (destination image), in pixels. */
 export const SHEET = { w: 400, h: 300 };
@@ -209,10 +210,6 @@ function ransacView(scene, r, check, record, ctx) {
   const fmtH = (v) => (Math.abs(v) < 0.01 && v !== 0 ? v.toExponential(2) : v.toFixed(3)).replaceAll('-', '−');
   return [
     el('div', { class: 'batched-scene' }, scenePicture('The sheet: the points (x, y)', scene, r, 'src'), scenePicture('The view: the matches (u, v)', scene, r, 'dst')),
-    el('p', { class: 'batched-legend' },
-      el('span', { class: 'key in' }, 'true match, found inlier'), el('span', { class: 'key missed' }, 'true match, missed'),
-      el('span', { class: 'key out' }, 'wrong match, rejected'), el('span', { class: 'key false' }, 'wrong match, accepted'),
-      el('span', { class: 'key line-true' }, 'the sheet under the true H'), el('span', { class: 'key line-found' }, 'under the found h')),
     countsHistogram(r, n),
     el('div', { class: 'scroll-x' }, el('table', { class: 'app-results', id: 'batched-ransac-table' },
       el('caption', {}, `${int(n)} correspondences, ${int(outliers)} of them wrong (${pct(outliers / n)}), noise σ = ${record.noise} px, threshold ${record.threshold} px`),
@@ -250,18 +247,36 @@ function scenePicture(title, scene, r, which) {
   const dots = [];
   for (let i = 0; i < n; i++) {
     const cls = truth[i] ? (r.inliers[i] ? 'in' : 'missed') : (r.inliers[i] ? 'false' : 'out');
-    const x = pts[2 * i], y = pts[2 * i + 1];
-    dots.push(cls === 'out'
-      ? svg('path', { d: `M${(x - 2.5).toFixed(1)},${(y - 2.5).toFixed(1)}l5,5m0,-5l-5,5`, class: `pt ${cls}` })
-      : svg('circle', { cx: x.toFixed(1), cy: y.toFixed(1), r: 2.6, class: `pt ${cls}` }));
+    dots.push(point(`pt ${cls}`, pts[2 * i], pts[2 * i + 1]));
   }
   const lines = which === 'src'
     ? outline(null, 'line-sheet')
     : [...outline(TRUE_H, 'line-true'), ...(r.h ? outline(Array.from(r.h), 'line-found') : [])];
+  // The key is drawn in the picture, with the picture's own marks, so that a saved
+  // PNG or SVG of it says what they mean.
+  const line = (cls) => (x, y) => [svg('line', { x1: x - 12, x2: x + 12, y1: y, y2: y, class: cls })];
+  const keys = [
+    ...[['in', 'true match, found inlier'], ['missed', 'true match, missed'], ['out', 'wrong match, rejected'], ['false', 'wrong match, accepted']]
+      .map(([cls, text]) => ({ marks: (x, y) => [point(`key ${cls}`, x, y, 1.6)], text })),
+    ...(which === 'src' ? [{ marks: line('line-sheet'), swatch: 24, text: 'the sheet\'s outline' }]
+      : [{ marks: line('line-true'), swatch: 24, text: 'the sheet under the true H' }, ...(r.h ? [{ marks: line('line-found'), swatch: 24, text: 'under the found h' }] : [])]),
+  ];
+  const legend = svgLegend(keys, { top: box.h + pad, width: box.w, size: 15 });
   return el('figure', { class: 'batched-picture', id: `batched-ransac-${which}` },
     el('figcaption', {}, title),
-    svg('svg', { viewBox: `${-pad} ${-pad} ${box.w + 2 * pad} ${box.h + 2 * pad}`, role: 'img', class: 'batched-svg', 'aria-label': `${title}: ${n} points, ${r.inliers.reduce((a, b) => a + b, 0)} inliers` },
-      svg('rect', { x: 0, y: 0, width: box.w, height: box.h, class: 'frame' }), lines, dots));
+    svg('svg', { viewBox: `${-pad} ${-pad} ${box.w + 2 * pad} ${box.h + 2 * pad + legend.height}`, role: 'img', class: 'batched-svg', 'aria-label': `${title}: ${n} points, ${r.inliers.reduce((a, b) => a + b, 0)} inliers; ${keys.map((k) => k.text).join(', ')}` },
+      svg('rect', { x: 0, y: 0, width: box.w, height: box.h, class: 'frame' }), lines, dots, legend.group));
+}
+
+/**
+ * A correspondence as the pictures mark it (`cls`: 'pt in', 'key out', …), `scale`
+ * times the size: a × if rejected as wrong, else a dot.
+ */
+function point(cls, x, y, scale = 1) {
+  const h = 2.5 * scale;
+  return cls.endsWith(' out')
+    ? svg('path', { d: `M${(x - h).toFixed(1)},${(y - h).toFixed(1)}l${2 * h},${2 * h}m0,${-2 * h}l${-2 * h},${2 * h}`, class: cls })
+    : svg('circle', { cx: x.toFixed(1), cy: y.toFixed(1), r: 2.6 * scale, class: cls });
 }
 
 /** The batch's inlier counts as a histogram (log heights), the winner's bin marked. */

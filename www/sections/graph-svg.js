@@ -3,6 +3,7 @@
 // coloured by the class of vertices that reach each other. Up to MAX_DRAWN
 // vertices; beyond that the figure says it is not drawn.
 import { el } from '../ui/format.js';
+import { svgLegend } from './svg-legend.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 export const MAX_DRAWN = 40;
@@ -104,13 +105,18 @@ export function graphFigure(n, m, { directed = true, weights = false, classes = 
   const marker = (name, path) => svg('marker', { id: `${id}-${name}`, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 5, markerHeight: 5, orient: 'auto-start-reverse' },
     svg('path', { d: path, class: 'arrow-head' }));
   const edgeWord = directed ? `${count} directed edge${count === 1 ? '' : 's'}` : `${count / 2} undirected edge${count === 2 ? '' : 's'}`;
-  const pic = svg('svg', { viewBox: `0 0 ${S} ${S}`, role: 'img', class: 'graph-svg', 'aria-label': `${title}: ${n} vertices on a circle, numbered clockwise from the top, ${edgeWord}.` },
+  // What the colours mean, drawn in the picture so that a saved PNG or SVG keeps it.
+  const dot = (colour) => (x, y) => [svg('circle', { cx: x.toFixed(1), cy: y.toFixed(1), r: 5, fill: colour, class: 'key' })];
+  const alone = classes ? [...sizes.values()].some((s) => s === 1) : false;
+  const shown = bigClasses.slice(0, 3); // the key's swatch: the first colours
+  const keys = !classes ? [] : bigClasses.length
+    ? [{ marks: (x, y) => shown.flatMap((k, m) => dot(CLASS_COLOURS[m % CLASS_COLOURS.length])(x + 11 * (m - (shown.length - 1) / 2), y)), swatch: 11 * shown.length + 2,
+      text: `one colour: vertices that reach each other (${directed ? 'a strongly connected component' : 'a connected component'})` },
+    ...(alone ? [{ marks: dot('#94a3b8'), text: 'grey: in a component of its own' }] : [])]
+    : [{ marks: dot('#94a3b8'), text: 'No two vertices reach each other both ways: every vertex is grey.' }];
+  const legend = svgLegend(keys, { x: 8, top: S, width: S - 16, size: 11 });
+  const pic = svg('svg', { viewBox: `0 0 ${S} ${S + legend.height + (keys.length ? 6 : 0)}`, role: 'img', class: 'graph-svg', 'aria-label': `${title}: ${n} vertices on a circle, numbered clockwise from the top, ${edgeWord}.${keys.length ? ` Colours: ${keys.map((k) => k.text).join('; ')}.` : ''}` },
     svg('defs', {}, marker('arrow', 'M0,1 L10,5 L0,9 z'), marker('arrow-start', 'M0,1 L10,5 L0,9 z')),
-    svg('g', { class: 'edges' }, edges), svg('g', { class: 'weights' }, labels), svg('g', {}, nodes));
-  const legend = classes
-    ? el('p', { class: 'help' }, bigClasses.length
-      ? `Vertices of one colour reach each other (${directed ? 'a strongly connected component' : 'a connected component'}); grey ones are alone in theirs.`
-      : 'No two vertices reach each other both ways: every vertex is grey.')
-    : null;
-  return el('figure', { class: 'graph', 'data-edges': String(directed ? count : count / 2) }, caption, pic, legend);
+    svg('g', { class: 'edges' }, edges), svg('g', { class: 'weights' }, labels), svg('g', {}, nodes), legend.group);
+  return el('figure', { class: 'graph', 'data-edges': String(directed ? count : count / 2) }, caption, pic);
 }
