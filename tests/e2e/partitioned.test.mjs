@@ -5,8 +5,10 @@
 // 2q(q−1) + 2q²(q−1) = 48), the panel's controls in the address, no console errors.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ARTIFACTS, launchBrowser, openPage, pageWithHistory, startServer, waitForStatus } from './harness.mjs';
+import { decodePng } from './png.mjs';
 
 let server, browser, page;
 before(async () => {
@@ -60,7 +62,23 @@ test('block-sparse: a small product with zero error and fewer block products tha
   assert.ok(r.blockProducts < r.denseBlockProducts / 10, `10 % of the blocks: ${r.blockProducts} products`);
   assert.equal(r.blockProducts, r.planProducts, 'the symbolic phase predicted the products');
   assert.ok(r.nonzero.a > 0 && r.nonzero.b > 0);
-  assert.equal(await page.$$eval('#partitioned-sparse-output canvas.occupancy', (c) => c.map((x) => `${x.width}x${x.height}`).join()), '16x16,16x16,16x16');
+  // 16 canvas pixels per block: a saved PNG (the canvas's pixels) is 256 wide, not 16.
+  assert.equal(await page.$$eval('#partitioned-sparse-output canvas.occupancy', (c) => c.map((x) => `${x.width}x${x.height}`).join()), '256x256,256x256,256x256');
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#partitioned-occ-a .figure-tools [data-action=png]')]);
+  const png = decodePng(readFileSync(await dl.path()));
+  assert.deepEqual([png.width, png.height], [256, 256]);
+  let dark = 0;
+  for (let i = 0; i < 16; i++) {
+    for (let j = 0; j < 16; j++) {
+      // Both corners of a block and its centre: one colour per block, no blur between them.
+      const at = (y, x) => Array.from(png.pixels.slice(4 * (y * 256 + x), 4 * (y * 256 + x) + 3)).join();
+      const c = at(16 * i + 8, 16 * j + 8);
+      assert.equal(at(16 * i, 16 * j), c);
+      assert.equal(at(16 * i + 15, 16 * j + 15), c);
+      if (c === '30,58,138') dark++;
+    }
+  }
+  assert.match(await page.textContent('#partitioned-occ-a .help'), new RegExp(`^16×16 blocks, ${dark} stored `));
   assert.match(await page.textContent('#partitioned-sparse-table tr[data-key="max error, block-sparse"] td'), /^0 \(exact\)$/);
   assert.match(await page.textContent('#partitioned-sparse-table tr[data-key="block products"] td'), new RegExp(`^${r.blockProducts} of the dense 4\u202F096`));
   const q = new URL(page.url()).searchParams;

@@ -79,9 +79,12 @@ export function partitionedGrid(caption, rows, cols, data, { cutRows = [], cutCo
  * the symbolic phase stored that came out zero).
  */
 export function occupancyFigure(title, gridRows, gridCols, occupancy, { extra = null, label = '', id = null } = {}) {
-  const canvas = el('canvas', { width: gridCols, height: gridRows, role: 'img', 'aria-label': label || title, class: 'occupancy' });
+  // Whole canvas pixels per block up to 256 wide, as shown: Save PNG saves the canvas's
+  // own pixels, and one pixel per block (a 32×32 PNG) blurs when a slide enlarges it.
+  const scale = Math.max(1, Math.floor(256 / Math.max(gridRows, gridCols)));
+  const canvas = el('canvas', { width: gridCols * scale, height: gridRows * scale, role: 'img', 'aria-label': label || title, class: 'occupancy' });
   const g = canvas.getContext('2d');
-  const img = g.createImageData(gridCols, gridRows);
+  const img = new ImageData(gridCols, gridRows);
   let stored = 0;
   for (let k = 0; k < gridRows * gridCols; k++) {
     const on = occupancy[k] !== 0;
@@ -90,7 +93,8 @@ export function occupancyFigure(title, gridRows, gridCols, occupancy, { extra = 
     const [r, gr, b] = on ? [30, 58, 138] : ex ? [245, 158, 11] : [247, 247, 244];
     img.data.set([r, gr, b, 255], 4 * k);
   }
-  g.putImageData(img, 0, 0);
+  g.imageSmoothingEnabled = false;
+  g.drawImage(blockBitmap(img), 0, 0, canvas.width, canvas.height);
   // Whole CSS pixels per block where the grid is small; at most 16 rem wide.
   canvas.style.width = `min(100%, ${Math.max(gridCols, Math.min(256, gridCols * Math.max(1, Math.floor(256 / gridCols))))}px)`;
   const total = gridRows * gridCols;
@@ -98,6 +102,13 @@ export function occupancyFigure(title, gridRows, gridCols, occupancy, { extra = 
     el('figcaption', {}, title),
     canvas,
     el('p', { class: 'help' }, `${gridRows}×${gridCols} blocks, ${stored} stored (${pct(stored / total)}).`));
+}
+
+/** `img` on a canvas of its own size, one pixel per block, to be drawn enlarged. */
+function blockBitmap(img) {
+  const c = el('canvas', { width: img.width, height: img.height });
+  c.getContext('2d').putImageData(img, 0, 0);
+  return c;
 }
 
 /** A share as a percentage: 3 significant digits, "0.098 %", "12.5 %", "100 %". */
