@@ -35,6 +35,24 @@ function parseCsv(text) {
   return rows;
 }
 
+/** The RGBA bytes of a w×h region of a decoded PNG, from (x, y). */
+function pixelsOf(png, x, y, w, h) {
+  const out = [];
+  for (let r = y; r < y + h; r++) out.push(...png.pixels.subarray((r * png.width + x) * 4, (r * png.width + x + w) * 4));
+  return out;
+}
+
+/** The opaque colours of a decoded PNG below row `top` (its key), as [r, g, b]. */
+function keyColours(png, top) {
+  const seen = new Map();
+  for (let k = top * png.width * 4; k < png.pixels.length; k += 4) {
+    if (png.pixels[k + 3] === 255) seen.set((png.pixels[k] << 16) | (png.pixels[k + 1] << 8) | png.pixels[k + 2], [png.pixels[k], png.pixels[k + 1], png.pixels[k + 2]]);
+  }
+  return [...seen.values()];
+}
+
+const near = (c, rgb, tol = 4) => c.every((v, i) => Math.abs(v - rgb[i]) <= tol);
+
 /** The numbers a cell's text shows (its own minus sign, digit groups and exponents read). */
 const numbersIn = (s) => (s.replace(/\u2212/g, '-').replace(/(\d)[\s\u00a0\u202f\u2009](?=\d{3}\b)/g, '$1').match(/-?\d+(\.\d+)?(e[-+]?\d+)?/gi) || []).map(Number);
 
@@ -42,7 +60,8 @@ test('heatmaps save as PNGs of their own pixels; tables copy as CSV and Markdown
   const page = await openPage(browser, `${server.origin}/index.html?n=6&input=integers&op=repeat&k=2&kernel=packed`, undefined, clipboard);
   assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
 
-  // The input heatmap: its figure's Save PNG gives the canvas's pixels at its size.
+  // The input heatmap: its figure's Save PNG gives the canvas's pixels with its colour
+  // key under them (on the page the key is HTML beside the canvas).
   const fig = page.locator('#heatmaps figure').first();
   const { name, bytes } = await downloadOf(page, fig.locator('.figure-tools [data-action=png]'));
   assert.match(name, /\.png$/);
@@ -50,10 +69,16 @@ test('heatmaps save as PNGs of their own pixels; tables copy as CSV and Markdown
   const canvas = await fig.locator('canvas').first().evaluate((c) => ({
     width: c.width, height: c.height, pixels: Array.from(c.getContext('2d').getImageData(0, 0, c.width, c.height).data),
   }));
-  assert.deepEqual([png.width, png.height], [canvas.width, canvas.height]);
   assert.ok(canvas.width > 1, 'a drawn heatmap');
-  assert.deepEqual(Array.from(png.pixels), canvas.pixels, 'the PNG holds exactly the canvas pixels');
+  assert.ok(png.width >= canvas.width && png.height >= canvas.height + 24, `the canvas (${canvas.width}×${canvas.height}) and a band for its key (${png.width}×${png.height})`);
+  assert.deepEqual(pixelsOf(png, (png.width - canvas.width) >> 1, 0, canvas.width, canvas.height), canvas.pixels, 'the PNG holds exactly the canvas pixels');
+  const key = keyColours(png, canvas.height);
+  for (const [what, rgb] of Object.entries({ 'the scale\'s blue end': [33, 102, 171], 'its red end': [179, 23, 43], 'NaN': [153, 0, 204], '+Inf': [230, 159, 0] })) {
+    assert.ok(key.some((c) => near(c, rgb)), `${what} in the key`);
+  }
+  assert.ok(key.some((c) => c.every((v) => v < 90)), 'the range written in dark text');
   assert.equal(await fig.locator('[data-action=svg]').count(), 0, 'a canvas has no Save SVG');
+  assert.equal(await fig.locator('.hm-legend').evaluate((l) => l.checkVisibility()), true, 'the page keeps its HTML legend');
 
   // The pass timeline's table: CSV and Markdown hold what the table shows.
   const table = page.locator('#timeline table');
@@ -131,6 +156,37 @@ test('heatmaps save as PNGs of their own pixels; tables copy as CSV and Markdown
   const bar = await page.$('#late-table + .figure-tools');
   await page.evaluate(() => document.getElementById('late-table').remove());
   await page.waitForFunction((b) => !b.isConnected, bar);
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
+
+test('the saved elimination steps and pass-timeline thumbnails carry their colour key and range', async () => {
+  // Their keys were HTML beside the canvas (or the section's text): a saved PNG had none.
+  const page = await openPage(browser, `${server.origin}/index.html?n=8&ref=0`);
+  assert.equal(await waitForStatus(page), 'done');
+  const saved = async (fig) => {
+    const png = decodePng((await downloadOf(page, fig.locator('.figure-tools [data-action=png]').first())).bytes);
+    const [width, height] = await fig.locator('canvas').first().evaluate((c) => [c.width, c.height]);
+    assert.ok(png.width >= width && png.height >= height + 20, `the canvas (${width}×${height}) and its key (${png.width}×${png.height})`);
+    return keyColours(png, height);
+  };
+  // A pass's thumbnail: the scale it was drawn with.
+  const thumb = await saved(page.locator('#timeline td.pic figure').first());
+  for (const rgb of [[33, 102, 171], [179, 23, 43]]) assert.ok(thumb.some((c) => near(c, rgb)), `${rgb} in the thumbnail's key`);
+
+  await page.locator('#linear-steps').scrollIntoViewIfNeeded();
+  await page.click('#linear-steps-run');
+  await page.waitForFunction(() => document.getElementById('linear-steps').dataset.status !== 'running', null, { timeout: 60_000 });
+  assert.equal(await page.getAttribute('#linear-steps', 'data-status'), 'done');
+  const steps = page.locator('#linear-steps-output figure');
+  const scale = [[33, 102, 172], [179, 23, 43]];
+  const frames = { 'a multiplier\'s grey frame': [153, 153, 153], 'the pivot row\'s black frame': [0, 0, 0] };
+  const first = await saved(steps.nth(0));
+  for (const rgb of scale) assert.ok(first.some((c) => near(c, rgb)), `${rgb} in A's key`);
+  for (const [what, rgb] of Object.entries(frames)) assert.ok(!first.some((c) => near(c, rgb, 0)), `no ${what} in A's key: A has none`);
+  const after = await saved(steps.nth(1));
+  for (const rgb of scale) assert.ok(after.some((c) => near(c, rgb)), `${rgb} in step 1's key`);
+  for (const [what, rgb] of Object.entries(frames)) assert.ok(after.some((c) => near(c, rgb, 0)), `${what} in step 1's key`);
   assert.deepEqual(page.problems(), []);
   await page.context().close();
 });

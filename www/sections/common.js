@@ -143,6 +143,7 @@ export function binaryLegend(view, one, zero) {
   const swatch = (colour, text) => el('span', { class: 'hm-swatch' }, el('i', { style: `background:${colour}` }), text);
   view.legend.replaceChildren(el('span', { class: 'hm-scale' }, swatch('rgb(179,23,43)', one), swatch('rgb(247,247,247)', zero)));
   view.legend.title = `red: ${one}; white: ${zero}`;
+  view.key = [{ colour: 'rgb(179,23,43)', text: one }, { colour: 'rgb(247,247,247)', text: zero }];
 }
 
 /** Runs f() and returns [its result, milliseconds]. */

@@ -3,6 +3,8 @@
 // checks (the residual ‖Ax − b‖/‖b‖, x = X·b for an inverse), and a small
 // heatmap of one elimination step drawn on a plain <canvas>.
 import { mulberry32 } from '../reference.js';
+import { giveKey } from '../ui/canvas-key.js';
+import { magnitude } from '../ui/format.js';
 
 /** `len` values uniform in [lo, hi), rounded to float32 (plan::random::uniform). */
 export function uniform(seed, len, lo = -1, hi = 1) {
@@ -110,5 +112,12 @@ export function stepCanvas(n, data, { pivotRow = null, done = 0, range = 1, labe
     g.lineWidth = 2;
     g.strokeRect(1, pivotRow * cell + 1, n * cell - 2, cell - 2);
   }
+  // The page says what the colours and frames mean in its text: a saved PNG says it under the picture.
+  const r = magnitude(range);
+  giveKey(canvas, () => [
+    { colours: [colour(-range, range), colour(0, range), colour(range, range)], from: `−${r}`, to: `+${r}` },
+    done > 0 ? { outline: '#999', text: 'a multiplier of L' } : null,
+    pivotRow !== null ? { outline: '#000', width: 2, text: 'the pivot row' } : null,
+  ].filter(Boolean));
   return canvas;
 }

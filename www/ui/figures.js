@@ -8,7 +8,9 @@
 // not offered on its own). Left out: <svg> inside another <svg>, anything aria-hidden,
 // and anything inside [data-figure-tools="off"]. A table that is also a picture gives
 // itself a `figureSvg()` method returning an SVG element of it (www/ui/timeline.js), and
-// gets Save PNG / Save SVG beside its Copy buttons.
+// gets Save PNG / Save SVG beside its Copy buttons. A canvas whose key is HTML beside it
+// gives itself a `figurePicture()` method returning a canvas with the key drawn in
+// (www/ui/canvas-key.js), which Save PNG saves instead.
 //
 // The pure parts (tableRows, toCsv, toMarkdown, svgMarkup) are exported for the tests.
 
@@ -152,9 +154,12 @@ function canvasBlob(canvas) {
   return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('the picture could not be encoded'))), 'image/png'));
 }
 
-/** The PNG of a canvas (its pixels, at its own size) or an svg (drawn at SVG_PNG_SCALE). */
+/**
+ * The PNG of a canvas (its pixels, at its own size, with the key its figurePicture()
+ * draws under it where it has one: www/ui/canvas-key.js) or an svg (drawn at SVG_PNG_SCALE).
+ */
 export async function pngBlob(picture) {
-  if (picture instanceof HTMLCanvasElement) return canvasBlob(picture);
+  if (picture instanceof HTMLCanvasElement) return canvasBlob(picture.figurePicture?.() ?? picture);
   const { width, height } = svgPngSize(picture);
   const url = URL.createObjectURL(new Blob([svgMarkup(picture)], { type: 'image/svg+xml' }));
   try {

@@ -3,6 +3,7 @@
 // the colour map and its range, an honest note when the matrix is downsampled,
 // and a readout of the entry under the pointer or the keyboard cursor.
 import { el, magnitude } from './format.js';
+import { giveKey } from './canvas-key.js';
 
 // The colours of glsl/heatmap.frag, for the legend.
 const BLUE = 'rgb(33,102,171)', WHITE = 'rgb(247,247,247)', RED = 'rgb(179,23,43)';
@@ -28,6 +29,8 @@ export class HeatmapView {
     this.cols = 0;
     this.cursor = null;
     this.valueAt = null;
+    /** The legend as entries for a saved PNG (www/ui/canvas-key.js); null before a draw. */
+    this.key = null;
     this.title = el('span', { class: 'hm-title' }, title);
     this.canvas = el('canvas', { width: 1, height: 1, role: 'img', 'aria-label': label || title });
     this.box = el('div', { class: 'hm-cursor', hidden: true });
@@ -38,6 +41,7 @@ export class HeatmapView {
     this.element = el('figure', { class: `heatmap${small ? ' small' : ''}` },
       el('figcaption', {}, this.title), this.frame, this.legend, this.sampling, small ? null : this.readout);
     if (!small) this.#interactive();
+    giveKey(this.canvas, () => this.key);
   }
 
   setTitle(text) { this.title.textContent = text; }
@@ -94,6 +98,7 @@ export class HeatmapView {
     ctx?.clearRect(0, 0, this.canvas.width, this.canvas.height);
     this.sampling.textContent = '';
     this.legend.replaceChildren();
+    this.key = null;
     this.valueAt = null;
     this.readout.textContent = '';
     this.box.hidden = true;
@@ -115,10 +120,16 @@ export class HeatmapView {
     const swatch = (colour, text) => el('span', { class: 'hm-swatch' }, el('i', { style: `background:${colour}` }), text);
     const extras = [];
     if (!this.small || (stats && (stats.nan || stats.inf))) {
-      extras.push(swatch(NAN, this.nanLabel));
-      if (this.nanLabel === 'NaN') extras.push(swatch(POS_INF, '+Inf'), swatch(NEG_INF, '−Inf'));
+      extras.push([NAN, this.nanLabel]);
+      if (this.nanLabel === 'NaN') extras.push([POS_INF, '+Inf'], [NEG_INF, '−Inf']);
     }
-    this.legend.replaceChildren(el('span', { class: 'hm-scale' }, ...items), ...(this.small ? [] : extras));
+    const shownExtras = this.small ? [] : extras;
+    this.legend.replaceChildren(el('span', { class: 'hm-scale' }, ...items), ...shownExtras.map(([c, t]) => swatch(c, t)));
+    // The same key for a saved PNG: the scale's colours and ends, or its one line of text.
+    const scale = items.length === 3
+      ? { colours: this.sequential ? SEQ : [BLUE, WHITE, RED], from: items[0].textContent, to: items[2].textContent }
+      : { text: items[0].textContent };
+    this.key = [scale, ...shownExtras.map(([colour, text]) => ({ colour, text }))];
     this.legend.title = this.sequential ? `colour: 0 (pale) to ${r} (dark)` : `colour: −${r} (blue) through 0 (white) to +${r} (red)`;
   }
 
