@@ -64,14 +64,24 @@ test('block-sparse: a small product with zero error and fewer block products tha
   assert.ok(r.nonzero.a > 0 && r.nonzero.b > 0);
   // 16 canvas pixels per block: a saved PNG (the canvas's pixels) is 256 wide, not 16.
   assert.equal(await page.$$eval('#partitioned-sparse-output canvas.occupancy', (c) => c.map((x) => `${x.width}x${x.height}`).join()), '256x256,256x256,256x256');
-  const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#partitioned-occ-a .figure-tools [data-action=png]')]);
-  const png = decodePng(readFileSync(await dl.path()));
-  assert.deepEqual([png.width, png.height], [256, 256]);
+  const savedPng = async (sel) => {
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.click(`${sel} .figure-tools [data-action=png]`)]);
+    return decodePng(readFileSync(await dl.path()));
+  };
+  const png = await savedPng('#partitioned-occ-a');
+  // The picture over its key (on the page the colours are explained in the text).
+  assert.ok(png.width >= 256 && png.height >= 256 + 20, `${png.width}×${png.height}`);
+  const left = (png.width - 256) >> 1;
+  const keyOf = (p) => new Set(Array.from({ length: (p.height - 256) * p.width }, (_, k) => Array.from(p.pixels.slice(4 * (256 * p.width + k), 4 * (256 * p.width + k) + 3)).join()));
+  const key = keyOf(png);
+  for (const c of ['30,58,138', '247,247,244']) assert.ok(key.has(c), `${c} (stored, not stored) in A's key`);
+  assert.ok(!key.has('245,158,11'), 'no amber in A\'s key: A has none');
+  assert.ok(keyOf(await savedPng('#partitioned-occ-c')).has('245,158,11'), 'amber (reserved, came out zero) in C\'s key');
   let dark = 0;
   for (let i = 0; i < 16; i++) {
     for (let j = 0; j < 16; j++) {
       // Both corners of a block and its centre: one colour per block, no blur between them.
-      const at = (y, x) => Array.from(png.pixels.slice(4 * (y * 256 + x), 4 * (y * 256 + x) + 3)).join();
+      const at = (y, x) => Array.from(png.pixels.slice(4 * (y * png.width + left + x), 4 * (y * png.width + left + x) + 3)).join();
       const c = at(16 * i + 8, 16 * j + 8);
       assert.equal(at(16 * i, 16 * j), c);
       assert.equal(at(16 * i + 15, 16 * j + 15), c);
@@ -129,6 +139,14 @@ async function stepThrough(algorithm, steps, messages) {
   await page.keyboard.press('Enter');
   assert.equal(await page.textContent('#partitioned-mesh-step'), `Step ${steps - 1} of ${steps}`);
   assert.equal(await page.evaluate((k) => document.activeElement === document.querySelectorAll('#partitioned-mesh-view .mesh-steps button')[k], steps - 2), true);
+  // A saved picture says what the arrows' colours and the frames mean (the page's text did only).
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#partitioned-mesh-view .figure-tools [data-action=svg]')]);
+  const words = readFileSync(await dl.path(), 'utf8').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+  for (const t of ['an A block sent', 'a B block sent', 'sends', 'receives', 'multiplies, C += A·B']) assert.ok(words.includes(t), `“${t}” in the saved SVG`);
+  const keyArrows = await page.$$eval('#partitioned-mesh-view .svg-legend path.mesh-key', (p) => p.map((x) => getComputedStyle(x).stroke));
+  const arrows = await page.$$eval('#partitioned-mesh-view path.mesh-send', (p) => [...new Set(p.map((x) => `${x.classList[1]} ${getComputedStyle(x).stroke}`))].sort());
+  assert.deepEqual(keyArrows, ['rgb(29, 78, 216)', 'rgb(217, 119, 6)']);
+  for (const a of arrows) assert.ok(keyArrows.includes(a.split(' ').slice(1).join(' ')), `${a}: a colour the key names`);
 }
 
 test('Cannon\'s skew is what the text says: node (i, j) then holds A(i, (i+j) mod q) and B((i+j) mod q, j), sent i or j nodes along', async () => {

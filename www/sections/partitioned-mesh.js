@@ -4,6 +4,7 @@
 import { count, el, int } from '../ui/format.js';
 import { integerMatrix } from '../reference.js';
 import { backendName, disableWhileBusy, msText, nextFrame, timedAsync, devName } from './common.js';
+import { svgLegend } from './svg-legend.js';
 import { maxError, numberField, partStatus, publishPart, readNumber, selectField } from './partitioned-ui.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -61,8 +62,25 @@ function drawMesh(q, step) {
     return svg('path', { d: `M${sx.toFixed(1)},${sy.toFixed(1)} Q${cx.toFixed(1)},${cy.toFixed(1)} ${ex.toFixed(1)},${ey.toFixed(1)}`, class: `mesh-send ${s.matrix}`, 'marker-end': `url(#mesh-head-${s.matrix})`, 'data-send': String(k) },
       svg('title', {}, `${s.matrix}(${rc(s.block)}) from node (${rc(s.from)}) to (${rc(s.to)}), ${s.bytes} bytes`));
   });
-  return svg('svg', { class: 'mesh-svg', viewBox: `0 0 ${side} ${side}`, role: 'img', 'aria-label': `The ${q}×${q} mesh after this step: ${step.sends.length} messages` },
-    defs, svg('g', {}, nodes), svg('g', {}, arrows));
+  const legend = meshLegend(side);
+  return svg('svg', { class: 'mesh-svg', viewBox: `0 0 ${side} ${side + legend.height + PAD / 2}`, role: 'img', 'aria-label': `The ${q}×${q} mesh after this step: ${step.sends.length} messages` },
+    defs, svg('g', {}, nodes), svg('g', {}, arrows), legend.group);
+}
+
+/**
+ * What the arrows' colours and the nodes' frames mean, drawn under the mesh so that a
+ * saved PNG or SVG keeps it; the same keys at every step, so the picture keeps its size.
+ */
+function meshLegend(side) {
+  const arrow = (m) => (x, y) => [svg('path', { d: `M${x - 13},${y} L${x + 11},${y}`, class: `mesh-key ${m}`, 'marker-end': `url(#mesh-head-${m})` })];
+  const node = (cls) => (x, y) => [svg('rect', { x: x - 7, y: y - 5, width: 14, height: 10, rx: 2, class: `mesh-key-node ${cls}` })];
+  return svgLegend([
+    { marks: arrow('A'), swatch: 28, text: 'an A block sent' },
+    { marks: arrow('B'), swatch: 28, text: 'a B block sent' },
+    { marks: node('sends'), text: 'sends' },
+    { marks: node('receives'), text: 'receives' },
+    { marks: node('multiplies'), text: 'multiplies, C += A·B' },
+  ], { x: PAD, top: side - PAD / 2, width: side - 2 * PAD, size: 13 });
 }
 
 export function meshPart(ctx, state) {

@@ -159,7 +159,7 @@ async function multiplyDemo(ctx, s, output) {
       el('div', { class: 'part-figures' },
         occupancyFigure('A: stored blocks', T, a.gridCols, a.occupancy(), { id: 'partitioned-occ-a' }),
         occupancyFigure('B: stored blocks', T, b.gridCols, b.occupancy(), { id: 'partitioned-occ-b' }),
-        occupancyFigure('C = AB: nonzero blocks', T, c.gridCols, c.occupancy(), { extra: plan.occupancy, id: 'partitioned-occ-c' })),
+        occupancyFigure('C = AB: nonzero blocks', T, c.gridCols, c.occupancy(), { extra: plan.occupancy, id: 'partitioned-occ-c', dark: 'nonzero block', amber: 'reserved by the symbolic phase, came out zero' })),
       el('p', { class: 'help' }, 'One pixel per block: dark where the block is stored (the report\'s boolean is true). Amber in C: blocks the symbolic phase reserved that came out zero.'),
       el('div', { class: 'scroll-x' }, el('table', { class: 'app-results', id: 'partitioned-sparse-table' },
         el('caption', {}, `n = ${int(n)} in blocks of ${bs}: a ${T}×${a.gridCols} grid of ${int(total)} blocks`),
@@ -207,7 +207,7 @@ async function fillDemo(ctx, s, output) {
     output.replaceChildren(
       el('div', { class: 'part-figures' },
         occupancyFigure('M: stored blocks', m.gridRows, m.gridCols, startOcc, { id: 'partitioned-fill-before' }),
-        occupancyFigure(`M^${2 ** FILL_SQUARINGS}: nonzero blocks`, result.gridRows, result.gridCols, result.occupancy(), { id: 'partitioned-fill-after' })),
+        occupancyFigure(`M^${2 ** FILL_SQUARINGS}: nonzero blocks`, result.gridRows, result.gridCols, result.occupancy(), { id: 'partitioned-fill-after', dark: 'nonzero block' })),
       el('div', { class: 'scroll-x' }, el('table', { class: 'app-table', id: 'partitioned-fill-table' },
         el('caption', {}, `Squaring a ${n}×${n} path matrix in blocks of ${bs} (${m.gridRows}×${m.gridCols} = ${total} blocks)`),
         el('thead', {}, el('tr', {}, ['squaring', 'power', 'stored blocks', 'nonzero blocks', 'density', 'block products'].map((h) => el('th', { scope: 'col' }, h)))),

@@ -5,6 +5,7 @@
 //   <div class="part" data-status>   idle | running | done | error   (each part)
 //   window.__partitioned[part]       the part's last run (the page tests read it)
 import { el } from '../ui/format.js';
+import { giveKey } from '../ui/canvas-key.js';
 import { nextFrame } from './common.js';
 
 /** Saves a part's record for the page tests and the report script. */
@@ -72,13 +73,17 @@ export function partitionedGrid(caption, rows, cols, data, { cutRows = [], cutCo
       }, fmt(data[i * cols + j])))))));
 }
 
+/** An occupancy picture's colours: a block stored, one reserved that came out zero, none. */
+const DARK = [30, 58, 138], AMBER = [245, 158, 11], EMPTY = [247, 247, 244];
+
 /**
  * A picture of a block grid's occupancy (the CUDA report's booleans): one canvas
  * pixel per block, dark where a block is stored, scaled up without smoothing.
  * `extra` (optional, same length) marks blocks in a second colour (e.g. blocks
- * the symbolic phase stored that came out zero).
+ * the symbolic phase stored that came out zero); `dark` and `amber` name them in the
+ * key of a saved PNG.
  */
-export function occupancyFigure(title, gridRows, gridCols, occupancy, { extra = null, label = '', id = null } = {}) {
+export function occupancyFigure(title, gridRows, gridCols, occupancy, { extra = null, label = '', id = null, dark = 'stored block', amber = 'reserved, came out zero' } = {}) {
   // Whole canvas pixels per block up to 256 wide, as shown: Save PNG saves the canvas's
   // own pixels, and one pixel per block (a 32×32 PNG) blurs when a slide enlarges it.
   const scale = Math.max(1, Math.floor(256 / Math.max(gridRows, gridCols)));
@@ -90,13 +95,20 @@ export function occupancyFigure(title, gridRows, gridCols, occupancy, { extra = 
     const on = occupancy[k] !== 0;
     const ex = extra && extra[k] !== 0 && !on;
     if (on) stored++;
-    const [r, gr, b] = on ? [30, 58, 138] : ex ? [245, 158, 11] : [247, 247, 244];
+    const [r, gr, b] = on ? DARK : ex ? AMBER : EMPTY;
     img.data.set([r, gr, b, 255], 4 * k);
   }
   g.imageSmoothingEnabled = false;
   g.drawImage(blockBitmap(img), 0, 0, canvas.width, canvas.height);
   // Whole CSS pixels per block where the grid is small; at most 16 rem wide.
   canvas.style.width = `min(100%, ${Math.max(gridCols, Math.min(256, gridCols * Math.max(1, Math.floor(256 / gridCols))))}px)`;
+  // The colours are explained in the section's text: a saved PNG says it under the picture.
+  const colour = ([r, gr, b]) => `rgb(${r},${gr},${b})`;
+  giveKey(canvas, () => [
+    { colour: colour(DARK), text: dark },
+    ...(extra ? [{ colour: colour(AMBER), text: amber }] : []),
+    { colour: colour(EMPTY), text: 'not stored' },
+  ]);
   const total = gridRows * gridCols;
   return el('figure', { class: 'occupancy', id },
     el('figcaption', {}, title),
