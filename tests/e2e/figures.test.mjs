@@ -215,23 +215,36 @@ test('tables with cells spanning rows and columns copy as a grid, and lines show
   await page.click('#compute-run');
   await page.waitForFunction(() => ['done', 'error', 'cancelled'].includes(document.getElementById('compute').dataset.status), null, { timeout: 180_000 });
   assert.equal(await page.getAttribute('#compute', 'data-status'), 'done', await page.textContent('#compute-status'));
+  // CSV: one row per kernel (then the K40's two), one number a column, units in the head
+  // (a cell on screen holds a time, its GFLOP/s and the wall time together).
   const csv = parseCsv(await copied('#compute-table'));
-  assert.equal(csv.length, 3, 'two header rows and n = 32');
+  assert.deepEqual(csv[0], ['n', 'API', 'kernel', 'time per product (ms)', 'time measured by', 'GFLOP/s', 'wall time per product (ms)', 'products timed', 'result exact', 'note']);
+  assert.deepEqual(csv.slice(1).map((r) => r.slice(0, 3).join(' ')), ['32 WebGPU global', '32 WebGPU tiled16', '32 WebGPU register', '32 WebGL2 blocked8', '32 WebGL2 naive',
+    '32 CUDA on an NVIDIA K40 (course report) global', '32 CUDA on an NVIDIA K40 (course report) shared']);
   for (const row of csv) assert.equal(row.length, 10, JSON.stringify(row));
-  assert.deepEqual(csv[0].slice(0, 2).concat(csv[0].slice(4, 8)).map((c) => c.split(' (')[0]),
-    ['n', 'WebGPU compute shaders', 'WebGL2 fragment shaders', '', 'global ÷ shared, here', 'K40, CUDA kernel times']);
-  assert.deepEqual(csv[1], ['', 'global', 'tiled16 (shared)', 'register', 'blocked8', 'naive', '', 'global', 'shared', 'ratio']);
-  assert.equal(csv[2][0], '32');
+  const asNumber = (s) => { assert.match(s, /^-?\d+(\.\d+)?(e[-+]?\d+)?$/i, `“${s}” is a number`); return Number(s); };
   for (const [j, kernel] of [[1, 'global'], [5, 'naive']]) {
-    const shown = await page.$eval(`#compute-table td[data-kernel=${kernel}]`, (td) => td.innerText.replace(/\s+/g, ' ').trim());
-    assert.equal(csv[2][j], shown, `${kernel}: the time, its GFLOP/s and the wall time apart, as on screen`);
-    assert.deepEqual(numbersIn(csv[2][j]), numbersIn(shown));
+    const row = csv[j];
+    const td = await page.$eval(`#compute-table td[data-kernel=${kernel}]`, (x) => ({ ...x.dataset }));
+    const time = asNumber(row[3]);
+    assert.ok(Math.abs(time - Number(td.shownMs)) <= 1e-3 * Number(td.shownMs), `${kernel}: ${time} ms as measured (${td.shownMs})`);
+    assert.equal(row[4], td.kind);
+    assert.ok(Math.abs(asNumber(row[5]) - 2 * 32 ** 3 / (time * 1e6)) <= 1e-3 * asNumber(row[5]), `${kernel}: GFLOP/s = 2n³ / time`);
+    assert.ok(Math.abs(asNumber(row[6]) - Number(td.ms)) <= 1e-3 * Number(td.ms), `${kernel}: the wall time`);
+    assert.ok(asNumber(row[7]) >= 1);
+    assert.equal(row[8], 'yes');
   }
-  assert.match(csv[2][6], /^\d\.\d+ GPU times$/);
-  assert.equal(csv[2][7], '0.015 ms 4.37 GFLOP/s', 'the K40\'s time and GFLOP/s apart');
+  assert.deepEqual(csv[6].slice(3, 6), ['0.015', 'kernel time', '4.369'], 'the K40\'s global time and GFLOP/s');
+  assert.deepEqual(csv[7].slice(3, 6), ['0.005', 'kernel time', '13.11']);
   const md = (await copied('#compute-table', 'markdown')).trim().split('\n').filter((l) => l.startsWith('|'));
   assert.equal(md.length, 4, 'head, rule, second head, n = 32');
   for (const line of md) assert.equal(line.match(/(?<!\\)\|/g).length, 11, line);
+  // Markdown is the table as shown: a cell's time, GFLOP/s and wall time apart, as on screen.
+  const row = md[3].slice(2, -2).split(' | ');
+  for (const [j, kernel] of [[1, 'global'], [5, 'naive']]) {
+    assert.equal(row[j], await page.$eval(`#compute-table td[data-kernel=${kernel}]`, (td) => td.innerText.replace(/\s+/g, ' ').trim()), kernel);
+  }
+  assert.equal(row[7], '0.015 ms 4.37 GFLOP/s', 'the K40\'s time and GFLOP/s apart');
   assert.deepEqual(page.problems(), []);
   await page.context().close();
 });

@@ -223,6 +223,34 @@ function ratioAt(n, cells) {
 
 const gflopsOf = (n, millis) => (2 * n ** 3) / (millis * 1e6);
 
+/**
+ * The table's data for Copy as CSV: one row per n and kernel (then the K40's two), one
+ * number a column with its unit in the head; what was not measured says why in "note".
+ */
+function dataRows(sizes, measured) {
+  const round = (x) => (x === null || x === undefined ? '' : Number(x.toPrecision(4)));
+  const api = { webgpu: 'WebGPU', webgl: 'WebGL2' };
+  const rows = [['n', 'API', 'kernel', 'time per product (ms)', 'time measured by', 'GFLOP/s', 'wall time per product (ms)', 'products timed', 'result exact', 'note']];
+  for (const n of sizes) {
+    for (const k of KERNELS) {
+      const c = measured.get(`${n}/${k.name}`);
+      if (!c || c.ms === null) {
+        rows.push([n, api[k.backend], k.name, '', '', '', '', '', '', c ? c.error || 'not measured' : 'not measured']);
+        continue;
+      }
+      const shown = shownTime(c);
+      rows.push([n, api[k.backend], k.name, round(shown.ms), shown.kind, round(gflopsOf(n, shown.ms)), round(c.ms), c.count, c.wrong ? 'no' : 'yes', c.wrong ? `${c.wrong} entries wrong` : '']);
+    }
+    const k40 = K40[n];
+    if (k40) {
+      for (const [i, kernel] of [[0, 'global'], [1, 'shared']]) {
+        rows.push([n, 'CUDA on an NVIDIA K40 (course report)', kernel, round(k40[i] / 1000), 'kernel time', round(gflopsOf(n, k40[i] / 1000)), '', '', '', '']);
+      }
+    }
+  }
+  return rows;
+}
+
 /** The table: one row per n, one column per kernel, the ratio, and the K40 columns. */
 function resultsTable(sizes, gpus) {
   const byKey = new Map();
@@ -259,6 +287,9 @@ function resultsTable(sizes, gpus) {
   const element = el('table', { class: 'app-table compute-table', id: 'compute-table' },
     el('caption', {}, 'Time per product (C = M·M, float32; the GPU\'s own time where it has a timer) and GFLOP/s on this device, beside the K40\'s CUDA kernels'),
     el('thead', {}, head1, head2), body);
+  const measured = new Map();
+  // A cell holds a time, its GFLOP/s and a wall time: a spreadsheet wants one number a column.
+  element.figureData = () => dataRows(sizes, measured);
   return {
     element,
     pending(n, kernel) {
@@ -268,6 +299,7 @@ function resultsTable(sizes, gpus) {
     },
     fill(n, kernel, c) {
       const td = byKey.get(`${n}/${kernel}`);
+      measured.set(`${n}/${kernel}`, c);
       td.classList.remove('pending');
       if (c.ms === null) {
         td.textContent = c.error || '—';

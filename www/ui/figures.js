@@ -10,7 +10,10 @@
 // itself a `figureSvg()` method returning an SVG element of it (www/ui/timeline.js), and
 // gets Save PNG / Save SVG beside its Copy buttons. A canvas whose key is HTML beside it
 // gives itself a `figurePicture()` method returning a canvas with the key drawn in
-// (www/ui/canvas-key.js), which Save PNG saves instead.
+// (www/ui/canvas-key.js), which Save PNG saves instead. A table whose cells hold several
+// figures with their units (a time, its GFLOP/s, a wall time) gives itself a
+// `figureData()` method returning rows of one value a cell, units in the head, which
+// Copy as CSV copies instead of the cells' text (Markdown keeps the table as shown).
 //
 // The pure parts (tableRows, toCsv, toMarkdown, svgMarkup) are exported for the tests.
 
@@ -308,7 +311,7 @@ function tableTools(table) {
   bar.setAttribute('aria-label', 'Copy this table');
   const caption = () => (table.caption ? cellText(table.caption) : '');
   for (const [action, label, make] of [
-    ['csv', 'Copy as CSV', () => toCsv(tableRows(table))],
+    ['csv', 'Copy as CSV', () => toCsv(typeof table.figureData === 'function' ? table.figureData().map((r) => r.map(String)) : tableRows(table))],
     ['markdown', 'Copy as Markdown', () => toMarkdown(tableRows(table), caption())],
   ]) {
     const b = button(label, `${label.replace('Copy', 'Copy the table')} to the clipboard`, async () => {
