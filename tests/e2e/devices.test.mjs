@@ -75,6 +75,19 @@ test('the sweep fills the report\'s table and marks the balanced split', async (
   assert.deepEqual(page.problems(), []);
 });
 
+test('the slider moved by the keyboard during a run: the share it ends at is run, shown and linked', async () => {
+  // Each arrow key is a change; those made while a run was going were dropped, so the
+  // bars and the address kept the first step's share under a slider showing another.
+  await runAt(30);
+  await page.focus('#devices-ratio');
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+  assert.equal(await page.inputValue('#devices-ratio'), '45');
+  await page.waitForFunction(() => document.getElementById('devices-status').dataset.status === 'done' && window.__devices.run?.share === 0.45, null, { timeout: 60_000, polling: 50 });
+  assert.equal(await page.textContent('#devices-bars text.caption'), "At the slider's share: 45 % of the rows on GPU (WebGL)");
+  assert.equal(new URL(page.url()).searchParams.get('devShare'), '45');
+  assert.deepEqual(page.problems(), []);
+});
+
 test('results of other devices do not stay under a run of new ones', async () => {
   await page.selectOption('#devices-first', 'webgl');
   await page.selectOption('#devices-second', 'cpu');

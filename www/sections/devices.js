@@ -167,9 +167,19 @@ export default {
       // Back / Forward during the run moved the controls: its results are not theirs.
       if (this.shown && this.shown !== this.key()) this.clear();
     }
+    if (this.rerun) {
+      this.rerun = false;
+      await this.run();
+    }
   },
 
   run() {
+    // The slider moved while busy (each arrow key is a change): run the share it ends at
+    // afterwards, or the bars and the address would keep the first step's share.
+    if (this.busy) {
+      this.rerun = true;
+      return Promise.resolve();
+    }
     return this.guarded(async (key) => {
       this.setStatus('Running…', 'running');
       this.writeUrl();
