@@ -5,6 +5,7 @@
 // split; results of other devices or another n are cleared, not left under a new
 // run; the controls round-trip through the address; no console errors.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { launchBrowser, openPage, startServer, waitForStatus } from './harness.mjs';
 
@@ -70,6 +71,13 @@ test('the sweep fills the report\'s table and marks the balanced split', async (
   const other = share === '0' ? '' : ", not the slider's 0 %";
   assert.equal(caption, `Balanced ('auto'): ${share} % of the rows on GPU (WebGL)${other}`);
   assert.match(await page.textContent('#devices-bars'), new RegExp(`GPU \\(WebGL\\): ${s.balanced.rows[0]} rows`));
+  // Which colour is which device: a key inside the picture, so a saved SVG or PNG has it.
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#devices-sweep + .figure-tools [data-action=svg]')]);
+  const saved = readFileSync(await dl.path(), 'utf8').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+  for (const t of ['GPU (WebGL): its ms', 'CPU (Web Workers): its ms', 'total (C assembled)', "balanced ('auto')"]) assert.ok(saved.includes(t.replace(/'/g, '&apos;')) || saved.includes(t), `“${t}” in the saved SVG`);
+  const keyFills = await page.$$eval('#devices-sweep .svg-legend rect', (r) => r.map((x) => x.getAttribute('fill')));
+  const barFills = await page.$$eval('#devices-sweep rect.bar', (r) => r.slice(0, 4).map((x) => x.getAttribute('fill')));
+  assert.deepEqual(keyFills, [...new Set(barFills.slice(2))], 'the key\'s swatches are the first and second device\'s bars');
   await runAt(30);
   assert.equal(await page.textContent('#devices-bars text.caption'), "At the slider's share: 30 % of the rows on GPU (WebGL)");
   assert.deepEqual(page.problems(), []);

@@ -9,6 +9,7 @@
 import { Devices } from '../pkg/gpgpu_matrix.js';
 import { el } from '../ui/format.js';
 import { disableWhileBusy } from './common.js';
+import { svgLegend } from './svg-legend.js';
 import { DEVICE_SIZES as SIZES } from '../config.js';
 
 const ID = 'devices';
@@ -283,8 +284,17 @@ export default {
     parts.push(svgEl('polyline', { fill: 'none', stroke: '#000', 'stroke-width': 2, points: points.map((p) => `${x(p.share)},${y(p.totalMs)}`).join(' ') }));
     parts.push(svgEl('line', { class: 'balanced', x1: x(balanced.share), x2: x(balanced.share), y1: T, y2: H - B, stroke: '#d62728', 'stroke-dasharray': '4 3', 'stroke-width': 2 }));
     parts.push(svgEl('text', { x: x(balanced.share) + 4, y: T + 12, fill: '#d62728', 'font-size': 11 }, `balanced ${(balanced.share * 100).toFixed(0)} %: ${fmt(balanced.totalMs)} ms`));
-    parts.push(svgEl('text', { x: 4, y: y(max) + 4, 'font-size': 11 }, `${fmt(max)}`), svgEl('text', { x: 4, y: H - B, 'font-size': 11 }, '0'));
-    this.chart.replaceChildren(...parts);
+    parts.push(svgEl('text', { x: 4, y: y(max) + 4, 'font-size': 11 }, `${fmt(max)} ms`), svgEl('text', { x: 4, y: H - B, 'font-size': 11 }, '0'));
+    // Which colour is which device, drawn in the picture so that a saved PNG or SVG keeps it.
+    const box = (fill) => (cx, cy) => [svgEl('rect', { x: cx - 6, y: cy - 6, width: 12, height: 12, fill })];
+    const line = (attrs) => (cx, cy) => [svgEl('line', { x1: cx - 12, x2: cx + 12, y1: cy, y2: cy, 'stroke-width': 2, ...attrs })];
+    const legend = svgLegend([
+      ...names.map((name, k) => ({ marks: box(COLORS[k]), text: `${NAMES[name]}: its ms` })),
+      { marks: line({ stroke: '#000' }), swatch: 24, text: 'total (C assembled)' },
+      { marks: line({ stroke: '#d62728', 'stroke-dasharray': '4 3' }), swatch: 24, text: 'balanced (\'auto\')' },
+    ], { x: 4, top: H + 4, width: W - 8, size: 11 });
+    this.chart.setAttribute('viewBox', `0 0 ${W} ${H + 4 + legend.height}`);
+    this.chart.replaceChildren(...parts, legend.group);
   },
 
   drawTable(names, points, balanced) {
