@@ -78,6 +78,18 @@ test('the sweep fills the report\'s table and marks the balanced split', async (
   const keyFills = await page.$$eval('#devices-sweep .svg-legend rect', (r) => r.map((x) => x.getAttribute('fill')));
   const barFills = await page.$$eval('#devices-sweep rect.bar', (r) => r.slice(0, 4).map((x) => x.getAttribute('fill')));
   assert.deepEqual(keyFills, [...new Set(barFills.slice(2))], 'the key\'s swatches are the first and second device\'s bars');
+  // The table copies as CSV a spreadsheet reads: every share and time a number.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
+  await page.click('.scroll-x:has(> #devices-table) + .figure-tools [data-action=csv]');
+  await page.waitForFunction(() => document.querySelector('.scroll-x:has(> #devices-table) + .figure-tools [data-action=csv]').dataset.done === 'Copied');
+  const [head, ...rows] = (await page.evaluate(() => navigator.clipboard.readText())).trim().split('\r\n').map((l) => l.split(','));
+  assert.deepEqual(head, ['run', 'share of GPU (WebGL) (%)', 'rows on GPU (WebGL)', 'rows on CPU (Web Workers)', 'GPU (WebGL) (ms)', 'CPU (Web Workers) (ms)', 'total (ms)']);
+  assert.equal(rows.length, 12);
+  for (const r of rows) for (const c of r.slice(1)) assert.ok(c !== '' && Number.isFinite(Number(c)), `“${c}” in ${r.join(',')} is a number`);
+  assert.deepEqual(rows.slice(0, 11).map((r) => Number(r[1])), [0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100]);
+  assert.equal(rows[11][0], 'balanced (auto)');
+  assert.equal(Number(rows[11][2]), s.balanced.rows[0]);
+  assert.ok(Math.abs(Number(rows[11][6]) - s.balanced.totalMs) <= 0.005 * s.balanced.totalMs, `${rows[11][6]} against ${s.balanced.totalMs}`);
   await runAt(30);
   assert.equal(await page.textContent('#devices-bars text.caption'), "At the slider's share: 30 % of the rows on GPU (WebGL)");
   assert.deepEqual(page.problems(), []);

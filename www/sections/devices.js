@@ -300,6 +300,12 @@ export default {
   drawTable(names, points, balanced) {
     const head = el('tr', {}, ...[`share of ${NAMES[names[0]]}`, `rows ${NAMES[names[0]]}`, `rows ${NAMES[names[1]]}`, `${NAMES[names[0]]} ms`, `${NAMES[names[1]]} ms`, 'total ms'].map((h) => el('th', {}, h)));
     const row = (label, p, key) => el('tr', { 'data-key': key }, el('td', {}, label), ...[p.rows[0], p.rows[1], fmt(p.ms[0]), fmt(p.ms[1]), fmt(p.totalMs)].map((v) => el('td', {}, String(v))));
+    // Copy as CSV (www/ui/figures.js): the share a number of its own ("10 %" and
+    // "balanced (47 %)" are not), which run in a column, the times unrounded to 3 digits.
+    const [one, two] = names.map((x) => NAMES[x]);
+    const data = (run, p) => [run, Number((p.share * 100).toPrecision(3)), p.rows[0], p.rows[1], ...[...p.ms, p.totalMs].map((ms) => Number(ms.toPrecision(3)))];
+    this.table.figureData = () => [['run', `share of ${one} (%)`, `rows on ${one}`, `rows on ${two}`, `${one} (ms)`, `${two} (ms)`, 'total (ms)'],
+      ...points.map((p) => data('sweep', p)), data('balanced (auto)', balanced)];
     this.table.replaceChildren(el('caption', {}, 'The course report\'s table, live: rows per device, each device\'s time, the total'),
       el('thead', {}, head), el('tbody', {}, ...points.map((p) => row(`${Math.round(p.share * 100)} %`, p, String(Math.round(p.share * 100)))), row(`balanced (${(balanced.share * 100).toFixed(0)} %)`, balanced, 'balanced')));
   },
