@@ -8,6 +8,7 @@ import { uniformMatrix } from './reference.js';
 import { deriveLabel } from './bench-report.js';
 import { errText, flush, log, probeRenderer, runPage, setBench } from './bench-page.js';
 import { deriveDevices, devicesMarkdown, devicesPlot, median, readDevicesParams } from './bench-devices-report.js';
+import { splitSummary, timedSplits } from './split-timing.js';
 
 const TF_SCRIPTS = [
   '../node_modules/@tensorflow/tfjs-core/dist/tf-core.min.js',
@@ -121,19 +122,8 @@ async function cpuPart(params, result, threads) {
 
 /** `repeats` split runs at `ratios` after one warm-up: medians of the total and of each part. */
 async function splitPoint(devices, n, a, b, ratios, repeats) {
-  const runs = [];
-  await devices.multiplySplitAsync(n, n, n, a, b, { ratios });
-  for (let r = 0; r < repeats; r++) {
-    await flush();
-    runs.push(await devices.multiplySplitAsync(n, n, n, a, b, { ratios }));
-  }
-  const k = runs[0].parts.length;
-  return {
-    rows: runs[runs.length - 1].parts.map((p) => p.rows),
-    ms: [...Array(k).keys()].map((i) => median(runs.map((s) => s.parts[i].ms))),
-    totalMs: median(runs.map((s) => s.totalMs)),
-    ratios: runs[runs.length - 1].ratios,
-  };
+  await flush();
+  return splitSummary(await timedSplits(devices, n, a, b, ratios, repeats));
 }
 
 /** 'auto' after `autoRuns` learning runs. */
@@ -173,14 +163,8 @@ async function sweepPart(params, result, gpus) {
     await flush();
     bestRuns.push(await devices.multiplySplitAsync(n, n, n, a, b, { ratios: [best.ratio, 1 - best.ratio] }));
   }
-  const summary = (runs) => ({
-    rows: runs[runs.length - 1].parts.map((p) => p.rows),
-    ms: runs[0].parts.map((_, i) => median(runs.map((x) => x.parts[i].ms))),
-    totalMs: median(runs.map((x) => x.totalMs)),
-    ratios: runs[runs.length - 1].ratios,
-  });
-  sweep.auto = summary(autoRuns);
-  sweep.bestAgain = { ratio: best.ratio, ...summary(bestRuns) };
+  sweep.auto = splitSummary(autoRuns);
+  sweep.bestAgain = { ratio: best.ratio, ...splitSummary(bestRuns) };
   log(`  auto ratios ${sweep.auto.ratios.map((x) => x.toFixed(3)).join('/')}, total ${sweep.auto.totalMs.toFixed(1)} ms; best ratio ${best.ratio} again ${sweep.bestAgain.totalMs.toFixed(1)} ms`);
 }
 

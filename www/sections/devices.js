@@ -3,19 +3,25 @@
 // on the devices a page has: the GPU through WebGL, through WebGPU, and the CPU's cores
 // through Web Workers (Gpgpu.create({ backend: 'cpu' })). A slider sets the share of
 // C's rows the first device gets; one bar per device shows its time, and a sweep of
-// shares 0…1 gives the report's table with the balanced split ('auto') marked.
+// shares 0…1 gives the report's table with the balanced split ('auto') marked, each time
+// the median of SWEEP_REPEATS timed calls (www/split-timing.js).
 // The controls live in the address (config.js SECTION_PARAMS: dev*): a link runs the
 // split it names. window.__devices holds the last results for the page tests.
 import { Devices } from '../pkg/gpgpu_matrix.js';
 import { el } from '../ui/format.js';
 import { disableWhileBusy } from './common.js';
 import { svgLegend } from './svg-legend.js';
+import { splitSummary, timedSplits } from '../split-timing.js';
 import { DEVICE_SIZES as SIZES } from '../config.js';
 
 const ID = 'devices';
 const NAMES = { webgl: 'GPU (WebGL)', webgpu: 'GPU (WebGPU, high-performance)', 'webgpu-low-power': 'GPU (WebGPU, low-power)', cpu: 'CPU (Web Workers)' };
 const COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c'];
 const SVG = 'http://www.w3.org/2000/svg';
+/** Timed calls a share of the sweep is the median of: one alone on a shared CPU is mostly noise. */
+const SWEEP_REPEATS = 5;
+/** 'auto' runs that learn the devices' throughput before the balanced split is timed. */
+const AUTO_RUNS = 4;
 
 function svgEl(tag, attrs = {}, text) {
   const e = document.createElementNS(SVG, tag);
@@ -197,19 +203,19 @@ export default {
       const { n, a, b } = this.inputs();
       const s = Number(this.slider.value) / 100;
       const devices = new Devices(gpus);
-      let r;
+      let runs;
       try {
-        // A first call pays for compiling kernels and starting workers: time the second, as the sweep does.
-        await devices.multiplySplitAsync(n, n, n, a, b, { ratios: [s, 1 - s] });
-        r = await devices.multiplySplitAsync(n, n, n, a, b, { ratios: [s, 1 - s] });
+        // A first call pays for compiling kernels and starting workers: time the second.
+        runs = await timedSplits(devices, n, a, b, [s, 1 - s], 1);
       } finally {
         devices.free();
       }
-      const err = maxError(n, a, b, r.c);
-      window.__devices = { ...window.__devices, run: { names, share: s, rows: r.parts.map((p) => p.rows), ms: r.parts.map((p) => p.ms), totalMs: r.totalMs, maxError: err } };
-      this.drawBars(names, r, `At the slider's share: ${Math.round(s * 100)} % of the rows on ${NAMES[names[0]]}`);
+      const p = splitSummary(runs);
+      const err = maxError(n, a, b, runs[0].c);
+      window.__devices = { ...window.__devices, run: { names, share: s, rows: p.rows, ms: p.ms, totalMs: p.totalMs, maxError: err } };
+      this.drawBars(names, p, `At the slider's share: ${Math.round(s * 100)} % of the rows on ${NAMES[names[0]]}`);
       this.shown = key;
-      this.setStatus(`n = ${n}: ${r.parts.map((p, i) => `${NAMES[names[i]]} ${p.rows} rows in ${fmt(p.ms)} ms`).join(', ')}; C assembled in ${fmt(r.totalMs)} ms (the second of two calls). Largest error against float64: ${err} (integer inputs: exact).`, 'done');
+      this.setStatus(`n = ${n}: ${p.rows.map((rows, i) => `${NAMES[names[i]]} ${rows} rows in ${fmt(p.ms[i])} ms`).join(', ')}; C assembled in ${fmt(p.totalMs)} ms (the second of two calls). Largest error against float64: ${err} (integer inputs: exact).`, 'done');
     });
   },
 
@@ -227,9 +233,7 @@ export default {
         for (let k = 0; k <= 10; k++) {
           const s = k / 10;
           this.setStatus(`Sweeping: share ${Math.round(s * 100)} %…`, 'running');
-          await devices.multiplySplitAsync(n, n, n, a, b, { ratios: [s, 1 - s] }); // warm-up
-          const r = await devices.multiplySplitAsync(n, n, n, a, b, { ratios: [s, 1 - s] });
-          points.push({ share: s, rows: r.parts.map((p) => p.rows), ms: r.parts.map((p) => p.ms), totalMs: r.totalMs });
+          points.push({ share: s, ...splitSummary(await timedSplits(devices, n, a, b, [s, 1 - s], SWEEP_REPEATS)) });
         }
       } finally {
         devices.free();
@@ -237,30 +241,31 @@ export default {
       this.setStatus('Balancing (auto)…', 'running');
       // A fresh balance, so that the sweep's runs do not steer it.
       const auto = new Devices(gpus);
-      let r;
+      let balanced;
       try {
-        for (let k = 0; k < 5; k++) r = await auto.multiplySplitAsync(n, n, n, a, b, { ratios: 'auto' });
+        for (let k = 0; k < AUTO_RUNS; k++) await auto.multiplySplitAsync(n, n, n, a, b, { ratios: 'auto' });
+        const p = splitSummary(await timedSplits(auto, n, a, b, 'auto', SWEEP_REPEATS));
+        balanced = { share: p.ratios[0], ...p };
       } finally {
         auto.free();
       }
-      const balanced = { share: r.ratios[0], rows: r.parts.map((p) => p.rows), ms: r.parts.map((p) => p.ms), totalMs: r.totalMs };
       const best = points.reduce((x, y) => (y.totalMs < x.totalMs ? y : x));
       window.__devices = { ...window.__devices, sweep: { names, n, points, balanced, best } };
       this.drawSweep(names, n, points, balanced);
       // The bars show the balanced run, not an older one, and say so: the slider keeps its own share.
       const share = (balanced.share * 100).toFixed(0);
       const other = share === this.slider.value ? '' : `, not the slider's ${this.slider.value} %`;
-      this.drawBars(names, r, `Balanced ('auto'): ${share} % of the rows on ${NAMES[names[0]]}${other}`);
+      this.drawBars(names, balanced, `Balanced ('auto'): ${share} % of the rows on ${NAMES[names[0]]}${other}`);
       this.drawTable(names, points, balanced);
       this.shown = this.sweepShown = key;
-      this.setStatus(`n = ${n}: the fastest share of ${NAMES[names[0]]} was ${Math.round(best.share * 100)} % (${fmt(best.totalMs)} ms); balanced ('auto'): ${(balanced.share * 100).toFixed(0)} %, ${fmt(balanced.totalMs)} ms.`, 'done');
+      this.setStatus(`n = ${n}, each time the median of ${SWEEP_REPEATS} calls: the fastest share of ${NAMES[names[0]]} was ${Math.round(best.share * 100)} % (${fmt(best.totalMs)} ms); balanced ('auto'): ${(balanced.share * 100).toFixed(0)} %, ${fmt(balanced.totalMs)} ms.`, 'done');
     });
   },
 
-  /** One bar per device and one for the total, under `caption` (which split they show). */
-  drawBars(names, r, caption) {
-    const max = Math.max(r.totalMs, ...r.parts.map((p) => p.ms)) || 1;
-    const rows = [...r.parts.map((p, i) => ({ label: `${NAMES[names[i]]}: ${p.rows} rows`, ms: p.ms, color: COLORS[i] })), { label: 'total (C assembled)', ms: r.totalMs, color: '#444' }];
+  /** One bar per device and one for the total of split `p` (www/split-timing.js), under `caption` (which split they show). */
+  drawBars(names, p, caption) {
+    const max = Math.max(p.totalMs, ...p.ms) || 1;
+    const rows = [...p.ms.map((ms, i) => ({ label: `${NAMES[names[i]]}: ${p.rows[i]} rows`, ms, color: COLORS[i] })), { label: 'total (C assembled)', ms: p.totalMs, color: '#444' }];
     const top = 18;
     this.bars.replaceChildren(svgEl('text', { class: 'caption', x: 0, y: 12, 'font-size': 12, 'font-weight': 600 }, caption),
       ...rows.flatMap((row, i) => [
@@ -276,7 +281,7 @@ export default {
     const x = (s) => L + s * (W - L - 20);
     const y = (ms) => H - B - (ms / max) * (H - B - T);
     const bw = (W - L - 20) / 11 / 3;
-    const parts = [svgEl('text', { x: 4, y: 12, 'font-size': 11 }, `n = ${n}: each device's ms (bars), the total (line), by ${NAMES[names[0]]}'s share`)];
+    const parts = [svgEl('text', { x: 4, y: 12, 'font-size': 11 }, `n = ${n}: each device's ms (bars), the total (line), by ${NAMES[names[0]]}'s share; medians of ${SWEEP_REPEATS} calls`)];
     for (const p of points) {
       p.ms.forEach((ms, k) => parts.push(svgEl('rect', { class: 'bar', x: x(p.share) - bw + k * bw, y: y(ms), width: bw - 1, height: H - B - y(ms), fill: COLORS[k] })));
       parts.push(svgEl('text', { x: x(p.share), y: H - B + 14, 'text-anchor': 'middle', 'font-size': 11 }, `${Math.round(p.share * 100)}%`));
@@ -299,14 +304,16 @@ export default {
 
   drawTable(names, points, balanced) {
     const head = el('tr', {}, ...[`share of ${NAMES[names[0]]}`, `rows ${NAMES[names[0]]}`, `rows ${NAMES[names[1]]}`, `${NAMES[names[0]]} ms`, `${NAMES[names[1]]} ms`, 'total ms'].map((h) => el('th', {}, h)));
-    const row = (label, p, key) => el('tr', { 'data-key': key }, el('td', {}, label), ...[p.rows[0], p.rows[1], fmt(p.ms[0]), fmt(p.ms[1]), fmt(p.totalMs)].map((v) => el('td', {}, String(v))));
+    // Each row keeps the totals its median is of, for whoever wants the spread.
+    const samples = (p) => p.samplesMs.map((ms) => ms.toPrecision(3)).join(' ');
+    const row = (label, p, key) => el('tr', { 'data-key': key, 'data-samples-ms': samples(p) }, el('td', {}, label), ...[p.rows[0], p.rows[1], fmt(p.ms[0]), fmt(p.ms[1]), fmt(p.totalMs)].map((v) => el('td', {}, String(v))));
     // Copy as CSV (www/ui/figures.js): the share a number of its own ("10 %" and
     // "balanced (47 %)" are not), which run in a column, the times unrounded to 3 digits.
     const [one, two] = names.map((x) => NAMES[x]);
     const data = (run, p) => [run, Number((p.share * 100).toPrecision(3)), p.rows[0], p.rows[1], ...[...p.ms, p.totalMs].map((ms) => Number(ms.toPrecision(3)))];
     this.table.figureData = () => [['run', `share of ${one} (%)`, `rows on ${one}`, `rows on ${two}`, `${one} (ms)`, `${two} (ms)`, 'total (ms)'],
       ...points.map((p) => data('sweep', p)), data('balanced (auto)', balanced)];
-    this.table.replaceChildren(el('caption', {}, 'The course report\'s table, live: rows per device, each device\'s time, the total'),
+    this.table.replaceChildren(el('caption', {}, `The course report's table, live: rows per device, each device's time, the total; each time the median of ${SWEEP_REPEATS} timed calls after a warm-up`),
       el('thead', {}, head), el('tbody', {}, ...points.map((p) => row(`${Math.round(p.share * 100)} %`, p, String(Math.round(p.share * 100)))), row(`balanced (${(balanced.share * 100).toFixed(0)} %)`, balanced, 'balanced')));
   },
 };
