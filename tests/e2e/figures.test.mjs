@@ -350,6 +350,24 @@ test('a table or picture with nothing in it yet offers nothing to copy or save; 
   await page.context().close();
 });
 
+test('a heatmap never drawn (the error picture with the reference off) offers no Save PNG; drawn, it does', async () => {
+  // Its Save PNG saved the blank 1×1 canvas: an 88-byte empty PNG.
+  const saveOf = (page, title) => page.locator('#heatmaps figure', { has: page.locator('figcaption', { hasText: title }) }).locator('.figure-tools [data-action=png]');
+  const off = await openPage(browser, `${server.origin}/index.html?n=8&ref=0`);
+  assert.equal(await waitForStatus(off), 'done');
+  assert.equal(await saveOf(off, 'No error picture').count(), 1, 'the error figure has its tools');
+  assert.equal(await saveOf(off, 'No error picture').isVisible(), false, 'but no Save PNG of a blank canvas');
+  assert.equal(await saveOf(off, 'Result').isVisible(), true, 'the drawn result offers it');
+  await off.context().close();
+  const on = await openPage(browser, `${server.origin}/index.html?n=8&ref=1`);
+  assert.equal(await waitForStatus(on), 'done');
+  assert.equal(await saveOf(on, 'Error:').isVisible(), true, 'a drawn error picture offers Save PNG');
+  const png = decodePng((await downloadOf(on, saveOf(on, 'Error:'))).bytes);
+  assert.ok(png.width > 8 && png.height > 8, `${png.width}×${png.height}`);
+  assert.deepEqual(on.problems(), []);
+  await on.context().close();
+});
+
 test('a slide (embed=1) runs its result panel only: the hidden panels do not run the parts its address names', async () => {
   // A slide link made after using the panels carries their parameters.
   const page = await openPage(browser, `${server.origin}/index.html?n=4&luN=3&meshN=4&devN=128&embed=1`);

@@ -14,6 +14,8 @@
 // figures with their units (a time, its GFLOP/s, a wall time) gives itself a
 // `figureData()` method returning rows of one value a cell, units in the head, which
 // Copy as CSV copies instead of the cells' text (Markdown keeps the table as shown).
+// A canvas not drawn yet (or cleared) carries data-figure-empty: there is nothing to
+// save, so its Save PNG stays hidden, as the tools of an empty table or svg do.
 //
 // The pure parts (tableRows, toCsv, toMarkdown, svgMarkup) are exported for the tests.
 
@@ -333,7 +335,7 @@ function tableTools(table) {
 // Decorating a page
 
 const done = new WeakSet();
-/** Toolbars placed beside (not inside) what they serve: removed when it is. */
+/** Toolbars by what they serve: hidden while it is empty; one placed beside it (not inside) goes when it does. */
 const beside = new Map();
 
 /**
@@ -357,12 +359,15 @@ function place(target, host, bar) {
 
 /**
  * Whether a table or picture holds nothing yet (a section's table before its first run,
- * an svg it will draw into): there is nothing to copy or save, so its tools stay hidden.
+ * an svg it will draw into, a canvas marked data-figure-empty), or a figure only such
+ * pictures: there is nothing to copy or save, so its tools stay hidden.
  */
 function empty(target) {
   if (target instanceof HTMLTableElement) return ![...target.rows].some((r) => r.cells.length);
   if (target instanceof SVGElement) return !target.querySelector(':scope > :not(defs, title, desc, style)');
-  return false;
+  if (target instanceof HTMLCanvasElement) return target.hasAttribute('data-figure-empty');
+  const pictures = [...target.querySelectorAll('canvas, svg')].filter((p) => !p.parentElement.closest('svg') && !skipped(p));
+  return pictures.length > 0 && pictures.every(empty);
 }
 
 /** Removes the tools of what left the page; shows those of what holds something. */
@@ -395,7 +400,11 @@ function decorate(node) {
     done.add(host);
     const compact = host.closest('td, th') !== null;
     if (host === x) place(x, x, pictureTools(host, compact));
-    else host.append(pictureTools(host, compact));
+    else {
+      const bar = pictureTools(host, compact);
+      host.append(bar);
+      beside.set(host, bar);
+    }
   }
 }
 
@@ -410,6 +419,7 @@ export function mountFigureTools(root = document.body) {
     for (const r of records) for (const n of r.addedNodes) decorate(n);
     tidy();
   });
-  observer.observe(root, { childList: true, subtree: true });
+  // A canvas's drawing changes no node: its data-figure-empty mark says when it is drawn.
+  observer.observe(root, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-figure-empty'] });
   return observer;
 }

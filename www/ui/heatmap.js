@@ -32,7 +32,8 @@ export class HeatmapView {
     /** The legend as entries for a saved PNG (www/ui/canvas-key.js); null before a draw. */
     this.key = null;
     this.title = el('span', { class: 'hm-title' }, title);
-    this.canvas = el('canvas', { width: 1, height: 1, role: 'img', 'aria-label': label || title });
+    // Blank until drawn: www/ui/figures.js offers no Save PNG of it meanwhile.
+    this.canvas = el('canvas', { width: 1, height: 1, role: 'img', 'aria-label': label || title, 'data-figure-empty': '' });
     this.box = el('div', { class: 'hm-cursor', hidden: true });
     this.frame = el('div', { class: 'hm-frame' }, this.canvas, this.box);
     this.legend = el('div', { class: 'hm-legend' });
@@ -63,6 +64,7 @@ export class HeatmapView {
    */
   drawn(drawn, range, stats = null) {
     const { blockRows = 1, blockCols = 1, stride = 1 } = drawn || {};
+    this.canvas.removeAttribute('data-figure-empty');
     this.#legend(range, stats);
     // Shown with fewer CSS pixels than the picture has distinct cells, nearest-pixel
     // scaling would drop cells (moiré); smooth scaling averages them instead.
@@ -96,6 +98,7 @@ export class HeatmapView {
   clear() {
     const ctx = this.canvas.getContext('2d');
     ctx?.clearRect(0, 0, this.canvas.width, this.canvas.height);
+    this.canvas.setAttribute('data-figure-empty', '');
     this.sampling.textContent = '';
     this.legend.replaceChildren();
     this.key = null;
