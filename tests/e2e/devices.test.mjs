@@ -71,7 +71,10 @@ test('the sweep fills the report\'s table and marks the balanced split', async (
   }
   assert.ok(s.balanced.share >= 0 && s.balanced.share <= 1, String(s.balanced.share));
   assert.equal(await page.$$eval('#devices-table tbody tr', (x) => x.length), 12);
-  assert.match(await page.textContent('#devices-table tr[data-key="balanced"] td'), /^balanced \(\d+ %\)$/);
+  assert.match(await page.textContent('#devices-table tr[data-key="balanced"] th'), /^balanced \(\d+ %\)$/);
+  // Headers say what they head, for a screen reader's "share 10 %, total ms: …".
+  assert.deepEqual(await page.$$eval('#devices-table thead th', (x) => [...new Set(x.map((th) => th.scope))]), ['col']);
+  assert.deepEqual(await page.$$eval('#devices-table tbody tr', (x) => x.map((tr) => `${tr.cells[0].tagName} ${tr.cells[0].scope}`)), Array(12).fill('TH row'));
   assert.equal(await page.$$eval('#devices-sweep line.balanced', (x) => x.length), 1);
   assert.equal(await page.$$eval('#devices-sweep rect.bar', (x) => x.length), 22);
   // The bars show the balanced run and say so; the slider keeps its own share.

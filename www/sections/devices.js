@@ -303,10 +303,10 @@ export default {
   },
 
   drawTable(names, points, balanced) {
-    const head = el('tr', {}, ...[`share of ${NAMES[names[0]]}`, `rows ${NAMES[names[0]]}`, `rows ${NAMES[names[1]]}`, `${NAMES[names[0]]} ms`, `${NAMES[names[1]]} ms`, 'total ms'].map((h) => el('th', {}, h)));
+    const head = el('tr', {}, ...[`share of ${NAMES[names[0]]}`, `rows ${NAMES[names[0]]}`, `rows ${NAMES[names[1]]}`, `${NAMES[names[0]]} ms`, `${NAMES[names[1]]} ms`, 'total ms'].map((h) => el('th', { scope: 'col' }, h)));
     // Each row keeps the totals its median is of, for whoever wants the spread.
     const samples = (p) => p.samplesMs.map((ms) => ms.toPrecision(3)).join(' ');
-    const row = (label, p, key) => el('tr', { 'data-key': key, 'data-samples-ms': samples(p) }, el('td', {}, label), ...[p.rows[0], p.rows[1], fmt(p.ms[0]), fmt(p.ms[1]), fmt(p.totalMs)].map((v) => el('td', {}, String(v))));
+    const row = (label, p, key) => el('tr', { 'data-key': key, 'data-samples-ms': samples(p) }, el('th', { scope: 'row' }, label), ...[p.rows[0], p.rows[1], fmt(p.ms[0]), fmt(p.ms[1]), fmt(p.totalMs)].map((v) => el('td', {}, String(v))));
     // Copy as CSV (www/ui/figures.js): the share a number of its own ("10 %" and
     // "balanced (47 %)" are not), which run in a column, the times unrounded to 3 digits.
     const [one, two] = names.map((x) => NAMES[x]);
