@@ -176,3 +176,35 @@ test('the controls round-trip through the address, and a link runs the split it 
   assert.deepEqual(bad.problems(), []);
   await bad.context().close();
 });
+
+test('the sweep picture\'s labels keep clear of the balanced line, at either end', async () => {
+  // At 0 % the top of the scale, written from the left edge, ran into the dashed line
+  // (and sat against the title); at 100 % the line's label ran off the picture's right edge.
+  // Times of n = 1024 on a software GPU: four digits.
+  const points = Array.from({ length: 11 }, (_, k) => ({ share: k / 10, ms: [1000 + k, 1900 - k], totalMs: 1234 }));
+  for (const share of [0, 1]) {
+    const boxes = await page.evaluate(async ({ points, share }) => {
+      const { default: section } = await import('/www/sections/devices.js');
+      const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+      svg.setAttribute('width', '600');
+      document.body.append(svg);
+      section.drawSweep.call({ chart: svg }, ['webgl', 'cpu'], 128, points, { share, totalMs: 0.4 });
+      const box = (e) => { const b = e.getBBox(); return { x: b.x, y: b.y, right: b.x + b.width, bottom: b.y + b.height }; };
+      const out = { title: box(svg.querySelector('text')), line: box(svg.querySelector('line.balanced')), label: box(svg.querySelector('text.balanced')), scale: [...svg.querySelectorAll('text.scale')].map(box), width: svg.viewBox.baseVal.width };
+      svg.remove();
+      return out;
+    }, { points, share });
+    // Apart by `gap` units at least: touching reads as one mark.
+    const apart = (a, b, gap = 0) => a.right + gap <= b.x || b.right + gap <= a.x || a.bottom + gap <= b.y || b.bottom + gap <= a.y;
+    assert.equal(boxes.scale.length, 2);
+    // The line is 2 wide: its box is a point wide, so widen it by its stroke.
+    const line = { ...boxes.line, x: boxes.line.x - 1, right: boxes.line.right + 1 };
+    for (const s of boxes.scale) {
+      assert.ok(apart(s, line, 4), `share ${share}: scale label ${JSON.stringify(s)} against the line ${JSON.stringify(line)}`);
+      assert.ok(s.x >= 0 && apart(s, boxes.title), `share ${share}: scale label ${JSON.stringify(s)} inside the picture, below the title ${JSON.stringify(boxes.title)}`);
+    }
+    assert.ok(apart(boxes.label, line), `share ${share}: the line's label ${JSON.stringify(boxes.label)}`);
+    assert.ok(boxes.label.x >= 0 && boxes.label.right <= boxes.width, `share ${share}: the line's label inside the picture ${JSON.stringify(boxes.label)}`);
+  }
+  assert.deepEqual(page.problems(), []);
+});

@@ -276,7 +276,7 @@ export default {
   },
 
   drawSweep(names, n, points, balanced) {
-    const W = 600, H = 240, L = 50, B = 30, T = 20;
+    const W = 600, H = 240, L = 58, B = 30, T = 28;
     const max = Math.max(...points.flatMap((p) => [p.totalMs, ...p.ms]), balanced.totalMs) || 1;
     const x = (s) => L + s * (W - L - 20);
     const y = (ms) => H - B - (ms / max) * (H - B - T);
@@ -288,8 +288,13 @@ export default {
     }
     parts.push(svgEl('polyline', { fill: 'none', stroke: '#000', 'stroke-width': 2, points: points.map((p) => `${x(p.share)},${y(p.totalMs)}`).join(' ') }));
     parts.push(svgEl('line', { class: 'balanced', x1: x(balanced.share), x2: x(balanced.share), y1: T, y2: H - B, stroke: '#d62728', 'stroke-dasharray': '4 3', 'stroke-width': 2 }));
-    parts.push(svgEl('text', { x: x(balanced.share) + 4, y: T + 12, fill: '#d62728', 'font-size': 11 }, `balanced ${(balanced.share * 100).toFixed(0)} %: ${fmt(balanced.totalMs)} ms`));
-    parts.push(svgEl('text', { x: 4, y: y(max) + 4, 'font-size': 11 }, `${fmt(max)} ms`), svgEl('text', { x: 4, y: H - B, 'font-size': 11 }, '0'));
+    // The label on the line's open side: right of it, or left where it stands past the middle.
+    const right = balanced.share <= 0.5;
+    parts.push(svgEl('text', { class: 'balanced', x: x(balanced.share) + (right ? 4 : -4), y: T + 12, fill: '#d62728', 'font-size': 11, 'text-anchor': right ? 'start' : 'end' }, `balanced ${(balanced.share * 100).toFixed(0)} %: ${fmt(balanced.totalMs)} ms`));
+    // The scale's labels end short of the plot's left edge, clear of a balanced line at
+    // 0 % (T leaves the top one room below the title).
+    const scale = (ty, text) => svgEl('text', { class: 'scale', x: L - 8, y: ty, 'text-anchor': 'end', 'font-size': 11 }, text);
+    parts.push(scale(y(max) + 4, `${fmt(max)} ms`), scale(H - B, '0'));
     // Which colour is which device, drawn in the picture so that a saved PNG or SVG keeps it.
     const box = (fill) => (cx, cy) => [svgEl('rect', { x: cx - 6, y: cy - 6, width: 12, height: 12, fill })];
     const line = (attrs) => (cx, cy) => [svgEl('line', { x1: cx - 12, x2: cx + 12, y1: cy, y2: cy, 'stroke-width': 2, ...attrs })];
