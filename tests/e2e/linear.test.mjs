@@ -57,6 +57,9 @@ async function compareChecks(p, backend, n) {
   assert.deepEqual(r.rows.map((x) => x.method), ['Gaussian elimination', 'power-series inverse', 'Jacobi']);
   assert.ok(lu.residual < 1e-5, `elimination residual ${lu.residual}`);
   assert.equal(lu.passes, { webgl: 3 * n, webgpu: 2 * n, cpu: n + 1 }[backend]);
+  // The text under the table counts the passes as the table does (it said one a step).
+  const help = await p.textContent('#linear-compare-output p.help');
+  assert.match(help, /on a GPU each step is a pivot pass and an update pass, then back substitution follows: 2n short passes on WebGPU, 3n on WebGL,/);
   assert.ok(jac.residual < 1e-4 && jac.passes > 0, JSON.stringify(jac));
   assert.ok(inv.residual < 1e-3 && inv.passes > 0, JSON.stringify(inv));
   for (const x of r.rows) assert.ok(x.ms > 0, JSON.stringify(x));
