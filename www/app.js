@@ -287,7 +287,8 @@ class Session {
   async stepOnce() {
     const idx = this.run.passesDone;
     if (idx >= this.passCount) return;
-    $('status').textContent = `Pass ${idx + 1} of ${this.passCount} running on the ${this.dev}: ${this.labels[idx]}…`;
+    // 'running' for a stepped pass too: body[data-status] kept 'paused' under it.
+    setStatus('running', `Pass ${idx + 1} of ${this.passCount} running on the ${this.dev}: ${this.labels[idx]}…`);
     views.out.setTitle(`Output: pass ${idx + 1} of ${this.passCount} running…`);
     await nextFrame();
     const t0 = performance.now();

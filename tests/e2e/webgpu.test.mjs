@@ -146,8 +146,17 @@ test('backend=webgpu steps one compute pass per click, and Run/Cancel in quick s
   assert.equal(await waitForStatus(page, 60_000, ['paused', 'error']), 'paused', await page.textContent('#status'));
   // No pass has run yet: the shader panel says the run uses the kernel, not that it ran.
   assert.match(await page.textContent('#shader-about'), /This is the kernel the run uses\./);
+  // What body[data-status] says while the status line says a stepped pass runs: it
+  // said 'paused' (so a test or a script took a pass under way for a pause).
+  await page.evaluate(() => {
+    window.__whileRunning = new Set();
+    new MutationObserver(() => {
+      if (/running on the GPU/.test(document.getElementById('status').textContent)) window.__whileRunning.add(document.body.dataset.status);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['data-status'] });
+  });
   await page.click('#step');
   await page.waitForFunction(() => document.body.dataset.passesDone === '1' && document.body.dataset.status === 'paused', null, { timeout: 30_000, polling: 50 });
+  assert.deepEqual(await page.evaluate(() => [...window.__whileRunning]), ['running']);
   assert.match(await page.textContent('#heatmaps figure:nth-child(2) figcaption'), /pass 1 of 3: M\^2 = M\^1 · M\^1/);
   await page.click('#finish');
   assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
