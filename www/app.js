@@ -686,6 +686,10 @@ function configFromForm(mode) {
   const blocking = problems.filter((p) => relevant.has(p.param));
   controls.markInvalid(blocking.map((p) => p.param));
   if (blocking.length) {
+    // As a run refused by the library did: the previous one ends and its results go.
+    stopSession();
+    clearResults();
+    buttons('idle');
     showNotes(blocking, 'Not run: fix these settings first.');
     setStatus('error', `Not run: ${blocking.map((p) => `${p.param} ${p.why} (it is “${p.value}”)`).join('; ')}.`);
     $(blocking[0].param).focus();
@@ -740,6 +744,19 @@ async function stopSession() {
   page.session = null;
 }
 
+/**
+ * The previous run's pictures and numbers go: a run that fails before its first
+ * pass, or that the form refuses, must not leave them standing as if they were its own.
+ */
+function clearResults() {
+  page.last = null;
+  $('summary').hidden = true;
+  $('heatmaps').replaceChildren();
+  for (const k of Object.keys(views)) delete views[k];
+  $('timeline').replaceChildren(el('p', { class: 'help' }, 'Run or step to see the passes.'));
+  $('precision').replaceChildren(el('p', { class: 'help' }, 'The metrics appear when a run ends.'));
+}
+
 /** Starts a session; in 'run' mode runs every pass, in 'step' mode stops before the first. */
 async function start(config) {
   setStatus('running', 'Starting…');
@@ -747,14 +764,7 @@ async function start(config) {
   clearBanner();
   const s = new Session(config);
   page.session = s;
-  page.last = null;
-  // The previous run's pictures and numbers go: a run that fails before its first
-  // pass must not leave them standing as if they were its own.
-  $('summary').hidden = true;
-  $('heatmaps').replaceChildren();
-  for (const k of Object.keys(views)) delete views[k];
-  $('timeline').replaceChildren(el('p', { class: 'help' }, 'Run or step to see the passes.'));
-  $('precision').replaceChildren(el('p', { class: 'help' }, 'The metrics appear when a run ends.'));
+  clearResults();
   $('gpu-progress').value = 0;
   $('gpu-progress-text').textContent = '';
   $('ref-progress').value = 0;
