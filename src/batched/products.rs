@@ -4,7 +4,10 @@
 //! between passes. Inputs and results are the matrices one after another,
 //! row-major; on the GPU they lie side by side in an atlas ([`Atlas`]).
 
+use std::borrow::Cow;
+
 use crate::api::Handle;
+use crate::blocks::grid;
 use crate::engine::{Engine, Matrix};
 use crate::error::{GpgpuError, Result};
 use crate::kernels::Backend;
@@ -16,11 +19,13 @@ use crate::plan::semiring::Semiring;
 use crate::plan::shape::Shape;
 
 /// A batch's operation, checked: `count` matrices, the plan's passes over slots
-/// of tiles, the inputs' tiles.
-struct Job {
+/// of tiles, the inputs' tiles: borrowed from a Rust caller, owned when the
+/// JavaScript layer hands over its copy, which is then freed once uploaded (at
+/// 200,000 32×32 matrices each input is 819 MB of WebAssembly's 4 GiB).
+struct Job<'a> {
     count: usize,
     plan: PassPlan,
-    inputs: Vec<(Shape, Vec<f32>)>,
+    inputs: Vec<(Shape, Cow<'a, [f32]>)>,
 }
 
 /// The Rust API's sizes pass the JavaScript API's checks too: a batch of at least
@@ -33,28 +38,54 @@ fn check_sizes(count: usize, sides: &[(&str, usize)]) -> Result<()> {
     Ok(())
 }
 
+/// Refuses a batch whose inputs (`tiles`, `count` of each) and result cannot be
+/// held in WebAssembly memory together: SIZE_OVER_LIMIT, before any array is copied
+/// in (200,000 32×32 products hold 2.5 GB; twice that would not fit).
+pub(crate) fn check_memory(count: usize, tiles: &[Shape], result: Shape) -> Result<()> {
+    let stacked = |t: &Shape| Shape::new(count.saturating_mul(t.rows), t.cols);
+    let inputs: Vec<Shape> = tiles.iter().map(stacked).collect();
+    grid::check_memory(
+        &format!("a batch of {count} matrices"),
+        &inputs,
+        stacked(&result),
+    )
+}
+
+/// [`check_memory`] of a batched product's arguments.
+pub(crate) fn check_product_memory(count: usize, [rows, inner, cols]: [usize; 3]) -> Result<()> {
+    let tiles = [Shape::new(rows, inner), Shape::new(inner, cols)];
+    check_memory(count, &tiles, Shape::new(rows, cols))
+}
+
 /// The product job: slot 0 holds the A's, slot 1 the B's.
-fn product_job(count: usize, [rows, inner, cols]: [usize; 3], a: &[f32], b: &[f32]) -> Result<Job> {
+fn product_job<'a>(
+    count: usize,
+    [rows, inner, cols]: [usize; 3],
+    a: Cow<'a, [f32]>,
+    b: Cow<'a, [f32]>,
+) -> Result<Job<'a>> {
     check_sizes(count, &[("rows", rows), ("inner", inner), ("cols", cols)])?;
+    check_product_memory(count, [rows, inner, cols])?;
     let (ta, tb) = (Shape::new(rows, inner), Shape::new(inner, cols));
     batched::check_len("a", count, ta, a.len())?;
     batched::check_len("b", count, tb, b.len())?;
     Ok(Job {
         count,
         plan: passes::product(),
-        inputs: vec![(ta, a.to_vec()), (tb, b.to_vec())],
+        inputs: vec![(ta, a), (tb, b)],
     })
 }
 
 /// The power job: M_s^p for every s, by binary exponentiation.
-fn power_job(count: usize, n: usize, m: &[f32], p: u64) -> Result<Job> {
+fn power_job(count: usize, n: usize, m: Cow<'_, [f32]>, p: u64) -> Result<Job<'_>> {
     check_sizes(count, &[("n", n)])?;
     let tile = Shape::square(n);
+    check_memory(count, &[tile], tile)?;
     batched::check_len("m", count, tile, m.len())?;
     Ok(Job {
         count,
         plan: passes::power(p),
-        inputs: vec![(tile, m.to_vec())],
+        inputs: vec![(tile, m)],
     })
 }
 
@@ -85,6 +116,22 @@ fn queue(e: &mut Engine, job: &Job) -> Result<Option<(Matrix, Atlas)>> {
             atlas(*s).shape(job.count),
         )?;
     }
+    // The inputs and the result, each once in WebAssembly memory at a time (an input
+    // is freed once packed and uploaded where the job owns it, the read once
+    // unpacked); twice over on the CPU backend. Unchecked, 200,000 32×32 products
+    // on WebGPU took the tab down.
+    let result_tile = job.plan.result.map_or(shapes[0], |r| shapes[r]);
+    let inputs: Vec<Shape> = job
+        .inputs
+        .iter()
+        .map(|(s, _)| atlas(*s).shape(job.count))
+        .collect();
+    grid::check_memory_on(
+        e.backend(),
+        &format!("a batch of {} products", job.count),
+        &inputs,
+        atlas(result_tile).shape(job.count),
+    )?;
     let mut slots: Vec<Option<Matrix>> = (0..shapes.len()).map(|_| None).collect();
     let ran = (|| {
         for (i, (tile, data)) in job.inputs.iter().enumerate() {
@@ -128,8 +175,9 @@ fn queue(e: &mut Engine, job: &Job) -> Result<Option<(Matrix, Atlas)>> {
 }
 
 /// Runs `job` and reads the result back without blocking (either backend).
-async fn run(handle: &Handle, job: Job) -> Result<Vec<f32>> {
+async fn run(handle: &Handle, job: Job<'_>) -> Result<Vec<f32>> {
     handle.ready().await?;
+    let (count, n) = (job.count, job.inputs[0].0.rows);
     let queued = handle.with(|e| {
         let Some((m, atlas)) = queue(e, &job)? else {
             return Ok(None);
@@ -138,55 +186,61 @@ async fn run(handle: &Handle, job: Job) -> Result<Vec<f32>> {
         e.recycle(m);
         Ok(Some((read?, atlas)))
     })?;
+    // Uploaded: an owned copy of the inputs goes before the result comes.
+    drop(job);
     match queued {
-        None => Ok(identities(job.count, job.inputs[0].0.rows)),
-        Some((read, atlas)) => Ok(atlas.unpack(&read.wait().await?, job.count)),
+        None => Ok(identities(count, n)),
+        Some((read, atlas)) => Ok(atlas.unpack(&read.wait().await?, count)),
     }
 }
 
 /// Runs `job` and reads the result back, blocking: WebGL and the CPU.
 fn run_now(
     e: &mut Engine,
-    job: Job,
+    job: Job<'_>,
     call: &'static str,
     instead: &'static str,
 ) -> Result<Vec<f32>> {
     if e.backend() == Backend::WebGpu {
         return Err(GpgpuError::NeedsAsync { call, instead });
     }
-    match queue(e, &job)? {
-        None => Ok(identities(job.count, job.inputs[0].0.rows)),
+    let (count, n) = (job.count, job.inputs[0].0.rows);
+    let queued = queue(e, &job)?;
+    drop(job);
+    match queued {
+        None => Ok(identities(count, n)),
         Some((m, atlas)) => {
             let data = e.download(&m, call, instead);
             e.recycle(m);
-            Ok(atlas.unpack(&data?, job.count))
+            Ok(atlas.unpack(&data?, count))
         }
     }
 }
 
 /// `count` products A_s·B_s (A_s rows×inner, B_s inner×cols, one after another,
-/// row-major) in one pass, on either backend.
-pub async fn multiply(
+/// row-major) in one pass, on either backend. Given as a `Vec`, an input is freed
+/// once on the GPU.
+pub async fn multiply<'a>(
     handle: &Handle,
     count: usize,
     dims: [usize; 3],
-    a: &[f32],
-    b: &[f32],
+    a: impl Into<Cow<'a, [f32]>>,
+    b: impl Into<Cow<'a, [f32]>>,
 ) -> Result<Vec<f32>> {
-    run(handle, product_job(count, dims, a, b)?).await
+    run(handle, product_job(count, dims, a.into(), b.into())?).await
 }
 
 /// [`multiply`], blocking: WebGL and the CPU.
-pub fn multiply_now(
+pub fn multiply_now<'a>(
     e: &mut Engine,
     count: usize,
     dims: [usize; 3],
-    a: &[f32],
-    b: &[f32],
+    a: impl Into<Cow<'a, [f32]>>,
+    b: impl Into<Cow<'a, [f32]>>,
 ) -> Result<Vec<f32>> {
     run_now(
         e,
-        product_job(count, dims, a, b)?,
+        product_job(count, dims, a.into(), b.into())?,
         "multiplyBatched",
         "multiplyBatchedAsync",
     )
@@ -194,16 +248,57 @@ pub fn multiply_now(
 
 /// M_s^p for `count` n×n matrices, by ⌊log2 p⌋ squarings and popcount(p) − 1
 /// products of the whole batch; p = 0 gives identities.
-pub async fn power(handle: &Handle, count: usize, n: usize, m: &[f32], p: u64) -> Result<Vec<f32>> {
-    run(handle, power_job(count, n, m, p)?).await
+pub async fn power<'a>(
+    handle: &Handle,
+    count: usize,
+    n: usize,
+    m: impl Into<Cow<'a, [f32]>>,
+    p: u64,
+) -> Result<Vec<f32>> {
+    run(handle, power_job(count, n, m.into(), p)?).await
 }
 
 /// [`power`], blocking: WebGL and the CPU.
-pub fn power_now(e: &mut Engine, count: usize, n: usize, m: &[f32], p: u64) -> Result<Vec<f32>> {
+pub fn power_now<'a>(
+    e: &mut Engine,
+    count: usize,
+    n: usize,
+    m: impl Into<Cow<'a, [f32]>>,
+    p: u64,
+) -> Result<Vec<f32>> {
     run_now(
         e,
-        power_job(count, n, m, p)?,
+        power_job(count, n, m.into(), p)?,
         "powerBatched",
         "powerBatchedAsync",
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn code(r: Result<Job<'_>>) -> &'static str {
+        r.err().map_or("ok", |e| e.code())
+    }
+
+    #[test]
+    fn batches_past_webassembly_memory_are_refused_before_their_lengths() {
+        let none: &[f32] = &[];
+        // 400,000 products of 32×32: 4.9 GB of inputs and result.
+        let big = product_job(400_000, [32; 3], none.into(), none.into());
+        assert_eq!(code(big), "SIZE_OVER_LIMIT");
+        assert_eq!(
+            code(power_job(1_500_000, 32, none.into(), 2)),
+            "SIZE_OVER_LIMIT"
+        );
+        // The largest count, whose rows overflow wasm32's usize: refused, not wrapped.
+        let most = u32::MAX as usize;
+        assert_eq!(code(power_job(most, 32, none.into(), 2)), "SIZE_OVER_LIMIT");
+        // 200,000 fits (2.5 GB): its short arrays are what is wrong.
+        let fits = product_job(200_000, [32; 3], none.into(), none.into());
+        assert_eq!(code(fits), "BAD_LENGTH");
+        let ok = product_job(2, [2; 3], vec![1.0; 8].into(), vec![1.0; 8].into());
+        assert_eq!(code(ok), "ok");
+    }
 }

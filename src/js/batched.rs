@@ -33,6 +33,8 @@ fn product_args(
         batched::side("inner", number_arg("inner", inner)?)?,
         batched::side("cols", number_arg("cols", cols)?)?,
     ];
+    // Before the arrays are copied into WebAssembly memory.
+    products::check_product_memory(count, dims)?;
     Ok(ProductArgs {
         count,
         dims,
@@ -50,10 +52,16 @@ struct PowerArgs {
 }
 
 fn power_args(batch: &JsValue, n: &JsValue, m: &JsValue, p: &JsValue) -> Result<PowerArgs> {
+    let count = batched::count(number_arg("batch", batch)?)?;
+    let n = batched::side("n", number_arg("n", n)?)?;
+    let p = shape::count("p", number_arg("p", p)?, MAX_COUNT)?;
+    // Before the array is copied into WebAssembly memory.
+    let tile = crate::plan::shape::Shape::square(n);
+    products::check_memory(count, &[tile], tile)?;
     Ok(PowerArgs {
-        count: batched::count(number_arg("batch", batch)?)?,
-        n: batched::side("n", number_arg("n", n)?)?,
-        p: shape::count("p", number_arg("p", p)?, MAX_COUNT)?,
+        count,
+        n,
+        p,
         m: matrix_arg("m", m)?,
     })
 }
@@ -75,7 +83,7 @@ impl JsGpgpu {
     ) -> JsResult<Float32Array> {
         let run = || {
             let x = product_args(&batch, [&rows, &inner, &cols], &a, &b)?;
-            products::multiply_now(&mut self.gpu.engine(), x.count, x.dims, &x.a, &x.b)
+            products::multiply_now(&mut self.gpu.engine(), x.count, x.dims, x.a, x.b)
         };
         run()
             .map(|v| Float32Array::from(&v[..]))
@@ -97,7 +105,7 @@ impl JsGpgpu {
         let handle = self.gpu.handle();
         future_to_promise(async move {
             let x = args.map_err(to_js_error)?;
-            let v = products::multiply(&handle, x.count, x.dims, &x.a, &x.b).await;
+            let v = products::multiply(&handle, x.count, x.dims, x.a, x.b).await;
             Ok(Float32Array::from(&v.map_err(to_js_error)?[..]).into())
         })
     }
@@ -115,7 +123,7 @@ impl JsGpgpu {
     ) -> JsResult<Float32Array> {
         let run = || {
             let x = power_args(&batch, &n, &m, &p)?;
-            products::power_now(&mut self.gpu.engine(), x.count, x.n, &x.m, x.p)
+            products::power_now(&mut self.gpu.engine(), x.count, x.n, x.m, x.p)
         };
         run()
             .map(|v| Float32Array::from(&v[..]))
@@ -135,7 +143,7 @@ impl JsGpgpu {
         let handle = self.gpu.handle();
         future_to_promise(async move {
             let x = args.map_err(to_js_error)?;
-            let v = products::power(&handle, x.count, x.n, &x.m, x.p).await;
+            let v = products::power(&handle, x.count, x.n, x.m, x.p).await;
             Ok(Float32Array::from(&v.map_err(to_js_error)?[..]).into())
         })
     }
