@@ -10,6 +10,14 @@ use crate::api::Handle;
 use crate::engine::{Engine, Matrix, Timer};
 use crate::error::Result;
 use crate::plan::homography::{self, RansacOptions, RansacPasses};
+
+/// A Hartley normalisation (scale, tx, ty): see [`homography::normalisation`].
+type Normaliser = (f64, f64, f64);
+
+/// (x, y) in the coordinates of `t`, as float32 for the GPU.
+fn normalised((s, tx, ty): Normaliser, x: f32, y: f32) -> [f32; 2] {
+    [(s * x as f64 + tx) as f32, (s * y as f64 + ty) as f32]
+}
 use crate::plan::layout::Layout;
 use crate::plan::semiring::Semiring;
 
@@ -42,17 +50,29 @@ struct Queued {
     timers: [Option<Timer>; 2],
 }
 
-fn queue(e: &mut Engine, src: &[f32], dst: &[f32], o: &RansacOptions, n: usize) -> Result<Queued> {
+fn queue(
+    e: &mut Engine,
+    src: &[f32],
+    dst: &[f32],
+    o: &RansacOptions,
+    n: usize,
+    [ns, nd]: [Normaliser; 2],
+) -> Result<Queued> {
     e.ensure()?;
+    // Fitted and scored in Hartley-normalised coordinates, so the float32 passes see
+    // numbers near 1 at any scale (coordinates of 1e18 overflowed there, and RANSAC
+    // found nothing where the CPU found every inlier). The threshold is a distance
+    // in dst's coordinates, which its normalisation scales by nd.0.
     let p = RansacPasses {
         count: o.iterations,
         points: n,
         width: e.atlas_width(),
-        threshold: o.threshold as f32,
+        threshold: (o.threshold * nd.0) as f32,
     };
     let mut pts = Vec::with_capacity(4 * n);
     for (s, d) in src.chunks(2).zip(dst.chunks(2)) {
-        pts.extend_from_slice(&[s[0], s[1], d[0], d[1]]);
+        pts.extend_from_slice(&normalised(ns, s[0], s[1]));
+        pts.extend_from_slice(&normalised(nd, d[0], d[1]));
     }
     let samples: Vec<f32> = homography::samples(n, o.iterations, o.seed)
         .iter()
@@ -108,7 +128,9 @@ pub async fn ransac(
     let n = homography::check_points(src, dst)?;
     homography::check_options(o)?;
     handle.ready().await?;
-    let q = handle.with(|e| queue(e, src, dst, o, n))?;
+    let (s, d) = (homography::pairs(src), homography::pairs(dst));
+    let norm = [homography::normalisation(&s), homography::normalisation(&d)];
+    let q = handle.with(|e| queue(e, src, dst, o, n, norm))?;
     let hypotheses = q.hyps.wait().await?;
     let counts: Vec<u32> = q.counts.wait().await?[..o.iterations]
         .iter()
@@ -124,14 +146,19 @@ pub async fn ransac(
         None => None,
     };
     let (best, best_count) = homography::best(&counts);
-    let hypotheses = hypotheses[..9 * o.iterations].to_vec();
-    let (s, d) = (homography::pairs(src), homography::pairs(dst));
+    // Back in the caller's coordinates, in float64.
+    let original: Vec<[f64; 9]> = hypotheses[..9 * o.iterations]
+        .chunks(9)
+        .map(|h| {
+            let hn: [f64; 9] = std::array::from_fn(|i| h[i] as f64);
+            // A degenerate sample's zeros stay zeros.
+            homography::denormalise(&hn, norm[0], norm[1]).unwrap_or([0.0; 9])
+        })
+        .collect();
+    let hypotheses: Vec<f32> = original.iter().flatten().map(|&v| v as f32).collect();
     let refined = match best_count {
         0 => None,
-        _ => {
-            let h0: [f64; 9] = std::array::from_fn(|i| hypotheses[9 * best + i] as f64);
-            homography::refine(&s, &d, &h0, o.threshold)
-        }
+        _ => homography::refine(&s, &d, &original[best], o.threshold),
     };
     let (h, inliers) = match refined {
         Some((h, inliers)) => (Some(h), inliers),

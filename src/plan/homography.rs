@@ -171,7 +171,7 @@ pub fn dlt_rows([x, y]: [f64; 2], [u, v]: [f64; 2]) -> [([f64; 8], f64); 2] {
 }
 
 /// H = T_dst⁻¹ · Ĥ · T_src, scaled to h₃₃ = 1 (None if h₃₃ is 0).
-fn denormalise(
+pub fn denormalise(
     h: &[f64; 9],
     (s1, tx1, ty1): (f64, f64, f64),
     (s2, tx2, ty2): (f64, f64, f64),
@@ -371,6 +371,7 @@ pub fn ransac_reference(src: &[f32], dst: &[f32], o: &RansacOptions) -> Result<O
 
 #[cfg(test)]
 pub(crate) mod tests {
+
     use super::*;
 
     /// A perspective homography with h₃₃ = 1.

@@ -13,6 +13,7 @@ macro_rules! ransac_tests {
     ($backend:expr) => {
         checks!($backend; common::ransac:
             exact_data_gives_h,
+            any_coordinate_scale_gives_h,
             outliers_and_noise_leave_the_true_inliers,
             ransac_errors_say_what_to_do,
         );
@@ -65,6 +66,49 @@ pub async fn exact_data_gives_h(backend: Backend) {
     assert_eq!((r.counts.len(), r.hypotheses.len()), (500, 4500));
     // On exact data nearly every sample's H explains every point.
     assert!(r.best_count == 200, "best {}", r.best_count);
+}
+
+/// The passes fit and score in normalised coordinates: the same scene scaled by
+/// 1e-12 or 1e20 (float32 squares of 1e20 overflow) gives the same inliers and the
+/// scaled H. Before, the GPUs found no inlier from 1e18 on.
+pub async fn any_coordinate_scale_gives_h(backend: Backend) {
+    let t = shared_on(backend).await;
+    let (src, dst, _) = scene(100, 0.0, 0.0, 6);
+    for k in [1e-12f64, 1e20] {
+        let scaled = |v: &[f32]| -> Vec<f32> { v.iter().map(|&x| (x as f64 * k) as f32).collect() };
+        let o = RansacOptions {
+            iterations: 200,
+            threshold: 1.0 * k,
+            seed: 7,
+        };
+        let r = ransac(&t.handle(), &scaled(&src), &scaled(&dst), &o)
+            .await
+            .unwrap();
+        let h = r.h.unwrap_or_else(|| panic!("scale {k}: no homography"));
+        assert_eq!(
+            r.inliers.iter().map(|&i| i as usize).sum::<usize>(),
+            100,
+            "scale {k}"
+        );
+        // H_k = S·H·S⁻¹ with S = diag(k, k, 1).
+        let want = [
+            H[0],
+            H[1],
+            H[2] * k,
+            H[3],
+            H[4],
+            H[5] * k,
+            H[6] / k,
+            H[7] / k,
+            1.0,
+        ];
+        for (a, b) in h.iter().zip(want) {
+            assert!(
+                (a - b).abs() <= 1e-4 * b.abs().max(want[0]),
+                "scale {k}: {h:?} against {want:?}"
+            );
+        }
+    }
 }
 
 pub async fn outliers_and_noise_leave_the_true_inliers(backend: Backend) {
