@@ -442,6 +442,8 @@ class Session {
   async finish() {
     const c = this.config;
     const n = c.n;
+    // The last pass's "running" text would otherwise stay up through the readback.
+    setStatus('running', `${this.dev} done; reading the result back (${this.#readbackKind()})…`);
     const t = performance.now();
     const result = await this.run.resultAsync();
     if (this.cancelled) return;
@@ -474,6 +476,7 @@ class Session {
       await this.refPromise;
       if (this.cancelled) return;
     }
+    if (this.ref) setStatus('running', `${this.dev} result read back; comparing it with the float64 reference…`);
     if (this.ref) this.metrics = compare(this.result, this.ref);
     this.#hoverOut(this.passCount - 1);
     await nextFrame();
@@ -519,6 +522,10 @@ class Session {
       const steps = Math.round(Math.abs(g - Math.fround(x)) / format.ulp32(x));
       return `${head} · ${sci(d)} of the scale from the float32 nearest the double (${steps} float32 step${steps === 1 ? '' : 's'})`;
     });
+  }
+
+  #readbackKind() {
+    return { webgpu: 'readback (copy, mapAsync)', cpu: 'copy out of wasm memory' }[this.backend] ?? 'readPixels';
   }
 
   #precision() {
@@ -569,7 +576,7 @@ class Session {
       ['backend', `${{ webgpu: 'WebGPU: compute shaders', cpu: 'CPU: a SIMD128 kernel in Web Workers (no GPU)' }[this.backend] ?? 'WebGL2: fragment shaders'}${c.backend === 'auto' ? ' (auto)' : ''}`],
       ['renderer', deviceName(page.info)],
       ['GPU time', this.passCount ? `${ms(t.gpuMs)} (${t.gpuTimeKind})` : '— (no pass)'],
-      ['GPU wall time', `${ms(t.gpuWallMs)} (upload ${ms(this.uploadMs)} + passes + ${{ webgpu: 'readback (copy, mapAsync)', cpu: 'copy out of wasm memory' }[this.backend] ?? 'readPixels'} ${ms(this.readbackMs)}; ${this.backend === 'cpu' ? 'starting the workers' : 'compiling the shader'} took ${ms(this.compileMs)} before)`],
+      ['GPU wall time', `${ms(t.gpuWallMs)} (upload ${ms(this.uploadMs)} + passes + ${this.#readbackKind()} ${ms(this.readbackMs)}; ${this.backend === 'cpu' ? 'starting the workers' : 'compiling the shader'} took ${ms(this.compileMs)} before)`],
       ['JS float64 time', t.jsMs !== null ? `${clockMs(t.jsMs)} (Web Worker, i-k-j loop)` : this.refState === 'off' ? 'not run (reference off)' : '—'],
       ['GFLOP/s', this.passCount ? `${this.dev} ${rate(t.gpuGflops)} · JS ${rate(t.jsGflops)} (2n³ per pass)` : '—'],
       ['max abs error', m ? sci(m.maxAbs) + over : '—'],

@@ -206,3 +206,27 @@ test('Cancel during a step-through: neither picture promises what will not come'
   assert.deepEqual(page.problems(), []);
   await page.context().close();
 });
+
+test('after the last step the status follows the finish: readback, comparison, summary', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=64&backend=webgpu&op=repeat&k=2&mode=step&kernel=global`);
+  assert.equal(await waitForStatus(page, 60_000, ['paused', 'error']), 'paused', await page.textContent('#status'));
+  // Every text the status line shows, in order (the finish is too quick to poll).
+  await page.evaluate(() => {
+    window.__statusLog = [];
+    const status = document.getElementById('status');
+    new MutationObserver(() => window.__statusLog.push(status.textContent))
+      .observe(status, { childList: true, characterData: true, subtree: true });
+  });
+  await stepAndWait(page, 1);
+  await page.click('#step');
+  assert.equal(await waitForStatus(page, 60_000), 'done', await page.textContent('#status'));
+  const log = await page.evaluate(() => window.__statusLog);
+  const after = log.slice(log.findIndex((t) => t.startsWith('Pass 2 of 2 running')) + 1);
+  assert.match(after[0] ?? '', /^GPU done; reading the result back/, log.join('\n'));
+  assert.match(after.at(-1), /^Done: /);
+  // The reference ran while the student stepped: what follows the readback is the comparison.
+  assert.ok(after.slice(1, -1).some((t) => /comparing it with the float64 reference/.test(t)), log.join('\n'));
+  assert.ok(after.every((t) => !/running on the GPU/.test(t)), log.join('\n'));
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
