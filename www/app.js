@@ -375,6 +375,7 @@ class Session {
     const m = compare(g, r);
     timeline.setError(idx, m);
     this.passes[idx].relFrobenius = m.relFrobenius;
+    this.passes[idx].metrics = m;
   }
 
   #pollTimes() {
@@ -418,7 +419,8 @@ class Session {
         onPass: (idx, data) => {
           this.refPass[idx] = data;
           this.#passError(idx);
-          if (idx === this.run?.passesDone - 1) this.#hoverOut(idx);
+          // The latest pass's double came after the pass: its metrics are known now.
+          if (idx === this.run?.passesDone - 1) { this.#hoverOut(idx); this.#precision(); }
         },
       },
     ).then((out) => {
@@ -539,6 +541,10 @@ class Session {
       passes: this.passes,
       passCount: this.passCount,
       metrics: this.metrics || null,
+      // Until the result is read back the table shows the latest pass, not the final result.
+      latest: this.gpuFinished || !this.passes.length ? null : {
+        ...this.passes[this.passes.length - 1], compared: this.keepPasses,
+      },
       refState: this.refState === 'waiting' ? 'running' : this.refState,
       resultStats: this.resultStats || (this.passes.length ? this.passes[this.passes.length - 1].stats : this.inputStats),
     });

@@ -230,3 +230,32 @@ test('after the last step the status follows the finish: readback, comparison, s
   assert.deepEqual(page.problems(), []);
   await page.context().close();
 });
+
+test('each step shows its pass\'s metrics in the precision panel; the end, the final result\'s', async () => {
+  for (const backend of ['webgpu', 'webgl']) {
+    const page = await openPage(browser, `${server.origin}/index.html?n=8&backend=${backend}&op=repeat&k=3&mode=step`);
+    assert.equal(await waitForStatus(page, 60_000, ['paused', 'error']), 'paused', await page.textContent('#status'));
+    const panel = () => page.$eval('#metrics', (t) => ({
+      caption: t.caption.textContent,
+      cells: Object.fromEntries([...t.tBodies[0].rows].map((r) => [r.cells[0].firstChild.textContent, r.cells[1].textContent])),
+    }));
+    for (const [done, label] of [[1, 'M^2 = M^1 · M^1'], [2, 'M^4 = M^2 · M^2']]) {
+      await stepAndWait(page, done);
+      // The double of the pass may come a moment after the pass itself.
+      await page.waitForFunction((i) => /e|^0$/.test(document.querySelectorAll(`#timeline tbody tr:nth-child(${i}) td`)[6]?.textContent ?? ''), done);
+      const timelineError = await page.$eval(`#timeline tbody tr:nth-child(${done})`, (tr) => tr.querySelectorAll('td')[6].textContent);
+      const p = await panel();
+      assert.equal(p.caption, `GPU (float32) against JavaScript (float64), pass ${done} of 3 (${label})`, backend);
+      assert.equal(p.cells['relative Frobenius error'], timelineError, backend);
+      assert.match(p.cells['correctly rounded entries'], /^\d+ of 64 /, backend);
+    }
+    await page.click('#finish');
+    assert.equal(await waitForStatus(page, 30_000), 'done', await page.textContent('#status'));
+    const p = await panel();
+    assert.equal(p.caption, 'GPU (float32) against JavaScript (float64), final result');
+    const r = await page.evaluate(() => window.__results);
+    assert.equal(p.cells['correctly rounded entries'].split(' ')[0], String(r.metrics.exact), backend);
+    assert.deepEqual(page.problems(), []);
+    await page.context().close();
+  }
+});

@@ -10,7 +10,9 @@ const FLOAT32_MAX = 3.4028234663852886e38;
 /**
  * state: { n, integerInput, input, inputStats, passes: [{ label, stats }],
  *          metrics (compare() result or null), refState: 'off'|'running'|'done'|'cancelled'|'error',
- *          resultStats, passCount, dev ('GPU' or 'CPU': what computed the float32 side) }
+ *          resultStats, passCount, dev ('GPU' or 'CPU': what computed the float32 side),
+ *          latest: while a run is under way, its latest pass { index, label, metrics
+ *          (null until its double is known), compared (whether passes are compared) }, else null }
  */
 export function renderPrecision(container, state) {
   const { n } = state;
@@ -23,8 +25,9 @@ export function renderPrecision(container, state) {
   for (const w of warnings) list.append(el('li', { class: w.level, 'data-kind': w.kind }, w.text));
   parts.push(list);
 
-  // 2. The metrics.
-  const m = state.metrics;
+  // 2. The metrics: of the final result, or, while a run is under way, of its latest pass.
+  const latest = state.latest;
+  const m = latest ? latest.metrics ?? null : state.metrics;
   const rows = [
     ['max absolute error', m && sci(m.maxAbs), `max |${dev} − double| over the entries finite on both sides (— when there is none)`],
     ['max relative error', m && sci(m.maxRel), `max |${dev} − double| / |double| over nonzero doubles. Large where a true entry is nearly 0 (sums that cancel): a tiny absolute error there is a big relative one. The relative Frobenius error is the figure for the whole matrix`],
@@ -32,14 +35,16 @@ export function renderPrecision(container, state) {
     ['correctly rounded entries', m && `${int(m.exact)} of ${int(m.total)} (${((100 * m.exact) / m.total).toFixed(1)} %)`, 'entries equal to the double rounded to float32: the best float32 can do, though not always the true value (F(37) = 24 157 817 has no float32; its correct rounding is 24 157 816). Only finite numbers count: not NaN, ±Inf or an overflow'],
   ];
   if (m && m.nonfiniteMismatch) rows.push(['NaN/Inf mismatches', int(m.nonfiniteMismatch), 'entries where one side is NaN or ±Inf and the other is not the same']);
-  const why = {
+  const general = {
     off: 'The float64 reference is off for this run (ref=0, or n above 2048): no error metrics.',
     running: 'The float64 reference is still running in its Web Worker…',
     cancelled: 'The float64 reference was cancelled.',
     error: 'The float64 reference failed.',
   }[state.refState];
+  const why = (latest && latestWhy(latest, state.refState)) ?? general;
   parts.push(el('table', { class: 'metrics', id: 'metrics' },
-    el('caption', {}, `${dev} (float32) against JavaScript (float64), final result`),
+    el('caption', {}, `${dev} (float32) against JavaScript (float64), ${latest
+      ? `pass ${latest.index + 1} of ${state.passCount} (${latest.label})` : 'final result'}`),
     el('tbody', {}, rows.map(([k, v, d]) => el('tr', {},
       el('th', { scope: 'row' }, k, el('span', { class: 'what' }, d)), el('td', { class: 'num' }, v ?? '—'))))));
   if (why && !m) parts.push(el('p', { class: 'help' }, why));
@@ -64,6 +69,14 @@ export function renderPrecision(container, state) {
     parts.push(el('p', { class: 'help' }, 'Fibonacci: the blocks of F^p are [[f(p+1), f(p)], [f(p), f(p−1)]]. f(36) = 14 930 352 is below 2^24 and f(37) = 24 157 817 is above it: compare op=power with p = 35 and p = 37 (n = 2). At p = 35 the error is 0. At p = 37 the float32 side returns 24 157 816 and 39 088 168: the float32 nearest each (so still all 4 correctly rounded), but no longer the integers, and the error against the double is no longer 0.'));
   }
   container.replaceChildren(...parts);
+}
+
+/** Why the latest pass has no metrics yet, where the reference's own state does not say. */
+function latestWhy(latest, refState) {
+  if (refState !== 'running' && refState !== 'done') return undefined;
+  const pass = `pass ${latest.index + 1}`;
+  if (!latest.compared) return `At this size only the final result is compared with the double, when the run ends: ${pass}'s output is not read back.`;
+  return refState === 'running' ? `The float64 ${pass} is still being computed in its Web Worker…` : undefined;
 }
 
 /** Warnings of a run, the worst first: [{ level: 'bad'|'warn'|'ok', kind, text }]. */
