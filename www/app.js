@@ -940,7 +940,7 @@ async function cancelClicked() {
 // pass the panel says the run uses the kernel; after it, that it ran.
 function showShader(kernel, finished = false) {
   const s = page.session;
-  shaderPanel.show(kernel, s ? { kernel: s.kernel, idle: s.passCount === 0, n: s.n, finished } : null);
+  shaderPanel.show(kernel, s ? { kernel: s.kernel, backend: s.backend, idle: s.passCount === 0, n: s.n, finished } : null);
 }
 
 // ---------------------------------------------------------------------------------

@@ -227,7 +227,7 @@ test('the compute-shader section measures both backends and shows CUDA beside WG
   // device compiles it (the device the measurement made).
   await page.selectOption('#shader-kernel', 'tiled16');
   await page.waitForFunction(() => /override SEMIRING/.test(document.getElementById('program-source').textContent), null, { timeout: 30_000 });
-  assert.match(await page.textContent('#shader-about'), /^wgsl\/matmul_tiled\.wgsl — .*The kernel that ran is naive\./);
+  assert.match(await page.textContent('#shader-about'), /^wgsl\/matmul_tiled\.wgsl — .*This WebGPU compute shader did not run here; it is shown for comparison\. The kernel that ran is naive, on WebGL2\./);
   assert.deepEqual(page.problems(), []);
   await page.context().close();
 });
@@ -289,5 +289,27 @@ test('without WebGPU: notes in the backend menu and the compute section; WebGL k
   assert.match(await page.textContent('#shader-code'), /Kernel "global": one invocation per element/);
   assert.deepEqual(page.problems(), []);
   await page.screenshot({ path: join(ARTIFACTS, 'no-webgpu.png') });
+  await page.context().close();
+});
+
+test('the shader menu groups kernels by backend; one of another backend is said to be for comparison', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=8&backend=webgpu`);
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  const groups = await page.$$eval('#shader-kernel optgroup', (gs) => gs.map((g) => [g.label, [...g.children].map((o) => o.value)]));
+  assert.deepEqual(groups.map(([, ks]) => ks), [['naive', 'packed', 'blocked4', 'blocked8'], ['global', 'tiled16', 'register'], ['simd']]);
+  assert.match(groups[0][0], /WebGL2.*fragment/);
+  assert.match(groups[1][0], /WebGPU.*compute/);
+  const about = () => page.textContent('#shader-about');
+  assert.match(await about(), /This is the kernel that ran\./);
+  await page.selectOption('#shader-kernel', 'naive');
+  assert.match(await page.textContent('#shader-code'), /gl_FragCoord|texelFetch/, 'GLSL');
+  assert.match(await about(), /This WebGL2 fragment shader did not run here; it is shown for comparison\. The kernel that ran is global, on WebGPU\./);
+  await page.selectOption('#shader-kernel', 'simd');
+  assert.match(await about(), /This CPU kernel did not run here; it is shown for comparison\. The kernel that ran is global, on WebGPU\./);
+  // Another kernel of the same backend needs no such note.
+  await page.selectOption('#shader-kernel', 'tiled16');
+  assert.match(await about(), /The kernel that ran is global\./);
+  assert.doesNotMatch(await about(), /comparison/);
+  assert.deepEqual(page.problems(), []);
   await page.context().close();
 });

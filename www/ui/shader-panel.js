@@ -13,6 +13,9 @@ const GROUPS = {
   webgpu: 'WebGPU: compute shaders (WGSL)',
   cpu: 'CPU: Rust, SIMD128, Web Workers',
 };
+/** A backend's kernel, and the backend, in a sentence. */
+const KERNEL_OF = { webgl: 'WebGL2 fragment shader', webgpu: 'WebGPU compute shader', cpu: 'CPU kernel' };
+const ON = { webgl: 'WebGL2', webgpu: 'WebGPU', cpu: 'the CPU backend' };
 
 /**
  * The kernel's own file inside a complete WGSL shader: from its `// Kernel "name"`
@@ -23,6 +26,21 @@ export function kernelPart(full, name) {
   const lines = full.split('\n');
   const at = lines.findIndex((l) => l.startsWith(`// Kernel "${name}"`));
   return at < 0 ? null : lines.slice(at).join('\n');
+}
+
+/** How the kernel shown relates to the run: the one it ran, another of its backend's, or another backend's. */
+function ranText(name, backend, ran) {
+  if (!ran?.kernel) return '';
+  if (ran.kernel === name) {
+    if (ran.idle) return 'The answer needed no pass (M^0 = I, M^1 = M, or M^(2^0) = M): this is the kernel that would run.';
+    return ran.finished ? 'This is the kernel that ran.' : 'This is the kernel the run uses.';
+  }
+  const other = ran.finished ? `The kernel that ran is ${ran.kernel}` : `The run uses ${ran.kernel}`;
+  // A kernel of another backend cannot run on the run's: it is there for comparison.
+  if (ran.backend && backend !== ran.backend) {
+    return `This ${KERNEL_OF[backend]} did not run here; it is shown for comparison. ${other}, on ${ON[ran.backend]}.`;
+  }
+  return `${other}.`;
 }
 
 export class ShaderPanel {
@@ -48,7 +66,7 @@ export class ShaderPanel {
     select.addEventListener('change', () => this.show(null, this.ran));
   }
 
-  /** Shows `kernel` (null: the one selected); `ran` = { kernel, idle, n, finished } of the last run, or null. */
+  /** Shows `kernel` (null: the one selected); `ran` = { kernel, backend, idle, n, finished } of the last run, or null. */
   show(kernel, ran) {
     const { select, about, code, notes, program, summary } = this.parts;
     this.ran = ran;
@@ -65,12 +83,7 @@ export class ShaderPanel {
     const { code: pre, notes: list } = renderSource(name, shown.source);
     code.replaceChildren(pre);
     notes.replaceChildren(el('h3', {}, 'Key lines'), list);
-    const idle = ran && ran.idle;
-    const ranText = ran?.kernel === name
-      ? (idle ? 'The answer needed no pass (M^0 = I, M^1 = M, or M^(2^0) = M): this is the kernel that would run.'
-        : ran.finished ? 'This is the kernel that ran.' : 'This is the kernel the run uses.')
-      : ran?.kernel ? (ran.finished ? `The kernel that ran is ${ran.kernel}.` : `The run uses ${ran.kernel}.`) : '';
-    about.textContent = `${shown.file} — ${k ? k.description : ''}. ${ranText} ${shown.tail}`.replace(/\s+$/, '');
+    about.textContent = `${shown.file} — ${k ? k.description : ''}. ${ranText(name, k?.backend ?? 'webgl', ran)} ${shown.tail}`.replace(/\s+$/, '');
     summary.textContent = shown.summary;
     program.textContent = shown.program;
   }
