@@ -206,3 +206,18 @@ test('the panel at phone width: nothing wider than the screen', async () => {
   assert.deepEqual(page.problems(), []);
   assert.deepEqual(page.origins(), [server.origin]);
 });
+
+test('Hilbert n = 3 to 8: the text says which method fails at which n, as the table shows', async () => {
+  const outcome = {};
+  for (let n = 3; n <= 8; n++) {
+    const r = await run(page, 'linear-compare', { cmpKind: 'hilbert', cmpN: n, cmpSeed: 1 });
+    outcome[n] = r.rows.map((x) => x.note.split(/[:(]/)[0].trim().replace(/ at step .*/, ''));
+  }
+  const expected = (n) => [n <= 5 ? 'direct' : 'singular', n <= 4 ? 'converged' : 'does not converge', 'diverged'];
+  for (let n = 3; n <= 8; n++) assert.deepEqual(outcome[n], expected(n), `n = ${n}`);
+  const text = await page.textContent('#linear-compare .help');
+  assert.match(text, /Jacobi diverges at every n from 3, in any precision/);
+  assert.match(text, /The inverse converges up to n = 4; from n = 5 it stalls/);
+  assert.match(text, /small residual up to n = 5.*from n = 6 .* elimination says singular/);
+  assert.doesNotMatch(text, /converges for every invertible A but/, 'only in exact arithmetic');
+});
