@@ -91,6 +91,50 @@ test('the guide\'s Rust example is the one tests/webgl/guide.rs runs', () => {
   assert.equal(rust, readFileSync(join(ROOT, 'tests', 'guide', 'square.rs'), 'utf8'));
 });
 
+test('the README\'s Async convention names every Promise call, each in the forms the package has', () => {
+  // It listed squareBlockSparseRepeatedlyAsync among the calls with a blocking form
+  // (there is none: calling it was a TypeError) and left the sparse calls out of the
+  // Promise-only ones.
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const paragraph = readme.match(/^\*\*The Async convention\.\*\*([\s\S]*?)\n\n/m)[1].replace(/\s+/g, ' ');
+  const dts = readFileSync(join(PKG, 'gpgpu_matrix.d.ts'), 'utf8');
+  // Each class's methods, with the interfaces merged into it (checkRunSize's forms).
+  const methods = {};
+  for (const [, name, body] of dts.matchAll(/^export (?:class|interface) (\w+)[^{\n]*\{\n([\s\S]*?)^\}/gm)) {
+    for (const [, method] of body.matchAll(/^ {4}(?:static )?(\w+)\(/gm)) (methods[name] ??= new Set()).add(method);
+  }
+  // Its two lists, each a sentence: "These also have a blocking form, …: …." and
+  // "These have only the Promise form: …."
+  const sentence = (start) => paragraph.match(new RegExp(`${start}(.*?\\.)(?: [A-Z]|$)`))?.[1];
+  const both = sentence('These also have a blocking form');
+  const only = sentence('These have only the Promise form');
+  assert.ok(both && only, 'the paragraph says which calls have a blocking form too and which have only the Promise form');
+  /** The `…Async` names of a list, each with the class it is on ("on a `Run`" onwards: Run's). */
+  const named = (text) => text.split(/on an? `(\w+)`/).flatMap((part, i, parts) =>
+    i % 2 ? [] : [...part.matchAll(/`(\w+Async)`/g)].map(([, call]) => [i ? parts[i - 1] : 'Gpgpu', call]));
+  const listed = new Set();
+  for (const [list, blocking] of [[both, true], [only, false]]) {
+    for (const [cls, call] of named(list)) {
+      assert.ok(methods[cls]?.has(call), `the README names ${cls}.${call}, which the .d.ts does not have`);
+      const plain = call.replace(/Async$/, '');
+      assert.equal(methods[cls].has(plain), blocking, `${cls}.${call}: the README says it ${blocking ? 'has' : 'has no'} blocking form ${plain}; the .d.ts ${blocking ? 'has no' : 'has a'} ${plain}`);
+      listed.add(`${cls}.${call}`);
+    }
+  }
+  // Promises not named Async: each with its blocking form.
+  for (const [, promise, plain] of paragraph.matchAll(/`(\w+)`, whose blocking form is `(\w+)`/g)) {
+    assert.ok(methods.Run.has(promise) && methods.Run.has(plain), `Run.${promise} / Run.${plain}`);
+    listed.add(`Run.${promise}`);
+  }
+  // Every Promise call of the package is in one list (bar the bench pages' own helpers).
+  for (const cls of ['Gpgpu', 'Run', 'Devices']) {
+    for (const line of dts.match(new RegExp(`^export class ${cls} [\\s\\S]*?^\\}`, 'm'))[0].split('\n')) {
+      const call = line.match(/^ {4}(\w+)\(.*\): Promise</)?.[1];
+      if (call && !call.startsWith('bench')) assert.ok(listed.has(`${cls}.${call}`), `the README's Async convention does not name ${cls}.${call}`);
+    }
+  }
+});
+
 for (const [name, file] of Object.entries(RUNS)) {
   test(`the guide's ${name} example runs from the installed package`, async () => {
     const expected = [...examples[name].code.matchAll(/\/\/ logs: (.*)$/gm)].map((m) => m[1].trim());
