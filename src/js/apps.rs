@@ -25,6 +25,9 @@ use crate::js::{JsGpgpu, JsResult};
 use crate::kernels::Backend;
 use crate::plan::shape::{self, MAX_COUNT};
 
+/// The inverse's methods, as a message lists them.
+const METHODS: &str = "'newton-schulz' or 'series'";
+
 /// An application with its arguments read: given the engine's handle, the work.
 type Job = Box<dyn FnOnce(Handle) -> Pin<Box<dyn Future<Output = Result<Object>>>>>;
 
@@ -176,7 +179,7 @@ mod read {
             .filter(|v| !v.is_undefined())
         {
             None => InverseMethod::NewtonSchulz,
-            Some(_) => match string_option(options, "method")?.as_str() {
+            Some(_) => match string_option(options, "method", METHODS)?.as_str() {
                 "newton-schulz" => InverseMethod::NewtonSchulz,
                 "series" => InverseMethod::Series {
                     d: number_option(options, "d")?,
@@ -184,9 +187,7 @@ mod read {
                 other => {
                     return Err(GpgpuError::BadArgument {
                         name: "options.method".into(),
-                        detail: format!(
-                            "unknown method '{other}'; use 'newton-schulz' or 'series'"
-                        ),
+                        detail: format!("unknown method '{other}'; use {METHODS}"),
                     })
                 }
             },

@@ -105,21 +105,32 @@ pub(crate) fn number_arg(name: &str, value: &JsValue) -> Result<f64> {
     })
 }
 
-/// A string argument; anything else is BAD_ARGUMENT naming what was passed (a
-/// `&str` parameter would let wasm-bindgen read a non-string as garbage memory).
-pub(crate) fn string_arg(name: &str, value: &JsValue) -> Result<String> {
+/// A string argument naming one of `accepted` (as a message lists them: "'a', 'b' or
+/// 'c'"); anything else is BAD_ARGUMENT naming what was passed and listing them, as an
+/// unknown name's message does (a `&str` parameter would let wasm-bindgen read a
+/// non-string as garbage memory).
+pub(crate) fn string_arg(name: &str, value: &JsValue, accepted: &str) -> Result<String> {
     value.as_string().ok_or_else(|| GpgpuError::BadArgument {
         name: name.into(),
-        detail: format!("must be a string, got {}", js_kind_or_number(value)),
+        detail: format!(
+            "must be a string, got {}; use {accepted}",
+            js_kind_or_number(value)
+        ),
     })
 }
 
-pub(crate) fn string_option(obj: &JsValue, key: &str) -> Result<String> {
+/// `options[key]`, read as [`string_arg`] reads an argument.
+pub(crate) fn string_option(obj: &JsValue, key: &str, accepted: &str) -> Result<String> {
     let v = Reflect::get(obj, &key.into()).unwrap_or(JsValue::UNDEFINED);
-    v.as_string().ok_or_else(|| GpgpuError::BadArgument {
-        name: format!("options.{key}"),
-        detail: "must be a string".into(),
-    })
+    string_arg(&format!("options.{key}"), &v, accepted)
+}
+
+/// The semirings' names, as a message lists them.
+pub(crate) const SEMIRING_NAMES: &str = "'ordinary', 'boolean' or 'min-plus'";
+
+/// The kernels' names, as a message lists them: "one of naive, packed, …".
+pub(crate) fn kernel_names() -> String {
+    format!("one of {}", Kernel::ALL.map(|k| k.name()).join(", "))
 }
 
 /// `{ kernel?: "auto" | "naive" | "packed" | "blocked4" | "blocked8" | …,
@@ -150,7 +161,7 @@ pub(crate) fn parse_options(
             detail: "must be an object such as { kernel: 'packed' }".into(),
         });
     };
-    let kernels: Vec<&str> = Kernel::ALL.iter().map(|k| k.name()).collect();
+    let kernels = format!("'auto' or {}", kernel_names());
     for key in Object::keys(obj).iter().filter_map(|k| k.as_string()) {
         // A key left undefined ({ kernel: opts.kernel }) is absent, as the d.ts's
         // `kernel?:` says and as every other option (maxTile, the applications' own,
@@ -162,26 +173,21 @@ pub(crate) fn parse_options(
             "kernel" if !given => {}
             "semiring" | "maxTile" if semiring_allowed && !given => {}
             "kernel" => {
-                let name = string_option(value, "kernel")?;
+                let name = string_option(value, "kernel", &kernels)?;
                 options.kernel = match name.as_str() {
                     "auto" => None,
                     _ => Some(Kernel::parse(&name).ok_or_else(|| GpgpuError::BadArgument {
                         name: "options.kernel".into(),
-                        detail: format!(
-                            "unknown kernel '{name}'; use 'auto' or one of {}",
-                            kernels.join(", ")
-                        ),
+                        detail: format!("unknown kernel '{name}'; use {kernels}"),
                     })?),
                 };
             }
             "semiring" if semiring_allowed => {
-                let name = string_option(value, "semiring")?;
+                let name = string_option(value, "semiring", SEMIRING_NAMES)?;
                 options.semiring =
                     Semiring::parse(&name).ok_or_else(|| GpgpuError::BadArgument {
                         name: "options.semiring".into(),
-                        detail: format!(
-                            "unknown semiring '{name}'; use 'ordinary', 'boolean' or 'min-plus'"
-                        ),
+                        detail: format!("unknown semiring '{name}'; use {SEMIRING_NAMES}"),
                     })?;
             }
             // A product's tile cap (the tiled path at small sizes); 0 is refused later
@@ -370,10 +376,7 @@ pub(crate) fn canvas_arg(value: &JsValue) -> Result<Canvas> {
 pub(crate) fn kernel_arg(name: &str) -> Result<Kernel> {
     Kernel::parse(name).ok_or_else(|| GpgpuError::BadArgument {
         name: "kernel".into(),
-        detail: format!(
-            "unknown kernel '{name}'; use one of {}",
-            Kernel::ALL.map(|k| k.name()).join(", ")
-        ),
+        detail: format!("unknown kernel '{name}'; use {}", kernel_names()),
     })
 }
 

@@ -38,10 +38,14 @@ use crate::webgpu::adapter::power_preference;
 
 pub use args::to_js_error;
 use args::{
-    canvas_arg, drawn_object, kernel_arg, matrix_arg, number_arg, options_arg, set, string_arg,
-    string_option, style_arg,
+    canvas_arg, drawn_object, kernel_arg, kernel_names, matrix_arg, number_arg, options_arg, set,
+    string_arg, string_option, style_arg, SEMIRING_NAMES,
 };
 pub use run::JsRun;
+
+/// `Gpgpu.create`'s backends and power preferences, as a message lists them.
+const BACKENDS: &str = "'auto', 'webgl', 'webgpu' or 'cpu'";
+const PREFERENCES: &str = "'low-power' or 'high-performance'";
 
 /// TypeScript names for what the API takes and gives (the generated d.ts would
 /// otherwise say `any` and `object`).
@@ -309,7 +313,7 @@ fn create_options(value: &JsValue) -> Result<CreateOptions> {
         }
         match key.as_str() {
             "backend" => {
-                options.backend = match string_option(value, "backend")?.as_str() {
+                options.backend = match string_option(value, "backend", BACKENDS)?.as_str() {
                     "auto" => BackendChoice::Auto,
                     "webgl" => BackendChoice::WebGl,
                     "webgpu" => BackendChoice::WebGpu,
@@ -317,9 +321,7 @@ fn create_options(value: &JsValue) -> Result<CreateOptions> {
                     other => {
                         return Err(GpgpuError::BadArgument {
                             name: "options.backend".into(),
-                            detail: format!(
-                                "unknown backend '{other}'; use 'auto', 'webgl', 'webgpu' or 'cpu'"
-                            ),
+                            detail: format!("unknown backend '{other}'; use {BACKENDS}"),
                         })
                     }
                 }
@@ -327,14 +329,12 @@ fn create_options(value: &JsValue) -> Result<CreateOptions> {
             "canvas" => options.canvas = Some(Canvas::from_js(&v)?),
             "threads" => options.threads = Some(crate::js::cpu::threads_option(value)?),
             "powerPreference" => {
-                let name = string_option(value, "powerPreference")?;
+                let name = string_option(value, "powerPreference", PREFERENCES)?;
                 options.power_preference =
                     Some(
                         power_preference(&name).ok_or_else(|| GpgpuError::BadArgument {
                             name: "options.powerPreference".into(),
-                            detail: format!(
-                            "unknown preference '{name}'; use 'low-power' or 'high-performance'"
-                        ),
+                            detail: format!("unknown preference '{name}'; use {PREFERENCES}"),
                         })?,
                     );
             }
@@ -796,7 +796,7 @@ impl JsGpgpu {
     pub fn kernel_source(
         #[wasm_bindgen(unchecked_param_type = "KernelName")] name: JsValue,
     ) -> JsResult<String> {
-        string_arg("kernel", &name)
+        string_arg("kernel", &name, &kernel_names())
             .and_then(|name| kernel_arg(&name))
             .map(|k| k.source().to_string())
             .map_err(to_js_error)
@@ -983,14 +983,14 @@ impl JsGpgpu {
 
 /// A kernel name and an optional semiring name.
 fn kernel_and_semiring(name: &JsValue, semiring: &JsValue) -> Result<(Kernel, Semiring)> {
-    let kernel = kernel_arg(&string_arg("kernel", name)?)?;
+    let kernel = kernel_arg(&string_arg("kernel", name, &kernel_names())?)?;
     let semiring = match semiring.is_undefined() {
         true => Semiring::Ordinary,
         false => {
-            let s = string_arg("semiring", semiring)?;
+            let s = string_arg("semiring", semiring, SEMIRING_NAMES)?;
             Semiring::parse(&s).ok_or_else(|| GpgpuError::BadArgument {
                 name: "semiring".into(),
-                detail: format!("unknown semiring '{s}'; use 'ordinary', 'boolean' or 'min-plus'"),
+                detail: format!("unknown semiring '{s}'; use {SEMIRING_NAMES}"),
             })?
         }
     };
@@ -1019,7 +1019,8 @@ impl JsGpgpu {
             false => self.lookup_size(n)?,
         };
         let engine = self.gpu.engine();
-        let (kernel, semiring) = match string_arg("kernel", name)?.as_str() {
+        let auto = format!("'auto' or {}", kernel_names());
+        let (kernel, semiring) = match string_arg("kernel", name, &auto)?.as_str() {
             "auto" => {
                 let (_, semiring) = kernel_and_semiring(&"naive".into(), semiring)?;
                 (engine.choose_kernel(None, Shape::square(n))?, semiring)

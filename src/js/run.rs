@@ -22,7 +22,9 @@ use crate::run::Run;
 /// Which matrix of a run to look at: "a" (the input M, or A), "b" (B of a
 /// product), "latest" (the last pass's output) or "result".
 fn pick<'r>(run: &'r Run, which: &JsValue) -> Result<&'r Matrix> {
-    let which = string_arg("which", which)?;
+    let b = if run.is_product() { ", 'b'" } else { "" };
+    let accepted = format!("'a' (or 'input'){b}, 'latest' or 'result'");
+    let which = string_arg("which", which, &accepted)?;
     let slot = match which.as_str() {
         "a" | "input" => run.slot(0),
         "b" if run.is_product() => run.slot(1),
@@ -36,12 +38,9 @@ fn pick<'r>(run: &'r Run, which: &JsValue) -> Result<&'r Matrix> {
         }
         _ => None,
     };
-    let b = if run.is_product() { ", 'b'" } else { "" };
     slot.ok_or_else(|| GpgpuError::BadArgument {
         name: "which".into(),
-        detail: format!(
-            "'{which}' is not a matrix of this run; use 'a' (or 'input'){b}, 'latest' or 'result'"
-        ),
+        detail: format!("'{which}' is not a matrix of this run; use {accepted}"),
     })
 }
 

@@ -20,6 +20,7 @@ macro_rules! argument_error_tests {
             application_calls_check_their_arguments,
             every_argument_of_the_wrong_kind_is_a_gpgpu_error,
             options_left_undefined_take_their_defaults,
+            a_name_of_the_wrong_kind_lists_the_names_taken,
         );
     };
 }
@@ -598,4 +599,65 @@ pub async fn options_left_undefined_take_their_defaults(setup: JsSetup) {
     // The applications fix their own semiring: naming it is still refused.
     let r = api.fibonacci(num(10.0), undefined(&["semiring"])).await;
     assert_js_error(r, "BAD_ARGUMENT", "unknown option 'semiring'");
+}
+
+/// A name given as something other than a string lists the names taken, as an unknown
+/// name does: `{ kernel: 3 }` was BAD_ARGUMENT "options.kernel: must be a string" and
+/// said nothing of 'auto' or the kernels (likewise `semiring`, the inverse's `method`,
+/// `Gpgpu.create`'s `backend` and `powerPreference`, `kernelSource`'s and a run's `which`).
+pub async fn a_name_of_the_wrong_kind_lists_the_names_taken(setup: JsSetup) {
+    let api = setup.make().await;
+    let m = || js(&[1.0, 2.0, 3.0, 4.0]);
+    let one = |key: &str, value: JsValue| -> JsValue {
+        let o = Object::new();
+        Reflect::set(&o, &key.into(), &value).unwrap();
+        o.into()
+    };
+    let kernels = format!("one of {}", Kernel::ALL.map(|k| k.name()).join(", "));
+    let r = api.square(num(2.0), m(), one("kernel", num(3.0))).await;
+    let with_auto = format!("options.kernel: must be a string, got 3; use 'auto' or {kernels}");
+    assert_js_error(r, "BAD_ARGUMENT", &with_auto);
+    let r = api
+        .square(num(2.0), m(), one("semiring", JsValue::TRUE))
+        .await;
+    assert_js_error(
+        r,
+        "BAD_ARGUMENT",
+        "options.semiring: must be a string, got a boolean; use 'ordinary', 'boolean' or 'min-plus'",
+    );
+    let r = api.fibonacci(num(10.0), one("kernel", JsValue::NULL)).await;
+    assert_js_error(r, "BAD_ARGUMENT", "got null; use 'auto' or one of naive");
+    let r = api.inverse(num(2.0), m(), one("method", num(1.0))).await;
+    assert_js_error(r, "BAD_ARGUMENT", "got 1; use 'newton-schulz' or 'series'");
+    let r = settle(gpgpu_matrix::js::JsGpgpu::create(one("backend", num(1.0)))).await;
+    assert_js_error(
+        r,
+        "BAD_ARGUMENT",
+        "got 1; use 'auto', 'webgl', 'webgpu' or 'cpu'",
+    );
+    let r = settle(gpgpu_matrix::js::JsGpgpu::create(one(
+        "powerPreference",
+        num(2.0),
+    )))
+    .await;
+    assert_js_error(
+        r,
+        "BAD_ARGUMENT",
+        "got 2; use 'low-power' or 'high-performance'",
+    );
+    assert_js_error(
+        gpgpu_matrix::js::JsGpgpu::kernel_source(5.into()),
+        "BAD_ARGUMENT",
+        &format!("kernel: must be a string, got 5; use {kernels}"),
+    );
+    let mut run = api
+        .g
+        .start_square(num(2.0), m(), JsValue::UNDEFINED)
+        .unwrap();
+    let r = run_read(&api, &mut run, 0.into()).await;
+    assert_js_error(
+        r,
+        "BAD_ARGUMENT",
+        "got 0; use 'a' (or 'input'), 'latest' or 'result'",
+    );
 }
