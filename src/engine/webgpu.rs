@@ -1094,7 +1094,17 @@ impl GpuRead {
             gpu.checks().forget_uncaptured();
         }
         checked?;
-        map.map_err(|e| gpu.failure(format!("mapAsync failed: {}", describe_js(&e))))?;
+        if let Err(e) = map {
+            // A loss aborts the mapping about a millisecond before `device.lost`
+            // resolves (Chromium), so a read with no checks pending (a run's) said
+            // WEBGPU_ERROR, "a bug": the queue of a lost device finishes after its loss
+            // is reported, so once it has, a loss is known.
+            if !gpu.is_lost() {
+                let done = gpu.queue().on_submitted_work_done();
+                let _ = JsFuture::from(js_sys::Promise::from(JsValue::from(done))).await;
+            }
+            return Err(gpu.failure(format!("mapAsync failed: {}", describe_js(&e))));
+        }
         let range = staging
             .raw()
             .get_mapped_range_with_f64_and_f64(0.0, bytes.div_ceil(4) as f64 * 4.0)

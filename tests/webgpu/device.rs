@@ -307,6 +307,32 @@ async fn a_destroyed_device_is_device_lost_and_the_next_call_gets_a_new_one() {
     );
 }
 
+/// A run's reads in flight at the loss are DEVICE_LOST, as a plain call's are: a run's
+/// read has no error checks pending, so its mapping's abort (about a millisecond before
+/// `device.lost` resolves) said WEBGPU_ERROR "mapAsync failed … This is a bug".
+#[wasm_bindgen_test]
+async fn a_runs_reads_in_flight_at_a_loss_are_device_lost() {
+    let g = js_on(Backend::WebGpu).await;
+    let m = js(&[1.0, 2.0, 3.0, 4.0]);
+    let mut run = g.start_square(num(2.0), m.clone(), u()).unwrap();
+    assert!(run.step(JsValue::UNDEFINED).unwrap());
+    let r = settle(run.result_async()).await.unwrap();
+    assert_eq!(floats(&r), [7.0, 10.0, 15.0, 22.0]);
+    let reads = [
+        ("readAsync", run.read_async("latest".into())),
+        ("resultAsync", run.result_async()),
+        ("statsAsync", run.stats_async("a".into())),
+    ];
+    let device: web_sys::GpuDevice = g.device().unchecked_into();
+    device.destroy();
+    for (what, p) in reads {
+        let msg = assert_js_error(settle(p).await, "DEVICE_LOST", "the WebGPU device was lost");
+        assert!(msg.contains("start a new one"), "{what}: {msg}");
+    }
+    let r = settle(g.square_async(num(2.0), m, u())).await.unwrap();
+    assert_eq!(floats(&r), [7.0, 10.0, 15.0, 22.0]);
+}
+
 #[wasm_bindgen_test]
 async fn a_wgsl_error_is_shader_compile_with_the_compilers_messages() {
     let g = on(Backend::WebGpu).await;
