@@ -94,7 +94,7 @@ impl Devices {
     /// The ratios 'auto' would use now (equal before the first run; see
     /// [`Balance::ratios`]).
     pub fn auto_ratios(&self) -> Vec<f64> {
-        normalised(&self.balance.borrow().ratios())
+        plan::shares(&self.balance.borrow().ratios())
     }
 
     /// C = A·B with C's rows split among the devices at `ratios`; every part is
@@ -177,14 +177,9 @@ impl Devices {
             c,
             parts: report,
             total_ms,
-            ratios: normalised(&ratios),
+            ratios: plan::shares(&ratios),
         })
     }
-}
-
-fn normalised(r: &[f64]) -> Vec<f64> {
-    let sum: f64 = r.iter().sum();
-    r.iter().map(|x| x / sum).collect()
 }
 
 /// A plain product on one engine, as `multiply_async` runs it.

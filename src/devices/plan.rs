@@ -7,8 +7,7 @@ use crate::error::{GpgpuError, Result};
 /// largest remainder so they add up to `rows` exactly; a ratio of 0 gets no row.
 pub fn split_rows(rows: usize, ratios: &[f64]) -> Result<Vec<usize>> {
     check_ratios(ratios)?;
-    let total: f64 = ratios.iter().sum();
-    let exact: Vec<f64> = ratios.iter().map(|r| r / total * rows as f64).collect();
+    let exact: Vec<f64> = shares(ratios).iter().map(|s| s * rows as f64).collect();
     let mut parts: Vec<usize> = exact.iter().map(|x| x.floor() as usize).collect();
     let mut left = rows - parts.iter().sum::<usize>();
     let mut order: Vec<usize> = (0..ratios.len()).filter(|&i| ratios[i] > 0.0).collect();
@@ -25,6 +24,14 @@ pub fn split_rows(rows: usize, ratios: &[f64]) -> Result<Vec<usize>> {
         left -= 1;
     }
     Ok(parts)
+}
+
+/// `ratios[i] / Σ ratios` for ratios ≥ 0, not all 0: scaled by the largest first, as
+/// the sum of finite ratios can overflow to Infinity (`[1e308, 1e308]` gave shares of 0).
+pub fn shares(ratios: &[f64]) -> Vec<f64> {
+    let top = ratios.iter().fold(0.0, |a: f64, &r| a.max(r));
+    let sum: f64 = ratios.iter().map(|r| r / top).sum();
+    ratios.iter().map(|r| r / top / sum).collect()
 }
 
 /// Ratios must be finite, ≥ 0, and not all 0.
@@ -170,6 +177,18 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Finite ratios whose sum overflows to Infinity split as any others: every share
+    /// was 0, and the largest-remainder pass handed the rows round every device.
+    #[test]
+    fn ratios_whose_sum_overflows_split_in_proportion() {
+        assert_eq!(
+            split_rows(9, &[f64::MAX, f64::MAX, 1.0]).unwrap(),
+            [5, 4, 0]
+        );
+        assert_eq!(shares(&[1e308, 1e308]), [0.5, 0.5]);
+        assert_eq!(shares(&[f64::MAX, 0.0, f64::MAX / 4.0]), [0.8, 0.0, 0.2]);
     }
 
     #[test]
