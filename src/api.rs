@@ -170,9 +170,12 @@ impl Handle {
     /// was lost and a new one is on its way (then when it arrives).
     pub async fn ready(&self) -> Result<()> {
         loop {
+            // Only the loss is waited out: a replacement that failed (no adapter, no
+            // device) is this call's error, though `ensure` has already asked again
+            // (waiting on that too left the call pending for as long as no GPU came).
             let waiting = self.with(|e| match e.ensure() {
                 Ok(()) => Ok(false),
-                Err(_) if e.replacing() => Ok(true),
+                Err(GpgpuError::DeviceLost { .. }) if e.replacing() => Ok(true),
                 Err(err) => Err(err),
             })?;
             if !waiting {

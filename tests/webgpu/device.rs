@@ -333,6 +333,45 @@ async fn a_runs_reads_in_flight_at_a_loss_are_device_lost() {
     assert_eq!(floats(&r), [7.0, 10.0, 15.0, 22.0]);
 }
 
+/// When no new device can be had after a loss (here requestAdapter gives none), the
+/// next call is NO_WEBGPU, and a call once the GPU is back works: the Async call
+/// waited, never settling, for as long as no adapter came.
+#[wasm_bindgen_test]
+async fn a_replacement_that_fails_is_the_next_calls_error() {
+    let g = js_on(Backend::WebGpu).await;
+    let m = || js(&[1.0, 2.0, 3.0, 4.0]);
+    let navigator = Reflect::get(&js_sys::global(), &"navigator".into()).unwrap();
+    let gpu = Reflect::get(&navigator, &"gpu".into()).unwrap();
+    let none = js_sys::Function::new_no_args("return Promise.resolve(null)");
+    // A call's outcome, or "pending" if it has not settled in 5 s.
+    let within = |p: js_sys::Promise| async move {
+        let timeout = js_sys::Promise::new(&mut |resolve, _| {
+            let global: web_sys::Window = js_sys::global().unchecked_into();
+            let _ = global.set_timeout_with_callback_and_timeout_and_arguments_1(
+                &resolve,
+                5000,
+                &"pending".into(),
+            );
+        });
+        settle(js_sys::Promise::race(&js_sys::Array::of2(&p, &timeout))).await
+    };
+    Reflect::set(&gpu, &"requestAdapter".into(), &none).unwrap();
+    let old: web_sys::GpuDevice = g.device().unchecked_into();
+    old.destroy();
+    let lost = within(g.square_async(num(2.0), m(), u())).await;
+    let no_adapter = within(g.square_async(num(2.0), m(), u())).await;
+    Reflect::delete_property(gpu.unchecked_ref::<Object>(), &"requestAdapter".into()).unwrap();
+    assert_js_error(lost, "DEVICE_LOST", "the WebGPU device was lost");
+    assert_js_error(no_adapter, "NO_WEBGPU", "gave no adapter");
+    // The GPU is back: a call asks again, and works (the first may still see the
+    // request made while there was none).
+    let mut got = within(g.square_async(num(2.0), m(), u())).await;
+    if got.is_err() {
+        got = within(g.square_async(num(2.0), m(), u())).await;
+    }
+    assert_eq!(floats(&got.unwrap()), [7.0, 10.0, 15.0, 22.0]);
+}
+
 #[wasm_bindgen_test]
 async fn a_wgsl_error_is_shader_compile_with_the_compilers_messages() {
     let g = on(Backend::WebGpu).await;
