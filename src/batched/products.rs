@@ -98,24 +98,46 @@ fn identities(count: usize, n: usize) -> Vec<f32> {
     id.repeat(count)
 }
 
+/// The tiles of every slot of `plan` over `inputs`, once each slot's atlas of `count`
+/// tiles is known to fit the device.
+fn atlases_fit(e: &Engine, count: usize, plan: &PassPlan, inputs: &[Shape]) -> Result<Vec<Shape>> {
+    let shapes = plan.check(inputs)?;
+    let w = e.atlas_width();
+    for (slot, s) in shapes.iter().enumerate() {
+        e.check_atlas(
+            &format!(
+                "a batch of {count} {}x{} matrices (slot {slot})",
+                s.rows, s.cols
+            ),
+            Atlas::new(*s, w).shape(count),
+        )?;
+    }
+    Ok(shapes)
+}
+
+/// Refuses a batched product that does not fit the device before its arrays are read:
+/// the JavaScript calls ask first, as arrays too large to copy into wasm memory (two of
+/// 1 GiB for a batch past the atlas limit anyway) trapped ("unreachable") on the copies.
+pub fn check_product(e: &Engine, count: usize, [rows, inner, cols]: [usize; 3]) -> Result<()> {
+    check_sizes(count, &[("rows", rows), ("inner", inner), ("cols", cols)])?;
+    let inputs = [Shape::new(rows, inner), Shape::new(inner, cols)];
+    atlases_fit(e, count, &passes::product(), &inputs).map(drop)
+}
+
+/// [`check_product`] for a batched power.
+pub fn check_power(e: &Engine, count: usize, n: usize, p: u64) -> Result<()> {
+    check_sizes(count, &[("n", n)])?;
+    atlases_fit(e, count, &passes::power(p), &[Shape::square(n)]).map(drop)
+}
+
 /// Uploads the job's inputs and queues every pass; returns the result's atlas
 /// (None for M^0) and its layout.
 fn queue(e: &mut Engine, job: &Job) -> Result<Option<(Matrix, Atlas)>> {
     e.ensure()?;
-    let shapes = job
-        .plan
-        .check(&job.inputs.iter().map(|(s, _)| *s).collect::<Vec<_>>())?;
+    let inputs: Vec<Shape> = job.inputs.iter().map(|(s, _)| *s).collect();
+    let shapes = atlases_fit(e, job.count, &job.plan, &inputs)?;
     let w = e.atlas_width();
     let atlas = |tile: Shape| Atlas::new(tile, w);
-    for (slot, s) in shapes.iter().enumerate() {
-        e.check_atlas(
-            &format!(
-                "a batch of {} {}x{} matrices (slot {slot})",
-                job.count, s.rows, s.cols
-            ),
-            atlas(*s).shape(job.count),
-        )?;
-    }
     // The inputs and the result, each once in WebAssembly memory at a time (an input
     // is freed once packed and uploaded where the job owns it, the read once
     // unpacked); twice over on the CPU backend. Unchecked, 200,000 32×32 products

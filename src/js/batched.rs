@@ -21,7 +21,10 @@ struct ProductArgs {
     b: Vec<f32>,
 }
 
+/// The sizes are checked against the device before the arrays are read (see
+/// [`products::check_product`]).
 fn product_args(
+    g: &JsGpgpu,
     batch: &JsValue,
     [rows, inner, cols]: [&JsValue; 3],
     a: &JsValue,
@@ -33,6 +36,7 @@ fn product_args(
         batched::side("inner", number_arg("inner", inner)?)?,
         batched::side("cols", number_arg("cols", cols)?)?,
     ];
+    products::check_product(&g.gpu.engine(), count, dims)?;
     // Before the arrays are copied into WebAssembly memory.
     products::check_product_memory(count, dims)?;
     Ok(ProductArgs {
@@ -51,10 +55,17 @@ struct PowerArgs {
     p: u64,
 }
 
-fn power_args(batch: &JsValue, n: &JsValue, m: &JsValue, p: &JsValue) -> Result<PowerArgs> {
+fn power_args(
+    g: &JsGpgpu,
+    batch: &JsValue,
+    n: &JsValue,
+    m: &JsValue,
+    p: &JsValue,
+) -> Result<PowerArgs> {
     let count = batched::count(number_arg("batch", batch)?)?;
     let n = batched::side("n", number_arg("n", n)?)?;
     let p = shape::count("p", number_arg("p", p)?, MAX_COUNT)?;
+    products::check_power(&g.gpu.engine(), count, n, p)?;
     // Before the array is copied into WebAssembly memory.
     let tile = crate::plan::shape::Shape::square(n);
     products::check_memory(count, &[tile], tile)?;
@@ -82,7 +93,7 @@ impl JsGpgpu {
         #[wasm_bindgen(unchecked_param_type = "Matrix")] b: JsValue,
     ) -> JsResult<Float32Array> {
         let run = || {
-            let x = product_args(&batch, [&rows, &inner, &cols], &a, &b)?;
+            let x = product_args(self, &batch, [&rows, &inner, &cols], &a, &b)?;
             products::multiply_now(&mut self.gpu.engine(), x.count, x.dims, x.a, x.b)
         };
         run()
@@ -101,7 +112,7 @@ impl JsGpgpu {
         #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] b: JsValue,
     ) -> Promise {
-        let args = product_args(&batch, [&rows, &inner, &cols], &a, &b);
+        let args = product_args(self, &batch, [&rows, &inner, &cols], &a, &b);
         let handle = self.gpu.handle();
         future_to_promise(async move {
             let x = args.map_err(to_js_error)?;
@@ -122,7 +133,7 @@ impl JsGpgpu {
         #[wasm_bindgen(unchecked_param_type = "number")] p: JsValue,
     ) -> JsResult<Float32Array> {
         let run = || {
-            let x = power_args(&batch, &n, &m, &p)?;
+            let x = power_args(self, &batch, &n, &m, &p)?;
             products::power_now(&mut self.gpu.engine(), x.count, x.n, x.m, x.p)
         };
         run()
@@ -139,7 +150,7 @@ impl JsGpgpu {
         #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] p: JsValue,
     ) -> Promise {
-        let args = power_args(&batch, &n, &m, &p);
+        let args = power_args(self, &batch, &n, &m, &p);
         let handle = self.gpu.handle();
         future_to_promise(async move {
             let x = args.map_err(to_js_error)?;

@@ -13,6 +13,7 @@ macro_rules! batched_tests {
             batched_products_match_the_reference,
             batched_powers_match_the_reference,
             batched_errors_say_what_to_do,
+            a_batch_too_big_for_the_device_is_refused_before_its_arrays_are_read,
             a_thousand_batched_calls_leak_nothing,
         );
     };
@@ -192,6 +193,31 @@ pub async fn batched_errors_say_what_to_do(backend: Backend) {
             .multiply_batched(n(1.0), n(1.0), n(1.0), n(1.0), arr(1), arr(1))
             .map(JsValue::from);
         assert_js_error(e, "NEEDS_ASYNC", "multiplyBatchedAsync");
+    }
+}
+
+/// A batch whose atlas the device cannot hold is SIZE_OVER_LIMIT before its arrays
+/// are read (empty ones here), as a plain product's size is: the arrays were copied
+/// into wasm memory first, so a batch given two arrays of 1 GiB (2.6e8 1×1 products)
+/// trapped ("unreachable") on the copies, and every later call of the page hung.
+pub async fn a_batch_too_big_for_the_device_is_refused_before_its_arrays_are_read(
+    backend: Backend,
+) {
+    let api = js_on(backend).await;
+    let n = |v: f64| JsValue::from(v);
+    let empty = || JsValue::from(Float32Array::new_with_length(0));
+    let most = u32::MAX as f64;
+    let product = api.multiply_batched_async(n(most), n(32.0), n(32.0), n(32.0), empty(), empty());
+    let power = api.power_batched_async(n(most), n(32.0), empty(), n(3.0));
+    for (what, p) in [("product", product), ("power", power)] {
+        let msg = assert_js_error(settle(p).await, "SIZE_OVER_LIMIT", "the atlas of a batch");
+        assert!(msg.contains("4294967295 32x32 matrices"), "{what}: {msg}");
+    }
+    if backend != Backend::WebGpu {
+        let r = api.multiply_batched(n(most), n(1.0), n(1.0), n(1.0), empty(), empty());
+        assert_js_error(r, "SIZE_OVER_LIMIT", "the atlas of a batch");
+        let r = api.power_batched(n(most), n(2.0), empty(), n(0.0));
+        assert_js_error(r, "SIZE_OVER_LIMIT", "the atlas of a batch");
     }
 }
 
