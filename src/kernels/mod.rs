@@ -192,7 +192,13 @@ pub fn context_2d(canvas: &Canvas) -> Result<CanvasRenderingContext2d> {
         .map(|c| c.unchecked_into::<CanvasRenderingContext2d>())
         .ok_or_else(|| GpgpuError::BadArgument {
             name: "canvas".into(),
-            detail: "a heatmap needs a canvas that can give a '2d' context".into(),
+            // getContext('2d') gives nothing (or throws) only for a canvas that has
+            // another context or was handed to an OffscreenCanvas.
+            detail: "a heatmap needs a canvas that can give a '2d' context, and this one \
+                     already has another ('webgl2' or 'webgpu': a WebGL Gpgpu's own canvas \
+                     is one) or was transferred to an OffscreenCanvas; draw on a canvas \
+                     used only for 2D drawing, such as a new one"
+                .into(),
         })
 }
 

@@ -21,6 +21,7 @@ macro_rules! argument_error_tests {
             every_argument_of_the_wrong_kind_is_a_gpgpu_error,
             options_left_undefined_take_their_defaults,
             a_name_of_the_wrong_kind_lists_the_names_taken,
+            a_canvas_with_another_context_says_to_draw_on_another,
         );
     };
 }
@@ -660,4 +661,39 @@ pub async fn a_name_of_the_wrong_kind_lists_the_names_taken(setup: JsSetup) {
         "BAD_ARGUMENT",
         "got 0; use 'a' (or 'input'), 'latest' or 'result'",
     );
+}
+
+/// A heatmap on a canvas that already has another context (a WebGL Gpgpu's own
+/// canvas, say) says why and what to draw on: it said only that the canvas must give
+/// a '2d' context.
+pub async fn a_canvas_with_another_context_says_to_draw_on_another(setup: JsSetup) {
+    let api = setup.make().await;
+    let taken = canvas(2, 2);
+    taken
+        .get_context("webgl2")
+        .unwrap()
+        .expect("a WebGL2 context");
+    let two = || [num(2.0), num(2.0)];
+    let m = || js(&[1.0, 2.0, 3.0, 4.0]);
+    let r = api
+        .draw_heatmap(two(), m(), taken.into(), JsValue::UNDEFINED)
+        .await;
+    let msg = assert_js_error(r, "BAD_ARGUMENT", "canvas: a heatmap needs");
+    assert!(msg.contains("already has another"), "{msg}");
+    assert!(
+        msg.contains("draw on a canvas used only for 2D drawing"),
+        "{msg}"
+    );
+    if api.backend() == Backend::WebGl {
+        let r = api
+            .draw_heatmap(two(), m(), api.g.canvas(), JsValue::UNDEFINED)
+            .await;
+        let msg = assert_js_error(r, "BAD_ARGUMENT", "a WebGL Gpgpu's own canvas");
+        assert!(msg.contains("such as a new one"), "{msg}");
+    }
+    // A 2D canvas works.
+    let r = api
+        .draw_heatmap(two(), m(), canvas(2, 2).into(), JsValue::UNDEFINED)
+        .await;
+    assert!(r.is_ok(), "{r:?}");
 }
