@@ -41,7 +41,7 @@ fn check_sizes(count: usize, sides: &[(&str, usize)]) -> Result<()> {
 /// Refuses a batch whose inputs (`tiles`, `count` of each) and result cannot be
 /// held in WebAssembly memory together: SIZE_OVER_LIMIT, before any array is copied
 /// in (200,000 32×32 products hold 2.5 GB; twice that would not fit).
-pub(crate) fn check_memory(count: usize, tiles: &[Shape], result: Shape) -> Result<()> {
+fn check_memory(count: usize, tiles: &[Shape], result: Shape) -> Result<()> {
     let stacked = |t: &Shape| Shape::new(count.saturating_mul(t.rows), t.cols);
     let inputs: Vec<Shape> = tiles.iter().map(stacked).collect();
     grid::check_memory(
@@ -52,7 +52,7 @@ pub(crate) fn check_memory(count: usize, tiles: &[Shape], result: Shape) -> Resu
 }
 
 /// [`check_memory`] of a batched product's arguments.
-pub(crate) fn check_product_memory(count: usize, [rows, inner, cols]: [usize; 3]) -> Result<()> {
+fn check_product_memory(count: usize, [rows, inner, cols]: [usize; 3]) -> Result<()> {
     let tiles = [Shape::new(rows, inner), Shape::new(inner, cols)];
     check_memory(count, &tiles, Shape::new(rows, cols))
 }
@@ -115,19 +115,23 @@ fn atlases_fit(e: &Engine, count: usize, plan: &PassPlan, inputs: &[Shape]) -> R
     Ok(shapes)
 }
 
-/// Refuses a batched product that does not fit the device before its arrays are read:
-/// the JavaScript calls ask first, as arrays too large to copy into wasm memory (two of
+/// Refuses a batched product that does not fit the device, or whose inputs and result
+/// do not fit in WebAssembly memory together, before its arrays are read: the
+/// JavaScript calls ask first, as arrays too large to copy into wasm memory (two of
 /// 1 GiB for a batch past the atlas limit anyway) trapped ("unreachable") on the copies.
 pub fn check_product(e: &Engine, count: usize, [rows, inner, cols]: [usize; 3]) -> Result<()> {
     check_sizes(count, &[("rows", rows), ("inner", inner), ("cols", cols)])?;
     let inputs = [Shape::new(rows, inner), Shape::new(inner, cols)];
-    atlases_fit(e, count, &passes::product(), &inputs).map(drop)
+    atlases_fit(e, count, &passes::product(), &inputs)?;
+    check_product_memory(count, [rows, inner, cols])
 }
 
 /// [`check_product`] for a batched power.
 pub fn check_power(e: &Engine, count: usize, n: usize, p: u64) -> Result<()> {
     check_sizes(count, &[("n", n)])?;
-    atlases_fit(e, count, &passes::power(p), &[Shape::square(n)]).map(drop)
+    let tile = Shape::square(n);
+    atlases_fit(e, count, &passes::power(p), &[tile])?;
+    check_memory(count, &[tile], tile)
 }
 
 /// Uploads the job's inputs and queues every pass; returns the result's atlas

@@ -15,8 +15,8 @@ use crate::plan::homography::{self, RansacOptions, RansacPasses};
 type Normaliser = (f64, f64, f64);
 
 /// (x, y) in the coordinates of `t`, as float32 for the GPU.
-fn normalised((s, tx, ty): Normaliser, x: f32, y: f32) -> [f32; 2] {
-    [(s * x as f64 + tx) as f32, (s * y as f64 + ty) as f32]
+fn normalised(t: Normaliser, x: f32, y: f32) -> [f32; 2] {
+    homography::normalise(t, [x as f64, y as f64]).map(|v| v as f32)
 }
 use crate::plan::layout::Layout;
 use crate::plan::semiring::Semiring;

@@ -37,8 +37,6 @@ fn product_args(
         batched::side("cols", number_arg("cols", cols)?)?,
     ];
     products::check_product(&g.gpu.engine(), count, dims)?;
-    // Before the arrays are copied into WebAssembly memory.
-    products::check_product_memory(count, dims)?;
     Ok(ProductArgs {
         count,
         dims,
@@ -66,9 +64,6 @@ fn power_args(
     let n = batched::side("n", number_arg("n", n)?)?;
     let p = shape::count("p", number_arg("p", p)?, MAX_COUNT)?;
     products::check_power(&g.gpu.engine(), count, n, p)?;
-    // Before the array is copied into WebAssembly memory.
-    let tile = crate::plan::shape::Shape::square(n);
-    products::check_memory(count, &[tile], tile)?;
     Ok(PowerArgs {
         count,
         n,

@@ -161,6 +161,11 @@ pub fn normalisation(points: &[[f64; 2]]) -> (f64, f64, f64) {
     (scale, -scale * cx, -scale * cy)
 }
 
+/// `p` moved by the normalisation `(scale, tx, ty)` of [`normalisation`].
+pub fn normalise((s, tx, ty): (f64, f64, f64), p: [f64; 2]) -> [f64; 2] {
+    [s * p[0] + tx, s * p[1] + ty]
+}
+
 /// The two DLT rows of a correspondence (x, y) → (u, v) with h₃₃ = 1: the left
 /// sides (8 each) and right sides.
 pub fn dlt_rows([x, y]: [f64; 2], [u, v]: [f64; 2]) -> [([f64; 8], f64); 2] {
@@ -239,12 +244,11 @@ pub fn fit(src: &[[f64; 2]], dst: &[[f64; 2]]) -> Option<[f64; 9]> {
         return None;
     }
     let (t1, t2) = (normalisation(src), normalisation(dst));
-    let apply = |(s, tx, ty): (f64, f64, f64), p: [f64; 2]| [s * p[0] + tx, s * p[1] + ty];
     // Normal equations AᵀA h = Aᵀb (for 4 points A is square and this is A h = b).
     let mut ata = [0.0; 64];
     let mut atb = [0.0; 8];
     for (p, q) in src.iter().zip(dst) {
-        for (row, rhs) in dlt_rows(apply(t1, *p), apply(t2, *q)) {
+        for (row, rhs) in dlt_rows(normalise(t1, *p), normalise(t2, *q)) {
             for i in 0..8 {
                 atb[i] += row[i] * rhs;
                 for j in 0..8 {
