@@ -38,17 +38,17 @@ serve: build
 	python3 scripts/serve.py --port $(PORT)
 
 lint: setup
-	cargo fmt --check
-	cargo clippy --all-targets -- -D warnings
-	cargo clippy --all-targets --target $(WASM_TARGET) -- -D warnings
-	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets -- -D warnings
+	cargo clippy --workspace --all-targets --target $(WASM_TARGET) -- -D warnings
+	RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 	@# A syntax error in one page module stops the whole page: catch it in a second.
 	@for f in $$(git ls-files 'www/*.js' 'scripts/*.mjs' 'scripts/bench/*.mjs' 'tests/e2e/*.mjs'); do \
 	  node --check "$$f" || exit 1; done
 
 test-native:
-	cargo test --lib
-	cargo test --doc
+	cargo test --workspace --lib
+	cargo test --workspace --doc
 
 test-browser: setup-test
 	cargo test --target $(WASM_TARGET) --test '*'

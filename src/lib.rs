@@ -101,12 +101,20 @@ pub mod blocks;
 pub mod cpu;
 pub mod devices;
 pub mod engine;
-pub mod error;
+pub use gpgpu_matrix_plan::error;
 pub mod gl;
 pub mod js;
 pub mod kernels;
 pub mod linear;
-pub mod plan;
+/// The pure-Rust part, a crate of its own (`plan/`): shapes and validation, texture
+/// layouts, pass plans, the float64 reference, metrics, seeded inputs, symbolic
+/// phases, Fox's and Cannon's algorithms as data. None of it touches WebGL or WebGPU.
+pub mod plan {
+    pub use gpgpu_matrix_plan::{
+        batched, blocks, graphs, homography, layout, linalg, lu, mesh, metrics, passes, random,
+        reference, semiring, shape, sparse, svd,
+    };
+}
 pub mod run;
 pub mod sparse;
 pub mod webgpu;

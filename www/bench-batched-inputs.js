@@ -1,6 +1,6 @@
 // Inputs of the batched small-matrix bench and its float64 checks (no DOM, node imports it
 // too): the synthetic homography scene, RANSAC's 4-point samples (the same generator and
-// draw as src/plan/homography.rs), the normalised DLT and its exact 8×8 solve, a float64
+// draw as plan/src/homography.rs), the normalised DLT and its exact 8×8 solve, a float64
 // one-sided Jacobi SVD, and sampled checks of every result the bench times, so that a
 // wrong fast number is reported as wrong.
 import { mulberry32 } from './reference.js';
@@ -36,7 +36,7 @@ export function homographyScene(n, outliers, noise, seed) {
   return { src, dst, truth, n };
 }
 
-/** RANSAC's samples: 4 distinct indices per hypothesis (src/plan/homography.rs `samples`). */
+/** RANSAC's samples: 4 distinct indices per hypothesis (plan/src/homography.rs `samples`). */
 export function ransacSamples(n, iterations, seed) {
   const next = mulberry32(seed);
   const out = new Uint32Array(4 * iterations);

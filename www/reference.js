@@ -1,11 +1,11 @@
 // The JavaScript double-precision reference: what the GPU's float32 answer is
 // compared with. Plain ES module, no dependencies; it runs in the page, in Web
-// Workers and in Node. The same definitions exist in Rust (src/plan/).
+// Workers and in Node. The same definitions exist in Rust (plan/src/).
 //
 // Matrices are row-major: element (i, j) of a rows×cols matrix is at i*cols + j.
 // Inputs may be Float32Array, Float64Array or plain arrays; results are Float64Array.
 
-/** Mulberry32: a tiny seeded generator, identical to src/plan/random.rs. */
+/** Mulberry32: a tiny seeded generator, identical to plan/src/random.rs. */
 export function mulberry32(seed) {
   let a = seed >>> 0;
   return function next() {

@@ -11,8 +11,7 @@
 //! works on the CPU.
 
 pub mod heatmap;
-pub mod kernel;
-pub mod passes;
+pub use gpgpu_matrix_plan::cpu::{kernel, passes};
 
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;

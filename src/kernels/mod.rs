@@ -163,7 +163,7 @@ impl Kernel {
             Kernel::Global => "wgsl/matmul_global.wgsl",
             Kernel::Tiled16 => "wgsl/matmul_tiled.wgsl",
             Kernel::Register => "wgsl/matmul_register.wgsl",
-            Kernel::Simd => "src/cpu/kernel.rs",
+            Kernel::Simd => "plan/src/cpu/kernel.rs",
         }
     }
 
@@ -172,7 +172,7 @@ impl Kernel {
         match self.backend() {
             Backend::WebGl => self.glsl(),
             Backend::WebGpu => webgpu::file_source(self),
-            Backend::Cpu => include_str!("../cpu/kernel.rs"),
+            Backend::Cpu => include_str!("../../plan/src/cpu/kernel.rs"),
         }
     }
 }

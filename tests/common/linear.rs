@@ -5,7 +5,7 @@
 //! factorization stopped part way, the errors of bad systems and the leak
 //! check. Outputs are poisoned with NaN before every pass. One random system of
 //! n = 1024 runs on WebGPU (~20 s on SwiftShader); the other heavy cases (Hilbert
-//! past float32's reach, every kind up to 1024) are native tests of src/plan/lu.rs.
+//! past float32's reach, every kind up to 1024) are native tests of plan/src/lu.rs.
 
 use super::*;
 use gpgpu_matrix::linear::lu::{Lu, Solution};

@@ -23,7 +23,7 @@ macro_rules! svd_tests {
 
 /// Relative tolerance of the checks: ‖A − UΣVᵀ‖_F/‖A‖_F, ‖UᵀU − I‖_F, ‖VᵀV − I‖_F,
 /// and each σ against the reference. Float32 Jacobi reaches 2e-6, 4e-6, 7e-6 and
-/// 4e-6 on these shapes (src/plan/svd.rs measures it natively).
+/// 4e-6 on these shapes (plan/src/svd.rs measures it natively).
 const SVD_TOL: f64 = 1e-5;
 
 /// A batched SVD on `g`: blocking on WebGL, async on WebGPU.

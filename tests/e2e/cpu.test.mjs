@@ -55,7 +55,7 @@ test('backend=cpu: passes on the Web Workers, heatmaps, the Rust kernel and a sm
 
   // The shader panel: no shader, the Rust kernel with its key lines.
   assert.equal(await page.inputValue('#shader-kernel'), 'simd');
-  assert.match(await page.textContent('#shader-about'), /^src\/cpu\/kernel\.rs — .*This is the kernel that ran\. No shader/);
+  assert.match(await page.textContent('#shader-about'), /^plan\/src\/cpu\/kernel\.rs — .*This is the kernel that ran\. No shader/);
   const notes = await page.$$eval('#shader-notes li', (li) => li.map((x) => x.textContent));
   assert.ok(notes.length >= 8, notes.join('\n'));
   assert.ok(notes.some((t) => /OpenMP parallel-for/.test(t)));

@@ -1,5 +1,5 @@
 // The matrices of "Linear systems": the same seeded families as the Rust tests
-// (src/plan/lu.rs: hilbert, dominant, zero_diagonal, rank_deficient), float64
+// (plan/src/lu.rs: hilbert, dominant, zero_diagonal, rank_deficient), float64
 // checks (the residual ‖Ax − b‖/‖b‖, x = X·b for an inverse), and a small
 // heatmap of one elimination step drawn on a plain <canvas>.
 import { mulberry32 } from '../reference.js';

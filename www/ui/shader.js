@@ -124,7 +124,7 @@ const GENERIC = [
   { re: /texelFetch|texture\(/, note: 'Reads input texels.' },
 ];
 
-// The CPU kernel (src/cpu/kernel.rs): Rust, not a shader.
+// The CPU kernel (plan/src/cpu/kernel.rs): Rust, not a shader.
 const SIMD = [
   { re: /pub fn product\(/, note: 'C\'s rows of one worker ← its rows of A · B. Each Web Worker calls this on its block of rows: the OpenMP parallel-for of the chapter, with a static schedule.' },
   { re: /for jc in /, note: 'Blocks of NC columns of B and C.' },

@@ -117,8 +117,8 @@ pub fn transpose(rows: usize, cols: usize, a: &[f64]) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::reference::multiply;
-    use crate::plan::semiring::Semiring::Ordinary;
+    use crate::reference::multiply;
+    use crate::semiring::Semiring::Ordinary;
 
     #[test]
     fn gaussian_elimination_solves_and_detects_singularity() {

@@ -12,7 +12,7 @@
 use std::ops::Range;
 
 use crate::error::{js_number, GpgpuError, Result};
-use crate::plan::shape::Shape;
+use crate::shape::Shape;
 
 /// The largest mesh side: 8×8 = 64 nodes.
 pub const MAX_MESH: usize = 8;
@@ -427,9 +427,9 @@ fn cannon(mut mesh: Mesh) -> Mesh {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::random;
-    use crate::plan::reference::{multiply, to_f64};
-    use crate::plan::semiring::Semiring;
+    use crate::random;
+    use crate::reference::{multiply, to_f64};
+    use crate::semiring::Semiring;
 
     /// Every (n, q) the tests run: q = 1..8 on n from q up, multiples of q and not.
     fn cases() -> impl Iterator<Item = (usize, usize)> {

@@ -14,7 +14,7 @@
 //! natively); the wasm build's SIMD one is checked in the browser tests.
 //! Min-plus and Boolean products are simple loops: they teach, they are not timed.
 
-use crate::plan::semiring::{Semiring, NO_EDGE};
+use crate::semiring::{Semiring, NO_EDGE};
 
 /// Rows of C per micro-kernel call.
 pub const MR: usize = 4;
@@ -262,8 +262,8 @@ pub fn static_schedule(rows: usize, parts: usize) -> Vec<std::ops::Range<usize>>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::random;
-    use crate::plan::reference;
+    use crate::random;
+    use crate::reference;
 
     fn check(semiring: Semiring, d: Dims, seed: u32) {
         let mut a = random::uniform(seed, d.rows * d.inner, -1.0, 1.0);

@@ -8,7 +8,7 @@
 //! product computes only the terms whose two blocks are both stored.
 
 use crate::error::{GpgpuError, Result};
-use crate::plan::shape::{self, Shape};
+use crate::shape::{self, Shape};
 
 /// The pieces `n` is cut into by tiles of at most `tile`: (start, length), every
 /// piece `tile` long but the last. The chapter's 3 = 2 + 1 is `pieces(3, 2)`.
@@ -740,7 +740,7 @@ pub fn reference_product(a: &BlockSparse, b: &BlockSparse) -> Result<Vec<f64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::random::Mulberry32 as Rng;
+    use crate::random::Mulberry32 as Rng;
 
     fn random_sparse(rng: &mut Rng, shape: Shape, bs: usize, density: f64) -> BlockSparse {
         let (gr, gc) = (shape.rows.div_ceil(bs), shape.cols.div_ceil(bs));

@@ -8,8 +8,8 @@
 //! ((h₀x + h₁y + h₂)/w, (h₃x + h₄y + h₅)/w) with w = h₆x + h₇y + h₈.
 
 use crate::error::{GpgpuError, Result};
-use crate::plan::linalg::gaussian_solve;
-use crate::plan::random::Mulberry32;
+use crate::linalg::gaussian_solve;
+use crate::random::Mulberry32;
 
 /// What RANSAC's GPU passes are told: how many hypotheses and correspondences,
 /// the width of the lists (x, y, u, v per correspondence; 4 sample indices and 9
@@ -24,8 +24,8 @@ pub struct RansacPasses {
 
 impl RansacPasses {
     /// A list of `len` floats as a matrix `width` wide.
-    pub fn list(&self, len: usize) -> crate::plan::shape::Shape {
-        crate::plan::shape::Shape::new(len.div_ceil(self.width).max(1), self.width)
+    pub fn list(&self, len: usize) -> crate::shape::Shape {
+        crate::shape::Shape::new(len.div_ceil(self.width).max(1), self.width)
     }
 }
 

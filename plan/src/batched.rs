@@ -2,9 +2,9 @@
 //! matrices lie side by side in GPU memory ([`Atlas`], the developer's log's
 //! "side by side" layout), and the float64 reference. Tested natively.
 
+use crate::blocks::Atlas;
 use crate::error::{GpgpuError, Result};
-use crate::plan::blocks::Atlas;
-use crate::plan::shape::{self, Shape};
+use crate::shape::{self, Shape};
 
 /// The largest side of a batched matrix: small matrices, one invocation or
 /// fragment per output entry looping over at most this many terms.

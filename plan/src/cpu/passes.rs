@@ -6,15 +6,15 @@
 //! batched, linear) run unchanged.
 //!
 //! Float32 as on the GPU, except RANSAC's 4-point fits, which reuse the float64 DLT
-//! of [`crate::plan::homography`] (the shader's steps, in double) rather than
+//! of [`crate::homography`] (the shader's steps, in double) rather than
 //! carrying a second copy of them.
 
-use crate::plan::batched::BatchedProduct;
-use crate::plan::blocks::Numeric;
-use crate::plan::homography::{self, RansacPasses};
-use crate::plan::lu::{self, LuPlan};
-use crate::plan::semiring::Semiring;
-use crate::plan::svd::{self, SvdPlan};
+use crate::batched::BatchedProduct;
+use crate::blocks::Numeric;
+use crate::homography::{self, RansacPasses};
+use crate::lu::{self, LuPlan};
+use crate::semiring::Semiring;
+use crate::svd::{self, SvdPlan};
 
 /// out ← alpha·p + beta·q + gamma·I, element-wise over rows `cols` wide
 /// (wgsl/affine.wgsl); without q its term is absent, not 0·p (which would turn an
@@ -165,7 +165,7 @@ pub fn ransac_score(p: &RansacPasses, [pts, hyps]: [&[f32]; 2], counts: &mut [f3
 
 /// A batch of SVDs by one-sided Jacobi (wgsl/svd_jacobi.wgsl): each matrix's
 /// [U; V; σᵀ] tile, and its sweeps, by the float32 algorithm of
-/// [`crate::plan::svd`].
+/// [`crate::svd`].
 pub fn svd_jacobi(p: &SvdPlan, a: &[f32], [out, sweeps]: [&mut [f32]; 2]) {
     let (rows, cols) = (p.shape.rows, p.shape.cols);
     let input = p.input.unpack(a, p.shape.count);
@@ -203,10 +203,10 @@ pub fn lu_back(p: &LuPlan, w: &[f32], x: &mut [f32]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::blocks::Atlas;
-    use crate::plan::lu::LuShape;
-    use crate::plan::shape::Shape;
-    use crate::plan::svd::SvdShape;
+    use crate::blocks::Atlas;
+    use crate::lu::LuShape;
+    use crate::shape::Shape;
+    use crate::svd::SvdShape;
 
     #[test]
     fn spmv_sums_each_row_and_zeroes_the_padding() {

@@ -82,7 +82,7 @@ pub fn power(sr: Semiring, n: usize, m: &[f64], mut p: u64) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::semiring::NO_EDGE;
+    use crate::semiring::NO_EDGE;
 
     #[test]
     fn products_of_known_matrices() {

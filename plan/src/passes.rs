@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 
 use crate::error::{GpgpuError, NumberProblem, Result};
-use crate::plan::shape::Shape;
+use crate::shape::Shape;
 
 /// Most squarings `repeated_square` accepts: M^(2^64) already overflows float32 for
 /// any |entry| other than 0 and 1, and a larger count would only burn GPU time (or,

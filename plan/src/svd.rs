@@ -13,10 +13,10 @@
 //! Then σ_j = ‖a_j‖, U_j = a_j/σ_j (a zero column where σ_j = 0), sorted by σ
 //! decreasing.
 
+use crate::batched;
+use crate::blocks::Atlas;
 use crate::error::{GpgpuError, Result};
-use crate::plan::batched;
-use crate::plan::blocks::Atlas;
-use crate::plan::shape::Shape;
+use crate::shape::Shape;
 
 /// The most columns a batched SVD takes: one invocation per column, so a
 /// WebGPU workgroup ([`GROUP_SIZE`]) holds at least two matrices.
@@ -434,7 +434,7 @@ impl SvdPlan {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::random;
+    use crate::random;
 
     #[test]
     fn sizes_are_checked() {

@@ -10,7 +10,7 @@
 //! limits them there.
 
 use crate::error::{js_number, GpgpuError, Result};
-use crate::plan::shape::Shape;
+use crate::shape::Shape;
 
 /// Largest index (row, column, offset) a WebGL texture holds exactly as a float.
 pub const F32_EXACT: usize = 1 << 24;
@@ -118,7 +118,7 @@ impl Csr {
 
     /// The nonzeros of a row-major rows×cols array, row by row (NaN counts as nonzero).
     pub fn from_dense(rows: usize, cols: usize, data: &[f32]) -> Result<Csr> {
-        crate::plan::shape::check_len("data", Shape::new(rows, cols), data.len())?;
+        crate::shape::check_len("data", Shape::new(rows, cols), data.len())?;
         let (mut values, mut columns, mut offsets) = (vec![], vec![], vec![0u32]);
         for row in data.chunks_exact(cols.max(1)).take(rows) {
             for (j, &v) in row.iter().enumerate() {
@@ -361,7 +361,7 @@ impl Tridiagonal {
 /// A bench matrix: `per_row` nonzeros in every row at seeded random columns
 /// (repeats allowed: they add up), values in [0.5, 1.5).
 pub fn random_uniform(rows: usize, cols: usize, per_row: usize, seed: u32) -> Csr {
-    let mut rng = crate::plan::random::Mulberry32::new(seed);
+    let mut rng = crate::random::Mulberry32::new(seed);
     let nnz = rows * per_row;
     let columns = (0..nnz)
         .map(|_| (rng.next_f64() * cols as f64) as u32)
@@ -389,7 +389,7 @@ pub fn random_skewed(rows: usize, nnz: usize, seed: u32) -> Csr {
         row_offsets.push(row_offsets[i] + len as u32);
     }
     let total = row_offsets[rows] as usize;
-    let mut rng = crate::plan::random::Mulberry32::new(seed);
+    let mut rng = crate::random::Mulberry32::new(seed);
     let columns = (0..total)
         .map(|_| (rng.next_f64() * rows as f64) as u32)
         .collect();
@@ -635,7 +635,7 @@ pub fn pack_indices(data: &[u32], width: usize, as_bits: bool) -> (Shape, Vec<f3
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::random::Mulberry32;
+    use crate::random::Mulberry32;
 
     struct Rng(Mulberry32);
     impl Rng {

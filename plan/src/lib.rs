@@ -1,0 +1,28 @@
+//! gpgpu-matrix's pure-Rust part: shapes and validation, texture layouts, pass plans,
+//! the float64 reference, error metrics, seeded random inputs, symbolic phases, Fox's
+//! and Cannon's message-passing algorithms as data, the error type, and the CPU
+//! backend's kernel and passes. None of it touches WebGL or WebGPU, so `cargo test`
+//! checks it natively without a browser. The library re-exports it (`gpgpu_matrix::plan`,
+//! `gpgpu_matrix::error`, `gpgpu_matrix::cpu::{kernel, passes}`).
+//!
+//! A crate of its own so that its loops keep opt-level 3 while the library around it is
+//! built for size (the workspace's Cargo.toml says why).
+
+pub mod batched;
+pub mod blocks;
+pub mod cpu;
+pub mod error;
+pub mod graphs;
+pub mod homography;
+pub mod layout;
+pub mod linalg;
+pub mod lu;
+pub mod mesh;
+pub mod metrics;
+pub mod passes;
+pub mod random;
+pub mod reference;
+pub mod semiring;
+pub mod shape;
+pub mod sparse;
+pub mod svd;
