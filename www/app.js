@@ -688,6 +688,9 @@ function buttons(state) {
   }
 }
 
+/** The query string of the configuration the page shows (Back / Forward compare with it). */
+let shownSearch = location.search;
+
 /**
  * Reads the form and writes the URL. A field of this run that does not parse stops
  * it: the field is marked, the problem shown, and null returned (typing 2.5 for n
@@ -715,6 +718,7 @@ function configFromForm(mode) {
   const q = withSectionParams(toQuery(config), location.search);
   // A new configuration is a new history entry, so Back returns to the previous run.
   if (`?${q}` !== location.search) history.pushState(null, '', `${location.pathname}?${q}`);
+  shownSearch = location.search;
   updatePermalink(config);
   return config;
 }
@@ -743,6 +747,7 @@ const sectionUrl = {
     const state = { ...parseSectionQuery(location.search).state, ...changes };
     const q = withSectionParams(demoQuery(location.search), '', state);
     if (`?${q}` !== location.search) history.replaceState(history.state, '', `${location.pathname}${q ? `?${q}` : ''}`);
+    shownSearch = location.search;
     const link = new URL($('permalink').href, location.href);
     $('permalink').href = `${link.pathname}?${withSectionParams(demoQuery(link.search), '', state)}`;
     slides?.refresh();
@@ -1147,6 +1152,11 @@ async function main() {
   // Back / Forward to an entry of this page: that entry's configuration, run as a
   // load of its link would.
   window.addEventListener('popstate', () => {
+    // An entry that differs only in its #fragment (an in-page link: "Skip to the results",
+    // a section, a line of the shader) is the configuration already shown: Back from it
+    // must not start the run again (a step-through would lose its passes).
+    if (location.search === shownSearch) return;
+    shownSearch = location.search;
     const { config: c, notes: n } = parseQuery(location.search);
     controls.set(c);
     showNotes(n);

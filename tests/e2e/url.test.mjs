@@ -269,3 +269,25 @@ test('each run from the form is a history entry: Back returns to the previous co
   assert.deepEqual(page.problems(), []);
   await page.context().close();
 });
+
+test('Back from an in-page link (#compute) keeps the step-through where it was: the same configuration is not run again', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=16&op=power&p=13`);
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  for (const passes of [1, 2]) {
+    await page.click('#step');
+    await page.waitForFunction((k) => document.body.dataset.status === 'paused' && document.body.dataset.passesDone === String(k), passes, { timeout: 30_000, polling: 50 });
+  }
+  const stepped = page.url();
+  await page.click('.page-header a[href="#compute"]');
+  await page.waitForFunction(() => location.hash === '#compute');
+  await page.goBack();
+  await page.waitForFunction((u) => location.href === u, stepped);
+  // A run started again would be "running", then paused at 0 passes: give it the time to.
+  await page.waitForTimeout(1500);
+  assert.equal(await page.evaluate(() => document.body.dataset.status), 'paused');
+  assert.match(await page.textContent('#status'), /2 of 5 passes done/);
+  await page.click('#step');
+  await page.waitForFunction(() => document.body.dataset.status === 'paused' && document.body.dataset.passesDone === '3', null, { timeout: 30_000, polling: 50 });
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
