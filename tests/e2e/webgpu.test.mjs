@@ -313,3 +313,27 @@ test('the shader menu groups kernels by backend; one of another backend is said 
   assert.deepEqual(page.problems(), []);
   await page.context().close();
 });
+
+test('the register kernel\'s note counts multiply-adds per value read from workgroup memory as the two WGSL loops do', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=8&ref=0`);
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  const got = await page.evaluate(async () => {
+    const { rulesFor } = await import('/www/ui/shader.js');
+    const text = async (f) => (await fetch(`/wgsl/${f}.wgsl`)).text();
+    const tiled = await text('matmul_tiled');
+    const register = await text('matmul_register');
+    // tiled16: one multiply-add per line of its inner loop, each reading its values from the tiles.
+    const inner = tiled.split('\n').find((l) => /sum = sr_fma\(sum, a_tile/.test(l));
+    const tiledRatio = 1 / (inner.match(/_tile\[/g).length);
+    // register: per k, vec4 loads from the tiles (4 values each) and vec4 multiply-adds (4 each).
+    const loads = (register.match(/let [ab]\d+ = [ab]_tile\[k\]/g) || []).length * 4;
+    const fmas = (register.match(/sr_fma4\(c\d+_\d+,/g) || []).length * 4;
+    const note = rulesFor('register', register).find((r) => /for tiled16/.test(r.note)).note;
+    return { tiledRatio, registerRatio: fmas / loads, note };
+  });
+  const m = /([\d.]+) multiply-adds per value read from workgroup memory, against (\S+) for tiled16/.exec(got.note);
+  assert.ok(m, got.note);
+  assert.equal(m[1], got.registerRatio.toFixed(1));
+  assert.equal({ '½': 0.5, 1: 1, 2: 2 }[m[2]], got.tiledRatio, `${got.note}: tiled16 does ${got.tiledRatio}`);
+  await page.context().close();
+});
