@@ -370,7 +370,10 @@ test('a heatmap never drawn (the error picture with the reference off) offers no
 
 test('a slide (embed=1) runs its result panel only: the hidden panels do not run the parts its address names', async () => {
   // A slide link made after using the panels carries their parameters.
-  const page = await openPage(browser, `${server.origin}/index.html?n=4&luN=3&meshN=4&devN=128&embed=1`);
+  const fetched = [];
+  const page = await openPage(browser, `${server.origin}/index.html?n=4&luN=3&meshN=4&devN=128&embed=1`, undefined, {
+    setup: (ctx) => ctx.on('request', (r) => fetched.push(new URL(r.url()).pathname)),
+  });
   assert.equal(await waitForStatus(page), 'done');
   // Without embed=1 these run right after the demo's first run (the linear, partitioned and
   // devices tests check that a link runs them); give them the time to start.
@@ -381,6 +384,9 @@ test('a slide (embed=1) runs its result panel only: the hidden panels do not run
     devices: document.getElementById('devices-status').dataset.status,
   }));
   assert.deepEqual(parts, { steps: 'idle', mesh: 'idle', devices: 'idle' });
+  // Nor does the hidden PageRank panel fetch its graph (1.4 MB) for later.
+  assert.ok(fetched.includes('/www/app.js'), fetched.join(' '));
+  assert.deepEqual(fetched.filter((p) => p.includes('wordnet')), []);
   // The address keeps them, so the same link without embed=1 shows them.
   assert.equal(new URL(page.url()).searchParams.get('luN'), '3');
   assert.deepEqual(page.problems(), []);

@@ -4,6 +4,7 @@
 // against float64 PageRank computed here on the CPU. app.js mounts this on #sparse-body.
 import { el, int, ms, num } from '../ui/format.js';
 import { backendName, devName, disableWhileBusy } from './common.js';
+import { embedded } from '../ui/slides.js';
 
 const EXAMPLE = [
   [3, 0, 0, 1, 0],
@@ -135,7 +136,9 @@ export default {
     this.pagerank = pagerankPart(ctx);
     container.replaceChildren(csrExample(ctx), this.pagerank.element);
     // After the page's own loading, when the browser is idle: not in the way of the
-    // demo's first result.
+    // demo's first result. Not on a slide (embed=1), which hides this panel: every
+    // slide of a deck would fetch the 1.4 MB it never uses.
+    if (embedded()) return;
     const later = () => (window.requestIdleCallback ? requestIdleCallback(() => fetchGraph().catch(() => {}), { timeout: 5000 }) : setTimeout(() => fetchGraph().catch(() => {}), 2000));
     if (document.readyState === 'complete') later();
     else window.addEventListener('load', later, { once: true });
