@@ -44,6 +44,8 @@ async function pagerankChecks(p) {
   assert.ok(maxDiff < 1e-3 * top, `largest |GPU − float64| ${maxDiff} against the top rank ${top}`);
   for (const r of rows) assert.match(r[1], /^\S.*\.[nvar]$/, `a synset name: ${r[1]}`);
   assert.match(await part.textContent(), /converged/);
+  // The float64 side is the library's own reference (Rust compiled to WebAssembly), not JavaScript.
+  assert.match(await part.textContent(), /float64 on the CPU \(csr\.pagerankReference: the library's Rust, compiled to WebAssembly\)/);
   return part;
 }
 

@@ -113,7 +113,7 @@ function pagerankPart(ctx) {
       for (let i = 0; i < g.n; i++) maxDiff = Math.max(maxDiff, Math.abs(gpu.ranks[i] - ref.ranks[i]));
       const order = [...gpu.ranks.keys()].sort((a, b) => gpu.ranks[b] - gpu.ranks[a]).slice(0, 15);
       results.replaceChildren(
-        el('p', {}, `${ctx.gpu.backend === 'cpu' ? 'CPU' : `GPU (${backendName(ctx.gpu)})`}, float32: ${gpu.iterations} iterations to Σ|Δx| < 10⁻⁶, ${gpu.converged ? 'converged' : 'not converged'} (last Σ|Δx| = ${num(gpu.deltas[gpu.deltas.length - 1], 3)}), ${ms(gpuMs)} with the upload; float64 in JavaScript: ${ref.iterations} iterations to the stricter 10⁻¹⁰ (float32 could not go that far), ${ms(refMs)}. Largest |${dev} − float64| over all ranks: ${num(maxDiff, 3)} (ranks average 1/n = ${num(1 / g.n, 3)}; float32 keeps about 7 digits).`),
+        el('p', {}, `${ctx.gpu.backend === 'cpu' ? 'CPU' : `GPU (${backendName(ctx.gpu)})`}, float32: ${gpu.iterations} iterations to Σ|Δx| < 10⁻⁶, ${gpu.converged ? 'converged' : 'not converged'} (last Σ|Δx| = ${num(gpu.deltas[gpu.deltas.length - 1], 3)}), ${ms(gpuMs)} with the upload; float64 on the CPU (csr.pagerankReference: the library's Rust, compiled to WebAssembly): ${ref.iterations} iterations to the stricter 10⁻¹⁰ (float32 could not go that far), ${ms(refMs)}. Largest |${dev} − float64| over all ranks: ${num(maxDiff, 3)} (ranks average 1/n = ${num(1 / g.n, 3)}; float32 keeps about 7 digits).`),
         table('The 15 highest ranks', order.map((i, r) => [r + 1, g.names[i], num(gpu.ranks[i], 5), num(ref.ranks[i], 5)]), ['#', 'synset (first lemma.pos)', `rank (${dev})`, 'rank (float64)']));
       results.dataset.maxDiff = String(maxDiff);
       status.textContent = 'Done.';
