@@ -221,3 +221,61 @@ test('Hilbert n = 3 to 8: the text says which method fails at which n, as the ta
   assert.match(text, /small residual up to n = 5.*from n = 6 .* elimination says singular/);
   assert.doesNotMatch(text, /converges for every invertible A but/, 'only in exact arithmetic');
 });
+
+/** The n × n Hilbert matrix, 1/(i + j + 1) in float64. */
+const hilbert = (n) => Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => 1 / (i + j + 1)));
+/** σ_max/σ_min of a symmetric positive definite matrix: its eigenvalues by cyclic Jacobi rotations. */
+function cond2(m) {
+  const a = m.map((r) => [...r]);
+  const n = a.length;
+  for (let sweep = 0; sweep < 50; sweep++) {
+    for (let p = 0; p < n; p++) {
+      for (let q = p + 1; q < n; q++) {
+        if (a[p][q] === 0) continue;
+        const theta = (a[q][q] - a[p][p]) / (2 * a[p][q]);
+        const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
+        const c = 1 / Math.sqrt(t * t + 1), s = t * c;
+        for (let k = 0; k < n; k++) { const [x, y] = [a[k][p], a[k][q]]; a[k][p] = c * x - s * y; a[k][q] = s * x + c * y; }
+        for (let k = 0; k < n; k++) { const [x, y] = [a[p][k], a[q][k]]; a[p][k] = c * x - s * y; a[q][k] = s * x + c * y; }
+      }
+    }
+  }
+  const eig = a.map((r, i) => Math.abs(r[i]));
+  return Math.max(...eig) / Math.min(...eig);
+}
+/** ‖A‖₁·‖A⁻¹‖₁, the inverse by Gauss–Jordan with partial pivoting in float64. */
+function cond1(m) {
+  const n = m.length;
+  const w = m.map((r, i) => [...r, ...r.map((_, j) => (i === j ? 1 : 0))]);
+  for (let c = 0; c < n; c++) {
+    let p = c;
+    for (let r = c + 1; r < n; r++) if (Math.abs(w[r][c]) > Math.abs(w[p][c])) p = r;
+    [w[c], w[p]] = [w[p], w[c]];
+    const d = w[c][c];
+    w[c] = w[c].map((x) => x / d);
+    for (let r = 0; r < n; r++) if (r !== c) { const f = w[r][c]; w[r] = w[r].map((x, j) => x - f * w[c][j]); }
+  }
+  const norm1 = (a) => Math.max(...a[0].map((_, j) => a.reduce((s, r) => s + Math.abs(r[j]), 0)));
+  return norm1(m) * norm1(w.map((r) => r.slice(n)));
+}
+const SUP = { '⁰': 0, '¹': 1, '²': 2, '³': 3, '⁴': 4, '⁵': 5, '⁶': 6, '⁷': 7, '⁸': 8, '⁹': 9 };
+/** "4.8·10⁵" → 4.8e5. */
+const sciValue = (t) => { const [m, e] = t.split('·10'); return Number(m) * 10 ** Number([...e].map((c) => SUP[c]).join('')); };
+
+test('the Hilbert condition numbers say their norm, and each is what that norm gives (the inverse\'s preset too)', async () => {
+  await run(page, 'linear-compare', { cmpKind: 'hilbert', cmpN: 5, cmpSeed: 1 });
+  const text = await page.textContent('#linear-compare .help');
+  const m = /Hilbert matrices \(condition numbers σ_max\/σ_min ([^;]+) for n = 3 to 8; the inverse's section gives ‖A‖₁·‖A⁻¹‖₁, which is larger: (\S+) at n = 5\)/.exec(text);
+  assert.ok(m, text);
+  const listed = m[1].split(', ').map(sciValue);
+  assert.equal(listed.length, 6);
+  listed.forEach((k, i) => assert.equal(k.toPrecision(2), cond2(hilbert(i + 3)).toPrecision(2), `n = ${i + 3}`));
+  assert.equal(sciValue(m[2]).toPrecision(2), cond1(hilbert(5)).toPrecision(2));
+  // The inverse's Hilbert preset names both, as its table (‖A‖₁·‖A⁻¹‖₁) does.
+  await page.selectOption('#inverse-preset', 'hilbert-5');
+  const help = await page.textContent('#inverse-preset-help');
+  const h = /condition number ‖A‖₁·‖A⁻¹‖₁ ≈ (\S+) \(σ_max\/σ_min ≈ (\S+)\)/.exec(help);
+  assert.ok(h, help);
+  assert.equal(sciValue(h[1]).toPrecision(2), cond1(hilbert(5)).toPrecision(2));
+  assert.equal(sciValue(h[2]).toPrecision(2), cond2(hilbert(5)).toPrecision(2));
+});
