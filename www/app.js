@@ -1020,8 +1020,29 @@ function watchContext(gpu, canvas) {
   });
 }
 
+/**
+ * A link to a part of the page (index.html?…#linear) lands on it: the browser scrolls to
+ * the fragment as the page loads, then the panels, the first run's pictures and the parts
+ * the link names fill in above it and push it far down. Until the reader scrolls, clicks or
+ * types, the fragment is kept in view; the function returned stops that (when loading is over).
+ */
+function keepFragmentInView() {
+  const target = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+  if (!target) return () => {};
+  const observer = new ResizeObserver(() => target.scrollIntoView());
+  const inputs = ['wheel', 'touchstart', 'keydown', 'mousedown', 'hashchange'];
+  const stop = () => {
+    observer.disconnect();
+    for (const e of inputs) window.removeEventListener(e, stop, true);
+  };
+  for (const e of inputs) window.addEventListener(e, stop, { capture: true, passive: true });
+  observer.observe(document.body);
+  return stop;
+}
+
 async function main() {
   applyEmbed();
+  const landed = keepFragmentInView();
   // Save PNG/SVG and Copy as CSV/Markdown on every picture and table, now and later.
   mountFigureTools($('main'));
   const { config, notes } = parseQuery(location.search);
@@ -1170,6 +1191,7 @@ async function main() {
   // not on a slide (embed=1), which hides the panels: there they would only take the
   // device (a split product, a mesh run…) from the result panel every time it loads.
   if (!embedded()) for (const { section, ctx } of panels) await section.restore?.(ctx);
+  requestAnimationFrame(landed);
 }
 
 /** No GPU backend could be made: the error, and nothing to run. */

@@ -291,3 +291,22 @@ test('Back from an in-page link (#compute) keeps the step-through where it was: 
   assert.deepEqual(page.problems(), []);
   await page.context().close();
 });
+
+test('a link to a section (#linear) lands on it, though the panels and results above fill in after the page has loaded', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=8&luN=4#linear`);
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  // The part the link names runs after the demo: the last thing that grows the page.
+  await page.waitForFunction(() => document.getElementById('linear-steps').dataset.status === 'done', null, { timeout: 60_000 });
+  await page.waitForTimeout(300);
+  const top = await page.evaluate(() => document.getElementById('linear').getBoundingClientRect().top);
+  assert.ok(Math.abs(top) <= 2, `#linear is ${top}px from the top of the window`);
+  // Once the reader scrolls, the page leaves the scrolling to them.
+  await page.mouse.wheel(0, -500);
+  await page.waitForTimeout(300);
+  await page.evaluate(() => document.getElementById('compute-body').append(Object.assign(document.createElement('div'), { style: 'height: 400px' })));
+  await page.waitForTimeout(300);
+  const after = await page.evaluate(() => document.getElementById('linear').getBoundingClientRect().top);
+  assert.ok(after > 400, `#linear is at ${after}px after scrolling up 500px`);
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
