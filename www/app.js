@@ -78,10 +78,11 @@ function showNotes(notes, heading = 'Some settings were ignored:') {
     el('p', {}, el('strong', {}, heading)),
     el('ul', {}, notes.map((n) => el('li', { 'data-param': n.param },
       el('code', {}, `${n.param}=${n.value}`), ` — ${n.why}.`))),
-    // Focus goes to the field a note is about (else n), not lost to the page body.
+    // Focus goes to the field a note is about (else n), not lost to the page body; on a
+    // slide (embed=1), which shows no form, to Run.
     el('button', { type: 'button', class: 'link', onclick: () => {
       box.hidden = true;
-      (document.querySelector('#config [aria-invalid="true"]') || $('n')).focus();
+      (embedded() ? $('run') : document.querySelector('#config [aria-invalid="true"]') || $('n')).focus();
     } }, 'Dismiss'));
   page.notes = notes;
 }

@@ -490,3 +490,20 @@ test('Copy buttons stay under their table where tables sit in a row or a grid: n
   assert.deepEqual(page.problems(), []);
   await page.context().close();
 });
+
+test('a slide (embed=1) whose settings this browser cannot run says so: backend=webgpu without WebGPU', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=4&backend=webgpu&kernel=tiled16&embed=1`, undefined, {
+    init: () => { delete Navigator.prototype.gpu; },
+  });
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  // It ran WebGL's default kernel instead: the slide must not pass that off as compute shaders.
+  assert.equal(await page.evaluate(() => window.__results.config.kernel), 'naive');
+  assert.equal(await page.locator('#notes').isVisible(), true, 'the notes are shown on the slide');
+  assert.deepEqual(await page.locator('#notes li').evaluateAll((li) => li.map((x) => x.dataset.param)), ['backend', 'kernel']);
+  assert.equal(await page.locator('#config').isVisible(), false, 'still no form');
+  await page.click('#notes button');
+  assert.equal(await page.locator('#notes').isVisible(), false);
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'run', 'Dismiss leaves the focus on a control the slide shows');
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
