@@ -337,3 +337,27 @@ test('the register kernel\'s note counts multiply-adds per value read from workg
   assert.equal({ '½': 0.5, 1: 1, 2: 2 }[m[2]], got.tiledRatio, `${got.note}: tiled16 does ${got.tiledRatio}`);
   await page.context().close();
 });
+
+test('Stop by keyboard during a long measurement: the status says it is stopping, and the focus stays on Stop until it has', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=4&ref=0`);
+  assert.equal(await waitForStatus(page), 'done');
+  // One size whose first measurement takes about a second here (a minute at n = 1024).
+  for (const n of [32, 64, 128]) await page.uncheck(`#compute-n-${n}`);
+  await page.check('#compute-n-320');
+  await page.focus('#compute-run');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#compute-table td.pending');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'compute-stop');
+  await page.keyboard.press('Enter');
+  const now = await page.evaluate(() => [document.getElementById('compute-status').textContent, document.getElementById('compute').dataset.status]);
+  assert.deepEqual(now, ['Stopping: the measurement under way (global (WebGPU) at n = 320) finishes first…', 'running']);
+  await page.waitForTimeout(100);
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'compute-stop', 'not dropped to the page body');
+  await page.keyboard.press('Enter'); // a second press changes nothing
+  await page.waitForFunction(() => document.getElementById('compute').dataset.status !== 'running', null, { timeout: 120_000, polling: 50 });
+  assert.equal(await page.getAttribute('#compute', 'data-status'), 'cancelled');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'compute-run', 'then back on Measure');
+  assert.equal(await page.isDisabled('#compute-stop'), true);
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});

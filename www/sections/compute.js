@@ -132,10 +132,19 @@ function measurement(section, ctx, { noWebgpu, software, webgpu, onMeasured }) {
       window.__compute = { status: 'error', error: { code: d.code, message: d.message } };
     } finally {
       stop.disabled = true;
-      release(); // after Stop is disabled: a focus it held (or lost when pressed) goes back to Measure
+      stop.removeAttribute('aria-disabled');
+      release(); // after Stop is disabled: a focus it held goes back to Measure
     }
   });
-  stop.addEventListener('click', () => { stopAsked = true; stop.disabled = true; });
+  // Stop takes effect between two measurements, and one at n = 1024 takes a minute on a
+  // software GPU: say so at once, and keep the button (and a keyboard's focus) until then.
+  stop.addEventListener('click', () => {
+    if (stopAsked || stop.disabled) return;
+    stopAsked = true;
+    stop.setAttribute('aria-disabled', 'true');
+    const now = /^Measuring (.*): \d+ of \d+…$/.exec(status.textContent);
+    set('running', now ? `Stopping: the measurement under way (${now[1]}) finishes first…` : 'Stopping…');
+  });
   return el('div', { class: 'compute-measure' },
     el('p', {}, 'Square a matrix with each kernel at a few sizes, here, and compare with the course report\'s CUDA kernels on an NVIDIA K40 (global memory vs shared memory): on a real GPU staging tiles in shared memory pays 3 to 4.7 times at n ≤ 1024.'),
     el('p', { class: 'help' }, `For comparison, this table measured once in headless Chromium on an NVIDIA H100 (GPU times, November 2026): global ÷ shared 2.9 at n = 1024 and 5.3 at n = 3072 and 5120; at n = 5120 the register kernel ran at about ${int(30000)} GFLOP/s, tiled16 at ${int(8000)}, global at ${int(1500)}, WebGL's blocked8 at 680 and naive at 62.`),
