@@ -67,8 +67,9 @@ pub async fn multiply_matches_the_f64_reference(setup: Setup) {
 /// are multiples of 4 (the staged register kernel's vec4 form) and shapes that are
 /// not (its scalar form); shapes crossing the 64- and 128-wide register tiles, and
 /// shapes made of whole 128 × 128 tiles with k in whole slices of 16 (the staged
-/// kernel's pipeline without edge checks).
-const SHAPES: [(usize, usize, usize); 16] = [
+/// kernel's pipeline without edge checks), and of whole 256 × 128 tiles with k in
+/// whole pairs of slices (the double-buffered form's).
+const SHAPES: [(usize, usize, usize); 18] = [
     (3, 5, 2),
     (1, 37, 1),
     (37, 1, 37),
@@ -85,6 +86,8 @@ const SHAPES: [(usize, usize, usize); 16] = [
     (128, 16, 128),
     (256, 48, 128),
     (128, 144, 256),
+    (256, 96, 128),
+    (128, 32, 384),
 ];
 
 pub async fn non_square_products(setup: Setup) {

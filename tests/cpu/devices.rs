@@ -77,16 +77,7 @@ async fn auto_ratios_follow_measured_throughput_and_random_inputs_match() {
     let (_gs, d) = three().await;
     assert_eq!(d.auto_ratios(), [1.0 / 3.0; 3]);
     let (rows, inner, cols) = (65, 48, 40);
-    let a = uniform(3, rows * inner);
-    let b = uniform(4, inner * cols);
-    let want = reference::multiply(
-        Semiring::Ordinary,
-        rows,
-        inner,
-        cols,
-        &to_f64(&a),
-        &to_f64(&b),
-    );
+    let (a, b, want) = random_product(3, [rows, inner, cols]);
     for _ in 0..3 {
         let s = d
             .multiply_split(

@@ -30,16 +30,7 @@ async fn cpu(threads: usize) -> Gpgpu {
 async fn blocking_calls_compute_on_this_thread_and_async_ones_on_the_workers() {
     let g = cpu(3).await;
     let (rows, inner, cols) = (37, 41, 29);
-    let a = uniform(7, rows * inner);
-    let b = uniform(8, inner * cols);
-    let want = reference::multiply(
-        Semiring::Ordinary,
-        rows,
-        inner,
-        cols,
-        &to_f64(&a),
-        &to_f64(&b),
-    );
+    let (a, b, want) = random_product(7, [rows, inner, cols]);
     let o = gpgpu_matrix::Options::default();
     let now = g.multiply(rows, inner, cols, &a, &b, &o).unwrap();
     assert_close("blocking", &now, &want, FROBENIUS_TOL);
