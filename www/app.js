@@ -17,7 +17,7 @@ import * as inputs from './inputs.js';
 import { INPUT_KINDS, describeInput, makeInput } from './inputs.js';
 import {
   parseQuery, referenceOn, relevantKeys, toQuery, fitKernel, DEFAULTS, DEFAULT_KERNEL,
-  SECTION_PARAMS, demoQuery, parseSectionQuery, withSectionParams, N_CAP,
+  SECTION_PARAMS, demoQuery, parseSectionQuery, withSectionParams, N_CAP, opText, describeConfig,
 } from './config.js';
 import { Backends } from './backends.js';
 import { productFlops } from './chain.js';
@@ -155,16 +155,7 @@ class Session {
     this.refState = referenceOn(config) ? 'waiting' : 'off';
   }
 
-  get opText() {
-    const c = this.config;
-    const what = {
-      square: 'R = M·M',
-      multiply: 'C = A·B',
-      repeat: 2 ** c.k > 1e15 ? `R = M^(2^${c.k})` : `R = M^(2^${c.k}) = M^${2 ** c.k}`,
-      power: `R = M^${c.p}`,
-    }[c.op];
-    return `${what}, n = ${c.n}`;
-  }
+  get opText() { return opText(this.config); }
 
   /** Inputs, the GPU run (inputs uploaded) and the first drawings; false if cancelled meanwhile. */
   async prepare() {
@@ -1055,7 +1046,8 @@ async function main() {
   updatePermalink(config);
   slides = mountSlidesLink($('slides-link'), $('slides-box'), () => ({
     href: $('permalink').href,
-    title: `gpgpu-matrix: ${$('permalink').search || 'the default configuration'}`,
+    // The iframe's accessible name: what the slide shows, in words (not its query string).
+    title: describeConfig(parseQuery($('permalink').search).config),
   }));
 
   await init();

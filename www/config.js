@@ -360,6 +360,36 @@ export function fitKernel(config, backend, explicit) {
   return { param: 'kernel', value: k, why: `${k} is ${theirs} and this run uses ${BACKEND_NAMES[backend]} (kernels ${names}, auto); the default ${config.kernel} is used` };
 }
 
+/** The operation and n of `config` in the page's words ("R = M^5, n = 64"). */
+export function opText(c) {
+  const what = {
+    square: 'R = M·M',
+    multiply: 'C = A·B',
+    repeat: 2 ** c.k > 1e15 ? `R = M^(2^${c.k})` : `R = M^(2^${c.k}) = M^${2 ** c.k}`,
+    power: `R = M^${c.p}`,
+  }[c.op];
+  return `${what}, n = ${c.n}`;
+}
+
+/**
+ * What a run of `config` shows, in words: the "Link for slides" iframe's title, which is
+ * its accessible name (a screen reader announces it on the slide), e.g. "gpgpu-matrix:
+ * R = M^5, n = 64; M: random graph (edge probability 0.1, seed 1); on WebGL, naive kernel".
+ */
+export function describeConfig(c) {
+  const input = (kind, seed, prob) => {
+    const k = INPUT_KINDS[kind];
+    const params = [k.probability && `edge probability ${prob}`, k.seeded && `seed ${seed}`].filter(Boolean).join(', ');
+    return `${k.label}${params ? ` (${params})` : ''}`;
+  };
+  const inputs = c.op === 'multiply'
+    ? `A: ${input(c.input, c.seed, c.prob)}; B: ${input(c.bInput, c.bSeed, c.bProb)}`
+    : `M: ${input(c.input, c.seed, c.prob)}`;
+  const where = c.backend === 'auto' ? 'the default backend (auto)' : BACKEND_NAMES[c.backend];
+  const kernel = c.kernel === 'auto' ? 'its default kernel' : `${c.kernel} kernel`;
+  return `gpgpu-matrix: ${opText(c)}; ${inputs}; on ${where}, ${kernel}`;
+}
+
 /** Whether the float64 reference runs for this configuration. */
 export function referenceOn(config) {
   if (config.ref === '1') return true;

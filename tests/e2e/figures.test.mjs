@@ -273,6 +273,17 @@ test('"Link for slides" gives an iframe of the result panel alone, which works o
   const url = new URL(src);
   assert.equal(url.origin, server.origin);
   assert.deepEqual([...['n', 'input', 'seed', 'embed'].map((k) => url.searchParams.get(k))], ['5', 'integers', '3', '1']);
+  // The iframe's title is its accessible name on the slide: what it shows, in words, not a query string.
+  const title = snippet.match(/ title="([^"]+)"/)[1].replace(/&amp;/g, '&');
+  assert.equal(title, 'gpgpu-matrix: R = M·M, n = 5; M: integers −4…4 (seed 3); on the default backend (auto), naive kernel');
+  // Another operation, input, backend and kernel, from the form: the title follows.
+  await page.fill('#n', '64');
+  await page.selectOption('#input', 'graph');
+  await page.selectOption('#op', 'power');
+  await page.selectOption('#backend', 'webgl');
+  await page.selectOption('#kernel', 'packed');
+  const title2 = (await page.inputValue('#slides-snippet')).match(/ title="([^"]+)"/)[1].replace(/&amp;/g, '&');
+  assert.equal(title2, 'gpgpu-matrix: R = M^5, n = 64; M: random graph (edge probability 0.1, seed 3); on WebGL, packed kernel');
   await page.context().close();
 
   // The snippet's page inside an iframe, as on a slide.
