@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { launchBrowser, openPage, startServer, waitForStatus } from './harness.mjs';
+import { accessibleNames, launchBrowser, openPage, startServer, waitForStatus } from './harness.mjs';
 import { decodePng } from './png.mjs';
 
 let server, browser;
@@ -82,11 +82,13 @@ test('heatmaps save as PNGs of their own pixels; tables copy as CSV and Markdown
 
   // The pass timeline's table: CSV and Markdown hold what the table shows.
   const table = page.locator('#timeline table');
-  const tools = page.locator('#timeline .figure-tools[aria-label="Copy this table"]');
+  const tools = page.locator('#timeline .scroll-x + .figure-tools');
   await tools.locator('[data-action=csv]').click();
   await page.waitForFunction(() => document.querySelector('#timeline [data-action=csv]').dataset.done === 'Copied');
   // Said in a live region too: not every screen reader reads a button's new label.
-  assert.deepEqual(await page.$eval('[role=status]#figure-tools-said', (r) => [r.textContent, r.className]), ['Copy as CSV: copied', 'visually-hidden']);
+  const said = await page.$eval('[role=status]#figure-tools-said', (r) => [r.textContent, r.className]);
+  assert.match(said[0], /^Copy 2 render-to-texture passes, each an n×n×n product \(.+ at n = 6\) as CSV: copied$/);
+  assert.equal(said[1], 'visually-hidden');
   const csv = parseCsv(await page.evaluate(() => navigator.clipboard.readText()));
   const shown = await table.evaluate((t) => [...t.rows].map((r) => [...r.cells].map((c) => {
     const x = c.cloneNode(true);
@@ -156,6 +158,27 @@ test('heatmaps save as PNGs of their own pixels; tables copy as CSV and Markdown
   const bar = await page.$('#late-table + .figure-tools');
   await page.evaluate(() => document.getElementById('late-table').remove());
   await page.waitForFunction((b) => !b.isConnected, bar);
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
+
+test('every Copy as CSV / Markdown button says which table it copies: no two share a name', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=4`);
+  assert.equal(await waitForStatus(page), 'done');
+  // Tables added later, and captions filled in later, are named too.
+  await page.click('#partitioned-worked-run');
+  await page.waitForFunction(() => document.getElementById('partitioned-worked').dataset.status === 'done', null, { timeout: 60_000 });
+  await page.click('#reachability-run');
+  await page.waitForFunction(() => document.getElementById('reachability').dataset.status === 'done', null, { timeout: 60_000 });
+  const visible = '.figure-tools:not([hidden]) [data-action=csv], .figure-tools:not([hidden]) [data-action=markdown]';
+  const names = (await accessibleNames(page, visible)).map((x) => x.name);
+  assert.ok(names.length >= 30, `${names.length} buttons`);
+  const twice = names.filter((x, i) => names.indexOf(x) !== i);
+  assert.deepEqual(twice, [], 'no two Copy buttons share a name');
+  for (const name of names) assert.match(name, /^Copy .+ as (CSV|Markdown)$/);
+  assert.ok(names.includes('Copy GPU against JavaScript as CSV'), 'the summary table, by its caption');
+  assert.ok(names.includes('Copy C₀₀, their sum as Markdown'), 'a table the worked example added');
+  assert.ok(names.some((x) => /^Copy 1 render-to-texture pass, an n×n×n product \(.+ at n = 4\) as CSV$/.test(x)), 'the timeline, by its caption\'s first sentence');
   assert.deepEqual(page.problems(), []);
   await page.context().close();
 });

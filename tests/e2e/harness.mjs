@@ -96,3 +96,23 @@ export async function pageWithHistory(browser, origin) {
   await page.waitForFunction(() => document.body.dataset.status === 'done' && new URLSearchParams(location.search).get('n') === '5');
   return page;
 }
+
+/**
+ * The accessible role and name Chromium computes for each element `selector` matches
+ * (what a screen reader is given), through the DevTools protocol: [{ role, name }].
+ */
+export async function accessibleNames(page, selector) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
+    const { nodeIds } = await cdp.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector });
+    const out = [];
+    for (const nodeId of nodeIds) {
+      const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
+      out.push({ role: nodes[0]?.role?.value ?? '', name: nodes[0]?.name?.value ?? '' });
+    }
+    return out;
+  } finally {
+    await cdp.detach();
+  }
+}

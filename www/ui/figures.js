@@ -14,6 +14,7 @@
 // figures with their units (a time, its GFLOP/s, a wall time) gives itself a
 // `figureData()` method returning rows of one value a cell, units in the head, which
 // Copy as CSV copies instead of the cells' text (Markdown keeps the table as shown).
+// A table's Copy buttons are named after it ("Copy <caption> as CSV"; tableName says how).
 // A canvas not drawn yet (or cleared) carries data-figure-empty: there is nothing to
 // save, so its Save PNG stays hidden, as the tools of an empty table or svg do.
 //
@@ -68,7 +69,7 @@ function flash(b, text) {
   b.dataset.label = label;
   b.textContent = text;
   b.dataset.done = text;
-  announce(`${label}: ${text.toLowerCase()}`);
+  announce(`${b.getAttribute('aria-label') || label}: ${text.toLowerCase()}`);
   clearTimeout(b.flashTimer);
   b.flashTimer = setTimeout(() => { b.textContent = label; }, 1500);
 }
@@ -306,17 +307,56 @@ async function copyText(text) {
   }
 }
 
+const HEADING = 'h1, h2, h3, h4, h5, h6';
+
+/** The last heading before `node` in the document (the one whose part it is under), or null. */
+function headingBefore(node) {
+  for (let x = node; x && x !== document.body; x = x.parentElement) {
+    for (let s = x.previousElementSibling; s; s = s.previousElementSibling) {
+      if (s.matches(HEADING)) return s;
+      const inside = s.querySelectorAll(HEADING);
+      if (inside.length) return inside[inside.length - 1];
+    }
+  }
+  return null;
+}
+
+/**
+ * What a table is called, for its Copy buttons' names: its caption's first sentence
+ * (the pass timeline's goes on to explain its columns), else its own accessible name,
+ * else the heading it stands under.
+ */
+export function tableName(table) {
+  const labelled = table.getAttribute('aria-labelledby')?.split(/\s+/).map((id) => document.getElementById(id)?.textContent).filter(Boolean).join(' ');
+  const text = table.caption?.textContent.trim() || table.getAttribute('aria-label') || labelled
+    || headingBefore(table)?.textContent || 'this table';
+  return text.replace(/\s+/g, ' ').trim().split(/(?<=\.) /)[0].replace(/\.$/, '');
+}
+
+/**
+ * Names the Copy buttons of `table` after it ("Copy <caption> as CSV"): the page has a
+ * pair for every table, and "Copy as CSV" twenty times over tells a screen reader's
+ * list of buttons nothing. Run again when the page changes (a caption is filled in later).
+ */
+function nameTableTools(table, bar) {
+  const name = tableName(table);
+  if (bar.dataset.named === name) return;
+  bar.dataset.named = name;
+  bar.setAttribute('aria-label', `Copy ${name}`);
+  for (const b of bar.querySelectorAll('[data-format]')) b.setAttribute('aria-label', `Copy ${name} as ${b.dataset.format}`);
+}
+
 function tableTools(table) {
   const bar = document.createElement('div');
   bar.className = TOOLS;
   bar.setAttribute('role', 'group');
-  bar.setAttribute('aria-label', 'Copy this table');
   const caption = () => (table.caption ? cellText(table.caption) : '');
-  for (const [action, label, make] of [
-    ['csv', 'Copy as CSV', () => toCsv(typeof table.figureData === 'function' ? table.figureData().map((r) => r.map(String)) : tableRows(table))],
-    ['markdown', 'Copy as Markdown', () => toMarkdown(tableRows(table), caption())],
+  for (const [action, format, make] of [
+    ['csv', 'CSV', () => toCsv(typeof table.figureData === 'function' ? table.figureData().map((r) => r.map(String)) : tableRows(table))],
+    ['markdown', 'Markdown', () => toMarkdown(tableRows(table), caption())],
   ]) {
-    const b = button(label, `${label.replace('Copy', 'Copy the table')} to the clipboard`, async () => {
+    const label = `Copy as ${format}`;
+    const b = button(label, `Copy the table as ${format} to the clipboard`, async () => {
       try {
         await copyText(make());
         flash(b, 'Copied');
@@ -326,8 +366,10 @@ function tableTools(table) {
       }
     });
     b.dataset.action = action;
+    b.dataset.format = format;
     bar.append(b);
   }
+  nameTableTools(table, bar);
   return bar;
 }
 
@@ -375,6 +417,7 @@ function tidy() {
   for (const [target, bar] of beside) {
     if (!target.isConnected) { bar.remove(); beside.delete(target); continue; }
     bar.hidden = empty(target);
+    if (target instanceof HTMLTableElement && !bar.hidden) nameTableTools(target, bar);
   }
 }
 
