@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { join } from 'node:path';
-import { ARTIFACTS, launchBrowser, openPage, startServer, waitForStatus, pageWithHistory } from './harness.mjs';
+import { ARTIFACTS, accessibleNames, launchBrowser, openPage, startServer, waitForStatus, pageWithHistory } from './harness.mjs';
 
 let server, browser, page;
 before(async () => {
@@ -70,6 +70,22 @@ test('WebGL: elimination step by step, singular at its step; three solvers side 
   await stepChecks(page, 'webgl');
   await compareChecks(page, 'webgl', 32);
   assert.deepEqual(page.problems(), []);
+});
+
+test('the two parts\' fields (each a matrix, an n and a seed) are told apart: each part\'s are a group named by its heading', async () => {
+  const groups = await accessibleNames(page, '#linear .part-controls');
+  assert.deepEqual(groups, [
+    { role: 'group', name: 'Gaussian elimination with partial pivoting, step by step' },
+    { role: 'group', name: 'Three ways to solve A·x = b' },
+  ]);
+  // A field's name in context, as a screen reader says it on entering its group.
+  const fields = await accessibleNames(page, '#linear .part-controls input, #linear .part-controls select');
+  const inGroup = await page.$$eval('#linear .part-controls input, #linear .part-controls select',
+    (xs) => xs.map((x) => document.getElementById(x.closest('[role=group]').getAttribute('aria-labelledby')).textContent));
+  const said = fields.map((f, i) => `${inGroup[i]}: ${f.name}`);
+  assert.equal(said.length, 6);
+  assert.equal(new Set(said).size, 6, said.join(' | '));
+  assert.deepEqual(fields.map((f) => f.name), ['matrix', 'n', 'seed', 'matrix', 'n', 'seed']);
 });
 
 test('steps are counted from 1 in the text as in the figures (the API\'s step counts from 0)', async () => {
