@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { join } from 'node:path';
-import { ARTIFACTS, drawnOn, launchBrowser, openPage, startServer, waitForStatus } from './harness.mjs';
+import { ARTIFACTS, accessibleNames, drawnOn, launchBrowser, openPage, startServer, waitForStatus } from './harness.mjs';
 import { applicationChecks } from './sections.mjs';
 import { compare, square, uniformMatrix } from '../../www/reference.js';
 
@@ -286,6 +286,7 @@ test('without WebGPU: notes in the backend menu and the compute section; WebGL k
   // The WGSL shaders are still shown as files.
   await page.selectOption('#shader-kernel', 'global');
   assert.match(await page.textContent('#program-source'), /No WebGPU device here \(this browser has no WebGPU/);
+  assert.equal(await page.getAttribute('#program-source', 'aria-label'), 'The complete WGSL compute shader of the global kernel: not here, no WebGPU device');
   assert.match(await page.textContent('#shader-code'), /Kernel "global": one invocation per element/);
   assert.deepEqual(page.problems(), []);
   await page.screenshot({ path: join(ARTIFACTS, 'no-webgpu.png') });
@@ -301,15 +302,22 @@ test('the shader menu groups kernels by backend; one of another backend is said 
   assert.match(groups[1][0], /WebGPU.*compute/);
   const about = () => page.textContent('#shader-about');
   assert.match(await about(), /This is the kernel that ran\./);
+  // The complete program's block scrolls, so it takes the focus: its name says which program it is.
+  await page.click('#program-summary'); // open (closed, the block is out of the accessibility tree)
+  const programName = async () => (await accessibleNames(page, '#program-source'))[0].name;
+  assert.equal(await programName(), 'The complete WGSL compute shader of the global kernel, as this device compiles it');
   await page.selectOption('#shader-kernel', 'naive');
   assert.match(await page.textContent('#shader-code'), /gl_FragCoord|texelFetch/, 'GLSL');
   assert.match(await about(), /This WebGL2 fragment shader did not run here; it is shown for comparison\. The kernel that ran is global, on WebGPU\./);
+  assert.equal(await programName(), 'The complete GLSL fragment shader of the naive kernel');
   await page.selectOption('#shader-kernel', 'simd');
   assert.match(await about(), /This CPU kernel did not run here; it is shown for comparison\. The kernel that ran is global, on WebGPU\./);
+  assert.equal(await programName(), 'What the Web Workers run for the simd kernel (no shader)');
   // Another kernel of the same backend needs no such note.
   await page.selectOption('#shader-kernel', 'tiled16');
   assert.match(await about(), /The kernel that ran is global\./);
   assert.doesNotMatch(await about(), /comparison/);
+  assert.equal(await programName(), 'The complete WGSL compute shader of the tiled16 kernel, as this device compiles it');
   assert.deepEqual(page.problems(), []);
   await page.context().close();
 });

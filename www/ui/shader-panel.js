@@ -86,6 +86,8 @@ export class ShaderPanel {
     about.textContent = `${shown.file} — ${k ? k.description : ''}. ${ranText(name, k?.backend ?? 'webgl', ran)} ${shown.tail}`.replace(/\s+$/, '');
     summary.textContent = shown.summary;
     program.textContent = shown.program;
+    // The block is focusable (it scrolls): its name says which kernel's program it holds.
+    program.setAttribute('aria-label', shown.label);
   }
 
   #glsl(name) {
@@ -96,6 +98,7 @@ export class ShaderPanel {
       file: `glsl/matmul_${name.startsWith('blocked') ? 'blocked' : name}.frag`,
       tail: 'The vertex shader only passes the quad\'s positions and texture coordinates through.',
       summary: 'The complete fragment shader the GPU compiles (with the semiring and layout code)',
+      label: `The complete GLSL fragment shader of the ${name} kernel`,
       program: prog,
     };
   }
@@ -108,6 +111,7 @@ export class ShaderPanel {
       file: k.file,
       tail: 'No shader: Rust compiled to WebAssembly (SIMD128), run by each Web Worker on its block of C\'s rows.',
       summary: 'What the workers run: the same WebAssembly module as the page, this function called with their rows of A',
+      label: `What the Web Workers run for the ${k.name} kernel (no shader)`,
       program: `${k.file} is compiled into the library's .wasm; each Web Worker instantiates that module and calls gpgpu_cpu_rows (src/cpu/mod.rs) on its rows.`,
     };
   }
@@ -126,6 +130,7 @@ export class ShaderPanel {
         file: k.file,
         tail: 'A compute shader: there is no vertex shader and no quad; a pass dispatches workgroups of invocations.',
         summary: 'The complete compute shader a device compiles',
+        label: `The complete WGSL compute shader of the ${k.name} kernel: ${missing ? 'not here, no WebGPU device' : 'a WebGPU device is being made'}`,
         program: missing
           ? `No WebGPU device here (${missing}): this is the file as written; the register kernel's form and tile sizes depend on the device.`
           : 'Making a WebGPU device to show the shader as it compiles it…',
@@ -145,6 +150,7 @@ export class ShaderPanel {
       file,
       tail: `A compute shader: there is no vertex shader and no quad; a pass dispatches workgroups of invocations.${form}`,
       summary: 'The complete compute shader this device compiles (the semiring code, then the kernel; for register also its tile sizes and load/store functions)',
+      label: `The complete WGSL compute shader of the ${k.name} kernel, as this device compiles it`,
       program: full,
     };
   }
