@@ -241,10 +241,12 @@ test('tables with cells spanning rows and columns copy as a grid, and lines show
   // CSV: one row per kernel (then the K40's two), one number a column, units in the head
   // (a cell on screen holds a time, its GFLOP/s and the wall time together).
   const csv = parseCsv(await copied('#compute-table'));
-  assert.deepEqual(csv[0], ['n', 'API', 'kernel', 'time per product (ms)', 'time measured by', 'GFLOP/s', 'wall time per product (ms)', 'products timed', 'result exact', 'note']);
+  // Every column the table shows, the ratio columns too (values of their n, on each of its rows).
+  assert.deepEqual(csv[0], ['n', 'API', 'kernel', 'time per product (ms)', 'time measured by', 'GFLOP/s', 'wall time per product (ms)', 'products timed', 'result exact', 'note',
+    'global ÷ shared here (this n)', 'global ÷ shared here, times measured by', 'global ÷ shared on the K40 (this n)']);
   assert.deepEqual(csv.slice(1).map((r) => r.slice(0, 3).join(' ')), ['32 WebGPU global', '32 WebGPU tiled16', '32 WebGPU register', '32 WebGL2 blocked8', '32 WebGL2 naive',
     '32 CUDA on an NVIDIA K40 (course report) global', '32 CUDA on an NVIDIA K40 (course report) shared']);
-  for (const row of csv) assert.equal(row.length, 10, JSON.stringify(row));
+  for (const row of csv) assert.equal(row.length, 13, JSON.stringify(row));
   const asNumber = (s) => { assert.match(s, /^-?\d+(\.\d+)?(e[-+]?\d+)?$/i, `“${s}” is a number`); return Number(s); };
   for (const [j, kernel] of [[1, 'global'], [5, 'naive']]) {
     const row = csv[j];
@@ -259,6 +261,12 @@ test('tables with cells spanning rows and columns copy as a grid, and lines show
   }
   assert.deepEqual(csv[6].slice(3, 6), ['0.015', 'kernel time', '4.369'], 'the K40\'s global time and GFLOP/s');
   assert.deepEqual(csv[7].slice(3, 6), ['0.005', 'kernel time', '13.11']);
+  const ratio = await page.$eval('#compute-table tr[data-n="32"] td.ratio', (td) => ({ ratio: Number(td.dataset.ratio), text: td.textContent }));
+  for (const row of csv.slice(1)) {
+    assert.ok(Math.abs(asNumber(row[10]) - ratio.ratio) <= 1e-3 * ratio.ratio, `global ÷ shared here: ${row[10]} as the table's ${ratio.text}`);
+    assert.equal(row[11], /GPU times/.test(ratio.text) ? 'GPU timer' : 'wall');
+    assert.equal(row[12], '3', 'the K40\'s 15 µs ÷ 5 µs');
+  }
   const md = (await copied('#compute-table', 'markdown')).trim().split('\n').filter((l) => l.startsWith('|'));
   assert.equal(md.length, 4, 'head, rule, second head, n = 32');
   for (const line of md) assert.equal(line.match(/(?<!\\)\|/g).length, 11, line);

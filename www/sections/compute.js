@@ -235,25 +235,30 @@ const gflopsOf = (n, millis) => (2 * n ** 3) / (millis * 1e6);
 /**
  * The table's data for Copy as CSV: one row per n and kernel (then the K40's two), one
  * number a column with its unit in the head; what was not measured says why in "note".
+ * The table's two ratio columns (global ÷ shared here, and on the K40) are values of
+ * their n: every row of that n carries them.
  */
 function dataRows(sizes, measured) {
   const round = (x) => (x === null || x === undefined ? '' : Number(x.toPrecision(4)));
   const api = { webgpu: 'WebGPU', webgl: 'WebGL2' };
-  const rows = [['n', 'API', 'kernel', 'time per product (ms)', 'time measured by', 'GFLOP/s', 'wall time per product (ms)', 'products timed', 'result exact', 'note']];
+  const rows = [['n', 'API', 'kernel', 'time per product (ms)', 'time measured by', 'GFLOP/s', 'wall time per product (ms)', 'products timed', 'result exact', 'note',
+    'global ÷ shared here (this n)', 'global ÷ shared here, times measured by', 'global ÷ shared on the K40 (this n)']];
   for (const n of sizes) {
+    const k40 = K40[n];
+    const here = ratioAt(n, [...measured.values()]);
+    const ratios = [round(here?.ratio), here?.kind ?? '', k40 ? round(k40[0] / k40[1]) : ''];
     for (const k of KERNELS) {
       const c = measured.get(`${n}/${k.name}`);
       if (!c || c.ms === null) {
-        rows.push([n, api[k.backend], k.name, '', '', '', '', '', '', c ? c.error || 'not measured' : 'not measured']);
+        rows.push([n, api[k.backend], k.name, '', '', '', '', '', '', c ? c.error || 'not measured' : 'not measured', ...ratios]);
         continue;
       }
       const shown = shownTime(c);
-      rows.push([n, api[k.backend], k.name, round(shown.ms), shown.kind, round(gflopsOf(n, shown.ms)), round(c.ms), c.count, c.wrong ? 'no' : 'yes', c.wrong ? `${c.wrong} entries wrong` : '']);
+      rows.push([n, api[k.backend], k.name, round(shown.ms), shown.kind, round(gflopsOf(n, shown.ms)), round(c.ms), c.count, c.wrong ? 'no' : 'yes', c.wrong ? `${c.wrong} entries wrong` : '', ...ratios]);
     }
-    const k40 = K40[n];
     if (k40) {
       for (const [i, kernel] of [[0, 'global'], [1, 'shared']]) {
-        rows.push([n, 'CUDA on an NVIDIA K40 (course report)', kernel, round(k40[i] / 1000), 'kernel time', round(gflopsOf(n, k40[i] / 1000)), '', '', '', '']);
+        rows.push([n, 'CUDA on an NVIDIA K40 (course report)', kernel, round(k40[i] / 1000), 'kernel time', round(gflopsOf(n, k40[i] / 1000)), '', '', '', '', ...ratios]);
       }
     }
   }
