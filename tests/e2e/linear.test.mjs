@@ -88,6 +88,32 @@ test('the two parts\' fields (each a matrix, an n and a seed) are told apart: ea
   assert.deepEqual(fields.map((f) => f.name), ['matrix', 'n', 'seed', 'matrix', 'n', 'seed']);
 });
 
+test('Enter in a panel part\'s number field runs that part, as its button does (and as Enter in the main form does)', async () => {
+  const p = await openPage(browser, `${server.origin}/index.html?n=4&ref=0`);
+  assert.equal(await waitForStatus(p), 'done');
+  // A run: elimination of a 3×3 matrix, started from the n field.
+  await p.fill('#luN', '3');
+  await p.press('#luN', 'Enter');
+  assert.equal(await settled(p, 'linear-steps'), 'done', await p.textContent('#linear-steps-status'));
+  assert.equal((await record(p, 'steps')).n, 3);
+  assert.equal(new URLSearchParams(await p.evaluate(() => location.search)).get('luN'), '3', 'the fields in the address, as the button puts them');
+  // RANSAC runs by itself when first seen: let it finish (Enter, like the button, waits for no run).
+  await p.locator('#batched-ransac').scrollIntoViewIfNeeded();
+  assert.equal(await settled(p, 'batched-ransac', 120_000), 'done');
+  // Every part with a Run button and number fields: Enter reads the fields as the button
+  // does (a value out of range is said not to run, at once).
+  for (const [part, field] of [['linear-compare', 'cmpN'], ['partitioned-sparse', 'sparseN'], ['partitioned-mesh', 'meshN'],
+    ['batched-products', 'prodBatch'], ['batched-ransac', 'ransacIters'], ['batched-svd', 'svdBatch']]) {
+    await p.fill(`#${field}`, '0');
+    await p.press(`#${field}`, 'Enter');
+    await p.waitForFunction((id) => document.getElementById(id).dataset.status !== 'idle', part, { timeout: 10_000 }).catch(() => {});
+    assert.match(await p.textContent(`#${part}-status`), /^Not run: .*“0”/, `${part}: Enter in #${field}`);
+    assert.equal(await p.getAttribute(`#${part}`, 'data-status'), 'error');
+  }
+  assert.deepEqual(p.problems(), []);
+  await p.context().close();
+});
+
 test('steps are counted from 1 in the text as in the figures (the API\'s step counts from 0)', async () => {
   for (const n of [6, 1]) {
     const s = await run(page, 'linear-steps', { luKind: 'singular', luN: n, luSeed: 1 });

@@ -33,7 +33,7 @@ export function partRunner(ctx, part, statusId, initial, { read, work, output, b
     output.replaceChildren();
     status.set('idle', STALE);
   };
-  return {
+  const runner = {
     status,
     get busy() { return lock.busy; },
     follow,
@@ -69,4 +69,18 @@ export function partRunner(ctx, part, statusId, initial, { read, work, output, b
       }
     },
   };
+  runOnEnter(part, runner.run);
+  return runner;
+}
+
+/**
+ * Enter in one of `part`'s number or text fields does what its Run button does, as Enter
+ * in the main form runs the demo (a form's implicit submission: these fields are in none).
+ */
+export function runOnEnter(part, run) {
+  part.addEventListener('keydown', (ev) => {
+    if (ev.key !== 'Enter' || ev.isComposing || ev.defaultPrevented || !ev.target.matches('input[type=number], input[type=text]')) return;
+    ev.preventDefault();
+    run();
+  });
 }

@@ -6,6 +6,7 @@ import { integerMatrix } from '../reference.js';
 import { backendName, disableWhileBusy, msText, nextFrame, timedAsync, devName } from './common.js';
 import { svgLegend } from './svg-legend.js';
 import { maxError, numberField, partStatus, publishPart, readNumber, selectField } from './partitioned-ui.js';
+import { runOnEnter } from './part-runner.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const CELL = 100, GAP = 36, PAD = 14;
@@ -200,6 +201,7 @@ export function meshPart(ctx, state) {
     }
   };
   button.addEventListener('click', () => run());
+  runOnEnter(part, () => run());
 
   part.append(
     el('h3', {}, 'Fox\'s and Cannon\'s algorithms: blocks on a mesh of processors'),
