@@ -63,6 +63,15 @@ const views = {};
 // ---------------------------------------------------------------------------------
 // Status, notes, errors
 
+/**
+ * Names what computes the float32 side, 'GPU' or 'CPU', in the progress bar's label and
+ * the precision panel's heading: from the configuration at load, then from each run.
+ */
+function nameDevice(dev) {
+  document.querySelector('label[for="gpu-progress"]').textContent = `${dev} passes`;
+  $('precision-h').textContent = `Precision: float32 on the ${dev}, float64 in JavaScript`;
+}
+
 /** `tone` 'warn' marks a finished run whose answer overflowed or turned NaN. */
 function setStatus(status, text, tone = '') {
   document.body.dataset.status = status;
@@ -164,8 +173,7 @@ class Session {
     this.backend = gpu.backend;
     // What computed the passes, in the page's words: the CPU backend has no GPU.
     this.dev = this.backend === 'cpu' ? 'CPU' : 'GPU';
-    document.querySelector('label[for="gpu-progress"]').textContent = `${this.dev} passes`;
-    $('precision-h').textContent = `Precision: float32 on the ${this.dev}, float64 in JavaScript`;
+    nameDevice(this.dev);
     // The library checks n against the device and WebAssembly memory (SIZE_OVER_LIMIT)
     // before anything is built: an n×n input past them takes long to build, or cannot
     // be allocated at all (n = 65536 is 16 GiB of float32).
@@ -1040,6 +1048,8 @@ async function main() {
   const { config, notes } = parseQuery(location.search);
   controls = new Controls($('config'));
   controls.set(config);
+  // Before the first run starts (the library loading): what the configuration runs on.
+  nameDevice(config.backend === 'cpu' ? 'CPU' : 'GPU');
   timeline = new Timeline($('timeline'));
   const allNotes = [...notes];
   showNotes(allNotes);

@@ -101,6 +101,24 @@ test('the application sections run on the CPU, R drawn by the CPU\'s heatmap', a
   await page.context().close();
 });
 
+test('backend=cpu: while the library loads, before the first run, the precision heading already names the CPU', async () => {
+  // The library's .wasm held back: the page stays at "Loading the library…".
+  let release;
+  const held = new Promise((r) => { release = r; });
+  const page = await openPage(browser, `${server.origin}/index.html?n=8&backend=cpu`, undefined, {
+    setup: (ctx) => ctx.route('**/www/pkg/gpgpu_matrix_bg.wasm', async (route) => { await held; await route.continue(); }),
+  });
+  await page.waitForSelector('#status');
+  assert.equal(await page.textContent('#status'), 'Loading the library…');
+  assert.equal(await page.textContent('#precision-h'), 'Precision: float32 on the CPU, float64 in JavaScript');
+  assert.equal(await page.textContent('label[for="gpu-progress"]'), 'CPU passes');
+  release();
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  assert.equal(await page.textContent('#precision-h'), 'Precision: float32 on the CPU, float64 in JavaScript');
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
+
 test('Cancel in a paused step-through says no pass is still running', async () => {
   const page = await openPage(browser, `${server.origin}/index.html?n=16&op=repeat&k=3&backend=cpu&mode=step`);
   await page.waitForFunction(() => document.body.dataset.passCount === '3', null, { timeout: 60_000 });
