@@ -54,6 +54,20 @@ test('PageRank on WordNet agrees with float64 and lists the top synsets by name'
   assert.deepEqual(page.problems(), []);
 });
 
+test('PageRank that cannot run (the graph file missing) says so, with the status every part uses: error', async () => {
+  const ep = await openPage(browser, `${server.origin}/index.html?n=4&ref=0`, undefined, {
+    setup: (ctx) => ctx.route('**/wordnet-graph.txt.gz', (route) => route.fulfill({ status: 404, body: 'not here' })),
+  });
+  assert.equal(await waitForStatus(ep), 'done', await ep.textContent('#status'));
+  const part = ep.locator('#sparse-body .sparse-pagerank');
+  await part.locator('button').click();
+  await ep.waitForFunction(() => !['idle', 'running'].includes(document.querySelector('#sparse-body .sparse-pagerank').dataset.status), null, { timeout: 30_000, polling: 100 });
+  assert.equal(await part.getAttribute('data-status'), 'error');
+  assert.match(await part.locator('[role=status]').textContent(), /PageRank failed: .*wordnet-graph\.txt\.gz: HTTP 404/);
+  assert.equal(await part.locator('button').isEnabled(), true, 'it can be tried again');
+  await ep.context().close();
+});
+
 test('PageRank on the CPU too (backend=cpu: SpMV as a Rust loop), offline once the page has loaded', async () => {
   const cp = await openPage(browser, `${server.origin}/index.html?n=8&ref=0&backend=cpu`);
   assert.equal(await waitForStatus(cp), 'done', await cp.textContent('#status'));

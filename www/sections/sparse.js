@@ -2,6 +2,8 @@
 // compressed sparse row form derived from a 5×5 example, and PageRank by the power
 // method on the GPU over WordNet's synset graph (www/data/, 117,659 nodes), checked
 // against float64 PageRank computed here on the CPU. app.js mounts this on #sparse-body.
+// The PageRank part marks its element's data-status idle | running | done | error, as
+// every other part of the page does.
 import { el, int, ms, num } from '../ui/format.js';
 import { backendName, devName, disableWhileBusy } from './common.js';
 import { embedded } from '../ui/slides.js';
@@ -120,7 +122,7 @@ function pagerankPart(ctx) {
       part.dataset.status = 'done';
     } catch (err) {
       status.textContent = `PageRank failed: ${err.message}`;
-      part.dataset.status = 'failed';
+      part.dataset.status = 'error';
     } finally {
       release();
     }
