@@ -183,6 +183,23 @@ test('every Copy as CSV / Markdown button says which table it copies: no two sha
   await page.context().close();
 });
 
+test('every Save PNG / SVG button says which picture it saves', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=4`);
+  assert.equal(await waitForStatus(page), 'done');
+  await page.click('#reachability-run');
+  await page.waitForFunction(() => document.getElementById('reachability').dataset.status === 'done', null, { timeout: 60_000 });
+  const visible = '.figure-tools:not([hidden]) [data-action=png], .figure-tools:not([hidden]) [data-action=svg]';
+  const names = (await accessibleNames(page, visible)).map((x) => x.name);
+  assert.ok(names.length >= 10, `${names.length} buttons`);
+  for (const name of names) assert.match(name, /^Save .+ as (PNG|SVG)$/);
+  assert.ok(!names.some((x) => /^Save (the picture|this picture) as/.test(x)), names.join('\n'));
+  const twice = names.filter((x, i) => names.indexOf(x) !== i);
+  assert.deepEqual(twice, [], 'no two Save buttons share a name');
+  assert.ok(names.some((x) => /^Save 1 render-to-texture pass, an n×n×n product \(.+ at n = 4\) as SVG$/.test(x)), 'the timeline, by its caption\'s first sentence');
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
+
 test('the saved elimination steps and pass-timeline thumbnails carry their colour key and range', async () => {
   // Their keys were HTML beside the canvas (or the section's text): a saved PNG had none.
   const page = await openPage(browser, `${server.origin}/index.html?n=8&ref=0`);

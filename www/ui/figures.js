@@ -330,7 +330,41 @@ export function tableName(table) {
   const labelled = table.getAttribute('aria-labelledby')?.split(/\s+/).map((id) => document.getElementById(id)?.textContent).filter(Boolean).join(' ');
   const text = table.caption?.textContent.trim() || table.getAttribute('aria-label') || labelled
     || headingBefore(table)?.textContent || 'this table';
+  return firstSentence(text);
+}
+
+/**
+ * What a picture is called, for its Save buttons' names: its figure's caption's first
+ * sentence, else the figure's or the picture's own accessible name (or an svg's title),
+ * else the heading it stands under.
+ */
+export function pictureName(host) {
+  const picture = host.matches?.('canvas, svg') ? host : host.querySelector?.('canvas, svg');
+  const text = host.querySelector?.(':scope > figcaption')?.textContent.trim()
+    || host.getAttribute?.('aria-label') || picture?.getAttribute('aria-label')
+    || picture?.querySelector?.(':scope > title')?.textContent.trim()
+    || headingBefore(host)?.textContent || 'this picture';
+  return firstSentence(text);
+}
+
+function firstSentence(text) {
   return text.replace(/\s+/g, ' ').trim().split(/(?<=\.) /)[0].replace(/\.$/, '');
+}
+
+/** Names the Save buttons in `bar` after `name` ("Save <caption> as PNG"), as the Copy ones. */
+function nameSaveButtons(bar, name) {
+  for (const b of bar.querySelectorAll('[data-action=png], [data-action=svg]')) {
+    b.setAttribute('aria-label', `Save ${name} as ${b.dataset.action.toUpperCase()}`);
+  }
+}
+
+/** Names a picture's Save buttons after it; run again when the page changes, as for tables. */
+function namePictureTools(host, bar) {
+  const name = pictureName(host);
+  if (bar.dataset.named === name) return;
+  bar.dataset.named = name;
+  bar.setAttribute('aria-label', `Save ${name}`);
+  nameSaveButtons(bar, name);
 }
 
 /**
@@ -344,6 +378,8 @@ function nameTableTools(table, bar) {
   bar.dataset.named = name;
   bar.setAttribute('aria-label', `Copy ${name}`);
   for (const b of bar.querySelectorAll('[data-format]')) b.setAttribute('aria-label', `Copy ${name} as ${b.dataset.format}`);
+  // A table that is also a picture (the pass timeline) has Save buttons in the same bar.
+  nameSaveButtons(bar, name);
 }
 
 function tableTools(table) {
@@ -417,7 +453,9 @@ function tidy() {
   for (const [target, bar] of beside) {
     if (!target.isConnected) { bar.remove(); beside.delete(target); continue; }
     bar.hidden = empty(target);
-    if (target instanceof HTMLTableElement && !bar.hidden) nameTableTools(target, bar);
+    if (bar.hidden) continue;
+    if (target instanceof HTMLTableElement) nameTableTools(target, bar);
+    else namePictureTools(target, bar);
   }
 }
 
@@ -433,7 +471,10 @@ function decorate(node) {
       const host = x.parentElement?.classList.contains('scroll-x') ? x.parentElement : x;
       const bar = tableTools(x);
       // A table that is also a picture (the pass timeline) says how to draw it.
-      if (typeof x.figureSvg === 'function') bar.append(...pictureTools(x, false, () => x.figureSvg(), true).children);
+      if (typeof x.figureSvg === 'function') {
+        bar.append(...pictureTools(x, false, () => x.figureSvg(), true).children);
+        nameSaveButtons(bar, tableName(x));
+      }
       place(x, host, bar);
       continue;
     }
@@ -442,9 +483,10 @@ function decorate(node) {
     if (done.has(host)) continue;
     done.add(host);
     const compact = host.closest('td, th') !== null;
-    if (host === x) place(x, x, pictureTools(host, compact));
+    const bar = pictureTools(host, compact);
+    namePictureTools(host, bar);
+    if (host === x) place(x, x, bar);
     else {
-      const bar = pictureTools(host, compact);
       host.append(bar);
       beside.set(host, bar);
     }
