@@ -88,6 +88,18 @@ test('the two parts\' fields (each a matrix, an n and a seed) are told apart: ea
   assert.deepEqual(fields.map((f) => f.name), ['matrix', 'n', 'seed', 'matrix', 'n', 'seed']);
 });
 
+test('every part\'s fields on the page (batched, block-sparse, mesh, linear) are a group named by the part\'s heading, so repeated labels (n, seed, batch) are told apart', async () => {
+  const groups = await accessibleNames(page, '.part .part-controls');
+  assert.ok(groups.length >= 7, JSON.stringify(groups));
+  const headings = await page.$$eval('.part .part-controls', (xs) => xs.map((x) => x.closest('.part').querySelector('h3').textContent));
+  assert.deepEqual(groups.map((g) => g.role), groups.map(() => 'group'));
+  assert.deepEqual(groups.map((g) => g.name), headings);
+  assert.equal(new Set(headings).size, headings.length, headings.join(' | '));
+  for (const name of ['Batched 3×3 products: one invocation per output cell', 'Block-sparse matrices: skip the blocks that are zero', 'Fox\'s and Cannon\'s algorithms: blocks on a mesh of processors']) {
+    assert.ok(headings.includes(name), name);
+  }
+});
+
 test('Enter in a panel part\'s number field runs that part, as its button does (and as Enter in the main form does)', async () => {
   const p = await openPage(browser, `${server.origin}/index.html?n=4&ref=0`);
   assert.equal(await waitForStatus(p), 'done');

@@ -7,7 +7,7 @@ import { el, int, sci } from '../ui/format.js';
 import { backendName, msText, nextFrame, timedAsync, workItems, devName } from './common.js';
 import { numberField, partitionedGrid, readNumber } from './partitioned-ui.js';
 import { publishBatched, readFields, uniformMatrices } from './batched-ui.js';
-import { partRunner } from './part-runner.js';
+import { fieldGroup, partRunner } from './part-runner.js';
 
 const N = 3;
 const BIG = 100000;
@@ -35,13 +35,13 @@ export function productsPart(ctx, state) {
   });
   button.addEventListener('click', runner.run);
   part.append(
-    el('h3', {}, 'Batched 3×3 products: one invocation per output cell'),
+    el('h3', { id: 'batched-products-h' }, 'Batched 3×3 products: one invocation per output cell'),
     el('p', {}, 'A 3×3 product has nine entries, each a sum of three products: far too little work to be worth a GPU pass on its own. Thousands of them at once are. ',
       el('code', {}, 'await gpu.multiplyBatchedAsync(batch, 3, 3, 3, a, b)'), ' takes the A', el('sub', {}, 's'), ' one after another in ', el('code', {}, 'a'), ' (batch·9 floats, each matrix row-major) and the B', el('sub', {}, 's'), ' in ', el('code', {}, 'b'),
       ', and computes every C', el('sub', {}, 's'), ' = A', el('sub', {}, 's'), 'B', el('sub', {}, 's'), ' in one pass: one invocation (WebGPU, workgroups of 256) or one fragment (WebGL) per entry of every C', el('sub', {}, 's'),
       ', as the log does it. On the GPU the matrices lie side by side in an atlas, a texture (WebGL) or buffer (WebGPU) of at most 4096 floats a row: ⌊4096/3⌋ = 1365 tiles of 3×3 per band of three rows, the next band below. An invocation finds its matrix and cell from its position in the atlas, reads a row of its A and a column of its B from the same tile position, and writes one number.'),
     el('p', {}, el('code', {}, 'await gpu.powerBatchedAsync(batch, n, m, p)'), ' raises every matrix of a batch to the power p by binary exponentiation, the whole batch in each squaring or product pass (about 2·log₂ p passes), the atlases staying on the GPU in between.'),
-    el('div', { class: 'part-controls' }, ...Object.values(f).map((x) => x.element)),
+    fieldGroup('batched-products-h', ...Object.values(f).map((x) => x.element)),
     el('div', { class: 'buttons' }, button),
     runner.status.element, output);
   return {

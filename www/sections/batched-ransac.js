@@ -9,7 +9,7 @@ import { mulberry32 } from '../reference.js';
 import { backendName, msText, nextFrame, timedAsync, untimedWhy, devName } from './common.js';
 import { numberField, partitionedGrid, pct, readNumber } from './partitioned-ui.js';
 import { applyH, barChart, homographyFrom4, publishBatched, readFields, svg } from './batched-ui.js';
-import { partRunner } from './part-runner.js';
+import { fieldGroup, partRunner } from './part-runner.js';
 import { svgLegend } from './svg-legend.js';
 
 /** The sheet (source image) and the view of it (destination image), in pixels. */
@@ -102,7 +102,7 @@ export function ransacPart(ctx, state) {
   button.addEventListener('click', runner.run);
 
   part.append(
-    el('h3', {}, 'RANSAC: a homography from matches, two thousand guesses at once'),
+    el('h3', { id: 'batched-ransac-h' }, 'RANSAC: a homography from matches, two thousand guesses at once'),
     el('p', {}, 'Two photos of a flat object are related by a homography H, a 3×3 matrix up to scale: a point (x, y) of one lands at (u, v) = ((h₁₁x + h₁₂y + h₁₃)/w, (h₂₁x + h₂₂y + h₂₃)/w), w = h₃₁x + h₃₂y + h₃₃, in the other. Four matches fix it. Feature matching gives hundreds of matches, some wrong; RANSAC guesses H from many random 4-point samples and keeps the guess most matches agree with. Each guess is a tiny independent problem: the GPU makes thousands of them in one go.'),
     el('p', {}, `Here the sheet is a checkerboard of ${GRID.cols}×${GRID.rows} = ${GRID.cols * GRID.rows} corners, seen under a known H (the blue dashed outline); every match gets Gaussian noise, and a share of them is replaced by a random point of the view (a wrong match).`),
     el('ol', { class: 'batched-steps' },
@@ -112,7 +112,7 @@ export function ransacPart(ctx, state) {
       el('li', {}, el('strong', {}, 'One pass fits every hypothesis. '), 'Eight equations (two per match) in the eight unknowns of H with h₃₃ = 1, solved by Gaussian elimination with partial pivoting in private memory: on WebGPU one invocation per hypothesis (', el('code', {}, 'wgsl/ransac_fit.wgsl'), '), on WebGL one fragment per entry of H, each repeating its hypothesis\'s solve and keeping one entry (a fragment has one output; ', el('code', {}, 'glsl/ransac_fit.frag'), ').'),
       el('li', {}, el('strong', {}, 'One pass scores every hypothesis against every correspondence. '), 'A match is an inlier when ‖(u, v) − H(x, y)‖ ≤ the threshold. WebGPU: a workgroup of 64 invocations per hypothesis, each counting every 64th match, then the 64 counts added in workgroup memory by a tree reduction (32, 16, …, 1 with a barrier between steps; ', el('code', {}, 'wgsl/ransac_score.wgsl'), '). WebGL: one fragment per hypothesis loops over all matches. Only the counts come back, one number per hypothesis.'),
       el('li', {}, el('strong', {}, 'Refit on the inliers. '), 'The best hypothesis\'s inliers give an over-determined system; the CPU solves it in float64 by least squares (the same normalised DLT with h₃₃ = 1) and recounts the inliers under the refitted h.')),
-    el('div', { class: 'part-controls' }, ...Object.values(f).map((x) => x.element)),
+    fieldGroup('batched-ransac-h', ...Object.values(f).map((x) => x.element)),
     el('div', { class: 'buttons' }, button),
     runner.status.element, output);
 

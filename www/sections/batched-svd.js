@@ -7,7 +7,7 @@ import { count, el, int, sci } from '../ui/format.js';
 import { backendName, msText, nextFrame, timedAsync, devName } from './common.js';
 import { numberField, readNumber } from './partitioned-ui.js';
 import { barChart, publishBatched, readFields, uniformMatrices } from './batched-ui.js';
-import { partRunner } from './part-runner.js';
+import { fieldGroup, partRunner } from './part-runner.js';
 
 export function svdPart(ctx, state) {
   const part = el('div', { class: 'part', id: 'batched-svd' });
@@ -40,10 +40,10 @@ export function svdPart(ctx, state) {
   });
   button.addEventListener('click', runner.run);
   part.append(
-    el('h3', {}, 'Batched SVD: one-sided Jacobi, a thread per column'),
+    el('h3', { id: 'batched-svd-h' }, 'Batched SVD: one-sided Jacobi, a thread per column'),
     el('p', {}, 'The log takes the homography as the singular vector of the smallest singular value of each sample\'s 9×9 system, 2000 SVDs per batch. One-sided (Hestenes) Jacobi suits the GPU: it rotates pairs of columns of A until every pair is orthogonal, keeping the rotations in V; then the column lengths are the singular values σ, the normalised columns U, and A = UΣVᵀ. A rotation of the pair (p, q) touches only those two columns, so the pairs of a round-robin round, ⌊n/2⌋ disjoint pairs, rotate at the same time, one thread per column, and n − 1 rounds (n for odd n) meet every pair once: a sweep. Sweeps repeat until no pair needs rotating (|a', el('sub', {}, 'p'), '·a', el('sub', {}, 'q'), '| ≤ 10⁻⁶‖a', el('sub', {}, 'p'), '‖‖a', el('sub', {}, 'q'), '‖), at most 30.'),
     el('p', {}, 'On WebGPU ', el('code', {}, 'await gpu.svdBatchedAsync(batch, rows, cols, a)'), ' runs all sweeps in one dispatch (', el('code', {}, 'wgsl/svd_jacobi.wgsl'), '): one invocation per column keeps its column of [A; V] in registers and publishes it in workgroup memory for its partner, with a barrier between rounds; a workgroup of 32 holds ⌊32/cols⌋ matrices side by side (3 of 9×9; the log\'s 63 = 7 of 9×9 measured slower on the software renderer), and decides after each sweep, together, whether to go on. On WebGL a fragment has one output and no shared memory, so each round is a pass computing every pair\'s rotation and a pass applying it to every entry of [A; V], and a small pass measures convergence after each sweep (read back to decide whether to sweep again).'),
-    el('div', { class: 'part-controls' }, ...Object.values(f).map((x) => x.element)),
+    fieldGroup('batched-svd-h', ...Object.values(f).map((x) => x.element)),
     el('div', { class: 'buttons' }, button),
     runner.status.element, output);
   return {

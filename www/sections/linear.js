@@ -11,7 +11,7 @@
 import { count, el, int, sci } from '../ui/format.js';
 import { backendName, msText, nextFrame, timedAsync, devName } from './common.js';
 import { numberField, readNumber, selectField } from './partitioned-ui.js';
-import { partRunner } from './part-runner.js';
+import { fieldGroup, partRunner } from './part-runner.js';
 import { KINDS, residual, stepCanvas, times, uniform } from './linear-matrices.js';
 import { CMP_KINDS, LU_KINDS } from '../config.js';
 
@@ -53,13 +53,6 @@ function sizeFields(prefix, kinds, maxN, state) {
   };
 }
 
-/**
- * A part's fields, as a group named by the part's heading (`headingId`): both parts have
- * a matrix, an n and a seed, which a screen reader tells apart by the group it enters.
- */
-const fieldGroup = (f, headingId) => el('div', { class: 'part-controls', role: 'group', 'aria-labelledby': headingId },
-  ...Object.values(f).map((x) => x.element));
-
 function stepsPart(ctx, state) {
   const part = el('div', { class: 'part', id: 'linear-steps' });
   const fields = sizeFields('lu', LU_KINDS, 12, state);
@@ -74,7 +67,7 @@ function stepsPart(ctx, state) {
     el('h3', { id: 'linear-steps-h' }, 'Gaussian elimination with partial pivoting, step by step'),
     el('p', {}, 'Step k + 1 looks down column k for the row with the largest |a', el('sub', {}, 'ik'), '| (the pivot), swaps it into row k, and subtracts l', el('sub', {}, 'i'), ' = a', el('sub', {}, 'ik'), '/a', el('sub', {}, 'kk'), ' times row k from every row below, which zeroes the column under the pivot; l', el('sub', {}, 'i'), ' is kept where the zero would be. Taking the largest keeps every |l', el('sub', {}, 'i'), '| ≤ 1, so errors are not magnified, and it is what gets past a zero on the diagonal. After n steps the matrix holds U on and above the diagonal and L below: P·A = L·U. (Steps are counted from 1 here, rows and columns from 0, as the library\'s pivots are; its ', el('code', {}, 'step'), ' of a singular matrix counts from 0 too: step = k is column k, the page\'s step k + 1.)'),
     el('p', {}, 'The chapter\'s CUDA version runs one thread per row with the pivot row in shared memory. Here each step is passes: on WebGPU ', el('code', {}, 'wgsl/lu_pivot.wgsl'), ' (one workgroup: the pivot by a reduction in workgroup memory, the swap) then ', el('code', {}, 'wgsl/lu_update.wgsl'), ' (one invocation per entry of the trailing block); on WebGL ', el('code', {}, 'glsl/lu_pivot.frag'), ' and ', el('code', {}, 'glsl/lu_eliminate.frag'), ', one fragment per entry. Nothing is read back between steps: the pivots and a "singular at step k" mark stay on the GPU. Below, ', el('code', {}, 'gpu.luAsync(n, A, k)'), ' is stopped after each k to show the matrix; red positive, blue negative, the pivot row of each step outlined, the multipliers framed.'),
-    fieldGroup(f, 'linear-steps-h'),
+    fieldGroup('linear-steps-h', ...Object.values(f).map((x) => x.element)),
     el('div', { class: 'buttons' }, button),
     r.status.element, output);
   return { element: part, run: r.run, set: (s) => follow(fields, r, s) };
@@ -127,7 +120,7 @@ function comparePart(ctx, state) {
   part.append(
     el('h3', { id: 'linear-compare-h' }, 'Three ways to solve A·x = b'),
     el('p', {}, 'Elimination is direct: n steps, done. The power-series inverse (A⁻¹ = I + C + C² + …, summed by doubling; Newton–Schulz by default) and Jacobi (x ← D⁻¹(b − O·x)) are iterations of matrix products, each pass embarrassingly parallel, but they converge only on some matrices and at a rate the matrix sets. Each runs here on the same A and b (b uniform in [−1, 1)); the residual ‖A·x − b‖/‖b‖ of each x is computed in float64.'),
-    fieldGroup(f, 'linear-compare-h'),
+    fieldGroup('linear-compare-h', ...Object.values(f).map((x) => x.element)),
     el('div', { class: 'buttons' }, button),
     r.status.element, output);
   return { element: part, run: r.run, set: (s) => follow(fields, r, s) };

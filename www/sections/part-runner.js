@@ -3,6 +3,7 @@
 // done / error, one run at a time, and on Back / Forward take down results that were
 // computed for other fields.
 import { backendName, disableWhileBusy, nextFrame } from './common.js';
+import { el } from '../ui/format.js';
 import { partStatus } from './partitioned-ui.js';
 
 const STALE = 'The fields changed (Back or Forward): the results shown were for other ones. Press the button to run these.';
@@ -84,3 +85,11 @@ export function runOnEnter(part, run) {
     run();
   });
 }
+
+/**
+ * A part's fields as a group named by the part's heading (`headingId`): several parts
+ * have an n, a seed or a batch field, which a screen reader tells apart by the group it
+ * enters. Nothing changes on screen.
+ */
+export const fieldGroup = (headingId, ...fields) =>
+  el('div', { class: 'part-controls', role: 'group', 'aria-labelledby': headingId }, ...fields);

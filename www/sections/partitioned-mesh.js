@@ -6,7 +6,7 @@ import { integerMatrix } from '../reference.js';
 import { backendName, disableWhileBusy, msText, nextFrame, timedAsync, devName } from './common.js';
 import { svgLegend } from './svg-legend.js';
 import { maxError, numberField, partStatus, publishPart, readNumber, selectField } from './partitioned-ui.js';
-import { runOnEnter } from './part-runner.js';
+import { fieldGroup, runOnEnter } from './part-runner.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const CELL = 100, GAP = 36, PAD = 14;
@@ -204,12 +204,12 @@ export function meshPart(ctx, state) {
   runOnEnter(part, () => run());
 
   part.append(
-    el('h3', {}, 'Fox\'s and Cannon\'s algorithms: blocks on a mesh of processors'),
+    el('h3', { id: 'partitioned-mesh-h' }, 'Fox\'s and Cannon\'s algorithms: blocks on a mesh of processors'),
     el('p', {}, 'Give each of q×q processors one block of A, B and C. Node (i, j) needs every A', el('sub', {}, 'ik'), ' of its row and every B', el('sub', {}, 'kj'), ' of its column, and holds only one of each, so blocks travel. ',
       el('strong', {}, 'Fox: '), 'at stage k, the node holding A', el('sub', {}, 'i,(i+k) mod q'), ' broadcasts it along row i; everyone multiplies it into C with the B block it holds; then B rolls up one node (after every stage but the last). ',
       el('strong', {}, 'Cannon: '), 'first a skew: row i of A shifts left by i nodes and column j of B up by j (around the ends), each block in one message, so node (i, j) holds A', el('sub', {}, 'i,(i+j) mod q'), ' and B', el('sub', {}, '(i+j) mod q,j'), '; then q stages: multiply, and (after every stage but the last) A rolls left and B up by one node. The rolls go between neighbours only; the skew sends a block of row i of A i nodes along, of column j of B j nodes.'),
     el('p', { class: 'note-box info' }, 'Honestly: one device (the GPU, or the CPU with backend=cpu) plays all q² nodes here. The messages are bookkeeping (the library records which block would go from which node to which, and its bytes), but every local block product C(i, j) += A·B is a real pass on it, and the result is checked against float64.'),
-    el('div', { class: 'part-controls' }, alg.element, nField.element, qField.element),
+    fieldGroup('partitioned-mesh-h', alg.element, nField.element, qField.element),
     el('div', { class: 'buttons' }, button), status.element, summary,
     el('div', { class: 'buttons mesh-nav' }, prev, stepText, next),
     view);

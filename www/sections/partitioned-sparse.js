@@ -8,7 +8,7 @@ import { backendName, msText, nextFrame, timedAsync, devName } from './common.js
 import {
   maxError, numberField, occupancyFigure, pct, publishPart, readNumber, sparseReference,
 } from './partitioned-ui.js';
-import { partRunner } from './part-runner.js';
+import { fieldGroup, partRunner } from './part-runner.js';
 
 /** The path graph of the fill-in demo: n vertices, M = (I + adjacency) / 3. */
 const FILL_N = 64;
@@ -82,11 +82,11 @@ export function sparsePart(ctx, state) {
   fillPart.append(filling.status.element, fillOutput);
 
   part.append(
-    el('h3', {}, 'Block-sparse matrices: skip the blocks that are zero'),
+    el('h3', { id: 'partitioned-sparse-h' }, 'Block-sparse matrices: skip the blocks that are zero'),
     el('p', {}, 'The CUDA report cuts n×n matrices into T×T blocks of m×m (T = n/m) and keeps one boolean per block: does it hold any nonzero? A block of C = AB is a sum of T products A', el('sub', {}, 'ik'), 'B', el('sub', {}, 'kj'),
       ', and a product is needed only where both blocks are stored. A symbolic phase on the CPU (', el('code', {}, 'BlockSparse.productPlan(a, b)'), ') lists those products and the blocks of C they reach; the GPU then computes only them, one invocation (WebGPU) or fragment (WebGL) per entry of each listed block of C (',
       el('code', {}, 'gpu.multiplyBlockSparseAsync(a, b)'), '), and each output block records whether it came out nonzero. The work grows with the nonzero blocks, not with n³.'),
-    el('div', { class: 'part-controls' }, f.n.element, f.block.element, f.density.element, f.seed.element),
+    fieldGroup('partitioned-sparse-h', f.n.element, f.block.element, f.density.element, f.seed.element),
     el('div', { class: 'buttons' }, button),
     sparse.status.element, output,
     el('h4', {}, 'Fill-in: what repeated squaring does to a sparse matrix'),
