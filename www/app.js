@@ -10,7 +10,7 @@
 //   document.body.dataset.passesDone / passCount
 //   <script type="application/json" id="results"> and window.__results (see publish())
 //   window.__page                  { gpu, backends, last: { gpu: Float32Array, ref: Float64Array } }
-import init, { BlockSparse, Csr, Gpgpu } from './pkg/gpgpu_matrix.js';
+import init, { BlockSparse, Csr, Gpgpu, Tridiagonal } from './pkg/gpgpu_matrix.js';
 import * as reference from './reference.js';
 import { compare } from './reference.js';
 import * as inputs from './inputs.js';
@@ -957,7 +957,7 @@ function sectionContext() {
     get gpu() { return page.gpu; },
     get info() { return page.info; },
     backends: page.backends,
-    Gpgpu, BlockSparse, Csr, reference, inputs, HeatmapView, format, describeError, showError,
+    Gpgpu, BlockSparse, Csr, Tridiagonal, reference, inputs, HeatmapView, format, describeError, showError,
     url: sectionUrl,
   };
 }

@@ -120,6 +120,8 @@ export const DEVICE_SIZES = [128, 256, 512, 1024];
  * run of the demo keeps them (withSectionParams).
  */
 export const SECTION_DEFAULTS = Object.freeze({
+  sjN: 100000,
+  sjDiag: 2.5,
   sparseN: 256,
   sparseBlock: 8,
   sparseDensity: 2,
@@ -207,6 +209,8 @@ export const SECTION_PARAMS = {
   devSecond: { parse: oneOf(DEVICE_CHOICES), what: 'several devices: the second device' },
   devN: { parse: among(DEVICE_SIZES), what: 'several devices: n' },
   devShare: { parse: steps(0, 100, 5), what: 'several devices: the first device\'s share of the rows, in %' },
+  sjN: { parse: whole(3, 2000000), what: 'sparse Jacobi: n (unknowns)' },
+  sjDiag: { parse: decimal(1, 10), what: 'sparse Jacobi: the diagonal d of (−1, d, −1)' },
 };
 
 /**

@@ -73,14 +73,14 @@ test('WebGL: elimination step by step, singular at its step; three solvers side 
 });
 
 test('the two parts\' fields (each a matrix, an n and a seed) are told apart: each part\'s are a group named by its heading', async () => {
-  const groups = await accessibleNames(page, '#linear .part-controls');
+  const groups = await accessibleNames(page, '#linear-steps .part-controls, #linear-compare .part-controls');
   assert.deepEqual(groups, [
     { role: 'group', name: 'Gaussian elimination with partial pivoting, step by step' },
     { role: 'group', name: 'Three ways to solve A·x = b' },
   ]);
   // A field's name in context, as a screen reader says it on entering its group.
-  const fields = await accessibleNames(page, '#linear .part-controls input, #linear .part-controls select');
-  const inGroup = await page.$$eval('#linear .part-controls input, #linear .part-controls select',
+  const fields = await accessibleNames(page, '#linear-steps .part-controls :is(input, select), #linear-compare .part-controls :is(input, select)');
+  const inGroup = await page.$$eval('#linear-steps .part-controls :is(input, select), #linear-compare .part-controls :is(input, select)',
     (xs) => xs.map((x) => document.getElementById(x.closest('[role=group]').getAttribute('aria-labelledby')).textContent));
   const said = fields.map((f, i) => `${inGroup[i]}: ${f.name}`);
   assert.equal(said.length, 6);
@@ -115,7 +115,7 @@ test('Enter in a panel part\'s number field runs that part, as its button does (
   // Every part with a Run button and number fields: Enter reads the fields as the button
   // does (a value out of range is said not to run, at once).
   for (const [part, field] of [['linear-compare', 'cmpN'], ['partitioned-sparse', 'sparseN'], ['partitioned-mesh', 'meshN'],
-    ['batched-products', 'prodBatch'], ['batched-ransac', 'ransacIters'], ['batched-svd', 'svdBatch']]) {
+    ['batched-products', 'prodBatch'], ['batched-ransac', 'ransacIters'], ['batched-svd', 'svdBatch'], ['sparse-jacobi', 'sjN']]) {
     await p.fill(`#${field}`, '0');
     await p.press(`#${field}`, 'Enter');
     await p.waitForFunction((id) => document.getElementById(id).dataset.status !== 'idle', part, { timeout: 10_000 }).catch(() => {});

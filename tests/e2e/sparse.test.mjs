@@ -79,3 +79,64 @@ test('PageRank on the CPU too (backend=cpu: SpMV as a Rust loop), offline once t
   assert.deepEqual(cp.problems(), []);
   await cp.context().close();
 });
+
+/** Runs the sparse Jacobi part of `p` with n and d typed in; its output's data and status. */
+async function sparseJacobi(p, n, d) {
+  await p.fill('#sjN', String(n));
+  await p.fill('#sjDiag', String(d));
+  await p.click('#sparse-jacobi-run');
+  await p.waitForFunction(() => !['idle', 'running'].includes(document.getElementById('sparse-jacobi').dataset.status), null, { timeout: 120_000, polling: 100 });
+  const out = p.locator('#sparse-jacobi-output');
+  return {
+    status: await p.getAttribute('#sparse-jacobi', 'data-status'),
+    text: await p.textContent('#sparse-jacobi-status'),
+    iterations: Number(await out.getAttribute('data-iterations')),
+    converged: await out.getAttribute('data-converged'),
+    diverged: await out.getAttribute('data-diverged'),
+    residual: Number(await out.getAttribute('data-residual')),
+  };
+}
+
+test('Jacobi on a sparse tridiagonal system converges at the rate its spectral radius says, diverges below d = 2, on WebGL and WebGPU', async () => {
+  for (const backend of ['webgl', 'webgpu']) {
+    const p = await openPage(browser, `${server.origin}/index.html?n=4&ref=0&backend=${backend}`);
+    assert.equal(await waitForStatus(p), 'done', await p.textContent('#status'));
+    // d = 2.5: ρ = 0.8 at any n; the float64 residual of the float32 x near ε.
+    const ok = await sparseJacobi(p, 1000, 2.5);
+    assert.equal(ok.status, 'done', ok.text);
+    assert.equal(ok.converged, 'true');
+    assert.ok(ok.iterations >= 40 && ok.iterations <= 70, `${ok.iterations} iterations`);
+    assert.ok(ok.residual < 1e-4, `residual ${ok.residual}`);
+    const url = new URL(p.url());
+    assert.equal(url.searchParams.get('sjN'), '1000');
+    assert.equal(url.searchParams.get('sjDiag'), null, 'the default d stays out of the address');
+    const table = await p.locator('#sparse-jacobi-output > .scroll-x table').textContent();
+    assert.match(table, /0\.799996/);
+    assert.match(table, /dense float32 would take 3\.81 MiB/);
+    // d = 1.9: ρ = (2/1.9)·cos(π/201) > 1.
+    const bad = await sparseJacobi(p, 200, 1.9);
+    assert.equal(bad.status, 'done', bad.text);
+    assert.equal(bad.diverged, 'true');
+    assert.match(bad.text, /diverged/);
+    // A field out of range is not run, and says which.
+    await p.fill('#sjN', '2');
+    await p.click('#sparse-jacobi-run');
+    assert.match(await p.textContent('#sparse-jacobi-status'), /^Not run: n \(unknowns\) must be a whole number from 3 to 2000000/);
+    assert.deepEqual(p.problems(), []);
+    await p.context().close();
+  }
+});
+
+test('a link with sjN and sjDiag runs the sparse Jacobi part with those fields', async () => {
+  const p = await openPage(browser, `${server.origin}/index.html?n=4&ref=0&sjN=500&sjDiag=3`);
+  assert.equal(await waitForStatus(p), 'done');
+  await p.waitForFunction(() => document.getElementById('sparse-jacobi').dataset.status === 'done', null, { timeout: 120_000 });
+  assert.equal(await p.inputValue('#sjN'), '500');
+  assert.equal(await p.inputValue('#sjDiag'), '3');
+  assert.match(await p.textContent('#sparse-jacobi-status'), /converged/);
+  // ρ = (2/3)·cos(π/501): about 35 iterations.
+  const k = Number(await p.getAttribute('#sparse-jacobi-output', 'data-iterations'));
+  assert.ok(k >= 20 && k <= 40, `${k} iterations`);
+  assert.deepEqual(p.problems(), []);
+  await p.context().close();
+});

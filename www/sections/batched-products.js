@@ -7,7 +7,7 @@ import { el, int, sci } from '../ui/format.js';
 import { backendName, msText, nextFrame, timedAsync, workItems, devName } from './common.js';
 import { numberField, partitionedGrid, readNumber } from './partitioned-ui.js';
 import { publishBatched, readFields, uniformMatrices } from './batched-ui.js';
-import { fieldGroup, partRunner } from './part-runner.js';
+import { fieldGroup, partHandle, partRunner } from './part-runner.js';
 
 const N = 3;
 const BIG = 100000;
@@ -44,14 +44,7 @@ export function productsPart(ctx, state) {
     fieldGroup('batched-products-h', ...Object.values(f).map((x) => x.element)),
     el('div', { class: 'buttons' }, button),
     runner.status.element, output);
-  return {
-    element: part,
-    run: runner.run,
-    set(s) {
-      for (const [k, x] of Object.entries(f)) x.input.value = String(s[k]);
-      runner.follow(s);
-    },
-  };
+  return partHandle(part, runner, f);
 }
 
 /** batch products of 3×3 matrices in float64: C_s = A_s · B_s. */

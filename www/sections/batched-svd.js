@@ -7,7 +7,7 @@ import { count, el, int, sci } from '../ui/format.js';
 import { backendName, msText, nextFrame, timedAsync, devName } from './common.js';
 import { numberField, readNumber } from './partitioned-ui.js';
 import { barChart, publishBatched, readFields, uniformMatrices } from './batched-ui.js';
-import { fieldGroup, partRunner } from './part-runner.js';
+import { fieldGroup, partHandle, partRunner } from './part-runner.js';
 
 export function svdPart(ctx, state) {
   const part = el('div', { class: 'part', id: 'batched-svd' });
@@ -46,14 +46,7 @@ export function svdPart(ctx, state) {
     fieldGroup('batched-svd-h', ...Object.values(f).map((x) => x.element)),
     el('div', { class: 'buttons' }, button),
     runner.status.element, output);
-  return {
-    element: part,
-    run: runner.run,
-    set(s) {
-      for (const [k, x] of Object.entries(f)) x.input.value = String(s[k]);
-      runner.follow(s);
-    },
-  };
+  return partHandle(part, runner, f);
 }
 
 /** The singular values of a rows×cols matrix (row-major) by one-sided Jacobi in float64, decreasing. */

@@ -93,3 +93,17 @@ export function runOnEnter(part, run) {
  */
 export const fieldGroup = (headingId, ...fields) =>
   el('div', { class: 'part-controls', role: 'group', 'aria-labelledby': headingId }, ...fields);
+
+/**
+ * What a section keeps of a part: its element, its run, and `set(state)` for Back /
+ * Forward, which puts the address's values into the part's fields (`fields`: keyed by
+ * their URL parameters, each with its `input`) and lets the runner follow them.
+ */
+export const partHandle = (part, runner, fields) => ({
+  element: part,
+  run: runner.run,
+  set(s) {
+    for (const [k, x] of Object.entries(fields)) x.input.value = String(s[k]);
+    runner.follow(s);
+  },
+});
