@@ -110,7 +110,13 @@ pub fn check_memory_on(
     }
 }
 
-/// Refuses `copies` × (the inputs and the result) past `limit` bytes (`limit_name`).
+/// The largest array Rust allocates on wasm32 (isize::MAX bytes): one matrix past it
+/// cannot be held even where the 4 GiB hold it with the others (a 25000 × 1 by
+/// 1 × 25000 product's 2.5 GB result panicked with "capacity overflow").
+pub const MAX_ONE_MATRIX_BYTES: f64 = i32::MAX as f64;
+
+/// Refuses `copies` × (the inputs and the result) past `limit` bytes (`limit_name`),
+/// then any one of them past [`MAX_ONE_MATRIX_BYTES`].
 fn check_held(
     what: &str,
     inputs: &[Shape],
@@ -136,6 +142,22 @@ fn check_held(
             hint: "Use smaller matrices: WebAssembly in a browser holds at most 4 GiB, \
                    and the inputs and the result must all be there.",
         });
+    }
+    // Within the 4 GiB, still no one array past what wasm32 allocates.
+    for s in inputs.iter().chain([&result]) {
+        let bytes = s.rows as f64 * s.cols as f64 * 4.0;
+        if bytes > MAX_ONE_MATRIX_BYTES {
+            return Err(GpgpuError::DeviceLimit {
+                what: format!("{what}: one {}x{} matrix", s.rows, s.cols),
+                needed: bytes,
+                unit: "bytes of WebAssembly memory",
+                limit_name: "the largest array WebAssembly allocates (2 GiB)",
+                limit: MAX_ONE_MATRIX_BYTES,
+                hint: "Use smaller matrices: one matrix (an input or the result) holds at \
+                       most 2^29 floats, e.g. a 23170 x 23170 one; compute a larger result \
+                       in parts (a block of rows at a time).",
+            });
+        }
     }
     Ok(())
 }
@@ -436,5 +458,23 @@ mod tests {
                 .contains("over the address space of wasm32 (4 GiB) of 4294967296"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn one_matrix_past_what_wasm32_allocates_is_refused_though_all_fit_in_4_gib() {
+        // An outer product: 200 KB of inputs, a 2.5 GB result. It passed (under 4 GiB)
+        // and then panicked allocating the result: RuntimeError: unreachable.
+        let (a, b) = (Shape::new(25000, 1), Shape::new(1, 25000));
+        let out = Shape::new(25000, 25000);
+        for backend in [Backend::WebGl, Backend::WebGpu] {
+            let err = check_memory_on(backend, "this product", &[a, b], out).unwrap_err();
+            assert_eq!(err.code(), "SIZE_OVER_LIMIT");
+            let message = err.to_string();
+            assert!(message.contains("one 25000x25000 matrix"), "{message}");
+            assert!(message.contains("2 GiB"), "{message}");
+        }
+        // The largest square that fits one array still passes.
+        let side = Shape::square(23170);
+        check_memory_on(Backend::WebGl, "this square", &[side], side).unwrap();
     }
 }
