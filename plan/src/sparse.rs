@@ -33,6 +33,48 @@ fn bad(name: &str, detail: String) -> GpgpuError {
     }
 }
 
+/// The most rows or columns a Csr takes: its row offsets (4 bytes a row) and the
+/// vectors of A·x (4 bytes an entry) live in WebAssembly's 4 GiB memory, and 2^27 is
+/// what the bench matrices hold too. Past 2^29 rows the offsets alone could not be
+/// allocated (Csr.fromTriplets(2 ** 31, 2, [], [], []) ended in "capacity overflow").
+pub const MAX_SIDE: usize = 1 << 27;
+
+/// A Csr's rows or columns (`name`): a dimension from 1 to [`MAX_SIDE`].
+pub fn side(name: &str, value: f64) -> Result<usize> {
+    if value.is_finite() && value > MAX_SIDE as f64 {
+        return Err(GpgpuError::DeviceLimit {
+            what: format!("{name} = {}", js_number(value)),
+            needed: value,
+            unit: "rows or columns",
+            limit_name: "what a Csr takes (2^27: its row offsets and vectors live in \
+                         WebAssembly's 4 GiB memory)",
+            limit: MAX_SIDE as f64,
+            hint: "Use a smaller matrix, or split it into blocks of rows.",
+        });
+    }
+    crate::shape::dimension(name, value, MAX_SIDE)
+}
+
+/// Refuses a dense form (`to_dense`: float64, 8 bytes an entry, then float32 in
+/// JavaScript) that one WebAssembly array cannot hold (under 2 GiB: fewer than 2^28
+/// entries).
+pub fn check_dense(rows: usize, cols: usize) -> Result<()> {
+    let bytes = rows as f64 * cols as f64 * 8.0;
+    if bytes > i32::MAX as f64 {
+        return Err(GpgpuError::DeviceLimit {
+            what: format!("toDense: a {rows}x{cols} Csr"),
+            needed: bytes,
+            unit: "bytes of WebAssembly memory",
+            limit_name: "the largest array WebAssembly allocates (2 GiB)",
+            limit: i32::MAX as f64,
+            hint: "The dense form is built in float64 (8 bytes an entry): fewer than \
+                   2^28 entries. Read a large sparse matrix through values, columns and \
+                   rowOffsets instead.",
+        });
+    }
+    Ok(())
+}
+
 impl Csr {
     /// A CSR from its three arrays, checked: `row_offsets` has rows + 1 entries from
     /// 0 to nnz, never decreasing; `values` and `columns` have nnz entries each; every
@@ -645,6 +687,28 @@ mod tests {
         fn below(&mut self, n: u64) -> u64 {
             (self.0.next_f64() * n as f64) as u64
         }
+    }
+
+    #[test]
+    fn sizes_past_what_memory_holds_are_size_over_limit_naming_a_csr() {
+        // 2^31 rows once reached vec![0u32; rows + 1] and panicked ("capacity
+        // overflow"); 2^32 was refused with the GPU's "info().maxDimension" message.
+        for rows in [(1u64 << 27) as f64 + 1.0, 2f64.powi(31), 2f64.powi(32)] {
+            let err = side("rows", rows).unwrap_err();
+            assert_eq!(err.code(), "SIZE_OVER_LIMIT");
+            let message = err.to_string();
+            assert!(message.contains("what a Csr takes"), "{message}");
+            assert!(!message.contains("maxDimension"), "{message}");
+        }
+        assert_eq!(side("rows", (1u64 << 27) as f64).unwrap(), 1 << 27);
+        assert_eq!(side("cols", 0.0).unwrap_err().code(), "BAD_DIMENSION");
+        assert_eq!(side("cols", f64::NAN).unwrap_err().code(), "BAD_DIMENSION");
+        // toDense of a huge sparse matrix panicked allocating rows × cols floats.
+        let err = check_dense(1 << 27, 1 << 27).unwrap_err();
+        assert_eq!(err.code(), "SIZE_OVER_LIMIT");
+        assert!(err.to_string().contains("toDense"), "{err}");
+        check_dense(1 << 14, (1 << 14) - 1).unwrap();
+        assert!(check_dense(1 << 14, 1 << 14).is_err());
     }
 
     /// A 5×5 example in the chapter's style (rows with 1–2 nonzeros, an empty

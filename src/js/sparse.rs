@@ -124,10 +124,9 @@ fn f64_arg(name: &str, value: &JsValue) -> Result<Vec<f64>> {
 }
 
 fn dims(rows: &JsValue, cols: &JsValue) -> Result<(usize, usize)> {
-    let limit = u32::MAX as usize - 1;
     Ok((
-        shape::dimension("rows", number_arg("rows", rows)?, limit)?,
-        shape::dimension("cols", number_arg("cols", cols)?, limit)?,
+        sparse::side("rows", number_arg("rows", rows)?)?,
+        sparse::side("cols", number_arg("cols", cols)?)?,
     ))
 }
 
@@ -241,9 +240,10 @@ impl JsCsr {
 
     /// The matrix, row-major (rows × cols floats).
     #[wasm_bindgen(js_name = toDense)]
-    pub fn to_dense(&self) -> Float32Array {
+    pub fn to_dense(&self) -> JsResult<Float32Array> {
+        sparse::check_dense(self.inner.rows, self.inner.cols).map_err(to_js_error)?;
         let d: Vec<f32> = self.inner.to_dense().iter().map(|&v| v as f32).collect();
-        Float32Array::from(&d[..])
+        Ok(Float32Array::from(&d[..]))
     }
 
     /// A·x in float64 on the CPU (the reference of `gpu.spmvAsync`).

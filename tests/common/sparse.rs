@@ -368,6 +368,16 @@ pub async fn csr_from_javascript_and_its_errors(setup: Setup) {
     let e = JsCsr::random_uniform(num(2.0), num(2.0), num(5.0), num(1.0));
     let message = assert_js_error(e, "BAD_ARGUMENT", "perRow: is 5, more than the 2 columns");
     assert!(!message.contains("maxDimension"), "{message}");
+    // Sizes no Csr holds are SIZE_OVER_LIMIT naming a Csr: 2^31 rows panicked
+    // allocating the row offsets ("capacity overflow", then RuntimeError: unreachable),
+    // and so did toDense of a huge sparse matrix, allocating rows × cols floats.
+    let none = || js(&[]);
+    let e = JsCsr::from_triplets(num(2f64.powi(31)), num(2.0), none(), none(), none());
+    let message = assert_js_error(e, "SIZE_OVER_LIMIT", "what a Csr takes");
+    assert!(!message.contains("maxDimension"), "{message}");
+    let huge = JsCsr::from_triplets(num(1e5), num(1e5), js(&[0.0]), js(&[0.0]), js(&[1.0]));
+    let e = call(&huge.unwrap(), "toDense", &[]);
+    assert_js_error(e, "SIZE_OVER_LIMIT", "toDense: a 100000x100000 Csr");
     // The bench's sizes are named as given (benchStreamAsync's len was called "nnz").
     let e = settle(api.bench_stream_async(num(1e12), num(1.0))).await;
     assert_js_error(e, "BAD_ARGUMENT", "len: is 1000000000000: bench matrices");
