@@ -263,7 +263,8 @@ impl Run {
         Err(GpgpuError::BadArgument {
             name: "run".into(),
             detail: format!(
-                "{} of {} passes have run; step to the end first (or finish the run)",
+                "{} of {} passes have run; step to the end first: call run.step() until it \
+                 returns false (in Rust, finish(run) or finish_async(run) runs the rest)",
                 self.passes_done(),
                 self.pass_count()
             ),

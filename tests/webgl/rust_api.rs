@@ -116,6 +116,9 @@ mod checks {
         assert_error(run.read_result(&mut g.engine()), code, &needle);
         let r = run.read_result_async(&mut g.engine()).map(|_| ());
         assert_error(r, "BAD_ARGUMENT", early);
+        // What to do, in words a JavaScript caller can act on: a Run has no finish().
+        let r = run.read_result_async(&mut g.engine()).map(|_| ());
+        assert_error(r, "BAD_ARGUMENT", "call run.step() until it returns false");
         run.step(&mut g.engine(), false).unwrap();
         let (code, needle) = blocking("1 of 3");
         assert_error(run.read_result(&mut g.engine()), code, &needle);
