@@ -25,10 +25,10 @@ export interface SplitOptions { ratios?: number[] | "auto"; semiring?: SemiringN
 /** One device's part: its backend, rows of C, and ms from the common start to its
  *  rows' arrival (uploads, product and readback). */
 export interface SplitPart { backend: BackendName; rows: number; ms: number; }
-/** C (rows×cols), each device's part, the time to C assembled, and the ratios used
- *  (adding up to 1). */
+/** C (rows×cols), each device's part, the time to C assembled, C's rows, and the
+ *  ratios used (adding up to 1). */
 export interface SplitResult { c: Float32Array; parts: SplitPart[]; totalMs: number;
-  ratios: number[]; }
+  rows: number; ratios: number[]; }
 "#;
 
 /// A Gpgpu's engine as a Devices holds it (weakly: freeing the Gpgpu ends its

@@ -130,7 +130,7 @@ impl JsRun {
         self.peek(|r| r.kernel().name().to_string())
     }
 
-    /// The backend the run's matrices live on: "webgl" or "webgpu".
+    /// The backend the run's matrices live on: "webgl", "webgpu" or "cpu".
     #[wasm_bindgen(getter, unchecked_return_type = "BackendName")]
     pub fn backend(&self) -> String {
         self.peek(|r| r.kernel().backend().name().to_string())
