@@ -285,6 +285,26 @@ impl Run {
     /// Reads the answer back, blocking (WebGL); `BadArgument` until every pass has
     /// run. p = 0 gives the identity.
     pub fn read_result(&self, engine: &mut Engine) -> Result<Vec<f32>> {
+        match self.blocking_result(engine)? {
+            Some(m) => {
+                let data = engine.download(m, "run.result()", "run.resultAsync()")?;
+                Ok(self.semiring.decode(data))
+            }
+            None => Ok(self.identity_data()),
+        }
+    }
+
+    /// [`Self::read_result`] as a JavaScript array (on the CPU copied there straight
+    /// from the matrix, with no copy in wasm memory).
+    pub fn read_result_js(&self, engine: &mut Engine) -> Result<js_sys::Float32Array> {
+        match self.blocking_result(engine)? {
+            Some(m) => engine.download_js(m, self.semiring, "run.result()", "run.resultAsync()"),
+            None => Ok(js_sys::Float32Array::from(&self.identity_data()[..])),
+        }
+    }
+
+    /// The matrix a blocking read of the answer reads (None: the identity, M^0).
+    fn blocking_result(&self, engine: &mut Engine) -> Result<Option<&Matrix>> {
         self.check_engine(engine)?;
         // On WebGPU the blocking read is never possible: say so before anything else.
         if engine.backend() == crate::kernels::Backend::WebGpu {
@@ -295,15 +315,8 @@ impl Run {
         }
         self.check_done()?;
         match self.plan.result {
-            Some(_) => {
-                let m = self.result_matrix()?;
-                let data = engine.download(m, "run.result()", "run.resultAsync()")?;
-                Ok(self.semiring.decode(data))
-            }
-            None => {
-                engine.ensure()?;
-                Ok(self.identity_data())
-            }
+            Some(_) => self.result_matrix().map(Some),
+            None => engine.ensure().map(|_| None),
         }
     }
 

@@ -110,12 +110,17 @@ impl Semiring {
     /// Brings GPU results back into the caller's terms, undoing `prepare`: MinPlus
     /// turns NO_EDGE (and anything at or above NO_EDGE / 2) back into +Infinity.
     pub fn decode(&self, mut data: Vec<f32>) -> Vec<f32> {
+        self.decode_in_place(&mut data);
+        data
+    }
+
+    /// [`Self::decode`] on a slice.
+    pub fn decode_in_place(&self, data: &mut [f32]) {
         if *self == Semiring::MinPlus {
             for v in data.iter_mut().filter(|v| **v >= 0.5 * NO_EDGE) {
                 *v = f32::INFINITY;
             }
         }
-        data
     }
 
     pub fn mul(&self, x: f64, y: f64) -> f64 {

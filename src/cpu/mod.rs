@@ -383,15 +383,40 @@ impl CpuEngine {
         Ok(m.snapshot())
     }
 
+    /// Runs the queue on this thread (the blocking `sync`): nothing is copied.
+    pub fn finish_now(&mut self) -> Result<()> {
+        flush_now(&self.shared)
+    }
+
     /// A read that runs the queue when awaited: on the workers, or on this thread
     /// under [`crate::api::now`]. It gives `m` as it is at this point of the queue,
     /// as a GPU's readback copies in command order: passes recorded before it is
-    /// awaited (a Run stepped on) do not show in it.
-    pub fn read(&mut self, m: &CpuMatrix) -> CpuRead {
+    /// awaited (a Run stepped on) do not show in it. The copy goes to a JavaScript
+    /// `Float32Array`, decoded for `semiring` on the way, not into wasm memory: a
+    /// copy there next to a run's matrices took more than the size check counts (a
+    /// 15,800² power run's `readAsync('a')` ran out of memory), and JavaScript is
+    /// where a read's data goes.
+    pub fn read(&mut self, m: &CpuMatrix, semiring: Semiring) -> CpuRead<js_sys::Float32Array> {
+        self.read_with(m, move |data| to_js(data, semiring))
+    }
+
+    /// Statistics of `m` (see [`stats`]), computed when the queue has run, from the
+    /// matrix itself (no copy).
+    pub fn stats(&mut self, m: &CpuMatrix, no_edge: bool) -> CpuRead<Stats> {
+        self.read_with(m, move |data| stats(data, no_edge))
+    }
+
+    /// `f` of `m`'s data as it is at this point of the queue (see [`Self::read`]),
+    /// computed on the matrix in place when the queue runs.
+    pub fn read_with<T: 'static>(
+        &mut self,
+        m: &CpuMatrix,
+        f: impl FnOnce(&[f32]) -> T + 'static,
+    ) -> CpuRead<T> {
         let copy = Rc::new(RefCell::new(None));
         let (data, into) = (m.data.clone(), copy.clone());
         self.push(Op::Pass(Box::new(move || {
-            *into.borrow_mut() = Some(data.borrow().clone())
+            *into.borrow_mut() = Some(f(&data.borrow()))
         })));
         CpuRead {
             shared: self.shared.clone(),
@@ -404,11 +429,27 @@ impl CpuEngine {
     pub fn idle(&mut self) -> CpuIdle {
         CpuIdle(self.shared.clone())
     }
+}
 
-    /// Statistics of `m`, computed when the queue has run.
-    pub fn stats(&mut self, m: &CpuMatrix) -> CpuRead {
-        self.read(m)
+/// `data` as a JavaScript array, decoded for `semiring` (min-plus "no edge" is
+/// +Infinity) through a small buffer, so that nothing matrix-sized is made in wasm
+/// memory.
+fn to_js(data: &[f32], semiring: Semiring) -> js_sys::Float32Array {
+    if semiring != Semiring::MinPlus {
+        return js_sys::Float32Array::from(data);
     }
+    const CHUNK: usize = 1 << 16;
+    let out = js_sys::Float32Array::new_with_length(data.len() as u32);
+    let mut buf = Vec::with_capacity(CHUNK.min(data.len()));
+    for (k, chunk) in data.chunks(CHUNK).enumerate() {
+        buf.clear();
+        buf.extend_from_slice(chunk);
+        semiring.decode_in_place(&mut buf);
+        let start = (k * CHUNK) as u32;
+        out.subarray(start, start + chunk.len() as u32)
+            .copy_from(&buf);
+    }
+    out
 }
 
 /// The queue's work finishing (see [`CpuEngine::idle`]).
@@ -435,14 +476,14 @@ async fn run_queue(shared: &Rc<Shared>) -> Result<()> {
     Ok(())
 }
 
-/// A read in flight: its copy is taken when the queue reaches it.
-pub struct CpuRead {
+/// A read in flight: its value is taken when the queue reaches it.
+pub struct CpuRead<T> {
     shared: Rc<Shared>,
-    copy: Rc<RefCell<Option<Vec<f32>>>>,
+    copy: Rc<RefCell<Option<T>>>,
 }
 
-impl CpuRead {
-    pub async fn wait(self) -> Result<Vec<f32>> {
+impl<T> CpuRead<T> {
+    pub async fn wait(self) -> Result<T> {
         run_queue(&self.shared).await?;
         // No copy: a worker failed in another call's flush, which dropped the queue
         // with this read in it (the matrix was never computed).
@@ -454,11 +495,6 @@ impl CpuRead {
                      was dropped with it"
                     .into(),
             })
-    }
-
-    /// The statistics of the data, once the queue has run (`no_edge`: see [`stats`]).
-    pub async fn wait_stats(self, no_edge: bool) -> Result<Stats> {
-        Ok(stats(&self.wait().await?, no_edge))
     }
 }
 
@@ -536,21 +572,29 @@ async fn flush_async(shared: &Rc<Shared>) -> Result<()> {
             // The inputs are copied into the messages before anything is awaited.
             let t0 = now_ms();
             let sent = send(shared, semiring, dims, &a.borrow(), &b.borrow());
-            let c = gather(shared, dims, sent).await;
-            shared.last_wall_ms.set(now_ms() - t0);
+            let parts = gather(shared, dims, sent).await;
             // A blocking call ran this product (and what followed) meanwhile.
             if shared.queue.borrow().front().map(|(f, _)| *f) != Some(id) {
+                shared.last_wall_ms.set(now_ms() - t0);
                 continue;
             }
             shared.queue.borrow_mut().pop_front();
             // The queue's later work needs this output: on failure drop it too.
-            match c {
-                Ok(c) => *out.borrow_mut() = c,
+            match parts {
+                // Into the output itself: a new matrix for C beside the run's took
+                // wasm memory the size check does not count.
+                Ok(parts) => {
+                    let mut c = out.borrow_mut();
+                    for (r, rows) in parts {
+                        rows.copy_to(&mut c[r.start * dims.cols..r.end * dims.cols]);
+                    }
+                }
                 Err(e) => {
                     shared.queue.borrow_mut().clear();
                     return Err(e);
                 }
             }
+            shared.last_wall_ms.set(now_ms() - t0);
         }
     }
     .await;
@@ -599,12 +643,12 @@ fn send(
     (js_sys::Promise::all(&promises), ranges)
 }
 
-/// Awaits the parts [`send`] sent and assembles C.
+/// Awaits the parts [`send`] sent: each part's rows of C, checked against its range.
 async fn gather(
     shared: &Shared,
     d: Dims,
     (all, ranges): (js_sys::Promise, Vec<std::ops::Range<usize>>),
-) -> Result<Vec<f32>> {
+) -> Result<Vec<(std::ops::Range<usize>, js_sys::Float32Array)>> {
     let done = wasm_bindgen_futures::JsFuture::from(all)
         .await
         .map_err(|e| {
@@ -617,13 +661,12 @@ async fn gather(
             }
         })?;
     let done: js_sys::Array = done.unchecked_into();
-    let mut c = vec![0f32; d.rows * d.cols];
+    let mut parts = Vec::with_capacity(ranges.len());
     let mut times = Vec::with_capacity(ranges.len());
-    for (r, part) in ranges.iter().zip(done.iter()) {
+    for (r, part) in ranges.into_iter().zip(done.iter()) {
         let get = |k: &str| js_sys::Reflect::get(&part, &k.into()).unwrap_or(JsValue::UNDEFINED);
         let rows: js_sys::Float32Array = get("c").unchecked_into();
-        let dst = &mut c[r.start * d.cols..r.end * d.cols];
-        if rows.length() as usize != dst.len() {
+        if rows.length() as usize != r.len() * d.cols {
             return Err(GpgpuError::Worker {
                 detail: format!(
                     "a worker sent {} values for {} rows",
@@ -632,11 +675,11 @@ async fn gather(
                 ),
             });
         }
-        rows.copy_to(dst);
         times.push(get("ms").as_f64().unwrap_or(f64::NAN));
+        parts.push((r, rows));
     }
     *shared.last_worker_ms.borrow_mut() = times;
-    Ok(c)
+    Ok(parts)
 }
 
 fn js_message(e: &JsValue) -> String {
@@ -664,9 +707,17 @@ fn run_here(op: Op, poison: Option<f32>) {
             b,
             out,
         } => {
-            let mut c = vec![poison.unwrap_or(0.0); dims.rows * dims.cols];
-            kernel::product(semiring, dims, &a.borrow(), &b.borrow(), &mut c);
-            *out.borrow_mut() = c;
+            // Into the output itself (see flush_async), unless it is also an input.
+            let fill = poison.unwrap_or(0.0);
+            if Rc::ptr_eq(&out, &a) || Rc::ptr_eq(&out, &b) {
+                let mut c = vec![fill; dims.rows * dims.cols];
+                kernel::product(semiring, dims, &a.borrow(), &b.borrow(), &mut c);
+                *out.borrow_mut() = c;
+            } else {
+                let mut c = out.borrow_mut();
+                c.fill(fill);
+                kernel::product(semiring, dims, &a.borrow(), &b.borrow(), &mut c);
+            }
         }
         Op::Pass(run) => run(),
     }

@@ -763,6 +763,26 @@ impl Engine {
         }
     }
 
+    /// [`Self::download`] as a JavaScript array, decoded for `semiring`: on the CPU
+    /// copied there from the matrix itself, with no copy in wasm memory.
+    pub fn download_js(
+        &mut self,
+        m: &Matrix,
+        semiring: Semiring,
+        call: &'static str,
+        instead: &'static str,
+    ) -> Result<js_sys::Float32Array> {
+        match (self, m) {
+            (Engine::Cpu(e), Matrix::Cpu(m)) => {
+                crate::api::now(e.read(m, semiring).wait(), call, instead)
+            }
+            (e, m) => {
+                let data = semiring.decode(e.download(m, call, instead)?);
+                Ok(js_sys::Float32Array::from(&data[..]))
+            }
+        }
+    }
+
     /// Starts reading `m` back without blocking; results decoded for `semiring`.
     pub fn read(&mut self, m: &Matrix, semiring: Semiring) -> Result<PendingRead> {
         match (self, m) {
@@ -775,7 +795,7 @@ impl Engine {
                 Ok(PendingRead(ReadState::Gpu(e.read(m)?, semiring)))
             }
             (Engine::Cpu(e), Matrix::Cpu(m)) => {
-                Ok(PendingRead(ReadState::Cpu(e.read(m), semiring)))
+                Ok(PendingRead(ReadState::Cpu(e.read(m, semiring))))
             }
             _ => Err(foreign()),
         }
@@ -798,7 +818,7 @@ impl Engine {
                 Ok(PendingStats(StatsState::Gpu(e.stats(m, no_edge)?)))
             }
             (Engine::Cpu(e), Matrix::Cpu(m)) => {
-                Ok(PendingStats(StatsState::Cpu(e.stats(m), no_edge)))
+                Ok(PendingStats(StatsState::Cpu(e.stats(m, no_edge))))
             }
             _ => Err(foreign()),
         }
@@ -860,13 +880,16 @@ impl Engine {
             }
             (Engine::Cpu(e), Matrix::Cpu(m)) => {
                 let drawn = heatmap::mapping(m.shape.rows, m.shape.cols, w, h);
+                let context = crate::kernels::context_2d(canvas)?;
+                // Coloured from the matrix itself when the queue reaches it: no copy.
+                let (shape, stride) = (m.shape, drawn.stride);
+                let pixels = e.read_with(m, move |m| {
+                    cpu::heatmap::pixels(shape, m, (w, h), stride, range, style)
+                });
                 Ok(PendingDraw(DrawState::Cpu {
-                    read: e.read(m),
-                    context: crate::kernels::context_2d(canvas)?,
-                    shape: m.shape,
+                    pixels,
+                    context,
                     size: (w, h),
-                    range,
-                    style,
                     drawn,
                 }))
             }
@@ -879,7 +902,7 @@ impl Engine {
         match (self, m) {
             (Engine::WebGl(_), Matrix::Gl(m)) => m.target.read_texel(0).map(|_| ()),
             (Engine::WebGpu(_), Matrix::Gpu(_)) => Err(GpgpuError::NeedsAsync { call, instead }),
-            (Engine::Cpu(e), Matrix::Cpu(m)) => e.download(m).map(|_| ()),
+            (Engine::Cpu(e), Matrix::Cpu(_)) => e.finish_now(),
             _ => Err(foreign()),
         }
     }
@@ -1054,7 +1077,8 @@ enum ReadState {
     Ready(Vec<f32>),
     Gl(GlRead),
     Gpu(GpuRead, Semiring),
-    Cpu(CpuRead, Semiring),
+    /// Already decoded, in JavaScript memory (see [`CpuEngine::read`]).
+    Cpu(CpuRead<js_sys::Float32Array>),
     /// A tiled matrix: each tile's read, with where the tile goes.
     Tiles {
         shape: Shape,
@@ -1090,7 +1114,7 @@ impl PendingRead {
             }
             ReadState::Gl(read) => read.wait().await,
             ReadState::Gpu(read, semiring) => Ok(semiring.decode(read.wait_f32().await?)),
-            ReadState::Cpu(read, semiring) => Ok(semiring.decode(read.wait().await?)),
+            ReadState::Cpu(read) => Ok(read.wait().await?.to_vec()),
         }
     }
 
@@ -1100,6 +1124,7 @@ impl PendingRead {
     pub async fn wait_js(self) -> Result<js_sys::Float32Array> {
         match self.0 {
             ReadState::Gpu(read, Semiring::Ordinary | Semiring::Boolean) => read.wait_js().await,
+            ReadState::Cpu(read) => read.wait().await,
             other => {
                 let data = PendingRead(other).wait().await?;
                 Ok(js_sys::Float32Array::from(&data[..]))
@@ -1111,8 +1136,7 @@ impl PendingRead {
 enum StatsState {
     Ready(Stats),
     Gpu(GpuRead),
-    /// With `no_edge` (see [`crate::cpu::stats`]).
-    Cpu(CpuRead, bool),
+    Cpu(CpuRead<Stats>),
 }
 
 /// Statistics on their way.
@@ -1123,7 +1147,7 @@ impl PendingStats {
         match self.0 {
             StatsState::Ready(s) => Ok(s),
             StatsState::Gpu(read) => Ok(Stats::from_record(&read.wait_f32().await?)),
-            StatsState::Cpu(read, no_edge) => read.wait_stats(no_edge).await,
+            StatsState::Cpu(read) => read.wait().await,
         }
     }
 
@@ -1132,9 +1156,7 @@ impl PendingStats {
         match self.0 {
             StatsState::Ready(s) => Ok(s),
             StatsState::Gpu(_) => Err(GpgpuError::NeedsAsync { call, instead }),
-            StatsState::Cpu(read, no_edge) => {
-                crate::api::now(read.wait_stats(no_edge), call, instead)
-            }
+            StatsState::Cpu(read) => crate::api::now(read.wait(), call, instead),
         }
     }
 }
@@ -1149,12 +1171,9 @@ enum DrawState {
     },
     /// Coloured on this thread once the queue has run (see [`crate::cpu::heatmap`]).
     Cpu {
-        read: CpuRead,
+        pixels: CpuRead<Vec<u8>>,
         context: web_sys::CanvasRenderingContext2d,
-        shape: Shape,
         size: (usize, usize),
-        range: Option<f32>,
-        style: Style,
         drawn: Drawn,
     },
 }
@@ -1186,17 +1205,12 @@ impl PendingDraw {
                 Ok(drawn)
             }
             DrawState::Cpu {
-                read,
+                pixels,
                 context,
-                shape,
                 size,
-                range,
-                style,
                 drawn,
             } => {
-                let m = read.wait().await?;
-                let pixels =
-                    crate::cpu::heatmap::pixels(shape, &m, size, drawn.stride, range, style);
+                let pixels = pixels.wait().await?;
                 crate::kernels::webgpu::heatmap::put_pixels(&context, &pixels, size)?;
                 Ok(drawn)
             }

@@ -227,8 +227,7 @@ impl JsRun {
     ) -> JsResult<Float32Array> {
         self.with(|e, run| {
             let m = pick(run, &which)?;
-            let data = e.download(m, "run.read()", "run.readAsync()")?;
-            Ok(Float32Array::from(&run.semiring().decode(data)[..]))
+            e.download_js(m, run.semiring(), "run.read()", "run.readAsync()")
         })
     }
 
@@ -247,7 +246,7 @@ impl JsRun {
     /// The answer (every pass must have run); M^0 gives the identity. WebGL
     /// (WebGPU: resultAsync).
     pub fn result(&mut self) -> JsResult<Float32Array> {
-        self.with(|e, run| run.read_result(e).map(|v| Float32Array::from(&v[..])))
+        self.with(|e, run| run.read_result_js(e))
     }
 
     /// Like `result`, on either backend.

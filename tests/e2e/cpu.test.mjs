@@ -147,3 +147,54 @@ test('beside the CPU, WebGL on SwiftShader says its GPU times are CPU time', asy
   assert.equal(await page.textContent('#precision-h'), 'Precision: float32 on the GPU, float64 in JavaScript');
   await page.context().close();
 });
+
+// A page of its own: a fresh WebAssembly memory, whose size only grows.
+async function blankPage() {
+  const blank = (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>blank</title>' });
+  return openPage(browser, `${server.origin}/blank.html`, undefined, { setup: (c) => c.route('**/blank.html', blank) });
+}
+
+test('a power Run on the CPU holds no more wasm memory than it took to start, whatever is read', async () => {
+  // The size check counts a square or power Run's input and result twice (its
+  // input as passed and copied, its passes' matrices): four matrices. A power Run
+  // starts with exactly that (the input passed, and slots for M, M^2 and M^3); a
+  // read, statistics or heatmap that copied the matrix in wasm memory, or a product
+  // that made its C beside its output, took a fifth, so at n = 15,800 (the check
+  // allows 15,863) readAsync('a') ran out of memory (RuntimeError: unreachable).
+  const page = await blankPage();
+  const grown = await page.evaluate(async () => {
+    const { default: init, Gpgpu } = await import('/www/pkg/gpgpu_matrix.js');
+    const wasm = await init();
+    const n = 1500;
+    const bytes = () => wasm.memory.buffer.byteLength;
+    const gpu = await Gpgpu.create({ backend: 'cpu', threads: 2 });
+    const m = new Float32Array(n * n).fill(1);
+    const run = gpu.startPower(n, m, 3);
+    const start = bytes();
+    const canvas = Object.assign(document.createElement('canvas'), { width: 32, height: 32 });
+    const after = {};
+    const note = (what, value) => { after[what] = { matrices: (bytes() - start) / (n * n * 4), value }; };
+    note('readAsync a', (await run.readAsync('a'))[7]);
+    note('statsAsync a', (await run.statsAsync('a')).sumAbs);
+    await run.drawHeatmapAsync('a', canvas); note('drawHeatmapAsync a');
+    while (run.step()) { await run.whenDone(); note(`pass ${run.passesDone}`); }
+    note('resultAsync', (await run.resultAsync())[7]);
+    note('read a', run.read('a')[7]);
+    note('result', run.result()[7]);
+    run.sync(); note('sync');
+    note('stats', run.stats('result').max);
+    run.drawHeatmap('result', canvas); note('drawHeatmap');
+    run.free();
+    note('powerAsync', (await gpu.powerAsync(n, m, 3))[7]);
+    note('power', gpu.power(n, m, 3)[7]);
+    return after;
+  });
+  const n2 = 1500 * 1500;
+  const values = { 'readAsync a': 1, 'statsAsync a': n2, resultAsync: n2, 'read a': 1, result: n2, stats: n2, powerAsync: n2, power: n2 };
+  for (const [what, { matrices, value }] of Object.entries(grown)) {
+    assert.ok(matrices < 0.25, `${what} grew wasm memory by ${matrices.toFixed(2)} matrices`);
+    if (what in values) assert.equal(value, values[what], what);
+  }
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
