@@ -169,14 +169,24 @@ impl Handle {
     /// Resolves once the engine can take work: at once, unless its WebGPU device
     /// was lost and a new one is on its way (then when it arrives).
     pub async fn ready(&self) -> Result<()> {
+        // Requests for a replacement made before this call: their failure is no answer
+        // for it, as the GPU may be back since (the first call after it came back
+        // was NO_WEBGPU, and only the next worked).
+        let before = self.with(|e| Ok(e.replacement_requests()))?;
         loop {
             // Only the loss is waited out: a replacement that failed (no adapter, no
             // device) is this call's error, though `ensure` has already asked again
-            // (waiting on that too left the call pending for as long as no GPU came).
-            let waiting = self.with(|e| match e.ensure() {
-                Ok(()) => Ok(false),
-                Err(GpgpuError::DeviceLost { .. }) if e.replacing() => Ok(true),
-                Err(err) => Err(err),
+            // (waiting on that too left the call pending for as long as no GPU came),
+            // unless it was asked for before the call: then the request `ensure`
+            // makes again is waited for.
+            let waiting = self.with(|e| {
+                let stale = e.failed_replacement().is_some_and(|k| k <= before);
+                match e.ensure() {
+                    Ok(()) => Ok(false),
+                    Err(_) if stale && e.replacing() => Ok(true),
+                    Err(GpgpuError::DeviceLost { .. }) if e.replacing() => Ok(true),
+                    Err(err) => Err(err),
+                }
             })?;
             if !waiting {
                 return Ok(());

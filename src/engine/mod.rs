@@ -163,6 +163,23 @@ impl Engine {
         }
     }
 
+    /// How many replacements for lost devices have been asked for (WebGPU; 0 elsewhere).
+    pub fn replacement_requests(&self) -> u64 {
+        match self {
+            Engine::WebGl(_) | Engine::Cpu(_) => 0,
+            Engine::WebGpu(e) => e.replacement_requests(),
+        }
+    }
+
+    /// The number of the failed request for a replacement that the next `ensure`
+    /// reports (WebGPU).
+    pub fn failed_replacement(&self) -> Option<u64> {
+        match self {
+            Engine::WebGl(_) | Engine::Cpu(_) => None,
+            Engine::WebGpu(e) => e.failed_replacement(),
+        }
+    }
+
     /// The largest dimension a matrix may have on this device.
     pub fn max_dimension(&self) -> usize {
         match self {

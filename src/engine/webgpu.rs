@@ -80,8 +80,14 @@ pub struct GpuMatrix {
     pub buffer: Buffer,
 }
 
-/// Where a request for a replacement device stands.
-enum Replacement {
+/// Where a request for a replacement device stands, and how many were made.
+struct Replacement {
+    /// Requests made so far: `state` is about the latest (one at a time).
+    asked: u64,
+    state: Asked,
+}
+
+enum Asked {
     Idle,
     Pending,
     Ready(Result<(GpuAdapter, GpuDevice)>),
@@ -135,7 +141,10 @@ impl GpuEngine {
 
     fn on(adapter: GpuAdapter, device: GpuDevice, power: Option<GpuPowerPreference>) -> GpuEngine {
         let counts = Rc::new(Cell::new(LiveCounts::default()));
-        let replacement = Rc::new(RefCell::new(Replacement::Idle));
+        let replacement = Rc::new(RefCell::new(Replacement {
+            asked: 0,
+            state: Asked::Idle,
+        }));
         let info = adapter::describe(&adapter, &device);
         let gpu = Gpu::new(device, counts.clone());
         let on_error = watch(&gpu, &replacement, power);
@@ -257,9 +266,9 @@ impl GpuEngine {
         if !self.gpu.is_lost() {
             return Ok(());
         }
-        let state = std::mem::replace(&mut *self.replacement.borrow_mut(), Replacement::Idle);
+        let state = std::mem::replace(&mut self.replacement.borrow_mut().state, Asked::Idle);
         match state {
-            Replacement::Ready(Ok((adapter, device))) => {
+            Asked::Ready(Ok((adapter, device))) => {
                 // Everything made on the old device died with it.
                 self.pending = None;
                 self.pipelines.clear();
@@ -274,16 +283,25 @@ impl GpuEngine {
                 self.generation = self.generation.wrapping_add(1);
                 Ok(())
             }
-            Replacement::Ready(Err(e)) => {
-                // No device this time: the next call asks again.
+            Asked::Ready(Err(e)) => {
+                // No device this time: ask again, for the next call (or this one,
+                // if it can wait: see `Handle::ready`).
                 request_replacement(&self.replacement, self.power);
-                Err(e)
+                Err(match e {
+                    GpgpuError::NoWebGpu { detail } => GpgpuError::NoWebGpu {
+                        detail: format!(
+                            "no new device after the loss of the last one: {detail}; a new \
+                             one has been asked for, so a later call works if the GPU is back"
+                        ),
+                    },
+                    e => e,
+                })
             }
-            Replacement::Pending => {
-                *self.replacement.borrow_mut() = Replacement::Pending;
+            Asked::Pending => {
+                self.replacement.borrow_mut().state = Asked::Pending;
                 Err(self.gpu.gone())
             }
-            Replacement::Idle => {
+            Asked::Idle => {
                 request_replacement(&self.replacement, self.power);
                 Err(self.gpu.gone())
             }
@@ -292,7 +310,20 @@ impl GpuEngine {
 
     /// Whether a replacement for a lost device is on its way (worth waiting for).
     pub fn replacing(&self) -> bool {
-        self.gpu.is_lost() && !matches!(*self.replacement.borrow(), Replacement::Idle)
+        self.gpu.is_lost() && !matches!(self.replacement.borrow().state, Asked::Idle)
+    }
+
+    /// How many replacement devices have been asked for so far.
+    pub fn replacement_requests(&self) -> u64 {
+        self.replacement.borrow().asked
+    }
+
+    /// The number of the request for a replacement that failed, while its failure
+    /// is what [`Self::ensure`] reports next.
+    pub fn failed_replacement(&self) -> Option<u64> {
+        let r = self.replacement.borrow();
+        let failed = matches!(r.state, Asked::Ready(Err(_)));
+        (self.gpu.is_lost() && failed).then_some(r.asked)
     }
 
     /// Destroys the device on purpose (the owner freed the engine): work in flight
@@ -1227,10 +1258,13 @@ fn watch(
 
 /// Asks for a new adapter and device unless a request is already out.
 fn request_replacement(replacement: &Rc<RefCell<Replacement>>, power: Option<GpuPowerPreference>) {
-    if matches!(*replacement.borrow(), Replacement::Pending) {
+    let mut r = replacement.borrow_mut();
+    if matches!(r.state, Asked::Pending) {
         return;
     }
-    *replacement.borrow_mut() = Replacement::Pending;
+    r.state = Asked::Pending;
+    r.asked += 1;
+    drop(r);
     let replacement = replacement.clone();
     spawn_local(async move {
         let got = async {
@@ -1239,7 +1273,7 @@ fn request_replacement(replacement: &Rc<RefCell<Replacement>>, power: Option<Gpu
             Ok((adapter, device))
         }
         .await;
-        *replacement.borrow_mut() = Replacement::Ready(got);
+        replacement.borrow_mut().state = Asked::Ready(got);
     });
 }
 
