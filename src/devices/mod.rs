@@ -92,14 +92,47 @@ impl Devices {
     }
 
     /// The ratios 'auto' would use now (equal before the first run; see
-    /// [`Balance::ratios`]).
+    /// [`Balance::ratios`]), with a device freed since it was given none.
     pub fn auto_ratios(&self) -> Vec<f64> {
-        plan::shares(&self.balance.borrow().ratios())
+        let ratios = self
+            .auto_over(&self.freed())
+            .unwrap_or_else(|_| self.balance.borrow().ratios());
+        plan::shares(&ratios)
+    }
+
+    /// Which devices were freed.
+    fn freed(&self) -> Vec<bool> {
+        self.handles.iter().map(|(h, _)| !h.alive()).collect()
+    }
+
+    /// The ratios 'auto' uses among the devices not `left_out`: what the balance
+    /// says, or where that gives every row to a device left out, the proportional
+    /// split. FREED where every device is left out.
+    fn auto_over(&self, left_out: &[bool]) -> Result<Vec<f64>> {
+        let balance = self.balance.borrow();
+        let over = |ratios: Vec<f64>| -> Vec<f64> {
+            let kept = ratios.iter().zip(left_out);
+            kept.map(|(&r, &out)| if out { 0.0 } else { r }).collect()
+        };
+        [balance.ratios(), balance.proportional()]
+            .into_iter()
+            .map(over)
+            .find(|r| r.iter().any(|&r| r > 0.0))
+            .ok_or_else(|| self.freed_before(0))
+    }
+
+    fn freed_before(&self, i: usize) -> GpgpuError {
+        GpgpuError::FreedBefore {
+            what: format!("devices[{i}] (backend '{}')", self.handles[i].1.name()),
+        }
     }
 
     /// C = A·B with C's rows split among the devices at `ratios`; every part is
     /// started before any is awaited. Each run (given ratios too) refines the
-    /// throughput estimates 'auto' uses.
+    /// throughput estimates 'auto' uses. 'auto' leaves out a device that was freed,
+    /// and one whose part fails because its GPU or Gpgpu went during the call (lost,
+    /// freed, no replacement), running the product again on the others; given
+    /// ratios that give such a device rows fail with its error.
     pub async fn multiply_split(
         &self,
         [rows, inner, cols]: [usize; 3],
@@ -110,48 +143,46 @@ impl Devices {
     ) -> Result<Split> {
         shape::check_len("a", Shape::new(rows, inner), a.len())?;
         shape::check_len("b", Shape::new(inner, cols), b.len())?;
-        let ratios = match ratios_choice {
-            Ratios::Given(r) if r.len() != self.len() => {
-                return Err(GpgpuError::BadArgument {
-                    name: "options.ratios".into(),
-                    detail: format!(
-                        "has {} for {} devices; give one number per device, or 'auto'",
-                        plural(r.len(), "number"),
-                        self.len()
-                    ),
-                })
-            }
-            Ratios::Given(r) => r.clone(),
-            Ratios::Auto => self.balance.borrow().ratios(),
+        let auto = *ratios_choice == Ratios::Auto;
+        let mut left_out = match auto {
+            true => self.freed(),
+            false => vec![false; self.len()],
         };
-        let split = plan::split_rows(rows, &ratios)?;
-        // A device freed before this call says so, by its place in the list (not as
-        // work cut short while running).
-        let mut parts = self.handles.iter().zip(&split).enumerate();
-        if let Some((i, ((_, backend), _))) = parts.find(|(_, ((h, _), &n))| n > 0 && !h.alive()) {
-            return Err(GpgpuError::FreedBefore {
-                what: format!("devices[{i}] (backend '{}')", backend.name()),
-            });
-        }
         let start = performance_now();
-        let mut first = 0;
-        let parts: Vec<_> = self
-            .handles
-            .iter()
-            .zip(&split)
-            .map(|((handle, _), &n)| {
-                let a_part = &a[first * inner..(first + n) * inner];
-                first += n;
-                async move {
-                    if n == 0 {
-                        return Ok((Vec::new(), 0.0));
-                    }
-                    let c = product_on(handle, [n, inner, cols], a_part, b, options).await?;
-                    Ok((c, performance_now() - start))
+        let (split, ratios, done) = loop {
+            let ratios = match ratios_choice {
+                Ratios::Given(r) if r.len() != self.len() => {
+                    return Err(GpgpuError::BadArgument {
+                        name: "options.ratios".into(),
+                        detail: format!(
+                            "has {} for {} devices; give one number per device, or 'auto'",
+                            plural(r.len(), "number"),
+                            self.len()
+                        ),
+                    })
                 }
-            })
-            .collect();
-        let done: Vec<Result<(Vec<f32>, f64)>> = join_all(parts).await;
+                Ratios::Given(r) => r.clone(),
+                Ratios::Auto => self.auto_over(&left_out)?,
+            };
+            let split = plan::split_rows(rows, &ratios)?;
+            // A device freed before this call says so, by its place in the list (not
+            // as work cut short while running).
+            let mut parts = self.handles.iter().zip(&split).enumerate();
+            if let Some((i, _)) = parts.find(|(_, ((h, _), &n))| n > 0 && !h.alive()) {
+                return Err(self.freed_before(i));
+            }
+            let done = self
+                .run_parts([inner, cols], a, b, &split, options, start)
+                .await;
+            let gone: Vec<usize> = (0..done.len())
+                .filter(|&i| matches!(&done[i], Err(e) if device_gone(e)))
+                .collect();
+            let others_left = (0..self.len()).any(|i| !left_out[i] && !gone.contains(&i));
+            if !auto || gone.is_empty() || !others_left {
+                break (split, ratios, done);
+            }
+            gone.iter().for_each(|&i| left_out[i] = true);
+        };
         let mut c = Vec::with_capacity(rows * cols);
         let mut report = Vec::with_capacity(done.len());
         for (((_, backend), &n), part) in self.handles.iter().zip(&split).zip(done) {
@@ -170,9 +201,7 @@ impl Devices {
             .map(|&n| n as f64 * inner as f64 * cols as f64)
             .collect();
         let ms: Vec<f64> = report.iter().map(|p| p.ms).collect();
-        self.balance
-            .borrow_mut()
-            .update(&work, &ms, total_ms, *ratios_choice == Ratios::Auto);
+        self.balance.borrow_mut().update(&work, &ms, total_ms, auto);
         Ok(Split {
             c,
             parts: report,
@@ -180,6 +209,47 @@ impl Devices {
             ratios: plan::shares(&ratios),
         })
     }
+
+    /// Every device's part (`split[i]` rows of A from the top, in order), all started
+    /// before any is awaited: each part's rows of C and its ms since `start`.
+    async fn run_parts(
+        &self,
+        [inner, cols]: [usize; 2],
+        a: &[f32],
+        b: &[f32],
+        split: &[usize],
+        options: &Options,
+        start: f64,
+    ) -> Vec<Result<(Vec<f32>, f64)>> {
+        let mut first = 0;
+        let parts: Vec<_> = self
+            .handles
+            .iter()
+            .zip(split)
+            .map(|((handle, _), &n)| {
+                let a_part = &a[first * inner..(first + n) * inner];
+                first += n;
+                async move {
+                    if n == 0 {
+                        return Ok((Vec::new(), 0.0));
+                    }
+                    let c = product_on(handle, [n, inner, cols], a_part, b, options).await?;
+                    Ok((c, performance_now() - start))
+                }
+            })
+            .collect();
+        join_all(parts).await
+    }
+}
+
+/// Whether a part failed because its device went (its Gpgpu freed, its WebGPU
+/// device lost with or without a replacement, its WebGL context lost), not because
+/// of the product: 'auto' then runs it on the others.
+fn device_gone(e: &GpgpuError) -> bool {
+    matches!(
+        e.code(),
+        "FREED" | "DEVICE_LOST" | "NO_WEBGPU" | "CONTEXT_LOST"
+    )
 }
 
 /// A plain product on one engine, as `multiply_async` runs it.

@@ -20,7 +20,8 @@ use crate::kernels::Backend;
 const TS_DEVICES: &str = r#"
 /** `ratios`: one number >= 0 per device (its share of C's rows; not all 0), or
  *  "auto" (default): proportional to each device's measured throughput, refined
- *  after every run. `semiring` as for multiply. */
+ *  after every run, leaving out a device freed or lost (its part runs on the
+ *  others). `semiring` as for multiply. */
 export interface SplitOptions { ratios?: number[] | "auto"; semiring?: SemiringName; }
 /** One device's part: its backend, rows of C, and ms from the common start to its
  *  rows' arrival (uploads, product and readback). */

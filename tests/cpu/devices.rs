@@ -22,12 +22,8 @@ async fn three() -> (Vec<gpgpu_matrix::Gpgpu>, Devices) {
     (gs, d)
 }
 
-#[wasm_bindgen_test]
-async fn every_ratio_gives_the_single_device_product() {
-    let (_gs, d) = three().await;
-    // Integers: every device's float32 sum is exact, so the parts must agree
-    // exactly with float64; odd rows so that ratios leave remainders.
-    let (rows, inner, cols) = (37, 19, 23);
+/// Integer inputs A and B, and A·B in float64: every device's float32 sum is exact.
+fn integer_product(rows: usize, inner: usize, cols: usize) -> (Vec<f32>, Vec<f32>, Vec<f64>) {
     let a = random::integers(1, rows * inner, -4, 4);
     let b = random::integers(2, inner * cols, -4, 4);
     let want = reference::multiply(
@@ -38,6 +34,16 @@ async fn every_ratio_gives_the_single_device_product() {
         &to_f64(&a),
         &to_f64(&b),
     );
+    (a, b, want)
+}
+
+#[wasm_bindgen_test]
+async fn every_ratio_gives_the_single_device_product() {
+    let (_gs, d) = three().await;
+    // Integers: every device's float32 sum is exact, so the parts must agree
+    // exactly with float64; odd rows so that ratios leave remainders.
+    let (rows, inner, cols) = (37, 19, 23);
+    let (a, b, want) = integer_product(rows, inner, cols);
     let o = Options::default();
     for ratios in [
         vec![1.0, 0.0, 0.0],
@@ -244,4 +250,41 @@ async fn a_freed_device_fails_its_part_with_freed() {
         .await
         .unwrap();
     assert_eq!(s.c, vec![3.0; 9]);
+}
+
+/// 'auto' leaves out a device whose GPU is lost while the call runs, and one freed
+/// since the Devices was made: the product runs on the others. The lost one failed
+/// that call with DEVICE_LOST, and the freed one every later call with FREED.
+#[wasm_bindgen_test]
+async fn auto_leaves_out_a_device_lost_during_the_call_or_freed() {
+    let (mut gs, d) = three().await;
+    let (rows, inner, cols) = (9, 5, 7);
+    let (a, b, want) = integer_product(rows, inner, cols);
+    let o = Options::default();
+    let split = || d.multiply_split([rows, inner, cols], &a, &b, &Ratios::Auto, &o);
+    // The first 'auto' split gives every device rows: WebGPU's device goes meanwhile.
+    if let gpgpu_matrix::engine::Engine::WebGpu(e) = &*gs[1].engine() {
+        e.gpu().device().destroy();
+    }
+    let s = split().await.unwrap();
+    assert_exact("WebGPU lost", &s.c, &want);
+    assert_eq!(s.parts.iter().map(|p| p.rows).collect::<Vec<_>>()[1], 0);
+    assert_eq!(s.parts.iter().map(|p| p.rows).sum::<usize>(), rows);
+    // The CPU freed: 'auto' gives it nothing, now and in its ratios.
+    gs.remove(2);
+    assert_eq!(d.auto_ratios()[2], 0.0);
+    for _ in 0..3 {
+        let s = split().await.unwrap();
+        assert_exact("CPU freed", &s.c, &want);
+        assert_eq!(s.parts[2].rows, 0);
+    }
+    // Every device freed: FREED, naming the first.
+    gs.clear();
+    let e = split().await.unwrap_err();
+    assert_eq!(e.code(), "FREED");
+    assert!(
+        e.to_string()
+            .starts_with("devices[0] (backend 'webgl') was freed"),
+        "{e}"
+    );
 }
