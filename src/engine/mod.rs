@@ -1250,6 +1250,11 @@ impl Idle {
             Idle::Gpu(gpu, done) => {
                 let finished = done.await;
                 gpu.checks().settle().await?;
+                // onSubmittedWorkDone resolves on a destroyed device too, the work
+                // lost; the loss is reported before its queue finishes.
+                if gpu.is_lost() {
+                    return Err(gpu.gone());
+                }
                 finished.map(|_| ()).map_err(|_| gpu.gone())
             }
             Idle::Cpu(queue) => queue.wait().await,

@@ -309,7 +309,9 @@ async fn a_destroyed_device_is_device_lost_and_the_next_call_gets_a_new_one() {
 
 /// A run's reads in flight at the loss are DEVICE_LOST, as a plain call's are: a run's
 /// read has no error checks pending, so its mapping's abort (about a millisecond before
-/// `device.lost` resolves) said WEBGPU_ERROR "mapAsync failed … This is a bug".
+/// `device.lost` resolves) said WEBGPU_ERROR "mapAsync failed … This is a bug". So is
+/// `whenDone()`, in flight or called right after the loss: onSubmittedWorkDone
+/// resolves on a destroyed device, and it resolved though the run's passes were lost.
 #[wasm_bindgen_test]
 async fn a_runs_reads_in_flight_at_a_loss_are_device_lost() {
     let g = js_on(Backend::WebGpu).await;
@@ -318,13 +320,15 @@ async fn a_runs_reads_in_flight_at_a_loss_are_device_lost() {
     assert!(run.step(JsValue::UNDEFINED).unwrap());
     let r = settle(run.result_async()).await.unwrap();
     assert_eq!(floats(&r), [7.0, 10.0, 15.0, 22.0]);
-    let reads = [
+    let mut reads = vec![
         ("readAsync", run.read_async("latest".into())),
         ("resultAsync", run.result_async()),
         ("statsAsync", run.stats_async("a".into())),
+        ("whenDone", run.when_done()),
     ];
     let device: web_sys::GpuDevice = g.device().unchecked_into();
     device.destroy();
+    reads.push(("whenDone after the loss", run.when_done()));
     for (what, p) in reads {
         let msg = assert_js_error(settle(p).await, "DEVICE_LOST", "the WebGPU device was lost");
         assert!(msg.contains("start a new one"), "{what}: {msg}");
