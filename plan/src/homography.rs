@@ -53,35 +53,37 @@ impl Default for RansacOptions {
 /// The most hypotheses in one batch.
 pub const MAX_ITERATIONS: usize = 1 << 20;
 
-/// Checks `src` and `dst` ([x0, y0, x1, y1, …]): the same length, an even one, at
-/// least 4 points, every coordinate finite. Returns the number of points.
-pub fn check_points(src: &[f32], dst: &[f32]) -> Result<usize> {
-    if src.len() != dst.len() {
+/// The correspondences of `src` and `dst` given their lengths: as many of each, an
+/// even count, at least 4 points. Checkable before the arrays are read.
+pub fn check_counts(src: usize, dst: usize) -> Result<usize> {
+    if src != dst {
         return Err(GpgpuError::BadArgument {
             name: "dst".into(),
             detail: format!(
-                "src has {} numbers and dst {}: give one destination point per source point",
-                src.len(),
-                dst.len()
+                "src has {src} numbers and dst {dst}: give one destination point per source point"
             ),
         });
     }
-    if src.len() % 2 != 0 {
+    if src % 2 != 0 {
         return Err(GpgpuError::BadArgument {
             name: "src".into(),
-            detail: format!(
-                "has {} numbers: points are [x0, y0, x1, y1, …], so an even count",
-                src.len()
-            ),
+            detail: format!("has {src} numbers: points are [x0, y0, x1, y1, …], so an even count"),
         });
     }
-    let n = src.len() / 2;
+    let n = src / 2;
     if n < 4 {
         return Err(GpgpuError::BadArgument {
             name: "src".into(),
             detail: format!("has {n} points: a homography needs at least 4 correspondences"),
         });
     }
+    Ok(n)
+}
+
+/// Checks `src` and `dst` ([x0, y0, x1, y1, …]): the same length, an even one, at
+/// least 4 points, every coordinate finite. Returns the number of points.
+pub fn check_points(src: &[f32], dst: &[f32]) -> Result<usize> {
+    let n = check_counts(src.len(), dst.len())?;
     for (name, pts) in [("src", src), ("dst", dst)] {
         if let Some(i) = pts.iter().position(|v| !v.is_finite()) {
             return Err(GpgpuError::BadArgument {

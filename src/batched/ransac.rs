@@ -7,9 +7,11 @@
 //! pure steps are in [`crate::plan::homography`].
 
 use crate::api::Handle;
+use crate::blocks::grid;
 use crate::engine::{Engine, Matrix, Timer};
 use crate::error::Result;
 use crate::plan::homography::{self, RansacOptions, RansacPasses};
+use crate::plan::shape::Shape;
 
 /// A Hartley normalisation (scale, tx, ty): see [`homography::normalisation`].
 type Normaliser = (f64, f64, f64);
@@ -50,6 +52,38 @@ struct Queued {
     timers: [Option<Timer>; 2],
 }
 
+/// The correspondences' and hypotheses' lists against the device's limits.
+fn check_lists(e: &Engine, p: &RansacPasses) -> Result<()> {
+    for (what, len) in [
+        ("the correspondences", 4 * p.points),
+        ("the hypotheses", 9 * p.count),
+    ] {
+        e.check_atlas(what, p.list(len))?;
+    }
+    Ok(())
+}
+
+/// Refuses, before the points are read, `n` correspondences the device cannot hold,
+/// or whose copies WebAssembly memory cannot: src and dst, their float64 pairs
+/// (normalisation and the refit) and the normalised points uploaded. The JavaScript
+/// call asks first: 10^8 correspondences (two arrays of 800 MB) trapped.
+pub fn check_size(e: &Engine, n: usize, o: &RansacOptions) -> Result<()> {
+    homography::check_options(o)?;
+    let p = RansacPasses {
+        count: o.iterations,
+        points: n,
+        width: e.atlas_width(),
+        threshold: 0.0,
+    };
+    check_lists(e, &p)?;
+    grid::check_memory_on(
+        e.backend(),
+        &format!("RANSAC of {n} correspondences"),
+        &[Shape::new(n, 4), Shape::new(n, 8)],
+        Shape::new(n, 4),
+    )
+}
+
 fn queue(
     e: &mut Engine,
     src: &[f32],
@@ -82,12 +116,7 @@ fn queue(
         v.resize(p.list(len).len(), 0.0);
         v
     };
-    for (what, len) in [
-        ("the correspondences", 4 * n),
-        ("the hypotheses", 9 * p.count),
-    ] {
-        e.check_atlas(what, p.list(len))?;
-    }
+    check_lists(e, &p)?;
     let mut made: Vec<Matrix> = vec![];
     let ran = (|| {
         let pts = e.upload(p.list(4 * n), Layout::Scalar, &pad(pts, 4 * n), 0.0)?;

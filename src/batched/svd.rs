@@ -19,11 +19,13 @@
 //! σ_j = 0 (V stays orthonormal), and per matrix the sweeps that rotated a pair.
 
 use crate::api::Handle;
+use crate::blocks::grid;
 use crate::engine::{Engine, Matrix, PendingRead};
 use crate::error::Result;
 use crate::kernels::Backend;
 use crate::plan::layout::Layout;
 use crate::plan::semiring::Semiring;
+use crate::plan::shape::Shape;
 use crate::plan::svd::{Svd, SvdPlan, SvdShape, MAX_SWEEPS};
 
 /// Checks the sizes and `a`'s length (the same checks as the JavaScript API's).
@@ -34,6 +36,21 @@ fn check(count: usize, rows: usize, cols: usize, a: &[f32]) -> Result<SvdShape> 
     // orders of rotations then leave different NaNs behind: refused instead.
     crate::plan::shape::check_finite("a", a, "the SVD")?;
     Ok(shape)
+}
+
+/// Refuses, before its array is read, a batch whose atlases the device cannot hold,
+/// or whose input and results (u as large as a, v and s) WebAssembly memory cannot
+/// hold together: SIZE_OVER_LIMIT.
+pub fn check_batch(e: &Engine, shape: SvdShape) -> Result<()> {
+    plan(e, shape)?;
+    let stacked = |rows: usize, cols: usize| Shape::new(shape.count.saturating_mul(rows), cols);
+    let (rows, cols) = (shape.rows, shape.cols);
+    grid::check_memory_on(
+        e.backend(),
+        &format!("a batch of {} {rows}x{cols} SVDs", shape.count),
+        &[stacked(rows, cols), stacked(cols, cols), stacked(1, cols)],
+        stacked(rows, cols),
+    )
 }
 
 /// The plan on this device, its atlases checked against the device's limits.

@@ -86,6 +86,9 @@ pub fn check_memory(what: &str, inputs: &[Shape], result: Shape) -> Result<()> {
 /// Room the CPU backend leaves in wasm memory for everything but a call's matrices.
 const CPU_HEADROOM_BYTES: f64 = 256.0 * 1024.0 * 1024.0;
 
+/// What one call may hold in wasm memory: its 4 GiB less room for everything else.
+pub const MAX_CALL_BYTES: f64 = MAX_CPU_BYTES - CPU_HEADROOM_BYTES;
+
 /// `check_memory` for a call on `backend`. The CPU backend holds its matrices in
 /// the same WebAssembly memory as the copies of the inputs: its own copy of each
 /// input, and besides the result one more matrix of its size (a pass's target, a
@@ -100,7 +103,7 @@ pub fn check_memory_on(
     match backend {
         Backend::Cpu => {
             let held = "its inputs and result, twice over (the CPU backend's own copies)";
-            let limit = MAX_CPU_BYTES - CPU_HEADROOM_BYTES;
+            let limit = MAX_CALL_BYTES;
             // Not "4 GiB": 4.1e9 bytes refused as over the 4 GiB (4.29e9) made no sense.
             let limit_name =
                 "what the CPU backend may hold (wasm32's 4 GiB less 256 MiB for the rest)";

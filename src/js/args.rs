@@ -29,13 +29,36 @@ pub(crate) fn set(obj: &Object, key: &str, value: impl Into<JsValue>) {
 
 /// A matrix argument: a Float32Array, or any other numeric typed array or plain
 /// array of numbers (converted to float32, as the GPU computes in float32 anyway).
+/// One whose copy could not be made in WebAssembly memory is SIZE_OVER_LIMIT before
+/// it is copied (see [`array_len`]).
 pub(crate) fn matrix_arg(name: &str, value: &JsValue) -> Result<Vec<f32>> {
-    if let Some(a) = value.dyn_ref::<Float32Array>() {
-        return Ok(a.to_vec());
+    let len = array_len(name, value)?;
+    check_copies("this call", &[(name, len, 4)])?;
+    Ok(copy_checked(value))
+}
+
+/// The float32 copy of an array [`array_len`] has accepted (and [`check_copies`]
+/// allowed).
+pub(crate) fn copy_checked(value: &JsValue) -> Vec<f32> {
+    match value.dyn_ref::<Float32Array>() {
+        Some(a) => a.to_vec(),
+        None => Float32Array::new(value).to_vec(),
     }
+}
+
+/// The length of an array argument (a typed array, or an array of numbers), read
+/// without copying it, so that a call can check it first; anything else is
+/// BAD_ARGUMENT naming what it is.
+pub(crate) fn array_len(name: &str, value: &JsValue) -> Result<usize> {
     let bad = |detail: String| GpgpuError::BadArgument {
         name: name.into(),
         detail,
+    };
+    let length = || {
+        Reflect::get(value, &"length".into())
+            .ok()
+            .and_then(|l| l.as_f64())
+            .map_or(0, |l| l as usize)
     };
     if let Some(array) = value.dyn_ref::<Array>() {
         // Float32Array.from would turn "1" into 1 and "x" into NaN without a word.
@@ -46,7 +69,7 @@ pub(crate) fn matrix_arg(name: &str, value: &JsValue) -> Result<Vec<f32>> {
                 js_kind(&array.get(at as u32))
             )));
         }
-        return Ok(Float32Array::new(value).to_vec());
+        return Ok(length());
     }
     let kind = js_kind(value);
     // BigInt arrays cannot convert to floats, and a DataView has no element type.
@@ -56,12 +79,51 @@ pub(crate) fn matrix_arg(name: &str, value: &JsValue) -> Result<Vec<f32>> {
             "a DataView" | "a BigInt64Array" | "a BigUint64Array"
         );
     if numeric_view {
-        return Ok(Float32Array::new(value).to_vec());
+        return Ok(length());
     }
     Err(bad(format!(
         "expected a row-major Float32Array (or another numeric typed array, or an array \
          of numbers), got {kind}"
     )))
+}
+
+/// The most bytes one array may take in WebAssembly memory: an allocation on wasm32
+/// is at most isize::MAX bytes.
+const MAX_ARRAY_BYTES: f64 = i32::MAX as f64;
+
+/// Refuses a call's arrays, before any is copied, when their copies (`(name, length,
+/// bytes per element)`) could not be made in WebAssembly memory: one past what one
+/// allocation may take (2 GiB: a Float32Array of 600,000,000 numbers panicked with
+/// "capacity overflow", whatever the call), or all together past what the library
+/// may hold there (4 GiB less 256 MiB: two of 1.5 GB ran out of memory, a trap).
+pub(crate) fn check_copies(what: &str, arrays: &[(&str, usize, usize)]) -> Result<()> {
+    let bytes = |&(_, len, size): &(&str, usize, usize)| len as f64 * size as f64;
+    let hint = "Check the arrays' lengths: WebAssembly in a browser holds at most 4 GiB, \
+                and every call copies its arrays in whole.";
+    if let Some(one) = arrays.iter().find(|a| bytes(a) > MAX_ARRAY_BYTES) {
+        return Err(GpgpuError::DeviceLimit {
+            what: format!("{} (an array of {} numbers)", one.0, one.1),
+            needed: bytes(one),
+            unit: "bytes of WebAssembly memory",
+            limit_name: "the most one array may take there (2 GiB on wasm32)",
+            limit: MAX_ARRAY_BYTES,
+            hint,
+        });
+    }
+    let needed: f64 = arrays.iter().map(bytes).sum();
+    let limit = crate::blocks::grid::MAX_CALL_BYTES;
+    if needed > limit {
+        let names: Vec<&str> = arrays.iter().map(|a| a.0).collect();
+        return Err(GpgpuError::DeviceLimit {
+            what: format!("{what}: copying {}", names.join(", ")),
+            needed,
+            unit: "bytes of WebAssembly memory",
+            limit_name: "what the library may hold there (wasm32's 4 GiB less 256 MiB)",
+            limit,
+            hint,
+        });
+    }
+    Ok(())
 }
 
 /// A number as JavaScript prints it, anything else by its kind.

@@ -6,10 +6,11 @@ use js_sys::{Float32Array, Object, Promise, Uint32Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-use super::args::{matrix_arg, number_arg, set, to_js_error};
+use super::args::{array_len, check_copies, copy_checked, number_arg, set, to_js_error};
 use super::{JsGpgpu, JsResult};
 use crate::error::Result;
 use crate::linear::lu::{self, Lu, Solution};
+use crate::plan::lu::LuShape;
 use crate::plan::shape;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -34,10 +35,20 @@ fn whole(name: &str, v: &JsValue) -> Result<usize> {
     shape::dimension(name, number_arg(name, v)?, usize::MAX)
 }
 
-/// n, a and the steps (undefined: all n).
-fn lu_args(n: &JsValue, a: &JsValue, steps: &JsValue) -> Result<(usize, Vec<f32>, usize)> {
+/// n, a and the steps (undefined: all n). n against the device and a's length are
+/// checked before a is copied (it was copied first, so an array too large trapped).
+fn lu_args(
+    g: &JsGpgpu,
+    n: &JsValue,
+    a: &JsValue,
+    steps: &JsValue,
+) -> Result<(usize, Vec<f32>, usize)> {
     let n = whole("n", n)?;
-    let a = matrix_arg("a", a)?;
+    let limit = g.gpu.engine().max_dimension();
+    let la = array_len("a", a)?;
+    LuShape::square(n as f64, limit)?.check_a(la)?;
+    check_copies("this factorization", &[("a", la, 4)])?;
+    let a = copy_checked(a);
     let steps = if steps.is_undefined() {
         n
     } else {
@@ -55,17 +66,30 @@ struct SolveArgs {
     nrhs: usize,
 }
 
-/// n, a, b and nrhs (undefined: 1).
-fn solve_args(n: &JsValue, a: &JsValue, b: &JsValue, nrhs: &JsValue) -> Result<SolveArgs> {
+/// n, a, b and nrhs (undefined: 1), the sizes checked before a and b are copied.
+fn solve_args(
+    g: &JsGpgpu,
+    n: &JsValue,
+    a: &JsValue,
+    b: &JsValue,
+    nrhs: &JsValue,
+) -> Result<SolveArgs> {
+    let n = whole("n", n)?;
+    let nrhs = match nrhs.is_undefined() {
+        true => 1,
+        false => whole("nrhs", nrhs)?,
+    };
+    let limit = g.gpu.engine().max_dimension();
+    let s = LuShape::from_numbers(n as f64, nrhs as f64, limit)?;
+    let (la, lb) = (array_len("a", a)?, array_len("b", b)?);
+    s.check_a(la)?;
+    s.check_b(lb)?;
+    check_copies("this solve", &[("a", la, 4), ("b", lb, 4)])?;
     Ok(SolveArgs {
-        n: whole("n", n)?,
-        a: matrix_arg("a", a)?,
-        b: matrix_arg("b", b)?,
-        nrhs: if nrhs.is_undefined() {
-            1
-        } else {
-            whole("nrhs", nrhs)?
-        },
+        n,
+        a: copy_checked(a),
+        b: copy_checked(b),
+        nrhs,
     })
 }
 
@@ -118,7 +142,7 @@ impl JsGpgpu {
         #[wasm_bindgen(unchecked_optional_param_type = "number")] steps: JsValue,
     ) -> JsResult<Object> {
         let run = || {
-            let (n, a, steps) = lu_args(&n, &a, &steps)?;
+            let (n, a, steps) = lu_args(self, &n, &a, &steps)?;
             lu::lu_now(&mut self.gpu.engine(), n, &a, steps)
         };
         run().map(|r| lu_object(&r)).map_err(to_js_error)
@@ -132,7 +156,7 @@ impl JsGpgpu {
         #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "number")] steps: JsValue,
     ) -> Promise {
-        let args = lu_args(&n, &a, &steps);
+        let args = lu_args(self, &n, &a, &steps);
         let handle = self.gpu.handle();
         future_to_promise(async move {
             let (n, a, steps) = args.map_err(to_js_error)?;
@@ -154,7 +178,7 @@ impl JsGpgpu {
         #[wasm_bindgen(unchecked_optional_param_type = "number")] nrhs: JsValue,
     ) -> JsResult<Object> {
         let run = || {
-            let x = solve_args(&n, &a, &b, &nrhs)?;
+            let x = solve_args(self, &n, &a, &b, &nrhs)?;
             lu::solve_now(&mut self.gpu.engine(), x.n, &x.a, &x.b, x.nrhs)
         };
         run().map(|r| solution_object(&r)).map_err(to_js_error)
@@ -169,7 +193,7 @@ impl JsGpgpu {
         #[wasm_bindgen(unchecked_param_type = "Matrix")] b: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "number")] nrhs: JsValue,
     ) -> Promise {
-        let args = solve_args(&n, &a, &b, &nrhs);
+        let args = solve_args(self, &n, &a, &b, &nrhs);
         let handle = self.gpu.handle();
         future_to_promise(async move {
             let x = args.map_err(to_js_error)?;

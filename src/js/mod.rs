@@ -38,8 +38,8 @@ use crate::webgpu::adapter::power_preference;
 
 pub use args::to_js_error;
 use args::{
-    canvas_arg, drawn_object, kernel_arg, kernel_names, matrix_arg, number_arg, options_arg, set,
-    string_arg, string_option, style_arg, SEMIRING_NAMES,
+    array_len, canvas_arg, check_copies, copy_checked, drawn_object, kernel_arg, kernel_names,
+    matrix_arg, number_arg, options_arg, set, string_arg, string_option, style_arg, SEMIRING_NAMES,
 };
 pub use run::JsRun;
 
@@ -245,7 +245,12 @@ mod start {
         let (sa, sb) = (Shape::new(dims[0], dims[1]), Shape::new(dims[1], dims[2]));
         let out = Shape::new(dims[0], dims[2]);
         check_sizes(g, &[sa, sb], out, tiles)?;
-        let (a, b) = (matrix_arg("a", a)?, matrix_arg("b", b)?);
+        // Both lengths before either array is copied.
+        let (la, lb) = (array_len("a", a)?, array_len("b", b)?);
+        shape::check_len("a", sa, la)?;
+        shape::check_len("b", sb, lb)?;
+        check_copies("this product", &[("a", la, 4), ("b", lb, 4)])?;
+        let (a, b) = (copy_checked(a), copy_checked(b));
         let options = options_arg(options)?;
         Ok(Box::new(move |e| match tiles {
             true => api::begin_product(e, dims, &a, &b, &options),

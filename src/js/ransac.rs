@@ -7,12 +7,13 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
 use super::args::{
-    count_option, known_keys, matrix_arg, number_option, positive_option, set, to_js_error,
+    array_len, check_copies, copy_checked, count_option, known_keys, number_option,
+    positive_option, set, to_js_error,
 };
 use super::JsGpgpu;
 use crate::batched::ransac::{self, Ransac};
 use crate::error::{GpgpuError, Result};
-use crate::plan::homography::{RansacOptions, MAX_ITERATIONS};
+use crate::plan::homography::{self, RansacOptions, MAX_ITERATIONS};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_RANSAC: &str = r#"
@@ -85,12 +86,15 @@ impl JsGpgpu {
         #[wasm_bindgen(unchecked_param_type = "Matrix")] dst: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RansacOptions")] opts: JsValue,
     ) -> Promise {
+        // The points' count against the device and WebAssembly memory before either
+        // array is copied (they were copied first: 10^8 correspondences trapped).
         let args = (|| {
-            Ok((
-                matrix_arg("src", &src)?,
-                matrix_arg("dst", &dst)?,
-                options(&opts)?,
-            ))
+            let o = options(&opts)?;
+            let (ls, ld) = (array_len("src", &src)?, array_len("dst", &dst)?);
+            let n = homography::check_counts(ls, ld)?;
+            ransac::check_size(&self.gpu.engine(), n, &o)?;
+            check_copies("RANSAC", &[("src", ls, 4), ("dst", ld, 4)])?;
+            Ok((copy_checked(&src), copy_checked(&dst), o))
         })();
         let handle = self.gpu.handle();
         future_to_promise(async move {

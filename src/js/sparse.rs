@@ -15,7 +15,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
 use super::args::{
-    count_option, known_keys, matrix_arg, number_arg, number_option, set, to_js_error,
+    array_len, check_copies, copy_checked, count_option, known_keys, matrix_arg, number_arg,
+    number_option, set, to_js_error,
 };
 use super::{JsGpgpu, JsResult};
 use crate::apps::eigen::EigenPair;
@@ -95,6 +96,7 @@ fn lookup(name: &str, value: &JsValue) -> Result<Rc<Csr>> {
 /// array or an array of numbers).
 fn index_arg(name: &str, value: &JsValue) -> Result<Vec<u32>> {
     if let Some(a) = value.dyn_ref::<Uint32Array>() {
+        check_copies("this call", &[(name, a.length() as usize, 4)])?;
         return Ok(a.to_vec());
     }
     let v = f64_arg(name, value)?;
@@ -116,10 +118,30 @@ fn index_arg(name: &str, value: &JsValue) -> Result<Vec<u32>> {
         .collect()
 }
 
+/// Bytes a number of an index array takes while it is copied: 4 from a
+/// Uint32Array, else 8 (read as float64 first).
+fn index_bytes(value: &JsValue) -> usize {
+    match value.is_instance_of::<Uint32Array>() {
+        true => 4,
+        false => 8,
+    }
+}
+
+/// A call's arrays `(name, value, bytes per number of its copy)`: every kind checked,
+/// and their copies' sizes (see [`check_copies`]), before any is copied.
+fn check_arrays(what: &str, arrays: &[(&str, &JsValue, usize)]) -> Result<()> {
+    let copies: Result<Vec<_>> = arrays
+        .iter()
+        .map(|&(name, value, bytes)| Ok((name, array_len(name, value)?, bytes)))
+        .collect();
+    check_copies(what, &copies?)
+}
+
 fn f64_arg(name: &str, value: &JsValue) -> Result<Vec<f64>> {
-    // matrix_arg checks the kind (typed array or array of numbers); read as f64 so
-    // indices past 2^24 stay exact.
-    matrix_arg(name, value)?;
+    // Read as f64 so that indices past 2^24 stay exact (and not copied as f32 first,
+    // only to check the kind: that took 4 bytes a number more).
+    let len = array_len(name, value)?;
+    check_copies("this call", &[(name, len, 8)])?;
     Ok(Float64Array::new(value).to_vec())
 }
 
@@ -146,6 +168,12 @@ impl JsCsr {
     ) -> JsResult<JsValue> {
         let make = || {
             let (r, c) = dims(&rows, &cols)?;
+            let arrays = [
+                ("values", &values, 4),
+                ("columns", &columns, index_bytes(&columns)),
+                ("rowOffsets", &row_offsets, index_bytes(&row_offsets)),
+            ];
+            check_arrays("Csr.fromArrays", &arrays)?;
             Csr::new(
                 r,
                 c,
@@ -166,9 +194,12 @@ impl JsCsr {
     ) -> JsResult<JsValue> {
         let make = || {
             let (r, c) = dims(&rows, &cols)?;
-            let data = matrix_arg("data", &data)?;
-            shape::check_len("data", Shape::new(r, c), data.len())?;
-            Csr::from_dense(r, c, &data)
+            // Its length before it is copied; and as many nonzeros again at most.
+            let len = array_len("data", &data)?;
+            shape::check_len("data", Shape::new(r, c), len)?;
+            let copies = [("data", len, 4), ("values", len, 4), ("columns", len, 4)];
+            check_copies("Csr.fromDense", &copies)?;
+            Csr::from_dense(r, c, &copy_checked(&data))
         };
         make().map(|m| register(m).into_js()).map_err(to_js_error)
     }
@@ -187,6 +218,12 @@ impl JsCsr {
     ) -> JsResult<JsValue> {
         let make = || {
             let (r, c) = dims(&rows, &cols)?;
+            let arrays = [
+                ("rowIndices", &row_indices, 8),
+                ("columnIndices", &column_indices, 8),
+                ("values", &values, 4),
+            ];
+            check_arrays("Csr.fromTriplets", &arrays)?;
             Csr::from_triplets(
                 r,
                 c,
@@ -339,6 +376,12 @@ impl JsCsr {
         row_offsets: JsValue,
     ) -> JsResult<js_sys::Array> {
         let run = || {
+            let arrays = [
+                ("values", &values, 4),
+                ("columns", &columns, index_bytes(&columns)),
+                ("rowOffsets", &row_offsets, index_bytes(&row_offsets)),
+            ];
+            check_arrays("compareListing", &arrays)?;
             let wrong = sparse::compare_listing(
                 &self.inner,
                 &matrix_arg("values", &values)?,
@@ -377,6 +420,12 @@ impl JsTridiagonal {
         #[wasm_bindgen(unchecked_param_type = "Matrix")] upper: JsValue,
     ) -> JsResult<JsTridiagonal> {
         let make = || {
+            let arrays = [
+                ("lower", &lower, 4),
+                ("diagonal", &diagonal, 4),
+                ("upper", &upper, 4),
+            ];
+            check_arrays("Tridiagonal", &arrays)?;
             Tridiagonal::new(
                 matrix_arg("lower", &lower)?,
                 matrix_arg("diagonal", &diagonal)?,

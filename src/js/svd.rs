@@ -7,7 +7,7 @@ use js_sys::{Float32Array, Object, Promise, Uint32Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-use super::args::{matrix_arg, number_arg, set, to_js_error};
+use super::args::{array_len, check_copies, copy_checked, number_arg, set, to_js_error};
 use super::{JsGpgpu, JsResult};
 use crate::batched::svd;
 use crate::error::Result;
@@ -25,8 +25,11 @@ export interface SvdResult { s: Float32Array; u: Float32Array; v: Float32Array;
   sweeps: Uint32Array; }
 "#;
 
-/// The arguments of a batched SVD, read and checked.
+/// The arguments of a batched SVD, read and checked: the batch against the device
+/// and WebAssembly memory, and a's length, before a is copied (a batch's array was
+/// copied first, so one too large trapped).
 fn svd_args(
+    g: &JsGpgpu,
     batch: &JsValue,
     rows: &JsValue,
     cols: &JsValue,
@@ -37,9 +40,11 @@ fn svd_args(
         number_arg("rows", rows)?,
         number_arg("cols", cols)?,
     )?;
-    let a = matrix_arg("a", a)?;
-    shape.check_len("a", a.len())?;
-    Ok((shape, a))
+    svd::check_batch(&g.gpu.engine(), shape)?;
+    let len = array_len("a", a)?;
+    shape.check_len("a", len)?;
+    check_copies("this batch", &[("a", len, 4)])?;
+    Ok((shape, copy_checked(a)))
 }
 
 /// `{ s, u, v, sweeps }`.
@@ -66,7 +71,7 @@ impl JsGpgpu {
         #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
     ) -> JsResult<Object> {
         let run = || {
-            let (s, a) = svd_args(&batch, &rows, &cols, &a)?;
+            let (s, a) = svd_args(self, &batch, &rows, &cols, &a)?;
             svd::svd_now(&mut self.gpu.engine(), s.count, s.rows, s.cols, &a)
         };
         run().map(|r| svd_object(&r)).map_err(to_js_error)
@@ -81,7 +86,7 @@ impl JsGpgpu {
         #[wasm_bindgen(unchecked_param_type = "number")] cols: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
     ) -> Promise {
-        let args = svd_args(&batch, &rows, &cols, &a);
+        let args = svd_args(self, &batch, &rows, &cols, &a);
         let handle = self.gpu.handle();
         future_to_promise(async move {
             let (s, a) = args.map_err(to_js_error)?;

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { join } from 'node:path';
-import { ARTIFACTS, drawnOn, launchBrowser, openPage, startServer, waitForStatus } from './harness.mjs';
+import { ARTIFACTS, drawnOn, launchBrowser, openBlankPage, openPage, startServer, waitForStatus } from './harness.mjs';
 import { applicationChecks } from './sections.mjs';
 import { compare } from '../../www/reference.js';
 
@@ -148,12 +148,6 @@ test('beside the CPU, WebGL on SwiftShader says its GPU times are CPU time', asy
   await page.context().close();
 });
 
-// A page of its own: a fresh WebAssembly memory, whose size only grows.
-async function blankPage() {
-  const blank = (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>blank</title>' });
-  return openPage(browser, `${server.origin}/blank.html`, undefined, { setup: (c) => c.route('**/blank.html', blank) });
-}
-
 test('a power Run on the CPU holds no more wasm memory than it took to start, whatever is read', async () => {
   // The size check counts a square or power Run's input and result twice (its
   // input as passed and copied, its passes' matrices): four matrices. A power Run
@@ -161,7 +155,7 @@ test('a power Run on the CPU holds no more wasm memory than it took to start, wh
   // read, statistics or heatmap that copied the matrix in wasm memory, or a product
   // that made its C beside its output, took a fifth, so at n = 15,800 (the check
   // allows 15,863) readAsync('a') ran out of memory (RuntimeError: unreachable).
-  const page = await blankPage();
+  const page = await openBlankPage(browser, server.origin);
   const grown = await page.evaluate(async () => {
     const { default: init, Gpgpu } = await import('/www/pkg/gpgpu_matrix.js');
     const wasm = await init();

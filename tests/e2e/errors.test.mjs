@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { join } from 'node:path';
-import { ARTIFACTS, launchBrowser, openPage, startServer, waitForStatus } from './harness.mjs';
+import { ARTIFACTS, launchBrowser, openBlankPage, openPage, startServer, waitForStatus } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launchBrowser(); });
@@ -188,4 +188,62 @@ test('every code the library can throw has its own title and advice on the page'
       assert.notEqual(d.title, 'Something went wrong', `${code} on ${backend} has no title of its own`);
     }
   }
+});
+
+test('an array too large for WebAssembly memory is an error before it is copied, in every call', { timeout: 300_000 }, async () => {
+  // Every call copied its arrays into wasm memory before checking them: one of more
+  // than 2 GiB panicked ('capacity overflow'), and several that fit one by one ran
+  // out of memory together, each a RuntimeError: unreachable that left the page's
+  // library unusable (svdBatched, lu, solve, RANSAC with 10^8 correspondences, the
+  // sparse constructors; the products too, whose sizes were checked but not the
+  // arrays' lengths).
+  const page = await openBlankPage(browser, server.origin);
+  const got = await page.evaluate(async () => {
+    const { default: init, Gpgpu, Csr, Tridiagonal } = await import('/www/pkg/gpgpu_matrix.js');
+    await init();
+    const gpu = await Gpgpu.create({ backend: 'webgl' });
+    const big = new Float32Array(600_000_000); // 2.4 GB
+    const part = big.subarray(0, 375_000_000); // 1.5 GB, three of them 4.5 GB
+    const points = big.subarray(0, 200_000_000); // 10^8 correspondences
+    const four = new Float32Array(4);
+    const csr = Csr.fromDense(2, 2, four);
+    const calls = {
+      squareAsync: () => gpu.squareAsync(2, big),
+      multiplyAsync: () => gpu.multiplyAsync(2, 2, 2, part, part),
+      multiplyBatchedAsync: () => gpu.multiplyBatchedAsync(1, 2, 2, 2, big, four),
+      luAsync: () => gpu.luAsync(2, big),
+      solveAsync: () => gpu.solveAsync(2, four, big),
+      svdBatchedAsync: () => gpu.svdBatchedAsync(1, 2, 2, big),
+      ransacHomographyAsync: () => gpu.ransacHomographyAsync(points, points),
+      'Csr.fromDense': () => Csr.fromDense(2, 2, big),
+      'Csr.fromArrays': () => Csr.fromArrays(2, 2, part, part, part),
+      'Csr.fromTriplets': () => Csr.fromTriplets(2, 2, part, part, part),
+      Tridiagonal: () => new Tridiagonal(part, part, part),
+      spmvAsync: () => gpu.spmvAsync(csr, big),
+    };
+    const out = {};
+    for (const [name, call] of Object.entries(calls)) {
+      try { await call(); out[name] = 'no error'; } catch (e) { out[name] = `${e.code}: ${e.message}`; }
+    }
+    out.after = Array.from(await gpu.squareAsync(2, [1, 2, 3, 4])).join(',');
+    return out;
+  });
+  const want = {
+    squareAsync: /^SIZE_OVER_LIMIT: m \(an array of 600000000 numbers\) needs 2400000000 bytes/,
+    multiplyAsync: /^BAD_LENGTH: a has 375000000 elements/,
+    multiplyBatchedAsync: /^SIZE_OVER_LIMIT: a \(an array of 600000000 numbers\)/,
+    luAsync: /^BAD_ARGUMENT: a: a has 600000000 numbers/,
+    solveAsync: /^BAD_ARGUMENT: b: b has 600000000 numbers/,
+    svdBatchedAsync: /^BAD_LENGTH: a has 600000000 elements/,
+    ransacHomographyAsync: /^SIZE_OVER_LIMIT: the atlas of the correspondences/,
+    'Csr.fromDense': /^BAD_LENGTH: data has 600000000 elements/,
+    'Csr.fromArrays': /^SIZE_OVER_LIMIT: columns \(an array of 375000000 numbers\) needs 3000000000 bytes/,
+    'Csr.fromTriplets': /^SIZE_OVER_LIMIT: rowIndices \(an array of 375000000 numbers\) needs 3000000000 bytes/,
+    Tridiagonal: /^SIZE_OVER_LIMIT: Tridiagonal: copying lower, diagonal, upper needs 4500000000 bytes/,
+    spmvAsync: /^SIZE_OVER_LIMIT: x \(an array of 600000000 numbers\)/,
+  };
+  for (const [name, pattern] of Object.entries(want)) assert.match(got[name], pattern, name);
+  assert.equal(got.after, '7,10,15,22');
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
 });

@@ -68,6 +68,15 @@ export async function openPage(browser, url, viewport = { width: 1280, height: 7
 }
 
 /**
+ * An empty page of the test server, for calling the library directly: a fresh
+ * WebAssembly memory each time (its size only grows).
+ */
+export async function openBlankPage(browser, origin) {
+  const blank = (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>blank</title>' });
+  return openPage(browser, `${origin}/blank.html`, undefined, { setup: (c) => c.route('**/blank.html', blank) });
+}
+
+/**
  * Waits until the page sets body[data-status] to one of `states` (default: done or
  * error); returns which.
  */
