@@ -787,7 +787,13 @@ pub fn begin_product(
             for (name, v) in [("rows", rows), ("inner", inner), ("cols", cols)] {
                 tiled_dimension(name, v as f64)?;
             }
-            grid::check_memory_on(engine.backend(), "this product", &[sa, sb], out)?;
+            grid::check_memory_on(
+                engine.backend(),
+                "this product",
+                &[sa, sb],
+                out,
+                grid::SMALLER_MATRICES,
+            )?;
             shape::check_len("a", sa, a.len())?;
             shape::check_len("b", sb, b.len())?;
             let kernel = engine.choose_kernel(options.kernel, Shape::square(tile))?;
@@ -818,7 +824,13 @@ pub fn begin_plan(
         None => start_plan(engine, n, m, plan, &untiled(options)).map(Work::Whole),
         Some(tile) => {
             tiled_dimension("n", n as f64)?;
-            grid::check_memory_on(engine.backend(), "this power", &[shape], shape)?;
+            grid::check_memory_on(
+                engine.backend(),
+                "this power",
+                &[shape],
+                shape,
+                grid::SMALLER_MATRICES,
+            )?;
             shape::check_len("m", shape, m.len())?;
             let kernel = engine.choose_kernel(options.kernel, Shape::square(tile))?;
             TiledRun::new(engine, kernel, options.semiring, plan, &[(shape, m)], tile)

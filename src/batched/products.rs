@@ -48,6 +48,7 @@ fn check_memory(count: usize, tiles: &[Shape], result: Shape) -> Result<()> {
         &format!("a batch of {count} matrices"),
         &inputs,
         stacked(&result),
+        grid::SMALLER_BATCH,
     )
 }
 
@@ -110,6 +111,7 @@ fn atlases_fit(e: &Engine, count: usize, plan: &PassPlan, inputs: &[Shape]) -> R
                 s.rows, s.cols
             ),
             Atlas::new(*s, w).shape(count),
+            crate::engine::BATCH_ATLAS_HINT,
         )?;
     }
     Ok(shapes)
@@ -157,6 +159,7 @@ fn queue(e: &mut Engine, job: &Job) -> Result<Option<(Matrix, Atlas)>> {
         &format!("a batch of {} products", job.count),
         &inputs,
         atlas(result_tile).shape(job.count),
+        grid::SMALLER_BATCH,
     )?;
     let mut slots: Vec<Option<Matrix>> = (0..shapes.len()).map(|_| None).collect();
     let ran = (|| {
@@ -313,6 +316,19 @@ mod tests {
         let none: &[f32] = &[];
         // 400,000 products of 32×32: 4.9 GB of inputs and result.
         let big = product_job(400_000, [32; 3], none.into(), none.into());
+        // The message's subject agrees with its verb, and its hint fits a batch, whose
+        // matrices are small already: fewer of them helps, not "smaller matrices".
+        let message = big
+            .as_ref()
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(
+            message.starts_with("a batch of 400000 matrices: holding its inputs and result needs")
+                && message.contains("Use a smaller batch (fewer matrices per call")
+                && !message.contains("smaller matrices"),
+            "{message}"
+        );
         assert_eq!(code(big), "SIZE_OVER_LIMIT");
         assert_eq!(
             code(power_job(1_500_000, 32, none.into(), 2)),

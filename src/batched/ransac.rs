@@ -58,7 +58,11 @@ fn check_lists(e: &Engine, p: &RansacPasses) -> Result<()> {
         ("the correspondences", 4 * p.points),
         ("the hypotheses", 9 * p.count),
     ] {
-        e.check_atlas(what, p.list(len))?;
+        e.check_atlas(
+            what,
+            p.list(len),
+            "Use fewer correspondences or iterations per call.",
+        )?;
     }
     Ok(())
 }
@@ -81,6 +85,9 @@ pub fn check_size(e: &Engine, n: usize, o: &RansacOptions) -> Result<()> {
         &format!("RANSAC of {n} correspondences"),
         &[Shape::new(n, 4), Shape::new(n, 8)],
         Shape::new(n, 4),
+        "Use fewer correspondences (a sample of them): WebAssembly in a browser holds at most \
+         4 GiB, and each correspondence is held several times over (as given, in float64, \
+         normalised for the GPU).",
     )
 }
 

@@ -50,6 +50,7 @@ pub fn check_batch(e: &Engine, shape: SvdShape) -> Result<()> {
         &format!("a batch of {} {rows}x{cols} SVDs", shape.count),
         &[stacked(rows, cols), stacked(cols, cols), stacked(1, cols)],
         stacked(rows, cols),
+        grid::SMALLER_BATCH,
     )
 }
 
@@ -62,8 +63,13 @@ fn plan(e: &Engine, shape: SvdShape) -> Result<SvdPlan> {
             shape.count, shape.rows, shape.cols
         )
     };
-    e.check_atlas(&what("results"), p.out.shape(shape.count))?;
-    e.check_atlas(&what("per-matrix numbers"), p.scalars.shape(shape.count))?;
+    let hint = crate::engine::BATCH_ATLAS_HINT;
+    e.check_atlas(&what("results"), p.out.shape(shape.count), hint)?;
+    e.check_atlas(
+        &what("per-matrix numbers"),
+        p.scalars.shape(shape.count),
+        hint,
+    )?;
     Ok(p)
 }
 

@@ -75,12 +75,27 @@ pub fn tile_for(engine: &Engine, shapes: &[Shape], max_tile: Option<usize>) -> O
     }
 }
 
-/// Refuses a tiled product whose inputs and result cannot be held in WebAssembly
-/// memory, naming the bytes needed: SIZE_OVER_LIMIT.
-pub fn check_memory(what: &str, inputs: &[Shape], result: Shape) -> Result<()> {
-    let held = "its inputs and result";
-    let limit_name = "the address space of wasm32 (4 GiB)";
-    check_held(what, inputs, result, 1.0, MAX_CPU_BYTES, held, limit_name)
+/// What helps when a call's matrices do not fit WebAssembly memory (the hint of
+/// [`check_memory`]'s error): smaller matrices, for one operation.
+pub const SMALLER_MATRICES: &str = "Use smaller matrices: WebAssembly in a browser holds at \
+     most 4 GiB, and the inputs and the result must all be there.";
+
+/// [`SMALLER_MATRICES`] for a batch of small matrices (at most 32 a side already):
+/// fewer of them is what helps.
+pub const SMALLER_BATCH: &str = "Use a smaller batch (fewer matrices per call, over several \
+     calls if need be): WebAssembly in a browser holds at most 4 GiB, and the whole batch and \
+     its results must be there at once.";
+
+/// Refuses a call whose inputs and result cannot be held in WebAssembly memory,
+/// naming the bytes needed: SIZE_OVER_LIMIT, with `hint` (e.g. [`SMALLER_MATRICES`]).
+pub fn check_memory(what: &str, inputs: &[Shape], result: Shape, hint: &'static str) -> Result<()> {
+    let holding = Holding {
+        copies: 1.0,
+        limit: MAX_CPU_BYTES,
+        held: "holding its inputs and result",
+        limit_name: "the address space of wasm32 (4 GiB)",
+    };
+    check_held(what, inputs, result, holding, hint)
 }
 
 /// Room the CPU backend leaves in wasm memory for everything but a call's matrices.
@@ -99,17 +114,21 @@ pub fn check_memory_on(
     what: &str,
     inputs: &[Shape],
     result: Shape,
+    hint: &'static str,
 ) -> Result<()> {
     match backend {
         Backend::Cpu => {
-            let held = "its inputs and result, twice over (the CPU backend's own copies)";
-            let limit = MAX_CALL_BYTES;
-            // Not "4 GiB": 4.1e9 bytes refused as over the 4 GiB (4.29e9) made no sense.
-            let limit_name =
-                "what the CPU backend may hold (wasm32's 4 GiB less 256 MiB for the rest)";
-            check_held(what, inputs, result, 2.0, limit, held, limit_name)
+            let holding = Holding {
+                copies: 2.0,
+                limit: MAX_CALL_BYTES,
+                held: "holding its inputs and result twice over (the CPU backend's own copies)",
+                // Not "4 GiB": 4.1e9 bytes refused as over the 4 GiB (4.29e9) made no sense.
+                limit_name:
+                    "what the CPU backend may hold (wasm32's 4 GiB less 256 MiB for the rest)",
+            };
+            check_held(what, inputs, result, holding, hint)
         }
-        _ => check_memory(what, inputs, result),
+        _ => check_memory(what, inputs, result, hint),
     }
 }
 
@@ -118,32 +137,39 @@ pub fn check_memory_on(
 /// 1 × 25000 product's 2.5 GB result panicked with "capacity overflow").
 pub const MAX_ONE_MATRIX_BYTES: f64 = i32::MAX as f64;
 
-/// Refuses `copies` × (the inputs and the result) past `limit` bytes (`limit_name`),
-/// then any one of them past [`MAX_ONE_MATRIX_BYTES`].
+/// How many copies of a call's matrices a backend holds, against which limit, as a
+/// message says them. (`held` is the subject of "needs": "holding its inputs and
+/// result", not "its inputs and result", which made "its inputs and result needs".)
+struct Holding {
+    copies: f64,
+    limit: f64,
+    held: &'static str,
+    limit_name: &'static str,
+}
+
+/// Refuses `copies` × (the inputs and the result) past the limit, then any one of
+/// them past [`MAX_ONE_MATRIX_BYTES`].
 fn check_held(
     what: &str,
     inputs: &[Shape],
     result: Shape,
-    copies: f64,
-    limit: f64,
-    held: &str,
-    limit_name: &'static str,
+    h: Holding,
+    hint: &'static str,
 ) -> Result<()> {
     let floats: f64 = inputs
         .iter()
         .chain([&result])
         .map(|s| s.rows as f64 * s.cols as f64)
         .sum();
-    let bytes = floats * 4.0 * copies;
-    if bytes > limit {
+    let bytes = floats * 4.0 * h.copies;
+    if bytes > h.limit {
         return Err(GpgpuError::DeviceLimit {
-            what: format!("{what}: {held}"),
+            what: format!("{what}: {}", h.held),
             needed: bytes,
             unit: "bytes of WebAssembly memory",
-            limit_name,
-            limit,
-            hint: "Use smaller matrices: WebAssembly in a browser holds at most 4 GiB, \
-                   and the inputs and the result must all be there.",
+            limit_name: h.limit_name,
+            limit: h.limit,
+            hint,
         });
     }
     // Within the 4 GiB, still no one array past what wasm32 allocates.
@@ -194,7 +220,13 @@ impl TiledRun {
             Some(slot) => shapes[slot],
             None => shapes[0],
         };
-        check_memory_on(engine.backend(), "a tiled product", &input_shapes, result)?;
+        check_memory_on(
+            engine.backend(),
+            "a tiled product",
+            &input_shapes,
+            result,
+            SMALLER_MATRICES,
+        )?;
         for (i, (_, data)) in inputs.iter().enumerate() {
             semiring.check_domain(
                 if inputs.len() == 1 {
@@ -445,9 +477,21 @@ mod tests {
             rows: 16000,
             cols: 16000,
         };
-        let err = check_memory_on(Backend::Cpu, "this operation", &[side], side).unwrap_err();
+        let err = check_memory_on(
+            Backend::Cpu,
+            "this operation",
+            &[side],
+            side,
+            SMALLER_MATRICES,
+        )
+        .unwrap_err();
         let message = err.to_string();
         assert!(message.contains("needs 4096000000 bytes"), "{message}");
+        // "its inputs and result needs" did not agree: the subject is the holding.
+        assert!(
+            message.starts_with("this operation: holding its inputs and result twice over"),
+            "{message}"
+        );
         assert!(message.contains("4 GiB less 256 MiB"), "{message}");
         assert!(!message.contains("wasm32 (4 GiB) of"), "{message}");
         // Other backends hold the whole 4 GiB for the matrices: that one is named so.
@@ -455,7 +499,14 @@ mod tests {
             rows: 33000,
             cols: 33000,
         };
-        let err = check_memory_on(Backend::WebGl, "this operation", &[big], big).unwrap_err();
+        let err = check_memory_on(
+            Backend::WebGl,
+            "this operation",
+            &[big],
+            big,
+            SMALLER_MATRICES,
+        )
+        .unwrap_err();
         assert!(
             err.to_string()
                 .contains("over the address space of wasm32 (4 GiB) of 4294967296"),

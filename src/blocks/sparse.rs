@@ -70,6 +70,9 @@ struct Queued {
     timer: Option<Timer>,
 }
 
+/// What helps when blocks do not fit the device: the atlases hold every stored block.
+const BLOCKS_HINT: &str = "Use fewer or smaller blocks per call (a sparser or smaller matrix).";
+
 fn atlas(engine: &Engine, block_size: usize) -> Atlas {
     Atlas::square(block_size, engine.atlas_width().max(block_size))
 }
@@ -77,7 +80,7 @@ fn atlas(engine: &Engine, block_size: usize) -> Atlas {
 fn upload(engine: &mut Engine, what: &str, m: &BlockSparse) -> Result<Resident> {
     let atlas = atlas(engine, m.block_size);
     let shape = atlas.shape(m.pattern.stored());
-    engine.check_atlas(what, shape)?;
+    engine.check_atlas(what, shape, BLOCKS_HINT)?;
     let data = atlas.pack(&m.values);
     Ok(Resident {
         pattern: m.pattern.clone(),
@@ -99,8 +102,8 @@ fn queue(
     let (w, atlas) = (engine.atlas_width(), atlas(engine, block_size));
     let numeric = Numeric::new(atlas, &table, &b.pattern, &s.out, w);
     let out_shape = atlas.shape(s.out.stored());
-    engine.check_atlas("the product", out_shape)?;
-    engine.check_atlas("the index table", table.shape(w))?;
+    engine.check_atlas("the product", out_shape, BLOCKS_HINT)?;
+    engine.check_atlas("the index table", table.shape(w), BLOCKS_HINT)?;
     let index = engine.upload(table.shape(w), Layout::Scalar, &table.padded(w), 0.0)?;
     let out = engine.alloc(out_shape, Layout::Scalar);
     let flags = engine.alloc(numeric.flags_shape(), Layout::Scalar);

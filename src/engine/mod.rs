@@ -226,8 +226,9 @@ impl Engine {
     }
 
     /// Refuses an atlas of `shape` the device cannot hold as one texture or buffer
-    /// (SIZE_OVER_LIMIT naming `what` and the limit).
-    pub fn check_atlas(&self, what: &str, shape: Shape) -> Result<()> {
+    /// (SIZE_OVER_LIMIT naming `what` and the limit, with `hint`: what is fewer or
+    /// smaller depends on the call, e.g. [`BATCH_ATLAS_HINT`]).
+    pub fn check_atlas(&self, what: &str, shape: Shape, hint: &'static str) -> Result<()> {
         let limit = self.max_dimension();
         let side = shape.rows.max(shape.cols);
         if side > limit {
@@ -240,7 +241,7 @@ impl Engine {
                 unit: "entries along one side",
                 limit_name: "this device's largest matrix side (info().maxDimension)",
                 limit: limit as f64,
-                hint: "Use fewer or smaller blocks or matrices per call.",
+                hint,
             });
         }
         self.check_shape(shape)
@@ -1081,6 +1082,10 @@ fn gpu_timed(
     }
     Ok(timer.map(Timer::Gpu))
 }
+
+/// What helps when a batch's atlas is over the device's limit.
+pub const BATCH_ATLAS_HINT: &str = "Use a smaller batch (fewer matrices per call, over several \
+     calls if need be): the device holds a batch's matrices side by side in one texture or buffer.";
 
 /// The default WebGPU kernel: `register` for every shape. On a GPU its staged form
 /// is 5–27× faster than `tiled16` and `global` from n = 512 up, and on SwiftShader

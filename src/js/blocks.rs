@@ -125,7 +125,7 @@ fn dims(rows: &JsValue, cols: &JsValue) -> Result<Shape> {
         tiled_dimension("cols", number_arg("cols", cols)?)?,
     );
     // In f64 first: rows·cols past memory would overflow usize on wasm32.
-    grid::check_memory("a BlockSparse", &[], shape)?;
+    grid::check_memory("a BlockSparse", &[], shape, grid::SMALLER_MATRICES)?;
     Ok(shape)
 }
 

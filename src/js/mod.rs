@@ -183,7 +183,13 @@ mod start {
                 .chain([&result])
                 .try_for_each(|s| e.check_shape(*s))?;
         }
-        grid::check_memory_on(e.backend(), "this operation", inputs, result)
+        grid::check_memory_on(
+            e.backend(),
+            "this operation",
+            inputs,
+            result,
+            grid::SMALLER_MATRICES,
+        )
     }
 
     /// The sizes of a step-through run (`checkRunSize`): as `startMultiply` checks
