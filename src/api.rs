@@ -202,12 +202,16 @@ thread_local! {
 
 /// Whether the code running now is under [`now`] (a blocking call): the CPU
 /// backend then computes on the calling thread instead of awaiting its workers.
+#[doc(hidden)]
 pub fn blocking() -> bool {
     BLOCKING.get()
 }
 
 /// Runs a future that must complete without waiting (the blocking calls on WebGL,
-/// whose reads are synchronous); one that would wait is `NeedsAsync`.
+/// whose reads are synchronous); one that would wait is `NeedsAsync`. Internal: the
+/// plumbing of the JavaScript blocking forms (`call` and `instead` name JavaScript
+/// calls), hidden from the documentation; Rust callers await the async forms.
+#[doc(hidden)]
 pub fn now<T>(
     future: impl Future<Output = Result<T>>,
     call: &'static str,

@@ -119,6 +119,12 @@ pub mod run;
 pub mod sparse;
 pub mod webgpu;
 
+/// The README's Rust example and the paths its "From Rust" notes name, compiled by
+/// `cargo test --doc`, so that they are what a user of the crate writes.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeRustExample;
+
 pub use api::{BackendChoice, CreateOptions, Gpgpu, Handle, Info, Options};
 pub use engine::{Engine, Matrix, PendingRead};
 pub use error::{GpgpuError, Result};

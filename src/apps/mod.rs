@@ -6,8 +6,8 @@
 //!
 //! Each application is an `async fn` over a [`Handle`]: on WebGPU its readbacks
 //! resolve when the GPU is done; on WebGL they are immediate (blocking reads), so
-//! the same future completes at its first poll, and the blocking API runs it with
-//! [`crate::api::now`].
+//! the same future completes at its first poll, which is how the JavaScript blocking
+//! forms (`gpu.fibonacci`, …) run it. From Rust, await it on every backend.
 
 pub mod eigen;
 pub mod fibonacci;

@@ -5,7 +5,7 @@
 //! Operations are recorded into a queue as a GPU's command stream is, and run when
 //! a result is read: an async read ([`CpuEngine::read`]'s `wait`) sends each
 //! product to the workers and awaits them; a blocking read (the blocking calls, and
-//! anything under [`crate::api::now`]) runs the same queue on the calling thread
+//! anything run blocking by `api::now`) runs the same queue on the calling thread
 //! with the same kernel. So every operation built on the engine's products and
 //! element-wise passes (powers, repeated squaring, semirings, runs, applications)
 //! works on the CPU.
@@ -389,7 +389,7 @@ impl CpuEngine {
     }
 
     /// A read that runs the queue when awaited: on the workers, or on this thread
-    /// under [`crate::api::now`]. It gives `m` as it is at this point of the queue,
+    /// in a blocking call. It gives `m` as it is at this point of the queue,
     /// as a GPU's readback copies in command order: passes recorded before it is
     /// awaited (a Run stepped on) do not show in it. The copy goes to a JavaScript
     /// `Float32Array`, decoded for `semiring` on the way, not into wasm memory: a
@@ -425,7 +425,7 @@ impl CpuEngine {
     }
 
     /// Resolves once the work recorded so far has run: awaiting it runs the queue
-    /// (on the workers, or on this thread under [`crate::api::now`]).
+    /// (on the workers, or on this thread in a blocking call).
     pub fn idle(&mut self) -> CpuIdle {
         CpuIdle(self.shared.clone())
     }
@@ -461,7 +461,7 @@ impl CpuIdle {
     }
 }
 
-/// Runs the queue: on the workers, or on this thread under [`crate::api::now`] (or
+/// Runs the queue: on the workers, or on this thread in a blocking call (or
 /// without workers). FREED if the engine was freed before it ran.
 async fn run_queue(shared: &Rc<Shared>) -> Result<()> {
     if crate::api::blocking() || shared.pool.is_none() {
