@@ -521,7 +521,8 @@ mod tests {
         let (a, b) = (Shape::new(25000, 1), Shape::new(1, 25000));
         let out = Shape::new(25000, 25000);
         for backend in [Backend::WebGl, Backend::WebGpu] {
-            let err = check_memory_on(backend, "this product", &[a, b], out).unwrap_err();
+            let err = check_memory_on(backend, "this product", &[a, b], out, SMALLER_MATRICES)
+                .unwrap_err();
             assert_eq!(err.code(), "SIZE_OVER_LIMIT");
             let message = err.to_string();
             assert!(message.contains("one 25000x25000 matrix"), "{message}");
@@ -529,6 +530,13 @@ mod tests {
         }
         // The largest square that fits one array still passes.
         let side = Shape::square(23170);
-        check_memory_on(Backend::WebGl, "this square", &[side], side).unwrap();
+        check_memory_on(
+            Backend::WebGl,
+            "this square",
+            &[side],
+            side,
+            SMALLER_MATRICES,
+        )
+        .unwrap();
     }
 }
