@@ -156,10 +156,11 @@ impl Params {
     /// the others stay.
     pub fn for_product(self, rows: usize, inner: usize, cols: usize, info: &GpuInfo) -> Params {
         let wide = Params::GPU_WIDE;
+        let (tile_cols, tile_rows) = wide.tile();
         if self == Params::GPU
             && wide.fits(info)
             && wide.runs(rows, inner, cols)
-            && rows / 256 * (cols / 128) >= Params::WIDE_FROM_TILES
+            && rows / tile_rows * (cols / tile_cols) >= Params::WIDE_FROM_TILES
         {
             return wide;
         }
@@ -174,8 +175,9 @@ impl Params {
     /// and whole pairs of slices (it has no edge checks); every other form on any.
     pub fn runs(&self, rows: usize, inner: usize, cols: usize) -> bool {
         match *self {
-            Params::Double { bm } => {
-                rows % bm as usize == 0 && cols % 128 == 0 && inner % 32 == 0 && inner > 0
+            Params::Double { .. } => {
+                let (tile_cols, tile_rows) = self.tile();
+                rows % tile_rows == 0 && cols % tile_cols == 0 && inner % 32 == 0 && inner > 0
             }
             _ => true,
         }
@@ -363,7 +365,8 @@ mod tests {
         assert_eq!(gpu.for_product(4096, 4096, 4096, &h100), Params::GPU_WIDE);
         assert_eq!(gpu.for_product(2048, 2048, 2048, &h100), Params::GPU_WIDE); // 8 x 16
         assert_eq!(gpu.for_product(2048, 32, 2048, &h100), Params::GPU_WIDE);
-        // Fewer than 128 tiles of 256 x 128, not whole tiles, k not whole pairs of slices.
+        // From 96 tiles of 256 x 128 (7 x 14 at 1792); fewer, not whole tiles, k not
+        // whole pairs of slices: the forms before.
         assert_eq!(gpu.for_product(1792, 1792, 1792, &h100), Params::GPU_WIDE); // 7 x 14
         assert_eq!(gpu.for_product(1536, 1536, 1536, &h100), Params::GPU_SMALL); // 6 x 12
         assert_eq!(gpu.for_product(1920, 1920, 1920, &h100), Params::GPU); // 1920 = 7.5 x 256
