@@ -6,6 +6,11 @@ use crate::error::{GpgpuError, NumberProblem, Result};
 /// Largest exponent accepted: every integer up to 2^53 is exact in an f64.
 pub const MAX_COUNT: f64 = 9_007_199_254_740_992.0;
 
+/// The most bytes one array may take in WebAssembly memory: an allocation on wasm32 is
+/// at most isize::MAX bytes (2 GiB). Past it Rust panics with "capacity overflow"
+/// (RuntimeError: unreachable in the page), however much of the 4 GiB is free.
+pub const MAX_ARRAY_BYTES: f64 = i32::MAX as f64;
+
 /// A matrix shape: `rows` × `cols`, stored row-major (element (i, j) at i·cols + j).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Shape {

@@ -60,13 +60,13 @@ pub fn side(name: &str, value: f64) -> Result<usize> {
 /// entries).
 pub fn check_dense(rows: usize, cols: usize) -> Result<()> {
     let bytes = rows as f64 * cols as f64 * 8.0;
-    if bytes > i32::MAX as f64 {
+    if bytes > crate::shape::MAX_ARRAY_BYTES {
         return Err(GpgpuError::DeviceLimit {
             what: format!("toDense: a {rows}x{cols} Csr"),
             needed: bytes,
             unit: "bytes of WebAssembly memory",
             limit_name: "the largest array WebAssembly allocates (2 GiB)",
-            limit: i32::MAX as f64,
+            limit: crate::shape::MAX_ARRAY_BYTES,
             hint: "The dense form is built in float64 (8 bytes an entry): fewer than \
                    2^28 entries. Read a large sparse matrix through values, columns and \
                    rowOffsets instead.",

@@ -12,7 +12,7 @@ use crate::plan::blocks::{cut, paste, pieces};
 use crate::plan::passes::PassPlan;
 use crate::plan::reference;
 use crate::plan::semiring::Semiring;
-use crate::plan::shape::Shape;
+use crate::plan::shape::{Shape, MAX_ARRAY_BYTES};
 
 /// The wasm32 address space: the inputs, the result and one tile in flight must
 /// fit in it together (a tab's WebAssembly memory cannot grow past 4 GiB).
@@ -132,11 +132,6 @@ pub fn check_memory_on(
     }
 }
 
-/// The largest array Rust allocates on wasm32 (isize::MAX bytes): one matrix past it
-/// cannot be held even where the 4 GiB hold it with the others (a 25000 × 1 by
-/// 1 × 25000 product's 2.5 GB result panicked with "capacity overflow").
-pub const MAX_ONE_MATRIX_BYTES: f64 = i32::MAX as f64;
-
 /// How many copies of a call's matrices a backend holds, against which limit, as a
 /// message says them. (`held` is the subject of "needs": "holding its inputs and
 /// result", not "its inputs and result", which made "its inputs and result needs".)
@@ -148,7 +143,8 @@ struct Holding {
 }
 
 /// Refuses `copies` × (the inputs and the result) past the limit, then any one of
-/// them past [`MAX_ONE_MATRIX_BYTES`].
+/// them past [`MAX_ARRAY_BYTES`] (a 25000 × 1 by 1 × 25000 product's 2.5 GB result
+/// fitted the 4 GiB and then panicked with "capacity overflow").
 fn check_held(
     what: &str,
     inputs: &[Shape],
@@ -175,13 +171,13 @@ fn check_held(
     // Within the 4 GiB, still no one array past what wasm32 allocates.
     for s in inputs.iter().chain([&result]) {
         let bytes = s.rows as f64 * s.cols as f64 * 4.0;
-        if bytes > MAX_ONE_MATRIX_BYTES {
+        if bytes > MAX_ARRAY_BYTES {
             return Err(GpgpuError::DeviceLimit {
                 what: format!("{what}: one {}x{} matrix", s.rows, s.cols),
                 needed: bytes,
                 unit: "bytes of WebAssembly memory",
                 limit_name: "the largest array WebAssembly allocates (2 GiB)",
-                limit: MAX_ONE_MATRIX_BYTES,
+                limit: MAX_ARRAY_BYTES,
                 hint: "Use smaller matrices: one matrix (an input or the result) holds at \
                        most 2^29 floats, e.g. a 23170 x 23170 one; compute a larger result \
                        in parts (a block of rows at a time).",

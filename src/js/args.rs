@@ -14,6 +14,7 @@ use crate::kernels::webgl::heatmap::{Drawn, Style};
 use crate::kernels::webgl::reduce::Stats;
 use crate::kernels::Kernel;
 use crate::plan::semiring::Semiring;
+use crate::plan::shape::MAX_ARRAY_BYTES;
 
 /// Converts a library error into a JS `Error` with `code` set.
 pub fn to_js_error(e: GpgpuError) -> JsValue {
@@ -86,10 +87,6 @@ pub(crate) fn array_len(name: &str, value: &JsValue) -> Result<usize> {
          of numbers), got {kind}"
     )))
 }
-
-/// The most bytes one array may take in WebAssembly memory: an allocation on wasm32
-/// is at most isize::MAX bytes.
-const MAX_ARRAY_BYTES: f64 = i32::MAX as f64;
 
 /// Refuses a call's arrays, before any is copied, when their copies (`(name, length,
 /// bytes per element)`) could not be made in WebAssembly memory: one past what one
