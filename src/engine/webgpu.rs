@@ -218,7 +218,8 @@ impl GpuEngine {
         let wide = if RegisterParams::GPU_WIDE.fits(&self.info) {
             format!(
                 "; on at least {} whole {} tiles with k a multiple of {}, {} double-buffered \
-                 (two slices in workgroup memory, one barrier a slice)",
+                 (two slices in workgroup memory, one barrier a slice, each k's values read \
+                 a k ahead in loops written out)",
                 RegisterParams::WIDE_FROM_TILES,
                 tile(RegisterParams::GPU_WIDE),
                 2 * bk,

@@ -78,6 +78,22 @@ test('backend=webgpu: compute-shader passes with heatmaps, timestamp times, the 
     return out;
   });
   for (const [f, n] of Object.entries(fileNotes)) assert.equal(n.found, n.rules, `${f}: ${n.found} of ${n.rules} notes found`);
+  // The double-buffered form compiles its k loops written out (src/kernels/webgpu/
+  // register.rs writes blocks `{ let k = 0u; … }` … `{ let k = 15u; … }`): the listing
+  // keeps block 0 and folds the other 15 into one line, and its notes are all found.
+  const folded = await page.evaluate(async () => {
+    const { annotate, foldWrittenOut, rulesFor } = await import('/www/ui/shader.js');
+    const block = (k) => [`        { let k = ${k}u;`, '            if (k > 0u) { x(k); }', '        }'];
+    const written = ['a;', ...[...Array(16).keys()].flatMap(block), 'b;', ...[0, 1].flatMap(block), 'c;'].join('\n');
+    const src = (await (await fetch('/wgsl/matmul_register_double.wgsl')).text())
+      .replace(/for \(var k = 0u; k < BK; k\+\+\) \{/g, '{ let k = 0u;');
+    return { lines: foldWrittenOut(written).split('\n'), notes: [annotate('register', foldWrittenOut(src)).length, rulesFor('register', src).length] };
+  });
+  assert.deepEqual(folded.lines, ['a;', ...[0].flatMap((k) => [`        { let k = ${k}u;`, '            if (k > 0u) { x(k); }', '        }']),
+    '        // { let k = 1u; … } … { let k = 15u; … }: the block above again for each k (folded here)', 'b;',
+    '        { let k = 0u;', '            if (k > 0u) { x(k); }', '        }',
+    '        // { let k = 1u; … } … { let k = 1u; … }: the block above again for each k (folded here)', 'c;']);
+  assert.equal(folded.notes[0], folded.notes[1]);
   const sets = new Set(Object.values(fileNotes).map((n) => n.first));
   assert.ok(sets.size >= 5, JSON.stringify(fileNotes));
   assert.ok((await page.$$eval('#shader-notes li', (li) => li.map((x) => x.textContent))).some((t) => /8 × 8 block of C/.test(t)));

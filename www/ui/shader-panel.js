@@ -5,7 +5,7 @@
 // (gpu.shaderSource: the semiring code, then the kernel; the register kernel in the
 // form and with the tile sizes chosen for this device), which needs a WebGPU device.
 import { el, registerForm } from './format.js';
-import { renderSource } from './shader.js';
+import { foldWrittenOut, renderSource } from './shader.js';
 import { describeError } from './errors.js';
 
 const GROUPS = {
@@ -146,7 +146,8 @@ export class ShaderPanel {
     // "CPU form" there is the WebGPU kernel's form for software adapters, not the CPU backend.
     const form = k.name === 'register' && info.registerKernel ? ` On this device: ${registerForm(info)}.` : '';
     return {
-      source: own ?? written,
+      // The double-buffered form's written-out k loops, folded (the whole text is in `program`).
+      source: foldWrittenOut(own ?? written),
       file,
       tail: `A compute shader: there is no vertex shader and no quad; a pass dispatches workgroups of invocations.${form}`,
       summary: 'The complete compute shader this device compiles (the semiring code, then the kernel; for register also its tile sizes and load/store functions)',

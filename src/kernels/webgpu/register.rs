@@ -11,7 +11,8 @@
 //!   sizes as constants, element-wise loads); and on outputs of at least 96 tiles of
 //!   256 × 128 that are whole such tiles with inner a multiple of 32, on a device with
 //!   48 KiB of workgroup memory, `wgsl/matmul_register_double.wgsl`: 256 × 128 tiles,
-//!   256 invocations, two slices of k in workgroup memory and one barrier a slice;
+//!   256 invocations, two slices of k in workgroup memory and one barrier a slice,
+//!   its k loops written out by `write_out_k_loops`;
 //! * on a CPU-emulated adapter (SwiftShader), `wgsl/matmul_register_cpu.wgsl` (or
 //!   `_any.wgsl` for shapes whose inner or cols is not a multiple of 4): an 8 × 8
 //!   block per invocation straight from global memory, since barriers and indexed
@@ -264,8 +265,8 @@ impl Params {
             ),
             Params::Double { bm } => format!(
                 "double-buffered: {bm}x128 tile of C per workgroup, two slices of 16 k in \
-                 workgroup memory (one barrier a slice), 16x8 outputs per invocation; whole \
-                 tiles only"
+                 workgroup memory (one barrier a slice), 16x8 outputs per invocation, each \
+                 k's values read a k ahead (the k loops written out); whole tiles only"
             ),
             Params::Cpu => "CPU form: 8x8 outputs per invocation from global memory, no \
                             workgroup memory"
@@ -286,9 +287,9 @@ impl Params {
                 format!("{SEMIRING_WGSL}\n{REGISTER_IO_VEC4_WGSL}\n{REGISTER_64_WGSL}")
             }
             Params::Double { bm } => format!(
-                "const WG_Y: u32 = {}u;\n{SEMIRING_WGSL}\n{REGISTER_IO_VEC4_WGSL}\n\
-                 {REGISTER_DOUBLE_WGSL}",
-                bm / 16
+                "const WG_Y: u32 = {}u;\n{SEMIRING_WGSL}\n{REGISTER_IO_VEC4_WGSL}\n{}",
+                bm / 16,
+                write_out_k_loops(REGISTER_DOUBLE_WGSL, DOUBLE_BK)
             ),
             Params::Staged { bm, bn, bk, tm, tn } => format!(
                 "const BM: u32 = {bm}u;\nconst BN: u32 = {bn}u;\nconst BK: u32 = {bk}u;\n\
@@ -324,6 +325,59 @@ impl Params {
             _ => vec![],
         }
     }
+}
+
+/// The double form's slice of k (`BK` in its file).
+const DOUBLE_BK: u32 = 16;
+
+/// The loop header that `write_out_k_loops` expands.
+const K_LOOP: &str = "for (var k = 0u; k < BK; k++) {";
+
+/// `src` with every `for (var k = 0u; k < BK; k++) { body }` written out as `bk`
+/// blocks `{ let k = 0u; body }` … `{ let k = (bk − 1)u; body }`. The double form
+/// loads each k's values from workgroup memory before the previous k's multiply-adds;
+/// on the H100 the driver's compiler kept that order only in straight code: the same
+/// file ran 45,658 GFLOP/s at n = 4096 written out and 38,287 as a loop (42,822
+/// before the change; bench/NOTES.md, "values a k ahead"). WGSL has no unroll hint,
+/// so the engine writes the copies; the file stays readable.
+fn write_out_k_loops(src: &str, bk: u32) -> String {
+    let mut out = String::with_capacity(src.len() * bk as usize);
+    let mut rest = src;
+    while let Some(at) = rest.find(K_LOOP) {
+        let open = at + K_LOOP.len();
+        let Some(len) = block_length(&rest[open..]) else {
+            break; // unbalanced: left as written (the compiler reports it)
+        };
+        out.push_str(&rest[..at]);
+        let line_start = rest[..at].rfind('\n').map_or(0, |i| i + 1);
+        let indent = &rest[line_start..at];
+        let indent = if indent.trim().is_empty() { indent } else { "" };
+        let body = &rest[open..open + len];
+        for k in 0..bk {
+            if k > 0 {
+                out.push('\n');
+                out.push_str(indent);
+            }
+            out.push_str(&format!("{{ let k = {k}u;{body}}}"));
+        }
+        rest = &rest[open + len + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The length of a block's text up to (not including) the `}` that closes it.
+fn block_length(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, c) in text.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => return Some(i),
+            '}' => depth -= 1,
+            _ => {}
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -404,7 +458,31 @@ mod tests {
             .source(Fit::Tiles)
             .starts_with("const WG_Y: u32 = 16u;"));
         assert_eq!(test.file(Fit::Tiles), "wgsl/matmul_register_double.wgsl");
+        // Its two k loops (one a buffer) are written out, 16 blocks each.
+        let source = Params::GPU_WIDE.source(Fit::Tiles);
+        assert!(!source.contains(K_LOOP));
+        let blocks = source
+            .lines()
+            .filter(|l| l.trim_start().starts_with("{ let k = "));
+        assert_eq!(blocks.count(), 32);
+        assert_eq!(source.matches("{ let k = 15u;").count(), 2);
         assert_eq!(test.constants(Fit::Tiles), vec![]);
+    }
+
+    #[test]
+    fn k_loops_are_written_out_as_blocks() {
+        let src = "a;\n    for (var k = 0u; k < BK; k++) {\n        if (x) { y[k] = 1; }\n    }\nb;\n    \
+                   for (var k = 0u; k < BK; k++) { z += k; }\nc;";
+        assert_eq!(
+            write_out_k_loops(src, 3),
+            "a;\n    { let k = 0u;\n        if (x) { y[k] = 1; }\n    }\n    { let k = 1u;\n        \
+             if (x) { y[k] = 1; }\n    }\n    { let k = 2u;\n        if (x) { y[k] = 1; }\n    }\n\
+             b;\n    { let k = 0u; z += k; }\n    { let k = 1u; z += k; }\n    { let k = 2u; z += k; }\nc;"
+        );
+        // Nothing to write out, or an unclosed loop: the text as it was.
+        assert_eq!(write_out_k_loops("a; b;", 16), "a; b;");
+        let open = "for (var k = 0u; k < BK; k++) { x;";
+        assert_eq!(write_out_k_loops(open, 16), open);
     }
 
     #[test]
