@@ -22,6 +22,7 @@ import {
 import { Backends } from './backends.js';
 import { productFlops } from './chain.js';
 import { ReferenceClient } from './reference-client.js';
+import { ranHere, replay, writeEntry } from './section-history.js';
 import { HeatmapView } from './ui/heatmap.js';
 import { ShaderPanel } from './ui/shader-panel.js';
 import { deviceLine, deviceName } from './ui/device.js';
@@ -717,7 +718,8 @@ function configFromForm(mode) {
   // The panels' controls (partitioned matrices, small problems, linear systems, devices) stay in the address.
   const q = withSectionParams(toQuery(config), location.search);
   // A new configuration is a new history entry, so Back returns to the previous run.
-  if (`?${q}` !== location.search) history.pushState(null, '', `${location.pathname}?${q}`);
+  // The panels' results stay, and their fields in the address: the parts that ran go with them.
+  if (`?${q}` !== location.search) history.pushState(history.state, '', `${location.pathname}?${q}`);
   shownSearch = location.search;
   updatePermalink(config);
   return config;
@@ -741,18 +743,28 @@ const sectionUrl = {
     const q = new URLSearchParams(location.search);
     const { state, notes } = parseSectionQuery(location.search);
     const bad = new Set(notes.map((n) => n.param));
-    return { ...state, given: Object.keys(SECTION_PARAMS).filter((k) => q.has(k) && !bad.has(k)) };
+    return { ...state, given: Object.keys(SECTION_PARAMS).filter((k) => q.has(k) && !bad.has(k)), ran: ranHere() };
   },
-  set(changes) {
+  /**
+   * `how`: { run: the part's id } for a part's Run (a new history entry when the fields
+   * changed: www/section-history.js), with replay: true when Back / Forward runs it again.
+   */
+  set(changes, how = {}) {
     const state = { ...parseSectionQuery(location.search).state, ...changes };
-    const q = withSectionParams(demoQuery(location.search), '', state);
-    if (`?${q}` !== location.search) history.replaceState(history.state, '', `${location.pathname}${q ? `?${q}` : ''}`);
+    writeEntry(withSectionParams(demoQuery(location.search), '', state), how);
     shownSearch = location.search;
-    const link = new URL($('permalink').href, location.href);
-    $('permalink').href = `${link.pathname}?${withSectionParams(demoQuery(link.search), '', state)}`;
-    slides?.refresh();
+    sectionPermalink(state);
   },
+  /** Back / Forward: `f` (a part's run again) once the demo's run it started is over, one at a time. */
+  replay: (f) => replay(() => page.started, f),
 };
+
+/** The permalink keeps its demo parameters and takes the panels' `state`. */
+function sectionPermalink(state) {
+  const link = new URL($('permalink').href, location.href);
+  $('permalink').href = `${link.pathname}?${withSectionParams(demoQuery(link.search), '', state)}`;
+  slides?.refresh();
+}
 
 async function stopSession() {
   const s = page.session;
@@ -1180,16 +1192,24 @@ async function main() {
     // a section, a line of the shader) is the configuration already shown: Back from it
     // must not start the run again (a step-through would lose its passes).
     if (location.search === shownSearch) return;
+    const demoChanged = demoQuery(location.search) !== demoQuery(shownSearch);
     shownSearch = location.search;
-    const { config: c, notes: n } = parseQuery(location.search);
-    controls.set(c);
-    showNotes(n);
-    updatePermalink(c);
+    // Only a panel's fields differ (Back from a part's Run): the demo's run stays.
+    if (demoChanged) {
+      const { config: c, notes: n } = parseQuery(location.search);
+      controls.set(c);
+      showNotes(n);
+      updatePermalink(c);
+      page.started = start(c);
+    } else {
+      sectionPermalink(parseSectionQuery(location.search).state);
+    }
+    // The panels' fields follow; the parts that ran in this entry run again (after the demo's run).
     for (const { section, ctx } of panels) section.onUrl?.(ctx);
-    start(c);
   });
 
-  await start(config);
+  page.started = start(config);
+  await page.started;
   // The panels' parts that the address names run once the demo's first run is over;
   // not on a slide (embed=1), which hides the panels: there they would only take the
   // device (a split product, a mesh run…) from the result panel every time it loads.

@@ -173,25 +173,28 @@ test('Back to an address with other fields: the results of the fields left behin
   await p.click('#batched-products-run');
   assert.equal(await settled(p, 'batched-products', 60_000), 'done');
   assert.match(await p.textContent('#batched-products-status'), /^Done on WebGL2: 7 products/);
-  // Back: the address has no prodBatch, the field says 2000, and the 7 products' results must not stay.
+  // Back: the entry before that Run (n = 5, no prodBatch), where the part had not run: the
+  // field says 2000, and the 7 products' results must not stay.
   await p.goBack();
-  await p.waitForFunction(() => new URLSearchParams(location.search).get('n') === '4' && document.body.dataset.status === 'done');
+  await p.waitForFunction(() => { const q = new URLSearchParams(location.search); return q.get('n') === '5' && !q.has('prodBatch') && document.body.dataset.status === 'done'; });
   assert.equal(await p.inputValue('#prodBatch'), '2000');
   assert.equal(await p.textContent('#batched-products-output'), '');
   assert.equal(await p.getAttribute('#batched-products', 'data-status'), 'idle');
   assert.match(await p.textContent('#batched-products-status'), /^The fields changed \(Back or Forward\)/);
-  // Back while a run is still going: when it ends, its results (3 000 products) must not
-  // stand under the field that Back set (2 000).
+  // Forward: the 7 products ran in that entry, and run again.
   await p.goForward();
-  await p.waitForFunction(() => new URLSearchParams(location.search).get('n') === '5' && document.body.dataset.status === 'done');
+  await p.waitForFunction(() => new URLSearchParams(location.search).get('prodBatch') === '7');
+  assert.equal(await settled(p, 'batched-products', 60_000), 'done');
+  assert.match(await p.textContent('#batched-products-status'), /^Done on WebGL2: 7 products/);
+  // Back while a run is still going: when it ends, its results (3 000 products) must not
+  // stand under the field that Back set (7): the 7 products run again.
   await p.fill('#prodBatch', '3000');
   await p.click('#batched-products-run');
   await p.goBack();
   assert.equal(await p.getAttribute('#batched-products', 'data-status'), 'running', 'Back came during the run');
-  await p.waitForFunction(() => document.getElementById('batched-products').dataset.status !== 'running', null, { timeout: 60_000 });
-  assert.equal(await p.inputValue('#prodBatch'), '2000');
-  assert.equal(await p.textContent('#batched-products-output'), '');
-  assert.match(await p.textContent('#batched-products-status'), /^The fields changed \(Back or Forward\)/);
+  await p.waitForFunction(() => /^Done on WebGL2: 7 products/.test(document.getElementById('batched-products-status').textContent), null, { timeout: 60_000 });
+  assert.equal(await p.inputValue('#prodBatch'), '7');
+  assert.equal(new URL(p.url()).searchParams.get('prodBatch'), '7');
   assert.deepEqual(p.problems(), []);
   await p.context().close();
 });

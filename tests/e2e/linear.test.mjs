@@ -223,9 +223,9 @@ test('Back to an address with other fields: the results of the fields left behin
   await run(p, 'linear-steps', { luKind: 'random', luN: 3, luSeed: 2 });
   assert.equal(await p.locator('#linear-steps figure').count(), 4, 'A and its 3 steps');
   assert.equal((await record(p, 'steps')).n, 3);
-  // Back: the address has no luN, the field says 6, and the 3×3 steps must not stay under it.
+  // Back: the entry before that Run has no luN, the field says 6, and the 3×3 steps must not stay under it.
   await p.goBack();
-  await p.waitForFunction(() => new URLSearchParams(location.search).get('n') === '4' && document.body.dataset.status === 'done');
+  await p.waitForFunction(() => { const q = new URLSearchParams(location.search); return q.get('n') === '5' && !q.has('luN') && document.body.dataset.status === 'done'; });
   assert.equal(await p.inputValue('#luN'), '6');
   assert.equal(await p.locator('#linear-steps figure').count(), 0);
   assert.equal(await p.getAttribute('#linear-steps', 'data-status'), 'idle');

@@ -250,10 +250,13 @@ test('Back to an address with other fields: the results of the fields left behin
   await p.fill('#meshQ', '2');
   await p.click('#partitioned-mesh-run');
   assert.equal(await settled(p, 'partitioned-mesh'), 'done');
-  // Back: no sparse or mesh parameters, the fields their defaults, and none of the three
-  // results (n = 16 in blocks of 4, the fill-in in blocks of 4, a 2×2 mesh) may stay.
+  // Back past the two Runs to other fields (the fill-in ran with the sparse fields): no
+  // sparse or mesh parameters, the fields their defaults, and none of the three results
+  // (n = 16 in blocks of 4, the fill-in in blocks of 4, a 2×2 mesh) may stay.
   await p.goBack();
-  await p.waitForFunction(() => new URLSearchParams(location.search).get('n') === '4' && document.body.dataset.status === 'done');
+  await p.waitForFunction(() => new URLSearchParams(location.search).get('meshN') === null);
+  await p.goBack();
+  await p.waitForFunction(() => { const q = new URLSearchParams(location.search); return q.get('n') === '5' && !q.has('sparseN') && document.body.dataset.status === 'done'; });
   assert.deepEqual(await p.evaluate(() => ['sparseN', 'sparseBlock', 'meshN', 'meshQ'].map((id) => document.getElementById(id).value)), ['256', '8', '6', '3']);
   for (const [part, out] of [['partitioned-sparse', '#partitioned-sparse-output'], ['partitioned-fill', '#partitioned-fill-output'], ['partitioned-mesh', '#partitioned-mesh-view']]) {
     assert.equal(await p.getAttribute(`#${part}`, 'data-status'), 'idle', part);

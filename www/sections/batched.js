@@ -46,9 +46,9 @@ export default {
   /** After the demo's first run: the parts a link asked for run and show their state. */
   async restore(ctx) {
     const state = ctx.url.state();
-    if (state.given.some((k) => k.startsWith('ransac'))) await this.ransac.run();
-    if (state.given.some((k) => k.startsWith('prod'))) await this.products.run();
-    if (state.given.some((k) => k.startsWith('svd'))) await this.svd.run();
+    if (state.given.some((k) => k.startsWith('ransac'))) await this.ransac.run({ replay: true });
+    if (state.given.some((k) => k.startsWith('prod'))) await this.products.run({ replay: true });
+    if (state.given.some((k) => k.startsWith('svd'))) await this.svd.run({ replay: true });
   },
   /** Back / Forward: the controls follow the address. */
   onUrl(ctx) {

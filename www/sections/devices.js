@@ -100,19 +100,37 @@ export default {
   },
 
   /** The controls into the address (config.js SECTION_PARAMS), so a link reproduces the run. */
-  writeUrl() {
-    this.ctx.url.set({ devFirst: this.first.value, devSecond: this.second.value, devN: Number(this.size.value), devShare: Number(this.slider.value) });
+  writeUrl(what, how) {
+    this.ctx.url.set({ devFirst: this.first.value, devSecond: this.second.value, devN: Number(this.size.value), devShare: Number(this.slider.value) },
+      { run: `devices-${what}`, replay: how?.replay === true });
   },
 
   /** After the demo's first run: a link naming the controls runs the split at its share. */
   async restore(ctx) {
-    if (ctx.url.state().given.some((k) => k.startsWith('dev'))) await this.run();
+    if (ctx.url.state().given.some((k) => k.startsWith('dev'))) await this.run({ replay: true });
   },
 
-  /** Back / Forward: the controls follow the address, and results of other ones go. */
+  /**
+   * Back / Forward: the controls follow the address, and results of other ones go; a run
+   * or sweep that this history entry made runs again.
+   */
   onUrl(ctx) {
     this.set(ctx.url.state());
     if (this.shown && this.shown !== this.key()) this.clear();
+    if (this.replayable(ctx.url.state())) {
+      this.setStatus('Back or Forward: these controls ran here before; running them again…', 'idle');
+      ctx.url.replay(() => {
+        const what = this.replayable(ctx.url.state());
+        return what ? this[what]({ replay: true }) : null;
+      });
+    }
+  },
+
+  /** 'sweep' or 'run': what history entry `s` ran with its controls and is not shown now; else null. */
+  replayable(s) {
+    if (s.ran.includes('devices-sweep')) return this.sweepShown === this.key() ? null : 'sweep';
+    if (s.ran.includes('devices-run')) return this.shown === this.key() && this.shownShare === this.slider.value ? null : 'run';
+    return null;
   },
 
   setStatus(text, state) {
@@ -180,7 +198,7 @@ export default {
     }
   },
 
-  run() {
+  run(how) {
     // The slider moved while busy (each arrow key is a change): run the share it ends at
     // afterwards, or the bars and the address would keep the first step's share.
     if (this.busy) {
@@ -189,7 +207,7 @@ export default {
     }
     return this.guarded(async (key) => {
       this.setStatus('Running…', 'running');
-      this.writeUrl();
+      this.writeUrl('run', how);
       // A sweep of other devices or another n (set without a change event: a link, Back)
       // does not belong under this run.
       if (this.sweepShown !== this.key()) {
@@ -215,16 +233,18 @@ export default {
       window.__devices = { ...window.__devices, run: { names, share: s, rows: p.rows, ms: p.ms, totalMs: p.totalMs, maxError: err } };
       this.drawBars(names, p, `At the slider's share: ${Math.round(s * 100)} % of the rows on ${NAMES[names[0]]}`);
       this.shown = key;
+      this.shownShare = String(Math.round(s * 100));
       this.setStatus(`n = ${n}: ${p.rows.map((rows, i) => `${NAMES[names[i]]} ${rows} rows in ${fmt(p.ms[i])} ms`).join(', ')}; C assembled in ${fmt(p.totalMs)} ms (the second of two calls). Largest error against float64: ${err} (integer inputs: exact).`, 'done');
     });
   },
 
-  sweep() {
+  sweep(how) {
     return this.guarded(async (key) => {
       // Redrawn at the end; a sweep that fails leaves none of the earlier one standing.
       for (const e of [this.bars, this.chart, this.table]) e.replaceChildren();
       this.sweepShown = null;
-      this.writeUrl();
+      this.shownShare = null;
+      this.writeUrl('sweep', how);
       const { names, gpus } = await this.pair();
       const { n, a, b } = this.inputs();
       const points = [];

@@ -187,8 +187,8 @@ export default {
   /** After the demo's first run: the parts a link names run, so the link shows their result. */
   async restore(ctx) {
     const { given } = ctx.url.state();
-    if (given.some((k) => k.startsWith('lu'))) await this.steps.run();
-    if (given.some((k) => k.startsWith('cmp'))) await this.compare.run();
+    if (given.some((k) => k.startsWith('lu'))) await this.steps.run({ replay: true });
+    if (given.some((k) => k.startsWith('cmp'))) await this.compare.run({ replay: true });
   },
   /** Back / Forward: the fields follow the address. */
   onUrl(ctx) {

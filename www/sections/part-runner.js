@@ -7,6 +7,7 @@ import { el } from '../ui/format.js';
 import { partStatus } from './partitioned-ui.js';
 
 const STALE = 'The fields changed (Back or Forward): the results shown were for other ones. Press the button to run these.';
+const AGAIN = 'Back or Forward: these fields ran here before; running them again…';
 
 /**
  * A part's runner. `read()` → { state } (the fields, keyed by their URL parameters)
@@ -23,54 +24,71 @@ export function partRunner(ctx, part, statusId, initial, { read, work, output, b
   // This part's run is going; Back / Forward meanwhile is followed when it has shown its results.
   let running = false;
   let pending = null;
-  /** The fields now say `state` (Back / Forward): results of other fields go. */
+  const showing = (state) => shown && (keys || Object.keys(shown)).every((k) => state[k] === shown[k]);
+  /**
+   * The fields now say `state` (Back / Forward): results of other fields go, and when
+   * this part ran with them in that history entry (state.ran), it runs again.
+   */
   const follow = (state) => {
     if (running) {
       pending = state;
       return;
     }
-    if (!shown || (keys || Object.keys(shown)).every((k) => state[k] === shown[k])) return;
+    if (showing(state)) return;
+    if (state.ran?.includes(part.id)) {
+      shown = null;
+      output.replaceChildren();
+      status.set('idle', AGAIN);
+      // Run when its turn comes, if Back / Forward has not moved on meanwhile.
+      ctx.url.replay(() => {
+        const now = ctx.url.state();
+        if (now.ran.includes(part.id) && !showing(now)) return run({ replay: true });
+        return null;
+      });
+      return;
+    }
+    if (!shown) return;
     shown = null;
     output.replaceChildren();
     status.set('idle', STALE);
   };
-  const runner = {
-    status,
-    get busy() { return lock.busy; },
-    follow,
-    run: async () => {
-      if (lock.busy || !ctx.gpu) return;
-      // The previous run's results go first: under a "Not run" or "Stopped" they would
-      // read as this run's.
-      output.replaceChildren();
-      shown = null;
-      const r = read();
-      if (r.bad) {
-        status.set('error', `Not run: ${r.bad.join('; ')}.`);
-        return;
-      }
-      lock.busy = running = true;
-      pending = null;
-      const release = disableWhileBusy(buttons);
-      // The fields go into the address (config.js SECTION_PARAMS): a link reproduces the run.
-      ctx.url.set(r.state);
-      status.set('running', `Running on ${backendName(ctx.gpu)}…`);
-      try {
-        await nextFrame();
-        status.set('done', await work(r.state, (text) => status.set('running', text)));
-        shown = r.state;
-      } catch (err) {
-        const d = ctx.describeError(err);
-        status.set('error', `Stopped: ${d.title} (${d.code}): ${d.message}`);
-        onError({ status: 'error', error: { code: d.code, message: d.message } });
-      } finally {
-        lock.busy = running = false;
-        release();
-        if (pending) follow(pending);
-      }
-    },
+  /**
+   * `how.replay`: no visitor's new Run but the address's own fields (Back / Forward, a
+   * link's load), so no new history entry; a click passes its event.
+   */
+  const run = async (how) => {
+    if (lock.busy || !ctx.gpu) return;
+    // The previous run's results go first: under a "Not run" or "Stopped" they would
+    // read as this run's.
+    output.replaceChildren();
+    shown = null;
+    const r = read();
+    if (r.bad) {
+      status.set('error', `Not run: ${r.bad.join('; ')}.`);
+      return;
+    }
+    lock.busy = running = true;
+    pending = null;
+    const release = disableWhileBusy(buttons);
+    // The fields go into the address (config.js SECTION_PARAMS): a link reproduces the run.
+    ctx.url.set(r.state, { run: part.id, replay: how?.replay === true });
+    status.set('running', `Running on ${backendName(ctx.gpu)}…`);
+    try {
+      await nextFrame();
+      status.set('done', await work(r.state, (text) => status.set('running', text)));
+      shown = r.state;
+    } catch (err) {
+      const d = ctx.describeError(err);
+      status.set('error', `Stopped: ${d.title} (${d.code}): ${d.message}`);
+      onError({ status: 'error', error: { code: d.code, message: d.message } });
+    } finally {
+      lock.busy = running = false;
+      release();
+      if (pending) follow(pending);
+    }
   };
-  runOnEnter(part, runner.run);
+  const runner = { status, get busy() { return lock.busy; }, follow, run };
+  runOnEnter(part, () => run());
   return runner;
 }
 

@@ -134,21 +134,33 @@ export function meshPart(ctx, state) {
   // Back / Forward during a run: followed when the run has shown its steps.
   let pending = null;
   /** The fields now say `s` (Back / Forward): its step, or the steps of other fields go. */
+  const showing = (s) => shown && shown.algorithm === s.mesh && shown.n === s.meshN && shown.q === s.meshQ;
+  /** The steps shown go, and the status says why. */
+  const takeDown = (why) => {
+    shown = null;
+    summary.replaceChildren();
+    view.replaceChildren();
+    stepText.textContent = '';
+    prev.disabled = next.disabled = true;
+    status.set('idle', why);
+  };
   const follow = (s) => {
     if (busy) { pending = s; return; }
-    if (shown && shown.algorithm === s.mesh && shown.n === s.meshN && shown.q === s.meshQ) show(s.meshStep - 1, false);
-    else if (shown) {
+    if (showing(s)) show(s.meshStep - 1, false);
+    else if (s.ran?.includes(part.id)) {
+      // This history entry ran these fields: they run again, at its step, when their turn comes.
+      takeDown('Back or Forward: these fields ran here before; running them again…');
+      ctx.url.replay(() => {
+        const now = ctx.url.state();
+        return now.ran.includes(part.id) && !showing(now) ? run({ step: now.meshStep, replay: true }) : null;
+      });
+    } else if (shown) {
       // Back / Forward to another algorithm, n or q: the steps of the old ones go.
-      shown = null;
-      summary.replaceChildren();
-      view.replaceChildren();
-      stepText.textContent = '';
-      prev.disabled = next.disabled = true;
-      status.set('idle', 'The fields changed (Back or Forward): the run shown was of other ones. Press Run to run these.');
+      takeDown('The fields changed (Back or Forward): the run shown was of other ones. Press Run to run these.');
     }
   };
 
-  const run = async ({ step = 1 } = {}) => {
+  const run = async ({ step = 1, replay = false } = {}) => {
     if (busy || !ctx.gpu) return;
     const algorithm = alg.select.value;
     const rn = readNumber(nField.input, 1, 64), rq = readNumber(qField.input, 1, 8);
@@ -162,7 +174,7 @@ export function meshPart(ctx, state) {
     busy = true;
     pending = null;
     const release = disableWhileBusy([button]);
-    ctx.url.set({ mesh: algorithm, meshN: n, meshQ: q, meshStep: 1 });
+    ctx.url.set({ mesh: algorithm, meshN: n, meshQ: q, meshStep: 1 }, { run: part.id, replay });
     status.set('running', `${ALGORITHMS[algorithm]} on a ${q}×${q} mesh: ${q ** 3} block products on ${backendName(ctx.gpu)}…`);
     try {
       await nextFrame();

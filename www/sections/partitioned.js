@@ -144,8 +144,8 @@ export default {
   /** After the demo's first run: the parts a link asked for run and show their state. */
   async restore(ctx) {
     const state = ctx.url.state();
-    if (state.given.some((k) => k.startsWith('sparse'))) await this.sparse.run();
-    if (state.given.some((k) => k.startsWith('mesh'))) await this.mesh.run({ step: state.meshStep });
+    if (state.given.some((k) => k.startsWith('sparse'))) await this.sparse.run({ replay: true });
+    if (state.given.some((k) => k.startsWith('mesh'))) await this.mesh.run({ step: state.meshStep, replay: true });
   },
   /** Back / Forward: the controls follow the address. */
   onUrl(ctx) {

@@ -241,7 +241,7 @@ export default {
   },
   /** After the demo's first run: the part a link names runs, so the link shows its result. */
   async restore(ctx) {
-    if (ctx.url.state().given.some((k) => k.startsWith('sj'))) await this.jacobi.run();
+    if (ctx.url.state().given.some((k) => k.startsWith('sj'))) await this.jacobi.run({ replay: true });
   },
   /** Back / Forward: the fields follow the address. */
   onUrl(ctx) {
