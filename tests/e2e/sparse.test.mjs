@@ -140,3 +140,21 @@ test('a link with sjN and sjDiag runs the sparse Jacobi part with those fields',
   assert.deepEqual(p.problems(), []);
   await p.context().close();
 });
+
+test('the d = 2 comparison the text suggests converges at both of its n, within the page\'s 5,000 iterations', async () => {
+  // It suggested n = 100 against n = 1,000: both stopped at maxIterations, and looked alike.
+  const p = await openPage(browser, `${server.origin}/index.html?n=4&ref=0`);
+  assert.equal(await waitForStatus(p), 'done');
+  const text = await p.textContent('#sparse-jacobi');
+  const [, small, large, kSmall, kLarge] = text.match(/try n = ([\d,]+) against n = ([\d,]+): about ([\d,]+) against ([\d,]+) iterations/).map((s) => Number(String(s).replace(/,/g, '')));
+  const runs = [];
+  for (const n of [small, large]) runs.push(await sparseJacobi(p, n, 2));
+  for (const [r, k] of [[runs[0], kSmall], [runs[1], kLarge]]) {
+    assert.equal(r.converged, 'true', r.text);
+    assert.ok(Math.abs(r.iterations - k) <= 0.2 * k, `${r.iterations} iterations, the text says about ${k}`);
+  }
+  // The note under the plot gives ρ to as many digits as the table: not "1.000" at n = 40.
+  assert.match(await p.textContent('#sparse-jacobi-output'), /shrinks by about ρ = 0\.997/);
+  assert.deepEqual(p.problems(), []);
+  await p.context().close();
+});

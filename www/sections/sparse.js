@@ -196,7 +196,7 @@ async function sparseJacobi(ctx, st, output) {
   // At most about 500 points: a long run's every iteration would make the data table thousands of rows.
   const every = Math.max(1, Math.ceil(k / 500));
   const points = Array.from(r.deltas, (y, i) => [i + 1, y]).filter(([x, y]) => y > 0 && (x % every === 0 || x === k));
-  plot.set({ series: [{ name: 'Σ|Δx|', points }], note: rho < 1 ? `A straight line on this log scale: Σ|Δx| shrinks by about ρ = ${num(rho, 4)} per iteration.` : 'ρ ≥ 1: Σ|Δx| grows until the run is called diverged.' });
+  plot.set({ series: [{ name: 'Σ|Δx|', points }], note: rho < 1 ? `A straight line on this log scale: Σ|Δx| shrinks by about ρ = ${num(rho, 6)} per iteration.` : 'ρ ≥ 1: Σ|Δx| grows until the run is called diverged.' });
   return `Done: ${verdict} after ${int(k)} iteration${k === 1 ? '' : 's'} on ${backendName(gpu)}.`;
 }
 
@@ -217,7 +217,7 @@ function sparseJacobiPart(ctx, state) {
   button.addEventListener('click', runner.run);
   part.append(
     el('h3', { id: 'sparse-jacobi-h' }, 'Jacobi on a sparse system too large to store dense'),
-    el('p', {}, 'The chapter stores a tridiagonal matrix by its three diagonals: here A has −1, d, −1 on them and n unknowns, 3n − 2 nonzeros. At n = 100,000 the dense float32 matrix would take 37 GiB; its CSR form takes 2.7 MiB. ', el('code', {}, 'gpu.jacobiSparseAsync(csr, b, { epsilon })'), ' iterates x ← D⁻¹(b − O·x) with one sparse matrix × vector pass per iteration (one invocation or fragment per row), x staying on the GPU, until Σ|Δx| ≤ ε·Σ|x| (ε = 10⁻⁶). The error shrinks per iteration by the spectral radius of T = −D⁻¹O, here ρ = (2/d)·cos(π/(n + 1)): with d = 2.5 about 60 iterations at any n; with d = 2 (the 1-D Poisson matrix) ρ ≈ 1 − π²/(2n²), about 2.8·n² iterations (try n = 100 against n = 1,000); with d below 2, divergence.'),
+    el('p', {}, 'The chapter stores a tridiagonal matrix by its three diagonals: here A has −1, d, −1 on them and n unknowns, 3n − 2 nonzeros. At n = 100,000 the dense float32 matrix would take 37 GiB; its CSR form takes 2.7 MiB. ', el('code', {}, 'gpu.jacobiSparseAsync(csr, b, { epsilon })'), ' iterates x ← D⁻¹(b − O·x) with one sparse matrix × vector pass per iteration (one invocation or fragment per row), x staying on the GPU, until Σ|Δx| ≤ ε·Σ|x| (ε = 10⁻⁶). The error shrinks per iteration by the spectral radius of T = −D⁻¹O, here ρ = (2/d)·cos(π/(n + 1)): with d = 2.5 about 60 iterations at any n; with d = 2 (the 1-D Poisson matrix) ρ ≈ 1 − π²/(2n²), about 2.8·n² iterations for the error to fall by ε, and past n ≈ 55 more than the 5,000 this page allows (try n = 10 against n = 40: about 260 against 2,600 iterations; the test on Σ|Δx| stops before the error is down by ε); with d below 2, divergence.'),
     fieldGroup('sparse-jacobi-h', f.sjN.element, f.sjDiag.element),
     el('div', { class: 'buttons' }, button),
     runner.status.element, output);
