@@ -349,8 +349,9 @@ test('the register kernel\'s note counts multiply-adds per value read from workg
     // tiled16: one multiply-add per line of its inner loop, each reading its values from the tiles.
     const inner = tiled.split('\n').find((l) => /sum = sr_fma\(sum, a_tile/.test(l));
     const tiledRatio = 1 / (inner.match(/_tile\[/g).length);
-    // register: per k, vec4 loads from the tiles (4 values each) and vec4 multiply-adds (4 each).
-    const loads = (register.match(/let [ab]\d+ = [ab]_tile\[k\]/g) || []).length * 4;
+    // register: per k, vec4 loads from the tiles (4 values each: the next k's, na0 … nb1)
+    // and vec4 multiply-adds (4 each).
+    const loads = (register.match(/let n[ab]\d+ = [ab]_tile\[kn\]/g) || []).length * 4;
     const fmas = (register.match(/sr_fma4\(c\d+_\d+,/g) || []).length * 4;
     const note = rulesFor('register', register).find((r) => /for tiled16/.test(r.note)).note;
     return { tiledRatio, registerRatio: fmas / loads, note };

@@ -2,10 +2,10 @@
 //! class by measurement (bench/NOTES.md, "WebGPU kernels"):
 //! * on a GPU, `wgsl/matmul_register.wgsl`: a 128 × 128 tile of C per workgroup,
 //!   A's and B's 16-wide slices staged in workgroup memory, 16 × 8 outputs per
-//!   invocation in named registers; while C has fewer than 180 such tiles (up to
-//!   1664 × 1664 or so), `wgsl/matmul_register_64.wgsl`, the same with 64 × 64 tiles
-//!   and 8 × 4 outputs per invocation, so that there are workgroups enough for every
-//!   core, and on outputs of up to 256 such tiles (1024 × 1024) the same file with
+//!   invocation in named registers, its k loop written out by `write_out_k_loops`;
+//!   while C has fewer than 180 such tiles (up to 1664 × 1664 or so),
+//!   `wgsl/matmul_register_64.wgsl`, the same with 64 × 64 tiles and 8 × 4 outputs per
+//!   invocation, so that there are workgroups enough for every core, and on outputs of up to 256 such tiles (1024 × 1024) the same file with
 //!   64 × 32 tiles (for shapes whose inner or cols is not a multiple of 4,
 //!   `wgsl/matmul_register_any.wgsl`: the same tilings with arrays and loops, their
 //!   sizes as constants, element-wise loads); and on outputs of at least 96 tiles of
@@ -280,9 +280,10 @@ impl Params {
         let aligned = fit.vec4();
         match *self {
             // The written-out files have their parameters built in.
-            Params::Staged { .. } if aligned && *self == Params::GPU => {
-                format!("{SEMIRING_WGSL}\n{REGISTER_IO_VEC4_WGSL}\n{REGISTER_WGSL}")
-            }
+            Params::Staged { bk, .. } if aligned && *self == Params::GPU => format!(
+                "{SEMIRING_WGSL}\n{REGISTER_IO_VEC4_WGSL}\n{}",
+                write_out_k_loops(REGISTER_WGSL, bk)
+            ),
             Params::Staged { .. } if aligned && self.in_64_row_file() => {
                 format!("{SEMIRING_WGSL}\n{REGISTER_IO_VEC4_WGSL}\n{REGISTER_64_WGSL}")
             }
@@ -334,12 +335,17 @@ const DOUBLE_BK: u32 = 16;
 const K_LOOP: &str = "for (var k = 0u; k < BK; k++) {";
 
 /// `src` with every `for (var k = 0u; k < BK; k++) { body }` written out as `bk`
-/// blocks `{ let k = 0u; body }` … `{ let k = (bk − 1)u; body }`. The double form
-/// loads each k's values from workgroup memory before the previous k's multiply-adds;
-/// on the H100 the driver's compiler kept that order only in straight code: the same
-/// file ran 45,658 GFLOP/s at n = 4096 written out and 38,287 as a loop (42,822
-/// before the change; bench/NOTES.md, "values a k ahead"). WGSL has no unroll hint,
-/// so the engine writes the copies; the file stays readable.
+/// blocks `{ let k = 0u; body }` … `{ let k = (bk − 1)u; body }`. The 128 × 128 and
+/// double forms load each k's values from workgroup memory before the previous k's
+/// multiply-adds; on the H100 the driver's compiler kept that order only in straight
+/// code. At n = 4096 (bench/NOTES.md, "values a k ahead"), GFLOP/s:
+///
+/// | form | before | the early loads, a loop | written out |
+/// |---|---:|---:|---:|
+/// | double, 256 × 128 | 42,822 | 38,287 | 45,658 |
+/// | 128 × 128, whole tiles | 40,630 | 36,405 | 45,688 |
+///
+/// WGSL has no unroll hint, so the engine writes the copies; the files stay readable.
 fn write_out_k_loops(src: &str, bk: u32) -> String {
     let mut out = String::with_capacity(src.len() * bk as usize);
     let mut rest = src;
