@@ -64,23 +64,25 @@ impl LuShape {
 
     /// Checks that `a` is n × n: a square matrix given as n·n numbers.
     pub fn check_a(&self, a: usize) -> Result<()> {
-        if a == self.n * self.n {
+        // In u64: n·n of an n within WebGPU's limit (16 × 65535) wraps a wasm32 usize.
+        let needed = self.n as u64 * self.n as u64;
+        if a as u64 == needed {
             return Ok(());
         }
         Err(GpgpuError::BadArgument {
             name: "a".into(),
             detail: format!(
                 "a has {a} numbers, but elimination needs a square n x n matrix with n = {}: \
-                 {} numbers (a non-square system has no LU solve here)",
+                 {needed} numbers (a non-square system has no LU solve here)",
                 self.n,
-                self.n * self.n
             ),
         })
     }
 
     /// Checks that `b` is n × nrhs.
     pub fn check_b(&self, b: usize) -> Result<()> {
-        if b == self.n * self.nrhs {
+        let needed = self.n as u64 * self.nrhs as u64;
+        if b as u64 == needed {
             return Ok(());
         }
         Err(GpgpuError::BadArgument {
@@ -88,9 +90,7 @@ impl LuShape {
             detail: format!(
                 "b has {b} numbers, but a system with n = {} and nrhs = {} needs n x nrhs = {} \
                  (b and x are n x nrhs, row-major)",
-                self.n,
-                self.nrhs,
-                self.n * self.nrhs
+                self.n, self.nrhs, needed
             ),
         })
     }

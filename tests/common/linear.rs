@@ -221,6 +221,13 @@ pub async fn bad_systems_say_what_is_wrong(backend: Backend) {
     let too_big = g.engine().max_dimension();
     let e = g.solve_async(too_big, &[], &[], 1).await;
     assert_error(e, "SIZE_OVER_LIMIT", "n + nrhs");
+    // n·n past 2^32 with n within WebGPU's limit: counted in u64 (in a wasm32 usize
+    // the product overflowed, a panic in Rust's debug builds).
+    let e = g.lu_async(70_000, &[1.0]).await;
+    match too_big >= 70_000 {
+        true => assert_error(e, "BAD_ARGUMENT", "4900000000 numbers"),
+        false => assert_error(e, "SIZE_OVER_LIMIT", "n = 70000"),
+    };
     // The JavaScript API: numbers checked, the same messages.
     let api = js_on(backend).await;
     let num = |v: f64| JsValue::from(v);
