@@ -236,10 +236,11 @@ impl BlockSparse {
     }
 
     /// Cuts a row-major matrix into blocks, storing those with any nonzero entry
-    /// (NaN counts as nonzero).
+    /// (NaN counts as nonzero). `block_size` from 1 to [`MAX_BLOCK_SIZE`], else
+    /// `BadCount`.
     pub fn from_dense(shape: Shape, data: &[f32], block_size: usize) -> Result<BlockSparse> {
         shape::check_len("data", shape, data.len())?;
-        let bs = block_size;
+        let bs = self::block_size(block_size as f64)?;
         let (gr, gc) = Self::grid(shape, bs);
         let mut pattern = Pattern::empty(gr, gc);
         let mut values = vec![];
@@ -279,7 +280,7 @@ impl BlockSparse {
         block_size: usize,
         blocks: &[(usize, usize, &[f32])],
     ) -> Result<BlockSparse> {
-        let bs = block_size;
+        let bs = self::block_size(block_size as f64)?;
         let (gr, gc) = Self::grid(shape, bs);
         let mut order: Vec<usize> = (0..blocks.len()).collect();
         for &(i, j, data) in blocks {
@@ -757,6 +758,21 @@ mod tests {
             }
         }
         BlockSparse::from_dense(shape, &data, bs).unwrap()
+    }
+
+    #[test]
+    fn a_block_size_of_zero_or_past_the_maximum_is_an_error_not_a_panic() {
+        // Rust callers pass a usize that no JavaScript check has seen: 0 divided by
+        // zero in the grid, and a huge one asked for a block of bs² floats.
+        let shape = Shape::new(2, 2);
+        for bs in [0, MAX_BLOCK_SIZE + 1, usize::MAX] {
+            let e = BlockSparse::from_dense(shape, &[1.0; 4], bs).unwrap_err();
+            assert_eq!(e.code(), "BAD_COUNT", "{bs}: {e}");
+            assert!(e.to_string().contains("blockSize"), "{e}");
+            let e = BlockSparse::from_blocks(shape, bs, &[]).unwrap_err();
+            assert_eq!(e.code(), "BAD_COUNT", "{bs}: {e}");
+        }
+        assert!(BlockSparse::from_dense(shape, &[1.0; 4], MAX_BLOCK_SIZE).is_ok());
     }
 
     fn dense_product(a: &[f32], b: &[f32], [n, k, m]: [usize; 3]) -> Vec<f64> {
