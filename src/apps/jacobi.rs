@@ -50,10 +50,31 @@ impl Default for JacobiSettings {
     }
 }
 
+/// The most iterations a Jacobi run takes (JavaScript's `maxIterations` cap too).
+pub const MAX_ITERATIONS: usize = 1_000_000;
+
 impl JacobiSettings {
-    /// Refuses `record_every: Some(0)` (as JavaScript refuses `recordEvery: 0`): it
-    /// would divide by zero.
+    /// Refuses what JavaScript's options refuse: an `epsilon` that is not a finite
+    /// number > 0 (NaN never stopped, and ran every iteration for nothing),
+    /// `max_iterations` outside 1 to [`MAX_ITERATIONS`] (0 returned the zero vector
+    /// as if solved), and `record_every: Some(0)` (it would divide by zero).
     pub fn check(&self) -> Result<()> {
+        if !(self.epsilon > 0.0 && self.epsilon.is_finite()) {
+            return Err(GpgpuError::BadArgument {
+                name: "epsilon".into(),
+                detail: format!(
+                    "is {}; it must be a finite number > 0 (stop when Σ|Δx| ≤ epsilon·Σ|x|; \
+                     JacobiSettings::default() has 1e-6)",
+                    crate::error::js_number(self.epsilon as f64)
+                ),
+            });
+        }
+        shape::count_from(
+            "max_iterations",
+            self.max_iterations as f64,
+            1,
+            MAX_ITERATIONS as f64,
+        )?;
         if self.record_every == Some(0) {
             return Err(GpgpuError::BadArgument {
                 name: "record_every".into(),
@@ -174,5 +195,26 @@ mod tests {
         assert!(e.to_string().starts_with("record_every: is 0"), "{e}");
         assert!(settings(Some(1)).check().is_ok());
         assert!(settings(None).check().is_ok());
+    }
+
+    #[test]
+    fn an_epsilon_or_iteration_count_javascript_refuses_is_refused() {
+        let ok = JacobiSettings::default();
+        assert!(ok.check().is_ok());
+        for epsilon in [0.0, -1e-6, f32::NAN, f32::INFINITY] {
+            let e = JacobiSettings { epsilon, ..ok }.check().unwrap_err();
+            assert_eq!(e.code(), "BAD_ARGUMENT", "{epsilon}");
+            assert!(e.to_string().starts_with("epsilon: is "), "{e}");
+        }
+        for max_iterations in [0, MAX_ITERATIONS + 1] {
+            let e = JacobiSettings {
+                max_iterations,
+                ..ok
+            }
+            .check()
+            .unwrap_err();
+            assert_eq!(e.code(), "BAD_COUNT", "{e}");
+            assert!(e.to_string().contains("from 1 to 1000000"), "{e}");
+        }
     }
 }

@@ -15,7 +15,7 @@ use crate::apps::eigen::{self, EigenPair};
 use crate::apps::fibonacci;
 use crate::apps::graphs;
 use crate::apps::inverse::{self, InverseMethod, Stopping};
-use crate::apps::jacobi::{self, JacobiSettings};
+use crate::apps::jacobi::{self, JacobiSettings, MAX_ITERATIONS};
 use crate::error::{GpgpuError, Result};
 use crate::js::args::{
     count_option, matrix_arg, number_arg, number_option, options_with, positive_option, set,
@@ -257,7 +257,7 @@ mod read {
         let epsilon = positive_option(options, "options", "epsilon")?.unwrap_or(1e-6);
         let settings = JacobiSettings {
             epsilon: epsilon as f32,
-            max_iterations: count_option(options, "maxIterations", 1000, 1e6)?,
+            max_iterations: count_option(options, "maxIterations", 1000, MAX_ITERATIONS as f64)?,
             record_every: match number_option(options, "recordEvery")? {
                 None => None,
                 Some(_) => Some(count_option(options, "recordEvery", 1, 1e6)?),

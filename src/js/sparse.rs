@@ -20,7 +20,7 @@ use super::args::{
 };
 use super::{JsGpgpu, JsResult};
 use crate::apps::eigen::EigenPair;
-use crate::apps::jacobi::JacobiSettings;
+use crate::apps::jacobi::{JacobiSettings, MAX_ITERATIONS};
 use crate::error::{GpgpuError, Result};
 use crate::plan::shape::{self, Shape};
 use crate::plan::sparse::{self, Csr, Tridiagonal};
@@ -509,7 +509,7 @@ fn pagerank_settings(options: &JsValue, tolerance: f64) -> Result<PageRankSettin
     Ok(PageRankSettings {
         damping,
         tolerance,
-        max_iterations: count_option(options, "maxIterations", 200, 1e6)?,
+        max_iterations: count_option(options, "maxIterations", 200, MAX_ITERATIONS as f64)?,
     })
 }
 
@@ -597,7 +597,12 @@ impl JsGpgpu {
             let epsilon = super::args::positive_option(&options, "options", "epsilon")?;
             let settings = JacobiSettings {
                 epsilon: epsilon.unwrap_or(1e-6) as f32,
-                max_iterations: count_option(&options, "maxIterations", 1000, 1e6)?,
+                max_iterations: count_option(
+                    &options,
+                    "maxIterations",
+                    1000,
+                    MAX_ITERATIONS as f64,
+                )?,
                 record_every: match number_option(&options, "recordEvery")? {
                     None => None,
                     Some(_) => Some(count_option(&options, "recordEvery", 1, 1e6)?),
@@ -691,7 +696,7 @@ impl JsGpgpu {
                 "{ tolerance: 1e-5 }",
             )?;
             let tolerance = super::args::positive_option(&options, "options", "tolerance")?;
-            let max = count_option(&options, "maxIterations", 500, 1e6)?;
+            let max = count_option(&options, "maxIterations", 500, MAX_ITERATIONS as f64)?;
             Ok((a, tolerance.unwrap_or(1e-5), max))
         };
         let args = read();

@@ -9,12 +9,13 @@
 
 use crate::api::Handle;
 use crate::apps::eigen::EigenPair;
-use crate::apps::jacobi::{Jacobi, JacobiSettings, DIVERGED_GROWTH};
+use crate::apps::jacobi::{Jacobi, JacobiSettings, DIVERGED_GROWTH, MAX_ITERATIONS};
 use crate::engine::{Engine, Matrix, PendingRead};
 use crate::error::{GpgpuError, Result};
 use crate::kernels::Backend;
 use crate::plan::layout::Layout;
 use crate::plan::random;
+use crate::plan::shape;
 use crate::plan::sparse::{self, Csr};
 
 pub mod timing;
@@ -332,6 +333,73 @@ impl Default for PageRankSettings {
     }
 }
 
+impl PageRankSettings {
+    /// Refuses what JavaScript's options refuse: a damping outside (0, 1), a
+    /// tolerance that is not a finite number of at least [`MIN_PAGERANK_TOLERANCE`],
+    /// and `max_iterations` outside 1 to [`MAX_ITERATIONS`] (0 returned the uniform
+    /// start as the ranks).
+    pub fn check(&self) -> Result<()> {
+        sparse::check_damping(self.damping)?;
+        positive(
+            "tolerance",
+            self.tolerance,
+            "the L1 change of the ranks to stop at",
+        )?;
+        if self.tolerance < MIN_PAGERANK_TOLERANCE {
+            return Err(GpgpuError::BadArgument {
+                name: "tolerance".into(),
+                detail: format!(
+                    "is {}, below what float32 resolves: the ranks (summing to 1) are float32 \
+                     on every backend, and rounding keeps Σ|Δx| at up to 2^-23 ≈ 1.19e-7 for \
+                     good, so a smaller tolerance may never be met (or met on one backend and \
+                     not another). Give at least 2^-22 ≈ 2.4e-7 ({}); for more digits use \
+                     the float64 reference (csr.pagerankReference in JavaScript, \
+                     plan::sparse::pagerank in Rust).",
+                    crate::error::js_number(self.tolerance),
+                    crate::error::js_number(MIN_PAGERANK_TOLERANCE)
+                ),
+            });
+        }
+        iterations(self.max_iterations)
+    }
+}
+
+/// A positive finite number, else BadArgument saying what it is for.
+fn positive(name: &str, value: f64, what: &str) -> Result<()> {
+    if value > 0.0 && value.is_finite() {
+        return Ok(());
+    }
+    Err(GpgpuError::BadArgument {
+        name: name.into(),
+        detail: format!(
+            "is {}: a positive number ({what})",
+            crate::error::js_number(value)
+        ),
+    })
+}
+
+/// An iteration cap from 1 to [`MAX_ITERATIONS`], as JavaScript's `maxIterations`.
+fn iterations(max_iterations: usize) -> Result<()> {
+    shape::count_from(
+        "max_iterations",
+        max_iterations as f64,
+        1,
+        MAX_ITERATIONS as f64,
+    )
+    .map(|_| ())
+}
+
+/// The power method's `tolerance` (a positive finite number: NaN never stopped) and
+/// `max_iterations` (1 to [`MAX_ITERATIONS`]: 0 returned λ = 0 and no vector).
+pub fn check_power(tolerance: f64, max_iterations: usize) -> Result<()> {
+    positive(
+        "tolerance",
+        tolerance,
+        "the residual relative to |λ| to stop at",
+    )?;
+    iterations(max_iterations)
+}
+
 /// PageRank's GPU result.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PageRank {
@@ -346,31 +414,7 @@ pub struct PageRank {
 /// lost rank (teleports and dangling nodes) spread evenly. Two reduced records come
 /// back per iteration (Σ of d·Mᵀx and Σ|Δx|), the ranks once at the end.
 pub async fn pagerank(h: &Handle, graph: &Csr, s: PageRankSettings) -> Result<PageRank> {
-    sparse::check_damping(s.damping)?;
-    if !(s.tolerance > 0.0 && s.tolerance.is_finite()) {
-        return Err(GpgpuError::BadArgument {
-            name: "tolerance".into(),
-            detail: format!(
-                "is {}: a positive number (the L1 change of the ranks to stop at)",
-                crate::error::js_number(s.tolerance)
-            ),
-        });
-    }
-    if s.tolerance < MIN_PAGERANK_TOLERANCE {
-        return Err(GpgpuError::BadArgument {
-            name: "tolerance".into(),
-            detail: format!(
-                "is {}, below what float32 resolves: the ranks (summing to 1) are float32 \
-                 on every backend, and rounding keeps Σ|Δx| at up to 2^-23 ≈ 1.19e-7 for \
-                 good, so a smaller tolerance may never be met (or met on one backend and \
-                 not another). Give at least 2^-22 ≈ 2.4e-7 ({}); for more digits use \
-                 the float64 reference (csr.pagerankReference in JavaScript, \
-                 plan::sparse::pagerank in Rust).",
-                crate::error::js_number(s.tolerance),
-                crate::error::js_number(MIN_PAGERANK_TOLERANCE)
-            ),
-        });
-    }
+    s.check()?;
     sparse::check_graph(graph)?;
     let n = graph.rows;
     let m = sparse::pagerank_matrix(graph, s.damping);
@@ -488,6 +532,7 @@ pub async fn power(
     tolerance: f64,
     max_iterations: usize,
 ) -> Result<EigenPair> {
+    check_power(tolerance, max_iterations)?;
     a.check_square("the power method")?;
     if let Some(k) = a.values.iter().position(|v| !v.is_finite()) {
         return Err(GpgpuError::BadArgument {
@@ -566,4 +611,40 @@ pub async fn power(
         history,
         residuals,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_javascript_refuses_are_refused_from_rust_too() {
+        let ok = PageRankSettings::default();
+        assert!(ok.check().is_ok());
+        for max_iterations in [0, MAX_ITERATIONS + 1] {
+            let e = PageRankSettings {
+                max_iterations,
+                ..ok
+            }
+            .check()
+            .unwrap_err();
+            assert_eq!(e.code(), "BAD_COUNT", "{e}");
+            assert!(e.to_string().starts_with("max_iterations = "), "{e}");
+        }
+        let e = PageRankSettings {
+            tolerance: f64::NAN,
+            ..ok
+        };
+        assert!(e
+            .check()
+            .unwrap_err()
+            .to_string()
+            .starts_with("tolerance: is NaN"));
+        assert!(check_power(1e-5, 500).is_ok());
+        for tolerance in [f64::NAN, 0.0, -1.0, f64::INFINITY] {
+            let e = check_power(tolerance, 500).unwrap_err();
+            assert_eq!(e.code(), "BAD_ARGUMENT", "{tolerance}");
+        }
+        assert_eq!(check_power(1e-5, 0).unwrap_err().code(), "BAD_COUNT");
+    }
 }
