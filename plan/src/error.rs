@@ -77,7 +77,8 @@ pub enum GpgpuError {
     /// WEBGL_lose_context). Resources are rebuilt once it is restored.
     ContextLost,
     /// The Gpgpu was freed (dropped) while work it started (an async call, a run) was
-    /// in flight.
+    /// in flight, or before a call made through its `Handle` or on a `Run` of it
+    /// (neither keeps it alive).
     Freed,
     /// A Gpgpu was freed (dropped) before a call that needed it: `what` names it (a
     /// part of a `Devices` split).
@@ -269,10 +270,12 @@ impl fmt::Display for GpgpuError {
             ),
             GpgpuError::Freed => write!(
                 f,
-                "this Gpgpu was freed (free() in JavaScript, dropped in Rust) while the call \
-                 was still in flight (on its GPU, or on the CPU backend's workers), and its \
-                 result went with it. Free a Gpgpu only after everything it returned has \
-                 settled (every promise in JavaScript, every PendingRead in Rust)."
+                "this Gpgpu was freed (free() in JavaScript, dropped in Rust) before the \
+                 call, or while it was still in flight (on its GPU, or on the CPU backend's \
+                 workers), and its result went with it. Free a Gpgpu only after everything \
+                 it returned has settled (every promise in JavaScript, every PendingRead in \
+                 Rust). In Rust a Handle (gpu.handle()) or a Run does not keep its Gpgpu \
+                 alive: keep the Gpgpu itself for as long as they are used."
             ),
             GpgpuError::FreedBefore { what } => write!(
                 f,
@@ -382,6 +385,14 @@ mod tests {
         for e in [GpgpuError::ContextLost, GpgpuError::Freed] {
             assert!(e.to_string().contains("in Rust"), "{e}");
         }
+        // A Handle used after its Gpgpu was dropped meets Freed before any work is in
+        // flight: the message must cover that and say what keeps the Gpgpu alive.
+        let freed = GpgpuError::Freed.to_string();
+        assert!(freed.contains("before the call"), "{freed}");
+        assert!(
+            freed.contains("a Handle (gpu.handle()) or a Run does not keep"),
+            "{freed}"
+        );
         assert_eq!(e.code(), "BAD_LENGTH");
         let e = GpgpuError::SizeOverLimit {
             name: "n".into(),
