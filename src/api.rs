@@ -3,9 +3,10 @@
 //! readback. Matrices are row-major `&[f32]` (element (i, j) of a rows×cols matrix
 //! at `i*cols + j`); results are new `Vec<f32>`s, inputs are never modified.
 //!
-//! Blocking calls (`square`, …) need a backend that can wait for the GPU: WebGL.
-//! The `*_async` forms work on both; on WebGPU they are the only way (a blocking
-//! call there is `NeedsAsync`, naming its async form).
+//! Blocking calls (`square`, …) need a backend that can wait: WebGL, or the CPU
+//! (which then computes on the calling thread). The `*_async` forms work on every
+//! backend; on WebGPU they are the only way (a blocking call there is `NeedsAsync`,
+//! naming its async form).
 
 use std::cell::{RefCell, RefMut};
 use std::future::Future;

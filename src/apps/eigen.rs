@@ -16,11 +16,14 @@ use crate::plan::shape::{self, Shape};
 /// ‖Bv − λv‖ below this fraction of ‖B‖_F counts as converged (float32).
 pub const RESIDUAL_TOLERANCE: f64 = 1e-4;
 
+/// One eigenpair from the power method (and the sparse power method's result).
 #[derive(Clone, Debug, PartialEq)]
 pub struct EigenPair {
+    /// λ, the Rayleigh quotient of `vector` (the latest estimate when not converged).
     pub value: f64,
     /// Unit-length eigenvector (the latest estimate when not converged).
     pub vector: Vec<f32>,
+    /// The residual fell within the tolerance before the squarings ran out.
     pub converged: bool,
     /// λ estimate after each squaring: the convergence plot.
     pub history: Vec<f64>,
@@ -84,7 +87,9 @@ pub fn bad_k(k: &str, n: usize) -> GpgpuError {
 }
 
 /// The `k` eigenpairs of largest magnitude, in order, stopping at the first that
-/// does not converge within `max_squarings`.
+/// does not converge within `max_squarings`, of the n × n `a` (finite; symmetric when
+/// k > 1, as deflation needs). `BadArgument` for k outside 1..=n, a NaN or infinite
+/// entry or an asymmetric `a` with k > 1.
 pub async fn eigen(
     g: &Handle,
     n: usize,

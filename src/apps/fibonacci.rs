@@ -9,8 +9,10 @@ use crate::error::Result;
 use crate::plan::linalg::fibonacci_exact;
 use crate::plan::passes;
 
+/// What [`fibonacci`] found.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Fibonacci {
+    /// The index asked for.
     pub k: u64,
     /// F(k) as the GPU computed it in float32; +Infinity once it overflows (k ≥ 187).
     pub value: f32,
@@ -18,12 +20,15 @@ pub struct Fibonacci {
     pub exact_value: Option<u128>,
     /// The GPU's value equals F(k) exactly.
     pub exact: bool,
+    /// GPU product passes run (⌊log2 k⌋ squarings and popcount(k) − 1 products).
     pub passes: usize,
 }
 
 /// The largest k whose F(k) float32 can hold (F(186) ≈ 3.33e38 < 3.40e38).
 const LAST_FINITE: u64 = 186;
 
+/// F(k) as entry (0, 1) of [[1, 1], [1, 0]]^k, by binary exponentiation on the GPU
+/// (k = 0 gives F(0) = 0 with no pass), compared with the exact integer.
 pub async fn fibonacci(g: &Handle, k: u64, options: &Options) -> Result<Fibonacci> {
     let plan = passes::power(k);
     let passes = plan.steps.len();

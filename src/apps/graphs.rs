@@ -10,6 +10,7 @@ use crate::plan::passes;
 use crate::plan::semiring::{Semiring, NO_EDGE};
 use crate::plan::shape::{self, Shape};
 
+/// What [`reachability`] found.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Reachability {
     /// `R[i][j]` = 1 when j is reachable from i (every vertex reaches itself).
@@ -17,6 +18,7 @@ pub struct Reachability {
     /// Every vertex reaches every other: R is all ones (strongly connected when
     /// the graph is directed).
     pub connected: bool,
+    /// Boolean squarings run: ⌈log2(n − 1)⌉.
     pub squarings: u32,
 }
 
@@ -48,10 +50,12 @@ pub async fn reachability(
     })
 }
 
+/// What [`shortest_paths`] found.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ShortestPaths {
     /// Shortest path lengths; `f32::INFINITY` where there is no path.
     pub distances: Vec<f32>,
+    /// (min, +) squarings run: ⌈log2(n − 1)⌉.
     pub squarings: u32,
     /// Some vertex lies on a negative cycle (distances are then meaningless).
     pub negative_cycle: bool,

@@ -26,6 +26,7 @@ pub const CONVERGED_RESIDUAL: f32 = 1e-3;
 /// When to stop doubling.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Stopping {
+    /// The most doublings (JavaScript's `maxDoublings`, default 60).
     pub max_doublings: usize,
     /// Doublings allowed past the best residual before stopping (0: stop at the
     /// first that does not improve). More show a diverging series diverge.
@@ -43,6 +44,7 @@ impl Default for Stopping {
     }
 }
 
+/// Which series [`inverse`] sums.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum InverseMethod {
     /// X ← X(2I − AX) from X₀ = d·Aᵀ, d = 1/(‖A‖₁‖A‖∞): converges for every invertible A.
@@ -50,19 +52,25 @@ pub enum InverseMethod {
     NewtonSchulz,
     /// The chapter's series C = I − dA; d defaults to 1/‖A‖∞ (enough for symmetric
     /// positive definite and strictly diagonally dominant A with a positive diagonal).
-    Series { d: Option<f64> },
+    Series {
+        /// The scale d of C = I − dA (None: 1/‖A‖∞); a finite number > 0.
+        d: Option<f64>,
+    },
 }
 
+/// What [`inverse`] found.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Inverse {
     /// The X with the smallest residual.
     pub matrix: Vec<f32>,
+    /// The smallest residual is at most [`CONVERGED_RESIDUAL`].
     pub converged: bool,
     /// ‖A·X − I‖_F of X₀ (before any doubling), then after each doubling; the
     /// matrix returned is the one with the smallest, not necessarily the last.
     pub residuals: Vec<f32>,
     /// The d used.
     pub scale: f64,
+    /// What happened, in words (converged where, or why not).
     pub message: String,
 }
 
@@ -71,6 +79,9 @@ struct Outcome {
     residuals: Vec<f32>,
 }
 
+/// A⁻¹ of the n × n `a` by `method`, doubling until `stopping` says stop. A singular
+/// (or NaN, infinite or zero) `a` is no error: `converged` is false and `message`
+/// says why; `BadArgument` for a `d` that is not a finite number > 0.
 pub async fn inverse(
     g: &Handle,
     n: usize,

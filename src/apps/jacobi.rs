@@ -14,10 +14,14 @@ use crate::plan::shape::{self, Shape};
 /// the iteration diverges.
 pub const DIVERGED_GROWTH: f32 = 1e6;
 
+/// What [`jacobi`] (and the sparse Jacobi) found.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Jacobi {
+    /// The last iterate.
     pub x: Vec<f32>,
+    /// Σ|Δx| ≤ epsilon·Σ|x| was met.
     pub converged: bool,
+    /// Σ|Δx| overflowed or grew past [`DIVERGED_GROWTH`] times the first update.
     pub diverged: bool,
     /// Σ|Δx| after each iteration.
     pub deltas: Vec<f32>,
@@ -34,6 +38,7 @@ pub struct JacobiSettings {
     /// Stop when Σ|Δx| ≤ epsilon · Σ|x|: relative, so scaling b by any factor does
     /// not change when the iteration stops.
     pub epsilon: f32,
+    /// The most iterations (1 to [`MAX_ITERATIONS`]).
     pub max_iterations: usize,
     /// Read x back every this many iterations into `history` (None: never).
     pub record_every: Option<usize>,
@@ -86,6 +91,9 @@ impl JacobiSettings {
     }
 }
 
+/// x with A·x = b for the n × n `a` by Jacobi iteration on the GPU, from x = 0.
+/// `BadArgument` for a zero on the diagonal or settings [`JacobiSettings::check`]
+/// refuses; NaN or infinite entries end it as `diverged`.
 pub async fn jacobi(
     g: &Handle,
     n: usize,

@@ -9,6 +9,8 @@
 //! the same future completes at its first poll, which is how the JavaScript blocking
 //! forms (`gpu.fibonacci`, …) run it. From Rust, await it on every backend.
 
+#![warn(missing_docs)]
+
 pub mod eigen;
 pub mod fibonacci;
 pub mod graphs;
@@ -26,7 +28,9 @@ use crate::plan::shape::Shape;
 
 /// One kernel (and so one layout) for every matrix of an application.
 pub struct Workspace {
+    /// The engine every matrix of the application lives on.
     pub handle: Handle,
+    /// The kernel of every product, and so the layout of every matrix.
     pub kernel: Kernel,
 }
 
@@ -41,6 +45,7 @@ impl Workspace {
         })
     }
 
+    /// Uploads a row-major matrix in the workspace's layout.
     pub fn upload(&mut self, shape: Shape, data: &[f32]) -> Result<Matrix> {
         let layout = self.kernel.layout();
         self.handle.with(|e| e.upload(shape, layout, data, 0.0))
@@ -73,6 +78,7 @@ impl Workspace {
         })
     }
 
+    /// `m`'s statistics (max |x|, Σ|x|, Σx², NaN and ±∞ counts) by a GPU reduction.
     pub async fn stats(&mut self, m: &Matrix) -> Result<Stats> {
         self.handle.with(|e| e.stats(m))?.wait().await
     }
@@ -96,6 +102,7 @@ impl Workspace {
             .await
     }
 
+    /// Gives `m`'s GPU memory back to the pool (nothing if the engine is gone).
     pub fn free(&mut self, m: Matrix) {
         let _ = self.handle.with(|e| {
             e.recycle(m);
