@@ -106,10 +106,6 @@ pub enum Setup {
     /// The same file with narrow tiles (64 × 32), which a real GPU runs on outputs of
     /// up to 256 tiles of 64 × 64.
     WebGpuNarrow,
-    /// The double-buffered form (matmul_register_double.wgsl) on 128 × 128 tiles, which
-    /// fit SwiftShader's 32 KiB of workgroup memory (a GPU with 48 KiB runs 256 × 128
-    /// on large outputs of whole tiles); other shapes run the GPU form.
-    WebGpuDouble,
     /// The CPU backend on two Web Workers (the SIMD128 kernel).
     Cpu,
 }
@@ -120,11 +116,9 @@ impl Setup {
     pub fn backend(self) -> Backend {
         match self {
             Setup::WebGl => Backend::WebGl,
-            Setup::WebGpu
-            | Setup::WebGpuStaged
-            | Setup::WebGpuStaged64
-            | Setup::WebGpuNarrow
-            | Setup::WebGpuDouble => Backend::WebGpu,
+            Setup::WebGpu | Setup::WebGpuStaged | Setup::WebGpuStaged64 | Setup::WebGpuNarrow => {
+                Backend::WebGpu
+            }
             Setup::Cpu => Backend::Cpu,
         }
     }
@@ -149,7 +143,6 @@ impl Setup {
             Setup::WebGpuStaged => force_staged(&g, RegisterParams::GPU),
             Setup::WebGpuStaged64 => force_staged(&g, RegisterParams::GPU_SMALL),
             Setup::WebGpuNarrow => force_staged(&g, RegisterParams::GPU_NARROW),
-            Setup::WebGpuDouble => force_double(&g),
         };
         Target {
             setup: self,
@@ -196,25 +189,6 @@ fn force_staged(g: &Gpgpu, params: RegisterParams) -> Vec<Kernel> {
     assert!(key(Fit::Any)
         .source()
         .starts_with(&format!("const BM: u32 = {bm}u;")));
-    vec![Kernel::Register]
-}
-
-/// Forces the register kernel of `g` (WebGPU) to the double-buffered form with 128 ×
-/// 128 tiles and checks its pipeline: the file composed with WG_Y = 8, whole tiles only.
-fn force_double(g: &Gpgpu) -> Vec<Kernel> {
-    let params = RegisterParams::Double { bm: 128 };
-    let mut engine = g.engine();
-    let e = engine.webgpu().unwrap();
-    e.set_register_params(params)
-        .expect("the double-buffered 128 x 128 form fits 32 KiB of workgroup memory");
-    let key = e.product_key(Kernel::Register, Semiring::Ordinary, params, Fit::Tiles);
-    assert_eq!(
-        key.name(),
-        "register-128x128-double/ordinary/vec4/whole-tiles"
-    );
-    let source = key.source();
-    assert!(source.starts_with("const WG_Y: u32 = 8u;"));
-    assert!(source.contains("var<workgroup> a_tile: array<array<array<vec4f, ROWS4>, 16>, 2>;"));
     vec![Kernel::Register]
 }
 

@@ -67,8 +67,8 @@ pub async fn multiply_matches_the_f64_reference(setup: Setup) {
 /// are multiples of 4 (the staged register kernel's vec4 form) and shapes that are
 /// not (its scalar form); shapes crossing the 64- and 128-wide register tiles, and
 /// shapes made of whole 128 × 128 tiles with k in whole slices of 16 (the staged
-/// kernel's pipeline without edge checks), and of whole 256 × 128 tiles with k in
-/// whole pairs of slices (the double-buffered form's).
+/// kernel's pipeline without edge checks, its k loop written out), several tiles and
+/// slices of them.
 const SHAPES: [(usize, usize, usize); 18] = [
     (3, 5, 2),
     (1, 37, 1),

@@ -97,22 +97,6 @@ const REGISTER_64 = [
   { re: /store_c\(/, note: 'Each invocation writes its 8 × 4 block of C (checked only at the edges).' },
 ];
 
-// The double-buffered form for large outputs of whole tiles (wgsl/matmul_register_double.wgsl).
-const REGISTER_DOUBLE = [
-  { re: /const ROWS4/, note: 'WG_Y is set before the file (16 on a GPU): a workgroup of 16 × 16 = 256 invocations computes a 256 × 128 tile of C, each invocation the same 16 × 8 block as in the 128 × 128 form; B\'s slice in workgroup memory now serves 256 rows of A instead of 128.' },
-  { re: /var<workgroup> a_tile/, note: 'Two slices of A in workgroup memory, [buffer][k][vec4]: 2 × 16 × 64 vec4s = 32 KiB, with B\'s two slices 48 KiB, all that the H100 allows a workgroup. The engine runs this file only where the device allows it.' },
-  { re: /struct Slice/, note: 'What one invocation brings from global memory for one slice: 4 vec4s of A and 2 of B (4 with WG_Y = 8).' },
-  { re: /var c0_0 = z/, note: 'c0_0 … c15_1: the invocation\'s 128 sums in 32 vec4 registers, as in the single-buffered form.' },
-  { re: /for \(var k0 = 0u; k0 < dims\.inner; k0 \+= 2u \* BK\)/, note: 'Two slices a turn, the loop written out for the two buffers, so which buffer is read and which written are constants: with the buffer in a variable the same scheme ran 10–20% slower.' },
-  { re: /next = fetch\(row0, col0, k0 \+ BK/, note: 'Prefetch: the next slice\'s loads are issued before this slice\'s arithmetic, which hides their latency.' },
-  { re: /a0 = a_tile\[0\]\[0\]/, note: 'Per k: 4 vec4s of A and 2 of B from buffer 0 feed 128 multiply-adds; those of the first k are read before the loop…' },
-  { re: /\{ let k = 0u;|for \(var k = 0u; k < BK; k\+\+\)/, note: 'The loop over the slice\'s 16 k, which the engine writes out before compiling: 16 blocks, k = 0u … 15u, straight code (the listing folds blocks 1 … 15; the complete shader below has them all).' },
-  { re: /let na0 = a_tile\[0\]/, note: '… and each k reads the next k\'s values before its own multiply-adds, so that workgroup memory\'s latency hides behind arithmetic. The driver\'s compiler keeps that order only in straight code: written out, 45,700 GFLOP/s at n = 4096 on the H100; as a loop, 38,300; without the early reads, 42,800.' },
-  { re: /a_tile\[1\]\[ka\]\[m4\] = vec4f/, note: '… and meanwhile the next slice goes into buffer 1, which nobody reads now: no barrier is needed before these stores.' },
-  { re: /workgroupBarrier\(\)/, note: 'One barrier a slice (the single-buffered form needs two: one before a slice is read, one before it is overwritten). On the H100 the double buffering alone took 40,400–40,600 GFLOP/s at n = 2048–4096 to 42,300–43,000.' },
-  { re: /store_c\(r0, q0/, note: 'Whole tiles only: every store is inside C, and no edge checks were compiled in.' },
-];
-
 // Its array form for shapes that are not multiples of 4 (wgsl/matmul_register_any.wgsl).
 const REGISTER_ANY = [
   { re: /var<workgroup> a_tile/, note: 'Workgroup memory holds a BM × BK slice of A (transposed) and a BK × BN slice of B, as vec4s.' },
@@ -160,12 +144,10 @@ const RULES = { naive: NAIVE, packed: PACKED, blocked4: BLOCKED, blocked8: BLOCK
 
 /** The annotation rules for a kernel's source (exported for the page tests). */
 export function rulesFor(kernel, source) {
-  // Five files implement "register": the GPU form written out with 128 × 128 tiles
-  // and with 64-row ones (64 × 64 or 64 × 32), the double-buffered 256 × 128 one for
-  // large whole tiles, their array form for shapes that are not multiples of 4,
-  // and the form for software adapters.
+  // Four files implement "register": the GPU form written out with 128 × 128 tiles
+  // and with 64-row ones (64 × 64 or 64 × 32), their array form for shapes that are
+  // not multiples of 4, and the form for software adapters.
   if (kernel === 'register') {
-    if (/const ROWS4/.test(source)) return REGISTER_DOUBLE;
     if (/struct Slice/.test(source)) return /group\.y \* 64u/.test(source) ? REGISTER_64 : REGISTER;
     return /var<workgroup>/.test(source) ? REGISTER_ANY : REGISTER_CPU;
   }
@@ -174,7 +156,7 @@ export function rulesFor(kernel, source) {
 
 /**
  * A listing of `source` with the blocks that the engine wrote out for k = 1 … 15
- * (`{ let k = 1u; … }`: the register kernel's double-buffered form, whose k loops are
+ * (`{ let k = 1u; … }`: the register kernel's 128 × 128 form, whose k loop is
  * compiled as straight code) folded into one comment line each run; block k = 0 stays
  * as compiled. Other sources come back as they are.
  */

@@ -8,11 +8,9 @@
 //!   invocation, so that there are workgroups enough for every core, and on outputs of up to 256 such tiles (1024 × 1024) the same file with
 //!   64 × 32 tiles (for shapes whose inner or cols is not a multiple of 4,
 //!   `wgsl/matmul_register_any.wgsl`: the same tilings with arrays and loops, their
-//!   sizes as constants, element-wise loads); and on outputs of at least 96 tiles of
-//!   256 × 128 that are whole such tiles with inner a multiple of 32, on a device with
-//!   48 KiB of workgroup memory, `wgsl/matmul_register_double.wgsl`: 256 × 128 tiles,
-//!   256 invocations, two slices of k in workgroup memory and one barrier a slice,
-//!   its k loops written out by `write_out_k_loops`;
+//!   sizes as constants, element-wise loads). (A double-buffered 256 × 128 form ran
+//!   5 % faster than this one until both loaded each k's values a k ahead; then it
+//!   ran as fast at n = 4096, 4.5 % slower at 2048, and was removed: bench/NOTES.md);
 //! * on a CPU-emulated adapter (SwiftShader), `wgsl/matmul_register_cpu.wgsl` (or
 //!   `_any.wgsl` for shapes whose inner or cols is not a multiple of 4): an 8 × 8
 //!   block per invocation straight from global memory, since barriers and indexed
@@ -20,8 +18,7 @@
 
 use super::{
     REGISTER_64_WGSL, REGISTER_ANY_WGSL, REGISTER_CPU_ANY_WGSL, REGISTER_CPU_WGSL,
-    REGISTER_DOUBLE_WGSL, REGISTER_IO_SCALAR_WGSL, REGISTER_IO_VEC4_WGSL, REGISTER_WGSL,
-    SEMIRING_WGSL,
+    REGISTER_IO_SCALAR_WGSL, REGISTER_IO_VEC4_WGSL, REGISTER_WGSL, SEMIRING_WGSL,
 };
 use crate::webgpu::GpuInfo;
 
@@ -55,7 +52,6 @@ impl Fit {
             {
                 Fit::Tiles
             }
-            Params::Double { .. } if params.runs(rows, inner, cols) => Fit::Tiles,
             _ => Fit::Vec4,
         }
     }
@@ -76,10 +72,6 @@ pub enum Params {
         tm: u32,
         tn: u32,
     },
-    /// The double-buffered form (`matmul_register_double.wgsl`): a `bm` × 128 tile
-    /// of C per workgroup of 16 × bm / 16 invocations, 16 × 8 outputs each, two
-    /// slices of 16 k in workgroup memory; whole tiles only (`runs`).
-    Double { bm: u32 },
     /// The CPU form (8 × 8 per invocation, 8 × 8 invocations a workgroup).
     Cpu,
 }
@@ -112,9 +104,6 @@ impl Params {
         tm: 8,
         tn: 4,
     };
-    /// The double-buffered form with 256 × 128 tiles, for large outputs of whole
-    /// tiles on devices with 48 KiB of workgroup memory (see `for_product`).
-    pub const GPU_WIDE: Params = Params::Double { bm: 256 };
     /// The CPU form.
     pub const CPU: Params = Params::Cpu;
 
@@ -142,47 +131,6 @@ impl Params {
     /// tiles ran 1.38× as fast at n = 512 (64 tiles of 64 × 64), 1.24× at 768 (144),
     /// 1.11× at 1024 (256) and 0.99× at 1536 (576).
     pub const NARROW_UP_TO_TILES: usize = 256;
-
-    /// `GPU` gives way to `GPU_WIDE` on whole tiles from this many tiles of 256 × 128
-    /// (n = 1792 for a square). Measured on the H100 (bench/NOTES.md, "double-buffered
-    /// 256 × 128", GPU time, against the 128 × 128 form): 1.053× at n = 1792 (98 tiles),
-    /// 1.060× at 2048 (128), 1.053× at 3072, 1.054× at 4096; at 1536 (72 tiles) 1.054×
-    /// too, but there the 64 × 64 tiles run faster still (0.24 ms against 0.31).
-    pub const WIDE_FROM_TILES: usize = 96;
-
-    /// The parameters for C (rows × cols) = A (rows × inner) · B (inner × cols) on a
-    /// device given `self` (`info`: that device): `GPU` becomes `GPU_WIDE` on large
-    /// outputs of whole tiles where the device holds it, `GPU_SMALL` or `GPU_NARROW`
-    /// on small outputs; a `Double` form gives way to `GPU` on shapes it cannot run;
-    /// the others stay.
-    pub fn for_product(self, rows: usize, inner: usize, cols: usize, info: &GpuInfo) -> Params {
-        let wide = Params::GPU_WIDE;
-        let (tile_cols, tile_rows) = wide.tile();
-        if self == Params::GPU
-            && wide.fits(info)
-            && wide.runs(rows, inner, cols)
-            && rows / tile_rows * (cols / tile_cols) >= Params::WIDE_FROM_TILES
-        {
-            return wide;
-        }
-        match self {
-            Params::Double { .. } if self.runs(rows, inner, cols) => self,
-            Params::Double { .. } => Params::GPU.for_output(rows, cols),
-            _ => self.for_output(rows, cols),
-        }
-    }
-
-    /// Whether this form can run the product: a `Double` form only on whole tiles
-    /// and whole pairs of slices (it has no edge checks); every other form on any.
-    pub fn runs(&self, rows: usize, inner: usize, cols: usize) -> bool {
-        match *self {
-            Params::Double { .. } => {
-                let (tile_cols, tile_rows) = self.tile();
-                rows % tile_rows == 0 && cols % tile_cols == 0 && inner % 32 == 0 && inner > 0
-            }
-            _ => true,
-        }
-    }
 
     /// The parameters for a product whose output is `rows` × `cols`, on a device
     /// given `self`: `GPU` becomes `GPU_SMALL` or `GPU_NARROW` on small outputs; the
@@ -224,7 +172,6 @@ impl Params {
     pub fn tile(&self) -> (usize, usize) {
         match *self {
             Params::Staged { bm, bn, .. } => (bn as usize, bm as usize),
-            Params::Double { bm } => (128, bm as usize),
             Params::Cpu => (64, 64),
         }
     }
@@ -233,7 +180,6 @@ impl Params {
     pub fn workgroup_size(&self) -> (u32, u32) {
         match *self {
             Params::Staged { bm, bn, tm, tn, .. } => (bn / tn, bm / tm),
-            Params::Double { bm } => (16, bm / 16),
             Params::Cpu => (8, 8),
         }
     }
@@ -250,8 +196,6 @@ impl Params {
             // arrays by constants only).
             Params::Staged { bm, bk, .. } if *self == Params::GPU_NARROW => (bm + 64) * bk * 4,
             Params::Staged { bm, bn, bk, .. } => (bm + bn) * bk * 4,
-            // Two slices of 16 k of A's bm rows and B's 128 columns.
-            Params::Double { bm } => 2 * (bm + 128) * 16 * 4,
             Params::Cpu => 0,
         }
     }
@@ -262,11 +206,6 @@ impl Params {
             Params::Staged { bm, bn, bk, tm, tn } => format!(
                 "staged: {bm}x{bn} tile of C per workgroup, k in slices of {bk} through workgroup \
                  memory, {tm}x{tn} outputs per invocation"
-            ),
-            Params::Double { bm } => format!(
-                "double-buffered: {bm}x128 tile of C per workgroup, two slices of 16 k in \
-                 workgroup memory (one barrier a slice), 16x8 outputs per invocation, each \
-                 k's values read a k ahead (the k loops written out); whole tiles only"
             ),
             Params::Cpu => "CPU form: 8x8 outputs per invocation from global memory, no \
                             workgroup memory"
@@ -287,11 +226,6 @@ impl Params {
             Params::Staged { .. } if aligned && self.in_64_row_file() => {
                 format!("{SEMIRING_WGSL}\n{REGISTER_IO_VEC4_WGSL}\n{REGISTER_64_WGSL}")
             }
-            Params::Double { bm } => format!(
-                "const WG_Y: u32 = {}u;\n{SEMIRING_WGSL}\n{REGISTER_IO_VEC4_WGSL}\n{}",
-                bm / 16,
-                write_out_k_loops(REGISTER_DOUBLE_WGSL, DOUBLE_BK)
-            ),
             Params::Staged { bm, bn, bk, tm, tn } => format!(
                 "const BM: u32 = {bm}u;\nconst BN: u32 = {bn}u;\nconst BK: u32 = {bk}u;\n\
                  const TM: u32 = {tm}u;\nconst TN: u32 = {tn}u;\n{SEMIRING_WGSL}\n\
@@ -307,7 +241,6 @@ impl Params {
         match (*self, fit.vec4()) {
             (Params::Cpu, true) => "wgsl/matmul_register_cpu.wgsl",
             (Params::Cpu, false) => "wgsl/matmul_register_cpu_any.wgsl",
-            (Params::Double { .. }, _) => "wgsl/matmul_register_double.wgsl",
             (p, true) if p == Params::GPU => "wgsl/matmul_register.wgsl",
             (p, true) if p.in_64_row_file() => "wgsl/matmul_register_64.wgsl",
             _ => "wgsl/matmul_register_any.wgsl",
@@ -328,22 +261,15 @@ impl Params {
     }
 }
 
-/// The double form's slice of k (`BK` in its file).
-const DOUBLE_BK: u32 = 16;
-
 /// The loop header that `write_out_k_loops` expands.
 const K_LOOP: &str = "for (var k = 0u; k < BK; k++) {";
 
 /// `src` with every `for (var k = 0u; k < BK; k++) { body }` written out as `bk`
-/// blocks `{ let k = 0u; body }` … `{ let k = (bk − 1)u; body }`. The 128 × 128 and
-/// double forms load each k's values from workgroup memory before the previous k's
-/// multiply-adds; on the H100 the driver's compiler kept that order only in straight
-/// code. At n = 4096 (bench/NOTES.md, "values a k ahead"), GFLOP/s:
-///
-/// | form | before | the early loads, a loop | written out |
-/// |---|---:|---:|---:|
-/// | double, 256 × 128 | 42,822 | 38,287 | 45,658 |
-/// | 128 × 128, whole tiles | 40,630 | 36,405 | 45,688 |
+/// blocks `{ let k = 0u; body }` … `{ let k = (bk − 1)u; body }`. The 128 × 128 form
+/// loads each k's values from workgroup memory before the previous k's multiply-adds;
+/// on the H100 the driver's compiler kept that order only in straight code. At n =
+/// 4096 (bench/NOTES.md, "values a k ahead"), GFLOP/s, whole tiles: 40,630 before,
+/// 36,405 with the early loads as a loop, 45,688 written out.
 ///
 /// WGSL has no unroll hint, so the engine writes the copies; the files stay readable.
 fn write_out_k_loops(src: &str, bk: u32) -> String {
@@ -416,63 +342,17 @@ mod tests {
     }
 
     #[test]
-    fn large_whole_tiles_get_the_double_buffered_form_where_it_fits() {
-        let h100 = info(false, 49152, 1024);
-        let gpu = Params::GPU;
-        assert_eq!(Params::GPU_WIDE.workgroup_bytes(), 49152);
-        assert_eq!(Params::GPU_WIDE.workgroup_size(), (16, 16));
-        assert_eq!(Params::GPU_WIDE.tile(), (128, 256));
-        assert_eq!(gpu.for_product(4096, 4096, 4096, &h100), Params::GPU_WIDE);
-        assert_eq!(gpu.for_product(2048, 2048, 2048, &h100), Params::GPU_WIDE); // 8 x 16
-        assert_eq!(gpu.for_product(2048, 32, 2048, &h100), Params::GPU_WIDE);
-        // From 96 tiles of 256 x 128 (7 x 14 at 1792); fewer, not whole tiles, k not
-        // whole pairs of slices: the forms before.
-        assert_eq!(gpu.for_product(1792, 1792, 1792, &h100), Params::GPU_WIDE); // 7 x 14
-        assert_eq!(gpu.for_product(1536, 1536, 1536, &h100), Params::GPU_SMALL); // 6 x 12
-        assert_eq!(gpu.for_product(1920, 1920, 1920, &h100), Params::GPU); // 1920 = 7.5 x 256
-        assert_eq!(gpu.for_product(4096, 4096, 4000, &h100), Params::GPU);
-        assert_eq!(gpu.for_product(4000, 4096, 4096, &h100), Params::GPU);
-        assert_eq!(gpu.for_product(4096, 4080, 4096, &h100), Params::GPU);
-        assert_eq!(gpu.for_product(4096, 4095, 4096, &h100), Params::GPU);
-        // A device with less workgroup memory, or fewer invocations, keeps the GPU form.
-        assert_eq!(
-            gpu.for_product(4096, 4096, 4096, &info(false, 32768, 1024)),
-            gpu
-        );
-        assert_eq!(
-            gpu.for_product(4096, 4096, 4096, &info(false, 49152, 128)),
-            gpu
-        );
-        // Small outputs as before.
-        assert_eq!(gpu.for_product(1024, 1024, 1024, &h100), Params::GPU_NARROW);
-        // A forced double-buffered form runs whole tiles, and gives way elsewhere.
-        let test = Params::Double { bm: 128 };
-        assert!(test.fits(&info(true, 32768, 256)));
-        assert_eq!(test.for_product(128, 32, 384, &h100), test);
-        assert_eq!(
-            test.for_product(256, 48, 128, &h100),
-            gpu.for_output(256, 128)
-        );
-        assert_eq!(
-            test.for_product(100, 32, 128, &h100),
-            gpu.for_output(100, 128)
-        );
-        assert!(!test.runs(128, 0, 128));
-        assert_eq!(Fit::of(&test, 128, 64, 256), Fit::Tiles);
-        assert!(test.source(Fit::Tiles).starts_with("const WG_Y: u32 = 8u;"));
-        assert!(Params::GPU_WIDE
-            .source(Fit::Tiles)
-            .starts_with("const WG_Y: u32 = 16u;"));
-        assert_eq!(test.file(Fit::Tiles), "wgsl/matmul_register_double.wgsl");
-        // Its two k loops (one a buffer) are written out, 16 blocks each.
-        let source = Params::GPU_WIDE.source(Fit::Tiles);
+    fn the_gpu_form_compiles_its_k_loop_written_out() {
+        let source = Params::GPU.source(Fit::Tiles);
         assert!(!source.contains(K_LOOP));
         let blocks = source
             .lines()
             .filter(|l| l.trim_start().starts_with("{ let k = "));
-        assert_eq!(blocks.count(), 32);
-        assert_eq!(source.matches("{ let k = 15u;").count(), 2);
-        assert_eq!(test.constants(Fit::Tiles), vec![]);
+        assert_eq!(blocks.count(), 16);
+        assert_eq!(source.matches("{ let k = 15u;").count(), 1);
+        // The other forms keep their loops as written.
+        assert!(Params::GPU_SMALL.source(Fit::Tiles).contains(K_LOOP));
+        assert!(!Params::GPU.source(Fit::Any).contains("{ let k = 0u;"));
     }
 
     #[test]
