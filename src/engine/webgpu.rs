@@ -15,8 +15,8 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::{spawn_local, JsFuture};
 use web_sys::{
-    gpu_map_mode, GpuAdapter, GpuCommandEncoder, GpuComputePassDescriptor, GpuDevice,
-    GpuDeviceLostInfo, GpuPowerPreference, GpuUncapturedErrorEvent,
+    gpu_map_mode, GpuAdapter, GpuCommandEncoder, GpuComputePassDescriptor, GpuComputePassEncoder,
+    GpuDevice, GpuDeviceLostInfo, GpuPowerPreference, GpuUncapturedErrorEvent,
 };
 
 use crate::error::{GpgpuError, Result};
@@ -36,7 +36,9 @@ use crate::plan::svd::SvdPlan;
 use crate::webgpu::adapter::{self, describe_js};
 use crate::webgpu::buffer::{allocated_size, check_size, keep_recent, MATRIX, UNIFORM};
 use crate::webgpu::staging;
-use crate::webgpu::{Buffer, ComputePipeline, Gpu, GpuInfo, LiveCounts, StagingPool, Timer};
+use crate::webgpu::{
+    BindGroup, Buffer, ComputePipeline, Gpu, GpuInfo, LiveCounts, StagingPool, Timer,
+};
 
 /// Free matrix buffers kept for reuse (creating buffers costs on real GPUs).
 const POOL_MAX_BUFFERS: usize = 6;
@@ -55,12 +57,24 @@ const WORKGROUP_SIDE: usize = 16;
 /// Commands recorded but not yet submitted: the encoder, how many passes it holds,
 /// and temporary buffers they use (destroyed only after the submit: a buffer
 /// destroyed before it is an error).
+///
+/// Untimed passes share one open GPUComputePassEncoder and reuse the bind groups
+/// already made for the same pipeline and buffers: WebGPU scopes a compute pass's
+/// buffer usage per dispatch, so a pass reading what the one before wrote needs no
+/// pass of its own, and a chain's ping-pong binds the same two sets over and over.
+/// Each beginComputePass / end and createBindGroup is a call into the browser's GPU
+/// process that a chain paid per pass (bench/NOTES.md, 2026-11-29).
 struct Batch {
     encoder: GpuCommandEncoder,
     passes: usize,
     keep: Vec<Buffer>,
     /// Uniform blocks whose words follow the data (`uniform_follows_data`).
     uniforms: HashMap<Vec<u32>, Buffer>,
+    /// The compute pass open for untimed dispatches, and the pipeline it has set.
+    open: Option<(GpuComputePassEncoder, PipelineKey)>,
+    /// Bind groups made for this batch's dispatches, by pipeline and buffer ids
+    /// (ids are never reused, so an entry cannot match a newer buffer).
+    groups: HashMap<(PipelineKey, Vec<u64>), BindGroup>,
 }
 
 impl Batch {
@@ -70,6 +84,16 @@ impl Batch {
             passes: 0,
             keep: vec![],
             uniforms: HashMap::new(),
+            open: None,
+            groups: HashMap::new(),
+        }
+    }
+
+    /// Ends the open compute pass, if any: before a copy, a resolve, a timed pass or
+    /// `finish`, which an open pass would make invalid.
+    fn end_pass(&mut self) {
+        if let Some((pass, _)) = self.open.take() {
+            pass.end();
         }
     }
 }
@@ -581,19 +605,50 @@ impl GpuEngine {
         let pipeline = &self.pipelines[&key];
         let mut all: Vec<&Buffer> = buffers.to_vec();
         all.push(uniform);
-        let group = pipeline.bind(&all);
+        let ids = (key, all.iter().map(|b| b.id()).collect::<Vec<u64>>());
+        let made = match &self.pending {
+            Some(batch) if batch.groups.contains_key(&ids) => None,
+            _ => Some(pipeline.bind(&all)),
+        };
+        let raw = pipeline.raw();
         let gpu = &self.gpu;
         let batch = self.pending.get_or_insert_with(|| Batch::new(gpu));
-        let encoder = &batch.encoder;
-        let descriptor = GpuComputePassDescriptor::new();
-        if let Some(w) = &writes {
-            descriptor.set_timestamp_writes(w);
+        if let Some(group) = made {
+            batch.groups.insert(ids.clone(), group);
         }
-        let pass = encoder.begin_compute_pass_with_descriptor(&descriptor);
-        pass.set_pipeline(pipeline.raw());
-        pass.set_bind_group(0, Some(group.raw()));
-        pass.dispatch_workgroups_with_workgroup_count_y(groups.0 as u32, groups.1 as u32);
-        pass.end();
+        if writes.is_some() {
+            // A timed pass is alone in its compute pass: the timestamps span it only.
+            batch.end_pass();
+        }
+        let group = batch.groups[&ids].raw();
+        if let Some(w) = &writes {
+            let descriptor = GpuComputePassDescriptor::new();
+            descriptor.set_timestamp_writes(w);
+            let pass = batch
+                .encoder
+                .begin_compute_pass_with_descriptor(&descriptor);
+            pass.set_pipeline(raw);
+            pass.set_bind_group(0, Some(group));
+            pass.dispatch_workgroups_with_workgroup_count_y(groups.0 as u32, groups.1 as u32);
+            pass.end();
+        } else {
+            let open = match batch.open.take() {
+                Some((pass, set)) => {
+                    if set != key {
+                        pass.set_pipeline(raw);
+                    }
+                    pass
+                }
+                None => {
+                    let pass = batch.encoder.begin_compute_pass();
+                    pass.set_pipeline(raw);
+                    pass
+                }
+            };
+            open.set_bind_group(0, Some(group));
+            open.dispatch_workgroups_with_workgroup_count_y(groups.0 as u32, groups.1 as u32);
+            batch.open = Some((open, key));
+        }
         batch.passes += 1;
         if batch.passes >= self.submit_after {
             self.submit();
@@ -611,7 +666,8 @@ impl GpuEngine {
 
     /// Submits the recorded commands, if any, then lets their temporaries go.
     fn submit(&mut self) {
-        if let Some(batch) = self.pending.take() {
+        if let Some(mut batch) = self.pending.take() {
+            batch.end_pass();
             self.gpu.queue().submit(&[batch.encoder.finish()]);
         }
     }
@@ -619,7 +675,9 @@ impl GpuEngine {
     /// The encoder recording commands (for copies that must follow the passes).
     fn encoder(&mut self) -> &GpuCommandEncoder {
         let gpu = &self.gpu;
-        &self.pending.get_or_insert_with(|| Batch::new(gpu)).encoder
+        let batch = self.pending.get_or_insert_with(|| Batch::new(gpu));
+        batch.end_pass();
+        &batch.encoder
     }
 
     /// Keeps a temporary buffer alive until the recorded commands using it are

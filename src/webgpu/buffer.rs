@@ -23,6 +23,11 @@ pub struct Buffer {
     raw: GpuBuffer,
     size: u64,
     usage: u32,
+    id: u64,
+}
+
+thread_local! {
+    static NEXT_ID: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 impl Buffer {
@@ -52,11 +57,16 @@ impl Buffer {
             )
             .map_err(|e| gpu.failure(format!("createBuffer threw {e:?}")))?;
         gpu.adjust(|c| c.buffers += 1);
+        let id = NEXT_ID.with(|n| {
+            n.set(n.get() + 1);
+            n.get()
+        });
         Ok(Buffer {
             gpu: gpu.clone(),
             raw,
             size,
             usage,
+            id,
         })
     }
 
@@ -71,6 +81,13 @@ impl Buffer {
 
     pub fn usage(&self) -> u32 {
         self.usage
+    }
+
+    /// Unique in the page and never reused, so it names this buffer in caches that
+    /// may outlive it (a bind group made for a destroyed buffer never matches a new
+    /// one).
+    pub fn id(&self) -> u64 {
+        self.id
     }
 
     /// The device the buffer lives on.
