@@ -38,6 +38,8 @@ mod mesh;
 mod min_plus_staged;
 #[path = "webgpu/products.rs"]
 mod products;
+#[path = "webgpu/products_double.rs"]
+mod products_double;
 #[path = "webgpu/products_narrow.rs"]
 mod products_narrow;
 #[path = "webgpu/products_staged.rs"]

@@ -132,7 +132,7 @@ pub struct GpuEngine {
     poison: Option<f32>,
     register: RegisterParams,
     /// Set by `set_register_params`: run `register` on every shape. Otherwise the GPU
-    /// form picks its tile size per product (`RegisterParams::for_output`).
+    /// form picks its tile size per product (`RegisterParams::for_product`).
     register_fixed: bool,
     generation: u32,
     replacement: Rc<RefCell<Replacement>>,
@@ -212,11 +212,15 @@ impl GpuEngine {
     }
 
     /// The register kernel's parameters for C (rows × cols) = A (rows × inner) · B
-    /// (inner × cols): fixed parameters for every shape, else chosen by C's size.
-    pub fn register_for(&self, rows: usize, cols: usize) -> RegisterParams {
+    /// (inner × cols). Fixed parameters hold for every shape their form runs; a
+    /// double-buffered form gives way to the GPU form's choice on the others.
+    pub fn register_for(&self, rows: usize, inner: usize, cols: usize) -> RegisterParams {
         match self.register {
-            p if self.register_fixed => p,
-            p => p.for_output(rows, cols),
+            p if self.register_fixed && p.runs(rows, inner, cols) => p,
+            RegisterParams::Double if self.register_fixed => {
+                RegisterParams::GPU.for_output(rows, cols)
+            }
+            p => p.for_product(rows, inner, cols, &self.info),
         }
     }
 
@@ -231,10 +235,25 @@ impl GpuEngine {
         };
         let form = |p: RegisterParams| match p {
             RegisterParams::Staged { tm, tn, .. } => format!("{} ({tm}x{tn})", tile(p)),
+            RegisterParams::Double => format!("{} (8x4)", tile(p)),
             RegisterParams::Cpu => String::new(),
         };
         let RegisterParams::Staged { bk, .. } = RegisterParams::GPU else {
             return self.register.describe();
+        };
+        let double = if RegisterParams::GPU_DOUBLE.fits(&self.info) {
+            format!(
+                "; where the {} tiles would run, on at least {} whole {} tiles with k a \
+                 multiple of {}, {} double-buffered (two slices in workgroup memory, one \
+                 barrier a slice)",
+                tile(RegisterParams::GPU_NARROW),
+                RegisterParams::DOUBLE_FROM_TILES,
+                tile(RegisterParams::GPU_DOUBLE),
+                2 * bk,
+                form(RegisterParams::GPU_DOUBLE),
+            )
+        } else {
+            String::new()
         };
         format!(
             "staged: {} tiles of C per workgroup (outputs per invocation); while C has fewer \
@@ -242,7 +261,7 @@ impl GpuEngine {
              {bk} through workgroup memory; vec4 loads where inner and cols are multiples of \
              4, element loads otherwise; on whole {} and {} tiles with k a multiple of {bk} \
              the edge checks are compiled out; the k loop over a slice is written out \
-             (straight code)",
+             (straight code){double}",
             form(RegisterParams::GPU),
             RegisterParams::SMALL_BELOW_TILES,
             form(RegisterParams::GPU_SMALL),
@@ -725,7 +744,7 @@ impl GpuEngine {
         }
         shape::check_product("product", a.shape, b.shape, out.shape)?;
         self.poison(out)?;
-        let register = self.register_for(a.shape.rows, b.shape.cols);
+        let register = self.register_for(a.shape.rows, a.shape.cols, b.shape.cols);
         let fit = Fit::of(&register, a.shape.rows, a.shape.cols, b.shape.cols);
         let key = self.product_key(kernel, semiring, register, fit);
         let groups = product_workgroups(kernel, register, out.shape);
@@ -1142,7 +1161,7 @@ impl GpuEngine {
 
     /// The register kernel's parameters and fit for an n × n product.
     fn square_form(&self, n: usize) -> (RegisterParams, Fit) {
-        let register = self.register_for(n, n);
+        let register = self.register_for(n, n, n);
         (register, Fit::of(&register, n, n, n))
     }
 }

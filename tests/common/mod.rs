@@ -106,6 +106,10 @@ pub enum Setup {
     /// The same file with narrow tiles (64 × 32), which a real GPU runs on outputs of
     /// up to 256 tiles of 64 × 64.
     WebGpuNarrow,
+    /// The double-buffered form (matmul_register_double.wgsl: 128 × 32 tiles, two
+    /// slices of k in workgroup memory), which a real GPU runs on whole-tile outputs of
+    /// about 1024 × 1024; shapes it cannot run go to the GPU form's choice.
+    WebGpuDouble,
     /// The CPU backend on two Web Workers (the SIMD128 kernel).
     Cpu,
 }
@@ -116,9 +120,11 @@ impl Setup {
     pub fn backend(self) -> Backend {
         match self {
             Setup::WebGl => Backend::WebGl,
-            Setup::WebGpu | Setup::WebGpuStaged | Setup::WebGpuStaged64 | Setup::WebGpuNarrow => {
-                Backend::WebGpu
-            }
+            Setup::WebGpu
+            | Setup::WebGpuStaged
+            | Setup::WebGpuStaged64
+            | Setup::WebGpuNarrow
+            | Setup::WebGpuDouble => Backend::WebGpu,
             Setup::Cpu => Backend::Cpu,
         }
     }
@@ -143,6 +149,7 @@ impl Setup {
             Setup::WebGpuStaged => force_staged(&g, RegisterParams::GPU),
             Setup::WebGpuStaged64 => force_staged(&g, RegisterParams::GPU_SMALL),
             Setup::WebGpuNarrow => force_staged(&g, RegisterParams::GPU_NARROW),
+            Setup::WebGpuDouble => force_double(&g),
         };
         Target {
             setup: self,
@@ -189,6 +196,25 @@ fn force_staged(g: &Gpgpu, params: RegisterParams) -> Vec<Kernel> {
     assert!(key(Fit::Any)
         .source()
         .starts_with(&format!("const BM: u32 = {bm}u;")));
+    vec![Kernel::Register]
+}
+
+/// Forces the register kernel of `g` (WebGPU) to the double-buffered form and checks
+/// its pipeline: whole tiles only, its two k loops written out.
+fn force_double(g: &Gpgpu) -> Vec<Kernel> {
+    let params = RegisterParams::GPU_DOUBLE;
+    let mut engine = g.engine();
+    let e = engine.webgpu().unwrap();
+    e.set_register_params(params)
+        .expect("the double-buffered form fits 32 KiB of workgroup memory");
+    let key = e.product_key(Kernel::Register, Semiring::Ordinary, params, Fit::Tiles);
+    assert_eq!(
+        key.name(),
+        "register-128x32-double/ordinary/vec4/whole-tiles"
+    );
+    let source = key.source();
+    assert!(source.contains("var<workgroup> a_tile: array<array<array<vec4f, 32>, 16>, 2>;"));
+    assert_eq!(source.matches("{ let k = 15u;").count(), 2);
     vec![Kernel::Register]
 }
 

@@ -71,7 +71,7 @@ test('backend=webgpu: compute-shader passes with heatmaps, timestamp times, the 
   const fileNotes = await page.evaluate(async () => {
     const { annotate, rulesFor } = await import('/www/ui/shader.js');
     const out = {};
-    for (const f of ['matmul_register', 'matmul_register_64', 'matmul_register_any', 'matmul_register_cpu', 'matmul_register_cpu_any']) {
+    for (const f of ['matmul_register', 'matmul_register_64', 'matmul_register_double', 'matmul_register_any', 'matmul_register_cpu', 'matmul_register_cpu_any']) {
       const src = await (await fetch(`/wgsl/${f}.wgsl`)).text();
       out[f] = { found: annotate('register', src).length, rules: rulesFor('register', src).length, first: rulesFor('register', src)[0].note.slice(0, 40) };
     }
@@ -95,7 +95,7 @@ test('backend=webgpu: compute-shader passes with heatmaps, timestamp times, the 
     '        // { let k = 1u; … } … { let k = 1u; … }: the block above again for each k (folded here)', 'c;']);
   assert.equal(folded.notes[0], folded.notes[1]);
   const sets = new Set(Object.values(fileNotes).map((n) => n.first));
-  assert.ok(sets.size >= 4, JSON.stringify(fileNotes));
+  assert.ok(sets.size >= 5, JSON.stringify(fileNotes));
   assert.ok((await page.$$eval('#shader-notes li', (li) => li.map((x) => x.textContent))).some((t) => /8 × 8 block of C/.test(t)));
 
   // The form lists the WebGPU kernels; a square on WebGPU, checked here against float64.

@@ -146,7 +146,7 @@ export class ShaderPanel {
     // "CPU form" there is the WebGPU kernel's form for software adapters, not the CPU backend.
     const form = k.name === 'register' && info.registerKernel ? ` On this device: ${registerForm(info)}.` : '';
     return {
-      // The 128 × 128 form's written-out k loop, folded (the whole text is in `program`).
+      // The 128 × 128 and double forms' written-out k loops, folded (the whole text is in `program`).
       source: foldWrittenOut(own ?? written),
       file,
       tail: `A compute shader: there is no vertex shader and no quad; a pass dispatches workgroups of invocations.${form}`,

@@ -97,6 +97,23 @@ const REGISTER_64 = [
   { re: /store_c\(/, note: 'Each invocation writes its 8 × 4 block of C (checked only at the edges).' },
 ];
 
+// The double-buffered form for outputs of about 1024 × 1024 made of whole tiles
+// (wgsl/matmul_register_double.wgsl).
+const REGISTER_DOUBLE = [
+  { re: /var<workgroup> a_tile/, note: 'Two slices of A in workgroup memory, [slice][k][vec4]: 2 × 16 × 32 vec4s = 16 KiB, with B\'s two slices 20 KiB. While the workgroup multiplies one slice, the next one goes into the other.' },
+  { re: /struct Slice/, note: 'What one invocation brings from global memory for one slice: 4 vec4s of A (four rows, four values of k) and 1 of B.' },
+  { re: /@compute @workgroup_size\(8, 16\)/, note: 'A workgroup of 8 × 16 = 128 invocations computes a 128 × 32 tile of C, each invocation 8 × 4 of it. At n = 1024 that is 256 workgroups, enough for every core of a large GPU (128 × 128 tiles make only 64).' },
+  { re: /var c0 = z/, note: 'c0 … c7: the invocation\'s 32 sums in 8 vec4 registers for the whole loop over k.' },
+  { re: /for \(var k0 = 0u; k0 < dims\.inner; k0 \+= 2u \* BK\)/, note: 'Two slices a turn, the body written once for each buffer, so that which buffer is read and which written are constants: with the buffer in a variable the same scheme ran 22% slower on the H100.' },
+  { re: /next = fetch\(row0, col0, k0 \+ BK/, note: 'Prefetch: the next slice\'s loads from global memory are issued before this slice\'s arithmetic.' },
+  { re: /a0 = a_tile\[0\]\[0\]\[ty\]/, note: 'Per k: 2 vec4s of A (8 rows) and 1 of B (4 columns) from buffer 0 feed 32 multiply-adds; those of the first k are read before the loop…' },
+  { re: /\{ let k = 0u;|for \(var k = 0u; k < BK; k\+\+\)/, note: 'The loop over the slice\'s 16 k, which the engine writes out before compiling: 16 blocks, k = 0u … 15u, straight code (the listing folds blocks 1 … 15; the complete shader below has them all).' },
+  { re: /let na0 = a_tile\[0\]\[kn\]/, note: '… and each k reads the next k\'s values before its own multiply-adds, so that workgroup memory\'s latency hides behind arithmetic (straight code keeps that order).' },
+  { re: /a_tile\[1\]\[ka\]\[m4\] = vec4f/, note: 'Meanwhile the next slice goes into buffer 1, which nobody reads now: no barrier is needed before these stores.' },
+  { re: /workgroupBarrier\(\)/, note: 'One barrier a slice (the single-buffered forms need two: one before a slice is read, one before it is overwritten). On the H200 at n = 1024 this form takes 0.063 ms against 0.073 for the 64 × 32 one.' },
+  { re: /store_c\(row0 \+ ty \* 4u, col, c0, true\)/, note: 'Whole tiles only (the engine runs this file on no other shape): every store is inside C, unchecked.' },
+];
+
 // Its array form for shapes that are not multiples of 4 (wgsl/matmul_register_any.wgsl).
 const REGISTER_ANY = [
   { re: /var<workgroup> a_tile/, note: 'Workgroup memory holds a BM × BK slice of A (transposed) and a BK × BN slice of B, as vec4s.' },
@@ -144,10 +161,12 @@ const RULES = { naive: NAIVE, packed: PACKED, blocked4: BLOCKED, blocked8: BLOCK
 
 /** The annotation rules for a kernel's source (exported for the page tests). */
 export function rulesFor(kernel, source) {
-  // Four files implement "register": the GPU form written out with 128 × 128 tiles
-  // and with 64-row ones (64 × 64 or 64 × 32), their array form for shapes that are
-  // not multiples of 4, and the form for software adapters.
+  // Five files implement "register": the GPU form written out with 128 × 128 tiles
+  // and with 64-row ones (64 × 64 or 64 × 32), the double-buffered 128 × 32 one for
+  // whole-tile outputs of about 1024 × 1024, their array form for shapes that are not
+  // multiples of 4, and the form for software adapters.
   if (kernel === 'register') {
+    if (/k0 \+= 2u \* BK/.test(source)) return REGISTER_DOUBLE;
     if (/struct Slice/.test(source)) return /group\.y \* 64u/.test(source) ? REGISTER_64 : REGISTER;
     return /var<workgroup>/.test(source) ? REGISTER_ANY : REGISTER_CPU;
   }

@@ -28,6 +28,7 @@ pub const GLOBAL_WGSL: &str = include_str!("../../../wgsl/matmul_global.wgsl");
 pub const TILED_WGSL: &str = include_str!("../../../wgsl/matmul_tiled.wgsl");
 pub const REGISTER_WGSL: &str = include_str!("../../../wgsl/matmul_register.wgsl");
 pub const REGISTER_64_WGSL: &str = include_str!("../../../wgsl/matmul_register_64.wgsl");
+pub const REGISTER_DOUBLE_WGSL: &str = include_str!("../../../wgsl/matmul_register_double.wgsl");
 pub const REGISTER_ANY_WGSL: &str = include_str!("../../../wgsl/matmul_register_any.wgsl");
 pub const REGISTER_CPU_WGSL: &str = include_str!("../../../wgsl/matmul_register_cpu.wgsl");
 pub const REGISTER_CPU_ANY_WGSL: &str = include_str!("../../../wgsl/matmul_register_cpu_any.wgsl");
@@ -98,6 +99,7 @@ impl PipelineKey {
                     RegisterParams::Staged { bm, bn, .. } if register != RegisterParams::GPU => {
                         format!("-{bm}x{bn}")
                     }
+                    RegisterParams::Double => "-128x32-double".into(),
                     _ => String::new(),
                 };
                 match (kernel, fit) {

@@ -8,8 +8,12 @@
 //!   invocation, so that there are workgroups enough for every core, and on outputs of up to 256 such tiles (1024 × 1024) the same file with
 //!   64 × 32 tiles (for shapes whose inner or cols is not a multiple of 4,
 //!   `wgsl/matmul_register_any.wgsl`: the same tilings with arrays and loops, their
-//!   sizes as constants, element-wise loads). (A double-buffered 256 × 128 form ran
-//!   5 % faster than this one until both loaded each k's values a k ahead; then it
+//!   sizes as constants, element-wise loads). Where the 64 × 32 tiles would run, on
+//!   outputs of at least 144 whole 128 × 32 tiles with inner a multiple of 32 (n = 768
+//!   to 1024 for a square), `wgsl/matmul_register_double.wgsl`: 128 × 32 tiles, two
+//!   slices of k in workgroup memory and one barrier a slice, its k loops written out
+//!   (14 % faster at n = 1024 on the H200). (A double-buffered 256 × 128 form ran 5 %
+//!   faster than the 128 × 128 one until both loaded each k's values a k ahead; then it
 //!   ran as fast at n = 4096, 4.5 % slower at 2048, and was removed: bench/NOTES.md);
 //! * on a CPU-emulated adapter (SwiftShader), `wgsl/matmul_register_cpu.wgsl` (or
 //!   `_any.wgsl` for shapes whose inner or cols is not a multiple of 4): an 8 × 8
@@ -18,7 +22,8 @@
 
 use super::{
     REGISTER_64_WGSL, REGISTER_ANY_WGSL, REGISTER_CPU_ANY_WGSL, REGISTER_CPU_WGSL,
-    REGISTER_IO_SCALAR_WGSL, REGISTER_IO_VEC4_WGSL, REGISTER_WGSL, SEMIRING_WGSL,
+    REGISTER_DOUBLE_WGSL, REGISTER_IO_SCALAR_WGSL, REGISTER_IO_VEC4_WGSL, REGISTER_WGSL,
+    SEMIRING_WGSL,
 };
 use crate::webgpu::GpuInfo;
 
@@ -52,6 +57,7 @@ impl Fit {
             {
                 Fit::Tiles
             }
+            Params::Double if params.runs(rows, inner, cols) => Fit::Tiles,
             _ => Fit::Vec4,
         }
     }
@@ -72,6 +78,10 @@ pub enum Params {
         tm: u32,
         tn: u32,
     },
+    /// The double-buffered form (`matmul_register_double.wgsl`): a 128 × 32 tile of C
+    /// per workgroup of 8 × 16 invocations, 8 × 4 outputs each, two slices of 16 k in
+    /// workgroup memory; whole tiles only (`runs`).
+    Double,
     /// The CPU form (8 × 8 per invocation, 8 × 8 invocations a workgroup).
     Cpu,
 }
@@ -104,6 +114,8 @@ impl Params {
         tm: 8,
         tn: 4,
     };
+    /// The double-buffered form, for outputs of about 1024 × 1024 (see `for_product`).
+    pub const GPU_DOUBLE: Params = Params::Double;
     /// The CPU form.
     pub const CPU: Params = Params::Cpu;
 
@@ -131,6 +143,50 @@ impl Params {
     /// tiles ran 1.38× as fast at n = 512 (64 tiles of 64 × 64), 1.24× at 768 (144),
     /// 1.11× at 1024 (256) and 0.99× at 1536 (576).
     pub const NARROW_UP_TO_TILES: usize = 256;
+
+    /// Where `GPU_NARROW` would run, `GPU_DOUBLE` takes whole-tile products from this
+    /// many tiles of 128 × 32 on. Measured on the H200 (bench/NOTES.md, 2026-11-29, GPU
+    /// time, chains of 100 dependent products, against the 64 × 32 form): the same at
+    /// n = 512 (64 tiles), 0.96× the time at 768 (144) and 896 (196), 0.86× at 1024
+    /// (256). (Past the narrow form's range it was erratic against the forms that run
+    /// there: 0.93× at 1280 and 0.91× at 1664, but 1.27× at 1152 and 1.02-1.07× at
+    /// 1536, so it stays out of it.)
+    pub const DOUBLE_FROM_TILES: usize = 144;
+
+    /// The parameters for C (rows × cols) = A (rows × inner) · B (inner × cols) on a
+    /// device given `self` (`info`: that device): `GPU` becomes `GPU_SMALL`,
+    /// `GPU_NARROW` or, on whole tiles where the device holds it, `GPU_DOUBLE` on small
+    /// outputs; a forced `Double` form gives way to `GPU`'s choice on shapes it cannot
+    /// run; the others stay.
+    pub fn for_product(self, rows: usize, inner: usize, cols: usize, info: &GpuInfo) -> Params {
+        let double = Params::GPU_DOUBLE;
+        let (tile_cols, tile_rows) = double.tile();
+        if self == Params::GPU
+            && self.for_output(rows, cols) == Params::GPU_NARROW
+            && double.fits(info)
+            && double.runs(rows, inner, cols)
+            && rows / tile_rows * (cols / tile_cols) >= Params::DOUBLE_FROM_TILES
+        {
+            return double;
+        }
+        match self {
+            Params::Double if self.runs(rows, inner, cols) => self,
+            Params::Double => Params::GPU.for_output(rows, cols),
+            _ => self.for_output(rows, cols),
+        }
+    }
+
+    /// Whether this form can run the product: `Double` only on whole tiles and whole
+    /// pairs of slices (it has no edge checks); every other form on any.
+    pub fn runs(&self, rows: usize, inner: usize, cols: usize) -> bool {
+        match *self {
+            Params::Double => {
+                let (tile_cols, tile_rows) = self.tile();
+                rows % tile_rows == 0 && cols % tile_cols == 0 && inner % 32 == 0 && inner > 0
+            }
+            _ => true,
+        }
+    }
 
     /// The parameters for a product whose output is `rows` × `cols`, on a device
     /// given `self`: `GPU` becomes `GPU_SMALL` or `GPU_NARROW` on small outputs; the
@@ -172,6 +228,7 @@ impl Params {
     pub fn tile(&self) -> (usize, usize) {
         match *self {
             Params::Staged { bm, bn, .. } => (bn as usize, bm as usize),
+            Params::Double => (32, 128),
             Params::Cpu => (64, 64),
         }
     }
@@ -180,6 +237,7 @@ impl Params {
     pub fn workgroup_size(&self) -> (u32, u32) {
         match *self {
             Params::Staged { bm, bn, tm, tn, .. } => (bn / tn, bm / tm),
+            Params::Double => (8, 16),
             Params::Cpu => (8, 8),
         }
     }
@@ -196,6 +254,8 @@ impl Params {
             // arrays by constants only).
             Params::Staged { bm, bk, .. } if *self == Params::GPU_NARROW => (bm + 64) * bk * 4,
             Params::Staged { bm, bn, bk, .. } => (bm + bn) * bk * 4,
+            // Two slices of 16 k of A's 128 rows and B's 32 columns: 20 KiB.
+            Params::Double => 2 * (128 + 32) * 16 * 4,
             Params::Cpu => 0,
         }
     }
@@ -207,6 +267,11 @@ impl Params {
                 "staged: {bm}x{bn} tile of C per workgroup, k in slices of {bk} through workgroup \
                  memory, {tm}x{tn} outputs per invocation"
             ),
+            Params::Double => "double-buffered: 128x32 tile of C per workgroup, two slices of \
+                               16 k in workgroup memory (one barrier a slice), 8x4 outputs \
+                               per invocation, each k's values read a k ahead (the k loops \
+                               written out); whole tiles only"
+                .into(),
             Params::Cpu => "CPU form: 8x8 outputs per invocation from global memory, no \
                             workgroup memory"
                 .into(),
@@ -226,6 +291,10 @@ impl Params {
             Params::Staged { .. } if aligned && self.in_64_row_file() => {
                 format!("{SEMIRING_WGSL}\n{REGISTER_IO_VEC4_WGSL}\n{REGISTER_64_WGSL}")
             }
+            Params::Double => format!(
+                "{SEMIRING_WGSL}\n{REGISTER_IO_VEC4_WGSL}\n{}",
+                write_out_k_loops(REGISTER_DOUBLE_WGSL, DOUBLE_BK)
+            ),
             Params::Staged { bm, bn, bk, tm, tn } => format!(
                 "const BM: u32 = {bm}u;\nconst BN: u32 = {bn}u;\nconst BK: u32 = {bk}u;\n\
                  const TM: u32 = {tm}u;\nconst TN: u32 = {tn}u;\n{SEMIRING_WGSL}\n\
@@ -241,6 +310,7 @@ impl Params {
         match (*self, fit.vec4()) {
             (Params::Cpu, true) => "wgsl/matmul_register_cpu.wgsl",
             (Params::Cpu, false) => "wgsl/matmul_register_cpu_any.wgsl",
+            (Params::Double, _) => "wgsl/matmul_register_double.wgsl",
             (p, true) if p == Params::GPU => "wgsl/matmul_register.wgsl",
             (p, true) if p.in_64_row_file() => "wgsl/matmul_register_64.wgsl",
             _ => "wgsl/matmul_register_any.wgsl",
@@ -261,15 +331,18 @@ impl Params {
     }
 }
 
+/// The double form's slice of k (`BK` in its file).
+const DOUBLE_BK: u32 = 16;
+
 /// The loop header that `write_out_k_loops` expands.
 const K_LOOP: &str = "for (var k = 0u; k < BK; k++) {";
 
 /// `src` with every `for (var k = 0u; k < BK; k++) { body }` written out as `bk`
-/// blocks `{ let k = 0u; body }` … `{ let k = (bk − 1)u; body }`. The 128 × 128 form
-/// loads each k's values from workgroup memory before the previous k's multiply-adds;
-/// on the H100 the driver's compiler kept that order only in straight code. At n =
-/// 4096 (bench/NOTES.md, "values a k ahead"), GFLOP/s, whole tiles: 40,630 before,
-/// 36,405 with the early loads as a loop, 45,688 written out.
+/// blocks `{ let k = 0u; body }` … `{ let k = (bk − 1)u; body }`. The 128 × 128 and
+/// double forms load each k's values from workgroup memory before the previous k's
+/// multiply-adds; on the H100 the driver's compiler kept that order only in straight
+/// code. At n = 4096 (bench/NOTES.md, "values a k ahead"), GFLOP/s, whole tiles:
+/// 40,630 before, 36,405 with the early loads as a loop, 45,688 written out.
 ///
 /// WGSL has no unroll hint, so the engine writes the copies; the files stay readable.
 fn write_out_k_loops(src: &str, bk: u32) -> String {
@@ -423,6 +496,77 @@ mod tests {
         assert_eq!(
             Params::GPU_NARROW.for_output(4096, 4096),
             Params::GPU_NARROW
+        );
+    }
+
+    #[test]
+    fn outputs_near_1024_of_whole_tiles_get_the_double_buffered_form() {
+        let h200 = info(false, 49152, 1024);
+        let gpu = Params::GPU;
+        let double = Params::GPU_DOUBLE;
+        assert_eq!(double.workgroup_bytes(), 20480);
+        assert_eq!(double.workgroup_size(), (8, 16));
+        assert_eq!(double.tile(), (32, 128));
+        assert_eq!(gpu.for_product(1024, 1024, 1024, &h200), double); // 8 x 32
+        assert_eq!(gpu.for_product(768, 768, 768, &h200), double); // 6 x 24 = 144
+        assert_eq!(gpu.for_product(1024, 32, 1024, &h200), double);
+        // Fewer than 144 tiles, or where the narrow form would not run: as before.
+        assert_eq!(gpu.for_product(640, 640, 640, &h200), Params::GPU_NARROW); // 5 x 20
+        assert_eq!(gpu.for_product(1152, 1152, 1152, &h200), Params::GPU_SMALL);
+        assert_eq!(gpu.for_product(2048, 2048, 2048, &h200), gpu);
+        // Not whole tiles, or k not whole pairs of slices: the narrow form.
+        assert_eq!(gpu.for_product(1000, 1024, 1024, &h200), Params::GPU_NARROW);
+        assert_eq!(gpu.for_product(1024, 1024, 1000, &h200), Params::GPU_NARROW);
+        assert_eq!(gpu.for_product(1024, 1008, 1024, &h200), Params::GPU_NARROW);
+        assert_eq!(gpu.for_product(1024, 1023, 1024, &h200), Params::GPU_NARROW);
+        // A device without 20 KiB of workgroup memory (WebGPU's default is 16 KiB).
+        let defaults = info(false, 16384, 256);
+        assert_eq!(
+            gpu.for_product(1024, 1024, 1024, &defaults),
+            Params::GPU_NARROW
+        );
+        // The other forms stay; a forced double form runs whole tiles and gives way
+        // to the GPU form's choice elsewhere.
+        assert_eq!(
+            Params::CPU.for_product(1024, 1024, 1024, &h200),
+            Params::CPU
+        );
+        assert!(double.fits(&info(true, 32768, 256)));
+        assert_eq!(double.for_product(128, 32, 32, &h200), double);
+        assert_eq!(
+            double.for_product(4096, 4096, 4096, &h200),
+            double,
+            "forced, any size of whole tiles"
+        );
+        assert_eq!(
+            double.for_product(128, 48, 32, &h200),
+            gpu.for_output(128, 32)
+        );
+        assert_eq!(
+            double.for_product(100, 32, 32, &h200),
+            gpu.for_output(100, 32)
+        );
+        assert!(!double.runs(128, 0, 32));
+        assert_eq!(Fit::of(&double, 256, 96, 128), Fit::Tiles);
+        assert_eq!(double.constants(Fit::Tiles), vec![]);
+    }
+
+    #[test]
+    fn the_double_form_compiles_its_two_k_loops_written_out() {
+        let source = Params::GPU_DOUBLE.source(Fit::Tiles);
+        assert!(!source.contains(K_LOOP));
+        assert_eq!(source.matches("{ let k = 15u;").count(), 2);
+        // The file builds in what the engine assumes of it.
+        assert!(source.contains("@workgroup_size(8, 16)"));
+        assert!(source.contains("let row0 = group.y * 128u;"));
+        assert!(source.contains("let col0 = group.x * 32u;"));
+        assert!(source.contains("const BK: u32 = 16u;"));
+        assert!(source.contains("var<workgroup> a_tile: array<array<array<vec4f, 32>, 16>, 2>;"));
+        assert!(source.contains("var<workgroup> b_tile: array<array<array<vec4f, 8>, 16>, 2>;"));
+        assert!(source.contains("k0 += 2u * BK"));
+        assert_eq!(
+            Params::GPU_DOUBLE.file(Fit::Tiles),
+            "wgsl/matmul_register_double.wgsl"
         );
     }
 
