@@ -65,6 +65,11 @@ pub fn pixels(
             Some(_) => (1.0 + a / floor).ln() / (1.0 + full / floor).ln(),
             None => a / full,
         };
+        // A log scale whose range is below floor·2^-24 has log(1 + range / floor) = 0
+        // in f32, so t is 0 / 0 (an all-zero matrix, whose range is MIN_POSITIVE).
+        // The shaders' clamp, min(max(t, 0), 1), gives 0 for it there (zero's
+        // colour); f32::clamp keeps the NaN, which drew black: 0 here too.
+        let t = if t.is_nan() { 0.0 } else { t };
         sign(v) * t.clamp(0.0, 1.0)
     };
     let stride = stride.max(1);
@@ -156,6 +161,30 @@ mod tests {
         let p = pixels(Shape::new(2, 2), &m, (2, 2), 1, None, style(true));
         assert_eq!(&p[8..12], [59, 13, 84, 255]);
         assert_eq!(&p[4..8], [252, 250, 217, 255], "3 of 1e30: palest");
+    }
+
+    #[test]
+    fn a_log_scale_with_a_range_far_below_its_floor_draws_zero_as_the_gpus_do() {
+        // All zeros (range MIN_POSITIVE) and entries ~1e-12 (range far below the
+        // floor): log(1 + range / floor) is 0 in f32, so t = 0 / 0. WebGPU and WebGL
+        // draw zero's colour there (their clamp gives 0 for NaN), not black.
+        for m in [[0.0f32; 4], [1e-12, 0.0, -1e-12, 0.0]] {
+            for (sequential, zero) in [(false, [247, 247, 247, 255]), (true, [252, 250, 217, 255])]
+            {
+                let log = Style {
+                    log_floor: Some(1e-3),
+                    ..style(sequential)
+                };
+                let p = pixels(Shape::new(2, 2), &m, (2, 2), 1, None, log);
+                for k in 0..4 {
+                    assert_eq!(
+                        &p[4 * k..4 * k + 4],
+                        zero,
+                        "{m:?} pixel {k}, sequential {sequential}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
