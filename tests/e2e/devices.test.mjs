@@ -208,3 +208,47 @@ test('the sweep picture\'s labels keep clear of the balanced line, at either end
   }
   assert.deepEqual(page.problems(), []);
 });
+
+test('a device the browser cannot give is marked, and the default pair does not fail on it', async () => {
+  // No WebGL2 (but WebGPU): the panel's default first device, WebGL, made Run fail with
+  // NO_WEBGL2 at its first press.
+  const noWebgl2 = await openPage(browser, `${server.origin}/index.html?n=8&ref=0`, undefined, {
+    init: () => {
+      const get = HTMLCanvasElement.prototype.getContext;
+      HTMLCanvasElement.prototype.getContext = function getContext(kind, ...rest) {
+        return kind === 'webgl2' ? null : get.call(this, kind, ...rest);
+      };
+    },
+  });
+  try {
+    assert.equal(await waitForStatus(noWebgl2), 'done', await noWebgl2.textContent('#status'));
+    const webgl = await noWebgl2.$eval('#devices-first option[value="webgl"]', (o) => ({ disabled: o.disabled, text: o.textContent }));
+    assert.deepEqual(webgl, { disabled: true, text: 'GPU (WebGL) (not in this browser)' });
+    assert.deepEqual(await noWebgl2.$eval('#devices-second option[value="webgl"]', (o) => o.disabled), true);
+    assert.equal(await noWebgl2.$eval('#devices-first', (s) => s.value), 'webgpu');
+    assert.match(await noWebgl2.textContent('#devices-status'), /GPU \(WebGL\) cannot be used here .*: the first device is GPU \(WebGPU, high-performance\) instead/);
+    await noWebgl2.evaluate(() => { document.getElementById('devices-status').dataset.status = 'idle'; });
+    await noWebgl2.click('#devices-run');
+    await noWebgl2.waitForFunction(() => !['running', 'idle'].includes(document.getElementById('devices-status').dataset.status), null, { timeout: 60_000, polling: 50 });
+    assert.equal(await noWebgl2.getAttribute('#devices-status', 'data-status'), 'done', await noWebgl2.textContent('#devices-status'));
+    const r = await noWebgl2.evaluate(() => window.__devices.run);
+    assert.deepEqual([r.names, r.maxError], [['webgpu', 'cpu'], 0]);
+    assert.deepEqual(noWebgl2.problems(), []);
+  } finally {
+    await noWebgl2.context().close();
+  }
+
+  // No WebGPU: its two entries are marked; WebGL and the CPU stay as they were.
+  const noWebgpu = await openPage(browser, `${server.origin}/index.html?n=8&ref=0`, undefined, {
+    init: () => { delete Navigator.prototype.gpu; },
+  });
+  try {
+    assert.equal(await waitForStatus(noWebgpu), 'done', await noWebgpu.textContent('#status'));
+    const options = await noWebgpu.$$eval('#devices-first option', (os) => os.map((o) => [o.value, o.disabled]));
+    assert.deepEqual(options, [['webgl', false], ['webgpu', true], ['webgpu-low-power', true], ['cpu', false]]);
+    assert.deepEqual([await noWebgpu.$eval('#devices-first', (s) => s.value), await noWebgpu.$eval('#devices-second', (s) => s.value)], ['webgl', 'cpu']);
+    assert.deepEqual(noWebgpu.problems(), []);
+  } finally {
+    await noWebgpu.context().close();
+  }
+});

@@ -52,22 +52,52 @@ function maxError(n, a, b, c) {
 
 const fmt = (ms) => (ms >= 100 ? ms.toFixed(0) : ms.toFixed(1));
 
+/** Whether this browser gives a WebGL2 context (one made and let go at once). */
+function webgl2Works() {
+  const gl = document.createElement('canvas').getContext('webgl2');
+  if (!gl) return false;
+  gl.getExtension('WEBGL_lose_context')?.loseContext();
+  return true;
+}
+
+/**
+ * The devices this browser cannot give, each with why: WebGPU without navigator.gpu or
+ * an adapter (the page's probe), WebGL2 where no context can be made. A pair naming one
+ * would only fail with NO_WEBGL2 or NO_WEBGPU when Run is pressed.
+ */
+function missingDevices(backends) {
+  const missing = new Map();
+  const webgpu = backends?.webgpu;
+  if (webgpu && (webgpu.state === 'none' || webgpu.state === 'no-adapter')) {
+    missing.set('webgpu', webgpu.text);
+    missing.set('webgpu-low-power', webgpu.text);
+  }
+  // The demo's WebGL instance, where there is one, says so without another context.
+  if (!backends?.ready?.('webgl') && !webgl2Works()) missing.set('webgl', 'this browser gives no WebGL2 context');
+  return missing;
+}
+
 export default {
   id: ID,
   title: 'Several devices',
   mount(container, ctx) {
     this.ctx = ctx;
     this.engines = new Map();
-    const select = (id) => el('select', { id }, ...Object.entries(NAMES).map(([k, label]) => el('option', { value: k }, label)));
+    this.missing = missingDevices(ctx.backends);
+    // A device the browser cannot give stays listed, marked and not selectable (as the
+    // demo's backend menu marks WebGPU).
+    const select = (id) => el('select', { id }, ...Object.entries(NAMES).map(([k, label]) => (this.missing.has(k)
+      ? el('option', { value: k, disabled: '' }, `${label} (not in this browser)`)
+      : el('option', { value: k }, label))));
     this.first = select('devices-first');
     this.second = select('devices-second');
     this.size = el('select', { id: 'devices-n' }, ...SIZES.map((n) => el('option', { value: String(n) }, `n = ${n}`)));
     this.slider = el('input', { type: 'range', id: 'devices-ratio', min: '0', max: '100', step: '5', 'aria-label': 'share of the first device' });
     this.share = el('output', { id: 'devices-share', for: 'devices-ratio' });
+    this.status = el('p', { id: 'devices-status', class: 'help', 'data-status': 'idle', role: 'status' }, 'Choose two devices and a share, then Run.');
     this.set(ctx.url.state());
     this.slider.addEventListener('input', () => { this.share.textContent = `${this.slider.value} %`; });
     this.slider.addEventListener('change', () => this.run());
-    this.status = el('p', { id: 'devices-status', class: 'help', 'data-status': 'idle', role: 'status' }, 'Choose two devices and a share, then Run.');
     this.bars = svgEl('svg', { id: 'devices-bars', width: '100%', style: 'max-width: 640px', viewBox: '0 0 480 168', role: 'img', 'aria-label': 'each device\'s time' });
     this.chart = svgEl('svg', { id: 'devices-sweep', width: '100%', style: 'max-width: 800px', viewBox: '0 0 600 240', role: 'img', 'aria-label': 'times against the share' });
     this.table = el('table', { id: 'devices-table', class: 'data' });
@@ -92,11 +122,23 @@ export default {
 
   /** The controls as the address says (at mount, and on Back / Forward). */
   set(s) {
-    this.first.value = s.devFirst;
-    this.second.value = s.devSecond;
+    const first = this.usable(s.devFirst, s.devSecond);
+    const second = this.usable(s.devSecond, first);
+    this.first.value = first;
+    this.second.value = second;
+    const moved = [[s.devFirst, first, 'first'], [s.devSecond, second, 'second']].filter(([asked, got]) => asked !== got);
+    if (moved.length) {
+      this.setStatus(`${moved.map(([asked, got, which]) => `${NAMES[asked]} cannot be used here (${this.missing.get(asked)}): the ${which} device is ${NAMES[got]} instead`).join('; ')}. Choose two devices and a share, then Run.`, 'idle');
+    }
     this.size.value = String(s.devN);
     this.slider.value = String(s.devShare);
     this.share.textContent = `${s.devShare} %`;
+  },
+
+  /** `name` if this browser has it, else the first device it has other than `other`. */
+  usable(name, other) {
+    if (!this.missing.has(name)) return name;
+    return Object.keys(NAMES).find((k) => !this.missing.has(k) && k !== other) ?? name;
   },
 
   /** The controls into the address (config.js SECTION_PARAMS), so a link reproduces the run. */
