@@ -8,6 +8,7 @@ use crate::apps::run_plan;
 use crate::error::Result;
 use crate::plan::linalg::fibonacci_exact;
 use crate::plan::passes;
+use crate::plan::semiring::Semiring;
 
 /// What [`fibonacci`] found.
 #[derive(Clone, Debug, PartialEq)]
@@ -28,11 +29,17 @@ pub struct Fibonacci {
 const LAST_FINITE: u64 = 186;
 
 /// F(k) as entry (0, 1) of [[1, 1], [1, 0]]^k, by binary exponentiation on the GPU
-/// (k = 0 gives F(0) = 0 with no pass), compared with the exact integer.
+/// (k = 0 gives F(0) = 0 with no pass), compared with the exact integer. The
+/// products are ordinary ones whatever `options.semiring` says (in (min, +),
+/// F(10) came out 0).
 pub async fn fibonacci(g: &Handle, k: u64, options: &Options) -> Result<Fibonacci> {
     let plan = passes::power(k);
     let passes = plan.steps.len();
-    let m = run_plan(g, 2, &[1.0, 1.0, 1.0, 0.0], plan, options).await?;
+    let options = Options {
+        semiring: Semiring::Ordinary,
+        ..*options
+    };
+    let m = run_plan(g, 2, &[1.0, 1.0, 1.0, 0.0], plan, &options).await?;
     // Past F(186) ≈ 3.3e38 float32 overflows to +Inf, and the next products turn
     // Inf·0 into NaN in some entries: for F(k) > 0 that NaN is the overflow itself.
     let value = if m[1].is_nan() && k > LAST_FINITE {

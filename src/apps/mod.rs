@@ -135,7 +135,9 @@ fn fetch(e: &mut Engine, m: &Matrix, semiring: Semiring) -> Result<PendingRead> 
     }
 }
 
-/// Runs a pass plan on an n×n matrix and reads the result (as `fetch` does).
+/// Runs a pass plan on an n×n matrix and reads the result (as `fetch` does): whole,
+/// or in tiles past the device limit or under `options.max_tile`, as the plain
+/// calls do (a whole-matrix run refused `max_tile` as a "step-by-step run").
 pub async fn run_plan(
     handle: &Handle,
     n: usize,
@@ -145,13 +147,11 @@ pub async fn run_plan(
 ) -> Result<Vec<f32>> {
     handle.ready().await?;
     let pending = handle.with(|e| {
-        let mut run = api::start_plan(e, n, m, plan, options)?;
-        let read = run.run_all(e).and_then(|_| match e.backend() {
-            Backend::WebGl => run.read_result(e).map(PendingRead::ready),
-            Backend::WebGpu | Backend::Cpu => run.read_result_async(e),
-        });
-        run.recycle(e);
-        read
+        let work = api::begin_plan(e, n, m, plan, options)?;
+        match e.backend() {
+            Backend::WebGl => api::finish_work(e, work).map(PendingRead::ready),
+            Backend::WebGpu | Backend::Cpu => api::finish_work_async(e, work),
+        }
     })?;
     pending.wait().await
 }

@@ -44,6 +44,7 @@ macro_rules! iteration_tests {
         checks!($backend; common::apps:
             fibonacci_is_exact_up_to_f36_and_not_at_f37,
             fibonacci_past_f186_is_infinity_never_nan,
+            applications_fix_their_semiring_and_tile_as_asked,
             jacobi_records_x_when_asked,
             jacobi_matches_gaussian_elimination_and_detects_divergence,
             jacobi_stops_on_a_relative_update_whatever_the_scale_of_b,
@@ -636,5 +637,40 @@ pub async fn eigenvalues_do_not_depend_on_the_scale_of_a(backend: Backend) {
             (h - top * s).abs() <= 1e-4 * top * s,
             "history in A's scale: {h}"
         );
+    }
+}
+
+/// The applications take the same `Options` as the products: one that names a
+/// semiring does not change what an application computes (each fixes its own, as in
+/// JavaScript: Fibonacci in (min, +) gave F(10) = 0), and `max_tile` tiles their
+/// powers as it tiles a plain power (it was refused as a "step-by-step run").
+pub async fn applications_fix_their_semiring_and_tile_as_asked(backend: Backend) {
+    let t = shared_on(backend).await;
+    let g = t.handle();
+    for semiring in [Semiring::Ordinary, Semiring::Boolean, Semiring::MinPlus] {
+        for max_tile in [None, Some(1)] {
+            let options = Options {
+                semiring,
+                max_tile,
+                ..auto()
+            };
+            let f = fibonacci::fibonacci(&g, 10, &options).await.unwrap();
+            assert_eq!(f.value, 55.0, "{semiring:?}, max_tile {max_tile:?}");
+            let path = graph(4, [(0, 1), (1, 2), (2, 3)].into_iter(), true);
+            let r = graphs::reachability(&g, 4, &path, &options).await.unwrap();
+            assert_eq!(
+                r.matrix,
+                bfs_reachability(4, &path),
+                "{semiring:?}, {max_tile:?}"
+            );
+            let w: Vec<f32> = path
+                .iter()
+                .map(|&e| if e != 0.0 { 2.0 } else { f32::INFINITY })
+                .collect();
+            let d = graphs::shortest_paths(&g, 4, &w, &options).await.unwrap();
+            let expected = floyd_warshall(4, &to_f64(&w));
+            let got: Vec<f64> = d.distances.iter().map(|&v| v as f64).collect();
+            assert_eq!(got, expected, "{semiring:?}, max_tile {max_tile:?}");
+        }
     }
 }
