@@ -76,9 +76,10 @@ pub fn check_dense(rows: usize, cols: usize) -> Result<()> {
 }
 
 impl Csr {
-    /// A CSR from its three arrays, checked: `row_offsets` has rows + 1 entries from
-    /// 0 to nnz, never decreasing; `values` and `columns` have nnz entries each; every
-    /// column is below `cols`.
+    /// A CSR from its three arrays, checked: `rows` and `cols` from 1 to [`MAX_SIDE`]
+    /// (as [`side`] takes them); `row_offsets` has rows + 1 entries from 0 to nnz,
+    /// never decreasing; `values` and `columns` have nnz entries each; every column is
+    /// below `cols`.
     pub fn new(
         rows: usize,
         cols: usize,
@@ -86,6 +87,10 @@ impl Csr {
         columns: Vec<u32>,
         row_offsets: Vec<u32>,
     ) -> Result<Csr> {
+        // As JavaScript's constructors check them: 0 columns made the message for a
+        // column index panic (cols - 1), usize::MAX rows the check of the offsets (rows + 1).
+        side("rows", rows as f64)?;
+        side("cols", cols as f64)?;
         if row_offsets.len() != rows + 1 {
             return Err(bad(
                 "rowOffsets",
@@ -183,6 +188,9 @@ impl Csr {
         col_index: &[f64],
         values: &[f32],
     ) -> Result<Csr> {
+        // Before `limit - 1` and `rows + 1` below (0 rows panicked, a huge count too).
+        side("rows", rows as f64)?;
+        side("cols", cols as f64)?;
         for (name, list) in [("columnIndices", col_index), ("values", &[][..])] {
             let len = if name == "values" {
                 values.len()
@@ -758,6 +766,38 @@ mod tests {
         }
         let t = Csr::from_triplets(rows, cols, &r, &c, &v).unwrap();
         assert_eq!(t, Csr::from_dense(rows, cols, &dense).unwrap());
+    }
+
+    #[test]
+    fn sides_out_of_range_are_errors_not_panics() {
+        // 0 columns with a column index panicked on `cols - 1` in the message, 0 rows
+        // with a triplet on `limit - 1`, usize::MAX rows on `rows + 1`.
+        let code = |r: Result<Csr>| r.unwrap_err().code();
+        assert_eq!(
+            code(Csr::new(1, 0, vec![1.0], vec![0], vec![0, 1])),
+            "BAD_DIMENSION"
+        );
+        assert_eq!(
+            code(Csr::new(0, 0, vec![], vec![], vec![0])),
+            "BAD_DIMENSION"
+        );
+        assert_eq!(
+            code(Csr::new(usize::MAX, 1, vec![], vec![], vec![0])),
+            "SIZE_OVER_LIMIT"
+        );
+        assert_eq!(
+            code(Csr::from_triplets(0, 1, &[0.0], &[0.0], &[1.0])),
+            "BAD_DIMENSION"
+        );
+        assert_eq!(
+            code(Csr::from_triplets(1, 0, &[0.0], &[0.0], &[1.0])),
+            "BAD_DIMENSION"
+        );
+        assert_eq!(
+            code(Csr::from_triplets(usize::MAX, 1, &[], &[], &[])),
+            "SIZE_OVER_LIMIT"
+        );
+        assert_eq!(code(Csr::from_dense(3, 0, &[])), "BAD_DIMENSION");
     }
 
     #[test]
