@@ -235,6 +235,26 @@ impl BlockSparse {
         )
     }
 
+    /// Refuses a grid whose pattern could not be allocated: its row starts are one
+    /// usize per block row, plus one. `from_blocks` takes a shape with no data behind
+    /// it, so nothing else bounds it: a usize::MAX-row shape panicked on
+    /// `grid_rows + 1`, and 2^29 rows in blocks of 1 asked wasm32 for 2 GiB of
+    /// offsets ("capacity overflow") for an empty matrix.
+    fn check_grid(grid_rows: usize) -> Result<()> {
+        let bytes = (grid_rows as f64 + 1.0) * std::mem::size_of::<usize>() as f64;
+        if bytes > shape::MAX_ARRAY_BYTES {
+            return Err(GpgpuError::DeviceLimit {
+                what: format!("a BlockSparse of {grid_rows} block rows"),
+                needed: bytes,
+                unit: "bytes of WebAssembly memory (its block row offsets)",
+                limit_name: "the largest array WebAssembly allocates (2 GiB)",
+                limit: shape::MAX_ARRAY_BYTES,
+                hint: "Use fewer rows, or larger blocks (blockSize up to 1024).",
+            });
+        }
+        Ok(())
+    }
+
     /// Cuts a row-major matrix into blocks, storing those with any nonzero entry
     /// (NaN counts as nonzero). `block_size` from 1 to [`MAX_BLOCK_SIZE`], else
     /// `BadCount`.
@@ -282,6 +302,7 @@ impl BlockSparse {
     ) -> Result<BlockSparse> {
         let bs = self::block_size(block_size as f64)?;
         let (gr, gc) = Self::grid(shape, bs);
+        Self::check_grid(gr)?;
         let mut order: Vec<usize> = (0..blocks.len()).collect();
         for &(i, j, data) in blocks {
             if i >= gr || j >= gc {
@@ -741,6 +762,15 @@ pub fn reference_product(a: &BlockSparse, b: &BlockSparse) -> Result<Vec<f64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_grid_too_large_to_hold_is_an_error_not_a_panic() {
+        for shape in [Shape::new(usize::MAX, usize::MAX), Shape::new(1 << 29, 1)] {
+            let e = BlockSparse::from_blocks(shape, 1, &[]).unwrap_err();
+            assert_eq!(e.code(), "SIZE_OVER_LIMIT", "{shape:?}: {e}");
+        }
+        assert!(BlockSparse::from_blocks(Shape::new(1 << 20, 1), 1, &[]).is_ok());
+    }
     use crate::random::Mulberry32 as Rng;
 
     fn random_sparse(rng: &mut Rng, shape: Shape, bs: usize, density: f64) -> BlockSparse {
