@@ -107,7 +107,9 @@ pub enum GpgpuError {
         limit: f64,
         hint: &'static str,
     },
-    /// WebGPU ran out of GPU memory (caught by an error scope).
+    /// Memory ran out: the GPU's (WebGPU, caught by an error scope) or
+    /// WebAssembly's (an allocation that memory could not give, refused before it
+    /// aborted). `detail` says which, and for what.
     OutOfMemory { detail: String },
     /// WebGPU reported an error not covered above (a validation or internal error).
     WebGpu { detail: String },
@@ -327,9 +329,9 @@ impl fmt::Display for GpgpuError {
             ),
             GpgpuError::OutOfMemory { detail } => write!(
                 f,
-                "the GPU ran out of memory ({detail}). Free what you no longer need (Run and \
-                 Gpgpu objects: free() in JavaScript, drop in Rust; trim() empties the pool) \
-                 or use smaller matrices."
+                "{detail}. Free what you no longer need (Run, Gpgpu, Csr, Tridiagonal and \
+                 BlockSparse objects: free() in JavaScript, drop in Rust; trim() empties the \
+                 pool) or use smaller matrices."
             ),
             GpgpuError::WebGpu { detail } => write!(
                 f,

@@ -384,7 +384,13 @@ impl Tridiagonal {
     /// the pattern is known, not the values).
     pub fn to_csr(&self) -> Csr {
         let n = self.n();
-        let (mut values, mut columns, mut offsets) = (vec![], vec![], vec![0u32]);
+        // Exact capacities: grown by doubling, the arrays of n = 2^26 (1.9 GB in all)
+        // passed through 2 + 2 GiB of capacity and ran WebAssembly out of memory.
+        let nnz = (3 * n).saturating_sub(2);
+        let mut values = Vec::with_capacity(nnz);
+        let mut columns = Vec::with_capacity(nnz);
+        let mut offsets = Vec::with_capacity(n + 1);
+        offsets.push(0u32);
         for i in 0..n {
             if i > 0 {
                 values.push(self.lower[i - 1]);
@@ -658,12 +664,14 @@ pub fn list_shape(len: usize, width: usize) -> Shape {
     Shape::new(len.div_ceil(width).max(1), width)
 }
 
-/// `data` as a list `width` wide, zero past its end.
-pub fn pack(data: &[f32], width: usize) -> (Shape, Vec<f32>) {
+/// `data` as a list `width` wide, zero past its end; OUT_OF_MEMORY where WebAssembly
+/// memory cannot give the copy (`list_room`).
+pub fn pack(data: &[f32], width: usize) -> Result<(Shape, Vec<f32>)> {
     let shape = list_shape(data.len(), width);
-    let mut out = data.to_vec();
+    let mut out = list_room("values", shape)?;
+    out.extend_from_slice(data);
     out.resize(shape.len(), 0.0);
-    (shape, out)
+    Ok((shape, out))
 }
 
 /// An index as a GPU list stores it: its value (WebGL float textures, exact below
@@ -676,10 +684,33 @@ pub fn encode_index(i: u32, as_bits: bool) -> f32 {
     }
 }
 
-/// A list of indices, packed `width` wide.
-pub fn pack_indices(data: &[u32], width: usize, as_bits: bool) -> (Shape, Vec<f32>) {
-    let v: Vec<f32> = data.iter().map(|&i| encode_index(i, as_bits)).collect();
-    pack(&v, width)
+/// A list of indices, packed `width` wide (one copy: it used to be encoded into one
+/// and then packed into another, twice the bytes at once).
+pub fn pack_indices(data: &[u32], width: usize, as_bits: bool) -> Result<(Shape, Vec<f32>)> {
+    let shape = list_shape(data.len(), width);
+    let mut out = list_room("indices", shape)?;
+    out.extend(data.iter().map(|&i| encode_index(i, as_bits)));
+    out.resize(shape.len(), 0.0);
+    Ok((shape, out))
+}
+
+/// Room for a packed list of `shape`, asked for without aborting: a failed
+/// allocation aborts, a trap that leaves the page's library unusable (spmvAsync of a
+/// tridiagonal of n = 2^26 did so, beside the 2.7 GB that matrix and its Csr held).
+fn list_room(what: &str, shape: Shape) -> Result<Vec<f32>> {
+    let mut out = Vec::new();
+    let bytes = shape.rows as f64 * shape.cols as f64 * 4.0;
+    match out.try_reserve_exact(shape.rows.saturating_mul(shape.cols)) {
+        Ok(()) => Ok(out),
+        Err(_) => Err(GpgpuError::OutOfMemory {
+            detail: format!(
+                "WebAssembly ran out of memory: the {} bytes of a sparse matrix's {what}, \
+                 copied for the GPU, do not fit beside what the page holds there (4 GiB \
+                 at most)",
+                crate::error::js_number(bytes)
+            ),
+        }),
+    }
 }
 
 #[cfg(test)]
@@ -695,6 +726,20 @@ mod tests {
         fn below(&mut self, n: u64) -> u64 {
             (self.0.next_f64() * n as f64) as u64
         }
+    }
+
+    #[test]
+    fn a_packed_list_memory_cannot_give_is_out_of_memory_not_an_abort() {
+        let err = list_room("indices", Shape::new(usize::MAX / 8, 4)).unwrap_err();
+        assert_eq!(err.code(), "OUT_OF_MEMORY");
+        let msg = err.to_string();
+        assert!(msg.starts_with("WebAssembly ran out of memory"), "{msg}");
+        assert!(msg.contains("indices") && msg.contains("free()"), "{msg}");
+        // Packing itself: one copy, zero past the end, indices by value or by bits.
+        let (shape, v) = pack_indices(&[1, 2, 3], 2, false).unwrap();
+        assert_eq!((shape, v), (Shape::new(2, 2), vec![1.0, 2.0, 3.0, 0.0]));
+        let (_, v) = pack_indices(&[7], 1, true).unwrap();
+        assert_eq!(v[0].to_bits(), 7);
     }
 
     #[test]
@@ -1032,7 +1077,7 @@ mod tests {
 
     #[test]
     fn lists_pad_with_zeros_and_indices_round_trip() {
-        let (s, v) = pack(&[1.0, 2.0, 3.0], 2);
+        let (s, v) = pack(&[1.0, 2.0, 3.0], 2).unwrap();
         assert_eq!((s.rows, s.cols), (2, 2));
         assert_eq!(v, [1.0, 2.0, 3.0, 0.0]);
         assert_eq!(list_shape(0, 8), Shape::new(1, 8));

@@ -248,12 +248,16 @@ impl CpuEngine {
     }
 
     pub fn upload(&mut self, shape: Shape, data: &[f32]) -> Result<CpuMatrix> {
-        Ok(self.matrix(shape, data.to_vec()))
+        let mut v = room(shape)?;
+        v.extend_from_slice(data);
+        Ok(self.matrix(shape, v))
     }
 
     pub fn alloc(&mut self, shape: Shape) -> Result<CpuMatrix> {
         let fill = self.shared.poison.get().unwrap_or(0.0);
-        Ok(self.matrix(shape, vec![fill; shape.len()]))
+        let mut v = room(shape)?;
+        v.resize(shape.len(), fill);
+        Ok(self.matrix(shape, v))
     }
 
     pub fn recycle(&mut self, m: CpuMatrix) {
@@ -781,6 +785,27 @@ pub extern "C" fn gpgpu_cpu_alloc(floats: usize) -> *mut f32 {
 pub unsafe extern "C" fn gpgpu_cpu_free(p: *mut f32, floats: usize) {
     // SAFETY: as documented, p came from a Vec of this length and capacity.
     drop(unsafe { Vec::from_raw_parts(p, floats, floats) });
+}
+
+/// Room for a matrix of `shape` in wasm memory, asked for without aborting: the CPU
+/// backend's matrices live there, and a failed allocation aborts, a trap that leaves
+/// the page's library unusable (spmvAsync of a tridiagonal of n = 2^26 did so). The
+/// whole-call checks (`check_memory_on`) leave room for the rest; this catches what
+/// they cannot see, such as the objects the page already holds.
+fn room(shape: Shape) -> Result<Vec<f32>> {
+    let mut v = Vec::new();
+    match v.try_reserve_exact(shape.len()) {
+        Ok(()) => Ok(v),
+        Err(_) => Err(GpgpuError::OutOfMemory {
+            detail: format!(
+                "WebAssembly ran out of memory: a {}x{} matrix of the CPU backend ({} bytes) \
+                 does not fit beside what the page holds there (4 GiB at most)",
+                shape.rows,
+                shape.cols,
+                crate::error::js_number(shape.rows as f64 * shape.cols as f64 * 4.0)
+            ),
+        }),
+    }
 }
 
 #[cfg(test)]

@@ -35,16 +35,31 @@ pub(crate) fn set(obj: &Object, key: &str, value: impl Into<JsValue>) {
 pub(crate) fn matrix_arg(name: &str, value: &JsValue) -> Result<Vec<f32>> {
     let len = array_len(name, value)?;
     check_copies("this call", &[(name, len, 4)])?;
-    Ok(copy_checked(value))
+    copy_checked(value)
 }
 
 /// The float32 copy of an array [`array_len`] has accepted (and [`check_copies`]
-/// allowed).
-pub(crate) fn copy_checked(value: &JsValue) -> Vec<f32> {
-    match value.dyn_ref::<Float32Array>() {
-        Some(a) => a.to_vec(),
-        None => Float32Array::new(value).to_vec(),
+/// allowed). [`check_copies`] cannot see what the page's objects already hold in wasm
+/// memory, so the copy's room is asked for without aborting: OUT_OF_MEMORY, not the
+/// trap (RuntimeError: unreachable) after which the library was unusable.
+pub(crate) fn copy_checked(value: &JsValue) -> Result<Vec<f32>> {
+    let array = match value.dyn_ref::<Float32Array>() {
+        Some(a) => a.clone(),
+        None => Float32Array::new(value),
+    };
+    let len = array.length() as usize;
+    let mut v = Vec::new();
+    if v.try_reserve_exact(len).is_err() {
+        return Err(GpgpuError::OutOfMemory {
+            detail: format!(
+                "WebAssembly ran out of memory: the copy of an array of {len} numbers does \
+                 not fit beside what the page holds there (4 GiB at most)"
+            ),
+        });
     }
+    v.resize(len, 0.0);
+    array.copy_to(&mut v);
+    Ok(v)
 }
 
 /// The length of an array argument (a typed array, or an array of numbers), read

@@ -48,7 +48,7 @@ fn lu_args(
     let la = array_len("a", a)?;
     LuShape::square(n as f64, limit)?.check_a(la)?;
     check_copies("this factorization", &[("a", la, 4)])?;
-    let a = copy_checked(a);
+    let a = copy_checked(a)?;
     let steps = if steps.is_undefined() {
         n
     } else {
@@ -87,8 +87,8 @@ fn solve_args(
     check_copies("this solve", &[("a", la, 4), ("b", lb, 4)])?;
     Ok(SolveArgs {
         n,
-        a: copy_checked(a),
-        b: copy_checked(b),
+        a: copy_checked(a)?,
+        b: copy_checked(b)?,
         nrhs,
     })
 }

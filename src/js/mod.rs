@@ -256,7 +256,7 @@ mod start {
         shape::check_len("a", sa, la)?;
         shape::check_len("b", sb, lb)?;
         check_copies("this product", &[("a", la, 4), ("b", lb, 4)])?;
-        let (a, b) = (copy_checked(a), copy_checked(b));
+        let (a, b) = (copy_checked(a)?, copy_checked(b)?);
         let options = options_arg(options)?;
         Ok(Box::new(move |e| match tiles {
             true => api::begin_product(e, dims, &a, &b, &options),

@@ -199,7 +199,7 @@ impl JsCsr {
             shape::check_len("data", Shape::new(r, c), len)?;
             let copies = [("data", len, 4), ("values", len, 4), ("columns", len, 4)];
             check_copies("Csr.fromDense", &copies)?;
-            Csr::from_dense(r, c, &copy_checked(&data))
+            Csr::from_dense(r, c, &copy_checked(&data)?)
         };
         make().map(|m| register(m).into_js()).map_err(to_js_error)
     }
@@ -444,9 +444,36 @@ impl JsTridiagonal {
 
     /// The same matrix as a Csr (3n − 2 stored entries), for the GPU calls.
     #[wasm_bindgen(js_name = toCsr, unchecked_return_type = "Csr")]
-    pub fn to_csr(&self) -> JsValue {
-        register(self.inner.to_csr()).into_js()
+    pub fn to_csr(&self) -> JsResult<JsValue> {
+        check_csr_room(self.inner.n()).map_err(to_js_error)?;
+        Ok(register(self.inner.to_csr()).into_js())
     }
+}
+
+/// Refuses a tridiagonal's Csr (values and columns of 3n − 2 entries and n + 1
+/// offsets, 4 bytes each: about 28n bytes) that wasm memory cannot hold beside the
+/// diagonals it is made from (12n bytes): past that the copy trapped (RuntimeError:
+/// unreachable), after which the page's library was unusable.
+fn check_csr_room(n: usize) -> Result<()> {
+    let n = n as f64;
+    let entries = (3.0 * n - 2.0).max(0.0);
+    let needed = 8.0 * entries + 4.0 * (n + 1.0) + 12.0 * n;
+    let limit = crate::blocks::grid::MAX_CALL_BYTES;
+    if needed > limit {
+        return Err(GpgpuError::DeviceLimit {
+            what: format!(
+                "toCsr: a tridiagonal matrix of n = {} with its Csr",
+                crate::error::js_number(n)
+            ),
+            needed,
+            unit: "bytes of WebAssembly memory",
+            limit_name: "what the library may hold there (wasm32's 4 GiB less 256 MiB)",
+            limit,
+            hint: "A tridiagonal matrix and its Csr take 40 bytes a row together: n up to \
+                   about 100 million. Use a smaller n.",
+        });
+    }
+    Ok(())
 }
 
 /// Bench matrices live in wasm memory (8 bytes a nonzero, twice while uploading).
@@ -708,5 +735,25 @@ impl JsGpgpu {
                 .map_err(to_js_error)?;
             Ok(power_object(&p).into())
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tridiagonal_whose_csr_memory_cannot_hold_is_size_over_limit() {
+        // n = 2^26 (2.7 GB with its Csr) converts; 2^27 trapped in toCsr.
+        assert!(check_csr_room(1 << 26).is_ok());
+        let err = check_csr_room(1 << 27).unwrap_err();
+        assert_eq!(err.code(), "SIZE_OVER_LIMIT");
+        let msg = err.to_string();
+        assert!(
+            msg.starts_with("toCsr: a tridiagonal matrix of n = 134217728"),
+            "{msg}"
+        );
+        assert!(msg.contains("40 bytes a row"), "{msg}");
+        assert!(check_csr_room(0).is_ok() && check_csr_room(1).is_ok());
     }
 }

@@ -50,14 +50,14 @@ pub fn width(e: &Engine) -> usize {
 }
 
 fn upload_list(e: &mut Engine, data: &[f32], width: usize) -> Result<Matrix> {
-    let (shape, packed) = sparse::pack(data, width);
+    let (shape, packed) = sparse::pack(data, width)?;
     e.upload(shape, Layout::Scalar, &packed, 0.0)
 }
 
 fn upload_indices(e: &mut Engine, data: &[u32], width: usize) -> Result<Matrix> {
     // WebGL samples floats: indices must be exact as floats there.
     let as_bits = e.backend() != Backend::WebGl;
-    let (shape, packed) = sparse::pack_indices(data, width, as_bits);
+    let (shape, packed) = sparse::pack_indices(data, width, as_bits)?;
     e.upload(shape, Layout::Scalar, &packed, 0.0)
 }
 

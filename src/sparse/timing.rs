@@ -111,7 +111,7 @@ pub async fn stream(h: &Handle, len: usize, repeats: usize) -> Result<Timing> {
     h.ready().await?;
     let width = h.with(|e| Ok(super::width(e)))?;
     let data: Vec<f32> = (0..len).map(|k| (k % 13) as f32).collect();
-    let (shape, packed) = sparse::pack(&data, width);
+    let (shape, packed) = sparse::pack(&data, width)?;
     let p = h.with(|e| e.upload(shape, Layout::Scalar, &packed, 0.0))?;
     let q = h.with(|e| e.upload(shape, Layout::Scalar, &packed, 0.0));
     let q = match q {

@@ -91,7 +91,7 @@ impl Checks {
                         let message = v.unchecked_into::<GpuError>().message();
                         Some(match filter {
                             GpuErrorFilter::OutOfMemory => GpgpuError::OutOfMemory {
-                                detail: format!("{what}: {message}"),
+                                detail: format!("the GPU ran out of memory ({what}: {message})"),
                             },
                             _ => GpgpuError::WebGpu {
                                 detail: format!("{what}: {message}"),

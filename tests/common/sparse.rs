@@ -335,7 +335,7 @@ pub async fn csr_from_javascript_and_its_errors(setup: Setup) {
         [3.0, 0.0, 0.0, 1.0, 0.0, 0.0, 2.0, 0.0, 5.0]
     );
     let tri = JsTridiagonal::new(js(&[1.0]), js(&[2.0, 3.0]), js(&[4.0])).unwrap();
-    let tc = tri.to_csr();
+    let tc = tri.to_csr().unwrap();
     assert_eq!(
         floats(&call(&tc, "toDense", &[]).unwrap()),
         [2.0, 4.0, 1.0, 3.0]
