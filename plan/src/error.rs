@@ -153,6 +153,25 @@ impl GpgpuError {
     }
 }
 
+/// An empty Vec with room for `len` values, asked for without aborting: a failed
+/// allocation aborts, a trap (RuntimeError: unreachable) that leaves the page's
+/// library unusable, where wasm memory's 4 GiB, shared with every object the page
+/// holds, cannot give it. `what` names the copy in the OUT_OF_MEMORY error.
+pub fn room<T>(len: usize, what: impl FnOnce() -> String) -> Result<Vec<T>> {
+    let mut v = Vec::new();
+    match v.try_reserve_exact(len) {
+        Ok(()) => Ok(v),
+        Err(_) => Err(GpgpuError::OutOfMemory {
+            detail: format!(
+                "WebAssembly ran out of memory: {} ({} bytes) does not fit beside what the \
+                 page holds there (4 GiB at most)",
+                what(),
+                js_number(len as f64 * std::mem::size_of::<T>() as f64)
+            ),
+        }),
+    }
+}
+
 /// A number as JavaScript prints it, so a message repeats what the caller passed:
 /// `Infinity` rather than `inf`, `1e+300` rather than 301 digits.
 pub fn js_number(v: f64) -> String {

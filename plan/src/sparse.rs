@@ -694,23 +694,14 @@ pub fn pack_indices(data: &[u32], width: usize, as_bits: bool) -> Result<(Shape,
     Ok((shape, out))
 }
 
-/// Room for a packed list of `shape`, asked for without aborting: a failed
-/// allocation aborts, a trap that leaves the page's library unusable (spmvAsync of a
-/// tridiagonal of n = 2^26 did so, beside the 2.7 GB that matrix and its Csr held).
+/// Room for a packed list of `shape` (`crate::error::room`: spmvAsync of a
+/// tridiagonal of n = 2^26 aborted here, beside the 2.7 GB that matrix and its Csr
+/// held).
 fn list_room(what: &str, shape: Shape) -> Result<Vec<f32>> {
-    let mut out = Vec::new();
-    let bytes = shape.rows as f64 * shape.cols as f64 * 4.0;
-    match out.try_reserve_exact(shape.rows.saturating_mul(shape.cols)) {
-        Ok(()) => Ok(out),
-        Err(_) => Err(GpgpuError::OutOfMemory {
-            detail: format!(
-                "WebAssembly ran out of memory: the {} bytes of a sparse matrix's {what}, \
-                 copied for the GPU, do not fit beside what the page holds there (4 GiB \
-                 at most)",
-                crate::error::js_number(bytes)
-            ),
-        }),
-    }
+    let len = shape.rows.saturating_mul(shape.cols);
+    crate::error::room(len, || {
+        format!("a sparse matrix's {what}, copied for the GPU")
+    })
 }
 
 #[cfg(test)]

@@ -787,25 +787,14 @@ pub unsafe extern "C" fn gpgpu_cpu_free(p: *mut f32, floats: usize) {
     drop(unsafe { Vec::from_raw_parts(p, floats, floats) });
 }
 
-/// Room for a matrix of `shape` in wasm memory, asked for without aborting: the CPU
-/// backend's matrices live there, and a failed allocation aborts, a trap that leaves
-/// the page's library unusable (spmvAsync of a tridiagonal of n = 2^26 did so). The
-/// whole-call checks (`check_memory_on`) leave room for the rest; this catches what
-/// they cannot see, such as the objects the page already holds.
+/// Room for a matrix of `shape` in wasm memory, where the CPU backend's matrices live
+/// (`crate::error::room`): the whole-call checks (`check_memory_on`) leave room for the
+/// rest, but cannot see the objects the page already holds (spmvAsync of a tridiagonal
+/// of n = 2^26 aborted here).
 fn room(shape: Shape) -> Result<Vec<f32>> {
-    let mut v = Vec::new();
-    match v.try_reserve_exact(shape.len()) {
-        Ok(()) => Ok(v),
-        Err(_) => Err(GpgpuError::OutOfMemory {
-            detail: format!(
-                "WebAssembly ran out of memory: a {}x{} matrix of the CPU backend ({} bytes) \
-                 does not fit beside what the page holds there (4 GiB at most)",
-                shape.rows,
-                shape.cols,
-                crate::error::js_number(shape.rows as f64 * shape.cols as f64 * 4.0)
-            ),
-        }),
-    }
+    crate::error::room(shape.len(), || {
+        format!("a {}x{} matrix of the CPU backend", shape.rows, shape.cols)
+    })
 }
 
 #[cfg(test)]

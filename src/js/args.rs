@@ -48,15 +48,7 @@ pub(crate) fn copy_checked(value: &JsValue) -> Result<Vec<f32>> {
         None => Float32Array::new(value),
     };
     let len = array.length() as usize;
-    let mut v = Vec::new();
-    if v.try_reserve_exact(len).is_err() {
-        return Err(GpgpuError::OutOfMemory {
-            detail: format!(
-                "WebAssembly ran out of memory: the copy of an array of {len} numbers does \
-                 not fit beside what the page holds there (4 GiB at most)"
-            ),
-        });
-    }
+    let mut v = crate::error::room(len, || format!("the copy of an array of {len} numbers"))?;
     v.resize(len, 0.0);
     array.copy_to(&mut v);
     Ok(v)
