@@ -49,8 +49,11 @@ pub(crate) fn copy_checked(value: &JsValue) -> Result<Vec<f32>> {
     };
     let len = array.length() as usize;
     let mut v = crate::error::room(len, || format!("the copy of an array of {len} numbers"))?;
-    v.resize(len, 0.0);
-    array.copy_to(&mut v);
+    // Copied into the reserved room as it is: zero-filling it first (resize) was a
+    // second pass over the bytes, 64 MiB at n = 4096.
+    array.copy_to_uninit(&mut v.spare_capacity_mut()[..len]);
+    // SAFETY: copy_to_uninit initialised the first `len` elements.
+    unsafe { v.set_len(len) };
     Ok(v)
 }
 
