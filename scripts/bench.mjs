@@ -25,14 +25,15 @@
 //       .gpuchrome/extra/, writes .gpuchrome/run-on-gpu-bench.sh (run-on-gpu.sh with
 //       --enable-webgpu-developer-features added) and prints the two device calls
 //       (../shared/gpu-browser/README.md); the page starts no new configuration after
-//       SECS - 90 s (?deadline=), so it always posts
+//       SECS - 90 s (?deadline=), so it always posts; it heats the GPU 1.5 s before each
+//       compute-only sample (?heat=1500) unless the query says otherwise
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { ROOT, writeResults } from './bench/write-results.mjs';
 import { readParams } from '../www/bench-params.js';
 import { untrackedPageFiles } from './bench/page-files.mjs';
-import { withDeveloperFeatures } from './bench/gpu-script.mjs';
+import { gpuQuery, withDeveloperFeatures } from './bench/gpu-script.mjs';
 
 const HELP = readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(1)
   .filter((l, k, all) => all.slice(0, k + 1).every((m) => m.startsWith('//'))).map((l) => l.slice(3)).join('\n');
@@ -104,14 +105,8 @@ function stageGpu(args) {
     bytes += statSync(dst).size;
     console.log(`staged ${f}`);
   }
-  const q = new URLSearchParams(args.query);
-  q.set('post', '1');
-  if (!q.has('browserFlags')) q.set('browserFlags', browserFlags.join(','));
-  if (!q.has('sizes')) q.set('sizes', '1024,2048,4096');
   const secs = args.secs || 540;
-  // The page stops starting new configurations 90 s before the bound, so the run
-  // always posts its JSON (a run of 2026-11-23 hit the bound inside gpu.js's chain).
-  if (!q.has('deadline')) q.set('deadline', String(Math.max(60, secs - 90)));
+  const q = gpuQuery(args.query, browserFlags, secs);
   const partB = statSync(join(gc, 'gpuchrome.tar.xz.part-ab')).size;
   console.log(`\n.gpuchrome/extra: ${(bytes / 2 ** 20).toFixed(1)} MiB (+ part-ab ${(partB / 2 ** 20).toFixed(1)} MiB; the device tool carries 64 MiB a call)`);
   console.log(`\nThen two device calls, the second within 30 s of the first:

@@ -197,7 +197,7 @@ export function envSummary(result) {
     lines.push(`- WebGPU systems: single = squareAsync / tensor.data() (upload, one product, mapAsync readback); ` +
       `chain = squareRepeatedlyAsync / P matMuls then data() (one upload, P passes, one readback; per pass = time / P), ` +
       `both as wall clock around the Promise, exactly like the WebGL async twins`);
-    lines.push(`- chain, ${e.chainExtras.wall}`);
+    lines.push(`- chain, ${e.chainExtras.wall}${p.heatMs !== undefined ? ` (this run: heat = ${p.heatMs} ms)` : ''}`);
     lines.push(`- chain, ${e.chainExtras.gpu}`);
   }
   return lines.join('\n');

@@ -26,3 +26,24 @@ export function withDeveloperFeatures(script) {
     browserFlags: [...new Set(out.split('\n').filter((l) => !/^\s*#/.test(l)).join('\n').match(FLAG_RE) || [])],
   };
 }
+
+/**
+ * The bench page's query for a GPU run: `query` (the caller's) with what such a run needs
+ * unless the caller set it: post=1, the browser's flags, sizes, the deadline (90 s before
+ * the bound `secs`, so the page always posts its JSON: a run of 2026-11-23 hit the bound
+ * inside gpu.js's chain) and heat=1500. A GPU's clock governor lowers the SM clock after
+ * seconds of partial use and raises it slowly: with the page's 250 ms of heat the H200's
+ * n = 1024 samples ran at 1,185-1,455 MHz in some runs and 1,980 in others (0.090 against
+ * 0.071 ms a pass); 1.5 s of back-to-back work before each sample brought both libraries'
+ * samples to the full clock in every run (bench/NOTES.md, 2026-11-29). SwiftShader keeps
+ * the page's 250: it has no clocks to wait for.
+ */
+export function gpuQuery(query, browserFlags, secs) {
+  const q = new URLSearchParams(query);
+  q.set('post', '1');
+  if (!q.has('browserFlags')) q.set('browserFlags', browserFlags.join(','));
+  if (!q.has('sizes')) q.set('sizes', '1024,2048,4096');
+  if (!q.has('heat')) q.set('heat', '1500');
+  if (!q.has('deadline')) q.set('deadline', String(Math.max(60, secs - 90)));
+  return q;
+}

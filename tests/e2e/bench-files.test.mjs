@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { DEFAULT_SIZES, DEFAULT_SKIP, PEER_FILES, PEER_SCRIPTS, readParams } from '../../www/bench-params.js';
 import { markdownReport } from '../../www/bench-report.js';
 import { renderPlot } from '../../www/bench-plot.js';
-import { withDeveloperFeatures } from '../../scripts/bench/gpu-script.mjs';
+import { gpuQuery, withDeveloperFeatures } from '../../scripts/bench/gpu-script.mjs';
 import { untrackedPageFiles } from '../../scripts/bench/page-files.mjs';
 import { RESULTS, ROOT, writeResults } from '../../scripts/bench/write-results.mjs';
 
@@ -72,6 +72,13 @@ test('the GPU run script gets --enable-webgpu-developer-features, and the result
   const shared = join(ROOT, '..', 'shared', 'gpu-browser', 'run-on-gpu.sh');
   if (existsSync(shared)) assert.equal(withDeveloperFeatures(readFileSync(shared, 'utf8')).added, true, 'the real script has the flag to extend');
   assert.deepEqual(readParams(`?browserFlags=${browserFlags.join(',')}`).browserFlags, browserFlags);
+  // The page's query: 1.5 s of heat (the clock governor), a deadline before the bound; the caller's values win.
+  const q = gpuQuery('sizes=1024', browserFlags, 300);
+  assert.equal(readParams(`?${q}`).heatMs, 1500);
+  assert.equal(q.get('deadline'), '210');
+  assert.deepEqual(readParams(`?${q}`).browserFlags, browserFlags);
+  assert.equal(readParams(`?${gpuQuery('heat=250', browserFlags, 300)}`).heatMs, 250);
+  assert.deepEqual(readParams(`?${q}`).problems, []);
 });
 
 test('default systems: everything but the slow WebGL kernels\' async twins; --systems webgpu picks the WebGPU ones', () => {
@@ -113,7 +120,7 @@ function webgpuResult() {
     }
   }
   return {
-    schema: 1, date: '2026-11-24T00:00:00Z', label: 'h100', params: { sizes: [1024, 2048], passes: 4, repeats: 5, capS: 20, minSampleMs: 25, skipFactor: 3, seed: 1 }, systems, records,
+    schema: 1, date: '2026-11-24T00:00:00Z', label: 'h100', params: { sizes: [1024, 2048], passes: 4, repeats: 5, capS: 20, minSampleMs: 25, skipFactor: 3, seed: 1, heatMs: 1500 }, systems, records,
     env: { renderer: 'ANGLE (NVIDIA, Vulkan 1.4.312 (NVIDIA H100 80GB HBM3))', browserFlags: ['--enable-unsafe-webgpu', '--enable-webgpu-developer-features'],
       webgpuTimestamps: { timestampQuery: true, quantised: false, quantumNs: 32 },
       chainExtras: { wall: 'compute only, wall clock: …', gpu: 'GPU timestamps: …' } },
@@ -132,6 +139,7 @@ test('the report compares the WebGPU kernels with TF.js WebGPU and WebGL blocked
   assert.match(md, /\| 2048 \| gpgpu WebGPU register \| [^|]+ \| [^|]+ \| [^|]+ \| 3\.00e-7 \/ 3\.00e-7 \|/);
   assert.match(md, /WebGPU timestamp queries: not quantised/);
   assert.match(md, /browser flags: --enable-unsafe-webgpu --enable-webgpu-developer-features/);
+  assert.match(md, /chain, compute only, wall clock:[^\n]*\(this run: heat = 1500 ms\)/, 'the heat a run used is in its report');
   assert.doesNotMatch(md, /undefined|NaN/);
   const svg = renderPlot(result);
   for (const label of ['gpgpu WebGPU global', 'gpgpu WebGPU tiled16', 'gpgpu WebGPU register', 'TF.js WebGPU data()']) {
