@@ -462,11 +462,12 @@ pub struct Atlas {
 }
 
 impl Atlas {
-    /// Atlas rows at most `width` entries wide (at least one tile).
+    /// Atlas rows at most `width` entries wide (at least one tile; a tile with no
+    /// columns counts as one column wide there, where it divided by zero).
     pub fn new(tile: Shape, width: usize) -> Atlas {
         Atlas {
             tile,
-            per_row: (width / tile.cols).max(1),
+            per_row: (width / tile.cols.max(1)).max(1),
         }
     }
 
@@ -497,6 +498,10 @@ impl Atlas {
     /// the atlas matrix.
     pub fn pack(&self, values: &[f32]) -> Vec<f32> {
         let t = self.tile;
+        if t.is_empty() {
+            // Tiles with no entries: nothing to place (len / 0 and chunks(0) panicked).
+            return vec![0f32; self.shape(0).len()];
+        }
         let shape = self.shape(values.len() / t.len());
         let mut out = vec![0f32; shape.len()];
         for (s, tile) in values.chunks(t.len()).enumerate() {
@@ -670,9 +675,10 @@ impl IndexTable {
         })
     }
 
-    /// The table as a matrix `width` wide (a WebGL texture; the tail is 0).
+    /// The table as a matrix `width` wide (a WebGL texture; the tail is 0). A width
+    /// of 0 is taken as 1, where it divided by zero.
     pub fn shape(&self, width: usize) -> Shape {
-        Shape::new(self.data.len().div_ceil(width).max(1), width)
+        crate::sparse::list_shape(self.data.len(), width)
     }
 
     /// The table padded to fill [`IndexTable::shape`].
@@ -726,12 +732,10 @@ impl Numeric {
         }
     }
 
-    /// The flags matrix: one float per stored block of C, `index_width` per row.
+    /// The flags matrix: one float per stored block of C, `index_width` per row (an
+    /// `index_width` of 0 taken as 1, where it divided by zero).
     pub fn flags_shape(&self) -> Shape {
-        Shape::new(
-            self.out_blocks.div_ceil(self.index_width).max(1),
-            self.index_width,
-        )
+        crate::sparse::list_shape(self.out_blocks, self.index_width)
     }
 }
 
@@ -762,6 +766,27 @@ pub fn reference_product(a: &BlockSparse, b: &BlockSparse) -> Result<Vec<f64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn zero_widths_and_empty_tiles_do_not_divide_by_zero() {
+        // Public, so a Rust caller can pass these: each divided by zero (a panic).
+        let atlas = Atlas::new(Shape::new(2, 0), 8);
+        assert_eq!(atlas.per_row, 8);
+        assert!(Atlas::square(0, 8).pack(&[]).is_empty());
+        let p = Pattern::empty(1, 1);
+        let table = IndexTable::new((&p, &[]), (&p, &[]), &p).unwrap();
+        assert_eq!(table.shape(0).cols, 1);
+        assert_eq!(table.padded(0).len(), table.shape(1).len());
+        let numeric = Numeric::new(Atlas::square(2, 8), &table, &p, &p, 0);
+        assert_eq!(numeric.flags_shape(), Shape::new(1, 1));
+        let passes = crate::homography::RansacPasses {
+            count: 1,
+            points: 4,
+            width: 0,
+            threshold: 1.0,
+        };
+        assert_eq!(passes.list(16), Shape::new(16, 1));
+    }
 
     #[test]
     fn a_grid_too_large_to_hold_is_an_error_not_a_panic() {

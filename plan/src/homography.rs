@@ -23,9 +23,10 @@ pub struct RansacPasses {
 }
 
 impl RansacPasses {
-    /// A list of `len` floats as a matrix `width` wide.
+    /// A list of `len` floats as a matrix `width` wide (a width of 0 taken as 1,
+    /// where it divided by zero).
     pub fn list(&self, len: usize) -> crate::shape::Shape {
-        crate::shape::Shape::new(len.div_ceil(self.width).max(1), self.width)
+        crate::sparse::list_shape(len, self.width)
     }
 }
 
@@ -122,10 +123,27 @@ pub fn check_options(o: &RansacOptions) -> Result<()> {
     Ok(())
 }
 
-/// `iterations` samples of 4 distinct point indices (of `n`), from `seed`.
-pub fn samples(n: usize, iterations: usize, seed: u32) -> Vec<[u32; 4]> {
+/// `iterations` samples of 4 distinct point indices (of `n`), from `seed`. n from 4
+/// to u32::MAX (fewer points have no 4 distinct ones: n = 0 divided by zero and 1 to 3
+/// looped forever; the indices are u32) and iterations from 1 to [`MAX_ITERATIONS`]
+/// (as [`check_options`] takes them), else BAD_ARGUMENT.
+pub fn samples(n: usize, iterations: usize, seed: u32) -> Result<Vec<[u32; 4]>> {
+    if !(4..=u32::MAX as usize).contains(&n) {
+        return Err(GpgpuError::BadArgument {
+            name: "n".into(),
+            detail: format!(
+                "is {n}: a sample is 4 distinct points of n, so n is a whole number from 4 \
+                 to {} (the points' indices are u32)",
+                u32::MAX
+            ),
+        });
+    }
+    check_options(&RansacOptions {
+        iterations,
+        ..Default::default()
+    })?;
     let mut rng = Mulberry32::new(seed);
-    (0..iterations)
+    Ok((0..iterations)
         .map(|_| {
             let mut s = [0u32; 4];
             let mut k = 0;
@@ -138,7 +156,7 @@ pub fn samples(n: usize, iterations: usize, seed: u32) -> Vec<[u32; 4]> {
             }
             s
         })
-        .collect()
+        .collect())
 }
 
 /// Hartley normalisation of points: the similarity T that moves their centroid to
@@ -346,7 +364,7 @@ pub fn ransac_reference(src: &[f32], dst: &[f32], o: &RansacOptions) -> Result<O
     let n = check_points(src, dst)?;
     check_options(o)?;
     let (s, d) = (pairs(src), pairs(dst));
-    let counts: Vec<u32> = samples(n, o.iterations, o.seed)
+    let counts: Vec<u32> = samples(n, o.iterations, o.seed)?
         .iter()
         .map(|idx| {
             let ps: Vec<_> = idx.iter().map(|&i| s[i as usize]).collect();
@@ -363,7 +381,7 @@ pub fn ransac_reference(src: &[f32], dst: &[f32], o: &RansacOptions) -> Result<O
     if count == 0 {
         return Ok(None);
     }
-    let idx = samples(n, o.iterations, o.seed)[b];
+    let idx = samples(n, o.iterations, o.seed)?[b];
     let ps: Vec<_> = idx.iter().map(|&i| s[i as usize]).collect();
     let qs: Vec<_> = idx.iter().map(|&i| d[i as usize]).collect();
     let h0 = fit(&ps, &qs).expect("scored, so it fitted");
@@ -435,17 +453,40 @@ pub(crate) mod tests {
 
     #[test]
     fn samples_are_distinct_and_seeded() {
-        let s = samples(10, 100, 7);
-        assert_eq!(s, samples(10, 100, 7));
-        assert_ne!(s, samples(10, 100, 8));
+        let s = samples(10, 100, 7).unwrap();
+        assert_eq!(s, samples(10, 100, 7).unwrap());
+        assert_ne!(s, samples(10, 100, 8).unwrap());
         for idx in &s {
             for i in 0..4 {
                 assert!(idx[i] < 10 && !idx[..i].contains(&idx[i]));
             }
         }
         assert_eq!(
-            samples(4, 1, 1)[0].iter().map(|&i| 1u32 << i).sum::<u32>(),
+            samples(4, 1, 1).unwrap()[0]
+                .iter()
+                .map(|&i| 1u32 << i)
+                .sum::<u32>(),
             15
+        );
+    }
+
+    #[test]
+    fn samples_of_too_few_points_or_bad_counts_are_errors() {
+        // n = 0 divided by zero; 1 to 3 points looped forever looking for a 4th
+        // distinct one; a huge count asked for its whole Vec at once.
+        let past_u32 = (usize::BITS > 32).then_some(usize::MAX);
+        for n in [0, 1, 3].into_iter().chain(past_u32) {
+            let e = samples(n, 10, 1).unwrap_err();
+            assert_eq!(e.code(), "BAD_ARGUMENT");
+            assert!(e.to_string().starts_with(&format!("n: is {n}")), "{e}");
+        }
+        for iterations in [0, MAX_ITERATIONS + 1, usize::MAX] {
+            let e = samples(10, iterations, 1).unwrap_err();
+            assert!(e.to_string().starts_with("options.iterations"), "{e}");
+        }
+        assert_eq!(
+            samples(10, MAX_ITERATIONS, 1).unwrap().len(),
+            MAX_ITERATIONS
         );
     }
 

@@ -149,10 +149,16 @@ pub fn mesh_side(value: f64, n: usize) -> Result<usize> {
 }
 
 /// Where each of the q parts of 0..n starts (q + 1 offsets, the last n): the first
-/// n mod q parts are one longer.
-pub fn partition(n: usize, q: usize) -> Vec<usize> {
+/// n mod q parts are one longer. q = 0 (no parts to cut n into) is BAD_ARGUMENT.
+pub fn partition(n: usize, q: usize) -> Result<Vec<usize>> {
+    if q == 0 {
+        return Err(GpgpuError::BadArgument {
+            name: "q".into(),
+            detail: "is 0: n is cut into q parts, so q must be at least 1".into(),
+        });
+    }
     let (size, longer) = (n / q, n % q);
-    (0..=q).map(|p| p * size + p.min(longer)).collect()
+    Ok((0..=q).map(|p| p * size + p.min(longer)).collect())
 }
 
 /// "i", "(i+2) mod 3": how a block index shifted by `k` reads in a label.
@@ -174,16 +180,16 @@ struct Mesh {
 }
 
 impl Mesh {
-    fn new(n: usize, q: usize) -> Mesh {
+    fn new(n: usize, q: usize) -> Result<Mesh> {
         let held = (0..q * q)
             .map(|k| ([k / q, k % q], [k / q, k % q]))
             .collect();
-        Mesh {
+        Ok(Mesh {
             q,
-            offsets: partition(n, q),
+            offsets: partition(n, q)?,
             held,
             steps: Vec::new(),
-        }
+        })
     }
 
     fn nodes(&self) -> impl Iterator<Item = Index> {
@@ -282,7 +288,7 @@ impl MeshPlan {
     /// 1..=min(8, n) is `BadArgument`.
     pub fn new(algorithm: Algorithm, n: usize, q: usize) -> Result<MeshPlan> {
         let q = mesh_side(q as f64, n)?;
-        let mesh = Mesh::new(n, q);
+        let mesh = Mesh::new(n, q)?;
         let mesh = match algorithm {
             Algorithm::Fox => fox(mesh),
             Algorithm::Cannon => cannon(mesh),
@@ -452,11 +458,11 @@ mod tests {
 
     #[test]
     fn parts_are_as_even_as_possible_and_cover_n() {
-        assert_eq!(partition(10, 3), [0, 4, 7, 10]);
-        assert_eq!(partition(16, 8), [0, 2, 4, 6, 8, 10, 12, 14, 16]);
-        assert_eq!(partition(3, 3), [0, 1, 2, 3]);
+        assert_eq!(partition(10, 3).unwrap(), [0, 4, 7, 10]);
+        assert_eq!(partition(16, 8).unwrap(), [0, 2, 4, 6, 8, 10, 12, 14, 16]);
+        assert_eq!(partition(3, 3).unwrap(), [0, 1, 2, 3]);
         for (n, q) in cases() {
-            let offsets = partition(n, q);
+            let offsets = partition(n, q).unwrap();
             let sizes: Vec<usize> = offsets.windows(2).map(|w| w[1] - w[0]).collect();
             assert_eq!(offsets[q], n);
             assert!(sizes.iter().all(|&s| s == n / q || s == n / q + 1));
@@ -739,5 +745,13 @@ mod tests {
             assert!(msg.contains(&format!("from 1 to {limit}")), "{msg}");
         }
         assert!(MeshPlan::fox(3, 4).is_err() && MeshPlan::cannon(0, 1).is_err());
+    }
+
+    #[test]
+    fn zero_parts_are_an_error_not_a_division_by_zero() {
+        let e = partition(4, 0).unwrap_err();
+        assert_eq!(e.code(), "BAD_ARGUMENT");
+        assert!(e.to_string().starts_with("q: is 0"), "{e}");
+        assert_eq!(partition(0, 2).unwrap(), [0, 0, 0]);
     }
 }

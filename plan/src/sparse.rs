@@ -659,15 +659,31 @@ pub fn jacobi_parts(a: &Csr, b: &[f32]) -> Result<(Csr, Vec<f32>)> {
     Ok((t, c))
 }
 
-/// The shape of a list of `len` floats, `width` per row (at least one row).
+/// The shape of a list of `len` floats, `width` per row (at least one row, and at
+/// least one float per row: a width of 0 is taken as 1, where it divided by zero).
 pub fn list_shape(len: usize, width: usize) -> Shape {
+    let width = width.max(1);
     Shape::new(len.div_ceil(width).max(1), width)
+}
+
+/// A list's width as `pack` and `pack_indices` take it: 0 is BAD_ARGUMENT (a Rust
+/// caller can pass it; the library passes the device's list width).
+fn list_width(width: usize) -> Result<usize> {
+    if width == 0 {
+        return Err(bad(
+            "width",
+            "is 0: a list holds at least one float per row (the library uses the device's \
+             list width, at most its largest texture side)"
+                .into(),
+        ));
+    }
+    Ok(width)
 }
 
 /// `data` as a list `width` wide, zero past its end; OUT_OF_MEMORY where WebAssembly
 /// memory cannot give the copy (`list_room`).
 pub fn pack(data: &[f32], width: usize) -> Result<(Shape, Vec<f32>)> {
-    let shape = list_shape(data.len(), width);
+    let shape = list_shape(data.len(), list_width(width)?);
     let mut out = list_room("values", shape)?;
     out.extend_from_slice(data);
     out.resize(shape.len(), 0.0);
@@ -687,7 +703,7 @@ pub fn encode_index(i: u32, as_bits: bool) -> f32 {
 /// A list of indices, packed `width` wide (one copy: it used to be encoded into one
 /// and then packed into another, twice the bytes at once).
 pub fn pack_indices(data: &[u32], width: usize, as_bits: bool) -> Result<(Shape, Vec<f32>)> {
-    let shape = list_shape(data.len(), width);
+    let shape = list_shape(data.len(), list_width(width)?);
     let mut out = list_room("indices", shape)?;
     out.extend(data.iter().map(|&i| encode_index(i, as_bits)));
     out.resize(shape.len(), 0.0);
@@ -1072,6 +1088,15 @@ mod tests {
         assert_eq!((s.rows, s.cols), (2, 2));
         assert_eq!(v, [1.0, 2.0, 3.0, 0.0]);
         assert_eq!(list_shape(0, 8), Shape::new(1, 8));
+        // Width 0 divided by zero (a panic): refused where packing, 1 in the shape.
+        for e in [
+            pack(&[1.0], 0).unwrap_err(),
+            pack_indices(&[1], 0, true).unwrap_err(),
+        ] {
+            assert_eq!(e.code(), "BAD_ARGUMENT");
+            assert!(e.to_string().starts_with("width: is 0"), "{e}");
+        }
+        assert_eq!(list_shape(3, 0), Shape::new(3, 1));
         let big = (1u32 << 24) + 1;
         assert_eq!(encode_index(big, true).to_bits(), big);
         assert_eq!(encode_index(5, false), 5.0);

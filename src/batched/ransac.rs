@@ -115,7 +115,7 @@ fn queue(
         pts.extend_from_slice(&normalised(ns, s[0], s[1]));
         pts.extend_from_slice(&normalised(nd, d[0], d[1]));
     }
-    let samples: Vec<f32> = homography::samples(n, o.iterations, o.seed)
+    let samples: Vec<f32> = homography::samples(n, o.iterations, o.seed)?
         .iter()
         .flat_map(|s| s.map(|i| i as f32))
         .collect();

@@ -174,6 +174,7 @@ pub async fn outliers_and_noise_leave_the_true_inliers(backend: Backend) {
 fn reference_counts(src: &[f32], dst: &[f32], o: &RansacOptions) -> Vec<u32> {
     let (s, d) = (homography::pairs(src), homography::pairs(dst));
     homography::samples(s.len(), o.iterations, o.seed)
+        .unwrap()
         .iter()
         .map(|idx| {
             let ps: Vec<_> = idx.iter().map(|&i| s[i as usize]).collect();
