@@ -235,6 +235,14 @@ impl BlockSparse {
         )
     }
 
+    /// Rows and columns from 1, BAD_DIMENSION otherwise, as JavaScript's fromDense and
+    /// fromBlocks take them: a 0x0 matrix was made here, and refused there.
+    fn check_sides(shape: Shape) -> Result<()> {
+        shape::dimension("rows", shape.rows as f64, usize::MAX)?;
+        shape::dimension("cols", shape.cols as f64, usize::MAX)?;
+        Ok(())
+    }
+
     /// Refuses a grid whose pattern could not be allocated: its row starts are one
     /// usize per block row, plus one. `from_blocks` takes a shape with no data behind
     /// it, so nothing else bounds it: a usize::MAX-row shape panicked on
@@ -259,6 +267,7 @@ impl BlockSparse {
     /// (NaN counts as nonzero). `block_size` from 1 to [`MAX_BLOCK_SIZE`], else
     /// `BadCount`.
     pub fn from_dense(shape: Shape, data: &[f32], block_size: usize) -> Result<BlockSparse> {
+        Self::check_sides(shape)?;
         shape::check_len("data", shape, data.len())?;
         let bs = self::block_size(block_size as f64)?;
         let (gr, gc) = Self::grid(shape, bs);
@@ -300,6 +309,7 @@ impl BlockSparse {
         block_size: usize,
         blocks: &[(usize, usize, &[f32])],
     ) -> Result<BlockSparse> {
+        Self::check_sides(shape)?;
         let bs = self::block_size(block_size as f64)?;
         let (gr, gc) = Self::grid(shape, bs);
         Self::check_grid(gr)?;
@@ -796,6 +806,22 @@ mod tests {
         }
         assert!(BlockSparse::from_blocks(Shape::new(1 << 20, 1), 1, &[]).is_ok());
     }
+
+    #[test]
+    fn zero_rows_or_columns_are_refused_as_javascript_refuses_them() {
+        for (rows, cols, name) in [(0, 0, "rows"), (0, 3, "rows"), (3, 0, "cols")] {
+            let shape = Shape::new(rows, cols);
+            for e in [
+                BlockSparse::from_dense(shape, &[], 2).unwrap_err(),
+                BlockSparse::from_blocks(shape, 2, &[]).unwrap_err(),
+            ] {
+                assert_eq!(e.code(), "BAD_DIMENSION");
+                let want = format!("{name} = 0: a dimension must be a whole number >= 1.");
+                assert_eq!(e.to_string(), want);
+            }
+        }
+    }
+
     use crate::random::Mulberry32 as Rng;
 
     fn random_sparse(rng: &mut Rng, shape: Shape, bs: usize, density: f64) -> BlockSparse {

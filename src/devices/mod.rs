@@ -141,6 +141,10 @@ impl Devices {
         ratios_choice: &Ratios,
         options: &Options,
     ) -> Result<Split> {
+        // As multiplySplitAsync reads them: a zero size is BAD_DIMENSION here too.
+        for (name, v) in [("rows", rows), ("inner", inner), ("cols", cols)] {
+            shape::dimension(name, v as f64, usize::MAX)?;
+        }
         shape::check_len("a", Shape::new(rows, inner), a.len())?;
         shape::check_len("b", Shape::new(inner, cols), b.len())?;
         let auto = *ratios_choice == Ratios::Auto;

@@ -213,6 +213,36 @@ async fn the_javascript_devices_class_splits_and_checks_its_arguments() {
 }
 
 #[wasm_bindgen_test]
+async fn zero_sizes_are_refused_in_rust_as_in_javascript() {
+    // Rust's multiply_split took them (JavaScript's multiplySplitAsync did not).
+    let cpu = poisoned_on(Backend::Cpu).await;
+    let d = Devices::new(vec![(cpu.handle(), cpu.backend())]).unwrap();
+    let engines: JsValue = Array::of1(&js_on(Backend::Cpu).await.into()).into();
+    let from_js = JsDevices::new(engines).unwrap();
+    for (dims, name) in [
+        ([0, 2, 2], "rows"),
+        ([2, 0, 2], "inner"),
+        ([2, 2, 0], "cols"),
+    ] {
+        let [rows, inner, cols] = dims;
+        let (a, b) = (vec![1.0; rows * inner], vec![1.0; inner * cols]);
+        let o = Options::default();
+        let e = d.multiply_split(dims, &a, &b, &Ratios::Auto, &o).await;
+        let e = e.unwrap_err();
+        let js_e = from_js.multiply_split_async(
+            num(rows as f64),
+            num(inner as f64),
+            num(cols as f64),
+            js(&a),
+            js(&b),
+            JsValue::UNDEFINED,
+        );
+        let message = assert_js_error(settle(js_e).await, "BAD_DIMENSION", &format!("{name} = 0"));
+        assert_eq!((e.code(), e.to_string()), ("BAD_DIMENSION", message));
+    }
+}
+
+#[wasm_bindgen_test]
 async fn a_freed_device_fails_its_part_with_freed() {
     let (mut gs, d) = three().await;
     gs.remove(2);
