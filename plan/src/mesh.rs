@@ -121,8 +121,10 @@ pub struct MeshPlan {
     pub steps: Vec<MeshStep>,
 }
 
-/// The mesh side given as a JS number: a whole number from 1 to min(8, n).
+/// The mesh side given as a JS number: a whole number from 1 to min(8, n). With
+/// n = 0 no q fits, and n is at fault: BAD_DIMENSION naming n, as JavaScript says it.
 pub fn mesh_side(value: f64, n: usize) -> Result<usize> {
+    crate::shape::dimension("n", n as f64, usize::MAX)?;
     let limit = MAX_MESH.min(n);
     if value.is_finite() && value.fract() == 0.0 && value >= 1.0 && value <= limit as f64 {
         return Ok(value as usize);
@@ -284,8 +286,8 @@ impl Mesh {
 }
 
 impl MeshPlan {
-    /// The run of `algorithm` for an n×n product on a q×q mesh; q outside
-    /// 1..=min(8, n) is `BadArgument`.
+    /// The run of `algorithm` for an n×n product on a q×q mesh; n = 0 is
+    /// `BadDimension`, q outside 1..=min(8, n) `BadArgument`.
     pub fn new(algorithm: Algorithm, n: usize, q: usize) -> Result<MeshPlan> {
         let q = mesh_side(q as f64, n)?;
         let mesh = Mesh::new(n, q)?;
@@ -753,5 +755,21 @@ mod tests {
         assert_eq!(e.code(), "BAD_ARGUMENT");
         assert!(e.to_string().starts_with("q: is 0"), "{e}");
         assert_eq!(partition(0, 2).unwrap(), [0, 0, 0]);
+    }
+
+    #[test]
+    fn n_zero_is_blamed_on_n_not_on_q() {
+        // fox(0, 1) said "q: is 1, more than n = 0": q was fine, n was not.
+        for e in [
+            MeshPlan::fox(0, 1).unwrap_err(),
+            MeshPlan::cannon(0, 3).unwrap_err(),
+            mesh_side(1.0, 0).unwrap_err(),
+        ] {
+            assert_eq!(e.code(), "BAD_DIMENSION");
+            assert_eq!(
+                e.to_string(),
+                "n = 0: a dimension must be a whole number >= 1."
+            );
+        }
     }
 }
