@@ -255,7 +255,7 @@ impl BlockSparse {
                 what: format!("a BlockSparse of {grid_rows} block rows"),
                 needed: bytes,
                 unit: "bytes of WebAssembly memory (its block row offsets)",
-                limit_name: "the largest array WebAssembly allocates (2 GiB)",
+                limit_name: "the largest array WebAssembly allocates",
                 limit: shape::MAX_ARRAY_BYTES,
                 hint: "Use fewer rows, or larger blocks (blockSize up to 1024).",
             });

@@ -163,13 +163,64 @@ pub fn room<T>(len: usize, what: impl FnOnce() -> String) -> Result<Vec<T>> {
         Ok(()) => Ok(v),
         Err(_) => Err(GpgpuError::OutOfMemory {
             detail: format!(
-                "WebAssembly ran out of memory: {} ({} bytes) does not fit beside what the \
+                "WebAssembly ran out of memory: {}, {}, does not fit beside what the \
                  page holds there (4 GiB at most)",
                 what(),
-                js_number(len as f64 * std::mem::size_of::<T>() as f64)
+                bytes_text(len as f64 * std::mem::size_of::<T>() as f64)
             ),
         }),
     }
+}
+
+/// A byte count as people read it, with the exact count beside it: "2 GiB
+/// (2,147,483,648 bytes)", "3.81 GiB (4,096,000,000 bytes)", "512 bytes". Limits
+/// printed as 2147483648 bytes had to be counted to be read as 2 GiB.
+pub fn bytes_text(bytes: f64) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    let Some((unit, scale)) = (1..=UNITS.len())
+        .rev()
+        .map(|k| (UNITS[k - 1], 1024f64.powi(k as i32)))
+        .find(|&(_, scale)| bytes.abs() >= scale)
+        // Past 1024 TiB (a size no device has), the count alone.
+        .filter(|&(_, scale)| bytes.abs() < scale * 1024.0)
+    else {
+        return format!("{} bytes", js_number(bytes));
+    };
+    // Three significant digits, trailing zeros dropped: 2, 3.81, 37.3, 1000.
+    let v = bytes / scale;
+    let digits = if v.abs() >= 100.0 {
+        0
+    } else if v.abs() >= 10.0 {
+        1
+    } else {
+        2
+    };
+    let short = format!("{v:.digits$}");
+    let short = match short.contains('.') {
+        true => short.trim_end_matches('0').trim_end_matches('.'),
+        false => &short,
+    };
+    format!("{short} {unit} ({} bytes)", grouped(bytes))
+}
+
+/// A whole number with its digits in groups of three ("2,147,483,648"); a number
+/// that is not one (or past what an f64 holds exactly) as JavaScript prints it.
+fn grouped(v: f64) -> String {
+    if v.fract() != 0.0 || v.abs() > 9_007_199_254_740_992.0 {
+        return js_number(v);
+    }
+    let digits = format!("{}", v.abs() as u64);
+    let mut out = String::new();
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    if v < 0.0 {
+        out.insert(0, '-');
+    }
+    out
 }
 
 /// A number as JavaScript prints it, so a message repeats what the caller passed:
@@ -340,12 +391,21 @@ impl fmt::Display for GpgpuError {
                 limit_name,
                 limit,
                 hint,
-            } => write!(
-                f,
-                "{what} needs {} {unit}, over {limit_name} of {}. {hint}",
-                js_number(*needed),
-                js_number(*limit)
-            ),
+            } => match unit.strip_prefix("bytes") {
+                // "needs 3.81 GiB (4,096,000,000 bytes) of WebAssembly memory".
+                Some(rest) => write!(
+                    f,
+                    "{what} needs {}{rest}, over {limit_name} of {}. {hint}",
+                    bytes_text(*needed),
+                    bytes_text(*limit)
+                ),
+                None => write!(
+                    f,
+                    "{what} needs {} {unit}, over {limit_name} of {}. {hint}",
+                    js_number(*needed),
+                    js_number(*limit)
+                ),
+            },
             GpgpuError::OutOfMemory { detail } => write!(
                 f,
                 "{detail}. Free what you no longer need (Run, Gpgpu, Csr, Tridiagonal and \
@@ -389,6 +449,25 @@ mod tests {
         assert_eq!(js_number(-3.0), "-3");
         assert_eq!(js_number(0.5), "0.5");
         assert_eq!(js_number(0.0), "0");
+    }
+
+    #[test]
+    fn byte_counts_read_in_binary_units_with_the_exact_count() {
+        assert_eq!(bytes_text(2147483648.0), "2 GiB (2,147,483,648 bytes)");
+        assert_eq!(bytes_text(2147483647.0), "2 GiB (2,147,483,647 bytes)");
+        assert_eq!(bytes_text(4096e6), "3.81 GiB (4,096,000,000 bytes)");
+        assert_eq!(
+            bytes_text(256.0 * 1024.0 * 1024.0),
+            "256 MiB (268,435,456 bytes)"
+        );
+        assert_eq!(bytes_text(1536.0), "1.5 KiB (1,536 bytes)");
+        assert_eq!(
+            bytes_text(40.0 * 1024f64.powi(4)),
+            "40 TiB (43,980,465,111,040 bytes)"
+        );
+        assert_eq!(bytes_text(512.0), "512 bytes");
+        assert_eq!(bytes_text(1e300), "1e+300 bytes");
+        assert_eq!(bytes_text(f64::INFINITY), "Infinity bytes");
     }
 
     #[test]
@@ -438,8 +517,10 @@ mod tests {
         };
         assert_eq!(e.code(), "SIZE_OVER_LIMIT");
         assert!(
-            e.to_string()
-                .contains("maxStorageBufferBindingSize of 1073741824"),
+            e.to_string().contains(
+                "a 20000x20000 matrix needs 1.49 GiB (1,600,000,000 bytes), over this WebGPU \
+                 device's maxStorageBufferBindingSize of 1 GiB (1,073,741,824 bytes)."
+            ),
             "{e}"
         );
         let e = GpgpuError::NeedsAsync {

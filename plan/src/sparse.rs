@@ -65,7 +65,7 @@ pub fn check_dense(rows: usize, cols: usize) -> Result<()> {
             what: format!("toDense: a {rows}x{cols} Csr"),
             needed: bytes,
             unit: "bytes of WebAssembly memory",
-            limit_name: "the largest array WebAssembly allocates (2 GiB)",
+            limit_name: "the largest array WebAssembly allocates",
             limit: crate::shape::MAX_ARRAY_BYTES,
             hint: "The dense form is built in float64 (8 bytes an entry): fewer than \
                    2^28 entries. Read a large sparse matrix through values, columns and \

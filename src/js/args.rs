@@ -112,7 +112,7 @@ pub(crate) fn check_copies(what: &str, arrays: &[(&str, usize, usize)]) -> Resul
             what: format!("{} (an array of {} numbers)", one.0, one.1),
             needed: bytes(one),
             unit: "bytes of WebAssembly memory",
-            limit_name: "the most one array may take there (2 GiB on wasm32)",
+            limit_name: "the most one array may take there on wasm32",
             limit: MAX_ARRAY_BYTES,
             hint,
         });

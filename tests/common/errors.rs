@@ -68,7 +68,7 @@ pub async fn bad_dimensions_are_refused_with_a_clear_message(setup: JsSetup) {
     // (8192 on SwiftShader) the length check then speaks; on WebGPU (16 × 65535)
     // the matrix would need terabytes of WebAssembly memory, and on the CPU (16384)
     // 4 GiB with the CPU backend's own copies.
-    let memory = "bytes of WebAssembly memory";
+    let memory = "bytes) of WebAssembly memory";
     let r = api.square(num(max + 1.0), f32s(1), u()).await;
     match api.backend() {
         Backend::WebGl => assert_js_error(

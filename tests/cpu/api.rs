@@ -129,7 +129,7 @@ async fn the_cpu_kernel_and_limit_are_named_as_the_cpus() {
     assert_js_error(
         r.map(JsValue::from),
         "SIZE_OVER_LIMIT",
-        "bytes of WebAssembly memory",
+        "bytes) of WebAssembly memory",
     );
     g.check_run_size(num(12000.0), num(12000.0), num(12000.0))
         .expect("a 12000² product fits");

@@ -46,13 +46,13 @@ test('n past what a run takes, up to the page cap: SIZE_OVER_LIMIT at once, befo
   // ~50 s before SIZE_OVER_LIMIT; the CPU's refusal spoke of a GPU.
   const cases = [
     ['n=65536', 'webgl', /n = 65536 is larger than this device's limit of 8192/, /this GPU/],
-    ['n=65536&backend=webgpu', 'webgpu', /65536x65536 matrix needs 17179869184 bytes, over this WebGPU device's max/, /this GPU/],
+    ['n=65536&backend=webgpu', 'webgpu', /65536x65536 matrix needs 16 GiB \(17,179,869,184 bytes\), over this WebGPU device's max/, /this GPU/],
     ['n=46340', 'webgl', /n = 46340 is larger than this device's limit/, /this GPU/],
     ['n=40000&backend=webgpu', 'webgpu', /maxStorageBufferBindingSize/, /this GPU/],
     ['n=23000&backend=cpu', 'cpu', /n = 23000 needs 23000 rows or columns, over the CPU backend's limit .* of 16384\. The CPU backend uses no GPU/, /the CPU backend allows/],
     // Under that limit but not in memory with the CPU's own copies (it used to run
     // out of memory: RuntimeError: unreachable, and the page never finished).
-    ['n=16384&backend=cpu', 'cpu', /twice over \(the CPU backend's own copies\) needs \d+ bytes of WebAssembly memory/, /./],
+    ['n=16384&backend=cpu', 'cpu', /twice over \(the CPU backend's own copies\) needs [\d.]+ GiB \([\d,]+ bytes\) of WebAssembly memory/, /./],
   ];
   for (const [query, backend, message, title] of cases) {
     const t0 = Date.now();
@@ -229,7 +229,7 @@ test('an array too large for WebAssembly memory is an error before it is copied,
     return out;
   });
   const want = {
-    squareAsync: /^SIZE_OVER_LIMIT: m \(an array of 600000000 numbers\) needs 2400000000 bytes/,
+    squareAsync: /^SIZE_OVER_LIMIT: m \(an array of 600000000 numbers\) needs 2.24 GiB \(2,400,000,000 bytes\)/,
     multiplyAsync: /^BAD_LENGTH: a has 375000000 elements/,
     multiplyBatchedAsync: /^SIZE_OVER_LIMIT: a \(an array of 600000000 numbers\)/,
     luAsync: /^BAD_ARGUMENT: a: a has 600000000 numbers/,
@@ -237,9 +237,9 @@ test('an array too large for WebAssembly memory is an error before it is copied,
     svdBatchedAsync: /^BAD_LENGTH: a has 600000000 elements/,
     ransacHomographyAsync: /^SIZE_OVER_LIMIT: the atlas of the correspondences/,
     'Csr.fromDense': /^BAD_LENGTH: data has 600000000 elements/,
-    'Csr.fromArrays': /^SIZE_OVER_LIMIT: columns \(an array of 375000000 numbers\) needs 3000000000 bytes/,
-    'Csr.fromTriplets': /^SIZE_OVER_LIMIT: rowIndices \(an array of 375000000 numbers\) needs 3000000000 bytes/,
-    Tridiagonal: /^SIZE_OVER_LIMIT: Tridiagonal: copying lower, diagonal, upper needs 4500000000 bytes/,
+    'Csr.fromArrays': /^SIZE_OVER_LIMIT: columns \(an array of 375000000 numbers\) needs 2.79 GiB \(3,000,000,000 bytes\)/,
+    'Csr.fromTriplets': /^SIZE_OVER_LIMIT: rowIndices \(an array of 375000000 numbers\) needs 2.79 GiB \(3,000,000,000 bytes\)/,
+    Tridiagonal: /^SIZE_OVER_LIMIT: Tridiagonal: copying lower, diagonal, upper needs 4.19 GiB \(4,500,000,000 bytes\)/,
     spmvAsync: /^SIZE_OVER_LIMIT: x \(an array of 600000000 numbers\)/,
   };
   for (const [name, pattern] of Object.entries(want)) assert.match(got[name], pattern, name);

@@ -215,8 +215,8 @@ async fn sizes_over_the_device_limits_name_the_limit() {
     );
     let limit = get(&info, "maxStorageBufferBindingSize");
     assert!(
-        msg.contains("a 20000x20000 matrix needs 1600000000 bytes")
-            && msg.contains(&format!("{limit}")),
+        msg.contains("a 20000x20000 matrix needs 1.49 GiB (1,600,000,000 bytes)")
+            && msg.contains(&gpgpu_matrix::error::bytes_text(limit)),
         "{msg}"
     );
     // 2,000,000 columns: 125,000 workgroups of 16 along one dimension.
