@@ -172,6 +172,14 @@ pub fn room<T>(len: usize, what: impl FnOnce() -> String) -> Result<Vec<T>> {
     }
 }
 
+/// `len` copies of `value`, asked for as [`room`] asks (OUT_OF_MEMORY, not an abort,
+/// where wasm memory cannot give them): `vec![value; len]` for a readback's buffer.
+pub fn filled<T: Clone>(len: usize, value: T, what: impl FnOnce() -> String) -> Result<Vec<T>> {
+    let mut v = room(len, what)?;
+    v.resize(len, value);
+    Ok(v)
+}
+
 /// A byte count as people read it, with the exact count beside it: "2 GiB
 /// (2,147,483,648 bytes)", "3.81 GiB (4,096,000,000 bytes)", "512 bytes". Limits
 /// printed as 2147483648 bytes had to be counted to be read as 2 GiB.
@@ -449,6 +457,14 @@ mod tests {
         assert_eq!(js_number(-3.0), "-3");
         assert_eq!(js_number(0.5), "0.5");
         assert_eq!(js_number(0.0), "0");
+    }
+
+    #[test]
+    fn room_memory_cannot_give_is_out_of_memory() {
+        let e = filled(usize::MAX / 2, 0f32, || "a readback".into()).unwrap_err();
+        assert_eq!(e.code(), "OUT_OF_MEMORY");
+        assert!(e.to_string().contains("a readback, "), "{e}");
+        assert_eq!(filled(3, 1u8, String::new).unwrap(), [1, 1, 1]);
     }
 
     #[test]

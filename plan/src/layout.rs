@@ -13,6 +13,7 @@
 
 use std::borrow::Cow;
 
+use super::error::Result;
 use super::shape::Shape;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -95,17 +96,21 @@ impl Layout {
         out.into_iter().map(Cow::Owned).collect()
     }
 
-    /// Rebuilds the row-major matrix from each plane's texel data (as `pack` made it).
-    pub fn unpack(&self, shape: Shape, planes: &[&[f32]]) -> Vec<f32> {
+    /// Rebuilds the row-major matrix from each plane's texel data (as `pack` made it);
+    /// OUT_OF_MEMORY where wasm memory cannot give it (a readback's copy, which
+    /// aborted there).
+    pub fn unpack(&self, shape: Shape, planes: &[&[f32]]) -> Result<Vec<f32>> {
         let (w, _) = self.texture_size(shape);
         let row_len = w * self.channels();
         let p = self.planes();
-        let mut out = Vec::with_capacity(shape.len());
+        let mut out = crate::error::room(shape.rows.saturating_mul(shape.cols), || {
+            format!("the readback of a {}x{} matrix", shape.rows, shape.cols)
+        })?;
         for i in 0..shape.rows {
             let start = (i / p) * row_len;
             out.extend_from_slice(&planes[i % p][start..start + shape.cols]);
         }
-        out
+        Ok(out)
     }
 }
 
@@ -126,7 +131,7 @@ mod tests {
             assert!(matches!(planes[0], Cow::Borrowed(_)));
             assert_eq!(layout.texture_size(s), (5, 3));
             assert_eq!(layout.padded(s), s);
-            assert_eq!(layout.unpack(s, &[&planes[0]]), m);
+            assert_eq!(layout.unpack(s, &[&planes[0]]).unwrap(), m);
         }
     }
 
@@ -144,7 +149,8 @@ mod tests {
                     assert_eq!(p.len(), w * h * 4);
                 }
                 let views: Vec<&[f32]> = packed.iter().map(|p| &p[..]).collect();
-                assert_eq!(layout.unpack(s, &views), m, "planes {planes} shape {s:?}");
+                let back = layout.unpack(s, &views).unwrap();
+                assert_eq!(back, m, "planes {planes} shape {s:?}");
                 // Padding holds exactly the pad value: count it.
                 let pads = packed.iter().flat_map(|p| p.iter()).filter(|&&v| v == -9.0);
                 assert_eq!(pads.count(), layout.padded(s).len() - s.len());
@@ -192,5 +198,15 @@ mod tests {
         let m = matrix(s);
         let packed = Layout::Packed { planes: 1 }.pack(s, &m, 0.0);
         assert!(matches!(packed[0], Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn a_readback_memory_cannot_hold_is_out_of_memory_not_an_abort() {
+        // Vec::with_capacity aborted ("capacity overflow") where this asks first.
+        let e = Layout::Scalar
+            .unpack(Shape::new(usize::MAX / 4, 2), &[&[]])
+            .unwrap_err();
+        assert_eq!(e.code(), "OUT_OF_MEMORY");
+        assert!(e.to_string().contains("the readback of a"), "{e}");
     }
 }

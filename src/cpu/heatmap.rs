@@ -3,6 +3,7 @@
 //! largest magnitude in a pixel's block, NaN and ±Inf marked), the same colours,
 //! so a CPU heatmap looks like the GPUs' beside it.
 
+use crate::error::Result;
 use crate::kernels::webgl::heatmap::Style;
 use crate::plan::semiring::NO_EDGE;
 use crate::plan::shape::Shape;
@@ -54,7 +55,7 @@ pub fn pixels(
     stride: usize,
     range: Option<f32>,
     style: Style,
-) -> Vec<u8> {
+) -> Result<Vec<u8>> {
     let full = range
         .unwrap_or_else(|| super::stats(m, style.no_edge).max_abs)
         .max(f32::MIN_POSITIVE);
@@ -73,7 +74,10 @@ pub fn pixels(
         sign(v) * t.clamp(0.0, 1.0)
     };
     let stride = stride.max(1);
-    let mut out = Vec::with_capacity(width * height * 4);
+    // A page canvas may be 16384² (1 GiB of pixels): asked for without aborting.
+    let mut out = crate::error::room(width * height * 4, || {
+        format!("the pixels of a {width}x{height} heatmap")
+    })?;
     for row in 0..height {
         let i0 = row * shape.rows / height;
         let i1 = (i0 + 1).max((row + 1) * shape.rows / height);
@@ -112,7 +116,7 @@ pub fn pixels(
             out.push(255);
         }
     }
-    out
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -132,7 +136,7 @@ mod tests {
     fn signs_nan_and_infinities_get_their_colours() {
         // [[2, -2, inf], [0, NaN, -inf]], one pixel per entry.
         let m = [2.0, -2.0, f32::INFINITY, 0.0, f32::NAN, f32::NEG_INFINITY];
-        let p = pixels(Shape::new(2, 3), &m, (3, 2), 1, None, style(false));
+        let p = pixels(Shape::new(2, 3), &m, (3, 2), 1, None, style(false)).unwrap();
         let px = |k: usize| &p[4 * k..4 * k + 4];
         assert_eq!(px(0), [179, 23, 43, 255], "+max: full red");
         assert_eq!(px(1), [33, 102, 171, 255], "-max: full blue");
@@ -150,7 +154,7 @@ mod tests {
             no_edge: true,
             ..style(true)
         };
-        let p = pixels(Shape::new(2, 2), &m, (2, 2), 1, None, min_plus);
+        let p = pixels(Shape::new(2, 2), &m, (2, 2), 1, None, min_plus).unwrap();
         assert_eq!(&p[8..12], [230, 159, 0, 255], "no edge: +Inf's orange");
         assert_eq!(
             &p[4..8],
@@ -158,7 +162,7 @@ mod tests {
             "3, the largest distance: darkest"
         );
         // An ordinary matrix's 1e30 is a value like any other: it sets the range.
-        let p = pixels(Shape::new(2, 2), &m, (2, 2), 1, None, style(true));
+        let p = pixels(Shape::new(2, 2), &m, (2, 2), 1, None, style(true)).unwrap();
         assert_eq!(&p[8..12], [59, 13, 84, 255]);
         assert_eq!(&p[4..8], [252, 250, 217, 255], "3 of 1e30: palest");
     }
@@ -175,7 +179,7 @@ mod tests {
                     log_floor: Some(1e-3),
                     ..style(sequential)
                 };
-                let p = pixels(Shape::new(2, 2), &m, (2, 2), 1, None, log);
+                let p = pixels(Shape::new(2, 2), &m, (2, 2), 1, None, log).unwrap();
                 for k in 0..4 {
                     assert_eq!(
                         &p[4 * k..4 * k + 4],
@@ -193,7 +197,7 @@ mod tests {
         let mut m = [0.0f32; 16];
         m[5] = -1.0; // row 1, col 1: top-left block
         m[15] = 0.5; // bottom-right block
-        let p = pixels(Shape::new(4, 4), &m, (2, 2), 1, Some(1.0), style(true));
+        let p = pixels(Shape::new(4, 4), &m, (2, 2), 1, Some(1.0), style(true)).unwrap();
         assert_eq!(&p[..4], [59, 13, 84, 255], "|-1| at the range: darkest");
         assert_eq!(&p[12..], [237, 115, 64, 255], "0.5: the middle colour");
         assert_eq!(&p[4..8], [252, 250, 217, 255], "0: palest");

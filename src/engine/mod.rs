@@ -1127,7 +1127,9 @@ impl PendingRead {
         match self.0 {
             ReadState::Ready(data) => Ok(data),
             ReadState::Tiles { shape, tiles } => {
-                let mut data = vec![0f32; shape.len()];
+                let mut data = crate::error::filled(shape.len(), 0f32, || {
+                    format!("the readback of a {}x{} matrix", shape.rows, shape.cols)
+                })?;
                 for (read, corner, tile) in tiles {
                     let piece = Box::pin(read.wait()).await?;
                     crate::plan::blocks::paste(&mut data, shape.cols, corner, &piece, tile.cols);
@@ -1136,7 +1138,11 @@ impl PendingRead {
             }
             ReadState::Gl(read) => read.wait().await,
             ReadState::Gpu(read, semiring) => Ok(semiring.decode(read.wait_f32().await?)),
-            ReadState::Cpu(read) => Ok(read.wait().await?.to_vec()),
+            ReadState::Cpu(read) => {
+                let array = read.wait().await?;
+                let len = array.length();
+                crate::js::args::copy_f32(&array, || format!("a readback of {len} numbers"))
+            }
         }
     }
 
@@ -1193,7 +1199,7 @@ enum DrawState {
     },
     /// Coloured on this thread once the queue has run (see [`crate::cpu::heatmap`]).
     Cpu {
-        pixels: CpuRead<Vec<u8>>,
+        pixels: CpuRead<Result<Vec<u8>>>,
         context: web_sys::CanvasRenderingContext2d,
         size: (usize, usize),
         drawn: Drawn,
@@ -1222,8 +1228,9 @@ impl PendingDraw {
                 size,
                 drawn,
             } => {
+                // Straight from JavaScript's array: no copy through wasm memory.
                 let pixels = read.wait_bytes().await?;
-                crate::kernels::webgpu::heatmap::put_pixels(&context, &pixels.to_vec(), size)?;
+                crate::kernels::webgpu::heatmap::put_js_pixels(&context, &pixels, size)?;
                 Ok(drawn)
             }
             DrawState::Cpu {
@@ -1232,7 +1239,7 @@ impl PendingDraw {
                 size,
                 drawn,
             } => {
-                let pixels = pixels.wait().await?;
+                let pixels = pixels.wait().await??;
                 crate::kernels::webgpu::heatmap::put_pixels(&context, &pixels, size)?;
                 Ok(drawn)
             }

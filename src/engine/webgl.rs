@@ -313,7 +313,9 @@ impl GlEngine {
     pub fn download(&mut self, m: &GlMatrix) -> Result<Vec<f32>> {
         self.ensure()?;
         let result = if let Some((row_length, skip)) = m.layout.strided_rows(m.shape) {
-            let mut out = vec![f32::NAN; m.shape.len()];
+            let mut out = crate::error::filled(m.shape.len(), f32::NAN, || {
+                format!("the readback of a {}x{} matrix", m.shape.rows, m.shape.cols)
+            })?;
             for r in 0..m.layout.planes() {
                 m.target.read_strided(r, &mut out, row_length, r * skip)?;
             }
@@ -323,7 +325,7 @@ impl GlEngine {
                 .map(|p| m.target.read(p))
                 .collect::<Result<Vec<_>>>()?;
             let views: Vec<&[f32]> = planes.iter().map(|p| &p[..]).collect();
-            m.layout.unpack(m.shape, &views)
+            m.layout.unpack(m.shape, &views)?
         };
         // A context lost during the passes leaves the buffers unwritten: say so.
         if self.gl.is_context_lost() {

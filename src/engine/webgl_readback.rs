@@ -156,7 +156,9 @@ impl GlRead {
         wait_for(&gl, &fence).await?;
         let mut data = Vec::with_capacity(planes.len());
         for p in &planes {
-            let mut floats = vec![f32::NAN; p.floats];
+            let mut floats = crate::error::filled(p.floats, f32::NAN, || {
+                format!("the readback of {} numbers", p.floats)
+            })?;
             gl.bind_buffer(GL::PIXEL_PACK_BUFFER, Some(p.buffer.raw()));
             // SAFETY: nothing allocates between the view's creation and its use.
             unsafe {
@@ -168,11 +170,11 @@ impl GlRead {
                 );
             }
             gl.bind_buffer(GL::PIXEL_PACK_BUFFER, None);
-            data.push(keep_channels(floats, p.read_channels, channels));
+            data.push(keep_channels(floats, p.read_channels, channels)?);
         }
         gl.check("copying an asynchronous readback out")?;
         let views: Vec<&[f32]> = data.iter().map(|p| &p[..]).collect();
-        Ok(semiring.decode(layout.unpack(shape, &views)))
+        Ok(semiring.decode(layout.unpack(shape, &views)?))
     }
 }
 

@@ -1230,10 +1230,11 @@ impl GpuRead {
     pub async fn wait_f32(self) -> Result<Vec<f32>> {
         let floats = (self.bytes / 4) as u32;
         let m = self.mapped().await?;
-        let out =
-            js_sys::Float32Array::new_with_byte_offset_and_length(&m.range, 0, floats).to_vec();
+        let view = js_sys::Float32Array::new_with_byte_offset_and_length(&m.range, 0, floats);
+        // Unmapped whether the copy fits wasm memory or not.
+        let out = crate::js::args::copy_f32(&view, || format!("a readback of {floats} numbers"));
         m.release();
-        Ok(out)
+        out
     }
 
     /// The data as a JavaScript Float32Array (no copy through wasm memory).

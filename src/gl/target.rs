@@ -261,7 +261,9 @@ impl RenderTarget {
         let gl = &self.gl;
         let (w, h) = (self.width(), self.height());
         let (read_format, read_channels) = self.read_format();
-        let mut data = vec![f32::NAN; w * h * read_channels];
+        let mut data = crate::error::filled(w * h * read_channels, f32::NAN, || {
+            format!("the readback of a {w}x{h} texture")
+        })?;
         self.bind_for_reading(plane);
         // SAFETY: as in `Texture::upload`, nothing allocates while the view lives.
         let result = unsafe {
@@ -279,7 +281,7 @@ impl RenderTarget {
         gl.bind_framebuffer(GL::READ_FRAMEBUFFER, None);
         result.map_err(|e| gl.failure(format!("readPixels threw {e:?}")))?;
         gl.check("reading back a float texture")?;
-        Ok(keep_channels(data, read_channels, self.format().channels()))
+        keep_channels(data, read_channels, self.format().channels())
     }
 }
 
@@ -344,13 +346,12 @@ impl RenderTarget {
 }
 
 /// Drops the channels readPixels had to return beyond the texture's own.
-pub fn keep_channels(data: Vec<f32>, read: usize, keep: usize) -> Vec<f32> {
+pub fn keep_channels(data: Vec<f32>, read: usize, keep: usize) -> Result<Vec<f32>> {
     if read == keep {
-        data
-    } else {
-        data.chunks_exact(read)
-            .flat_map(|t| &t[..keep])
-            .copied()
-            .collect()
+        return Ok(data);
     }
+    let texels = data.len() / read.max(1);
+    let mut out = crate::error::room(texels * keep, || format!("the readback of {texels} texels"))?;
+    out.extend(data.chunks_exact(read).flat_map(|t| &t[..keep]));
+    Ok(out)
 }

@@ -47,8 +47,16 @@ pub(crate) fn copy_checked(value: &JsValue) -> Result<Vec<f32>> {
         Some(a) => a.clone(),
         None => Float32Array::new(value),
     };
+    let len = array.length();
+    copy_f32(&array, || format!("the copy of an array of {len} numbers"))
+}
+
+/// A Float32Array copied into wasm memory, its room asked for first
+/// (`crate::error::room`): OUT_OF_MEMORY where memory cannot give it, not a trap.
+/// `what` names the copy (an argument, a readback).
+pub(crate) fn copy_f32(array: &Float32Array, what: impl FnOnce() -> String) -> Result<Vec<f32>> {
     let len = array.length() as usize;
-    let mut v = crate::error::room(len, || format!("the copy of an array of {len} numbers"))?;
+    let mut v = crate::error::room(len, what)?;
     // Copied into the reserved room as it is: zero-filling it first (resize) was a
     // second pass over the bytes, 64 MiB at n = 4096.
     array.copy_to_uninit(&mut v.spare_capacity_mut()[..len]);

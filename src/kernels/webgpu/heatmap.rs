@@ -18,11 +18,33 @@ pub fn put_pixels(
         return Ok(());
     }
     let image =
-        ImageData::new_with_u8_clamped_array_and_sh(Clamped(pixels), width as u32, height as u32)
-            .map_err(|e| GpgpuError::BadArgument {
-            name: "canvas".into(),
-            detail: format!("ImageData of {width}x{height} failed: {e:?}"),
-        })?;
+        ImageData::new_with_u8_clamped_array_and_sh(Clamped(pixels), width as u32, height as u32);
+    put_image(context, image, (width, height))
+}
+
+/// [`put_pixels`] of pixels in a JavaScript array (a WebGPU readback's), without
+/// copying them into wasm memory first.
+pub fn put_js_pixels(
+    context: &CanvasRenderingContext2d,
+    pixels: &js_sys::Uint8ClampedArray,
+    (width, height): (usize, usize),
+) -> Result<()> {
+    if width == 0 || height == 0 {
+        return Ok(());
+    }
+    let image = ImageData::new_with_js_u8_clamped_array_and_sh(pixels, width as u32, height as u32);
+    put_image(context, image, (width, height))
+}
+
+fn put_image(
+    context: &CanvasRenderingContext2d,
+    image: std::result::Result<ImageData, wasm_bindgen::JsValue>,
+    (width, height): (usize, usize),
+) -> Result<()> {
+    let image = image.map_err(|e| GpgpuError::BadArgument {
+        name: "canvas".into(),
+        detail: format!("ImageData of {width}x{height} failed: {e:?}"),
+    })?;
     context
         .put_image_data(&image, 0, 0)
         .map_err(|e| GpgpuError::BadArgument {
