@@ -863,18 +863,7 @@ impl Engine {
         range: Option<f32>,
         style: Style,
     ) -> Result<PendingDraw> {
-        let (w, h) = canvas.size();
-        let (w, h) = (w as usize, h as usize);
-        // A canvas sized from a hidden element: refused alike on every backend.
-        if w == 0 || h == 0 {
-            return Err(GpgpuError::BadArgument {
-                name: "canvas".into(),
-                detail: format!(
-                    "is {w}x{h} pixels: a heatmap needs a canvas at least 1x1 (set its \
-                     width and height before drawing)"
-                ),
-            });
-        }
+        let (w, h) = heatmap_size(canvas)?;
         match (self, m) {
             (Engine::WebGl(e), Matrix::Gl(m)) => {
                 let range = match range {
@@ -1208,6 +1197,44 @@ enum DrawState {
 
 /// A heatmap on its way to the canvas.
 pub struct PendingDraw(DrawState);
+
+/// The canvas's size in pixels. A canvas sized from a hidden element (0 on a side)
+/// is refused alike on every backend.
+fn heatmap_size(canvas: &Canvas) -> Result<(usize, usize)> {
+    let (w, h) = canvas.size();
+    let (w, h) = (w as usize, h as usize);
+    if w == 0 || h == 0 {
+        return Err(GpgpuError::BadArgument {
+            name: "canvas".into(),
+            detail: format!(
+                "is {w}x{h} pixels: a heatmap needs a canvas at least 1x1 (set its \
+                 width and height before drawing)"
+            ),
+        });
+    }
+    Ok((w, h))
+}
+
+/// `data` (row-major, `shape`) as a heatmap on `canvas`, coloured on this thread with
+/// the CPU backend's colouring (the shaders' colour map and blocks), whatever the
+/// backend. For an array with a side past what the device takes as a matrix: the
+/// picture needs only the canvas's pixels, and a 1 x 100,000 array was refused on
+/// WebGL (textures of 8192 or 16384 a side) and on the CPU (16384) though WebGPU
+/// drew it.
+pub fn heatmap_here(
+    shape: Shape,
+    data: &[f32],
+    canvas: &Canvas,
+    range: Option<f32>,
+    style: Style,
+) -> Result<PendingDraw> {
+    let (w, h) = heatmap_size(canvas)?;
+    let drawn = heatmap::mapping(shape.rows, shape.cols, w, h);
+    let context = crate::kernels::context_2d(canvas)?;
+    let pixels = cpu::heatmap::pixels(shape, data, (w, h), drawn.stride, range, style)?;
+    crate::kernels::webgpu::heatmap::put_pixels(&context, &pixels, (w, h))?;
+    Ok(PendingDraw(DrawState::Ready(drawn)))
+}
 
 impl PendingDraw {
     /// How entries map to pixels (known before the picture arrives).

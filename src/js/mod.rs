@@ -965,8 +965,20 @@ impl JsGpgpu {
         canvas: &JsValue,
         style: &JsValue,
     ) -> Result<crate::engine::PendingDraw> {
-        let rows = self.gpu.dim("rows", number_arg("rows", rows)?)?;
-        let cols = self.gpu.dim("cols", number_arg("cols", cols)?)?;
+        // A side past the device's matrix limit (WebGL's texture side, the CPU's 16384)
+        // is coloured here instead of refused: the picture needs only the canvas's
+        // pixels (crate::engine::heatmap_here).
+        let side = |name: &str, value: &JsValue| -> Result<(usize, bool)> {
+            let value = number_arg(name, value)?;
+            match self.gpu.dim(name, value) {
+                Err(e) if e.code() == "SIZE_OVER_LIMIT" => {
+                    Ok((crate::api::tiled_dimension(name, value)?, true))
+                }
+                side => side.map(|d| (d, false)),
+            }
+        };
+        let (rows, rows_past) = side("rows", rows)?;
+        let (cols, cols_past) = side("cols", cols)?;
         let data = matrix_arg("data", data)?;
         let shape = Shape::new(rows, cols);
         shape::check_len("data", shape, data.len())?;
@@ -980,6 +992,9 @@ impl JsGpgpu {
                     .fold(0f32, |a, v| a.max(v.abs())),
             )
         });
+        if rows_past || cols_past {
+            return crate::engine::heatmap_here(shape, &data, &canvas, range, style);
+        }
         let mut e = self.gpu.engine();
         let layout = match e.backend() {
             Backend::WebGl => crate::plan::layout::Layout::Scalar,

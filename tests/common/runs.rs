@@ -24,6 +24,7 @@ macro_rules! run_tests {
             stats_count_nan_and_infinity,
             min_plus_runs_see_no_edge_as_infinity_in_stats_and_heatmaps,
             heatmaps_are_drawn_from_gpu_memory_with_row_zero_on_top,
+            arrays_past_the_device_side_are_drawn_not_refused,
             when_done_waits_without_blocking_and_untimed_passes_say_nan,
             the_identity_of_p_0_is_a_gpu_matrix_too,
             timed_passes_time_the_pass_not_the_wait_after_it,
@@ -373,6 +374,57 @@ pub async fn draw(
         assert_eq!(pixels(&c), pixels(&c2), "drawHeatmap and drawHeatmapAsync");
     }
     (c, drawn)
+}
+
+pub async fn arrays_past_the_device_side_are_drawn_not_refused(backend: Backend) {
+    // A 1 x 100,000 array was SIZE_OVER_LIMIT on WebGL (textures of 8192 a side on
+    // SwiftShader) and on the CPU (16384) while WebGPU drew it. Its 100 runs of 1000
+    // equal values must look as a 1 x 100 array of those values does, drawn the
+    // device's own way on the same 100 x 10 canvas (the colours agree to rounding).
+    let g = js_on(backend).await;
+    let small: Vec<f32> = (0..100).map(|k| k as f32 - 50.0).collect();
+    let big: Vec<f32> = (0..100_000).map(|j| small[j / 1000]).collect();
+    for [rows, cols] in [[1.0, 100_000.0], [100_000.0, 1.0]] {
+        let (w, h) = if rows == 1.0 { (100, 10) } else { (10, 100) };
+        let (c, want) = (canvas(w, h), canvas(w, h));
+        let u = || JsValue::UNDEFINED;
+        let drawn =
+            settle(g.draw_heatmap_async(num(rows), num(cols), js(&big), c.clone().into(), u()))
+                .await
+                .unwrap();
+        let along = if rows == 1.0 {
+            "blockCols"
+        } else {
+            "blockRows"
+        };
+        assert_eq!(get(&drawn, along), 1000.0, "{rows}x{cols}");
+        let (r, k) = if rows == 1.0 {
+            (1.0, 100.0)
+        } else {
+            (100.0, 1.0)
+        };
+        settle(g.draw_heatmap_async(num(r), num(k), js(&small), want.clone().into(), u()))
+            .await
+            .unwrap();
+        let (got, want) = (pixels(&c), pixels(&want));
+        let off = got.iter().zip(&want).map(|(a, b)| a.abs_diff(*b)).max();
+        assert!(off <= Some(2), "{rows}x{cols}: off by {off:?}");
+        if backend != Backend::WebGpu {
+            let again = canvas(w, h);
+            g.draw_heatmap(num(rows), num(cols), js(&big), again.clone().into(), u())
+                .unwrap();
+            assert_eq!(pixels(&again), got, "drawHeatmap and drawHeatmapAsync");
+        }
+    }
+    // Past what WebAssembly memory holds as a side: still SIZE_OVER_LIMIT, at once.
+    let r = g.draw_heatmap_async(
+        num(1.0),
+        num(2f64.powi(31)),
+        js(&[0.0]),
+        canvas(4, 4).into(),
+        JsValue::UNDEFINED,
+    );
+    assert_js_error(settle(r).await, "SIZE_OVER_LIMIT", "cols = 2147483648");
 }
 
 pub async fn heatmaps_are_drawn_from_gpu_memory_with_row_zero_on_top(backend: Backend) {
