@@ -120,7 +120,10 @@ test('heatmaps save as PNGs of their own pixels; tables copy as CSV and Markdown
   const timelineSvg = (await downloadOf(page, tools.locator('[data-action=svg]'))).bytes.toString('utf8');
   for (const label of ['M^2 = M^1 · M^1', 'M^4 = M^2 · M^2']) assert.ok(timelineSvg.includes(label), label);
   assert.equal(timelineSvg.match(/<image /g)?.length, 2, 'both thumbnails');
-  const timelinePng = decodePng((await downloadOf(page, tools.locator('[data-action=png]'))).bytes);
+  const timelineFile = await downloadOf(page, tools.locator('[data-action=png]'));
+  // Named whole after what it is (it was the caption cut at 60 characters, mid-way).
+  assert.equal(timelineFile.name, 'pass-timeline-2-render-to-texture-passes-n-6.png');
+  const timelinePng = decodePng(timelineFile.bytes);
   const box = timelineSvg.match(/viewBox="0 0 (\d+) (\d+)"/).slice(1).map(Number);
   assert.deepEqual([timelinePng.width, timelinePng.height], box.map((v) => 2 * v));
 

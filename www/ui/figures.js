@@ -44,12 +44,17 @@ function skipped(node) {
   return node.closest(`.${TOOLS}, [data-figure-tools="off"], [aria-hidden="true"]`) !== null;
 }
 
-/** A file name from the picture's or table's caption or accessible name. */
+/**
+ * A file name: the host's data-figure-name where it gives one, else the first sentence of
+ * its caption or accessible name, cut at a word (60 characters at most). The timeline's
+ * whole caption cut at 60 ended its PNG's name mid-way ("…-product-2-05-kflop-").
+ */
 function fileName(host, fallback) {
-  const text = host.querySelector?.(':scope > figcaption, :scope > caption')?.textContent
-    || host.getAttribute?.('aria-label') || host.querySelector?.('[aria-label]')?.getAttribute('aria-label') || fallback;
-  const slug = text.normalize('NFKD').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60);
-  return slug || fallback;
+  const text = host.dataset?.figureName || firstSentence(host.querySelector?.(':scope > figcaption, :scope > caption')?.textContent
+    || host.getAttribute?.('aria-label') || host.querySelector?.('[aria-label]')?.getAttribute('aria-label') || fallback);
+  const slug = text.normalize('NFKD').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  const cut = slug.length <= 60 ? slug : slug.slice(0, 61).replace(/-[^-]*$/, '') || slug.slice(0, 60);
+  return cut || fallback;
 }
 
 function download(blob, name) {

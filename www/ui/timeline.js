@@ -72,6 +72,8 @@ export class Timeline {
     const table = labels.length ? el('table', { class: 'timeline' }, caption, el('thead', {}, head), body) : el('p', {}, caption.textContent);
     // The timeline as a picture too (www/ui/figures.js: Save PNG / Save SVG beside Copy).
     if (labels.length) table.figureSvg = () => this.svg();
+    // Its files' name: what it is, whole (its caption's first sentence is long).
+    if (labels.length) table.dataset.figureName = `pass timeline ${labels.length} ${kind} pass${labels.length > 1 ? 'es' : ''} n ${n}`;
     this.container.replaceChildren(el('div', { class: 'scroll-x' }, table), labels.length ? el('p', { class: 'help' }, note + wallNote) : '');
     if (this.rows.length) this.rows[0].tr.classList.add('next');
   }
