@@ -1075,8 +1075,9 @@ async function main() {
   await init();
   page.backends = new Backends(Gpgpu);
   const webgpu = await page.backends.probe();
+  const webgl = page.backends.probeWebgl();
   const all = Gpgpu.kernels();
-  const setBackends = () => controls.setBackends({ all, webgpu, resolve: (c) => page.backends.resolve(c), reason: page.backends.autoReason() });
+  const setBackends = () => controls.setBackends({ all, webgpu, webgl, resolve: (c) => page.backends.resolve(c), reason: page.backends.autoReason() });
   setBackends();
   // The compute-shader section makes its own instances when asked to measure.
   computeSection.mount($('compute-body'), sectionContext());

@@ -23,6 +23,18 @@ export async function probeWebgpu() {
     : { state: 'hardware', text: `the browser's WebGPU adapter (${name}) is a hardware GPU`, name };
 }
 
+/**
+ * What the browser offers for WebGL2: { state, text } (state: none | available), from a
+ * context made and let go at once. The demo's backend menu and "Several devices" mark a
+ * missing WebGL2 alike from it.
+ */
+export function probeWebgl() {
+  const gl = document.createElement('canvas').getContext('webgl2');
+  if (!gl) return { state: 'none', text: 'this browser gives no WebGL2 context' };
+  gl.getExtension('WEBGL_lose_context')?.loseContext();
+  return { state: 'available', text: 'this browser gives WebGL2 contexts' };
+}
+
 export class Backends {
   constructor(Gpgpu) {
     this.Gpgpu = Gpgpu;
@@ -30,6 +42,7 @@ export class Backends {
     this.autoPick = null; // what 'auto' resolved to, once known
     this.autoMaking = null; // Promise of the first 'auto' instance
     this.webgpu = null; // probeWebgpu()'s answer, once known
+    this.webgl = null; // probeWebgl()'s answer, once known
     this.instances = {}; // backend → Gpgpu, once made
   }
 
@@ -41,6 +54,12 @@ export class Backends {
   async probe() {
     if (!this.webgpu) this.webgpu = await probeWebgpu();
     return this.webgpu;
+  }
+
+  /** probeWebgl()'s answer, asked once (a WebGL instance made already answers without another context). */
+  probeWebgl() {
+    if (!this.webgl) this.webgl = this.ready('webgl') ? { state: 'available', text: 'this browser gives WebGL2 contexts' } : probeWebgl();
+    return this.webgl;
   }
 
   /** The instance for `choice` ('auto' | 'webgl' | 'webgpu'); rejects as Gpgpu.create does. */

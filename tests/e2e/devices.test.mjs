@@ -224,6 +224,9 @@ test('a device the browser cannot give is marked, and the default pair does not 
     assert.equal(await waitForStatus(noWebgl2), 'done', await noWebgl2.textContent('#status'));
     const webgl = await noWebgl2.$eval('#devices-first option[value="webgl"]', (o) => ({ disabled: o.disabled, text: o.textContent }));
     assert.deepEqual(webgl, { disabled: true, text: 'GPU (WebGL) (not in this browser)' });
+    // The demo's backend menu marks it alike (it offered WebGL as if it were there).
+    const menu = await noWebgl2.$eval('#backend option[value="webgl"]', (o) => ({ disabled: o.disabled, text: o.textContent }));
+    assert.deepEqual(menu, { disabled: true, text: 'webgl (fragment) (not in this browser)' });
     assert.deepEqual(await noWebgl2.$eval('#devices-second option[value="webgl"]', (o) => o.disabled), true);
     assert.equal(await noWebgl2.$eval('#devices-first', (s) => s.value), 'webgpu');
     assert.match(await noWebgl2.textContent('#devices-status'), /GPU \(WebGL\) cannot be used here .*: the first device is GPU \(WebGPU, high-performance\) instead/);
@@ -246,6 +249,7 @@ test('a device the browser cannot give is marked, and the default pair does not 
     assert.equal(await waitForStatus(noWebgpu), 'done', await noWebgpu.textContent('#status'));
     const options = await noWebgpu.$$eval('#devices-first option', (os) => os.map((o) => [o.value, o.disabled]));
     assert.deepEqual(options, [['webgl', false], ['webgpu', true], ['webgpu-low-power', true], ['cpu', false]]);
+    assert.equal(await noWebgpu.$eval('#backend option[value="webgl"]', (o) => o.disabled), false);
     assert.deepEqual([await noWebgpu.$eval('#devices-first', (s) => s.value), await noWebgpu.$eval('#devices-second', (s) => s.value)], ['webgl', 'cpu']);
     assert.deepEqual(noWebgpu.problems(), []);
   } finally {

@@ -13,6 +13,7 @@ import { disableWhileBusy } from './common.js';
 import { svgLegend } from './svg-legend.js';
 import { splitSummary, timedSplits } from '../split-timing.js';
 import { DEVICE_SIZES as SIZES } from '../config.js';
+import { probeWebgl } from '../backends.js';
 
 const ID = 'devices';
 const NAMES = { webgl: 'GPU (WebGL)', webgpu: 'GPU (WebGPU, high-performance)', 'webgpu-low-power': 'GPU (WebGPU, low-power)', cpu: 'CPU (Web Workers)' };
@@ -52,14 +53,6 @@ function maxError(n, a, b, c) {
 
 const fmt = (ms) => (ms >= 100 ? ms.toFixed(0) : ms.toFixed(1));
 
-/** Whether this browser gives a WebGL2 context (one made and let go at once). */
-function webgl2Works() {
-  const gl = document.createElement('canvas').getContext('webgl2');
-  if (!gl) return false;
-  gl.getExtension('WEBGL_lose_context')?.loseContext();
-  return true;
-}
-
 /**
  * The devices this browser cannot give, each with why: WebGPU without navigator.gpu or
  * an adapter (the page's probe), WebGL2 where no context can be made. A pair naming one
@@ -72,8 +65,9 @@ function missingDevices(backends) {
     missing.set('webgpu', webgpu.text);
     missing.set('webgpu-low-power', webgpu.text);
   }
-  // The demo's WebGL instance, where there is one, says so without another context.
-  if (!backends?.ready?.('webgl') && !webgl2Works()) missing.set('webgl', 'this browser gives no WebGL2 context');
+  // As the demo's backend menu asks (the page's Backends, which asks once).
+  const webgl = backends?.probeWebgl?.() ?? probeWebgl();
+  if (webgl.state === 'none') missing.set('webgl', webgl.text);
   return missing;
 }
 

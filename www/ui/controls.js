@@ -52,17 +52,24 @@ export class Controls {
   }
 
   /**
-   * What the backends are: `all` kernels (Gpgpu.kernels()), `webgpu` (what the browser
-   * offers, www/backends.js probeWebgpu()), `resolve(choice)` → 'webgl' | 'webgpu' | null
-   * and `reason`, why auto picks what it picks.
+   * What the backends are: `all` kernels (Gpgpu.kernels()), `webgpu` and `webgl` (what the
+   * browser offers, www/backends.js probeWebgpu() and probeWebgl()), `resolve(choice)` →
+   * 'webgl' | 'webgpu' | null and `reason`, why auto picks what it picks.
    */
-  setBackends({ all, webgpu, resolve, reason }) {
+  setBackends({ all, webgpu, webgl, resolve, reason }) {
     this.kernels = all;
     this.backends = { webgpu, resolve, reason };
-    const none = webgpu && (webgpu.state === 'none' || webgpu.state === 'no-adapter');
-    const option = this.f('backend').querySelector('option[value="webgpu"]');
-    option.disabled = !!none;
-    option.textContent = none ? `${BACKEND_LABELS.webgpu} (not in this browser)` : BACKEND_LABELS.webgpu;
+    // A backend the browser cannot give stays listed, marked and not selectable, as
+    // "Several devices" marks its devices.
+    const missing = {
+      webgpu: webgpu && (webgpu.state === 'none' || webgpu.state === 'no-adapter'),
+      webgl: webgl?.state === 'none',
+    };
+    for (const [name, none] of Object.entries(missing)) {
+      const option = this.f('backend').querySelector(`option[value="${name}"]`);
+      option.disabled = !!none;
+      option.textContent = none ? `${BACKEND_LABELS[name]} (not in this browser)` : BACKEND_LABELS[name];
+    }
     this.#fillKernels();
     this.#update();
   }
