@@ -43,6 +43,16 @@ pub(crate) fn matrix_arg(name: &str, value: &JsValue) -> Result<Vec<f32>> {
 /// memory, so the copy's room is asked for without aborting: OUT_OF_MEMORY, not the
 /// trap (RuntimeError: unreachable) after which the library was unusable.
 pub(crate) fn copy_checked(value: &JsValue) -> Result<Vec<f32>> {
+    let empty = Reflect::get(value, &"length".into())
+        .ok()
+        .and_then(|l| l.as_f64())
+        == Some(0.0);
+    if empty {
+        // An empty view may be out of bounds of a shrunk resizable buffer, which
+        // TypedArray.prototype.set and the typed arrays' constructors refuse with a
+        // TypeError; there is nothing to copy.
+        return Ok(Vec::new());
+    }
     let array = match value.dyn_ref::<Float32Array>() {
         Some(a) => a.clone(),
         None => Float32Array::new(value),
@@ -63,6 +73,22 @@ pub(crate) fn copy_f32(array: &Float32Array, what: impl FnOnce() -> String) -> R
     // SAFETY: copy_to_uninit initialised the first `len` elements.
     unsafe { v.set_len(len) };
     Ok(v)
+}
+
+/// Whether `value` (a typed array) views an ArrayBuffer that was detached: transferred
+/// by postMessage's transfer list or structuredClone, or by `ArrayBuffer.transfer()`.
+/// Its length then reads 0, and any copy of it (TypedArray.prototype.set, a typed
+/// array's constructor) throws a TypeError that, thrown through the library's call,
+/// left its Gpgpu borrowed for good: free() then threw too. Read from
+/// `ArrayBuffer.prototype.detached` where the browser has it; elsewhere the copies skip
+/// an empty array, and a detached one reads as an array of length 0.
+fn detached(value: &JsValue) -> bool {
+    let buffer = Reflect::get(value, &"buffer".into()).unwrap_or(JsValue::UNDEFINED);
+    buffer.is_instance_of::<js_sys::ArrayBuffer>()
+        && Reflect::get(&buffer, &"detached".into())
+            .ok()
+            .and_then(|d| d.as_bool())
+            == Some(true)
 }
 
 /// The length of an array argument (a typed array, or an array of numbers), read
@@ -98,6 +124,14 @@ pub(crate) fn array_len(name: &str, value: &JsValue) -> Result<usize> {
             "a DataView" | "a BigInt64Array" | "a BigUint64Array"
         );
     if numeric_view {
+        if detached(value) {
+            return Err(bad(format!(
+                "is {kind} whose ArrayBuffer was detached (transferred to a worker by \
+                 postMessage's transfer list, by structuredClone or by ArrayBuffer.transfer), \
+                 so it holds no numbers any more; pass the array before transferring it, or \
+                 a copy (array.slice())"
+            )));
+        }
         return Ok(length());
     }
     Err(bad(format!(

@@ -96,8 +96,10 @@ fn lookup(name: &str, value: &JsValue) -> Result<Rc<Csr>> {
 /// array or an array of numbers).
 fn index_arg(name: &str, value: &JsValue) -> Result<Vec<u32>> {
     if let Some(a) = value.dyn_ref::<Uint32Array>() {
-        check_copies("this call", &[(name, a.length() as usize, 4)])?;
-        return Ok(a.to_vec());
+        // array_len refuses a detached one, whose copy would throw a TypeError.
+        let len = array_len(name, value)?;
+        check_copies("this call", &[(name, len, 4)])?;
+        return Ok(if len == 0 { Vec::new() } else { a.to_vec() });
     }
     let v = f64_arg(name, value)?;
     v.iter()
@@ -142,6 +144,11 @@ fn f64_arg(name: &str, value: &JsValue) -> Result<Vec<f64>> {
     // only to check the kind: that took 4 bytes a number more).
     let len = array_len(name, value)?;
     check_copies("this call", &[(name, len, 8)])?;
+    if len == 0 {
+        // An empty view out of bounds of a shrunk resizable buffer: the Float64Array
+        // constructor would throw a TypeError; there is nothing to copy.
+        return Ok(Vec::new());
+    }
     Ok(Float64Array::new(value).to_vec())
 }
 

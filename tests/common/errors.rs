@@ -268,6 +268,38 @@ pub async fn matrices_of_any_numeric_kind_are_accepted_and_others_named(setup: J
     let big = js_sys::BigInt64Array::new_with_length(4);
     let r = api.square(num(2.0), big.into(), u()).await;
     assert_js_error(r, "BAD_ARGUMENT", "got a BigInt64Array");
+    // An array whose buffer was transferred (postMessage to a worker, structuredClone)
+    // reads as length 0, and copying it threw a raw TypeError out of the call.
+    let detached = js_sys::Function::new_no_args(
+        "const a = new Float32Array(4); structuredClone(a.buffer, { transfer: [a.buffer] }); return a;",
+    )
+    .call0(&JsValue::NULL)
+    .unwrap();
+    let r = api.square(num(2.0), detached.clone(), u()).await;
+    assert_js_error(
+        r,
+        "BAD_ARGUMENT",
+        "m: is a Float32Array whose ArrayBuffer was detached",
+    );
+    let r = api
+        .multiply([num(2.0), num(2.0), num(2.0)], f32s(4), detached, u())
+        .await;
+    assert_js_error(
+        r,
+        "BAD_ARGUMENT",
+        "b: is a Float32Array whose ArrayBuffer was detached",
+    );
+    // A view left out of bounds by a resizable buffer that shrank is empty, not a TypeError.
+    let out_of_bounds = js_sys::Function::new_no_args(
+        "const b = new ArrayBuffer(16, { maxByteLength: 32 }); \
+         const a = new Int32Array(b, 0, 4); b.resize(8); return a;",
+    )
+    .call0(&JsValue::NULL)
+    .unwrap();
+    let r = api.square(num(2.0), out_of_bounds, u()).await;
+    assert_js_error(r, "BAD_LENGTH", "m has 0 elements");
+    let r = api.square(num(2.0), f32s(4), u()).await;
+    assert!(r.is_ok(), "the Gpgpu works after them");
 }
 
 pub async fn application_calls_check_their_arguments(setup: JsSetup) {

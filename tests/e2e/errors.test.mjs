@@ -247,3 +247,59 @@ test('an array too large for WebAssembly memory is an error before it is copied,
   assert.deepEqual(page.problems(), []);
   await page.context().close();
 });
+
+test('an array whose buffer was transferred is BAD_ARGUMENT in every call, and the Gpgpu can still be freed', async () => {
+  // A detached array (its buffer sent to a worker with postMessage's transfer list, or
+  // by structuredClone) threw a raw TypeError out of the call ("Cannot perform
+  // %TypedArray%.prototype.set on a detached … ArrayBuffer"), synchronously even from an
+  // Async form, and left the Gpgpu borrowed: its free() then threw "attempted to take
+  // ownership of Rust value while it was borrowed", so it could never be freed.
+  const page = await openBlankPage(browser, server.origin);
+  const got = await page.evaluate(async () => {
+    const { default: init, Gpgpu, Csr, Tridiagonal, BlockSparse } = await import('/www/pkg/gpgpu_matrix.js');
+    await init();
+    const detached = (T = Float32Array, n = 4) => {
+      const a = new T(n);
+      structuredClone(a.buffer, { transfer: [a.buffer] });
+      return a;
+    };
+    const out = {};
+    for (const backend of ['webgl', 'webgpu', 'cpu']) {
+      const gpu = await Gpgpu.create({ backend, threads: 1 });
+      const csr = Csr.fromDense(2, 2, [1, 2, 3, 4]);
+      const calls = {
+        squareAsync: () => gpu.squareAsync(2, detached()),
+        multiplyAsync: () => gpu.multiplyAsync(2, 2, 2, [1, 2, 3, 4], detached(Float64Array)),
+        startPower: () => gpu.startPower(2, detached(Int32Array), 3),
+        luAsync: () => gpu.luAsync(2, detached()),
+        svdBatchedAsync: () => gpu.svdBatchedAsync(1, 2, 2, detached()),
+        spmvAsync: () => gpu.spmvAsync(csr, detached(Float32Array, 2)),
+        'Csr.fromArrays': () => Csr.fromArrays(2, 2, [1, 2], detached(Uint32Array, 2), [0, 1, 2]),
+        Tridiagonal: () => new Tridiagonal([1], detached(Float32Array, 2), [1]),
+        'BlockSparse.fromDense': () => BlockSparse.fromDense(2, 2, detached(), 1),
+      };
+      for (const [name, call] of Object.entries(calls)) {
+        let settled;
+        try {
+          const p = call();
+          settled = p && typeof p.then === 'function' ? await p.then(() => 'no error', (e) => `${e.code}: ${e.message}`) : 'no error';
+        } catch (e) {
+          settled = `thrown ${e.name} ${e.code}: ${e.message}`;
+        }
+        out[`${backend} ${name}`] = settled;
+      }
+      out[`${backend} after`] = Array.from(await gpu.squareAsync(2, [1, 2, 3, 4])).join(',');
+      csr.free();
+      try { gpu.free(); out[`${backend} free`] = 'freed'; } catch (e) { out[`${backend} free`] = `${e.name}: ${e.message}`; }
+    }
+    return out;
+  });
+  for (const [name, value] of Object.entries(got)) {
+    if (name.endsWith(' after')) assert.equal(value, '7,10,15,22', name);
+    else if (name.endsWith(' free')) assert.equal(value, 'freed', name);
+    else if (/ (Csr|Tridiagonal|BlockSparse|startPower)/.test(name)) assert.match(value, /^thrown GpgpuError BAD_ARGUMENT: \w+: is an? \w+Array whose ArrayBuffer was detached/, name);
+    else assert.match(value, /^BAD_ARGUMENT: \w+: is an? \w+Array whose ArrayBuffer was detached .*pass the array before transferring it/, name);
+  }
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
