@@ -12,7 +12,12 @@ library's code runs, so src/js cannot catch it. Two edits of the generated modul
    code "FREED" and a message saying what to do (every other message is unchanged);
 2. free(), which [Symbol.dispose] is, does nothing on an object freed already (it
    threw the same plain Error, so `using` after an explicit free() threw at the end
-   of its block).
+   of its block);
+3. a Promise form (a method named `…Async`, and Run's `whenDone`) returns a rejected
+   promise instead of throwing: the null pointer check runs before the method's own
+   code, so a freed object's `gpu.squareAsync(…)` threw FREED synchronously where
+   every other error of a Promise form rejects, and `gpu.squareAsync(…).catch(…)` or
+   `Promise.allSettled([…])` did not see it.
 
 Checked against wasm-bindgen 0.2.130's output (scripts/setup.sh pins it): a pattern
 that is not found stops the build, so a new wasm-bindgen cannot skip the edit
@@ -56,10 +61,34 @@ FREE = re.compile(r"(\n(\s*)free\(\) \{\n(\s*)const ptr = this\.__destroy_into_r
 js, frees = FREE.subn(lambda m: f"{m.group(1)}{m.group(3)}if (ptr === 0) return; // freed already\n", js)
 classes = len(re.findall(r"^export class ", js, re.M))
 
-if throws != 1 or frees != classes or classes == 0:
+# A Promise form's body, as wasm-bindgen writes a method returning a Promise.
+ASYNC = re.compile(
+    r"(\n(\s*)(?:\w+Async|whenDone)\(([\w, ]*)\) \{\n)"
+    r"(\s*)const ret = (wasm\.\w+\(this\.__wbg_ptr(?:, [\w, ]*)?\));\n"
+    r"\s*return ret;\n"
+)
+
+
+def reject_instead(m):
+    head, pad, call = m.group(1), m.group(4), m.group(5)
+    return (
+        f"{head}{pad}// A Promise form rejects, never throws (scripts/glue-freed.py).\n"
+        f"{pad}try {{\n"
+        f"{pad}    return {call};\n"
+        f"{pad}}} catch (e) {{\n"
+        f"{pad}    return Promise.reject(e);\n"
+        f"{pad}}}\n"
+    )
+
+
+promise_forms = len(re.findall(r"^\s+(?:\w+Async|whenDone)\(", js, re.M))
+js, rejects = ASYNC.subn(reject_instead, js)
+
+if throws != 1 or frees != classes or classes == 0 or rejects != promise_forms or rejects == 0:
     sys.exit(
-        f"scripts/glue-freed.py: {path}: found {throws} throw import(s) (1 expected) and "
-        f"{frees} free() of {classes} classes: wasm-bindgen's output changed; update the patterns"
+        f"scripts/glue-freed.py: {path}: found {throws} throw import(s) (1 expected), "
+        f"{frees} free() of {classes} classes and {rejects} Promise forms of "
+        f"{promise_forms}: wasm-bindgen's output changed; update the patterns"
     )
 with open(path, "w", encoding="utf-8") as f:
     f.write(js)

@@ -204,6 +204,24 @@ test('every class of the installed package says FREED when used after free(), an
       try { object.free(); object[Symbol.dispose](); } catch (e) { again = e.message; }
       out[name] = { name: error?.name, code: error?.code, message: error?.message, again };
     }
+    // A Promise form of a freed object rejects with FREED, as its other errors do: it
+    // threw synchronously, past a .catch() or Promise.allSettled.
+    const promiseForms = {
+      'Gpgpu.squareAsync': () => objects.Gpgpu[0].squareAsync(1, [2]),
+      'Gpgpu.luAsync': () => objects.Gpgpu[0].luAsync(1, [2]),
+      'Run.resultAsync': () => objects.Run[0].resultAsync(),
+      'Run.whenDone': () => objects.Run[0].whenDone(),
+      'Devices.multiplySplitAsync': () => objects.Devices[0].multiplySplitAsync(1, 1, 1, [1], [1]),
+    };
+    for (const [name, call] of Object.entries(promiseForms)) {
+      let settled;
+      try {
+        settled = await call().then(() => 'resolved', (e) => \`rejected \${e.name} \${e.code}\`);
+      } catch (e) {
+        settled = \`threw \${e.name} \${e.code}\`;
+      }
+      out.promises = { ...out.promises, [name]: settled };
+    }
     cpu.free();
     window.__freed = out;
   `;
@@ -215,8 +233,10 @@ test('every class of the installed package says FREED when used after free(), an
   await page.waitForFunction(() => window.__freed || null, null, { timeout: 60_000 }).catch(() => {});
   assert.deepEqual(errors, []);
   const out = await page.evaluate(() => window.__freed);
-  assert.deepEqual(Object.keys(out), ['Gpgpu', 'Run', 'Csr', 'BlockSparse', 'Tridiagonal', 'Devices']);
-  for (const [name, r] of Object.entries(out)) {
+  const { promises, ...classes } = out;
+  assert.deepEqual(Object.keys(classes), ['Gpgpu', 'Run', 'Csr', 'BlockSparse', 'Tridiagonal', 'Devices']);
+  for (const [name, settled] of Object.entries(promises)) assert.equal(settled, 'rejected GpgpuError FREED', name);
+  for (const [name, r] of Object.entries(classes)) {
     assert.equal(r.name, 'GpgpuError', `${name}: ${r.message}`);
     assert.equal(r.code, 'FREED', name);
     assert.match(r.message, /was freed .* cannot be used again/, name);
