@@ -57,6 +57,11 @@ const TS_TYPES: &str = r#"
 export type Matrix = Float32Array | Float64Array | Int32Array | Uint32Array | Int16Array
   | Uint16Array | Int8Array | Uint8Array | Uint8ClampedArray | readonly number[];
 export type BackendName = "webgl" | "webgpu" | "cpu";
+/** HTMLCanvasElement where TypeScript has the DOM's types (lib "dom"); `never` where it
+ *  has only a worker's (lib "webworker", which has OffscreenCanvas but no
+ *  HTMLCanvasElement), so that this file type-checks in a worker's project too. */
+export type CanvasElement = typeof globalThis extends { HTMLCanvasElement: { prototype: infer T } }
+  ? T : never;
 /** WebGL kernels (fragment shaders), then WebGPU kernels (compute shaders), then the
  *  CPU's (wasm SIMD128 in Web Workers). */
 export type KernelName = "naive" | "packed" | "blocked4" | "blocked8"
@@ -67,7 +72,7 @@ export type SemiringName = "ordinary" | "boolean" | "min-plus";
  *  `threads`: the CPU backend's Web Workers (default navigator.hardwareConcurrency;
  *  0 runs products on the calling thread). */
 export interface CreateOptions { backend?: BackendName | "auto";
-  canvas?: HTMLCanvasElement | OffscreenCanvas;
+  canvas?: CanvasElement | OffscreenCanvas;
   powerPreference?: "low-power" | "high-performance"; threads?: number; }
 /** A matrix of a Run: its input ("a", or "input"), B of a product, the latest pass's
  *  output, or the result once every pass has run. */
@@ -442,7 +447,7 @@ impl JsGpgpu {
     /// `await Gpgpu.create({ backend })`.
     #[wasm_bindgen(constructor)]
     pub fn new(
-        #[wasm_bindgen(unchecked_optional_param_type = "HTMLCanvasElement | OffscreenCanvas")]
+        #[wasm_bindgen(unchecked_optional_param_type = "CanvasElement | OffscreenCanvas")]
         canvas: JsValue,
     ) -> JsResult<JsGpgpu> {
         // Here, not in the Rust `Gpgpu::new`: a Rust application keeps its own hook,
@@ -660,8 +665,7 @@ impl JsGpgpu {
         #[wasm_bindgen(unchecked_param_type = "number")] rows: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] cols: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] data: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "HTMLCanvasElement | OffscreenCanvas")]
-        canvas: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "CanvasElement | OffscreenCanvas")] canvas: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "HeatmapStyle")] style: JsValue,
     ) -> JsResult<Object> {
         if self.gpu.backend() == Backend::WebGpu {
@@ -685,8 +689,7 @@ impl JsGpgpu {
         #[wasm_bindgen(unchecked_param_type = "number")] rows: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] cols: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Matrix")] data: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "HTMLCanvasElement | OffscreenCanvas")]
-        canvas: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "CanvasElement | OffscreenCanvas")] canvas: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "HeatmapStyle")] style: JsValue,
     ) -> Promise {
         let pending = self.start_heatmap(&rows, &cols, &data, &canvas, &style);
@@ -934,7 +937,7 @@ impl JsGpgpu {
     /// The canvas the WebGL context lives on (null on WebGPU).
     #[wasm_bindgen(
         getter,
-        unchecked_return_type = "HTMLCanvasElement | OffscreenCanvas | null"
+        unchecked_return_type = "CanvasElement | OffscreenCanvas | null"
     )]
     pub fn canvas(&self) -> JsValue {
         match &mut *self.gpu.engine() {

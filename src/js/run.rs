@@ -266,8 +266,7 @@ impl JsRun {
     pub fn draw_heatmap(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "RunMatrix")] which: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "HTMLCanvasElement | OffscreenCanvas")]
-        canvas: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "CanvasElement | OffscreenCanvas")] canvas: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "HeatmapStyle")] style: JsValue,
     ) -> JsResult<Object> {
         self.with(|e, run| {
@@ -293,8 +292,7 @@ impl JsRun {
     pub fn draw_heatmap_async(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "RunMatrix")] which: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "HTMLCanvasElement | OffscreenCanvas")]
-        canvas: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "CanvasElement | OffscreenCanvas")] canvas: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "HeatmapStyle")] style: JsValue,
     ) -> Promise {
         self.later(

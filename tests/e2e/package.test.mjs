@@ -294,3 +294,36 @@ test('the .d.ts refuses, as tsc --strict errors, what the calls refuse at run ti
     assert.fail(`tsc: ${e.stdout}${e.stderr}`);
   }
 });
+
+test('the .d.ts type-checks in a worker\'s TypeScript project (lib "webworker", no DOM)', () => {
+  // The guide runs the library in a module Worker, but the .d.ts named
+  // HTMLCanvasElement, which a worker's lib does not have: tsc --strict stopped at
+  // "Cannot find name 'HTMLCanvasElement'" in gpgpu_matrix.d.ts (7 times) unless
+  // skipLibCheck hid it. CanvasElement is HTMLCanvasElement with the DOM's types, and
+  // never without them, where OffscreenCanvas is the canvas.
+  const source = [
+    "import init, { Gpgpu, type CanvasElement } from 'gpgpu-matrix';",
+    'await init();',
+    "const gpu = await Gpgpu.create({ backend: 'webgl', canvas: new OffscreenCanvas(1, 1) });",
+    'const picture = new OffscreenCanvas(2, 2);',
+    'await gpu.drawHeatmapAsync(2, 2, [1, 2, 3, 4], picture, { range: 4 });',
+    'const run = gpu.startSquare(2, [1, 2, 3, 4]);',
+    "run.step(); await run.drawHeatmapAsync('latest', picture);",
+    'const own: CanvasElement | OffscreenCanvas | null = gpu.canvas;',
+    'postMessage(Array.from(await gpu.squareAsync(2, [1, 2, 3, 4])));',
+    '// @ts-expect-error a number is no canvas',
+    'await gpu.drawHeatmapAsync(2, 2, [1, 2, 3, 4], 5);',
+    'export {};',
+  ].join('\n');
+  writeFileSync(join(project, 'worker-typed.ts'), source);
+  const config = JSON.parse(examples.tsconfig.code);
+  const lib = config.compilerOptions.lib.map((l) => (l === 'dom' ? 'webworker' : l));
+  assert.ok(lib.includes('webworker'), 'the guide\'s tsconfig names lib "dom", replaced here by "webworker"');
+  writeFileSync(join(project, 'tsconfig.worker.json'), JSON.stringify({ ...config, compilerOptions: { ...config.compilerOptions, lib, noEmit: true }, files: ['worker-typed.ts'] }));
+  const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  try {
+    execFileSync(process.execPath, [tsc, '-p', join(project, 'tsconfig.worker.json')], { cwd: project, encoding: 'utf8', stdio: 'pipe' });
+  } catch (e) {
+    assert.fail(`tsc: ${e.stdout}${e.stderr}`);
+  }
+});
