@@ -12,17 +12,19 @@ pub const MAX_SIDE: usize = 32;
 
 /// A side of the batch's matrices: a whole number from 1 to [`MAX_SIDE`].
 pub fn side(name: &str, value: f64) -> Result<usize> {
-    let v = shape::dimension(name, value, usize::MAX)?;
-    if v > MAX_SIDE {
+    // Compared as a number first: read as a usize up to usize::MAX, 2^32 and more were
+    // SIZE_OVER_LIMIT "this device's limit of 4294967295", where 33 was this message.
+    if value.is_finite() && value > MAX_SIDE as f64 {
         return Err(GpgpuError::BadArgument {
             name: name.into(),
             detail: format!(
-                "is {v}; batched matrices are small, at most {MAX_SIDE} on a side (for larger \
-                 ones use multiply, one product at a time)"
+                "is {}; batched matrices are small, at most {MAX_SIDE} on a side (for larger \
+                 ones use multiply, one product at a time)",
+                crate::error::js_number(value)
             ),
         });
     }
-    Ok(v)
+    shape::dimension(name, value, MAX_SIDE)
 }
 
 /// The number of matrices in a batch: a whole number from 1 (the device's memory
@@ -109,6 +111,12 @@ mod tests {
             side("rows", 0.0),
             Err(GpgpuError::BadDimension { .. })
         ));
+        // Past wasm32's usize too: the same message, not a device limit of 2^32 - 1.
+        for big in [4294967296.0, 1e300] {
+            let e = side("rows", big).unwrap_err();
+            assert_eq!(e.code(), "BAD_ARGUMENT", "{e}");
+            assert!(e.to_string().contains("at most 32 on a side"), "{e}");
+        }
         assert!(matches!(count(0.0), Err(GpgpuError::BadCount { .. })));
         assert!(matches!(count(1.5), Err(GpgpuError::BadCount { .. })));
         assert_eq!(count(2000.0).unwrap(), 2000);

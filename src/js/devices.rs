@@ -207,9 +207,11 @@ impl JsDevices {
         #[wasm_bindgen(unchecked_optional_param_type = "SplitOptions")] options: JsValue,
     ) -> Promise {
         let read = || -> Result<_> {
-            let dim = |name: &str, v: &JsValue| {
-                crate::plan::shape::dimension(name, number_arg(name, v)?, usize::MAX)
-            };
+            // As multiplyAsync reads them: each part is a plain product, tiled past its
+            // device's limit, so only WebAssembly memory bounds them (read against
+            // usize::MAX, 2^32 was "this device's limit of 4294967295").
+            let dim =
+                |name: &str, v: &JsValue| crate::api::tiled_dimension(name, number_arg(name, v)?);
             let dims = [
                 dim("rows", &rows)?,
                 dim("inner", &inner)?,

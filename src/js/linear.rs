@@ -30,9 +30,13 @@ export interface SolveResult { x: Float32Array | null; residual: number | null;
   singular: boolean; step: number | null; passes: number; }
 "#;
 
-/// A dimension given as a JS number (the device's limit is checked later).
-fn whole(name: &str, v: &JsValue) -> Result<usize> {
-    shape::dimension(name, number_arg(name, v)?, usize::MAX)
+/// A dimension given as a JS number, at most the device's limit (LuShape then checks
+/// n + nrhs). It was read against usize::MAX, so that past wasm32's usize (2^32) the
+/// message named a "device's limit of 4294967295 (info().maxDimension …)", which is
+/// no device's: the same call with n = 2^31 named the real one.
+fn whole(g: &JsGpgpu, name: &str, v: &JsValue) -> Result<usize> {
+    let limit = g.gpu.engine().max_dimension();
+    shape::dimension(name, number_arg(name, v)?, limit)
 }
 
 /// n, a and the steps (undefined: all n). n against the device and a's length are
@@ -43,7 +47,7 @@ fn lu_args(
     a: &JsValue,
     steps: &JsValue,
 ) -> Result<(usize, Vec<f32>, usize)> {
-    let n = whole("n", n)?;
+    let n = whole(g, "n", n)?;
     let limit = g.gpu.engine().max_dimension();
     let la = array_len("a", a)?;
     LuShape::square(n as f64, limit)?.check_a(la)?;
@@ -74,10 +78,10 @@ fn solve_args(
     b: &JsValue,
     nrhs: &JsValue,
 ) -> Result<SolveArgs> {
-    let n = whole("n", n)?;
+    let n = whole(g, "n", n)?;
     let nrhs = match nrhs.is_undefined() {
         true => 1,
-        false => whole("nrhs", nrhs)?,
+        false => whole(g, "nrhs", nrhs)?,
     };
     let limit = g.gpu.engine().max_dimension();
     let s = LuShape::from_numbers(n as f64, nrhs as f64, limit)?;

@@ -335,17 +335,20 @@ impl JsCsr {
     ) -> JsResult<JsValue> {
         let make = || {
             let (r, c) = dims(&rows, &cols)?;
-            let k = shape::dimension("perRow", number_arg("perRow", &per_row)?, usize::MAX)?;
-            if k > c {
-                // Not a device limit (SIZE_OVER_LIMIT named info().maxDimension here).
+            let k = number_arg("perRow", &per_row)?;
+            if k.is_finite() && k > c as f64 {
+                // Not a device limit (SIZE_OVER_LIMIT named info().maxDimension here, and
+                // so did any perRow past wasm32's usize).
                 return Err(GpgpuError::BadArgument {
                     name: "perRow".into(),
                     detail: format!(
-                        "is {k}, more than the {c} columns: a row holds at most one \
-                         nonzero per column"
+                        "is {}, more than the {c} columns: a row holds at most one \
+                         nonzero per column",
+                        crate::error::js_number(k)
                     ),
                 });
             }
+            let k = shape::dimension("perRow", k, c)?;
             check_bench_nnz("rows x perRow", r as f64 * k as f64)?;
             let seed = shape::count("seed", number_arg("seed", &seed)?, u32::MAX as f64)?;
             Ok(sparse::random_uniform(r, c, k, seed as u32))

@@ -238,6 +238,15 @@ pub async fn bad_systems_say_what_is_wrong(backend: Backend) {
     assert_js_error(e, "BAD_ARGUMENT", "must be a number");
     let e = JsFuture::from(api.lu_async(num(1.5), arr(1), JsValue::UNDEFINED)).await;
     assert_js_error(e, "BAD_DIMENSION", "n");
+    // Past wasm32's usize the device's limit is named as below it: it was "this
+    // device's limit of 4294967295", which no device has, for n and for nrhs.
+    let limit = format!("limit of {too_big}");
+    for n in [2147483648.0, 4294967296.0] {
+        let e = JsFuture::from(api.lu_async(num(n), arr(1), JsValue::UNDEFINED)).await;
+        assert_js_error(e, "SIZE_OVER_LIMIT", &limit);
+    }
+    let e = JsFuture::from(api.solve_async(num(2.0), arr(4), arr(2), num(4294967296.0))).await;
+    assert_js_error(e, "SIZE_OVER_LIMIT", &limit);
     // Steps past n are refused, 2^32 and past too (once cast to a wasm32 usize,
     // 2^32 stopped after no step and 2^32 + 1 after one, with no error).
     for steps in [3.0, 4294967296.0, 4294967297.0] {

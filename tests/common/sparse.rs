@@ -368,6 +368,14 @@ pub async fn csr_from_javascript_and_its_errors(setup: Setup) {
     let e = JsCsr::random_uniform(num(2.0), num(2.0), num(5.0), num(1.0));
     let message = assert_js_error(e, "BAD_ARGUMENT", "perRow: is 5, more than the 2 columns");
     assert!(!message.contains("maxDimension"), "{message}");
+    // Past wasm32's usize as well (it was SIZE_OVER_LIMIT, "this device's limit of
+    // 4294967295 (info().maxDimension …)").
+    let e = JsCsr::random_uniform(num(2.0), num(2.0), num(4294967296.0), num(1.0));
+    assert_js_error(
+        e,
+        "BAD_ARGUMENT",
+        "perRow: is 4294967296, more than the 2 columns",
+    );
     // Sizes no Csr holds are SIZE_OVER_LIMIT naming a Csr: 2^31 rows panicked
     // allocating the row offsets ("capacity overflow", then RuntimeError: unreachable),
     // and so did toDense of a huge sparse matrix, allocating rows × cols floats.

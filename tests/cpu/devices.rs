@@ -165,6 +165,22 @@ async fn the_javascript_devices_class_splits_and_checks_its_arguments() {
     );
     let r = settle(call(with(nums(&[0.0, 1.0])))).await.unwrap();
     assert_eq!(floats(&prop(&r, "c")), [2.0; 4]);
+    // Sizes read as multiplyAsync reads them: past wasm32's usize the limit named is
+    // WebAssembly memory's (it was "this device's limit of 4294967295", no device's).
+    let huge = settle(d.multiply_split_async(
+        num(4294967296.0),
+        two(),
+        two(),
+        js(&[1.0; 4]),
+        js(&[1.0; 4]),
+        JsValue::UNDEFINED,
+    ))
+    .await;
+    let message = assert_js_error(huge, "SIZE_OVER_LIMIT", "rows = 4294967296");
+    assert!(
+        message.contains("WebAssembly memory") && !message.contains("4294967295"),
+        "{message}"
+    );
     // README: any key other than ratios and semiring is BAD_ARGUMENT, kernel: 'auto'
     // too, and the message names only keys a split takes.
     let keyed = |key: &str, v: JsValue| {
