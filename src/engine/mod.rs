@@ -864,6 +864,7 @@ impl Engine {
         style: Style,
     ) -> Result<PendingDraw> {
         let (w, h) = heatmap_size(canvas)?;
+        check_heatmap_pixels(Some(self), w, h)?;
         match (self, m) {
             (Engine::WebGl(e), Matrix::Gl(m)) => {
                 let range = match range {
@@ -1229,6 +1230,7 @@ pub fn heatmap_here(
     style: Style,
 ) -> Result<PendingDraw> {
     let (w, h) = heatmap_size(canvas)?;
+    check_heatmap_pixels(None, w, h)?;
     let drawn = heatmap::mapping(shape.rows, shape.cols, w, h);
     let context = crate::kernels::context_2d(canvas)?;
     let pixels = cpu::heatmap::pixels(shape, data, (w, h), drawn.stride, range, style)?;
@@ -1299,4 +1301,44 @@ impl Idle {
             Idle::Cpu(queue) => queue.wait().await,
         }
     }
+}
+
+/// The most pixels a heatmap draws: 2^28 (16384 x 16384, 1 GiB of RGBA), about the
+/// largest canvas a browser gives, and on WebGPU what one buffer of its pixels may
+/// hold. A canvas past it was drawn on with width × height × 4 computed in a wasm32
+/// usize: 40000 x 40000 wrapped to a 2105032704-byte picture (WEBGPU_ERROR "a bug or
+/// a driver limitation"), and the CPU's Vec of it panicked ("capacity overflow"), after
+/// which every call of the library failed.
+pub const MAX_HEATMAP_PIXELS: f64 = (1u64 << 28) as f64;
+
+/// `engine`: the device that draws (None: coloured here, on this thread).
+fn check_heatmap_pixels(engine: Option<&Engine>, w: usize, h: usize) -> Result<()> {
+    let pixels = w as f64 * h as f64;
+    let (limit, limit_name) = match engine {
+        Some(Engine::WebGpu(e))
+            if e.info().limits.max_matrix_bytes() / 4.0 < MAX_HEATMAP_PIXELS =>
+        {
+            (
+                (e.info().limits.max_matrix_bytes() / 4.0).floor(),
+                "what one buffer of this WebGPU device holds (info().maxMatrixBytes / 4)",
+            )
+        }
+        _ => (
+            MAX_HEATMAP_PIXELS,
+            "the pixels a heatmap draws (2^28, 1 GiB of RGBA: about the largest canvas a \
+             browser gives)",
+        ),
+    };
+    if pixels > limit {
+        return Err(GpgpuError::DeviceLimit {
+            what: format!("a heatmap on a {w}x{h} canvas"),
+            needed: pixels,
+            unit: "pixels",
+            limit_name,
+            limit,
+            hint: "Draw on a smaller canvas: the heatmap averages blocks of entries down to \
+                   its pixels anyway.",
+        });
+    }
+    Ok(())
 }

@@ -723,7 +723,27 @@ pub async fn a_canvas_with_another_context_says_to_draw_on_another(setup: JsSetu
         let msg = assert_js_error(r, "BAD_ARGUMENT", "a WebGL Gpgpu's own canvas");
         assert!(msg.contains("such as a new one"), "{msg}");
     }
-    // A 2D canvas works.
+    // A canvas past what a heatmap draws (2^28 pixels) is SIZE_OVER_LIMIT before any
+    // picture is made: 40000 x 40000 x 4 bytes wrapped in a wasm32 usize, WebGPU asked
+    // for a 2105032704-byte buffer (WEBGPU_ERROR, "a bug or a driver limitation") and
+    // the CPU panicked ("capacity overflow"), leaving the library unusable.
+    for (w, h) in [(40000, 40000), (70000, 70000), (16385, 16384)] {
+        let huge = web_sys::OffscreenCanvas::new(w, h).unwrap();
+        let r = api
+            .draw_heatmap(two(), m(), huge.into(), JsValue::UNDEFINED)
+            .await;
+        let msg = assert_js_error(r, "SIZE_OVER_LIMIT", &format!("a {w}x{h} canvas"));
+        assert!(msg.contains("smaller canvas"), "{msg}");
+    }
+    let mut run = api
+        .g
+        .start_square(num(2.0), m(), JsValue::UNDEFINED)
+        .unwrap();
+    let huge = web_sys::OffscreenCanvas::new(40000, 40000).unwrap();
+    let r = settle(run.draw_heatmap_async("a".into(), huge.into(), JsValue::UNDEFINED)).await;
+    assert_js_error(r, "SIZE_OVER_LIMIT", "a 40000x40000 canvas");
+    drop(run);
+    // A 2D canvas works, and so does the library after those.
     let r = api
         .draw_heatmap(two(), m(), canvas(2, 2).into(), JsValue::UNDEFINED)
         .await;
