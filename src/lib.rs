@@ -117,6 +117,7 @@ pub mod plan {
 }
 pub mod run;
 pub mod sparse;
+pub mod wasm_view;
 pub mod webgpu;
 
 /// The README's Rust example and the paths its "From Rust" notes name, compiled by

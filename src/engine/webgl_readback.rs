@@ -162,7 +162,7 @@ impl GlRead {
             gl.bind_buffer(GL::PIXEL_PACK_BUFFER, Some(p.buffer.raw()));
             // SAFETY: nothing allocates between the view's creation and its use.
             unsafe {
-                let view = js_sys::Float32Array::view_mut_raw(floats.as_mut_ptr(), floats.len());
+                let view = crate::wasm_view::f32_view_mut(&mut floats);
                 gl.get_buffer_sub_data_with_i32_and_array_buffer_view(
                     GL::PIXEL_PACK_BUFFER,
                     0,

@@ -470,9 +470,12 @@ impl GpuEngine {
                 self.gpu
                     .failure(format!("getMappedRange threw {}", describe_js(&e)))
             })?;
+        // The mapped range's array first: making it may grow wasm memory, which would
+        // detach a view made before it (crate::wasm_view).
+        let mapped = js_sys::Float32Array::new(&range);
         // SAFETY: the view is used at once, with no allocation in between.
-        let view = unsafe { js_sys::Float32Array::view(data) };
-        js_sys::Float32Array::new(&range).set(&view, 0);
+        let view = unsafe { crate::wasm_view::f32_view(data) };
+        mapped.set(&view, 0);
         staging.raw().unmap();
         let copied = self
             .encoder()

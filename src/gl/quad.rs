@@ -35,7 +35,7 @@ impl Quad {
         gl.bind_buffer(GL::ARRAY_BUFFER, Some(buffer.raw()));
         // SAFETY: the view is consumed by bufferData before anything allocates.
         unsafe {
-            let view = js_sys::Float32Array::view(&VERTICES);
+            let view = crate::wasm_view::f32_view(&VERTICES);
             gl.buffer_data_with_array_buffer_view(GL::ARRAY_BUFFER, &view, GL::STATIC_DRAW);
         }
         gl.enable_vertex_attrib_array(ATTRIB_POSITION);

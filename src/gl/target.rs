@@ -107,9 +107,10 @@ impl Texture {
         gl.pixel_storei(GL::UNPACK_ROW_LENGTH, row_length as i32);
         gl.pixel_storei(GL::UNPACK_SKIP_PIXELS, skip as i32);
         // SAFETY: the view into wasm memory is used at once, with no allocation
-        // (which could grow and move the memory) between its creation and its use.
+        // (which could grow and move the memory) between its creation and its use;
+        // f32_view makes it again if making it grew the memory (crate::wasm_view).
         let result = unsafe {
-            let view = js_sys::Float32Array::view(data);
+            let view = crate::wasm_view::f32_view(data);
             gl.tex_sub_image_2d_with_i32_and_i32_and_u32_and_type_and_opt_array_buffer_view(
                 GL::TEXTURE_2D,
                 0,
@@ -267,7 +268,7 @@ impl RenderTarget {
         self.bind_for_reading(plane);
         // SAFETY: as in `Texture::upload`, nothing allocates while the view lives.
         let result = unsafe {
-            let view = js_sys::Float32Array::view_mut_raw(data.as_mut_ptr(), data.len());
+            let view = crate::wasm_view::f32_view_mut(&mut data);
             gl.read_pixels_with_opt_array_buffer_view(
                 0,
                 0,
@@ -303,7 +304,7 @@ impl RenderTarget {
         self.gl.pixel_storei(GL::PACK_SKIP_PIXELS, skip as i32);
         // SAFETY: as in `Texture::upload`, nothing allocates while the view lives.
         let result = unsafe {
-            let view = js_sys::Float32Array::view_mut_raw(out.as_mut_ptr(), out.len());
+            let view = crate::wasm_view::f32_view_mut(out);
             self.gl.read_pixels_with_opt_array_buffer_view(
                 0,
                 0,
@@ -327,7 +328,7 @@ impl RenderTarget {
         self.bind_for_reading(plane);
         // SAFETY: as in `Texture::upload`, nothing allocates while the view lives.
         let result = unsafe {
-            let view = js_sys::Float32Array::view_mut_raw(texel.as_mut_ptr(), 4);
+            let view = crate::wasm_view::f32_view_mut(&mut texel);
             self.gl.read_pixels_with_opt_array_buffer_view(
                 0,
                 0,

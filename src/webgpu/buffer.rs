@@ -1,7 +1,6 @@
 //! GPUBuffer, destroyed on Drop (the GPU memory goes at once rather than whenever
 //! the garbage collector gets to the JavaScript object).
 
-use js_sys::{Float32Array, Uint32Array};
 use wasm_bindgen::JsCast;
 use web_sys::{gpu_buffer_usage, GpuBuffer, GpuBufferDescriptor};
 
@@ -98,7 +97,7 @@ impl Buffer {
     /// Writes floats at byte `offset` through the queue (ordered before later submits).
     pub fn write_f32(&self, offset: u64, data: &[f32]) -> Result<()> {
         // SAFETY: the view is used at once, with no allocation in between.
-        let view = unsafe { Float32Array::view(data) };
+        let view = unsafe { crate::wasm_view::f32_view(data) };
         self.gpu
             .queue()
             .write_buffer_with_f64_and_buffer_source(&self.raw, offset as f64, view.unchecked_ref())
@@ -108,7 +107,7 @@ impl Buffer {
     /// Writes u32s at byte `offset` through the queue.
     pub fn write_u32(&self, offset: u64, data: &[u32]) -> Result<()> {
         // SAFETY: as in write_f32.
-        let view = unsafe { Uint32Array::view(data) };
+        let view = unsafe { crate::wasm_view::u32_view(data) };
         self.gpu
             .queue()
             .write_buffer_with_f64_and_buffer_source(&self.raw, offset as f64, view.unchecked_ref())

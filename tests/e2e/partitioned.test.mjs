@@ -182,6 +182,19 @@ test('Fox and Cannon with q = 3 step through; messages 2q²(q−1) = 36 and 2q(q
   assert.deepEqual(page.problems(), []);
 });
 
+test('Cannon at n = 64, q = 8 from a link, the first big call of its page: the exact product, no GL_ERROR', async () => {
+  // Its 128 block uploads fill wasm-bindgen's table of JS objects; growing it grew wasm
+  // memory while a block's Float32Array view was being made, which detached the view,
+  // and texSubImage2D refused it ("ArrayBufferView not big enough", GL error 0x0502).
+  // src/wasm_view.rs makes such a view again.
+  const mp = await openPage(browser, `${server.origin}/index.html?n=4&ref=0&mesh=cannon&meshN=64&meshQ=8`);
+  assert.equal(await waitForStatus(mp), 'done', await mp.textContent('#status'));
+  assert.equal(await settled(mp, 'partitioned-mesh', 60_000), 'done', await mp.textContent('#partitioned-mesh-status'));
+  assert.match(await mp.textContent('#partitioned-mesh-status'), /16 steps, 1.008 messages .*max error 0\./);
+  assert.deepEqual(mp.problems(), []);
+  await mp.context().close();
+});
+
 test('on the CPU too: the worked example and a block-sparse product with zero error', async () => {
   const cp = await openPage(browser, `${server.origin}/index.html?n=8&ref=0&backend=cpu&sparseN=64&sparseBlock=4&sparseDensity=10&sparseSeed=3`);
   assert.equal(await waitForStatus(cp), 'done', await cp.textContent('#status'));
