@@ -209,6 +209,30 @@ test('the sweep picture\'s labels keep clear of the balanced line, at either end
   assert.deepEqual(page.problems(), []);
 });
 
+test('the balanced line\'s label is clear of every bar, the total line and the title', async () => {
+  // A sweep whose tallest bars stand beside a balanced line at 0 %: the label, drawn
+  // inside the plot at the height of the tallest bar, was covered by the bar at 20 %.
+  const points = Array.from({ length: 11 }, (_, k) => ({ share: k / 10, ms: [k === 2 ? 11.7 : 5 + k / 10, 3 + k / 10], totalMs: k === 2 ? 11.7 : 6 }));
+  for (const share of [0, 0.5, 1]) {
+    const boxes = await page.evaluate(async ({ points, share }) => {
+      const { default: section } = await import('/www/sections/devices.js');
+      const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+      svg.setAttribute('width', '600');
+      document.body.append(svg);
+      section.drawSweep.call({ chart: svg }, ['webgl', 'cpu'], 256, points, { share, totalMs: 1.5 });
+      const box = (e) => { const b = e.getBBox(); return { x: b.x, y: b.y, right: b.x + b.width, bottom: b.y + b.height }; };
+      const out = { title: box(svg.querySelector('text')), label: box(svg.querySelector('text.balanced')), bars: [...svg.querySelectorAll('rect.bar')].map(box), total: box(svg.querySelector('polyline')) };
+      svg.remove();
+      return out;
+    }, { points, share });
+    const apart = (a, b) => a.right <= b.x || b.right <= a.x || a.bottom <= b.y || b.bottom <= a.y;
+    for (const bar of boxes.bars) assert.ok(apart(boxes.label, bar), `share ${share}: the label ${JSON.stringify(boxes.label)} over a bar ${JSON.stringify(bar)}`);
+    assert.ok(boxes.label.bottom <= boxes.total.y, `share ${share}: the label ${JSON.stringify(boxes.label)} above the total line ${JSON.stringify(boxes.total)}`);
+    assert.ok(apart(boxes.label, boxes.title), `share ${share}: the label ${JSON.stringify(boxes.label)} under the title ${JSON.stringify(boxes.title)}`);
+  }
+  assert.deepEqual(page.problems(), []);
+});
+
 test('a device the browser cannot give is marked, and the default pair does not fail on it', async () => {
   // No WebGL2 (but WebGPU): the panel's default first device, WebGL, made Run fail with
   // NO_WEBGL2 at its first press.

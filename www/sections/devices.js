@@ -332,7 +332,8 @@ export default {
   },
 
   drawSweep(names, n, points, balanced) {
-    const W = 600, H = 240, L = 58, B = 30, T = 28;
+    // T: room above the plot for the balanced line's label, under the title.
+    const W = 600, H = 240, L = 58, B = 30, T = 34;
     const max = Math.max(...points.flatMap((p) => [p.totalMs, ...p.ms]), balanced.totalMs) || 1;
     const x = (s) => L + s * (W - L - 20);
     const y = (ms) => H - B - (ms / max) * (H - B - T);
@@ -344,9 +345,11 @@ export default {
     }
     parts.push(svgEl('polyline', { fill: 'none', stroke: '#000', 'stroke-width': 2, points: points.map((p) => `${x(p.share)},${y(p.totalMs)}`).join(' ') }));
     parts.push(svgEl('line', { class: 'balanced', x1: x(balanced.share), x2: x(balanced.share), y1: T, y2: H - B, stroke: '#d62728', 'stroke-dasharray': '4 3', 'stroke-width': 2 }));
-    // The label on the line's open side: right of it, or left where it stands past the middle.
+    // The label on the line's open side: right of it, or left where it stands past the
+    // middle; above the plot, where no bar or total reaches (inside it, the tallest bar
+    // beside the line covered it, red on blue).
     const right = balanced.share <= 0.5;
-    parts.push(svgEl('text', { class: 'balanced', x: x(balanced.share) + (right ? 4 : -4), y: T + 12, fill: '#d62728', 'font-size': 11, 'text-anchor': right ? 'start' : 'end' }, `balanced ${(balanced.share * 100).toFixed(0)} %: ${fmt(balanced.totalMs)} ms`));
+    parts.push(svgEl('text', { class: 'balanced', x: x(balanced.share) + (right ? 4 : -4), y: T - 6, fill: '#d62728', 'font-size': 11, 'text-anchor': right ? 'start' : 'end' }, `balanced ${(balanced.share * 100).toFixed(0)} %: ${fmt(balanced.totalMs)} ms`));
     // The scale's labels end short of the plot's left edge, clear of a balanced line at
     // 0 % (T leaves the top one room below the title).
     const scale = (ty, text) => svgEl('text', { class: 'scale', x: L - 8, y: ty, 'text-anchor': 'end', 'font-size': 11 }, text);
