@@ -195,6 +195,27 @@ test('Cannon at n = 64, q = 8 from a link, the first big call of its page: the e
   await mp.context().close();
 });
 
+test('the fill-in with blocks of 32: M is dense before any squaring, and the page says so', async () => {
+  // A 64×64 path in blocks of 32 is a 2×2 grid whose four blocks the band all touches
+  // (entries (31, 32) and (32, 31) lie in the off-diagonal ones). The page said "dense
+  // after squaring 1 (M^2)", while its own table showed M's 4 of 4 blocks nonzero.
+  const fp = await openPage(browser, `${server.origin}/index.html?n=4&ref=0`);
+  assert.equal(await waitForStatus(fp), 'done', await fp.textContent('#status'));
+  await fp.fill('#sparseBlock', '32');
+  await fp.click('#partitioned-fill-run');
+  assert.equal(await settled(fp, 'partitioned-fill'), 'done', await fp.textContent('#partitioned-fill-status'));
+  const f = await record(fp, 'fill');
+  assert.equal(f.start, 4);
+  assert.equal(f.denseAt, 0);
+  assert.match(await fp.textContent('#partitioned-fill-status'), /dense from the start/);
+  assert.doesNotMatch(await fp.textContent('#partitioned-fill-status'), /after squaring/);
+  assert.match(await fp.textContent('#partitioned-fill-dense'), /^Every block of M holds a nonzero before any squaring/);
+  assert.equal(await fp.getAttribute('#partitioned-fill-table tbody tr[data-k="0"]', 'class'), 'dense', 'the M row marked');
+  assert.equal(await fp.$$eval('#partitioned-fill-table tbody tr.dense', (t) => t.length), 1);
+  assert.deepEqual(fp.problems(), []);
+  await fp.context().close();
+});
+
 test('on the CPU too: the worked example and a block-sparse product with zero error', async () => {
   const cp = await openPage(browser, `${server.origin}/index.html?n=8&ref=0&backend=cpu&sparseN=64&sparseBlock=4&sparseDensity=10&sparseSeed=3`);
   assert.equal(await waitForStatus(cp), 'done', await cp.textContent('#status'));

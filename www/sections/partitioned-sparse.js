@@ -203,6 +203,13 @@ async function fillDemo(ctx, s, output) {
     let peak = 0;
     for (const v of ref) peak = Math.max(peak, Math.abs(v));
     const rel = maxError(result.toDense(), ref) / peak;
+    // The squaring after which every block holds a nonzero; 0 where M's own blocks all do
+    // already (blocks of 32: the band's four blocks are the whole 2×2 grid), which
+    // denseAfter, counting squarings from 1, cannot say.
+    const denseAt = start === total ? 0 : sq.denseAfter;
+    const dense = denseAt === 0
+      ? `Every block of M holds a nonzero before any squaring: blocks this large cover the band with no zero block left, so block sparsity saves nothing from the start.`
+      : `Every block holds a nonzero after squaring ${denseAt} (M^${2 ** denseAt}).`;
     const rows = [[0, 1, start, start, start / total, 0], ...sq.steps.map((st, k) => [k + 1, 2 ** (k + 1), st.storedBlocks, st.nonzeroBlocks, st.density, st.products])];
     output.replaceChildren(
       el('div', { class: 'part-figures' },
@@ -211,13 +218,14 @@ async function fillDemo(ctx, s, output) {
       el('div', { class: 'scroll-x' }, el('table', { class: 'app-table', id: 'partitioned-fill-table' },
         el('caption', {}, `Squaring a ${n}×${n} path matrix in blocks of ${bs} (${m.gridRows}×${m.gridCols} = ${total} blocks)`),
         el('thead', {}, el('tr', {}, ['squaring', 'power', 'stored blocks', 'nonzero blocks', 'density', 'block products'].map((h) => el('th', { scope: 'col' }, h)))),
-        el('tbody', {}, rows.map(([k, p, stored, nz, dens, prods]) => el('tr', { 'data-k': String(k), class: sq.denseAfter === k ? 'dense' : null },
+        el('tbody', {}, rows.map(([k, p, stored, nz, dens, prods]) => el('tr', { 'data-k': String(k), class: denseAt === k ? 'dense' : null },
           el('th', { scope: 'row' }, k ? String(k) : 'M'), el('td', { class: 'num' }, `M^${p}`), el('td', { class: 'num' }, int(stored)),
           el('td', { class: 'num' }, int(nz)), el('td', { class: 'num' }, pct(dens)), el('td', { class: 'num' }, k ? int(prods) : '—')))))),
       el('p', { class: 'help' }, 'Stored: the blocks the symbolic phase keeps (some product of stored blocks lands there). Nonzero: those that hold a nonzero entry after the GPU computed them; a stored block can come out zero when the nonzero entries of its factors never meet. Only the nonzero ones go on to the next squaring (its flags come back, the values stay on the GPU), as the report skips blocks whose flag is false. Density is the nonzero share.'),
-      el('p', {}, sq.denseAfter === null ? `After ${FILL_SQUARINGS} squarings some block is still zero.` : `Every block holds a nonzero after squaring ${sq.denseAfter} (M^${2 ** sq.denseAfter}). Largest error against float64, relative to the largest entry: ${sci(rel)} (float32 rounding).`));
-    publishPart('fill', { status: 'done', n, blockSize: bs, steps: sq.steps, denseAfter: sq.denseAfter, start, relError: rel, backend: gpu.backend });
-    return `Done on ${backendName(gpu)}: ${sq.denseAfter === null ? 'not dense yet' : `dense after squaring ${sq.denseAfter}`}, relative error ${sci(rel)}.`;
+      el('p', { id: 'partitioned-fill-dense' }, denseAt === null ? `After ${FILL_SQUARINGS} squarings some block is still zero.` : `${dense} Largest error against float64, relative to the largest entry: ${sci(rel)} (float32 rounding).`));
+    publishPart('fill', { status: 'done', n, blockSize: bs, steps: sq.steps, denseAfter: sq.denseAfter, denseAt, start, relError: rel, backend: gpu.backend });
+    const when = denseAt === null ? 'not dense yet' : denseAt === 0 ? 'dense from the start (every block of M is nonzero)' : `dense after squaring ${denseAt}`;
+    return `Done on ${backendName(gpu)}: ${when}, relative error ${sci(rel)}.`;
   } finally {
     m.free();
     result?.free();
