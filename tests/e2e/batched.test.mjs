@@ -113,6 +113,22 @@ test('a small batch of products: its time per product in ms, not "1.36e+4 µs", 
   assert.match(await page.textContent('#batched-products-output'), /The first 1 of 1 product, entries/);
 });
 
+test('a batch of one SVD is "1 SVD" of "1×1", not "1 SVDs" of matrices', async () => {
+  await page.fill('#svdBatch', '1');
+  await page.fill('#svdRows', '1');
+  await page.fill('#svdCols', '1');
+  await page.click('#batched-svd-run');
+  assert.equal(await settled(page, 'batched-svd', 60_000), 'done', await page.textContent('#batched-svd-status'));
+  assert.match(await page.textContent('#batched-svd-status'), /^Done on WebGL2: 1 SVD of 1×1 in /);
+  assert.match(await page.textContent('#batched-svd-table caption'), /^1 SVD of 1×1 matrix \(/);
+  assert.match(await page.textContent('#batched-svd-output'), /how many of the 1 matrix needed/);
+  assert.doesNotMatch(await page.textContent('#batched-svd-output'), /1 SVDs|1 matrices/);
+  // Back to the fields the next test expects.
+  await page.fill('#svdBatch', '2000');
+  await page.fill('#svdRows', '9');
+  await page.fill('#svdCols', '9');
+});
+
 test('batched SVD: A = UΣVᵀ to 1e-5, U and V orthogonal, σ decreasing, sweeps per matrix', async () => {
   await page.fill('#svdBatch', '300');
   await page.click('#batched-svd-run');

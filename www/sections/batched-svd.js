@@ -141,9 +141,9 @@ async function svdDemo(ctx, st, output, progress) {
   const ok = (b) => (b ? 'ok' : 'bad');
   const bars = hist.map((v, w) => ({ label: String(w), value: v, mark: null })).slice(hist[0] ? 0 : 1);
   output.replaceChildren(
-    barChart(`Sweeps per matrix: how many of the ${int(batch)} matrices needed how many sweeps`, bars, { xLabel: 'sweeps', id: 'batched-svd-sweeps', ariaLabel: `sweeps per matrix: ${bars.map((b) => `${b.value} took ${b.label}`).join(', ')}` }),
+    barChart(`Sweeps per matrix: how many of the ${count(batch, 'matrix', 'matrices')} needed how many sweeps`, bars, { xLabel: 'sweeps', id: 'batched-svd-sweeps', ariaLabel: `sweeps per matrix: ${bars.map((b) => `${b.value} took ${b.label}`).join(', ')}` }),
     el('div', { class: 'scroll-x' }, el('table', { class: 'app-results', id: 'batched-svd-table' },
-      el('caption', {}, `${int(batch)} SVDs of ${rows}×${cols} matrices (entries uniform in [−1, 1)) on ${backendName(gpu)}, checked in float64`),
+      el('caption', {}, `${count(batch, 'SVD')} of ${rows}×${cols} ${batch === 1 ? 'matrix' : 'matrices'} (entries uniform in [−1, 1)) on ${backendName(gpu)}, checked in float64`),
       el('tbody', {}, [
         ['time', msText(ms), `await gpu.svdBatchedAsync(${batch}, ${rows}, ${cols}, a): wall time, upload and readback included (${gpu.backend === 'webgpu' ? 'one dispatch' : gpu.backend === 'cpu' ? 'one pass: each matrix by the same float32 algorithm, on this thread' : `two passes per round, ${rounds} rounds per sweep, a measuring pass and a readback per sweep`}); the log: ≈ 3.5–4 ms for 2000 9×9 SVDs with the homographies, CUDA on 2012 hardware`],
         ['sweeps', `mean ${mean.toFixed(2)}, at most ${maxSweeps}${capped ? ` (${capped} stopped by the cap of 30)` : ''}`, `a sweep = ${count(rounds, 'round')} of ${count(Math.floor(cols / 2), 'disjoint pair')}`, ok(!capped)],
@@ -155,5 +155,5 @@ async function svdDemo(ctx, st, output, progress) {
       ].map(([k, v, note, cls]) => el('tr', { 'data-key': k }, el('th', { scope: 'row' }, k, el('span', { class: 'what' }, note)), el('td', { class: cls || null }, v)))))),
     el('p', { class: 'help' }, `Float32 on the ${devName(gpu)}: a pair counts as orthogonal at 10⁻⁶ of its lengths, about what float32 can tell, so the checks land near 10⁻⁶ to 10⁻⁷ rather than float64's 10⁻¹⁵.`));
   publishBatched('svd', record);
-  return `Done on ${backendName(gpu)}: ${int(batch)} SVDs of ${rows}×${cols} in ${msText(ms)}, ${mean.toFixed(2)} sweeps on average; reconstruction error ${sci(recon)}.`;
+  return `Done on ${backendName(gpu)}: ${count(batch, 'SVD')} of ${rows}×${cols} in ${msText(ms)}, ${mean.toFixed(2)} sweeps on average; reconstruction error ${sci(recon)}.`;
 }
