@@ -98,6 +98,23 @@ test('batched 3×3 products and powers agree with float64', async () => {
   assert.equal(new URL(page.url()).searchParams.get('prodSeed'), '5');
 });
 
+test('batched powers at p = 64: float32 rounding is "ok", an M^p that vanishes below float32 is no error of 1', async () => {
+  // Each M has a largest entry of 1, but some have a small spectral radius: M^64 cancels
+  // far below its factors, or below float32's 1.4e−45 (4 of 20 000 here). Measured
+  // against the largest |M^p| that was an error of 1 (0 against 1e−46) marked "bad",
+  // though the GPU's rounding was as small as float32's (bounded by |M|^p, 2e−6 here).
+  const pp = await openPage(browser, `${server.origin}/index.html?n=4&ref=0&prodPower=64&prodBatch=20000`);
+  assert.equal(await waitForStatus(pp), 'done', await pp.textContent('#status'));
+  assert.equal(await settled(pp, 'batched-products', 90_000), 'done', await pp.textContent('#batched-products-status'));
+  const r = await record(pp, 'products');
+  assert.deepEqual([r.batch, r.power], [20000, 64]);
+  assert.ok(r.powerRelError < 1e-5, String(r.powerRelError));
+  assert.match(await row(pp, 'batched-products-table', 'power'), /relative to \|M\|\^64$/);
+  assert.equal(await pp.$$eval('#batched-products-table td.bad', (x) => x.length), 0);
+  assert.deepEqual(pp.problems(), []);
+  await pp.context().close();
+});
+
 test('a small batch of products: its time per product in ms, not "1.36e+4 µs", and one product is "1 product"', async () => {
   await page.fill('#prodBatch', '1');
   await page.click('#batched-products-run');
