@@ -199,7 +199,9 @@ pub(crate) fn js_kind(value: &JsValue) -> String {
         .map(|c| String::from(c.name()))
         .filter(|n| !n.is_empty())
         .unwrap_or_else(|| value.js_typeof().as_string().unwrap_or_default());
+    // "a Uint32Array": its U is said "you".
     let article = match name.chars().next() {
+        _ if name.starts_with("Uint") => "a",
         Some('a' | 'e' | 'i' | 'o' | 'u' | 'A' | 'E' | 'I' | 'O' | 'U') => "an",
         _ => "a",
     };

@@ -268,6 +268,10 @@ pub async fn matrices_of_any_numeric_kind_are_accepted_and_others_named(setup: J
     let big = js_sys::BigInt64Array::new_with_length(4);
     let r = api.square(num(2.0), big.into(), u()).await;
     assert_js_error(r, "BAD_ARGUMENT", "got a BigInt64Array");
+    // Its U said "you": "a Uint32Array", not "an".
+    let size = js_sys::Uint32Array::new_with_length(1);
+    let r = api.square(size.into(), f32s(4), u()).await;
+    assert_js_error(r, "BAD_ARGUMENT", "got a Uint32Array");
     // An array whose buffer was transferred (postMessage to a worker, structuredClone)
     // reads as length 0, and copying it threw a raw TypeError out of the call.
     let detached = js_sys::Function::new_no_args(
