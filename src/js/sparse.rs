@@ -690,8 +690,9 @@ impl JsGpgpu {
     }
 
     /// For the bench: the streaming ceiling, out = p + q over `len` floats (12·len
-    /// bytes a pass), `repeats` passes. Resolves to { wallMs (per pass) }.
-    #[wasm_bindgen(js_name = benchStreamAsync, unchecked_return_type = "Promise<{ wallMs: number }>")]
+    /// bytes a pass), `repeats` passes. Resolves to { wallMs, gpuMs } per pass (gpuMs
+    /// where the device has timestamp queries), as `benchSpmvAsync` does.
+    #[wasm_bindgen(js_name = benchStreamAsync, unchecked_return_type = "Promise<{ wallMs: number; gpuMs?: number }>")]
     pub fn bench_stream_async(
         &self,
         #[wasm_bindgen(unchecked_param_type = "number")] len: JsValue,
