@@ -80,6 +80,33 @@ test('RANSAC at 30 % wrong matches: h within 2 px of the true H, both passes tim
   await page.locator('#batched-ransac').screenshot({ path: join(ARTIFACTS, 'batched-ransac.png') });
 });
 
+test('a part pressed while RANSAC runs on its own waits for it: the products\' time holds no RANSAC work', async () => {
+  const p = await openPage(browser, `${server.origin}/index.html?n=8&ref=0`);
+  assert.equal(await waitForStatus(p), 'done');
+  // Every status line of the two parts, in order, as the page sets them.
+  await p.evaluate(() => {
+    window.__seen = [];
+    const watch = (id) => new MutationObserver(() => window.__seen.push(`${id}: ${document.getElementById(`${id}-status`).textContent}`))
+      .observe(document.getElementById(`${id}-status`), { childList: true, characterData: true, subtree: true });
+    watch('batched-ransac');
+    watch('batched-products');
+  });
+  await p.locator('#batched-ransac').scrollIntoViewIfNeeded(); // RANSAC starts on its own
+  await p.waitForFunction(() => document.getElementById('batched-ransac').dataset.status === 'running', null, { polling: 10 });
+  await p.click('#batched-products-run');
+  assert.equal(await p.textContent('#batched-products-status'), 'Waiting for RANSAC to finish…');
+  assert.equal(await p.getAttribute('#batched-products', 'data-status'), 'running');
+  assert.equal(await p.isDisabled('#batched-products-run'), true, 'a second press does not queue a second run');
+  assert.equal(await settled(p, 'batched-products', 60_000), 'done', await p.textContent('#batched-products-status'));
+  assert.equal(await p.getAttribute('#batched-ransac', 'data-status'), 'done');
+  const seen = await p.evaluate(() => window.__seen);
+  const ransacDone = seen.findIndex((s) => s.startsWith('batched-ransac: Done'));
+  const productsRun = seen.findIndex((s) => s.startsWith('batched-products: Running'));
+  assert.ok(ransacDone >= 0 && ransacDone < productsRun, `the products ran after RANSAC was done: ${seen.join(' | ')}`);
+  assert.deepEqual(p.problems(), []);
+  await p.context().close();
+});
+
 test('batched 3×3 products and powers agree with float64', async () => {
   await page.fill('#prodBatch', '2000');
   await page.fill('#prodSeed', '5');

@@ -13,7 +13,7 @@ const N = 3;
 const BIG = 100000;
 const SHOWN = 3;
 
-export function productsPart(ctx, state) {
+export function productsPart(ctx, state, lock) {
   const part = el('div', { class: 'part', id: 'batched-products' });
   const f = {
     prodBatch: numberField('prodBatch', 'batch', { min: 1, max: 200000, value: state.prodBatch }),
@@ -25,6 +25,8 @@ export function productsPart(ctx, state) {
   const runner = partRunner(ctx, part, 'batched-products-status', `Choose the batch and press Run (a batch of ${int(BIG)} is timed as well).`, {
     buttons: [button],
     output,
+    lock,
+    name: 'the batched products',
     onError: (record) => publishBatched('products', record),
     read: () => readFields({
       prodBatch: [f.prodBatch.input, 1, 200000, true],

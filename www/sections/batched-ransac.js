@@ -75,7 +75,7 @@ function cleanChance(n, outliers) {
   return Math.max(0, p);
 }
 
-export function ransacPart(ctx, state) {
+export function ransacPart(ctx, state, lock) {
   const part = el('div', { class: 'part', id: 'batched-ransac' });
   const f = {
     ransacNoise: numberField('ransacNoise', 'noise σ, px', { min: 0, max: 20, step: 0.1, value: state.ransacNoise }),
@@ -89,6 +89,8 @@ export function ransacPart(ctx, state) {
   const runner = partRunner(ctx, part, 'batched-ransac-status', 'Choose the noise, the share of wrong matches and the seed, and press Run.', {
     buttons: [button],
     output,
+    lock,
+    name: 'RANSAC',
     onError: (record) => publishBatched('ransac', record),
     read: () => readFields({
       ransacNoise: [f.ransacNoise.input, 0, 20, false],

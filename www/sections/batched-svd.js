@@ -9,7 +9,7 @@ import { numberField, readNumber } from './partitioned-ui.js';
 import { barChart, publishBatched, readFields, uniformMatrices } from './batched-ui.js';
 import { fieldGroup, partHandle, partRunner } from './part-runner.js';
 
-export function svdPart(ctx, state) {
+export function svdPart(ctx, state, lock) {
   const part = el('div', { class: 'part', id: 'batched-svd' });
   const f = {
     svdBatch: numberField('svdBatch', 'batch', { min: 1, max: 20000, value: state.svdBatch }),
@@ -22,6 +22,8 @@ export function svdPart(ctx, state) {
   const runner = partRunner(ctx, part, 'batched-svd-status', 'Choose the batch and the matrices\' shape (rows ≥ columns), and press Run.', {
     buttons: [button],
     output,
+    lock,
+    name: 'the batched SVD',
     onError: (record) => publishBatched('svd', record),
     read: () => {
       const r = readFields({

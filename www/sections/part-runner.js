@@ -15,13 +15,15 @@ const AGAIN = 'Back or Forward: these fields ran here before; running them again
  * text (`progress(text)` updates the running line); `buttons` are disabled while it
  * runs; `onError(record)` receives { status: 'error', error: { code, message } } for
  * the page tests. `keys`: the fields the results depend on (default: all of them);
- * `lock`: { busy } shared by parts that must not run at once (default: this part's own).
+ * `lock`: partLock() shared by parts that must not run at once (default: this part's
+ * own); `name`: what another part's status calls this one while it waits for it.
  */
-export function partRunner(ctx, part, statusId, initial, { read, work, output, buttons, onError, keys = null, lock = { busy: false } }) {
+export function partRunner(ctx, part, statusId, initial, { read, work, output, buttons, onError, keys = null, lock = partLock(), name = 'the other part' }) {
   const status = partStatus(part, statusId, initial);
   // The fields of the run whose results are shown.
   let shown = null;
-  // This part's run is going; Back / Forward meanwhile is followed when it has shown its results.
+  // This part's run is going (or waiting for the lock); Back / Forward meanwhile is
+  // followed when it has shown its results.
   let running = false;
   let pending = null;
   const showing = (state) => shown && (keys || Object.keys(shown)).every((k) => state[k] === shown[k]);
@@ -57,7 +59,7 @@ export function partRunner(ctx, part, statusId, initial, { read, work, output, b
    * link's load), so no new history entry; a click passes its event.
    */
   const run = async (how) => {
-    if (lock.busy || !ctx.gpu) return;
+    if (running || !ctx.gpu) return;
     // The previous run's results go first: under a "Not run" or "Stopped" they would
     // read as this run's.
     output.replaceChildren();
@@ -67,9 +69,18 @@ export function partRunner(ctx, part, statusId, initial, { read, work, output, b
       status.set('error', `Not run: ${r.bad.join('; ')}.`);
       return;
     }
-    lock.busy = running = true;
+    running = true;
     pending = null;
     const release = disableWhileBusy(buttons);
+    // Another part of the section holds the GPU: this click waits its turn, so that
+    // neither part's times hold the other's work.
+    while (lock.busy) {
+      status.set('running', `Waiting for ${lock.owner} to finish…`);
+      await lock.turn;
+    }
+    // Buttons shared with that part came back on when it finished.
+    for (const b of buttons) b.disabled = true;
+    const done = lock.take(name);
     // The fields go into the address (config.js SECTION_PARAMS): a link reproduces the run.
     ctx.url.set(r.state, { run: part.id, replay: how?.replay === true });
     status.set('running', `Running on ${backendName(ctx.gpu)}…`);
@@ -82,14 +93,32 @@ export function partRunner(ctx, part, statusId, initial, { read, work, output, b
       status.set('error', `Stopped: ${d.title} (${d.code}): ${d.message}`);
       onError({ status: 'error', error: { code: d.code, message: d.message } });
     } finally {
-      lock.busy = running = false;
+      running = false;
       release();
+      done();
       if (pending) follow(pending);
     }
   };
   const runner = { status, get busy() { return lock.busy; }, follow, run };
   runOnEnter(part, () => run());
   return runner;
+}
+
+/**
+ * One GPU run at a time among the parts that share it: `take(owner)` while it is free
+ * returns the function that frees it; `turn` resolves when it is freed, `owner` names
+ * the part that holds it.
+ */
+export function partLock() {
+  const lock = {
+    busy: false, owner: '', turn: Promise.resolve(),
+    take(owner) {
+      let free;
+      Object.assign(lock, { busy: true, owner, turn: new Promise((r) => { free = r; }) });
+      return () => { lock.busy = false; free(); };
+    },
+  };
+  return lock;
 }
 
 /**

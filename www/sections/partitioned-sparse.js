@@ -8,7 +8,7 @@ import { backendName, msText, nextFrame, timedAsync, devName } from './common.js
 import {
   maxError, numberField, occupancyFigure, pct, publishPart, readNumber, sparseReference,
 } from './partitioned-ui.js';
-import { fieldGroup, partRunner } from './part-runner.js';
+import { fieldGroup, partLock, partRunner } from './part-runner.js';
 
 /** The path graph of the fill-in demo: n vertices, M = (I + adjacency) / 3. */
 const FILL_N = 64;
@@ -69,13 +69,13 @@ export function sparsePart(ctx, state) {
     return bad.length ? { bad } : { state: Object.fromEntries(Object.entries(got).map(([k, r]) => [k, r.value])) };
   };
   // The two parts share the fields, so they take turns; the fill-in reads the block size only.
-  const lock = { busy: false };
+  const lock = partLock();
   const buttons = [button, fillButton];
   const sparse = partRunner(ctx, part, 'partitioned-sparse-status', 'Choose n, the block size and the share of nonzero blocks, and press Run.', {
-    read, output, buttons, lock, work: (s) => multiplyDemo(ctx, s, output), onError: (record) => publishPart('sparse', record),
+    read, output, buttons, lock, name: 'the block-sparse product', work: (s) => multiplyDemo(ctx, s, output), onError: (record) => publishPart('sparse', record),
   });
   const filling = partRunner(ctx, fillPart, 'partitioned-fill-status', `The fill-in uses the block size above on a ${FILL_N}×${FILL_N} matrix.`, {
-    read, output: fillOutput, buttons, lock, keys: ['sparseBlock'], work: (s) => fillDemo(ctx, s, fillOutput), onError: (record) => publishPart('fill', record),
+    read, output: fillOutput, buttons, lock, name: 'the fill-in', keys: ['sparseBlock'], work: (s) => fillDemo(ctx, s, fillOutput), onError: (record) => publishPart('fill', record),
   });
   button.addEventListener('click', sparse.run);
   fillButton.addEventListener('click', filling.run);
