@@ -197,6 +197,37 @@ test('batched SVD: A = UΣVᵀ to 1e-5, U and V orthogonal, σ decreasing, sweep
   assert.deepEqual(page.problems(), []);
 });
 
+test('a long batched SVD (20 000 of 32×16) goes in calls with a time estimate, and Stop by keyboard ends it between two calls', async () => {
+  const p = await openPage(browser, `${server.origin}/index.html?n=4&ref=0`);
+  assert.equal(await waitForStatus(p), 'done');
+  await p.fill('#svdRows', '32');
+  await p.fill('#svdCols', '16');
+  await p.fill('#svdBatch', '20000');
+  await p.focus('#batched-svd-run');
+  await p.keyboard.press('Enter');
+  // After the first call, the status says how far it is and about how long is left.
+  await p.waitForFunction(() => / of 20 000 SVDs done and checked in \d+ s; about \d+ (s|min) left/.test(document.getElementById('batched-svd-status').textContent), null, { timeout: 60_000, polling: 50 });
+  assert.equal(await p.evaluate(() => document.activeElement.id), 'batched-svd-stop', 'Run is disabled: the focus is on Stop');
+  await p.keyboard.press('Enter');
+  assert.match(await p.textContent('#batched-svd-status'), /^Stopping: the call under way \(SVDs [\d ]+–[\d ]+\) finishes first…$/);
+  assert.equal(await p.getAttribute('#batched-svd', 'data-status'), 'running');
+  await p.keyboard.press('Enter'); // a second press changes nothing
+  assert.equal(await settled(p, 'batched-svd', 60_000), 'cancelled', await p.textContent('#batched-svd-status'));
+  const r = await record(p, 'svd');
+  assert.equal(r.status, 'cancelled');
+  assert.ok(r.batch >= 1 && r.batch < 20000 && r.calls >= 2, JSON.stringify([r.batch, r.calls]));
+  assert.equal(r.sweeps.histogram.reduce((x, y) => x + y, 0), r.batch, 'the sweeps are of the SVDs done');
+  assert.ok(r.reconstruction < 1e-5 && r.orthoV < 1e-5 && r.orthoU < 1e-4, JSON.stringify(r));
+  const done = r.batch.toLocaleString('en').replaceAll(',', ' ');
+  assert.match(await p.textContent('#batched-svd-status'), new RegExp(`^Stopped on WebGL2 after ${done} of 20 000 SVDs; the results are of those: ${done} SVDs of 32×16 in .* \\(${r.calls} calls\\)`));
+  assert.match(await p.textContent('#batched-svd-table caption'), new RegExp(`stopped, the first ${done} of 20 000$`));
+  assert.match(await p.textContent('#batched-svd-table tr[data-key="time"] th'), new RegExp(`${r.calls} calls of await gpu\\.svdBatchedAsync`));
+  assert.equal(await p.evaluate(() => document.activeElement.id), 'batched-svd-run', 'then back on Run');
+  assert.equal(await p.isDisabled('#batched-svd-stop'), true);
+  assert.deepEqual(p.problems(), []);
+  await p.context().close();
+});
+
 test('the panel\'s controls round-trip through the address; a link runs the parts it names', async () => {
   const url = page.url();
   const q = new URL(url).searchParams;

@@ -11,15 +11,27 @@ const AGAIN = 'Back or Forward: these fields ran here before; running them again
 
 /**
  * A part's runner. `read()` → { state } (the fields, keyed by their URL parameters)
- * or { bad: [why, …] }; `work(state, progress)` fills `output` and returns the status
- * text (`progress(text)` updates the running line); `buttons` are disabled while it
- * runs; `onError(record)` receives { status: 'error', error: { code, message } } for
- * the page tests. `keys`: the fields the results depend on (default: all of them);
- * `lock`: partLock() shared by parts that must not run at once (default: this part's
- * own); `name`: what another part's status calls this one while it waits for it.
+ * or { bad: [why, …] }; `work(state, progress, stop)` fills `output` and returns the
+ * status text, or { state, text } (`progress(text)` updates the running line);
+ * `buttons` are disabled while it runs; `onError(record)` receives { status: 'error',
+ * error: { code, message } } for the page tests. `keys`: the fields the results depend
+ * on (default: all of them); `lock`: partLock() shared by parts that must not run at
+ * once (default: this part's own); `name`: what another part's status calls this one
+ * while it waits for it. `stop`: { button, text() } for a long run: the button is
+ * enabled while the work runs, `stop.asked` tells the work it was pressed, and the
+ * status says `text()` (what finishes first) until the work stops.
  */
-export function partRunner(ctx, part, statusId, initial, { read, work, output, buttons, onError, keys = null, lock = partLock(), name = 'the other part' }) {
+export function partRunner(ctx, part, statusId, initial, { read, work, output, buttons, onError, keys = null, lock = partLock(), name = 'the other part', stop = null }) {
   const status = partStatus(part, statusId, initial);
+  // Stop takes effect where the work next looks: say so at once, and keep the button
+  // (and a keyboard's focus) until then, as the measurement's Stop does (compute.js).
+  const asking = { asked: false };
+  stop?.button.addEventListener('click', () => {
+    if (asking.asked || stop.button.disabled) return;
+    asking.asked = true;
+    stop.button.setAttribute('aria-disabled', 'true');
+    status.set('running', stop.text());
+  });
   // The fields of the run whose results are shown.
   let shown = null;
   // This part's run is going (or waiting for the lock); Back / Forward meanwhile is
@@ -71,6 +83,7 @@ export function partRunner(ctx, part, statusId, initial, { read, work, output, b
     }
     running = true;
     pending = null;
+    const fromButton = buttons.includes(document.activeElement);
     const release = disableWhileBusy(buttons);
     // Another part of the section holds the GPU: this click waits its turn, so that
     // neither part's times hold the other's work.
@@ -84,9 +97,18 @@ export function partRunner(ctx, part, statusId, initial, { read, work, output, b
     // The fields go into the address (config.js SECTION_PARAMS): a link reproduces the run.
     ctx.url.set(r.state, { run: part.id, replay: how?.replay === true });
     status.set('running', `Running on ${backendName(ctx.gpu)}…`);
+    if (stop) {
+      asking.asked = false;
+      stop.button.disabled = false;
+      // Run is disabled under the keyboard's focus: Stop is what it can press now.
+      const now = document.activeElement;
+      if (fromButton && (!now || now === document.body || now.disabled)) stop.button.focus();
+    }
     try {
       await nextFrame();
-      status.set('done', await work(r.state, (text) => status.set('running', text)));
+      const out = await work(r.state, (text) => status.set('running', text), asking);
+      const { state, text } = typeof out === 'string' ? { state: 'done', text: out } : out;
+      status.set(state, text);
       shown = r.state;
     } catch (err) {
       const d = ctx.describeError(err);
@@ -94,7 +116,11 @@ export function partRunner(ctx, part, statusId, initial, { read, work, output, b
       onError({ status: 'error', error: { code: d.code, message: d.message } });
     } finally {
       running = false;
-      release();
+      if (stop) {
+        stop.button.disabled = true;
+        stop.button.removeAttribute('aria-disabled');
+      }
+      release(); // after Stop is disabled: a focus it held goes back to Run
       done();
       if (pending) follow(pending);
     }
