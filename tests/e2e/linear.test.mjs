@@ -185,6 +185,19 @@ test('a zero diagonal: elimination and inverse solve it, Jacobi is marked not ap
   assert.deepEqual(page.problems(), []);
 });
 
+test('A = 0 (a zero diagonal at n = 1): the status says what each method came to, not "two solves"', async () => {
+  const r = await run(page, 'linear-compare', { cmpKind: 'zero', cmpN: 1, cmpSeed: 1 });
+  assert.equal(r.n, 1);
+  const status = await page.textContent('#linear-compare-status');
+  assert.doesNotMatch(status, /solves/);
+  assert.match(status, /^Done on WebGL2, n = 1: elimination says singular \(step 1 of 1\); the inverse did not run \(A is zero: it has no inverse\); Jacobi does not apply \(a zero on the diagonal\)\.$/);
+  // A matrix all three solve: each says how close it came.
+  await run(page, 'linear-compare', { cmpKind: 'dominant', cmpN: 8, cmpSeed: 1 });
+  assert.match(await page.textContent('#linear-compare-status'), /^Done on WebGL2, n = 8: elimination solved it \(residual .+\); the inverse converged \(residual .+\); Jacobi converged \(residual .+\)\.$/);
+  await page.fill('#cmpN', '64');
+  assert.deepEqual(page.problems(), []);
+});
+
 test('the fields round-trip through the address; a link runs the parts it names; bad values are notes', async () => {
   await run(page, 'linear-steps', { luKind: 'hilbert', luN: 5, luSeed: 3 });
   await run(page, 'linear-compare', { cmpKind: 'random', cmpN: 16, cmpSeed: 4 });
