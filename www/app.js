@@ -211,7 +211,7 @@ class Session {
     document.body.dataset.passCount = String(this.passCount);
     document.body.dataset.passesDone = '0';
     showShader(this.kernel);
-    timeline.reset(this.labels, { timer: this.timed, flopsPerPass: productFlops(n), n, backend: this.backend });
+    timeline.reset(this.labels, { timer: this.timed, flopsPerPass: productFlops(n), n, backend: this.backend, reference: this.refState !== 'off' });
     this.#progress();
     await nextFrame();
     if (this.cancelled) return false;

@@ -179,6 +179,18 @@ test('the timeline gives each pass\'s largest |value| unrounded; a picture with 
   await page.context().close();
 });
 
+test('with the float64 reference off the timeline explains no error against it: the caption says it is not measured', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=4&ref=0&op=power&p=5`);
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  const caption = await page.textContent('#timeline caption');
+  assert.doesNotMatch(caption, /‖GPU − double‖/);
+  assert.match(caption, /Error vs double: not measured, the float64 reference is off for this run\.$/);
+  const cells = await page.$$eval('#timeline tbody td[data-label="error vs double"]', (tds) => tds.map((td) => td.textContent));
+  assert.ok(cells.length > 1 && cells.every((t) => t === 'off'), cells.join(', '));
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
+
 test('counts of one are said in the singular: n = 1 is "1 of 1 entry", not "1 entries"', async () => {
   assert.equal(count(1, 'step'), '1 step');
   assert.equal(count(0, 'step'), '0 steps');
