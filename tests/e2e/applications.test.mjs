@@ -258,6 +258,15 @@ test('Fibonacci: exact to F(36), F(37) = 24 157 817 the first inexact, then with
   assert.ok(Number.isFinite(r186.gpu) && r186.rel <= 4 * 2 ** -24, JSON.stringify(r186));
   assert.equal(r187.gpu, Infinity);
   assert.equal(await page.textContent('#fibonacci-table tr[data-k="187"] td:nth-of-type(2)'), '+Inf');
+  // Inexact from the range's first k: F(40) is the first inexact of this range, not of
+  // all k (it said "the first inexact is F(40)"); F(37) is.
+  const status = await page.textContent('#fibonacci-status');
+  assert.match(status, /; the first inexact in this range is F\(40\) \(the range's first k; F\(37\) = 24 157 817, odd and above 2²⁴, is the first no float32 holds\)\./);
+  const farTable = await table('fibonacci');
+  assert.equal(farTable['first inexact F(k)'], undefined);
+  assert.match(farTable['first inexact F(k) in this range'], /^F\(40\) = 102 334 155, GPU .* \(the range's first k; F\(37\)/);
+  // Where the range starts among the exact ones, its first inexact is the first of all k.
+  assert.doesNotMatch(tb['first inexact F(k)'], /range/);
 });
 
 test('inverse: both methods converge on a dominant matrix (float64 residual ≤ 1e-4)', async () => {

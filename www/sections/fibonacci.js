@@ -56,6 +56,10 @@ async function run(preset, ui, ctx) {
   }
 
   const firstInexact = rows.find((r) => r.gpuBig !== r.exact);
+  // Inexact from the range's first k (k = 40 … 190): the first inexact of the range,
+  // not of all k, which is F(37) (odd and above 2²⁴: no float32 holds it).
+  const fromStart = firstInexact && firstInexact === rows[0] && rows[0].k > 0;
+  const below = fromStart ? ` (the range's first k; F(37) = ${big(fibonacciBig(37))}, odd and above 2²⁴, is the first no float32 holds)` : '';
   const exactRows = rows.filter((r) => r.gpuBig === r.exact);
   const lastExact = exactRows[exactRows.length - 1];
   const worst = rows.reduce((a, r) => (Number.isFinite(r.rel) && (!a || r.rel > a.rel) ? r : a), null);
@@ -81,7 +85,7 @@ async function run(preset, ui, ctx) {
   ui.output.replaceChildren(
     el('div', { class: 'app-figures wide' }, resultsTable(`${G} against BigInt`, [
       ['last exact F(k)', lastExact ? `F(${lastExact.k}) = ${big(lastExact.exact)}` : 'none in this range'],
-      ['first inexact F(k)', firstInexact ? `F(${firstInexact.k}) = ${big(firstInexact.exact)}, ${G} ${big(firstInexact.gpuBig)}` : 'none in this range', 'float32 holds every whole number only up to 2²⁴ = 16 777 216'],
+      [fromStart ? 'first inexact F(k) in this range' : 'first inexact F(k)', firstInexact ? `F(${firstInexact.k}) = ${big(firstInexact.exact)}, ${G} ${big(firstInexact.gpuBig)}${below}` : 'none in this range', 'float32 holds every whole number only up to 2²⁴ = 16 777 216'],
       ['largest relative error', !worst ? '—' : worst.rel === 0 ? '0: every F(k) here is exact' : `${sci(worst.rel)} at k = ${worst.k}`, 'float32 rounding alone gives at most 2⁻²⁴ ≈ 5.96e−8'],
       ['library\'s exact flag', disagreements ? `disagrees with BigInt ${disagreements} times` : 'agrees with BigInt for every k', 'exact and exactValue of gpu.fibonacciAsync(k)', disagreements ? 'bad' : 'ok'],
       ['time', `${rows.length} calls, ${G} ${msText(gpuMs)} in all`, 'wall time, readback included'],
@@ -106,5 +110,5 @@ async function run(preset, ui, ctx) {
     rows: rows.map((r) => ({ k: r.k, gpu: r.gpu, exact: r.exact.toString(), isExact: r.gpuBig === r.exact, nearest: r.gpuBig !== null && r.gpuBig === r.nearest, rel: r.rel, passes: r.passes, libExact: r.libExact, libAgrees: r.libAgrees })),
     firstInexact: firstInexact ? firstInexact.k : null, lastExact: lastExact ? lastExact.k : null, gpuMs,
   });
-  return `Done: ${preset.label}. ${exactRows.length} of ${rows.length} exact${firstInexact ? `; the first inexact is F(${firstInexact.k})` : ''}.`;
+  return `Done: ${preset.label}. ${exactRows.length} of ${rows.length} exact${firstInexact ? `; the first inexact ${fromStart ? 'in this range ' : ''}is F(${firstInexact.k})${below}` : ''}.`;
 }
