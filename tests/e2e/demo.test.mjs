@@ -126,6 +126,16 @@ test('the page is readable at phone width (390×844): one column, nothing wider 
   const small = await page.$$eval('.presets button', (bs) => bs.map((b) => [b.textContent, b.getBoundingClientRect()])
     .filter(([, r]) => r.width < 24 || r.height < 24).map(([t, r]) => `${t}: ${r.width}×${r.height}`));
   assert.deepEqual(small, []);
+  // The CUDA/WGSL table's title wraps above its scroll box, inside the screen: as the
+  // table's caption, inside the box, it was cut off.
+  const title = await page.$eval('.cuda-wgsl > .table-title', (p) => {
+    const r = p.getBoundingClientRect();
+    return { inBox: p.closest('.scroll-x') !== null, right: r.right, text: p.textContent };
+  });
+  assert.equal(title.inBox, false);
+  assert.ok(title.right <= 390, `the title ends at ${title.right} px`);
+  assert.match(title.text, /^The shared-memory kernel in CUDA .* line for line$/);
+  assert.equal(await page.$eval('#cuda-wgsl caption', (c) => c.textContent), title.text, 'the caption stays for screen readers and Copy');
   assert.deepEqual(page.problems(), []);
   await page.context().close();
 });

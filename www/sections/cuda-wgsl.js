@@ -158,9 +158,14 @@ export function sideBySide(tiledSource, globalSource) {
       el('td', { class: 'wgsl' }, el('pre', {}, seg.wgsl.map((l) => el('span', { class: /^\s*\/\//.test(l) ? 'line comment' : 'line' }, l, '\n'))))),
     seg.note ? el('tr', { class: 'why' }, el('td', { colspan: '2' }, seg.note)) : null,
   ]).filter(Boolean);
+  const title = 'The shared-memory kernel in CUDA (the chapter) and in WGSL (this library), line for line';
   return el('div', { class: 'cuda-wgsl' },
+    // The title shown above the scroll box, wrapping at the screen's width: a caption
+    // inside the box went as wide as the table and was cut off at 390 px. The caption
+    // stays, unseen, for screen readers and the Copy buttons (named and headed by it).
+    el('p', { class: 'table-title', 'aria-hidden': 'true' }, title),
     el('div', { class: 'scroll-x' }, el('table', { class: 'cuda-wgsl-table', id: 'cuda-wgsl' },
-      el('caption', {}, 'The shared-memory kernel in CUDA (the chapter) and in WGSL (this library), line for line'),
+      el('caption', { class: 'visually-hidden' }, title),
       el('thead', {}, el('tr', {},
         el('th', { scope: 'col' }, 'CUDA (the chapter\'s listing)'),
         el('th', { scope: 'col' }, 'WGSL (wgsl/matmul_tiled.wgsl), and under each pair what changes'))),
