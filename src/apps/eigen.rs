@@ -86,10 +86,15 @@ pub fn bad_k(k: &str, n: usize) -> GpgpuError {
     }
 }
 
+/// The most squarings [`eigen`] (and JavaScript's `maxSquarings`) allows per
+/// eigenpair.
+pub const MAX_EIGEN_SQUARINGS: usize = 120;
+
 /// The `k` eigenpairs of largest magnitude, in order, stopping at the first that
-/// does not converge within `max_squarings`, of the n × n `a` (finite; symmetric when
-/// k > 1, as deflation needs). `BadArgument` for k outside 1..=n, a NaN or infinite
-/// entry or an asymmetric `a` with k > 1.
+/// does not converge within `max_squarings` (1 to [`MAX_EIGEN_SQUARINGS`], else
+/// `BadCount`), of the n × n `a` (finite; symmetric when k > 1, as deflation needs).
+/// `BadArgument` for k outside 1..=n, a NaN or infinite entry or an asymmetric `a`
+/// with k > 1.
 pub async fn eigen(
     g: &Handle,
     n: usize,
@@ -98,6 +103,14 @@ pub async fn eigen(
     max_squarings: usize,
     options: &Options,
 ) -> Result<Vec<EigenPair>> {
+    // As JavaScript's maxSquarings: unchecked, usize::MAX squared a matrix whose
+    // dominant pair never settles (eigenvalues ±λ) on the GPU for ever.
+    shape::count_from(
+        "max_squarings",
+        max_squarings as f64,
+        1,
+        MAX_EIGEN_SQUARINGS as f64,
+    )?;
     let n = g.with(|e| e.dimension("n", n as f64))?;
     shape::check_len("a", Shape::square(n), a.len())?;
     if k == 0 || k > n {

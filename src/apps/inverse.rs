@@ -23,14 +23,33 @@ use crate::plan::shape::{self, Shape};
 /// inverse.
 pub const CONVERGED_RESIDUAL: f32 = 1e-3;
 
+/// The most doublings [`Stopping::max_doublings`] (and JavaScript's `maxDoublings`)
+/// allows, and the most [`Stopping::patience`].
+pub const MAX_DOUBLINGS: usize = 1000;
+
 /// When to stop doubling.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Stopping {
-    /// The most doublings (JavaScript's `maxDoublings`, default 60).
+    /// The most doublings (JavaScript's `maxDoublings`, default 60): 1 to
+    /// [`MAX_DOUBLINGS`].
     pub max_doublings: usize,
     /// Doublings allowed past the best residual before stopping (0: stop at the
-    /// first that does not improve). More show a diverging series diverge.
+    /// first that does not improve), 0 to [`MAX_DOUBLINGS`]. More show a diverging
+    /// series diverge.
     pub patience: usize,
+}
+
+impl Stopping {
+    /// `BadCount` for `max_doublings` outside 1..=[`MAX_DOUBLINGS`] or `patience` over
+    /// it, as JavaScript's `maxDoublings` and `patience` are checked: unchecked, a
+    /// patience of `usize::MAX` kept an inverse that had stopped improving doubling
+    /// on the GPU for ever.
+    pub fn check(&self) -> Result<()> {
+        let max = MAX_DOUBLINGS as f64;
+        shape::count_from("stopping.max_doublings", self.max_doublings as f64, 1, max)?;
+        shape::count("stopping.patience", self.patience as f64, max)?;
+        Ok(())
+    }
 }
 
 impl Default for Stopping {
@@ -81,7 +100,8 @@ struct Outcome {
 
 /// A⁻¹ of the n × n `a` by `method`, doubling until `stopping` says stop. A singular
 /// (or NaN, infinite or zero) `a` is no error: `converged` is false and `message`
-/// says why; `BadArgument` for a `d` that is not a finite number > 0.
+/// says why; `BadArgument` for a `d` that is not a finite number > 0, `BadCount` for
+/// `stopping` that [`Stopping::check`] refuses.
 pub async fn inverse(
     g: &Handle,
     n: usize,
@@ -90,6 +110,7 @@ pub async fn inverse(
     stopping: Stopping,
     options: &Options,
 ) -> Result<Inverse> {
+    stopping.check()?;
     let n = g.with(|e| e.dimension("n", n as f64))?;
     shape::check_len("a", Shape::square(n), a.len())?;
     g.ready().await?;

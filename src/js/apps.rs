@@ -200,10 +200,17 @@ mod read {
             });
         }
         let stopping = Stopping {
-            max_doublings: count_option(options, "maxDoublings", 60, 1000.0)?,
+            max_doublings: count_option(
+                options,
+                "maxDoublings",
+                60,
+                inverse::MAX_DOUBLINGS as f64,
+            )?,
             patience: match number_option(options, "patience")? {
                 None => 0,
-                Some(p) => shape::count("options.patience", p, 1000.0)? as usize,
+                Some(p) => {
+                    shape::count("options.patience", p, inverse::MAX_DOUBLINGS as f64)? as usize
+                }
             },
         };
         job(move |h| async move {
@@ -231,7 +238,12 @@ mod read {
         let k = shape::count("k", k, n as f64)
             .map_err(|_| eigen::bad_k(&crate::error::js_number(k), n))? as usize;
         let opts = options_with(options, &["maxSquarings"])?;
-        let squarings = count_option(options, "maxSquarings", 30, 120.0)?;
+        let squarings = count_option(
+            options,
+            "maxSquarings",
+            30,
+            eigen::MAX_EIGEN_SQUARINGS as f64,
+        )?;
         job(move |h| async move {
             let pairs = eigen::eigen(&h, n, &a, k, squarings, &opts).await?;
             let o = Object::new();

@@ -34,6 +34,7 @@ macro_rules! algebra_tests {
             eigenpairs_of_a_known_spectrum,
             eigenpairs_of_repeated_and_zero_eigenvalues,
             eigenvalues_do_not_depend_on_the_scale_of_a,
+            inverse_and_eigen_refuse_unbounded_counts,
         );
     };
 }
@@ -673,4 +674,54 @@ pub async fn applications_fix_their_semiring_and_tile_as_asked(backend: Backend)
             assert_eq!(got, expected, "{semiring:?}, max_tile {max_tile:?}");
         }
     }
+}
+
+/// Rust's `Stopping` and `max_squarings` are checked as JavaScript's `maxDoublings`,
+/// `patience` and `maxSquarings` are: unchecked, `usize::MAX` doubled an inverse that
+/// had stopped improving (or squared a matrix whose dominant pair never settles, with
+/// eigenvalues ±1) on the GPU for ever, and 0 gave a result that claimed a residual
+/// "stopped improving" with no doubling run.
+pub async fn inverse_and_eigen_refuse_unbounded_counts(backend: Backend) {
+    let t = shared_on(backend).await;
+    let h = t.handle();
+    let a = [4.0f32, 1.0, 1.0, 3.0];
+    let newton = InverseMethod::NewtonSchulz;
+    for (max_doublings, patience, name) in [
+        (0, 0, "stopping.max_doublings"),
+        (inverse::MAX_DOUBLINGS + 1, 0, "stopping.max_doublings"),
+        (usize::MAX, usize::MAX, "stopping.max_doublings"),
+        (60, inverse::MAX_DOUBLINGS + 1, "stopping.patience"),
+    ] {
+        let stopping = Stopping {
+            max_doublings,
+            patience,
+        };
+        let err = inverse::inverse(&h, 2, &a, newton, stopping, &auto())
+            .await
+            .expect_err("a count out of range");
+        assert_eq!(err.code(), "BAD_COUNT", "{stopping:?}: {err}");
+        assert!(err.to_string().starts_with(name), "{err}");
+        assert!(err.to_string().contains("1000"), "{err}");
+    }
+    let most = Stopping {
+        max_doublings: inverse::MAX_DOUBLINGS,
+        patience: 3,
+    };
+    let r = inverse::inverse(&h, 2, &a, newton, most, &auto())
+        .await
+        .unwrap();
+    assert!(r.converged, "{}", r.message);
+    // Eigenvalues +1 and -1: squaring gives I at once and never settles on a vector.
+    let swap = [0.0f32, 1.0, 1.0, 0.0];
+    for squarings in [0, eigen::MAX_EIGEN_SQUARINGS + 1, usize::MAX] {
+        let err = eigen::eigen(&h, 2, &swap, 1, squarings, &auto())
+            .await
+            .expect_err("a count out of range");
+        assert_eq!(err.code(), "BAD_COUNT", "{squarings}: {err}");
+        assert!(err.to_string().contains("max_squarings"), "{err}");
+    }
+    let pairs = eigen::eigen(&h, 2, &a, 2, eigen::MAX_EIGEN_SQUARINGS, &auto())
+        .await
+        .unwrap();
+    assert!(pairs.iter().all(|p| p.converged), "{pairs:?}");
 }
