@@ -87,6 +87,31 @@ impl Csr {
         columns: Vec<u32>,
         row_offsets: Vec<u32>,
     ) -> Result<Csr> {
+        let csr = Csr {
+            rows,
+            cols,
+            values,
+            columns,
+            row_offsets,
+        };
+        csr.check()?;
+        Ok(csr)
+    }
+
+    /// Checks what [`Csr::new`] checks, for a Csr whose public fields were set or
+    /// changed by hand: every call that reads a Csr (the sparse products, PageRank,
+    /// Jacobi, the power method) checks it first, as a column past `cols` or offsets
+    /// past the values read outside the lists (on the GPU, whatever lay there: a
+    /// wrong y with no error).
+    pub fn check(&self) -> Result<()> {
+        let Csr {
+            rows,
+            cols,
+            values,
+            columns,
+            row_offsets,
+        } = self;
+        let (rows, cols) = (*rows, *cols);
         // As JavaScript's constructors check them: 0 columns made the message for a
         // column index panic (cols - 1), usize::MAX rows the check of the offsets (rows + 1).
         side("rows", rows as f64)?;
@@ -154,13 +179,7 @@ impl Csr {
                 ),
             ));
         }
-        Ok(Csr {
-            rows,
-            cols,
-            values,
-            columns,
-            row_offsets,
-        })
+        Ok(())
     }
 
     /// The nonzeros of a row-major rows×cols array, row by row (NaN counts as nonzero).
@@ -296,8 +315,9 @@ impl Csr {
             .collect()
     }
 
-    /// A vector for A·x must have `cols` entries.
+    /// A vector for A·x must have `cols` entries (and the Csr must pass [`Csr::check`]).
     pub fn check_vector(&self, name: &str, len: usize) -> Result<()> {
+        self.check()?;
         if len != self.cols {
             return Err(bad(
                 name,
@@ -311,8 +331,10 @@ impl Csr {
         Ok(())
     }
 
-    /// A square matrix (Jacobi, the power method and PageRank iterate x ← A·x).
+    /// A square matrix (Jacobi, the power method and PageRank iterate x ← A·x) that
+    /// passes [`Csr::check`].
     pub fn check_square(&self, what: &str) -> Result<()> {
+        self.check()?;
         if self.rows != self.cols {
             return Err(bad(
                 "csr",
@@ -723,6 +745,56 @@ fn list_room(what: &str, shape: Shape) -> Result<Vec<f32>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A Csr built or changed through its public fields is checked where it is used:
+    /// unchecked, a column past `cols` read whatever lay past x (a wrong y, no
+    /// error), and offsets past the values made jacobi_parts panic.
+    #[test]
+    fn a_hand_built_csr_is_checked_where_it_is_used() {
+        let column_out = Csr {
+            rows: 2,
+            cols: 2,
+            values: vec![1.0, 2.0],
+            columns: vec![0, 7],
+            row_offsets: vec![0, 1, 2],
+        };
+        let offsets_past = Csr {
+            rows: 2,
+            cols: 2,
+            values: vec![1.0],
+            columns: vec![0],
+            row_offsets: vec![0, 1, 9],
+        };
+        let short_offsets = Csr {
+            row_offsets: vec![0, 1],
+            ..column_out.clone()
+        };
+        for (csr, name, says) in [
+            (&column_out, "columns", "columns[1] = 7 is out of range"),
+            (
+                &offsets_past,
+                "rowOffsets",
+                "ends at 9, but there are 1 values",
+            ),
+            (&short_offsets, "rowOffsets", "has 2 entries"),
+        ] {
+            let errors = [
+                csr.check(),
+                csr.check_vector("x", 2),
+                csr.check_square("Jacobi"),
+                jacobi_parts(csr, &[1.0, 1.0]).map(|_| ()),
+                check_graph(csr),
+            ];
+            for err in errors {
+                let err = err.expect_err("a malformed Csr");
+                assert_eq!(err.code(), "BAD_ARGUMENT", "{err}");
+                assert!(err.to_string().starts_with(name), "{err}");
+                assert!(err.to_string().contains(says), "{err}");
+            }
+        }
+        let good = Csr::new(2, 2, vec![1.0, 2.0], vec![0, 1], vec![0, 1, 2]).unwrap();
+        assert!(good.check().is_ok() && good.check_vector("x", 2).is_ok());
+    }
     use crate::random::Mulberry32;
 
     struct Rng(Mulberry32);

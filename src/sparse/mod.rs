@@ -89,6 +89,7 @@ impl DeviceCsr {
     /// workgroup each (wgsl/spmv_long.wgsl), the others an invocation each. WebGL
     /// ignores it (a fragment cannot share its row with others).
     pub fn upload_with(e: &mut Engine, csr: &Csr, long_from: Option<usize>) -> Result<DeviceCsr> {
+        csr.check()?;
         if e.backend() == Backend::WebGl {
             csr.check_f32_indices()?;
         }
