@@ -74,15 +74,21 @@ fn both(e: &mut Engine, a: Result<Matrix>, b: Result<Matrix>) -> Result<(Matrix,
     }
 }
 
+/// Rows from which a row gets a workgroup of its own by default: [`LONG_ROW`] on a
+/// hardware WebGPU adapter, none elsewhere.
+fn long_default(e: &mut Engine) -> Option<usize> {
+    e.webgpu()
+        .filter(|g| !g.info().is_software())
+        .map(|_| LONG_ROW)
+}
+
 impl DeviceCsr {
     /// Uploads `csr` (WebGL: its indices must be exact as floats, below 2^24). On a
     /// hardware WebGPU adapter rows longer than [`LONG_ROW`] get a workgroup each.
     pub fn upload(e: &mut Engine, csr: &Csr) -> Result<DeviceCsr> {
-        let long_from = e
-            .webgpu()
-            .filter(|g| !g.info().is_software())
-            .map(|_| LONG_ROW);
-        DeviceCsr::upload_with(e, csr, long_from)
+        csr.check()?;
+        let long = long_default(e);
+        DeviceCsr::upload_checked(e, csr, long)
     }
 
     /// Uploads `csr`; on WebGPU with `long_from`, rows longer than that get a
@@ -90,6 +96,14 @@ impl DeviceCsr {
     /// ignores it (a fragment cannot share its row with others).
     pub fn upload_with(e: &mut Engine, csr: &Csr, long_from: Option<usize>) -> Result<DeviceCsr> {
         csr.check()?;
+        DeviceCsr::upload_checked(e, csr, long_from)
+    }
+
+    /// `upload_with` of a Csr that has passed [`Csr::check`] already: the calls
+    /// below check their argument first (`check_vector`, `check_square`, through
+    /// which a hand-built Csr is refused before anything is uploaded) or upload a
+    /// Csr built from a checked one; a second scan of its lists would find nothing.
+    fn upload_checked(e: &mut Engine, csr: &Csr, long_from: Option<usize>) -> Result<DeviceCsr> {
         if e.backend() == Backend::WebGl {
             csr.check_f32_indices()?;
         }
@@ -279,7 +293,7 @@ pub async fn multiply_with(
     a.check_vector("x", x.len())?;
     h.ready().await?;
     let (dev, xm) = h.with(|e| {
-        let dev = DeviceCsr::upload_with(e, a, long_from)?;
+        let dev = DeviceCsr::upload_checked(e, a, long_from)?;
         match dev.vector(e, x) {
             Ok(xm) => Ok((dev, xm)),
             Err(err) => {
@@ -421,7 +435,9 @@ pub async fn pagerank(h: &Handle, graph: &Csr, s: PageRankSettings) -> Result<Pa
     let m = sparse::pagerank_matrix(graph, s.damping);
     h.ready().await?;
     let (dev, mut x, ones) = h.with(|e| {
-        let dev = DeviceCsr::upload(e, &m)?;
+        // M is built from the checked graph.
+        let long = long_default(e);
+        let dev = DeviceCsr::upload_checked(e, &m, long)?;
         let x = dev.vector(e, &vec![1.0 / n as f32; n]);
         let ones = dev.vector(e, &vec![1.0; n]);
         match both(e, x, ones) {
@@ -473,7 +489,9 @@ pub async fn jacobi(h: &Handle, a: &Csr, b: &[f32], settings: JacobiSettings) ->
     let n = a.rows;
     h.ready().await?;
     let (dev, cm, mut x) = h.with(|e| {
-        let dev = DeviceCsr::upload(e, &t)?;
+        // T is built from the checked A (jacobi_parts).
+        let long = long_default(e);
+        let dev = DeviceCsr::upload_checked(e, &t, long)?;
         let cm = dev.vector(e, &c);
         let x = dev.vector(e, &vec![0.0; n]);
         match both(e, cm, x) {
@@ -550,7 +568,8 @@ pub async fn power(
     let start: Vec<f32> = start.iter().map(|&v| (v as f64 / scale) as f32).collect();
     h.ready().await?;
     let (dev, mut x) = h.with(|e| {
-        let dev = DeviceCsr::upload(e, a)?;
+        let long = long_default(e);
+        let dev = DeviceCsr::upload_checked(e, a, long)?;
         match dev.vector(e, &start) {
             Ok(x) => Ok((dev, x)),
             Err(err) => {
