@@ -112,7 +112,7 @@ pub mod linear;
 pub mod plan {
     pub use gpgpu_matrix_plan::{
         batched, blocks, graphs, homography, layout, linalg, lu, mesh, metrics, passes, random,
-        reference, semiring, shape, sparse, svd,
+        reference, semiring, shape, sparse, stream_k, svd,
     };
 }
 pub mod run;

@@ -25,4 +25,5 @@ pub mod reference;
 pub mod semiring;
 pub mod shape;
 pub mod sparse;
+pub mod stream_k;
 pub mod svd;
