@@ -46,6 +46,8 @@ mod products_narrow;
 mod products_staged;
 #[path = "webgpu/products_staged64.rs"]
 mod products_staged64;
+#[path = "webgpu/products_stream_k.rs"]
+mod products_stream_k;
 #[path = "webgpu/ransac.rs"]
 mod ransac;
 #[path = "webgpu/semirings.rs"]

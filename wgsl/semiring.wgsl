@@ -3,6 +3,7 @@
 // compiler folds every branch below away. Every kernel is written once against:
 //   sr_zero()            the additive identity; reads outside a matrix give it
 //   sr_fma(acc, a, b)    acc (+) a (×) b, for floats or a float times a vec4
+//   sr_add(x, y)         x (+) y (partial sums of one product added up)
 //   sr_finish(x)         applied to every output once its sum is complete
 override SEMIRING: u32 = 0u;
 
@@ -26,6 +27,11 @@ fn sr_fma4(acc: vec4f, a: f32, b: vec4f) -> vec4f {
     if (SEMIRING == 2u) { return min(acc, vec4f(a) + b); }
     // One fused multiply-add: nothing is left to the compiler to contract.
     return fma(vec4f(a), b, acc);
+}
+
+fn sr_add(x: f32, y: f32) -> f32 {
+    if (SEMIRING == 2u) { return min(x, y); }
+    return x + y;
 }
 
 fn sr_finish(x: f32) -> f32 {

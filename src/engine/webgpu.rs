@@ -32,9 +32,10 @@ use crate::plan::homography::RansacPasses;
 use crate::plan::lu::LuPlan;
 use crate::plan::semiring::Semiring;
 use crate::plan::shape::{self, Shape};
+use crate::plan::stream_k::StreamK;
 use crate::plan::svd::SvdPlan;
 use crate::webgpu::adapter::{self, describe_js};
-use crate::webgpu::buffer::{allocated_size, check_size, keep_recent, MATRIX, UNIFORM};
+use crate::webgpu::buffer::{allocated_size, check_size, keep_recent, MATRIX, READBACK, UNIFORM};
 use crate::webgpu::staging;
 use crate::webgpu::{
     BindGroup, Buffer, ComputePipeline, Gpu, GpuInfo, LiveCounts, StagingPool, Timer,
@@ -98,10 +99,75 @@ impl Batch {
     }
 }
 
+/// What a dispatch binds, at consecutive bindings from `first`: `before`, a uniform
+/// block holding `words`, then `after`.
+struct Bound<'a> {
+    first: u32,
+    before: &'a [&'a Buffer],
+    words: &'a [u32],
+    after: &'a [&'a Buffer],
+}
+
 /// A matrix resident on the GPU: a row-major array of f32 in one storage buffer.
 pub struct GpuMatrix {
     pub shape: Shape,
     pub buffer: Buffer,
+}
+
+/// How many workgroups of the 128 × 128 register kernel the GPU runs at once, which
+/// sizes its products' stream-K tails (plan/src/stream_k.rs). Measured by the kernel
+/// itself: the first whole-tile product of that form with more tiles than any
+/// measured before counts its workgroups running at once (`StreamK::measure`), and
+/// the count arrives with a readback of its own. A count as large as the product's
+/// tiles says only that all of them fit at once; a larger product asks again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resident {
+    /// Not known yet; products up to `tried` tiles told nothing.
+    Unknown {
+        tried: usize,
+    },
+    /// A count is on its way from a product of `tiles` tiles.
+    Measuring {
+        tiles: usize,
+    },
+    Known(u32),
+    /// No stream-K (a software adapter, or set so).
+    Off,
+}
+
+/// The stream-K state of an engine: the count, the scratch buffer of the shared
+/// tiles' parts and the counter the measurement uses.
+///
+/// Its two pipelines compile in the background (`createComputePipelineAsync`), so that
+/// the first products of the 128 × 128 form pay one compile, not three: until they
+/// arrive (`arrived`, with the generation of the device they were made for) products
+/// run plainly.
+struct StreamKState {
+    resident: Rc<Cell<Resident>>,
+    scratch: Option<Buffer>,
+    counter: Option<Buffer>,
+    compiling: Vec<PipelineKey>,
+    arrived: Rc<RefCell<Vec<Arrival>>>,
+}
+
+/// A pipeline compiled in the background: the generation of the device it was made
+/// for, its key, and the pipeline (None if the browser could not make it).
+type Arrival = (u32, PipelineKey, Option<ComputePipeline>);
+
+impl StreamKState {
+    fn new(info: &GpuInfo) -> StreamKState {
+        let start = match info.is_software() {
+            true => Resident::Off,
+            false => Resident::Unknown { tried: 0 },
+        };
+        StreamKState {
+            resident: Rc::new(Cell::new(start)),
+            scratch: None,
+            counter: None,
+            compiling: Vec::new(),
+            arrived: Rc::new(RefCell::new(Vec::new())),
+        }
+    }
 }
 
 /// Where a request for a replacement device stands, and how many were made.
@@ -143,6 +209,7 @@ pub struct GpuEngine {
     /// GPU starts on the first pass while the page records the next ones instead of
     /// waiting for 16 to be recorded.
     submit_after: usize,
+    stream_k: StreamKState,
     /// Keeps the uncaptured-error handler alive as long as its device.
     _on_error: Closure<dyn FnMut(GpuUncapturedErrorEvent)>,
 }
@@ -174,6 +241,7 @@ impl GpuEngine {
         let on_error = watch(&gpu, &replacement, power);
         GpuEngine {
             id: super::next_id(),
+            stream_k: StreamKState::new(&info),
             register: RegisterParams::for_device(&info),
             register_fixed: false,
             gpu,
@@ -261,7 +329,10 @@ impl GpuEngine {
              {bk} through workgroup memory; vec4 loads where inner and cols are multiples of \
              4, element loads otherwise; on whole {} and {} tiles with k a multiple of {bk} \
              the edge checks are compiled out; the k loop over a slice is written out \
-             (straight code){double}",
+             (straight code); on whole {} tiles past a whole wave, the last wave's tiles \
+             are shared out slice by slice among as many workgroups as the GPU runs at \
+             once (stream-K, a second pass adding up the parts; that count is measured \
+             by the first such product){double}",
             form(RegisterParams::GPU),
             RegisterParams::SMALL_BELOW_TILES,
             form(RegisterParams::GPU_SMALL),
@@ -269,6 +340,7 @@ impl GpuEngine {
             form(RegisterParams::GPU_NARROW),
             tile(RegisterParams::GPU),
             tile(RegisterParams::GPU_NARROW),
+            tile(RegisterParams::GPU),
         )
     }
 
@@ -305,6 +377,7 @@ impl GpuEngine {
                 self.staging.clear();
                 self.uniforms.clear();
                 self.info = adapter::describe(&adapter, &device);
+                self.stream_k = StreamKState::new(&self.info);
                 self.register = RegisterParams::for_device(&self.info);
                 self.register_fixed = false;
                 self.gpu = Gpu::new(device, self.counts.clone());
@@ -435,6 +508,7 @@ impl GpuEngine {
         self.free.clear();
         self.staging.clear();
         self.uniforms.clear();
+        self.stream_k.scratch = None;
     }
 
     /// Uploads a row-major matrix.
@@ -592,6 +666,30 @@ impl GpuEngine {
         groups: (usize, usize),
         writes: Option<web_sys::GpuComputePassTimestampWrites>,
     ) -> Result<()> {
+        let bound = Bound {
+            first: 0,
+            before: buffers,
+            words,
+            after: &[],
+        };
+        self.dispatch_bound(key, bound, groups, writes)
+    }
+
+    /// `dispatch_with` binding `bound`: buffers, the uniform block of its words, more
+    /// buffers, at consecutive bindings from its first.
+    fn dispatch_bound(
+        &mut self,
+        key: PipelineKey,
+        bound: Bound,
+        groups: (usize, usize),
+        writes: Option<web_sys::GpuComputePassTimestampWrites>,
+    ) -> Result<()> {
+        let Bound {
+            first,
+            before: buffers,
+            words,
+            after,
+        } = bound;
         let max = self.info.limits.max_compute_workgroups_per_dimension as usize;
         if groups.0 > max || groups.1 > max {
             return Err(GpgpuError::DeviceLimit {
@@ -627,10 +725,11 @@ impl GpuEngine {
         let pipeline = &self.pipelines[&key];
         let mut all: Vec<&Buffer> = buffers.to_vec();
         all.push(uniform);
+        all.extend_from_slice(after);
         let ids = (key, all.iter().map(|b| b.id()).collect::<Vec<u64>>());
         let made = match &self.pending {
             Some(batch) if batch.groups.contains_key(&ids) => None,
-            _ => Some(pipeline.bind(&all)),
+            _ => Some(pipeline.bind_from(first, &all)),
         };
         let raw = pipeline.raw();
         let gpu = &self.gpu;
@@ -757,6 +856,14 @@ impl GpuEngine {
             b.shape.cols as u32,
             0,
         ];
+        let whole_tiles = register == RegisterParams::GPU && fit == Fit::Tiles;
+        if kernel == Kernel::Register && whole_tiles {
+            let how = self.stream_k_plan(groups.0 * groups.1, words);
+            if how.is_some() && self.stream_k_ready(semiring) {
+                let how = how.flatten();
+                return self.stream_k_product(semiring, [a, b, out], words, how, timer);
+            }
+        }
         self.dispatch(
             key,
             &[&a.buffer, &b.buffer, &out.buffer],
@@ -764,6 +871,225 @@ impl GpuEngine {
             groups,
             timer,
         )
+    }
+
+    /// How many workgroups of the 128 × 128 form this GPU runs at once (stream-K's
+    /// count: `Resident`).
+    pub fn stream_k_resident(&self) -> Resident {
+        self.stream_k.resident.get()
+    }
+
+    /// Sets that count (tests and tuning: the tests run stream-K on SwiftShader with
+    /// small counts, or measure it there); `Known(0)` is `Off`.
+    pub fn set_stream_k_resident(&mut self, resident: Resident) {
+        let resident = match resident {
+            Resident::Known(0) => Resident::Off,
+            r => r,
+        };
+        self.stream_k.resident = Rc::new(Cell::new(resident));
+    }
+
+    /// Whether the stream-K pipelines of `semiring` have been compiled; starts their
+    /// compiles in the background if not (see `StreamKState`).
+    fn stream_k_ready(&mut self, semiring: Semiring) -> bool {
+        let keys = [
+            PipelineKey::StreamK { semiring },
+            PipelineKey::StreamKFixup { semiring },
+        ];
+        let arrived: Vec<_> = self.stream_k.arrived.borrow_mut().drain(..).collect();
+        for (generation, key, made) in arrived {
+            // A pipeline that could not be made stays "compiling": never asked again.
+            if let (true, Some(p)) = (generation == self.generation, made) {
+                self.pipelines.insert(key, p);
+            }
+        }
+        for key in keys {
+            if self.pipelines.contains_key(&key) || self.stream_k.compiling.contains(&key) {
+                continue;
+            }
+            self.stream_k.compiling.push(key);
+            let (gpu, arrived, generation) = (
+                self.gpu.clone(),
+                self.stream_k.arrived.clone(),
+                self.generation,
+            );
+            spawn_local(async move {
+                let (name, source) = (key.name(), key.source());
+                let made =
+                    ComputePipeline::new_in_background(&gpu, &name, &source, &key.constants())
+                        .await;
+                arrived.borrow_mut().push((generation, key, made));
+            });
+        }
+        keys.iter().all(|k| self.pipelines.contains_key(k))
+    }
+
+    /// Compiles the stream-K pipelines of `semiring` now, where products would
+    /// compile them in the background (tests and tuning).
+    pub fn compile_stream_k(&mut self, semiring: Semiring) {
+        self.pipeline(PipelineKey::StreamK { semiring });
+        self.pipeline(PipelineKey::StreamKFixup { semiring });
+    }
+
+    /// Whether a whole-tile product of the 128 × 128 form with `tiles` tiles runs a
+    /// stream-K tail (Some(plan)), measures the count (Some(None)), or runs plainly.
+    fn stream_k_plan(
+        &self,
+        tiles: usize,
+        [rows, inner, cols, _]: [u32; 4],
+    ) -> Option<Option<StreamK>> {
+        let max = self.info.limits.max_compute_workgroups_per_dimension as usize;
+        let dims = [rows as usize, inner as usize, cols as usize];
+        match self.stream_k.resident.get() {
+            Resident::Known(w) => {
+                let plan = StreamK::plan(dims, w as usize, max)?;
+                let bytes = plan.scratch_floats() as f64 * 4.0;
+                let room = check_size("the stream-K scratch buffer", bytes, &self.info.limits);
+                room.is_ok().then_some(Some(plan))
+            }
+            Resident::Unknown { tried } if tiles > tried && tiles <= max => Some(None),
+            _ => None,
+        }
+    }
+
+    /// A whole-tile product of the 128 × 128 form with a stream-K tail (`plan`), or
+    /// counting its workgroups running at once (None: every tile a workgroup, as the
+    /// plain form runs them). The count arrives by a readback of its own, which sets
+    /// `Resident` when it does.
+    fn stream_k_product(
+        &mut self,
+        semiring: Semiring,
+        [a, b, out]: [&GpuMatrix; 3],
+        dims: [u32; 4],
+        plan: Option<StreamK>,
+        timer: Option<&Timer>,
+    ) -> Result<()> {
+        let shape = [dims[0] as usize, dims[1] as usize, dims[2] as usize];
+        let (words, groups) = match plan {
+            Some(p) => (p.words(), p.groups()),
+            None => {
+                let words = StreamK::measure(shape);
+                (words, words[0] as usize)
+            }
+        };
+        let scratch_bytes = plan.map_or(16, |p| p.scratch_floats() as u64 * 4);
+        let gpu = &self.gpu;
+        let sk = &mut self.stream_k;
+        if sk.scratch.as_ref().is_none_or(|b| b.size() < scratch_bytes) {
+            // The old one may be bound by recorded passes: it goes after the submit.
+            if let Some(old) = sk.scratch.take() {
+                self.pending
+                    .get_or_insert_with(|| Batch::new(gpu))
+                    .keep
+                    .push(old);
+            }
+            sk.scratch = Some(Buffer::new(gpu, scratch_bytes, MATRIX, "stream-k parts")?);
+        }
+        if sk.counter.is_none() {
+            sk.counter = Some(Buffer::new(gpu, 8, MATRIX, "stream-k resident count")?);
+        }
+        self.uniform(&words)?;
+        if plan.is_none() {
+            // Zeroed before the pass that counts (writeBuffer goes before the submit).
+            self.flush();
+            if let Some(counter) = &self.stream_k.counter {
+                counter.write_u32(0, &[0, 0])?;
+            }
+        }
+        // Out of the engine while they are bound (a dispatch borrows it whole).
+        let (Some(scratch), Some(counter), Some(block)) = (
+            self.stream_k.scratch.take(),
+            self.stream_k.counter.take(),
+            self.uniforms.remove(words.as_slice()),
+        ) else {
+            return Err(self.gpu.failure("the stream-K buffers were not made"));
+        };
+        let writes = |last: bool| match (timer, plan, last) {
+            (Some(t), None, _) => Some(t.writes()),
+            (Some(t), Some(_), false) => Some(t.begin_writes()),
+            (Some(t), Some(_), true) => Some(t.end_writes()),
+            (None, ..) => None,
+        };
+        let main = Bound {
+            first: 0,
+            before: &[&a.buffer, &b.buffer, &out.buffer],
+            words: &dims,
+            after: &[&block, &scratch, &counter],
+        };
+        let mut done = self.dispatch_bound(
+            PipelineKey::StreamK { semiring },
+            main,
+            (groups, 1),
+            writes(false),
+        );
+        if let (Ok(()), Some(p)) = (&done, plan) {
+            let max = self.info.limits.max_compute_workgroups_per_dimension as usize;
+            let fixup = Bound {
+                first: 2,
+                before: &[&out.buffer],
+                words: &dims,
+                after: &[&block, &scratch],
+            };
+            let lines = line_workgroups(p.shared_tiles() * 4096, max);
+            done = self.dispatch_bound(
+                PipelineKey::StreamKFixup { semiring },
+                fixup,
+                lines,
+                writes(true),
+            );
+        }
+        let tiles = groups;
+        let read = match (&done, plan) {
+            (Ok(()), None) => Some(self.read_count(&counter, tiles)),
+            _ => None,
+        };
+        self.stream_k.scratch = Some(scratch);
+        self.stream_k.counter = Some(counter);
+        self.uniforms.insert(words.to_vec(), block);
+        done?;
+        read.transpose().map(|_| ())
+    }
+
+    /// Reads the count of a measuring product back, and sets `Resident` from it when
+    /// it arrives: Known where fewer than the product's tiles ran at once.
+    fn read_count(&mut self, counter: &Buffer, tiles: usize) -> Result<()> {
+        let staging = Buffer::new(&self.gpu, 8, READBACK, "stream-k count readback")?;
+        let copied = self
+            .encoder()
+            .copy_buffer_to_buffer_with_f64_and_f64_and_f64(
+                counter.raw(),
+                0.0,
+                staging.raw(),
+                0.0,
+                8.0,
+            );
+        self.flush();
+        copied.map_err(|e| self.gpu.failure(format!("copyBufferToBuffer threw {e:?}")))?;
+        let cell = self.stream_k.resident.clone();
+        cell.set(Resident::Measuring { tiles });
+        let mapped = JsFuture::from(js_sys::Promise::from(JsValue::from(
+            staging.raw().map_async(gpu_map_mode::READ),
+        )));
+        spawn_local(async move {
+            let most = match mapped.await {
+                Ok(_) => staging
+                    .raw()
+                    .get_mapped_range()
+                    .ok()
+                    .map(|r| js_sys::Uint32Array::new(&r).get_index(1)),
+                Err(_) => None,
+            };
+            // A later setting (or a replaced device's state) is not this count's to change.
+            if cell.get() != (Resident::Measuring { tiles }) {
+                return;
+            }
+            cell.set(match most {
+                Some(w) if w > 0 && (w as usize) < tiles => Resident::Known(w),
+                _ => Resident::Unknown { tried: tiles },
+            });
+            drop(staging);
+        });
+        Ok(())
     }
 
     /// out ← alpha·p + beta·q + gamma·I, element-wise (q = p when absent).
@@ -1146,10 +1472,37 @@ impl GpuEngine {
     pub fn product_source(&self, kernel: Kernel, semiring: Semiring, n: usize) -> String {
         let (register, fit) = self.square_form(n);
         let key = self.product_key(kernel, semiring, register, fit);
+        let whole_tiles = register == RegisterParams::GPU && fit == Fit::Tiles;
+        let words = [n as u32, n as u32, n as u32, 0];
+        let tiles = n.div_ceil(128).pow(2);
+        let compiled = self
+            .pipelines
+            .contains_key(&PipelineKey::StreamK { semiring });
+        let planned = match kernel == Kernel::Register && whole_tiles && compiled {
+            true => self.stream_k_plan(tiles, words).flatten(),
+            false => None,
+        };
+        let Some(plan) = planned else {
+            return format!(
+                "// Pipeline constants for an n x n product, n = {n}: {}.\n{}",
+                key.constants_comment(),
+                key.source()
+            );
+        };
+        let sk = PipelineKey::StreamK { semiring };
+        let fixup = PipelineKey::StreamKFixup { semiring };
         format!(
-            "// Pipeline constants for an n x n product, n = {n}: {}.\n{}",
-            key.constants_comment(),
-            key.source()
+            "// Pipeline constants for an n x n product, n = {n}: {}.\n// Stream-K: tiles \
+             0..{} a workgroup each, the last {} tiles' k shared out among {} workgroups (as \
+             many as this GPU runs at once), then a second pass adds their parts up (its \
+             source follows this one).\n{}\n// The second pass (wgsl/stream_k_fixup.wgsl \
+             after the declarations it shares).\n{}",
+            sk.constants_comment(),
+            plan.data_tiles,
+            plan.shared_tiles(),
+            plan.workgroups,
+            sk.source(),
+            fixup.source()
         )
     }
 

@@ -4,6 +4,7 @@
 
 use js_sys::{Object, Reflect};
 use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
 use web_sys::{
     GpuAutoLayoutMode, GpuBindGroup, GpuBindGroupDescriptor, GpuBindGroupEntry, GpuBindGroupLayout,
     GpuBufferBinding, GpuComputePipeline, GpuComputePipelineDescriptor, GpuProgrammableStage,
@@ -26,31 +27,39 @@ impl ComputePipeline {
     /// now, through [`ComputePipeline::compile`]).
     pub fn new(gpu: &Gpu, name: &str, source: &str, constants: &[(&str, f64)]) -> ComputePipeline {
         let device = gpu.device();
-        let module_descriptor = GpuShaderModuleDescriptor::new(source);
-        module_descriptor.set_label(name);
         let (raw, layout) = gpu
             .checks()
             .scoped(device, &format!("compiling {name}"), || {
-                let module = device.create_shader_module(&module_descriptor);
-                gpu.checks().compilation(name, &module);
-                let stage = GpuProgrammableStage::new(&module);
-                stage.set_entry_point("main");
-                if !constants.is_empty() {
-                    let o = Object::new();
-                    for (k, v) in constants {
-                        let _ = Reflect::set(&o, &(*k).into(), &(*v).into());
-                    }
-                    stage.set_constants(o.unchecked_ref());
-                }
-                let descriptor = GpuComputePipelineDescriptor::new_with_gpu_auto_layout_mode(
-                    GpuAutoLayoutMode::Auto,
-                    &stage,
-                );
-                descriptor.set_label(name);
+                let descriptor = descriptor(gpu, name, source, constants);
                 let raw = device.create_compute_pipeline(&descriptor);
                 let layout = raw.get_bind_group_layout(0);
                 (raw, layout)
             });
+        ComputePipeline::counted(gpu, raw, layout, name)
+    }
+
+    /// As `new`, compiled off the page's thread (`createComputePipelineAsync`): for
+    /// pipelines that can wait, made while the plain ones keep running. None when the
+    /// browser could not make it (the reason goes with the other checks).
+    pub async fn new_in_background(
+        gpu: &Gpu,
+        name: &str,
+        source: &str,
+        constants: &[(&str, f64)],
+    ) -> Option<ComputePipeline> {
+        let descriptor = descriptor(gpu, name, source, constants);
+        let promise = gpu.device().create_compute_pipeline_async(&descriptor);
+        let raw: GpuComputePipeline = JsFuture::from(promise).await.ok()?.unchecked_into();
+        let layout = raw.get_bind_group_layout(0);
+        Some(ComputePipeline::counted(gpu, raw, layout, name))
+    }
+
+    fn counted(
+        gpu: &Gpu,
+        raw: GpuComputePipeline,
+        layout: GpuBindGroupLayout,
+        name: &str,
+    ) -> ComputePipeline {
         gpu.adjust(|c| {
             c.pipelines += 1;
             c.shader_modules += 1;
@@ -86,12 +95,18 @@ impl ComputePipeline {
 
     /// A bind group of group 0 binding `buffers[i]` at binding i, whole.
     pub fn bind(&self, buffers: &[&Buffer]) -> BindGroup {
+        self.bind_from(0, buffers)
+    }
+
+    /// A bind group of group 0 binding `buffers[i]` at binding `first + i`, whole (a
+    /// kernel that uses only the later bindings of a shared declaration).
+    pub fn bind_from(&self, first: u32, buffers: &[&Buffer]) -> BindGroup {
         let entries: Vec<GpuBindGroupEntry> = buffers
             .iter()
             .enumerate()
             .map(|(i, b)| {
                 let binding = GpuBufferBinding::new(b.raw());
-                GpuBindGroupEntry::new_with_gpu_buffer_binding(i as u32, &binding)
+                GpuBindGroupEntry::new_with_gpu_buffer_binding(first + i as u32, &binding)
             })
             .collect();
         let descriptor = GpuBindGroupDescriptor::new(&entries, &self.layout);
@@ -102,6 +117,35 @@ impl ComputePipeline {
             raw,
         }
     }
+}
+
+/// The pipeline descriptor of `source` (entry point `main`) with override
+/// `constants`, its shader module's compilation messages queued with the checks.
+fn descriptor(
+    gpu: &Gpu,
+    name: &str,
+    source: &str,
+    constants: &[(&str, f64)],
+) -> GpuComputePipelineDescriptor {
+    let module_descriptor = GpuShaderModuleDescriptor::new(source);
+    module_descriptor.set_label(name);
+    let module = gpu.device().create_shader_module(&module_descriptor);
+    gpu.checks().compilation(name, &module);
+    let stage = GpuProgrammableStage::new(&module);
+    stage.set_entry_point("main");
+    if !constants.is_empty() {
+        let o = Object::new();
+        for (k, v) in constants {
+            let _ = Reflect::set(&o, &(*k).into(), &(*v).into());
+        }
+        stage.set_constants(o.unchecked_ref());
+    }
+    let descriptor = GpuComputePipelineDescriptor::new_with_gpu_auto_layout_mode(
+        GpuAutoLayoutMode::Auto,
+        &stage,
+    );
+    descriptor.set_label(name);
+    descriptor
 }
 
 impl Drop for ComputePipeline {

@@ -33,6 +33,9 @@ pub const REGISTER_ANY_WGSL: &str = include_str!("../../../wgsl/matmul_register_
 pub const REGISTER_CPU_WGSL: &str = include_str!("../../../wgsl/matmul_register_cpu.wgsl");
 pub const REGISTER_CPU_ANY_WGSL: &str = include_str!("../../../wgsl/matmul_register_cpu_any.wgsl");
 pub const REGISTER_IO_VEC4_WGSL: &str = include_str!("../../../wgsl/register_io_vec4.wgsl");
+pub const REGISTER_TILES_WGSL: &str = include_str!("../../../wgsl/register_tiles.wgsl");
+pub const REGISTER_STREAM_K_WGSL: &str = include_str!("../../../wgsl/register_stream_k.wgsl");
+pub const STREAM_K_FIXUP_WGSL: &str = include_str!("../../../wgsl/stream_k_fixup.wgsl");
 pub const REGISTER_IO_SCALAR_WGSL: &str = include_str!("../../../wgsl/register_io_scalar.wgsl");
 pub const FILL_WGSL: &str = include_str!("../../../wgsl/fill.wgsl");
 pub const AFFINE_WGSL: &str = include_str!("../../../wgsl/affine.wgsl");
@@ -71,6 +74,14 @@ pub enum PipelineKey {
     Batched,
     RansacFit,
     RansacScore,
+    /// The 128 × 128 register kernel on whole tiles with a stream-K tail
+    /// (`register::stream_k_source`), and its second pass adding up the parts.
+    StreamK {
+        semiring: Semiring,
+    },
+    StreamKFixup {
+        semiring: Semiring,
+    },
     /// Sparse matrix × vector (CSR, one invocation per row).
     Spmv,
     /// Sparse matrix × vector, long rows (a workgroup per row).
@@ -113,6 +124,10 @@ impl PipelineKey {
                     _ => format!("{}/{}", kernel.name(), semiring.name()),
                 }
             }
+            PipelineKey::StreamK { semiring } => {
+                format!("register/{}/vec4/whole-tiles/stream-k", semiring.name())
+            }
+            PipelineKey::StreamKFixup { semiring } => format!("stream-k-fixup/{}", semiring.name()),
             PipelineKey::Fill => "fill".into(),
             PipelineKey::Affine => "affine".into(),
             PipelineKey::Reduce => "reduce".into(),
@@ -157,6 +172,8 @@ impl PipelineKey {
                 Kernel::Register => register.source(fit),
                 other => format!("{SEMIRING_WGSL}\n{}", file_source(other)),
             },
+            PipelineKey::StreamK { .. } => register::stream_k_source(),
+            PipelineKey::StreamKFixup { .. } => register::stream_k_fixup_source(),
             PipelineKey::Fill => FILL_WGSL.into(),
             PipelineKey::Affine => AFFINE_WGSL.into(),
             PipelineKey::Reduce => REDUCE_WGSL.into(),
@@ -194,6 +211,10 @@ impl PipelineKey {
                     .chain(own)
                     .collect()
             }
+            PipelineKey::StreamK { semiring } => {
+                vec![("SEMIRING", semiring_code(semiring)), ("EDGES", 0.0)]
+            }
+            PipelineKey::StreamKFixup { semiring } => vec![("SEMIRING", semiring_code(semiring))],
             _ => vec![],
         }
     }
@@ -203,7 +224,9 @@ impl PipelineKey {
     /// number, 0 or 1, but the source declares `override EDGES: bool`).
     pub fn constants_comment(&self) -> String {
         let semiring = match *self {
-            PipelineKey::Product { semiring, .. } => semiring.name(),
+            PipelineKey::Product { semiring, .. }
+            | PipelineKey::StreamK { semiring }
+            | PipelineKey::StreamKFixup { semiring } => semiring.name(),
             _ => "",
         };
         let said: Vec<String> = self

@@ -22,8 +22,8 @@
 
 use super::{
     REGISTER_64_WGSL, REGISTER_ANY_WGSL, REGISTER_CPU_ANY_WGSL, REGISTER_CPU_WGSL,
-    REGISTER_DOUBLE_WGSL, REGISTER_IO_SCALAR_WGSL, REGISTER_IO_VEC4_WGSL, REGISTER_WGSL,
-    SEMIRING_WGSL,
+    REGISTER_DOUBLE_WGSL, REGISTER_IO_SCALAR_WGSL, REGISTER_IO_VEC4_WGSL, REGISTER_STREAM_K_WGSL,
+    REGISTER_TILES_WGSL, REGISTER_WGSL, SEMIRING_WGSL, STREAM_K_FIXUP_WGSL,
 };
 use crate::webgpu::GpuInfo;
 
@@ -285,8 +285,8 @@ impl Params {
         match *self {
             // The written-out files have their parameters built in.
             Params::Staged { bk, .. } if aligned && *self == Params::GPU => format!(
-                "{SEMIRING_WGSL}\n{REGISTER_IO_VEC4_WGSL}\n{}",
-                write_out_k_loops(REGISTER_WGSL, bk)
+                "{SEMIRING_WGSL}\n{REGISTER_IO_VEC4_WGSL}\n{REGISTER_TILES_WGSL}\n{}",
+                write_out_k_loops(&one_part(REGISTER_WGSL), bk)
             ),
             Params::Staged { .. } if aligned && self.in_64_row_file() => {
                 format!("{SEMIRING_WGSL}\n{REGISTER_IO_VEC4_WGSL}\n{REGISTER_64_WGSL}")
@@ -331,8 +331,41 @@ impl Params {
     }
 }
 
+/// The 128 × 128 form on whole tiles with its last wave's tiles shared out
+/// (stream-K: wgsl/register_stream_k.wgsl in place of register_tiles.wgsl).
+pub fn stream_k_source() -> String {
+    // The plan's slice is the file's BK (a test checks they agree).
+    let bk = crate::plan::stream_k::SLICE as u32;
+    format!(
+        "{SEMIRING_WGSL}\n{REGISTER_IO_VEC4_WGSL}\n{REGISTER_STREAM_K_WGSL}\n{}",
+        write_out_k_loops(REGISTER_WGSL, bk)
+    )
+}
+
+/// The stream-K product's second pass, composed with the declarations it shares
+/// with the first (its uniform block, scratch buffer and `first_iteration`).
+pub fn stream_k_fixup_source() -> String {
+    format!(
+        "{SEMIRING_WGSL}\n{REGISTER_IO_VEC4_WGSL}\n{REGISTER_STREAM_K_WGSL}\n{STREAM_K_FIXUP_WGSL}"
+    )
+}
+
 /// The double form's slice of k (`BK` in its file).
 const DOUBLE_BK: u32 = 16;
+
+/// The loop over a workgroup's parts in matmul_register.wgsl, and what `one_part`
+/// writes in its place.
+const PART_LOOP: &str = "for (var part = 0u; part < parts; part++) {";
+const ONE_PART: &str = "{ let part = 0u;";
+
+/// `src` with its loop over parts written as the one block the plain form runs
+/// (register_tiles.wgsl gives every workgroup one part). With the loop left in, the
+/// plain form ran 0.3-0.5 % slower on the H200 (45,477 against 45,706 GFLOP/s at
+/// n = 4096, 34,101 against 34,212 at 3072: bench/NOTES.md, "stream-K"), although
+/// the loop runs once.
+fn one_part(src: &str) -> String {
+    src.replacen(PART_LOOP, ONE_PART, 1)
+}
 
 /// The loop header that `write_out_k_loops` expands.
 const K_LOOP: &str = "for (var k = 0u; k < BK; k++) {";
@@ -461,7 +494,8 @@ mod tests {
         let aligned = p.source(Fit::Vec4);
         assert!(aligned.contains("var<storage, read> a: array<vec4f>"));
         assert!(aligned.contains("@workgroup_size(16, 8)"));
-        assert!(aligned.contains("let row0 = group.y * 128u;"));
+        assert!(aligned
+            .contains("return Part(group.y * 128u, group.x * 128u, 0u, dims.inner, 0u, true);"));
         assert!(aligned.contains("const BK: u32 = 16u;"));
         assert!(aligned.contains("array<array<vec4f, 32>, 16>")); // BK x 128 / 4
         assert!(aligned.contains("override EDGES: bool"));
@@ -622,6 +656,35 @@ mod tests {
             Params::CPU.file(Fit::Any),
             "wgsl/matmul_register_cpu_any.wgsl"
         );
+    }
+
+    #[test]
+    fn the_stream_k_form_is_the_gpu_form_with_its_parts_shared() {
+        use crate::plan::stream_k::{SLICE, TILE};
+        assert_eq!(
+            Params::GPU,
+            Params::Staged {
+                bm: TILE as u32,
+                bn: TILE as u32,
+                bk: SLICE as u32,
+                tm: 16,
+                tn: 8
+            }
+        );
+        let sk = stream_k_source();
+        let plain = Params::GPU.source(Fit::Tiles);
+        assert_eq!(sk.matches("{ let k = 15u;").count(), 1);
+        assert!(sk.contains("var<uniform> sk: StreamK;") && !plain.contains("StreamK"));
+        assert!(plain.contains("fn part_count(group: vec3u, li: u32) -> u32 {\n    return 1u;"));
+        // The same kernel after the part functions, the plain one with its one part
+        // as a block.
+        let kernel = |s: &str| s[s.find("// Kernel \"register\"").unwrap()..].to_string();
+        assert!(sk.contains(PART_LOOP) && !sk.contains(ONE_PART));
+        assert!(plain.contains(ONE_PART) && !plain.contains(PART_LOOP));
+        assert_eq!(kernel(&sk).replacen(PART_LOOP, ONE_PART, 1), kernel(&plain));
+        let fixup = stream_k_fixup_source();
+        assert!(fixup.contains("fn first_iteration(w: u32)") && fixup.ends_with("}\n"));
+        assert!(fixup.contains("sr_add("));
     }
 
     #[test]
