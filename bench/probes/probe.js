@@ -115,3 +115,17 @@ export async function timePass(v, n, pass, relErr) {
   await log(JSON.stringify(row));
   return row;
 }
+
+/** A compute pipeline of WGSL `code` (entry point main, SEMIRING 0 unless `constants`
+ *  say otherwise) on `device`; throws the compiler's errors or the validation error. */
+export async function computePipeline(device, code, constants = {}) {
+  const module = device.createShaderModule({ code });
+  const info = await module.getCompilationInfo();
+  const errors = info.messages.filter((m) => m.type === 'error');
+  if (errors.length) throw new Error(errors.map((m) => `${m.lineNum}:${m.linePos} ${m.message}`).join('; '));
+  device.pushErrorScope('validation');
+  const pipeline = await device.createComputePipelineAsync({ layout: 'auto', compute: { module, entryPoint: 'main', constants: { SEMIRING: 0, ...constants } } });
+  const e = await device.popErrorScope();
+  if (e) throw new Error(e.message);
+  return pipeline;
+}
