@@ -373,12 +373,27 @@ pub struct Tridiagonal {
 }
 
 impl Tridiagonal {
+    /// A tridiagonal matrix from its diagonals, checked: `diagonal` has n >= 1
+    /// entries, `lower` and `upper` n − 1 each.
     pub fn new(lower: Vec<f32>, diagonal: Vec<f32>, upper: Vec<f32>) -> Result<Tridiagonal> {
-        let n = diagonal.len();
+        let t = Tridiagonal {
+            lower,
+            diagonal,
+            upper,
+        };
+        t.check()?;
+        Ok(t)
+    }
+
+    /// Checks what [`Tridiagonal::new`] checks, for a Tridiagonal whose public fields
+    /// were set or changed by hand: [`Tridiagonal::to_csr`], its one use, checks it
+    /// first, as sides of other lengths read past `lower` or `upper` (a panic).
+    pub fn check(&self) -> Result<()> {
+        let n = self.n();
         if n == 0 {
             return Err(bad("diagonal", "is empty: a matrix needs n >= 1".into()));
         }
-        for (name, d) in [("lower", &lower), ("upper", &upper)] {
+        for (name, d) in [("lower", &self.lower), ("upper", &self.upper)] {
             if d.len() != n - 1 {
                 return Err(bad(
                     name,
@@ -391,11 +406,7 @@ impl Tridiagonal {
                 ));
             }
         }
-        Ok(Tridiagonal {
-            lower,
-            diagonal,
-            upper,
-        })
+        Ok(())
     }
 
     pub fn n(&self) -> usize {
@@ -403,8 +414,10 @@ impl Tridiagonal {
     }
 
     /// The same matrix in CSR (3n − 2 stored entries, zeros on the diagonals kept:
-    /// the pattern is known, not the values).
-    pub fn to_csr(&self) -> Csr {
+    /// the pattern is known, not the values); a Tridiagonal that fails
+    /// [`Tridiagonal::check`] is its error.
+    pub fn to_csr(&self) -> Result<Csr> {
+        self.check()?;
         let n = self.n();
         // Exact capacities: grown by doubling, the arrays of n = 2^26 (1.9 GB in all)
         // passed through 2 + 2 GiB of capacity and ran WebAssembly out of memory.
@@ -426,13 +439,13 @@ impl Tridiagonal {
             }
             offsets.push(values.len() as u32);
         }
-        Csr {
+        Ok(Csr {
             rows: n,
             cols: n,
             values,
             columns,
             row_offsets: offsets,
-        }
+        })
     }
 }
 
@@ -965,16 +978,65 @@ mod tests {
     #[test]
     fn tridiagonal_as_csr_multiplies_like_its_dense_form() {
         let t = Tridiagonal::new(vec![1.0, 2.0], vec![4.0, 5.0, 6.0], vec![-1.0, 3.0]).unwrap();
-        let c = t.to_csr();
+        let c = t.to_csr().unwrap();
         assert_eq!(c.row_offsets, [0, 2, 5, 7]);
         assert_eq!(c.to_dense(), [4.0, -1.0, 0.0, 1.0, 5.0, 3.0, 0.0, 2.0, 6.0]);
         assert_eq!(c.spmv(&[1.0, 2.0, 3.0]), [2.0, 20.0, 22.0]);
         let n1 = Tridiagonal::new(vec![], vec![2.0], vec![])
             .unwrap()
-            .to_csr();
+            .to_csr()
+            .unwrap();
         assert_eq!(n1.spmv(&[3.0]), [6.0]);
         let e = Tridiagonal::new(vec![1.0], vec![1.0, 2.0], vec![]).unwrap_err();
         assert!(e.to_string().starts_with("upper: has 0 entries"), "{e}");
+    }
+
+    /// A Tridiagonal built or changed through its public fields is checked where it is
+    /// used: to_csr read lower[i - 1] and upper[i] for every row, so sides shorter than
+    /// n − 1 panicked (index out of bounds), and an empty one made a Csr of 0 rows.
+    #[test]
+    fn a_hand_built_tridiagonal_is_checked_where_it_is_used() {
+        let good = Tridiagonal::new(vec![1.0, 2.0], vec![4.0, 5.0, 6.0], vec![-1.0, 3.0]).unwrap();
+        let cases = [
+            (
+                Tridiagonal {
+                    lower: vec![1.0],
+                    ..good.clone()
+                },
+                "lower: has 1 entries, but a tridiagonal matrix of order 3 has n − 1 = 2",
+            ),
+            (
+                Tridiagonal {
+                    upper: vec![],
+                    ..good.clone()
+                },
+                "upper: has 0 entries, but a tridiagonal matrix of order 3 has n − 1 = 2",
+            ),
+            (
+                Tridiagonal {
+                    upper: vec![1.0, 2.0, 3.0],
+                    ..good.clone()
+                },
+                "upper: has 3 entries",
+            ),
+            (
+                Tridiagonal {
+                    lower: vec![],
+                    diagonal: vec![],
+                    upper: vec![],
+                },
+                "diagonal: is empty",
+            ),
+        ];
+        for (t, says) in cases {
+            for err in [t.check(), t.to_csr().map(|_| ())] {
+                let err = err.expect_err("mismatched sides");
+                assert_eq!(err.code(), "BAD_ARGUMENT", "{err}");
+                assert!(err.to_string().starts_with(says), "{err}");
+            }
+        }
+        assert!(good.check().is_ok());
+        assert_eq!(good.to_csr().unwrap().row_offsets, [0, 2, 5, 7]);
     }
 
     #[test]
@@ -1105,7 +1167,7 @@ mod tests {
     fn jacobi_parts_converge_to_the_solution_of_a_dominant_tridiagonal_system() {
         let n = 50;
         let t = Tridiagonal::new(vec![-1.0; n - 1], vec![4.0; n], vec![-1.0; n - 1]).unwrap();
-        let a = t.to_csr();
+        let a = t.to_csr().unwrap();
         let x_true: Vec<f64> = (0..n).map(|i| (i % 7) as f64 - 3.0).collect();
         let b: Vec<f32> = a.spmv(&x_true).iter().map(|&v| v as f32).collect();
         let (tm, c) = jacobi_parts(&a, &b).unwrap();

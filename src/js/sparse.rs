@@ -456,7 +456,8 @@ impl JsTridiagonal {
     #[wasm_bindgen(js_name = toCsr, unchecked_return_type = "Csr")]
     pub fn to_csr(&self) -> JsResult<JsValue> {
         check_csr_room(self.inner.n()).map_err(to_js_error)?;
-        Ok(register(self.inner.to_csr()).into_js())
+        let csr = self.inner.to_csr().map_err(to_js_error)?;
+        Ok(register(csr).into_js())
     }
 }
 

@@ -50,7 +50,7 @@ pub async fn spmv_matches_the_float64_reference(setup: Setup) {
         integer_csr(5, 3, 4),
         integer_csr(6, 7, 5),
         integer_csr(7, 61, 300), // x and A's lists past one list row
-        tri.to_csr(),
+        tri.to_csr().unwrap(),
     ];
     cases.push(integer_csr(8, 300, 61));
     for (c, a) in cases.iter().enumerate() {
@@ -222,7 +222,8 @@ pub async fn jacobi_and_power_method_on_sparse_matrices(setup: Setup) {
     let n = 37;
     let a = Tridiagonal::new(vec![-1.0; n - 1], vec![4.0; n], vec![-1.0; n - 1])
         .unwrap()
-        .to_csr();
+        .to_csr()
+        .unwrap();
     let x_true: Vec<f64> = (0..n).map(|i| (i % 5) as f64 - 2.0).collect();
     let b: Vec<f32> = a.spmv(&x_true).iter().map(|&v| v as f32).collect();
     let settings = JacobiSettings {
@@ -253,7 +254,8 @@ pub async fn jacobi_and_power_method_on_sparse_matrices(setup: Setup) {
         .collect();
     let s = Tridiagonal::new(vec![1.0; m - 1], diag, vec![1.0; m - 1])
         .unwrap()
-        .to_csr();
+        .to_csr()
+        .unwrap();
     let p = gpu_sparse::power(&h, &s, 1e-5, 500).await.unwrap();
     assert!(p.converged, "{:?}", p.residuals);
     assert_eq!(p.history.len(), p.residuals.len());
