@@ -63,6 +63,16 @@ pub enum GpgpuError {
         cols: usize,
         actual: usize,
     },
+    /// A list that is no matrix (a vector, a Csr's arrays, a tridiagonal matrix's
+    /// diagonals) whose length is not the one it must have: `expected` entries, and
+    /// `why` (the rule, and where `expected` comes from). The same code as
+    /// [`GpgpuError::BadLength`].
+    BadListLength {
+        name: String,
+        expected: usize,
+        actual: usize,
+        why: String,
+    },
     /// An argument of the wrong kind (not a typed array, unknown option value, ...).
     BadArgument { name: String, detail: String },
     /// GLSL failed to compile; carries the driver's info log.
@@ -135,7 +145,7 @@ impl GpgpuError {
             GpgpuError::SizeOverLimit { .. } => "SIZE_OVER_LIMIT",
             GpgpuError::BadDimension { .. } => "BAD_DIMENSION",
             GpgpuError::BadCount { .. } => "BAD_COUNT",
-            GpgpuError::BadLength { .. } => "BAD_LENGTH",
+            GpgpuError::BadLength { .. } | GpgpuError::BadListLength { .. } => "BAD_LENGTH",
             GpgpuError::BadArgument { .. } => "BAD_ARGUMENT",
             GpgpuError::ShaderCompile { .. } => "SHADER_COMPILE",
             GpgpuError::ProgramLink { .. } => "PROGRAM_LINK",
@@ -326,6 +336,12 @@ impl fmt::Display for GpgpuError {
                 // In u64: a huge batch's rows × cols wraps a wasm32 usize.
                 *rows as u64 * *cols as u64
             ),
+            GpgpuError::BadListLength {
+                name,
+                expected,
+                actual,
+                why,
+            } => write!(f, "{name} has {actual} entries but needs {expected}: {why}."),
             GpgpuError::BadArgument { name, detail } => write!(f, "{name}: {detail}"),
             GpgpuError::ShaderCompile {
                 program,

@@ -33,6 +33,16 @@ fn bad(name: &str, detail: String) -> GpgpuError {
     }
 }
 
+/// BAD_LENGTH: the list `name` has `actual` entries where `why` says it needs `expected`.
+fn bad_length(name: &str, expected: usize, actual: usize, why: String) -> GpgpuError {
+    GpgpuError::BadListLength {
+        name: name.into(),
+        expected,
+        actual,
+        why,
+    }
+}
+
 /// The most rows or columns a Csr takes: its row offsets (4 bytes a row) and the
 /// vectors of A·x (4 bytes an entry) live in WebAssembly's 4 GiB memory, and 2^27 is
 /// what the bench matrices hold too. Past 2^29 rows the offsets alone could not be
@@ -117,22 +127,23 @@ impl Csr {
         side("rows", rows as f64)?;
         side("cols", cols as f64)?;
         if row_offsets.len() != rows + 1 {
-            return Err(bad(
+            return Err(bad_length(
                 "rowOffsets",
+                rows + 1,
+                row_offsets.len(),
                 format!(
-                    "has {} entries, but a matrix of {rows} rows needs rows + 1 = {} \
-                     (where each row starts, then the end)",
-                    row_offsets.len(),
-                    rows + 1
+                    "a matrix of {rows} rows has rows + 1 offsets (where each row starts, \
+                     then the end)"
                 ),
             ));
         }
         if values.len() != columns.len() {
-            return Err(bad(
+            return Err(bad_length(
                 "columns",
+                values.len(),
+                columns.len(),
                 format!(
-                    "has {} entries but values has {}: each stored value needs its column index",
-                    columns.len(),
+                    "one column index per stored value, as values has {}",
                     values.len()
                 ),
             ));
@@ -210,19 +221,13 @@ impl Csr {
         // Before `limit - 1` and `rows + 1` below (0 rows panicked, a huge count too).
         side("rows", rows as f64)?;
         side("cols", cols as f64)?;
-        for (name, list) in [("columnIndices", col_index), ("values", &[][..])] {
-            let len = if name == "values" {
-                values.len()
-            } else {
-                list.len()
-            };
+        for (name, len) in [("columnIndices", col_index.len()), ("values", values.len())] {
             if len != row_index.len() {
-                return Err(bad(
+                return Err(bad_length(
                     name,
-                    format!(
-                        "has {len} entries but rowIndices has {}: one per triplet",
-                        row_index.len()
-                    ),
+                    row_index.len(),
+                    len,
+                    format!("one per triplet, as rowIndices has {}", row_index.len()),
                 ));
             }
         }
@@ -319,12 +324,13 @@ impl Csr {
     pub fn check_vector(&self, name: &str, len: usize) -> Result<()> {
         self.check()?;
         if len != self.cols {
-            return Err(bad(
+            return Err(bad_length(
                 name,
+                self.cols,
+                len,
                 format!(
-                    "has {len} entries, but the matrix has {} columns: A·x needs one entry per \
-                     column",
-                    self.cols
+                    "A·x needs one entry per column of the {}×{} matrix",
+                    self.rows, self.cols
                 ),
             ));
         }
@@ -395,13 +401,13 @@ impl Tridiagonal {
         }
         for (name, d) in [("lower", &self.lower), ("upper", &self.upper)] {
             if d.len() != n - 1 {
-                return Err(bad(
+                return Err(bad_length(
                     name,
+                    n - 1,
+                    d.len(),
                     format!(
-                        "has {} entries, but a tridiagonal matrix of order {n} has n − 1 = {} \
-                         off the diagonal on each side",
-                        d.len(),
-                        n - 1
+                        "a tridiagonal matrix of order {n} (the diagonal's length) has n − 1 \
+                         entries off the diagonal on each side"
                     ),
                 ));
             }
@@ -789,7 +795,7 @@ mod tests {
                 "rowOffsets",
                 "ends at 9, but there are 1 values",
             ),
-            (&short_offsets, "rowOffsets", "has 2 entries"),
+            (&short_offsets, "rowOffsets", "has 2 entries but needs 3"),
         ] {
             let errors = [
                 csr.check(),
@@ -798,9 +804,14 @@ mod tests {
                 jacobi_parts(csr, &[1.0, 1.0]).map(|_| ()),
                 check_graph(csr),
             ];
+            // A list of the wrong length is BAD_LENGTH, as everywhere in the library.
+            let code = match csr.row_offsets.len() {
+                2 => "BAD_LENGTH",
+                _ => "BAD_ARGUMENT",
+            };
             for err in errors {
                 let err = err.expect_err("a malformed Csr");
-                assert_eq!(err.code(), "BAD_ARGUMENT", "{err}");
+                assert_eq!(err.code(), code, "{err}");
                 assert!(err.to_string().starts_with(name), "{err}");
                 assert!(err.to_string().contains(says), "{err}");
             }
@@ -947,10 +958,6 @@ mod tests {
             e.starts_with("columns: columns[1] = 2 is out of range"),
             "{e}"
         );
-        let e = msg(Csr::new(2, 2, vec![1.0, 2.0], vec![0], vec![0, 1, 2]));
-        assert!(e.contains("has 1 entries but values has 2"), "{e}");
-        let e = msg(Csr::new(2, 2, vec![1.0], vec![0], vec![0, 1]));
-        assert!(e.contains("needs rows + 1 = 3"), "{e}");
         let e = msg(Csr::new(2, 2, vec![1.0], vec![0], vec![0, 1, 2]));
         assert!(e.contains("ends at 2, but there are 1 values"), "{e}");
         let e = msg(Csr::new(1, 2, vec![1.0], vec![0], vec![1, 1]));
@@ -968,11 +975,51 @@ mod tests {
         );
         let e = msg(Csr::from_triplets(2, 2, &[0.0], &[0.5], &[1.0]));
         assert!(e.contains("columnIndices[0] = 0.5"), "{e}");
-        let e = msg(Csr::from_triplets(2, 2, &[0.0], &[0.0], &[1.0, 2.0]));
-        assert!(
-            e.starts_with("values: has 2 entries but rowIndices has 1"),
-            "{e}"
-        );
+    }
+
+    /// A list of the wrong length is BAD_LENGTH naming the length it needs and the one
+    /// it has, as a matrix of the wrong length is (it was BAD_ARGUMENT here).
+    #[test]
+    fn lists_of_the_wrong_length_are_bad_length_with_both_lengths() {
+        let (m23, x) = (Csr::from_dense(2, 3, &[1.0; 6]).unwrap(), "x");
+        let tri = |l: usize, u: usize| Tridiagonal::new(vec![1.0; l], vec![2.0; 3], vec![1.0; u]);
+        let cases = [
+            (
+                Csr::new(2, 2, vec![1.0, 2.0], vec![0], vec![0, 1, 2]).map(|_| ()),
+                "columns has 1 entries but needs 2: one column index per stored value, \
+                 as values has 2",
+            ),
+            (
+                Csr::new(2, 2, vec![1.0], vec![0], vec![0, 1]).map(|_| ()),
+                "rowOffsets has 2 entries but needs 3: a matrix of 2 rows has rows + 1",
+            ),
+            (
+                Csr::from_triplets(2, 2, &[0.0], &[0.0], &[1.0, 2.0]).map(|_| ()),
+                "values has 2 entries but needs 1: one per triplet, as rowIndices has 1",
+            ),
+            (
+                Csr::from_triplets(2, 2, &[0.0, 1.0], &[0.0], &[1.0, 2.0]).map(|_| ()),
+                "columnIndices has 1 entries but needs 2: one per triplet",
+            ),
+            (
+                tri(1, 2).map(|_| ()),
+                "lower has 1 entries but needs 2: a tridiagonal matrix of order 3",
+            ),
+            (
+                tri(2, 3).map(|_| ()),
+                "upper has 3 entries but needs 2: a tridiagonal matrix of order 3",
+            ),
+            (
+                m23.check_vector(x, 2),
+                "x has 2 entries but needs 3: A·x needs one entry per column of the 2×3 matrix",
+            ),
+        ];
+        for (r, says) in cases {
+            let e = r.expect_err(says);
+            assert_eq!(e.code(), "BAD_LENGTH", "{e}");
+            assert!(e.to_string().starts_with(says), "{e}");
+        }
+        assert!(m23.check_vector(x, 3).is_ok() && tri(2, 2).is_ok());
     }
 
     #[test]
@@ -988,7 +1035,7 @@ mod tests {
             .unwrap();
         assert_eq!(n1.spmv(&[3.0]), [6.0]);
         let e = Tridiagonal::new(vec![1.0], vec![1.0, 2.0], vec![]).unwrap_err();
-        assert!(e.to_string().starts_with("upper: has 0 entries"), "{e}");
+        assert!(e.to_string().starts_with("upper has 0 entries"), "{e}");
     }
 
     /// A Tridiagonal built or changed through its public fields is checked where it is
@@ -1003,21 +1050,21 @@ mod tests {
                     lower: vec![1.0],
                     ..good.clone()
                 },
-                "lower: has 1 entries, but a tridiagonal matrix of order 3 has n − 1 = 2",
+                "lower has 1 entries but needs 2: a tridiagonal matrix of order 3",
             ),
             (
                 Tridiagonal {
                     upper: vec![],
                     ..good.clone()
                 },
-                "upper: has 0 entries, but a tridiagonal matrix of order 3 has n − 1 = 2",
+                "upper has 0 entries but needs 2: a tridiagonal matrix of order 3",
             ),
             (
                 Tridiagonal {
                     upper: vec![1.0, 2.0, 3.0],
                     ..good.clone()
                 },
-                "upper: has 3 entries",
+                "upper has 3 entries but needs 2",
             ),
             (
                 Tridiagonal {
@@ -1029,9 +1076,13 @@ mod tests {
             ),
         ];
         for (t, says) in cases {
+            let code = match t.diagonal.len() {
+                0 => "BAD_ARGUMENT",
+                _ => "BAD_LENGTH",
+            };
             for err in [t.check(), t.to_csr().map(|_| ())] {
                 let err = err.expect_err("mismatched sides");
-                assert_eq!(err.code(), "BAD_ARGUMENT", "{err}");
+                assert_eq!(err.code(), code, "{err}");
                 assert!(err.to_string().starts_with(says), "{err}");
             }
         }

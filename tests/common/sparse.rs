@@ -90,8 +90,8 @@ pub async fn spmv_matches_the_float64_reference(setup: Setup) {
     let e = gpu_sparse::multiply(&h, &a, &x[..39]).await;
     assert_error(
         e,
-        "BAD_ARGUMENT",
-        "has 39 entries, but the matrix has 40 columns",
+        "BAD_LENGTH",
+        "x has 39 entries but needs 40: A·x needs one",
     );
 }
 
@@ -356,15 +356,25 @@ pub async fn csr_from_javascript_and_its_errors(setup: Setup) {
         "BAD_ARGUMENT",
         "columns[1] = 3 is out of range",
     );
+    // Arrays whose lengths disagree are BAD_LENGTH, as a matrix of the wrong length
+    // is, naming the length needed and the one given (they were BAD_ARGUMENT).
     assert_js_error(
         from_arrays(2.0, &[1.0, 2.0], &[0], &[0, 1, 2]),
-        "BAD_ARGUMENT",
-        "has 1 entries but values has 2",
+        "BAD_LENGTH",
+        "columns has 1 entries but needs 2: one column index per stored value",
     );
     assert_js_error(
         from_arrays(1.0, &[1.0], &[0], &[0, 1, 1]),
-        "BAD_ARGUMENT",
-        "needs rows + 1 = 2",
+        "BAD_LENGTH",
+        "rowOffsets has 3 entries but needs 2: a matrix of 1 rows has rows + 1",
+    );
+    let e = JsCsr::from_triplets(num(2.0), num(2.0), js(&[0.0]), js(&[0.0]), js(&[1.0, 2.0]));
+    assert_js_error(e, "BAD_LENGTH", "values has 2 entries but needs 1");
+    let e = JsTridiagonal::new(js(&[1.0]), js(&[2.0, 3.0, 4.0]), js(&[1.0, 1.0]));
+    assert_js_error(
+        e,
+        "BAD_LENGTH",
+        "lower has 1 entries but needs 2: a tridiagonal matrix of order 3",
     );
     // More nonzeros per row than columns: the columns are the limit, not the device.
     let e = JsCsr::random_uniform(num(2.0), num(2.0), num(5.0), num(1.0));
@@ -435,11 +445,11 @@ pub async fn csr_from_javascript_and_its_errors(setup: Setup) {
         "is NaN: PageRank needs finite, non-negative edge weights",
     );
     let e = settle(api.spmv_async(a.clone(), js(&[1.0, 2.0]))).await;
-    assert_js_error(
-        e,
-        "BAD_ARGUMENT",
-        "has 2 entries, but the matrix has 3 columns",
-    );
+    assert_js_error(e, "BAD_LENGTH", "x has 2 entries but needs 3");
+    let e = call(&a, "multiplyReference", &[js(&[1.0, 2.0, 3.0, 4.0])]);
+    assert_js_error(e, "BAD_LENGTH", "x has 4 entries but needs 3");
+    let e = settle(api.jacobi_sparse_async(a.clone(), js(&[1.0]), JsValue::UNDEFINED)).await;
+    assert_js_error(e, "BAD_LENGTH", "b has 1 elements");
     call(&a, "free", &[]).unwrap();
     let e = settle(api.spmv_async(a, js(&[1.0, 2.0, 3.0]))).await;
     assert_js_error(e, "BAD_ARGUMENT", "this Csr was freed");

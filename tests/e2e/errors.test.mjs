@@ -303,3 +303,41 @@ test('an array whose buffer was transferred is BAD_ARGUMENT in every call, and t
   assert.deepEqual(page.problems(), []);
   await page.context().close();
 });
+
+// What the page's module gives a caller: error.code and the message, as thrown or rejected.
+const outcomes = (page, calls) => page.evaluate(async (source) => {
+  const lib = await import('/www/pkg/gpgpu_matrix.js');
+  await lib.default();
+  const gpu = await lib.Gpgpu.create({ backend: 'webgl' });
+  const out = {};
+  for (const [name, body] of Object.entries(source)) {
+    try {
+      const made = await new Function('lib', 'gpu', `return ${body};`)(lib, gpu);
+      made?.free?.();
+      out[name] = 'no error';
+    } catch (e) { out[name] = `${e.code}: ${e.message}`; }
+  }
+  gpu.free();
+  return out;
+}, calls);
+
+test('sparse and tridiagonal arrays whose lengths disagree are BAD_LENGTH naming both lengths', async () => {
+  // They were BAD_ARGUMENT, where every other wrong length in the library is BAD_LENGTH.
+  const page = await openBlankPage(browser, server.origin);
+  const got = await outcomes(page, {
+    'Csr.fromArrays': 'lib.Csr.fromArrays(2, 2, [1, 2], [0], [0, 1, 2])',
+    'Csr.fromArrays offsets': 'lib.Csr.fromArrays(1, 2, [1], [0], [0, 1, 1])',
+    'Csr.fromTriplets': 'lib.Csr.fromTriplets(2, 2, [0], [0], [1, 2])',
+    Tridiagonal: 'new lib.Tridiagonal([1], [1, 2, 3], [1, 1])',
+    spmvAsync: 'gpu.spmvAsync(lib.Csr.fromDense(2, 3, [1, 0, 2, 0, 3, 0]), [1, 2])',
+  });
+  assert.deepEqual(got, {
+    'Csr.fromArrays': 'BAD_LENGTH: columns has 1 entries but needs 2: one column index per stored value, as values has 2.',
+    'Csr.fromArrays offsets': 'BAD_LENGTH: rowOffsets has 3 entries but needs 2: a matrix of 1 rows has rows + 1 offsets (where each row starts, then the end).',
+    'Csr.fromTriplets': 'BAD_LENGTH: values has 2 entries but needs 1: one per triplet, as rowIndices has 1.',
+    Tridiagonal: 'BAD_LENGTH: lower has 1 entries but needs 2: a tridiagonal matrix of order 3 (the diagonal\'s length) has n − 1 entries off the diagonal on each side.',
+    spmvAsync: 'BAD_LENGTH: x has 2 entries but needs 3: A·x needs one entry per column of the 2×3 matrix.',
+  });
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
