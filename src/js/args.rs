@@ -2,7 +2,7 @@
 //! validated here, so 2.5 or -1 is an error rather than a silent cast; errors leave
 //! as `Error` objects with `name = "GpgpuError"` and a `code` property.
 
-use js_sys::{Array, Float32Array, Function, Object, Reflect};
+use js_sys::{Array, ArrayBuffer, Float32Array, Function, Object, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlCanvasElement, OffscreenCanvas};
@@ -265,14 +265,8 @@ pub(crate) fn parse_options(
     semiring_allowed: bool,
 ) -> Result<Options> {
     let mut options = Options::default();
-    if value.is_undefined() || value.is_null() {
+    let Some(obj) = options_object(value, "options", "{ kernel: 'packed' }")? else {
         return Ok(options);
-    }
-    let Some(obj) = value.dyn_ref::<Object>().filter(|_| value.is_object()) else {
-        return Err(GpgpuError::BadArgument {
-            name: "options".into(),
-            detail: "must be an object such as { kernel: 'packed' }".into(),
-        });
     };
     let kernels = format!("'auto' or {}", kernel_names());
     for key in Object::keys(obj).iter().filter_map(|k| k.as_string()) {
@@ -325,6 +319,35 @@ pub(crate) fn parse_options(
     Ok(options)
 }
 
+/// The object of options `value` (named `name`), None for undefined or null; anything
+/// else is BAD_ARGUMENT ("must be an object such as `example`, got …"). An array or a
+/// typed array is refused too: `typeof []` is "object", so `[]` passed as options ran
+/// with the defaults without a word (it has no key to refuse) and `['packed']` was
+/// "unknown option '0'". A function is not an object to `typeof`, so it is refused alike.
+pub(crate) fn options_object<'a>(
+    value: &'a JsValue,
+    name: &str,
+    example: &str,
+) -> Result<Option<&'a Object>> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    match value.dyn_ref::<Object>() {
+        Some(obj)
+            if value.is_object() && !Array::is_array(value) && !ArrayBuffer::is_view(value) =>
+        {
+            Ok(Some(obj))
+        }
+        _ => Err(GpgpuError::BadArgument {
+            name: name.into(),
+            detail: format!(
+                "must be an object such as {example}, got {}",
+                js_kind(value)
+            ),
+        }),
+    }
+}
+
 /// An options object that may hold only the `known` keys (undefined or null: no
 /// options): a misspelt key ({ dampening: 0.5 }) would otherwise run with its default
 /// quietly, and a number or string in its place would be read as no options at all.
@@ -349,14 +372,8 @@ pub(crate) fn unknown_key(
     known: &[&str],
     example: &str,
 ) -> Result<Option<String>> {
-    if value.is_undefined() || value.is_null() {
+    let Some(obj) = options_object(value, name, example)? else {
         return Ok(None);
-    }
-    let Some(obj) = value.dyn_ref::<Object>().filter(|_| value.is_object()) else {
-        return Err(GpgpuError::BadArgument {
-            name: name.into(),
-            detail: format!("must be an object such as {example}"),
-        });
     };
     Ok(Object::keys(obj)
         .iter()

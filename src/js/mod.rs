@@ -39,7 +39,8 @@ use crate::webgpu::adapter::power_preference;
 pub use args::to_js_error;
 use args::{
     array_len, canvas_arg, check_copies, copy_checked, drawn_object, kernel_arg, kernel_names,
-    matrix_arg, number_arg, options_arg, set, string_arg, string_option, style_arg, SEMIRING_NAMES,
+    matrix_arg, number_arg, options_arg, options_object, set, string_arg, string_option, style_arg,
+    SEMIRING_NAMES,
 };
 pub use run::JsRun;
 
@@ -313,14 +314,8 @@ pub struct JsGpgpu {
 /// `{ backend?, canvas?, powerPreference? }` of `Gpgpu.create`.
 fn create_options(value: &JsValue) -> Result<CreateOptions> {
     let mut options = CreateOptions::default();
-    if value.is_undefined() || value.is_null() {
+    let Some(obj) = options_object(value, "options", "{ backend: 'webgpu' }")? else {
         return Ok(options);
-    }
-    let Some(obj) = value.dyn_ref::<Object>().filter(|_| value.is_object()) else {
-        return Err(GpgpuError::BadArgument {
-            name: "options".into(),
-            detail: "must be an object such as { backend: 'webgpu' }".into(),
-        });
     };
     for key in Object::keys(obj).iter().filter_map(|k| k.as_string()) {
         let v = Reflect::get(value, &key.as_str().into()).unwrap_or(JsValue::UNDEFINED);

@@ -22,6 +22,7 @@ macro_rules! argument_error_tests {
             options_left_undefined_take_their_defaults,
             a_name_of_the_wrong_kind_lists_the_names_taken,
             a_canvas_with_another_context_says_to_draw_on_another,
+            options_that_are_arrays_or_functions_are_refused,
         );
     };
 }
@@ -636,6 +637,44 @@ pub async fn options_left_undefined_take_their_defaults(setup: JsSetup) {
     // The applications fix their own semiring: naming it is still refused.
     let r = api.fibonacci(num(10.0), undefined(&["semiring"])).await;
     assert_js_error(r, "BAD_ARGUMENT", "unknown option 'semiring'");
+}
+
+/// Options given as an array are refused as any other value that is no options object
+/// is: `typeof []` is "object", so `Gpgpu.create([])`, `square(n, m, [])`, an
+/// application's, PageRank's or a heatmap's `[]` ran with the defaults without a word,
+/// and `['packed']` was "unknown option '0'". A function is refused alike.
+pub async fn options_that_are_arrays_or_functions_are_refused(setup: JsSetup) {
+    let api = setup.make().await;
+    let m = || js(&[1.0, 2.0, 3.0, 4.0]);
+    let csr = gpgpu_matrix::js::sparse::JsCsr::from_dense(num(2.0), num(2.0), m()).unwrap();
+    let function = js_sys::Function::new_no_args("return 1");
+    let not_objects = [
+        (JsValue::from(Array::new()), "an Array"),
+        (Array::of1(&"packed".into()).into(), "an Array"),
+        (function.into(), "a function"),
+    ];
+    for (value, kind) in not_objects {
+        let says = |example: &str| format!("must be an object such as {example}, got {kind}");
+        let r = settle(gpgpu_matrix::js::JsGpgpu::create(value.clone())).await;
+        assert_js_error(r, "BAD_ARGUMENT", &says("{ backend: 'webgpu' }"));
+        let r = api.square(num(2.0), m(), value.clone()).await;
+        assert_js_error(r, "BAD_ARGUMENT", &says("{ kernel: 'packed' }"));
+        let r = api.fibonacci(num(10.0), value.clone()).await;
+        assert_js_error(r, "BAD_ARGUMENT", &says("{ kernel: 'packed' }"));
+        let r = settle(api.g.pagerank_async(csr.clone(), value.clone())).await;
+        assert_js_error(r, "BAD_ARGUMENT", &says("{ damping: 0.85 }"));
+        let two = [num(2.0), num(2.0)];
+        let r = api
+            .draw_heatmap(two, m(), canvas(2, 2).into(), value.clone())
+            .await;
+        let message = assert_js_error(r, "BAD_ARGUMENT", &says("{ range: 2 }"));
+        assert!(message.starts_with("style: "), "{message}");
+    }
+    // An object still works, and so does none.
+    let r = api.square(num(2.0), m(), Object::new().into()).await;
+    assert_eq!(floats(&r.unwrap()), [7.0, 10.0, 15.0, 22.0]);
+    let r = api.fibonacci(num(10.0), JsValue::UNDEFINED).await;
+    assert_eq!(get(&r.unwrap(), "value"), 55.0);
 }
 
 /// A name given as something other than a string lists the names taken, as an unknown

@@ -341,3 +341,24 @@ test('sparse and tridiagonal arrays whose lengths disagree are BAD_LENGTH naming
   assert.deepEqual(page.problems(), []);
   await page.context().close();
 });
+
+test('options given as an array are BAD_ARGUMENT, as a number or a string is', async () => {
+  // typeof [] is "object": Gpgpu.create([]) and square(n, m, []) ran with the defaults.
+  const page = await openBlankPage(browser, server.origin);
+  const got = await outcomes(page, {
+    'Gpgpu.create([])': 'lib.Gpgpu.create([])',
+    'Gpgpu.create(5)': 'lib.Gpgpu.create(5)',
+    'squareAsync []': 'gpu.squareAsync(2, [1, 2, 3, 4], [])',
+    'fibonacciAsync [kernel]': 'gpu.fibonacciAsync(10, ["packed"])',
+    'pagerankAsync []': 'gpu.pagerankAsync(lib.Csr.fromDense(2, 2, [0, 1, 1, 0]), [])',
+  });
+  assert.deepEqual(got, {
+    'Gpgpu.create([])': 'BAD_ARGUMENT: options: must be an object such as { backend: \'webgpu\' }, got an Array',
+    'Gpgpu.create(5)': 'BAD_ARGUMENT: options: must be an object such as { backend: \'webgpu\' }, got a number',
+    'squareAsync []': 'BAD_ARGUMENT: options: must be an object such as { kernel: \'packed\' }, got an Array',
+    'fibonacciAsync [kernel]': 'BAD_ARGUMENT: options: must be an object such as { kernel: \'packed\' }, got an Array',
+    'pagerankAsync []': 'BAD_ARGUMENT: options: must be an object such as { damping: 0.85 }, got an Array',
+  });
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
