@@ -855,7 +855,8 @@ impl Engine {
     /// Draws `m` as a heatmap on `canvas` (its size), from GPU memory: WebGL draws on
     /// its own canvas and copies that over; WebGPU colours the pixels in a compute
     /// pass and puts only them on the canvas when they arrive. `range` None: the
-    /// matrix's largest |finite value|.
+    /// matrix's largest |finite value|. `range` and `style.log_floor`, when given, must
+    /// be finite numbers > 0 ([`Style::check`]).
     pub fn heatmap(
         &mut self,
         m: &Matrix,
@@ -863,6 +864,7 @@ impl Engine {
         range: Option<f32>,
         style: Style,
     ) -> Result<PendingDraw> {
+        style.check(range)?;
         let (w, h) = heatmap_size(canvas)?;
         check_heatmap_pixels(Some(self), w, h)?;
         match (self, m) {
@@ -1229,6 +1231,7 @@ pub fn heatmap_here(
     range: Option<f32>,
     style: Style,
 ) -> Result<PendingDraw> {
+    style.check(range)?;
     let (w, h) = heatmap_size(canvas)?;
     check_heatmap_pixels(None, w, h)?;
     let drawn = heatmap::mapping(shape.rows, shape.cols, w, h);

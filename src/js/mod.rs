@@ -982,12 +982,14 @@ impl JsGpgpu {
         shape::check_len("data", shape, data.len())?;
         let canvas = canvas_arg(canvas)?;
         let (style, range) = style_arg(style)?;
-        // The range of the data as given (finite values only), as the page expects.
+        // The range of the data as given (finite values only), as the page expects; at
+        // least f32::MIN_POSITIVE, as the backends take an all-zero matrix's 0 (a range
+        // must be > 0: Style::check).
         let range = range.or_else(|| {
             Some(
                 data.iter()
                     .filter(|v| v.is_finite())
-                    .fold(0f32, |a, v| a.max(v.abs())),
+                    .fold(f32::MIN_POSITIVE, |a, v| a.max(v.abs())),
             )
         });
         if rows_past || cols_past {

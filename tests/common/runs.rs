@@ -24,6 +24,7 @@ macro_rules! run_tests {
             stats_count_nan_and_infinity,
             min_plus_runs_see_no_edge_as_infinity_in_stats_and_heatmaps,
             heatmaps_are_drawn_from_gpu_memory_with_row_zero_on_top,
+            the_rust_heatmap_checks_its_range_and_floor_as_javascript_does,
             arrays_past_the_device_side_are_drawn_not_refused,
             when_done_waits_without_blocking_and_untimed_passes_say_nan,
             the_identity_of_p_0_is_a_gpu_matrix_too,
@@ -506,6 +507,84 @@ pub async fn heatmaps_are_drawn_from_gpu_memory_with_row_zero_on_top(backend: Ba
     .await
     .expect("drawn after the refusal");
     assert!(pixel(&c, 0, 0)[0] > 150, "+2 is red");
+}
+
+/// From Rust, `Engine::heatmap` (and `engine::heatmap_here`) refuse a range or log
+/// floor that is not a finite number > 0, as JavaScript's `style.range` and
+/// `style.logFloor` are (BAD_ARGUMENT): a NaN, 0, negative or infinite one drew a
+/// picture without a word (the shaders clamp it to f32::MIN_POSITIVE, NaN included).
+pub async fn the_rust_heatmap_checks_its_range_and_floor_as_javascript_does(backend: Backend) {
+    use gpgpu_matrix::kernels::webgl::heatmap::Style;
+    use gpgpu_matrix::plan::layout::Layout;
+    use gpgpu_matrix::{Canvas, Shape};
+    let g = on(backend).await;
+    let layout = match backend {
+        Backend::WebGl => Layout::Scalar,
+        Backend::WebGpu | Backend::Cpu => Layout::Linear,
+    };
+    let (shape, data) = (Shape::new(2, 2), [2.0f32, -2.0, 0.0, 1.0]);
+    let style = |log_floor| Style {
+        sequential: false,
+        range: 0.0, // not read: the range is its own argument
+        log_floor,
+        no_edge: false,
+    };
+    let c = canvas(2, 2);
+    let draw = |range, log_floor| {
+        let mut e = g.engine();
+        let m = e.upload(shape, layout, &data, 0.0).unwrap();
+        let canvas = Canvas::Element(c.clone());
+        let drawn = e.heatmap(&m, &canvas, range, style(log_floor));
+        e.recycle(m);
+        drawn
+    };
+    for bad in [f32::NAN, 0.0, -1.0, f32::INFINITY, f32::NEG_INFINITY] {
+        let shown = gpgpu_matrix::error::js_number(bad as f64);
+        let e = draw(Some(bad), None).map(|_| ());
+        let says = format!("range: is {shown}; it must be a finite number > 0");
+        assert_error(e, "BAD_ARGUMENT", &says);
+        let e = draw(None, Some(bad)).map(|_| ());
+        let says = format!("style.log_floor: is {shown}; it must be a finite number > 0");
+        assert_error(e, "BAD_ARGUMENT", &says);
+        let canvas = Canvas::Element(c.clone());
+        let here =
+            gpgpu_matrix::engine::heatmap_here(shape, &data, &canvas, None, style(Some(bad)));
+        assert_error(here.map(|_| ()), "BAD_ARGUMENT", &says);
+    }
+    // Good ones draw: +2 of a range of 2 is full red, on a log scale too.
+    for (range, log_floor) in [
+        (Some(2.0), None),
+        (None, Some(1e-3)),
+        (Some(4.0), Some(0.5)),
+    ] {
+        draw(range, log_floor).unwrap().wait().await.unwrap();
+        let [r, _, b, _] = pixel(&c, 0, 0);
+        assert!(
+            r > 150 && b < 150,
+            "{range:?} {log_floor:?}: {:?}",
+            pixel(&c, 0, 0)
+        );
+    }
+    // JavaScript's range of an all-zero array (0, which the Rust path refuses) still draws:
+    // every entry in zero's white.
+    let j = js_on(backend).await;
+    let zeros = js(&[0.0; 4]);
+    settle(j.draw_heatmap_async(
+        num(2.0),
+        num(2.0),
+        zeros,
+        c.clone().into(),
+        JsValue::UNDEFINED,
+    ))
+    .await
+    .expect("an all-zero matrix is drawn");
+    assert!(
+        pixels(&c)
+            .chunks(4)
+            .all(|p| p[..3].iter().all(|&v| v > 230)),
+        "{:?}",
+        pixels(&c)
+    );
 }
 
 pub async fn when_done_waits_without_blocking_and_untimed_passes_say_nan(backend: Backend) {

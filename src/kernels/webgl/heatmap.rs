@@ -26,6 +26,32 @@ pub struct Style {
     pub no_edge: bool,
 }
 
+impl Style {
+    /// A heatmap's `range` (the |value| that gets the full colour; None: the matrix's
+    /// largest |finite value|) and this style's `log_floor`, when given, must be finite
+    /// numbers > 0, as JavaScript's `style.range` and `style.logFloor` must be
+    /// (BAD_ARGUMENT): the shaders would clamp a NaN, 0 or negative one to
+    /// f32::MIN_POSITIVE and draw a picture with no error. `self.range` is not read.
+    pub fn check(&self, range: Option<f32>) -> Result<()> {
+        let given = [
+            ("range", range, "the matrix's largest |finite value|"),
+            ("style.log_floor", self.log_floor, "no log scale"),
+        ];
+        for (name, value, none) in given {
+            if let Some(v) = value.filter(|v| !(v.is_finite() && *v > 0.0)) {
+                return Err(GpgpuError::BadArgument {
+                    name: name.into(),
+                    detail: format!(
+                        "is {}; it must be a finite number > 0 (or None: {none})",
+                        crate::error::js_number(v as f64)
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
 /// How a heatmap maps entries to pixels, for an honest label.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Drawn {
@@ -98,4 +124,36 @@ pub fn present(engine: &GlEngine, target: &Canvas) -> Result<()> {
     drawn.map_err(|e| GpgpuError::Gl {
         detail: format!("drawImage of the heatmap failed: {e:?}"),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_range_or_floor_must_be_a_finite_number_above_zero() {
+        let style = |log_floor| Style {
+            sequential: false,
+            range: f32::NAN, // not read
+            log_floor,
+            no_edge: false,
+        };
+        for bad in [f32::NAN, 0.0, -0.0, -1.0, f32::INFINITY, f32::NEG_INFINITY] {
+            let e = style(None).check(Some(bad)).unwrap_err();
+            assert_eq!(e.code(), "BAD_ARGUMENT");
+            assert!(e.to_string().starts_with("range: is "), "{e}");
+            let e = style(Some(bad)).check(None).unwrap_err();
+            assert_eq!(e.code(), "BAD_ARGUMENT");
+            assert!(e.to_string().starts_with("style.log_floor: is "), "{e}");
+        }
+        let e = style(Some(-1.0)).check(None).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "style.log_floor: is -1; it must be a finite number > 0 (or None: no log scale)"
+        );
+        for (range, floor) in [(None, None), (Some(f32::MIN_POSITIVE), Some(1e-3))] {
+            assert!(style(floor).check(range).is_ok());
+        }
+        assert!(style(None).check(Some(f32::MAX)).is_ok());
+    }
 }
