@@ -30,7 +30,7 @@ impl ComputePipeline {
         let (raw, layout) = gpu
             .checks()
             .scoped(device, &format!("compiling {name}"), || {
-                let descriptor = descriptor(gpu, name, source, constants);
+                let descriptor = descriptor(gpu, name, source, constants, true);
                 let raw = device.create_compute_pipeline(&descriptor);
                 let layout = raw.get_bind_group_layout(0);
                 (raw, layout)
@@ -40,14 +40,16 @@ impl ComputePipeline {
 
     /// As `new`, compiled off the page's thread (`createComputePipelineAsync`): for
     /// pipelines that can wait, made while the plain ones keep running. None when the
-    /// browser could not make it (the reason goes with the other checks).
+    /// browser could not make it; its compiler's messages are not queued with the
+    /// checks, so that such a failure does not fail the caller's next call (the caller
+    /// goes on without the pipeline).
     pub async fn new_in_background(
         gpu: &Gpu,
         name: &str,
         source: &str,
         constants: &[(&str, f64)],
     ) -> Option<ComputePipeline> {
-        let descriptor = descriptor(gpu, name, source, constants);
+        let descriptor = descriptor(gpu, name, source, constants, false);
         let promise = gpu.device().create_compute_pipeline_async(&descriptor);
         let raw: GpuComputePipeline = JsFuture::from(promise).await.ok()?.unchecked_into();
         let layout = raw.get_bind_group_layout(0);
@@ -120,17 +122,21 @@ impl ComputePipeline {
 }
 
 /// The pipeline descriptor of `source` (entry point `main`) with override
-/// `constants`, its shader module's compilation messages queued with the checks.
+/// `constants`; with `check`, its shader module's compilation messages are queued
+/// with the checks.
 fn descriptor(
     gpu: &Gpu,
     name: &str,
     source: &str,
     constants: &[(&str, f64)],
+    check: bool,
 ) -> GpuComputePipelineDescriptor {
     let module_descriptor = GpuShaderModuleDescriptor::new(source);
     module_descriptor.set_label(name);
     let module = gpu.device().create_shader_module(&module_descriptor);
-    gpu.checks().compilation(name, &module);
+    if check {
+        gpu.checks().compilation(name, &module);
+    }
     let stage = GpuProgrammableStage::new(&module);
     stage.set_entry_point("main");
     if !constants.is_empty() {
