@@ -69,7 +69,8 @@ pub enum GpgpuError {
     /// [`GpgpuError::BadLength`].
     BadListLength {
         name: String,
-        expected: usize,
+        /// In u64: a length a product of sizes gives (n · nrhs) may pass a wasm32 usize.
+        expected: u64,
         actual: usize,
         why: String,
     },

@@ -62,35 +62,37 @@ impl LuShape {
         })
     }
 
-    /// Checks that `a` is n × n: a square matrix given as n·n numbers.
+    /// Checks that `a` is n × n: a square matrix given as n·n numbers (BAD_LENGTH, as
+    /// every other matrix of the wrong length is, naming both lengths).
     pub fn check_a(&self, a: usize) -> Result<()> {
-        // In u64: n·n of an n within WebGPU's limit (16 × 65535) wraps a wasm32 usize.
-        let needed = self.n as u64 * self.n as u64;
-        if a as u64 == needed {
+        // In u64: n·n of an n within WebGPU's limit (16 × 65535) wraps a wasm32 usize
+        // (BadLength multiplies in u64 too).
+        if a as u64 == self.n as u64 * self.n as u64 {
             return Ok(());
         }
-        Err(GpgpuError::BadArgument {
+        Err(GpgpuError::BadLength {
             name: "a".into(),
-            detail: format!(
-                "a has {a} numbers, but elimination needs a square n x n matrix with n = {}: \
-                 {needed} numbers (a non-square system has no LU solve here)",
-                self.n,
-            ),
+            rows: self.n,
+            cols: self.n,
+            actual: a,
         })
     }
 
-    /// Checks that `b` is n × nrhs.
+    /// Checks that `b` is n × nrhs, a column of n numbers for each right-hand side
+    /// (BAD_LENGTH naming both lengths, as a vector of the wrong length is elsewhere).
     pub fn check_b(&self, b: usize) -> Result<()> {
         let needed = self.n as u64 * self.nrhs as u64;
         if b as u64 == needed {
             return Ok(());
         }
-        Err(GpgpuError::BadArgument {
+        Err(GpgpuError::BadListLength {
             name: "b".into(),
-            detail: format!(
-                "b has {b} numbers, but a system with n = {} and nrhs = {} needs n x nrhs = {} \
-                 (b and x are n x nrhs, row-major)",
-                self.n, self.nrhs, needed
+            expected: needed,
+            actual: b,
+            why: format!(
+                "a system with n = {} and nrhs = {} takes n x nrhs numbers, row-major: a \
+                 column of n for each right-hand side (x comes back in the same shape)",
+                self.n, self.nrhs
             ),
         })
     }
@@ -611,14 +613,32 @@ mod tests {
         assert_eq!(code(8000.0, 500.0), "SIZE_OVER_LIMIT");
         let s = LuShape { n: 3, nrhs: 2 };
         assert!(s.check_a(9).is_ok() && s.check_b(6).is_ok());
+        // A wrong length is BAD_LENGTH, as everywhere else, naming both lengths: a is
+        // a matrix (BadLength's wording), b a list (BadListLength's).
         let e = s.check_a(6).unwrap_err();
-        assert_eq!(e.code(), "BAD_ARGUMENT");
-        assert!(e.to_string().contains("square"), "{e}");
-        assert!(s
-            .check_b(3)
-            .unwrap_err()
-            .to_string()
-            .contains("n x nrhs = 6"));
+        assert_eq!(e.code(), "BAD_LENGTH");
+        assert_eq!(
+            e.to_string(),
+            "a has 6 elements but a 3x3 matrix needs 9. Pass the matrix row-major, \
+             rows*cols numbers long (a Float32Array in JavaScript, a &[f32] in Rust)."
+        );
+        let e = s.check_b(3).unwrap_err();
+        assert_eq!(e.code(), "BAD_LENGTH");
+        assert_eq!(
+            e.to_string(),
+            "b has 3 entries but needs 6: a system with n = 3 and nrhs = 2 takes \
+             n x nrhs numbers, row-major: a column of n for each right-hand side (x comes \
+             back in the same shape)."
+        );
+        // n · nrhs past 2^32 (n + nrhs within WebGPU's limit) is counted in u64.
+        let big = LuShape {
+            n: 70_000,
+            nrhs: 70_000,
+        };
+        let e = big.check_b(1).unwrap_err().to_string();
+        assert!(e.contains("but needs 4900000000:"), "{e}");
+        let e = big.check_a(1).unwrap_err().to_string();
+        assert!(e.contains("a 70000x70000 matrix needs 4900000000."), "{e}");
     }
 
     #[test]

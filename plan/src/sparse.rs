@@ -37,7 +37,7 @@ fn bad(name: &str, detail: String) -> GpgpuError {
 fn bad_length(name: &str, expected: usize, actual: usize, why: String) -> GpgpuError {
     GpgpuError::BadListLength {
         name: name.into(),
-        expected,
+        expected: expected as u64,
         actual,
         why,
     }
