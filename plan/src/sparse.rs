@@ -659,12 +659,17 @@ pub fn pagerank(graph: &Csr, damping: f64, tolerance: f64, max_iterations: usize
 pub fn jacobi_parts(a: &Csr, b: &[f32]) -> Result<(Csr, Vec<f32>)> {
     a.check_square("Jacobi")?;
     if b.len() != a.rows {
-        return Err(GpgpuError::BadLength {
-            name: "b".into(),
-            rows: a.rows,
-            cols: 1,
-            actual: b.len(),
-        });
+        // A list, worded as spmv's x is (BadLength's "a 37x1 matrix … row-major" read
+        // as if b were a matrix).
+        return Err(bad_length(
+            "b",
+            a.rows,
+            b.len(),
+            format!(
+                "A x = b needs one entry per row of the {}×{} matrix",
+                a.rows, a.cols
+            ),
+        ));
     }
     let diagonal: Vec<f64> = (0..a.rows)
         .map(|i| {
@@ -1237,6 +1242,14 @@ mod tests {
         let zero = Csr::from_dense(2, 2, &[0.0, 1.0, 1.0, 1.0]).unwrap();
         let e = jacobi_parts(&zero, &[1.0, 1.0]).unwrap_err().to_string();
         assert!(e.contains("a[0][0] is 0"), "{e}");
+        // b is a list, worded as spmv's x is: it read "a 50x1 matrix … row-major".
+        let e = jacobi_parts(&a, &b[1..]).unwrap_err();
+        assert_eq!(e.code(), "BAD_LENGTH");
+        assert_eq!(
+            e.to_string(),
+            "b has 49 entries but needs 50: A x = b needs one entry per row of the 50×50 \
+             matrix."
+        );
     }
 
     #[test]

@@ -449,7 +449,11 @@ pub async fn csr_from_javascript_and_its_errors(setup: Setup) {
     let e = call(&a, "multiplyReference", &[js(&[1.0, 2.0, 3.0, 4.0])]);
     assert_js_error(e, "BAD_LENGTH", "x has 4 entries but needs 3");
     let e = settle(api.jacobi_sparse_async(a.clone(), js(&[1.0]), JsValue::UNDEFINED)).await;
-    assert_js_error(e, "BAD_LENGTH", "b has 1 elements");
+    assert_js_error(
+        e,
+        "BAD_LENGTH",
+        "b has 1 entries but needs 3: A x = b needs one entry per row of the 3×3 matrix.",
+    );
     call(&a, "free", &[]).unwrap();
     let e = settle(api.spmv_async(a, js(&[1.0, 2.0, 3.0]))).await;
     assert_js_error(e, "BAD_ARGUMENT", "this Csr was freed");
