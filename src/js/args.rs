@@ -2,7 +2,7 @@
 //! validated here, so 2.5 or -1 is an error rather than a silent cast; errors leave
 //! as `Error` objects with `name = "GpgpuError"` and a `code` property.
 
-use js_sys::{Array, ArrayBuffer, Float32Array, Function, Object, Reflect};
+use js_sys::{Array, Float32Array, Function, Object, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlCanvasElement, OffscreenCanvas};
@@ -320,10 +320,14 @@ pub(crate) fn parse_options(
 }
 
 /// The object of options `value` (named `name`), None for undefined or null; anything
-/// else is BAD_ARGUMENT ("must be an object such as `example`, got …"). An array or a
-/// typed array is refused too: `typeof []` is "object", so `[]` passed as options ran
-/// with the defaults without a word (it has no key to refuse) and `['packed']` was
-/// "unknown option '0'". A function is not an object to `typeof`, so it is refused alike.
+/// else is BAD_ARGUMENT ("must be an object such as `example`, got …"). An object that
+/// is no plain object is refused too: `typeof` says "object" for an array, a typed
+/// array, a Map, a Date, a RegExp or a Promise, which have no keys of their own, so
+/// `[]` or `new Map([['kernel', 'naive']])` passed as options ran with the defaults
+/// without a word (and `['packed']` was "unknown option '0'"). A function is not an
+/// object to `typeof`, so it is refused alike. An object with a null prototype
+/// (`Object.create(null)`) is a plain object: it is taken (`dyn_ref::<Object>`, an
+/// `instanceof Object`, would refuse it).
 pub(crate) fn options_object<'a>(
     value: &'a JsValue,
     name: &str,
@@ -332,13 +336,9 @@ pub(crate) fn options_object<'a>(
     if value.is_undefined() || value.is_null() {
         return Ok(None);
     }
-    match value.dyn_ref::<Object>() {
-        Some(obj)
-            if value.is_object() && !Array::is_array(value) && !ArrayBuffer::is_view(value) =>
-        {
-            Ok(Some(obj))
-        }
-        _ => Err(GpgpuError::BadArgument {
+    match value.is_object() && is_plain_object(value) {
+        true => Ok(Some(value.unchecked_ref())),
+        false => Err(GpgpuError::BadArgument {
             name: name.into(),
             detail: format!(
                 "must be an object such as {example}, got {}",
@@ -346,6 +346,21 @@ pub(crate) fn options_object<'a>(
             ),
         }),
     }
+}
+
+/// Whether the object `value` is a plain one, as `Object.prototype.toString` tells:
+/// "[object Object]" for `{ … }`, `Object.create(null)`, an instance of a class or an
+/// object of another realm (an iframe's), "[object Map]", "[object Array]",
+/// "[object Float32Array]", "[object Date]", … for the built-in kinds. A tag that
+/// throws (a Proxy's trap) is no plain object.
+fn is_plain_object(value: &JsValue) -> bool {
+    let object_prototype = Object::get_prototype_of(&Object::new());
+    Reflect::get(&object_prototype, &"toString".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<Function>().ok())
+        .and_then(|to_string| to_string.call0(value).ok())
+        .and_then(|tag| tag.as_string())
+        .is_some_and(|tag| tag == "[object Object]")
 }
 
 /// An options object that may hold only the `known` keys (undefined or null: no

@@ -22,7 +22,7 @@ macro_rules! argument_error_tests {
             options_left_undefined_take_their_defaults,
             a_name_of_the_wrong_kind_lists_the_names_taken,
             a_canvas_with_another_context_says_to_draw_on_another,
-            options_that_are_arrays_or_functions_are_refused,
+            options_that_are_not_plain_objects_are_refused,
         );
     };
 }
@@ -642,16 +642,26 @@ pub async fn options_left_undefined_take_their_defaults(setup: JsSetup) {
 /// Options given as an array are refused as any other value that is no options object
 /// is: `typeof []` is "object", so `Gpgpu.create([])`, `square(n, m, [])`, an
 /// application's, PageRank's or a heatmap's `[]` ran with the defaults without a word,
-/// and `['packed']` was "unknown option '0'". A function is refused alike.
-pub async fn options_that_are_arrays_or_functions_are_refused(setup: JsSetup) {
+/// and `['packed']` was "unknown option '0'". A function is refused alike, and so are
+/// the objects that are no plain object and have no keys of their own (a Map, a Date, a
+/// RegExp, a Promise): `square(n, m, new Map([['kernel', 'naive']]))` ignored the Map.
+/// A plain object and one with a null prototype (`Object.create(null)`, refused before
+/// as "got an object") are options, their keys read.
+pub async fn options_that_are_not_plain_objects_are_refused(setup: JsSetup) {
     let api = setup.make().await;
     let m = || js(&[1.0, 2.0, 3.0, 4.0]);
     let csr = gpgpu_matrix::js::sparse::JsCsr::from_dense(num(2.0), num(2.0), m()).unwrap();
     let function = js_sys::Function::new_no_args("return 1");
+    let map = js_sys::Map::new();
+    map.set(&"kernel".into(), &"naive".into());
     let not_objects = [
         (JsValue::from(Array::new()), "an Array"),
         (Array::of1(&"packed".into()).into(), "an Array"),
         (function.into(), "a function"),
+        (map.into(), "a Map"),
+        (js_sys::Date::new_0().into(), "a Date"),
+        (js_sys::RegExp::new("kernel", "").into(), "a RegExp"),
+        (js_sys::Promise::resolve(&JsValue::NULL).into(), "a Promise"),
     ];
     for (value, kind) in not_objects {
         let says = |example: &str| format!("must be an object such as {example}, got {kind}");
@@ -675,6 +685,20 @@ pub async fn options_that_are_arrays_or_functions_are_refused(setup: JsSetup) {
     assert_eq!(floats(&r.unwrap()), [7.0, 10.0, 15.0, 22.0]);
     let r = api.fibonacci(num(10.0), JsValue::UNDEFINED).await;
     assert_eq!(get(&r.unwrap(), "value"), 55.0);
+    // A null prototype is an object of options: its keys are read (an unknown kernel
+    // and an unknown key are refused, a known one is taken).
+    let bare = |key: &str, value: &str| -> JsValue {
+        let o = Object::new();
+        Reflect::set_prototype_of(&o, &JsValue::NULL).unwrap();
+        Reflect::set(&o, &key.into(), &value.into()).unwrap();
+        o.into()
+    };
+    let r = api.square(num(2.0), m(), bare("kernel", "fast")).await;
+    assert_js_error(r, "BAD_ARGUMENT", "unknown kernel 'fast'");
+    let r = settle(api.g.pagerank_async(csr.clone(), bare("dampening", "0.5"))).await;
+    assert_js_error(r, "BAD_ARGUMENT", "unknown option 'dampening'");
+    let r = api.square(num(2.0), m(), bare("kernel", "auto")).await;
+    assert_eq!(floats(&r.unwrap()), [7.0, 10.0, 15.0, 22.0]);
 }
 
 /// A name given as something other than a string lists the names taken, as an unknown

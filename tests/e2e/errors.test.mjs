@@ -342,22 +342,40 @@ test('sparse and tridiagonal arrays whose lengths disagree are BAD_LENGTH naming
   await page.context().close();
 });
 
-test('options given as an array are BAD_ARGUMENT, as a number or a string is', async () => {
-  // typeof [] is "object": Gpgpu.create([]) and square(n, m, []) ran with the defaults.
+test('options given as an array, a Map, a Date, a RegExp or a Promise are BAD_ARGUMENT, as a number or a string is', async () => {
+  // typeof [] is "object": Gpgpu.create([]) and square(n, m, []) ran with the defaults,
+  // and so did squareAsync(n, m, new Map([['kernel', 'naive']])): none has keys of its
+  // own. Object.create(null) is options, its keys read (it was refused, "got an object").
   const page = await openBlankPage(browser, server.origin);
   const got = await outcomes(page, {
     'Gpgpu.create([])': 'lib.Gpgpu.create([])',
     'Gpgpu.create(5)': 'lib.Gpgpu.create(5)',
+    'Gpgpu.create Map': 'lib.Gpgpu.create(new Map([["backend", "cpu"]]))',
     'squareAsync []': 'gpu.squareAsync(2, [1, 2, 3, 4], [])',
+    'squareAsync Map': 'gpu.squareAsync(2, [1, 2, 3, 4], new Map([["kernel", "naive"]]))',
+    'squareAsync Date': 'gpu.squareAsync(2, [1, 2, 3, 4], new Date())',
     'fibonacciAsync [kernel]': 'gpu.fibonacciAsync(10, ["packed"])',
+    'fibonacciAsync RegExp': 'gpu.fibonacciAsync(10, /packed/)',
     'pagerankAsync []': 'gpu.pagerankAsync(lib.Csr.fromDense(2, 2, [0, 1, 1, 0]), [])',
+    'pagerankAsync Promise': 'gpu.pagerankAsync(lib.Csr.fromDense(2, 2, [0, 1, 1, 0]), Promise.resolve({}))',
+    'squareAsync null prototype': 'gpu.squareAsync(2, [1, 2, 3, 4], Object.assign(Object.create(null), { kernel: "naive" }))',
+    'squareAsync null prototype, unknown kernel': 'gpu.squareAsync(2, [1, 2, 3, 4], Object.assign(Object.create(null), { kernel: "fast" }))',
   });
-  assert.deepEqual(got, {
-    'Gpgpu.create([])': 'BAD_ARGUMENT: options: must be an object such as { backend: \'webgpu\' }, got an Array',
-    'Gpgpu.create(5)': 'BAD_ARGUMENT: options: must be an object such as { backend: \'webgpu\' }, got a number',
-    'squareAsync []': 'BAD_ARGUMENT: options: must be an object such as { kernel: \'packed\' }, got an Array',
-    'fibonacciAsync [kernel]': 'BAD_ARGUMENT: options: must be an object such as { kernel: \'packed\' }, got an Array',
-    'pagerankAsync []': 'BAD_ARGUMENT: options: must be an object such as { damping: 0.85 }, got an Array',
+  const object = (example, kind) => `BAD_ARGUMENT: options: must be an object such as ${example}, got ${kind}`;
+  const { 'squareAsync null prototype, unknown kernel': unknown, ...rest } = got;
+  assert.match(unknown, /^BAD_ARGUMENT: options.kernel: unknown kernel 'fast'; use 'auto' or one of naive, /);
+  assert.deepEqual(rest, {
+    'Gpgpu.create([])': object("{ backend: 'webgpu' }", 'an Array'),
+    'Gpgpu.create(5)': object("{ backend: 'webgpu' }", 'a number'),
+    'Gpgpu.create Map': object("{ backend: 'webgpu' }", 'a Map'),
+    'squareAsync []': object("{ kernel: 'packed' }", 'an Array'),
+    'squareAsync Map': object("{ kernel: 'packed' }", 'a Map'),
+    'squareAsync Date': object("{ kernel: 'packed' }", 'a Date'),
+    'fibonacciAsync [kernel]': object("{ kernel: 'packed' }", 'an Array'),
+    'fibonacciAsync RegExp': object("{ kernel: 'packed' }", 'a RegExp'),
+    'pagerankAsync []': object('{ damping: 0.85 }', 'an Array'),
+    'pagerankAsync Promise': object('{ damping: 0.85 }', 'a Promise'),
+    'squareAsync null prototype': 'no error',
   });
   assert.deepEqual(page.problems(), []);
   await page.context().close();
