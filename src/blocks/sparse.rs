@@ -14,7 +14,7 @@ use crate::kernels::Backend;
 use crate::plan::blocks::{symbolic, Atlas, BlockSparse, IndexTable, Numeric, Pattern};
 use crate::plan::layout::Layout;
 use crate::plan::semiring::Semiring;
-use crate::plan::shape::Shape;
+use crate::plan::shape::{Shape, MAX_ARRAY_BYTES};
 
 /// What one block-sparse product did.
 #[derive(Clone, Debug, PartialEq)]
@@ -137,7 +137,11 @@ fn queue(
     }
 }
 
-/// Checks that A·B is defined blockwise: inner dimensions and block sizes agree.
+/// Checks that A·B is defined blockwise (inner dimensions and block sizes agree) and
+/// that C is a BlockSparse JavaScript's fromDense and fromBlocks would make: a shape
+/// whose dense form one WebAssembly array holds. C has A's rows and B's columns, so two
+/// vectors made a result of any size: a 30000 x 30000 one panicked in toDense (3.6 GB,
+/// "capacity overflow"), and one of 2^32 blocks of 1 in occupancy and density.
 pub fn check_operands(a: &BlockSparse, b: &BlockSparse) -> Result<()> {
     a.check("a")?;
     b.check("b")?;
@@ -157,6 +161,22 @@ pub fn check_operands(a: &BlockSparse, b: &BlockSparse) -> Result<()> {
                 "blocks of {} times blocks of {}: give both matrices the same block size",
                 a.block_size, b.block_size
             ),
+        });
+    }
+    // As JavaScript's fromBlocks bounds its shape (js::blocks::dims), in f64: rows·cols
+    // of such a product wraps a wasm32 usize.
+    let (rows, cols) = (a.shape.rows, b.shape.cols);
+    let bytes = rows as f64 * cols as f64 * 4.0;
+    if bytes > MAX_ARRAY_BYTES {
+        return Err(GpgpuError::DeviceLimit {
+            what: format!("the block-sparse product A·B: its result, one {rows}x{cols} matrix,"),
+            needed: bytes,
+            unit: "bytes of WebAssembly memory as a dense array (toDense)",
+            limit_name: "the largest array WebAssembly allocates",
+            limit: MAX_ARRAY_BYTES,
+            hint: "A BlockSparse has fewer than 2^29 entries, as BlockSparse.fromDense and \
+                   fromBlocks take them: multiply smaller matrices (a block of A's rows, or \
+                   of B's columns, at a time).",
         });
     }
     Ok(())
