@@ -14,6 +14,7 @@ use std::task::Poll;
 use wasm_bindgen::prelude::*;
 
 use crate::api::{self, Handle, Options};
+use crate::blocks::grid;
 use crate::error::{GpgpuError, Result};
 use crate::kernels::Backend;
 use crate::plan::shape::{self, Shape};
@@ -145,8 +146,17 @@ impl Devices {
         for (name, v) in [("rows", rows), ("inner", inner), ("cols", cols)] {
             shape::dimension(name, v as f64, usize::MAX)?;
         }
-        shape::check_len("a", Shape::new(rows, inner), a.len())?;
-        shape::check_len("b", Shape::new(inner, cols), b.len())?;
+        let (sa, sb, out) = (
+            Shape::new(rows, inner),
+            Shape::new(inner, cols),
+            Shape::new(rows, cols),
+        );
+        shape::check_len("a", sa, a.len())?;
+        shape::check_len("b", sb, b.len())?;
+        // C is assembled here, in one array: past what one holds, the parts all ran
+        // and then the assembly panicked ("capacity overflow" for an outer product of
+        // two 23200-long vectors, whose parts of 1.08 GB each fit).
+        grid::check_memory("this split product", &[sa, sb], out, grid::SMALLER_MATRICES)?;
         let auto = *ratios_choice == Ratios::Auto;
         let mut left_out = match auto {
             true => self.freed(),
@@ -187,7 +197,10 @@ impl Devices {
             }
             gone.iter().for_each(|&i| left_out[i] = true);
         };
-        let mut c = Vec::with_capacity(rows * cols);
+        // Asked for without aborting: the parts' results are in wasm memory beside it.
+        let mut c = crate::error::room(rows * cols, || {
+            format!("the {rows}x{cols} result of a split product")
+        })?;
         let mut report = Vec::with_capacity(done.len());
         for (((_, backend), &n), part) in self.handles.iter().zip(&split).zip(done) {
             let (piece, ms) = part?;

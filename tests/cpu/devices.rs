@@ -1,6 +1,7 @@
 //! Products split across devices (WebGL, WebGPU and the CPU on SwiftShader): the
 //! result equals the reference for every ratio, 0 and 1 included, and odd row
-//! counts; 'auto' refines its ratios; bad ratios and freed devices are errors.
+//! counts; 'auto' refines its ratios; bad ratios, freed devices and a C no array holds are
+//! errors.
 
 use crate::common::*;
 use gpgpu_matrix::devices::{Devices, Ratios};
@@ -333,4 +334,44 @@ async fn auto_leaves_out_a_device_lost_during_the_call_or_freed() {
             .starts_with("devices[0] (backend 'webgl') was freed"),
         "{e}"
     );
+}
+
+/// A split's C is assembled in one array on top of the parts' results: an outer
+/// product of two 23200-long vectors (2.15 GB, past what one wasm32 array holds) ran
+/// both parts of 1.08 GB and then panicked with "capacity overflow" (RuntimeError:
+/// unreachable). It is SIZE_OVER_LIMIT before any part runs, in Rust and JavaScript.
+#[wasm_bindgen_test]
+async fn a_split_whose_result_no_array_holds_is_refused_before_it_runs() {
+    let cpu = gpgpu_matrix::Gpgpu::create(gpgpu_matrix::CreateOptions {
+        backend: gpgpu_matrix::BackendChoice::Cpu,
+        threads: Some(0),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let twice = vec![(cpu.handle(), cpu.backend()); 2];
+    let d = Devices::new(twice).unwrap();
+    let n = 23200;
+    let v = vec![1.0f32; n];
+    let o = Options::default();
+    let ratios = Ratios::Given(vec![1.0, 1.0]);
+    let e = d.multiply_split([n, 1, n], &v, &v, &ratios, &o).await;
+    let e = assert_error(
+        e.map(|s| s.c.len()),
+        "SIZE_OVER_LIMIT",
+        "one 23200x23200 matrix",
+    );
+    assert_eq!(cpu.live("buffers"), 0, "no part ran: {e}");
+    let engines: JsValue = Array::of1(&js_on(Backend::Cpu).await.into()).into();
+    let from_js = JsDevices::new(engines).unwrap();
+    let js_e = from_js.multiply_split_async(
+        num(n as f64),
+        num(1.0),
+        num(n as f64),
+        js(&v),
+        js(&v),
+        JsValue::UNDEFINED,
+    );
+    let message = assert_js_error(settle(js_e).await, "SIZE_OVER_LIMIT", "23200x23200");
+    assert_eq!(message, e.to_string());
 }
