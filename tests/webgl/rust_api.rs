@@ -16,6 +16,7 @@ checks!(Backend::WebGl; rust_api::checks:
     jacobi_refuses_to_record_every_0_iterations,
     a_run_belongs_to_the_gpgpu_that_started_it,
     blocking_calls_answer_on_webgl_and_name_the_async_form_on_webgpu,
+    element_wise_passes_refuse_operands_of_another_shape,
 );
 
 mod on_webgpu {
@@ -27,6 +28,7 @@ mod on_webgpu {
         jacobi_refuses_to_record_every_0_iterations,
         a_run_belongs_to_the_gpgpu_that_started_it,
         blocking_calls_answer_on_webgl_and_name_the_async_form_on_webgpu,
+        element_wise_passes_refuse_operands_of_another_shape,
     );
 }
 
@@ -190,6 +192,57 @@ mod checks {
             pending
         };
         assert_eq!(pending.wait().await.unwrap(), [2.0; 4]);
+    }
+
+    pub async fn element_wise_passes_refuse_operands_of_another_shape(backend: Backend) {
+        // The engine's affine, add and combine passes are public like its product: an
+        // operand of another shape than out panicked on WebGL (an assert), and on
+        // WebGPU read past it (a wrong result); beta with no q asserted on WebGL and
+        // added beta·p on WebGPU.
+        let g = on(backend).await;
+        let layout = kernels(&g)[0].layout();
+        let pending = {
+            let mut e = g.engine();
+            let two = e.upload(Shape::square(2), layout, &[1.0; 4], 0.0).unwrap();
+            let three = e.upload(Shape::square(3), layout, &[1.0; 9], 0.0).unwrap();
+            let out = e.alloc(Shape::square(2), layout).unwrap();
+            let big = e.alloc(Shape::square(3), layout).unwrap();
+            let shapes = "an element-wise pass takes operands of one shape and layout";
+            let coefficients = [1.0, 0.0, 0.0];
+            let r = e.affine(&big, &two, None, coefficients, 0.0);
+            assert_error(r, "BAD_ARGUMENT", "p is a 2x2 matrix");
+            let r = e.affine(&out, &three, None, coefficients, 0.0);
+            assert_error(r, "BAD_ARGUMENT", shapes);
+            let r = e.affine(&out, &two, Some(&three), [1.0, 1.0, 0.0], 0.0);
+            assert_error(r, "BAD_ARGUMENT", "q is a 3x3 matrix");
+            let r = e.combine(&big, [&three, &two], Semiring::MinPlus);
+            assert_error(r, "BAD_ARGUMENT", shapes);
+            let r = e.add_timed(&out, [&two, &three], false).map(|_| ());
+            assert_error(r, "BAD_ARGUMENT", shapes);
+            let r = e.affine(&out, &two, None, [1.0, 2.0, 0.0], 0.0);
+            assert_error(r, "BAD_ARGUMENT", "no q was given");
+            if backend == Backend::WebGl {
+                // A packed operand beside a scalar one: the same shape, not the same layout.
+                let packed = Layout::Packed { planes: 1 };
+                let other = if layout == packed {
+                    Layout::Scalar
+                } else {
+                    packed
+                };
+                let p = e.upload(Shape::square(2), other, &[1.0; 4], 0.0).unwrap();
+                let r = e.affine(&out, &p, None, coefficients, 0.0);
+                assert_error(r, "BAD_ARGUMENT", shapes);
+                e.recycle(p);
+            }
+            e.affine(&out, &two, Some(&two), [1.0, 2.0, 1.0], 0.0)
+                .unwrap();
+            let pending = e.read(&out, Semiring::Ordinary).unwrap();
+            for m in [two, three, out, big] {
+                e.recycle(m);
+            }
+            pending
+        };
+        assert_eq!(pending.wait().await.unwrap(), [4.0, 3.0, 3.0, 4.0]);
     }
 
     pub async fn jacobi_refuses_to_record_every_0_iterations(backend: Backend) {
