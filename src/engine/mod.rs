@@ -337,7 +337,8 @@ impl Engine {
         }
     }
 
-    /// Uploads a row-major matrix into `layout`, padding (WebGL) with `pad`.
+    /// Uploads a row-major matrix into `layout`, padding (WebGL) with `pad`; `data`
+    /// holds rows × cols numbers, else BAD_LENGTH.
     pub fn upload(
         &mut self,
         shape: Shape,
@@ -345,6 +346,9 @@ impl Engine {
         data: &[f32],
         pad: f32,
     ) -> Result<Matrix> {
+        // Public: a wrong length asserted in WebGL's texture upload, left the rest of a
+        // pooled WebGPU buffer as it was, and made a CPU matrix of another length.
+        shape::check_len("data", shape, data.len())?;
         match self {
             Engine::WebGl(e) => e.upload(shape, layout, data, pad).map(Matrix::Gl),
             Engine::WebGpu(e) => e.upload(shape, data).map(Matrix::Gpu),
@@ -1429,5 +1433,21 @@ mod tests {
             .unwrap();
         let got = e.download(&out, "read", "readAsync").unwrap();
         assert_eq!(got, [4.0, 3.0, 3.0, 4.0]);
+    }
+
+    #[test]
+    fn uploads_of_the_wrong_length_are_refused() {
+        // A CPU matrix was made of the data's length, which its passes then indexed as
+        // one of its shape.
+        let mut e = cpu();
+        let l = Layout::Linear;
+        for len in [0, 3, 5] {
+            let r = e
+                .upload(Shape::square(2), l, &vec![1.0; len], 0.0)
+                .map(|_| ());
+            assert_eq!(r.unwrap_err().code(), "BAD_LENGTH");
+        }
+        let m = e.upload(Shape::square(2), l, &[1.0; 4], 0.0).unwrap();
+        assert_eq!(e.download(&m, "read", "readAsync").unwrap(), [1.0; 4]);
     }
 }

@@ -17,6 +17,7 @@ checks!(Backend::WebGl; rust_api::checks:
     a_run_belongs_to_the_gpgpu_that_started_it,
     blocking_calls_answer_on_webgl_and_name_the_async_form_on_webgpu,
     element_wise_passes_refuse_operands_of_another_shape,
+    uploads_of_the_wrong_length_are_refused,
 );
 
 mod on_webgpu {
@@ -29,6 +30,7 @@ mod on_webgpu {
         a_run_belongs_to_the_gpgpu_that_started_it,
         blocking_calls_answer_on_webgl_and_name_the_async_form_on_webgpu,
         element_wise_passes_refuse_operands_of_another_shape,
+        uploads_of_the_wrong_length_are_refused,
     );
 }
 
@@ -243,6 +245,31 @@ mod checks {
             pending
         };
         assert_eq!(pending.wait().await.unwrap(), [4.0, 3.0, 3.0, 4.0]);
+    }
+
+    pub async fn uploads_of_the_wrong_length_are_refused(backend: Backend) {
+        // Engine::upload is public: data that is not rows × cols numbers asserted on
+        // WebGL ("texture upload of the wrong length"), and on WebGPU left the rest of
+        // a pooled buffer as it was (or wrote past it).
+        let g = on(backend).await;
+        let first = kernels(&g)[0].layout();
+        let mut layouts = vec![first];
+        if backend == Backend::WebGl {
+            // Packed with padding, packed as it is, and two planes strided.
+            layouts.extend([1, 2].map(|planes| Layout::Packed { planes }));
+        }
+        let mut e = g.engine();
+        for layout in layouts {
+            for shape in [Shape::square(3), Shape::new(4, 8)] {
+                for len in [shape.len() - 1, shape.len() + 1, 0] {
+                    let r = e.upload(shape, layout, &vec![1.0; len], 0.0).map(|_| ());
+                    let what = format!("a {}x{} matrix", shape.rows, shape.cols);
+                    assert_error(r, "BAD_LENGTH", &what);
+                }
+            }
+        }
+        let m = e.upload(Shape::new(4, 8), first, &[2.0; 32], 0.0);
+        e.recycle(m.unwrap());
     }
 
     pub async fn jacobi_refuses_to_record_every_0_iterations(backend: Backend) {
