@@ -89,9 +89,11 @@ const MIN_WORK_PER_WORKER: usize = 1 << 16;
 
 type Buf = Rc<RefCell<Vec<f32>>>;
 
-/// A matrix in wasm memory, row-major.
+/// A matrix in wasm memory, row-major. Its shape is read-only outside the crate
+/// ([`CpuMatrix::shape`]): one set by hand no longer described the data, and the
+/// kernel then panicked ("range end index 9 out of range for slice of length 4").
 pub struct CpuMatrix {
-    pub shape: Shape,
+    pub(crate) shape: Shape,
     data: Buf,
     _live: Live,
 }
@@ -107,6 +109,10 @@ impl Drop for Live {
 }
 
 impl CpuMatrix {
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
     /// A copy of the data as it is now (after the queued work has run).
     pub fn snapshot(&self) -> Vec<f32> {
         self.data.borrow().clone()

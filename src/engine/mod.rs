@@ -56,7 +56,44 @@ pub enum Engine {
     Cpu(CpuEngine),
 }
 
-/// A matrix resident on the GPU of one backend (or in wasm memory for the CPU).
+/// A matrix resident on the GPU of one backend (or in wasm memory for the CPU). Its
+/// parts are read through getters and cannot be changed from outside the crate: a
+/// shape (or WebGL layout) set by hand no longer described the GPU memory or the data
+/// behind it, and the passes then read past it (the CPU's kernel panicked).
+///
+/// ```no_run
+/// fn describe(m: &gpgpu_matrix::Matrix) -> String {
+///     match m {
+///         gpgpu_matrix::Matrix::Gl(m) => format!("{:?} in {:?}", m.shape(), m.layout()),
+///         gpgpu_matrix::Matrix::Gpu(m) => format!("{:?}", m.shape()),
+///         gpgpu_matrix::Matrix::Cpu(m) => format!("{:?}", m.shape()),
+///     }
+/// }
+/// ```
+///
+/// ```compile_fail
+/// fn reshape(m: &mut gpgpu_matrix::Matrix) {
+///     if let gpgpu_matrix::Matrix::Cpu(m) = m {
+///         m.shape = gpgpu_matrix::Shape::square(3);
+///     }
+/// }
+/// ```
+///
+/// ```compile_fail
+/// fn reshape(m: &mut gpgpu_matrix::Matrix) {
+///     if let gpgpu_matrix::Matrix::Gpu(m) = m {
+///         m.shape = gpgpu_matrix::Shape::square(3);
+///     }
+/// }
+/// ```
+///
+/// ```compile_fail
+/// fn relayout(m: &mut gpgpu_matrix::Matrix) {
+///     if let gpgpu_matrix::Matrix::Gl(m) = m {
+///         m.layout = gpgpu_matrix::plan::layout::Layout::Scalar;
+///     }
+/// }
+/// ```
 pub enum Matrix {
     Gl(GlMatrix),
     Gpu(GpuMatrix),

@@ -27,11 +27,28 @@ use crate::plan::shape::Shape;
 const POOL_MAX_TARGETS: usize = 6;
 const POOL_MAX_BYTES: usize = 512 << 20;
 
-/// A matrix resident on the GPU, in one layout.
+/// A matrix resident on the GPU, in one layout. Its parts are read-only outside the
+/// crate (the getters): a shape or layout set by hand no longer described the
+/// textures, and the passes then read or wrote past them.
 pub struct GlMatrix {
-    pub shape: Shape,
-    pub layout: Layout,
-    pub target: RenderTarget,
+    pub(crate) shape: Shape,
+    pub(crate) layout: Layout,
+    pub(crate) target: RenderTarget,
+}
+
+impl GlMatrix {
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    /// The textures (one per plane) and their framebuffer.
+    pub fn target(&self) -> &RenderTarget {
+        &self.target
+    }
 }
 
 /// Where a draw goes: a render target, or the context's own canvas (to show it).

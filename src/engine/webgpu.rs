@@ -108,10 +108,23 @@ struct Bound<'a> {
     after: &'a [&'a Buffer],
 }
 
-/// A matrix resident on the GPU: a row-major array of f32 in one storage buffer.
+/// A matrix resident on the GPU: a row-major array of f32 in one storage buffer. Its
+/// parts are read-only outside the crate (the getters): a shape set by hand no longer
+/// described the buffer, and the passes then read or wrote past it.
 pub struct GpuMatrix {
-    pub shape: Shape,
-    pub buffer: Buffer,
+    pub(crate) shape: Shape,
+    pub(crate) buffer: Buffer,
+}
+
+impl GpuMatrix {
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// The storage buffer holding it.
+    pub fn buffer(&self) -> &Buffer {
+        &self.buffer
+    }
 }
 
 /// How many workgroups of the 128 × 128 register kernel the GPU runs at once, which
