@@ -281,8 +281,23 @@ impl GlEngine {
         }
     }
 
-    /// A matrix-sized target, from the pool when one fits.
+    /// A matrix-sized target, from the pool when one fits. A packed layout has 1, 2, 4
+    /// or 8 planes, else BAD_ARGUMENT: `Layout` is public, and 0 planes divided by zero
+    /// here, while 3, 5, 6 or 7 (planes that do not divide the padding) packed rows past
+    /// a plane's texture, and more than 8 are more than the shaders write.
     pub fn alloc(&mut self, shape: Shape, layout: Layout) -> Result<GlMatrix> {
+        if let Layout::Packed { planes } = layout {
+            if ![1, 2, 4, 8].contains(&planes) {
+                return Err(GpgpuError::BadArgument {
+                    name: "layout".into(),
+                    detail: format!(
+                        "Packed with {planes} planes; WebGL's packed layouts have 1, 2, 4 or 8 \
+                         planes (the kernels' are Packed {{ planes: 1, 4 or 8 }}: \
+                         Kernel::layout)"
+                    ),
+                });
+            }
+        }
         let (w, h) = layout.texture_size(shape);
         let target = self.alloc_target(w, h, format_of(layout), layout.planes())?;
         Ok(GlMatrix {

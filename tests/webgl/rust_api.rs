@@ -18,6 +18,7 @@ checks!(Backend::WebGl; rust_api::checks:
     blocking_calls_answer_on_webgl_and_name_the_async_form_on_webgpu,
     element_wise_passes_refuse_operands_of_another_shape,
     uploads_of_the_wrong_length_are_refused,
+    packed_layouts_of_other_plane_counts_are_refused,
 );
 
 mod on_webgpu {
@@ -270,6 +271,28 @@ mod checks {
         }
         let m = e.upload(Shape::new(4, 8), first, &[2.0; 32], 0.0);
         e.recycle(m.unwrap());
+    }
+
+    pub async fn packed_layouts_of_other_plane_counts_are_refused(backend: Backend) {
+        // Layout is a public enum: Packed { planes: 0 } divided by zero in alloc and
+        // upload, and 3 (or 5, 6, 7: planes that do not divide the padding) packed rows
+        // past a plane's texture (an index panic in layout::pack).
+        let g = on(backend).await;
+        let mut e = g.engine();
+        let shape = Shape::square(8);
+        for planes in [0, 3, 5, 6, 7, 9, 16] {
+            let layout = Layout::Packed { planes };
+            let r = e.alloc(shape, layout).map(|_| ());
+            assert_error(r, "BAD_ARGUMENT", "1, 2, 4 or 8 planes");
+            let r = e.upload(shape, layout, &[1.0; 64], 0.0).map(|_| ());
+            assert_error(r, "BAD_ARGUMENT", &format!("{planes} planes"));
+        }
+        for planes in [1, 2, 4, 8] {
+            let m = e.upload(shape, Layout::Packed { planes }, &[1.0; 64], 0.0);
+            let m = m.unwrap();
+            assert_eq!(e.download(&m, "read", "readAsync").unwrap(), [1.0; 64]);
+            e.recycle(m);
+        }
     }
 
     pub async fn jacobi_refuses_to_record_every_0_iterations(backend: Backend) {
