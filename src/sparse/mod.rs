@@ -148,9 +148,47 @@ impl DeviceCsr {
         }
     }
 
-    /// A vector's list for this matrix's products.
+    /// A vector's list for this matrix's products: `data` has one entry per column,
+    /// else BAD_ARGUMENT (a list is padded with zeros to its width, so a short x was
+    /// multiplied as if its missing entries were 0, with no error).
     pub fn vector(&self, e: &mut Engine, data: &[f32]) -> Result<Matrix> {
+        if data.len() != self.cols {
+            return Err(GpgpuError::BadArgument {
+                name: "x".into(),
+                detail: format!(
+                    "has {} entries, but the matrix has {} columns: A·x needs one entry per \
+                     column",
+                    data.len(),
+                    self.cols
+                ),
+            });
+        }
         upload_list(e, data, self.width)
+    }
+
+    /// Refuses a list that is not this matrix's `what` (x: one entry per column, y: one
+    /// per row, as `vector` and `multiply` make them): the pass reads and writes them by
+    /// the matrix's own sizes, so a shorter one was read past (a panic on the CPU, a
+    /// wrong y on the GPUs).
+    fn check_list(&self, what: &str, m: &Matrix, len: usize) -> Result<()> {
+        let want = sparse::list_shape(len, self.width);
+        let scalar = matches!(m.layout(), Layout::Scalar | Layout::Linear);
+        if m.shape() == want && scalar {
+            return Ok(());
+        }
+        let s = m.shape();
+        Err(GpgpuError::BadArgument {
+            name: what.into(),
+            detail: format!(
+                "is a {}x{} matrix ({:?}), not this matrix's list of {len} entries ({}x{} \
+                 scalars): make x with DeviceCsr::vector, and let multiply make y",
+                s.rows,
+                s.cols,
+                m.layout(),
+                want.rows,
+                want.cols
+            ),
+        })
     }
 
     /// y ← A·x (a fresh list of `rows` entries); `timed` measures the pass.
@@ -179,6 +217,8 @@ impl DeviceCsr {
         y: &Matrix,
         timed: bool,
     ) -> Result<Option<crate::engine::Timer>> {
+        self.check_list("x", x, self.cols)?;
+        self.check_list("y", y, self.rows)?;
         let operands = [&self.values, &self.columns, &self.offsets, x, y];
         let long = self.long.as_ref().map(|(m, count, t)| (m, *count, *t));
         e.spmv(self.rows, operands, long, timed)
@@ -666,5 +706,39 @@ mod tests {
             assert_eq!(e.code(), "BAD_ARGUMENT", "{tolerance}");
         }
         assert_eq!(check_power(1e-5, 0).unwrap_err().code(), "BAD_COUNT");
+    }
+
+    /// A CPU engine with no workers: natively, its passes run on this thread.
+    fn cpu() -> Engine {
+        Engine::Cpu(crate::cpu::CpuEngine::new(Some(0)).unwrap())
+    }
+
+    #[test]
+    fn a_device_csr_takes_only_vectors_of_its_own_sizes() {
+        // 3x3 with a nonzero in the last column: A·x reads x[2].
+        let csr = Csr::from_dense(3, 3, &[1.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 3.0]).unwrap();
+        let mut e = cpu();
+        let dev = DeviceCsr::upload(&mut e, &csr).unwrap();
+        // x of 2 numbers for 3 columns: its list was 2 long on the CPU, and the pass
+        // panicked reading x[2] ("index out of bounds") when the queue ran.
+        let e2 = dev.vector(&mut e, &[1.0, 1.0]).map(|_| ()).unwrap_err();
+        assert_eq!(e2.code(), "BAD_ARGUMENT", "{e2}");
+        assert!(e2.to_string().contains("3 columns"), "{e2}");
+        // A list made otherwise, of another length: refused by multiply too.
+        let short = e
+            .upload(shape::Shape::new(1, 2), Layout::Scalar, &[1.0, 1.0], 0.0)
+            .unwrap();
+        let r = dev.multiply(&mut e, &short, false).map(|_| ());
+        assert_eq!(r.unwrap_err().code(), "BAD_ARGUMENT");
+        let x = dev.vector(&mut e, &[1.0, 1.0, 1.0]).unwrap();
+        let r = dev.multiply_into(&mut e, &x, &short, false).map(|_| ());
+        assert_eq!(r.unwrap_err().code(), "BAD_ARGUMENT");
+        let (y, _) = dev.multiply(&mut e, &x, false).unwrap();
+        let got = e.download(&y, "read", "readAsync").unwrap();
+        assert_eq!(got[..3], [1.0, 2.0, 3.0]);
+        for m in [short, x, y] {
+            e.recycle(m);
+        }
+        dev.free(&mut e);
     }
 }
