@@ -23,12 +23,27 @@ pub mod timing;
 /// Floats per row of a list (fewer when the device's textures are narrower).
 pub const LIST_WIDTH: usize = 4096;
 
-/// A CSR matrix resident on the GPU.
+/// A CSR matrix resident on the GPU. Its sizes are read-only (the getters): they
+/// describe the lists uploaded, and a row count set by hand made the pass read past
+/// the row offsets (on the CPU "index out of bounds: the len is 4096 but the index is
+/// 4096"; a wrong y on the GPUs).
+///
+/// ```no_run
+/// fn describe(d: &gpgpu_matrix::sparse::DeviceCsr) -> String {
+///     format!("{}x{}, {} nonzeros, lists {} wide", d.rows(), d.cols(), d.nnz(), d.width())
+/// }
+/// ```
+///
+/// ```compile_fail
+/// fn grow(d: &mut gpgpu_matrix::sparse::DeviceCsr) {
+///     d.rows = 5000;
+/// }
+/// ```
 pub struct DeviceCsr {
-    pub rows: usize,
-    pub cols: usize,
-    pub nnz: usize,
-    pub width: usize,
+    rows: usize,
+    cols: usize,
+    nnz: usize,
+    width: usize,
     values: Matrix,
     columns: Matrix,
     offsets: Matrix,
@@ -146,6 +161,24 @@ impl DeviceCsr {
                 Err(err)
             }
         }
+    }
+
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+
+    /// Stored values.
+    pub fn nnz(&self) -> usize {
+        self.nnz
+    }
+
+    /// Floats per row of its lists (and of its vectors').
+    pub fn width(&self) -> usize {
+        self.width
     }
 
     /// A vector's list for this matrix's products: `data` has one entry per column,

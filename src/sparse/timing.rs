@@ -61,7 +61,7 @@ pub async fn spmv(h: &Handle, a: &Csr, repeats: usize, long_from: Option<usize>)
             }
         }
     })?;
-    let y = h.with(|e| e.alloc(sparse::list_shape(a.rows, dev.width), Layout::Scalar));
+    let y = h.with(|e| e.alloc(sparse::list_shape(a.rows, dev.width()), Layout::Scalar));
     let y = match y {
         Ok(y) => y,
         Err(err) => {
