@@ -15,6 +15,7 @@ use super::args::{
 use super::JsResult;
 use crate::engine::{Engine, Matrix};
 use crate::error::{GpgpuError, Result};
+use crate::gl::context::Canvas;
 use crate::kernels::webgl::heatmap::Style;
 use crate::plan::semiring::Semiring;
 use crate::run::Run;
@@ -46,10 +47,17 @@ fn pick<'r>(run: &'r Run, which: &JsValue) -> Result<&'r Matrix> {
 
 /// A heatmap style for a matrix of `run`: on a min-plus run "no edge" is drawn as +∞
 /// and left out of the default range, as it reads back as +Infinity.
-fn run_style(run: &Run, style: &JsValue) -> Result<(Style, Option<f32>)> {
-    let (style, range) = style_arg(style)?;
+fn run_style(run: &Run, (style, range): (Style, Option<f32>)) -> (Style, Option<f32>) {
     let no_edge = run.semiring() == Semiring::MinPlus;
-    Ok((Style { no_edge, ..style }, range))
+    (Style { no_edge, ..style }, range)
+}
+
+/// A heatmap's canvas and style, read before the engine is taken: reading the style
+/// runs the page's getters, and one calling the same Gpgpu found its engine borrowed
+/// for the draw ("RefCell already mutably borrowed", a trap that left the Gpgpu
+/// borrowed for good).
+fn heatmap_args(canvas: &JsValue, style: &JsValue) -> Result<(Canvas, (Style, Option<f32>))> {
+    Ok((canvas_arg(canvas)?, style_arg(style)?))
 }
 
 /// One operation stepped pass by pass, for teaching: its matrices stay on the GPU
@@ -269,6 +277,7 @@ impl JsRun {
         #[wasm_bindgen(unchecked_param_type = "CanvasElement | OffscreenCanvas")] canvas: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "HeatmapStyle")] style: JsValue,
     ) -> JsResult<Object> {
+        let args = heatmap_args(&canvas, &style);
         self.with(|e, run| {
             if let Engine::WebGpu(_) = e {
                 return Err(GpgpuError::NeedsAsync {
@@ -276,8 +285,8 @@ impl JsRun {
                     instead: "run.drawHeatmapAsync()",
                 });
             }
-            let canvas = canvas_arg(&canvas)?;
-            let (style, range) = run_style(run, &style)?;
+            let (canvas, style) = args?;
+            let (style, range) = run_style(run, style);
             let drawn = e.heatmap(pick(run, &which)?, &canvas, range, style)?;
             // WebGL has drawn already; the CPU colours the pixels here and now.
             crate::api::now(drawn.wait(), "run.drawHeatmap()", "run.drawHeatmapAsync()")
@@ -295,10 +304,11 @@ impl JsRun {
         #[wasm_bindgen(unchecked_param_type = "CanvasElement | OffscreenCanvas")] canvas: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "HeatmapStyle")] style: JsValue,
     ) -> Promise {
+        let args = heatmap_args(&canvas, &style);
         self.later(
             |e, run| {
-                let canvas = canvas_arg(&canvas)?;
-                let (style, range) = run_style(run, &style)?;
+                let (canvas, style) = args?;
+                let (style, range) = run_style(run, style);
                 e.heatmap(pick(run, &which)?, &canvas, range, style)
             },
             |pending| Box::pin(async move { pending.wait().await.map(drawn_object) }),

@@ -136,3 +136,36 @@ async fn the_cpu_kernel_and_limit_are_named_as_the_cpus() {
     g.check_run_size(num(14000.0), JsValue::UNDEFINED, JsValue::UNDEFINED)
         .expect("a 14000² square fits");
 }
+
+/// A Run reads its heatmap's style and canvas before it takes its engine: a style
+/// whose getter calls the same Gpgpu (here its `backend` getter, as a page's
+/// reactive object might) found the engine borrowed for the draw and panicked
+/// ("RefCell already mutably borrowed", RuntimeError: unreachable), after which every
+/// call of the library failed.
+#[wasm_bindgen_test]
+async fn a_style_getter_that_calls_the_gpgpu_back_draws() {
+    let g: JsValue = js_on(Backend::Cpu).await.into();
+    let canvas: JsValue = canvas(4, 4).into();
+    let draw = js_sys::Function::new_with_args(
+        "gpu, canvas, method",
+        "const run = gpu.startSquare(2, new Float32Array([1, 2, 3, 4]));
+         let seen = 'not read';
+         const style = { get range() { seen = gpu.backend; return 10; } };
+         const drawn = run[method]('a', canvas, style);
+         return Promise.resolve(drawn).then(() => { run.free(); return seen; });",
+    );
+    for method in ["drawHeatmap", "drawHeatmapAsync"] {
+        let args = js_sys::Array::of3(&g, &canvas, &method.into());
+        let drawn = draw.apply(&JsValue::NULL, &args).expect(method);
+        // The getter's call answered (the panic's trap was a JavaScript exception out
+        // of the getter, which the style's reading took for an absent range).
+        let seen = settle(drawn.into()).await.expect(method);
+        assert_eq!(seen.as_string().as_deref(), Some("cpu"), "{method}");
+    }
+    // The Gpgpu still works, and can be freed (the trap left it borrowed for good).
+    let f = js_sys::Function::new_with_args(
+        "gpu",
+        "const v = gpu.square(1, [3])[0]; gpu.free(); return v;",
+    );
+    assert_eq!(f.call1(&JsValue::NULL, &g).unwrap().as_f64(), Some(9.0));
+}
