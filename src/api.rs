@@ -516,7 +516,8 @@ impl Gpgpu {
         sparse::multiply(&self.handle(), a, b).await
     }
 
-    /// M^(2^times) for a square block-sparse M, with each squaring's block counts.
+    /// M^(2^times) for a square block-sparse M, with each squaring's block counts;
+    /// `times` from 0 to [`passes::MAX_SQUARINGS`] (64), else `BadCount`.
     pub async fn square_block_sparse_repeatedly_async(
         &self,
         m: &BlockSparse,

@@ -13,8 +13,9 @@ use crate::error::{GpgpuError, Result};
 use crate::kernels::Backend;
 use crate::plan::blocks::{symbolic, Atlas, BlockSparse, IndexTable, Numeric, Pattern};
 use crate::plan::layout::Layout;
+use crate::plan::passes::MAX_SQUARINGS;
 use crate::plan::semiring::Semiring;
-use crate::plan::shape::{Shape, MAX_ARRAY_BYTES};
+use crate::plan::shape::{self, Shape, MAX_ARRAY_BYTES};
 
 /// What one block-sparse product did.
 #[derive(Clone, Debug, PartialEq)]
@@ -292,12 +293,16 @@ pub async fn multiply(handle: &Handle, a: &BlockSparse, b: &BlockSparse) -> Resu
 /// atlases staying there between them. After each squaring only its flags come
 /// back, and the next symbolic phase starts from the blocks that held a nonzero
 /// (read through a slot list, so the atlas is not compacted); the values come back
-/// once, at the end.
+/// once, at the end. `times` from 0 to [`MAX_SQUARINGS`] (64), as for a dense
+/// matrix, else BAD_COUNT.
 pub async fn square_repeatedly(
     handle: &Handle,
     m: &BlockSparse,
     times: usize,
 ) -> Result<Squarings> {
+    // As JavaScript's squareBlockSparseRepeatedlyAsync reads it: unchecked, 65 ran 65
+    // squarings with no error and usize::MAX would have squared for ever.
+    shape::count("times", times as f64, MAX_SQUARINGS as f64)?;
     m.check("m")?;
     if m.shape.rows != m.shape.cols {
         return Err(GpgpuError::BadArgument {

@@ -40,6 +40,7 @@ mod checks {
     use gpgpu_matrix::api::now;
     use gpgpu_matrix::apps::fibonacci::fibonacci;
     use gpgpu_matrix::apps::jacobi::{self, JacobiSettings};
+    use gpgpu_matrix::plan::blocks::BlockSparse;
     use gpgpu_matrix::plan::layout::Layout;
     use gpgpu_matrix::plan::passes::{self, PassPlan, Step};
     use gpgpu_matrix::{Kernel, Options, Semiring, Shape};
@@ -58,6 +59,21 @@ mod checks {
         }
         let r = g.square_repeatedly_async(2, &m, 2, &o).await.unwrap();
         assert_eq!(r, [16.0, 0.0, 0.0, 16.0]);
+        // A block-sparse matrix's squarings too (squareBlockSparseRepeatedlyAsync refuses
+        // them in JavaScript): 65 ran 65 squarings with no error, usize::MAX for ever.
+        let bs = BlockSparse::from_dense(Shape::square(2), &m, 1).unwrap();
+        for times in [65, usize::MAX] {
+            assert_error(
+                g.square_block_sparse_repeatedly_async(&bs, times).await,
+                "BAD_COUNT",
+                "is larger than 64",
+            );
+        }
+        let s = g
+            .square_block_sparse_repeatedly_async(&bs, 2)
+            .await
+            .unwrap();
+        assert_eq!(s.result.to_dense(), [16.0, 0.0, 0.0, 16.0]);
     }
 
     pub async fn hand_made_plans_that_cannot_run_are_refused_before_any_pass(backend: Backend) {
