@@ -490,18 +490,7 @@ fn check_csr_room(n: usize) -> Result<()> {
 /// Bench matrices live in wasm memory (8 bytes a nonzero, twice while uploading).
 /// `name` is what the caller gave (it said "nnz" for benchStreamAsync's len too).
 fn check_bench_nnz(name: &str, nnz: f64) -> Result<()> {
-    const MAX: f64 = (1u64 << 27) as f64;
-    if nnz > MAX {
-        return Err(GpgpuError::BadArgument {
-            name: name.into(),
-            detail: format!(
-                "is {}: bench matrices and vectors hold at most 2^27 entries (WebAssembly's \
-                 4 GiB memory)",
-                crate::error::js_number(nnz)
-            ),
-        });
-    }
-    Ok(())
+    gpu_sparse::timing::check_bench_len(name, nnz)
 }
 
 fn timing_object(t: gpu_sparse::timing::Timing) -> Object {
@@ -516,7 +505,7 @@ fn timing_object(t: gpu_sparse::timing::Timing) -> Object {
 }
 
 fn repeats_arg(repeats: &JsValue) -> Result<usize> {
-    Ok(shape::count("repeats", number_arg("repeats", repeats)?, 1e5)?.max(1) as usize)
+    gpu_sparse::timing::repeats(number_arg("repeats", repeats)?)
 }
 
 fn pagerank_settings(options: &JsValue, tolerance: f64) -> Result<PageRankSettings> {

@@ -8,9 +8,38 @@ use wasm_bindgen::JsCast;
 use super::{free, stats, DeviceCsr};
 use crate::api::Handle;
 use crate::engine::Timer;
-use crate::error::Result;
+use crate::error::{GpgpuError, Result};
 use crate::plan::layout::Layout;
+use crate::plan::shape;
 use crate::plan::sparse::{self, Csr};
+
+/// The most passes a timing queues (JavaScript's `repeats` is read against it too).
+pub const MAX_REPEATS: f64 = 1e5;
+
+/// `repeats` as the timings take it, from Rust and from benchSpmvAsync and
+/// benchStreamAsync: a whole number from 0 to [`MAX_REPEATS`] (0 runs one pass, as 1
+/// does), else BAD_COUNT. Unchecked, 0 divided the wall time by 0 (infinite ms, no
+/// error) and usize::MAX queued passes for ever.
+pub fn repeats(value: f64) -> Result<usize> {
+    Ok(shape::count("repeats", value, MAX_REPEATS)?.max(1) as usize)
+}
+
+/// The bench's matrices and vectors (`name` holding `value` entries) hold at most 2^27
+/// entries (WebAssembly's 4 GiB memory), else BAD_ARGUMENT.
+pub fn check_bench_len(name: &str, value: f64) -> Result<()> {
+    const MAX: f64 = (1u64 << 27) as f64;
+    if value > MAX {
+        return Err(GpgpuError::BadArgument {
+            name: name.into(),
+            detail: format!(
+                "is {}: bench matrices and vectors hold at most 2^27 entries (WebAssembly's \
+                 4 GiB memory)",
+                crate::error::js_number(value)
+            ),
+        });
+    }
+    Ok(())
+}
 
 /// One measurement: wall-clock ms per pass (`repeats` passes queued back to back,
 /// ended by one small readback) and, where the device times passes, the median GPU
@@ -47,8 +76,10 @@ async fn median_gpu_ms(h: &Handle, timers: Vec<Timer>) -> Option<f64> {
 
 /// `repeats` SpMV passes y = A·x on A resident on the GPU (after one warm-up), then
 /// one reduced readback of y; up to 8 other passes GPU-timed where the device can.
-/// `long_from`: on WebGPU, rows longer than this by a workgroup each.
+/// `long_from`: on WebGPU, rows longer than this by a workgroup each. `repeats` as
+/// [`repeats`] takes it.
 pub async fn spmv(h: &Handle, a: &Csr, repeats: usize, long_from: Option<usize>) -> Result<Timing> {
+    let repeats = self::repeats(repeats as f64)?;
     let x: Vec<f32> = (0..a.cols).map(|j| 1.0 + (j % 7) as f32 / 8.0).collect();
     h.ready().await?;
     let (dev, xm) = h.with(|e| {
@@ -106,8 +137,13 @@ pub async fn spmv(h: &Handle, a: &Csr, repeats: usize, long_from: Option<usize>)
 
 /// The streaming ceiling: `repeats` passes out = p + q over lists of `len` floats
 /// (the element-wise kernel: two lists read, one written: 12·len bytes a pass),
-/// timed as [`spmv`] is.
+/// timed as [`spmv`] is. `len` from 1 to 2^27 ([`check_bench_len`]), `repeats` as
+/// [`repeats`] takes it.
 pub async fn stream(h: &Handle, len: usize, repeats: usize) -> Result<Timing> {
+    // As benchStreamAsync reads them.
+    check_bench_len("len", len as f64)?;
+    shape::dimension("len", len as f64, u32::MAX as usize)?;
+    let repeats = self::repeats(repeats as f64)?;
     h.ready().await?;
     let width = h.with(|e| Ok(super::width(e)))?;
     let data: Vec<f32> = (0..len).map(|k| (k % 13) as f32).collect();
