@@ -243,6 +243,31 @@ impl BlockSparse {
         Ok(())
     }
 
+    /// A shape whose dense form one WebAssembly array holds (fewer than 2^29 entries),
+    /// SIZE_OVER_LIMIT otherwise, naming `what` is that shape: JavaScript's fromDense
+    /// and fromBlocks bound their shapes so. Rust's from_blocks took a 30000 x 30000
+    /// shape, whose to_dense then asked wasm32 for 3.6 GB at once ("capacity
+    /// overflow"), as reading back its square did; a product checks its result so.
+    pub fn check_dense_size(what: &str, shape: Shape) -> Result<()> {
+        let bytes = shape.rows as f64 * shape.cols as f64 * 4.0;
+        if bytes > shape::MAX_ARRAY_BYTES {
+            return Err(GpgpuError::DeviceLimit {
+                what: format!(
+                    "{what}: its dense form, one {}x{} matrix,",
+                    shape.rows, shape.cols
+                ),
+                needed: bytes,
+                unit: "bytes of WebAssembly memory",
+                limit_name: "the largest array WebAssembly allocates",
+                limit: shape::MAX_ARRAY_BYTES,
+                hint: "A BlockSparse has fewer than 2^29 entries, as BlockSparse.fromDense \
+                       and fromBlocks take them: use smaller matrices, or a block of rows \
+                       (or of columns) at a time.",
+            });
+        }
+        Ok(())
+    }
+
     /// Refuses a grid whose pattern could not be allocated: its row starts are one
     /// usize per block row, plus one. `from_blocks` takes a shape with no data behind
     /// it, so nothing else bounds it: a usize::MAX-row shape panicked on
@@ -310,6 +335,7 @@ impl BlockSparse {
         blocks: &[(usize, usize, &[f32])],
     ) -> Result<BlockSparse> {
         Self::check_sides(shape)?;
+        Self::check_dense_size("a BlockSparse", shape)?;
         let bs = self::block_size(block_size as f64)?;
         let (gr, gc) = Self::grid(shape, bs);
         Self::check_grid(gr)?;
@@ -393,6 +419,7 @@ impl BlockSparse {
             detail: format!("{detail}; build it with BlockSparse::from_dense or from_blocks"),
         };
         let (bs, p) = (self.block_size, &self.pattern);
+        Self::check_dense_size(name, self.shape)?;
         if bs == 0 || bs > MAX_BLOCK_SIZE {
             return Err(bad(format!(
                 "its block size is {bs}, not 1 to {MAX_BLOCK_SIZE}"
@@ -805,6 +832,34 @@ mod tests {
             assert_eq!(e.code(), "SIZE_OVER_LIMIT", "{shape:?}: {e}");
         }
         assert!(BlockSparse::from_blocks(Shape::new(1 << 20, 1), 1, &[]).is_ok());
+    }
+
+    #[test]
+    fn a_shape_whose_dense_form_no_array_holds_is_refused_as_javascript_refuses_it() {
+        // JavaScript's fromBlocks refuses a 30000 x 30000 shape (3.6 GB dense); Rust's
+        // took it, with one block, and its to_dense then asked wasm32 for 3.6 GB at once
+        // ("capacity overflow"), as squaring it and reading the result back did.
+        let one = vec![1.0f32; 1024 * 1024];
+        let shape = Shape::square(30000);
+        let e = BlockSparse::from_blocks(shape, 1024, &[(0, 0, &one[..])]);
+        let e = e.map(|_| ()).unwrap_err();
+        assert_eq!(e.code(), "SIZE_OVER_LIMIT", "{e}");
+        assert!(e.to_string().contains("one 30000x30000 matrix"), "{e}");
+        // Built by hand, it is refused where it is used (every product checks it).
+        let small = BlockSparse::from_blocks(Shape::square(1024), 1024, &[(0, 0, &one[..])]);
+        let by_hand = BlockSparse {
+            shape,
+            pattern: Pattern {
+                grid_rows: 30,
+                grid_cols: 30,
+                row_starts: [vec![0], vec![1; 30]].concat(),
+                cols: vec![0],
+            },
+            ..small.unwrap()
+        };
+        assert_eq!(by_hand.check("m").unwrap_err().code(), "SIZE_OVER_LIMIT");
+        // The largest square that fits one array still passes.
+        assert!(BlockSparse::from_blocks(Shape::square(23170), 1024, &[]).is_ok());
     }
 
     #[test]

@@ -15,7 +15,7 @@ use crate::plan::blocks::{symbolic, Atlas, BlockSparse, IndexTable, Numeric, Pat
 use crate::plan::layout::Layout;
 use crate::plan::passes::MAX_SQUARINGS;
 use crate::plan::semiring::Semiring;
-use crate::plan::shape::{self, Shape, MAX_ARRAY_BYTES};
+use crate::plan::shape::{self, Shape};
 
 /// What one block-sparse product did.
 #[derive(Clone, Debug, PartialEq)]
@@ -164,23 +164,9 @@ pub fn check_operands(a: &BlockSparse, b: &BlockSparse) -> Result<()> {
             ),
         });
     }
-    // As JavaScript's fromBlocks bounds its shape (js::blocks::dims), in f64: rows·cols
-    // of such a product wraps a wasm32 usize.
-    let (rows, cols) = (a.shape.rows, b.shape.cols);
-    let bytes = rows as f64 * cols as f64 * 4.0;
-    if bytes > MAX_ARRAY_BYTES {
-        return Err(GpgpuError::DeviceLimit {
-            what: format!("the block-sparse product A·B: its result, one {rows}x{cols} matrix,"),
-            needed: bytes,
-            unit: "bytes of WebAssembly memory as a dense array (toDense)",
-            limit_name: "the largest array WebAssembly allocates",
-            limit: MAX_ARRAY_BYTES,
-            hint: "A BlockSparse has fewer than 2^29 entries, as BlockSparse.fromDense and \
-                   fromBlocks take them: multiply smaller matrices (a block of A's rows, or \
-                   of B's columns, at a time).",
-        });
-    }
-    Ok(())
+    // As JavaScript's fromBlocks bounds its shape (js::blocks::dims).
+    let result = Shape::new(a.shape.rows, b.shape.cols);
+    BlockSparse::check_dense_size("the block-sparse product A·B's result", result)
 }
 
 /// C from its atlas read back: the stored blocks of `pattern`, less those whose
