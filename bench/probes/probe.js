@@ -129,3 +129,21 @@ export async function computePipeline(device, code, constants = {}) {
   if (e) throw new Error(e.message);
   return pipeline;
 }
+
+/** What the WGSL probes' C = A·A chains use at size n on `device`: A (seeded uniform
+ *  values) and its buffer `a`, the output `c`, the dims block, a readback buffer and,
+ *  with `timestamps`, a query set with its resolve and read buffers. */
+export function squareSetup(device, n, timestamps) {
+  const buffer = (floats, usage) => device.createBuffer({ size: Math.max(16, floats * 4), usage });
+  const S = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+  const A = new Float32Array(n * n), r = rng(n);
+  for (let i = 0; i < A.length; i++) A[i] = r();
+  const a = buffer(n * n, S), c = buffer(n * n, S), dims = buffer(4, GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST);
+  device.queue.writeBuffer(a, 0, A);
+  device.queue.writeBuffer(dims, 0, new Uint32Array([n, n, n, 0]));
+  const read = buffer(n * n, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST);
+  const qs = timestamps ? device.createQuerySet({ type: 'timestamp', count: 2 }) : null;
+  const qbuf = timestamps ? buffer(4, GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC) : null;
+  const qread = timestamps ? buffer(4, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST) : null;
+  return { A, a, c, dims, read, qs, qbuf, qread };
+}
