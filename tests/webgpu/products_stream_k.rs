@@ -11,13 +11,27 @@ use gpgpu_matrix::plan::reference::{self, to_f64};
 use gpgpu_matrix::plan::semiring::Semiring::{self, Boolean, MinPlus, Ordinary};
 use gpgpu_matrix::plan::semiring::NO_EDGE;
 use gpgpu_matrix::Kernel;
+use std::cell::RefCell;
+use std::rc::Rc;
 use wasm_bindgen_test::wasm_bindgen_test;
 
-/// A poisoned WebGPU Gpgpu running the 128 × 128 form, with `resident` set and the
-/// stream-K pipelines of `semirings` compiled (products would otherwise run plainly
-/// until their background compiles arrive).
-async fn streamed(resident: Resident, semirings: &[Semiring]) -> Target {
-    let t = Setup::WebGpuStaged.make().await;
+thread_local! {
+    static STREAMED: RefCell<Option<Rc<Target>>> = const { RefCell::new(None) };
+}
+
+/// A poisoned WebGPU Gpgpu running the 128 × 128 form, shared by this file's checks
+/// (SwiftShader takes seconds to compile each stream-K pipeline), with `resident` set
+/// and the stream-K pipelines of `semirings` compiled (products would otherwise run
+/// plainly until their background compiles arrive).
+async fn streamed(resident: Resident, semirings: &[Semiring]) -> Rc<Target> {
+    let t = match STREAMED.with(|s| s.borrow().clone()) {
+        Some(t) => t,
+        None => {
+            let t = Rc::new(Setup::WebGpuStaged.make().await);
+            STREAMED.with(|s| *s.borrow_mut() = Some(t.clone()));
+            t
+        }
+    };
     let mut engine = t.g.engine();
     let e = engine.webgpu().unwrap();
     e.set_stream_k_resident(resident);
@@ -201,7 +215,12 @@ async fn the_resident_count_is_measured_by_a_product() {
 /// products before they arrive run plainly, those after with stream-K, all right.
 #[wasm_bindgen_test]
 async fn stream_k_pipelines_compile_in_the_background() {
-    let t = streamed(Resident::Known(3), &[]).await;
+    // An engine of its own: the shared one has its stream-K pipelines compiled.
+    let t = Setup::WebGpuStaged.make().await;
+    t.g.engine()
+        .webgpu()
+        .unwrap()
+        .set_stream_k_resident(Resident::Known(3));
     let (a, b, want) = random_product(90, [256, 64, 256]);
     let sk = "register/ordinary/vec4/whole-tiles/stream-k".to_string();
     let mut plain = 0;
