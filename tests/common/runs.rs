@@ -265,10 +265,11 @@ pub async fn a_run_steps_pass_by_pass_with_stats_and_timers(backend: Backend) {
         );
         assert_eq!(read(&mut run, "a").await, m, "the input stays");
         // Timer results arrive after control returns to the browser. They must time
-        // the pass, not the idle wait before anyone asks: wait 400 ms first.
+        // the pass, not the idle wait before anyone asks: wait 1.5 s first.
         if prop(&g.info(), "timerQuery").as_bool() == Some(true) {
             // A 24×24 pass takes well under a millisecond of GPU time (SwiftShader
-            // included); 300 ms can only be the wait.
+            // included; a first pass that compiles its program under load took
+            // 316 ms once); a second can only be the wait.
             let times = timer_results_after_a_wait(&mut run).await;
             assert_eq!(times.len(), 3);
             assert!(pass_times_not_waits(&times), "{name}: {times:?}");
@@ -650,16 +651,16 @@ pub async fn timed_passes_time_the_pass_not_the_wait_after_it(backend: Backend) 
         .start_power(num(3.0), js(&m), num(5.0), kernel_opts(&first))
         .unwrap();
     while run.step(JsValue::TRUE).unwrap() {}
-    // A 3×3 pass is microseconds of GPU time; 300 ms can only be the wait.
+    // A 3×3 pass is microseconds of GPU time; a second can only be the wait.
     let times = timer_results_after_a_wait(&mut run).await;
     assert_eq!(times.len(), 3);
     assert!(pass_times_not_waits(&times), "{times:?}");
 }
 
-/// Waits 400 ms (the idle time a wrongly ended timer query would take in), then
+/// Waits 1.5 s (the idle time a wrongly ended timer query would take in), then
 /// polls until every pass's GPU time has arrived (at most about a second).
 async fn timer_results_after_a_wait(run: &mut JsRun) -> Vec<Option<f64>> {
-    sleep(400).await;
+    sleep(1500).await;
     let mut times = vec![];
     for _ in 0..50 {
         times = run
@@ -679,7 +680,7 @@ async fn timer_results_after_a_wait(run: &mut JsRun) -> Vec<Option<f64>> {
 fn pass_times_not_waits(times: &[Option<f64>]) -> bool {
     times
         .iter()
-        .all(|t| t.is_some_and(|ms| (0.0..300.0).contains(&ms)))
+        .all(|t| t.is_some_and(|ms| (0.0..1000.0).contains(&ms)))
 }
 
 pub async fn freeing_the_gpgpu_under_an_async_call_says_freed(backend: Backend) {
