@@ -19,7 +19,7 @@ use crate::blocks::grid::{self, TiledRun};
 use crate::blocks::mesh::{self, MeshRun};
 use crate::blocks::sparse;
 use crate::cpu::CpuEngine;
-use crate::engine::{Engine, GlEngine, GpuEngine, PendingRead};
+use crate::engine::{Engine, GlEngine, GpuEngine, Input, PendingRead};
 use crate::error::{GpgpuError, Result};
 use crate::gl::capabilities::DeviceInfo;
 use crate::gl::context::Canvas;
@@ -698,13 +698,14 @@ fn refuse_tiles(options: &Options) -> Result<()> {
 }
 
 /// Validates and uploads A and B for a product run on `engine`.
-pub fn start_product(
+pub fn start_product<'a>(
     engine: &mut Engine,
     [rows, inner, cols]: [usize; 3],
-    a: &[f32],
-    b: &[f32],
+    a: impl Into<Input<'a>>,
+    b: impl Into<Input<'a>>,
     options: &Options,
 ) -> Result<Run> {
+    let (a, b) = (a.into(), b.into());
     refuse_tiles(options)?;
     let rows = engine.dimension("rows", rows as f64)?;
     let inner = engine.dimension("inner", inner as f64)?;
@@ -727,13 +728,14 @@ pub fn start_product(
 }
 
 /// Validates and uploads M for a plan on an n×n matrix on `engine`.
-pub fn start_plan(
+pub fn start_plan<'a>(
     engine: &mut Engine,
     n: usize,
-    m: &[f32],
+    m: impl Into<Input<'a>>,
     plan: PassPlan,
     options: &Options,
 ) -> Result<Run> {
+    let m = m.into();
     refuse_tiles(options)?;
     let n = engine.dimension("n", n as f64)?;
     let shape = Shape::square(n);
@@ -776,13 +778,14 @@ pub fn tiled_dimension(name: &str, value: f64) -> Result<usize> {
 
 /// Validates A and B for a product and uploads them whole or, past the device
 /// limit or over `options.max_tile`, as tiles.
-pub fn begin_product(
+pub fn begin_product<'a>(
     engine: &mut Engine,
     [rows, inner, cols]: [usize; 3],
-    a: &[f32],
-    b: &[f32],
+    a: impl Into<Input<'a>>,
+    b: impl Into<Input<'a>>,
     options: &Options,
 ) -> Result<Work> {
+    let (a, b) = (a.into(), b.into());
     let (sa, sb) = (Shape::new(rows, inner), Shape::new(inner, cols));
     let out = Shape::new(rows, cols);
     match tile_for(engine, &[sa, sb, out], options)? {
@@ -803,7 +806,8 @@ pub fn begin_product(
             shape::check_len("a", sa, a.len())?;
             shape::check_len("b", sb, b.len())?;
             let kernel = engine.choose_kernel(options.kernel, Shape::square(tile))?;
-            let inputs = [(sa, a), (sb, b)];
+            let (a, b) = (a.in_wasm()?, b.in_wasm()?);
+            let inputs = [(sa, &a[..]), (sb, &b[..])];
             TiledRun::new(
                 engine,
                 kernel,
@@ -818,13 +822,14 @@ pub fn begin_product(
 }
 
 /// Validates M for a plan on an n×n matrix and uploads it whole or as tiles.
-pub fn begin_plan(
+pub fn begin_plan<'a>(
     engine: &mut Engine,
     n: usize,
-    m: &[f32],
+    m: impl Into<Input<'a>>,
     plan: PassPlan,
     options: &Options,
 ) -> Result<Work> {
+    let m = m.into();
     let shape = Shape::square(n);
     match tile_for(engine, &[shape], options)? {
         None => start_plan(engine, n, m, plan, &untiled(options)).map(Work::Whole),
@@ -839,8 +844,16 @@ pub fn begin_plan(
             )?;
             shape::check_len("m", shape, m.len())?;
             let kernel = engine.choose_kernel(options.kernel, Shape::square(tile))?;
-            TiledRun::new(engine, kernel, options.semiring, plan, &[(shape, m)], tile)
-                .map(Work::Tiled)
+            let m = m.in_wasm()?;
+            TiledRun::new(
+                engine,
+                kernel,
+                options.semiring,
+                plan,
+                &[(shape, &m[..])],
+                tile,
+            )
+            .map(Work::Tiled)
         }
     }
 }

@@ -3,9 +3,9 @@
 //! page drives one pass at a time (`step`), the plain calls run them all
 //! (`run_all`).
 
-use crate::engine::{Engine, Matrix, PendingRead, Timer};
+use crate::engine::{Engine, Input, Matrix, PendingRead, Timer};
 use crate::error::{GpgpuError, Result};
-use crate::kernels::Kernel;
+use crate::kernels::{Backend, Kernel};
 use crate::plan::passes::PassPlan;
 use crate::plan::reference;
 use crate::plan::semiring::Semiring;
@@ -54,18 +54,33 @@ impl Run {
         kernel: Kernel,
         semiring: Semiring,
         plan: PassPlan,
-        inputs: &[(Shape, &[f32])],
+        inputs: &[(Shape, Input<'_>)],
     ) -> Result<Run> {
         let input_shapes: Vec<Shape> = inputs.iter().map(|(s, _)| *s).collect();
         let shapes = plan.check(&input_shapes)?;
+        let name = |i: usize| match (inputs.len(), i) {
+            (1, _) => "m",
+            (_, 0) => "a",
+            _ => "b",
+        };
         for (i, (shape, data)) in inputs.iter().enumerate() {
-            let name = match (inputs.len(), i) {
-                (1, _) => "m",
-                (_, 0) => "a",
-                _ => "b",
-            };
-            shape::check_len(name, *shape, data.len())?;
-            semiring.check_domain(name, data)?;
+            shape::check_len(name(i), *shape, data.len())?;
+        }
+        // WebGPU uploads a JavaScript caller's array as it is where the semiring
+        // leaves the numbers as they are; anything else is brought into wasm memory,
+        // checked and prepared.
+        let direct = semiring == Semiring::Ordinary && engine.backend() == Backend::WebGpu;
+        let inputs = inputs
+            .iter()
+            .map(|(shape, data)| match data {
+                Input::Js(_) if direct => Ok((*shape, data.clone())),
+                _ => data.in_wasm().map(|d| (*shape, Input::Wasm(d))),
+            })
+            .collect::<Result<Vec<_>>>()?;
+        for (i, (_, data)) in inputs.iter().enumerate() {
+            if let Input::Wasm(d) = data {
+                semiring.check_domain(name(i), d)?;
+            }
         }
         for s in &shapes {
             engine.check_shape(*s)?;
@@ -89,7 +104,10 @@ impl Run {
         // On failure, what was made so far goes back to the pool.
         let filled = (|| {
             for (i, (shape, data)) in inputs.iter().enumerate() {
-                slots[i] = Some(engine.upload(*shape, layout, &semiring.prepare(data), pad)?);
+                slots[i] = Some(match data {
+                    Input::Js(a) => engine.upload_js(*shape, layout, a)?,
+                    Input::Wasm(d) => engine.upload(*shape, layout, &semiring.prepare(d), pad)?,
+                });
             }
             // Every output now, so the first pass is not slowed by allocation.
             for step in &run.plan.steps {

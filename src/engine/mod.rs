@@ -8,9 +8,12 @@
 //! ([`PendingRead`], [`PendingStats`], [`PendingDraw`]): on WebGL they may already
 //! hold the answer (a blocking read), on WebGPU they resolve when `mapAsync` does.
 
+pub mod input;
 pub mod webgl;
 pub mod webgl_readback;
 pub mod webgpu;
+
+use js_sys::Float32Array;
 
 use crate::gl::context::Canvas;
 
@@ -32,6 +35,7 @@ use crate::plan::semiring::Semiring;
 use crate::plan::shape::{self, Shape};
 use crate::plan::svd::SvdPlan;
 
+pub use input::Input;
 pub use webgl::{GlEngine, GlMatrix};
 pub use webgl_readback::GlRead;
 pub use webgpu::{GpuEngine, GpuMatrix, GpuRead};
@@ -390,6 +394,25 @@ impl Engine {
             Engine::WebGl(e) => e.upload(shape, layout, data, pad).map(Matrix::Gl),
             Engine::WebGpu(e) => e.upload(shape, data).map(Matrix::Gpu),
             Engine::Cpu(e) => e.upload(shape, data).map(Matrix::Cpu),
+        }
+    }
+
+    /// Uploads a JavaScript array whose numbers go to the device as they are (the
+    /// ordinary semiring): WebGPU writes it straight into its buffer, the other
+    /// backends take it through wasm memory.
+    pub fn upload_js(
+        &mut self,
+        shape: Shape,
+        layout: Layout,
+        data: &Float32Array,
+    ) -> Result<Matrix> {
+        shape::check_len("data", shape, data.length() as usize)?;
+        match self {
+            Engine::WebGpu(e) => e.upload_js(shape, data).map(Matrix::Gpu),
+            this => {
+                let copy = Input::Js(data).in_wasm()?;
+                this.upload(shape, layout, &copy, 0.0)
+            }
         }
     }
 

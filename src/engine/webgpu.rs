@@ -251,6 +251,7 @@ impl GpuEngine {
         }));
         let info = adapter::describe(&adapter, &device);
         let gpu = Gpu::new(device, counts.clone());
+        gpu.nudger().set_enabled(!info.is_software());
         let on_error = watch(&gpu, &replacement, power);
         GpuEngine {
             id: super::next_id(),
@@ -394,6 +395,7 @@ impl GpuEngine {
                 self.register = RegisterParams::for_device(&self.info);
                 self.register_fixed = false;
                 self.gpu = Gpu::new(device, self.counts.clone());
+                self.gpu.nudger().set_enabled(!self.info.is_software());
                 self._on_error = watch(&self.gpu, &self.replacement, self.power);
                 self.generation = self.generation.wrapping_add(1);
                 Ok(())
@@ -526,14 +528,47 @@ impl GpuEngine {
 
     /// Uploads a row-major matrix.
     pub fn upload(&mut self, shape: Shape, data: &[f32]) -> Result<GpuMatrix> {
+        self.upload_with(shape, |target| match target {
+            Target::Mapped(range) => {
+                // SAFETY: the view is used at once, with no allocation in between; made
+                // here, after the mapped range's array, whose making may grow wasm
+                // memory and so detach a view made before it (crate::wasm_view).
+                let view = unsafe { crate::wasm_view::f32_view(data) };
+                range.set(&view, 0);
+                Ok(())
+            }
+            Target::Queue(buffer) => buffer.write_f32(0, data),
+        })
+    }
+
+    /// Uploads the caller's JavaScript array as it is, with no copy into wasm memory
+    /// (`engine::input`).
+    pub fn upload_js(&mut self, shape: Shape, data: &js_sys::Float32Array) -> Result<GpuMatrix> {
+        self.upload_with(shape, |target| match target {
+            Target::Mapped(range) => {
+                range.set(data, 0);
+                Ok(())
+            }
+            Target::Queue(buffer) => buffer.write_js(0, data),
+        })
+    }
+
+    /// A new matrix of `shape` that `write` fills: through a kept mapped buffer copied
+    /// on the GPU for large data (`staging`'s notes), through writeBuffer otherwise.
+    fn upload_with(
+        &mut self,
+        shape: Shape,
+        write: impl FnOnce(Target) -> Result<()>,
+    ) -> Result<GpuMatrix> {
         let m = self.alloc(shape)?;
         // writeBuffer runs before any later submit: the recorded passes go first, since
         // a pooled buffer they read may be the one written now.
         self.flush();
-        let written = if staging::pooled(data.len() as u64 * 4) {
-            self.upload_staged(&m.buffer, data)
+        let bytes = shape.len() as u64 * 4;
+        let written = if staging::pooled(bytes) {
+            self.upload_staged(&m.buffer, bytes, write)
         } else {
-            m.buffer.write_f32(0, data)
+            write(Target::Queue(&m.buffer))
         };
         match written {
             Ok(()) => Ok(m),
@@ -544,26 +579,24 @@ impl GpuEngine {
         }
     }
 
-    /// Writes `data` into a kept mapped buffer and copies it into `target` on the GPU
-    /// (faster than writeBuffer for large data: `staging`'s notes).
-    fn upload_staged(&mut self, target: &Buffer, data: &[f32]) -> Result<()> {
-        let bytes = data.len() as u64 * 4;
+    /// Lets `write` fill a kept mapped buffer and copies it into `target` on the GPU.
+    fn upload_staged(
+        &mut self,
+        target: &Buffer,
+        bytes: u64,
+        write: impl FnOnce(Target) -> Result<()>,
+    ) -> Result<()> {
         let staging = self.staging.write_buffer(&self.gpu, bytes)?;
-        let bytes = bytes as f64;
         let range = staging
             .raw()
-            .get_mapped_range_with_f64_and_f64(0.0, bytes)
+            .get_mapped_range_with_f64_and_f64(0.0, bytes as f64)
             .map_err(|e| {
                 self.gpu
                     .failure(format!("getMappedRange threw {}", describe_js(&e)))
             })?;
-        // The mapped range's array first: making it may grow wasm memory, which would
-        // detach a view made before it (crate::wasm_view).
-        let mapped = js_sys::Float32Array::new(&range);
-        // SAFETY: the view is used at once, with no allocation in between.
-        let view = unsafe { crate::wasm_view::f32_view(data) };
-        mapped.set(&view, 0);
+        let written = write(Target::Mapped(&js_sys::Float32Array::new(&range)));
         staging.raw().unmap();
+        written?;
         let copied = self
             .encoder()
             .copy_buffer_to_buffer_with_f64_and_f64_and_f64(
@@ -571,7 +604,7 @@ impl GpuEngine {
                 0.0,
                 target.raw(),
                 0.0,
-                bytes,
+                bytes as f64,
             );
         // Submitted before the buffer is mapped again (a mapped buffer cannot be in a
         // submit).
@@ -890,6 +923,18 @@ impl GpuEngine {
     /// count: `Resident`).
     pub fn stream_k_resident(&self) -> Resident {
         self.stream_k.resident.get()
+    }
+
+    /// Turns the nudging of readback waits on or off (`webgpu::nudge`: on by default on
+    /// hardware adapters; tests turn it on under SwiftShader).
+    pub fn set_nudging(&mut self, on: bool) {
+        self.gpu.nudger().set_enabled(on);
+    }
+
+    /// Whether readback waits are nudged, and whether the loop is running now.
+    pub fn nudging(&self) -> (bool, bool) {
+        let n = self.gpu.nudger();
+        (n.enabled(), n.running())
     }
 
     /// Sets that count (tests and tuning: the tests run stream-K on SwiftShader with
@@ -1347,28 +1392,43 @@ impl GpuEngine {
         )
     }
 
-    /// Copies `bytes` of `source` into a new mappable buffer and asks to map it.
+    /// Copies `bytes` of `source` into kept mappable buffers, in parts (`read_parts`),
+    /// and asks to map them.
     fn read_buffer(&mut self, source: &Buffer, bytes: u64) -> Result<GpuRead> {
-        let staging = self.staging.read_buffer(&self.gpu, bytes)?;
-        let copied = self
-            .encoder()
-            .copy_buffer_to_buffer_with_f64_and_f64_and_f64(
-                source.raw(),
-                0.0,
-                staging.raw(),
-                0.0,
-                bytes.div_ceil(4) as f64 * 4.0,
-            );
+        let copied_bytes = bytes.div_ceil(4) * 4;
+        let (count, part) = read_parts(copied_bytes);
+        let mut parts = Vec::with_capacity(count as usize);
+        for i in 0..count {
+            let offset = i * part;
+            let staging = self.staging.read_buffer(&self.gpu, part)?;
+            let copied = self
+                .encoder()
+                .copy_buffer_to_buffer_with_f64_and_f64_and_f64(
+                    source.raw(),
+                    offset as f64,
+                    staging.raw(),
+                    0.0,
+                    part.min(copied_bytes - offset) as f64,
+                );
+            copied.map_err(|e| self.gpu.failure(format!("copyBufferToBuffer threw {e:?}")))?;
+            parts.push((offset, staging));
+        }
         self.flush();
-        copied.map_err(|e| self.gpu.failure(format!("copyBufferToBuffer threw {e:?}")))?;
-        let mapped = JsFuture::from(js_sys::Promise::from(JsValue::from(
-            staging.raw().map_async(gpu_map_mode::READ),
-        )));
+        let parts = parts
+            .into_iter()
+            .map(|(offset, staging)| ReadPart {
+                offset,
+                len: part.min(bytes - offset),
+                mapped: JsFuture::from(js_sys::Promise::from(JsValue::from(
+                    staging.raw().map_async(gpu_map_mode::READ),
+                ))),
+                staging,
+            })
+            .collect();
         Ok(GpuRead {
             gpu: self.gpu.clone(),
-            staging,
             pool: self.staging.clone(),
-            mapped,
+            parts,
             bytes,
         })
     }
@@ -1541,81 +1601,121 @@ impl Drop for GpuEngine {
     }
 }
 
-/// A readback in flight: a mappable buffer and the promise of its mapping.
+/// Where an upload writes: a kept buffer's mapped range, or (small data) a matrix
+/// buffer through the queue's writeBuffer.
+enum Target<'a> {
+    Mapped(&'a js_sys::Float32Array),
+    Queue(&'a Buffer),
+}
+
+/// Readbacks of `bytes` come back in this many parts of this many bytes (the last
+/// may be shorter): parts of at least 1 MiB, at most 8. The GPU process copies each
+/// mapped part into the page's memory in turn, and the page copies a part out while
+/// the next one arrives; on the H200 (bench/NOTES.md, "A single product's waits") 8
+/// parts took a raw readback of 64 MiB from 47 to 36 ms. Part sizes are multiples of
+/// 16 bytes, so that kept buffers fit again.
+pub fn read_parts(bytes: u64) -> (u64, u64) {
+    const MIN_PART: u64 = 1 << 20;
+    const MOST_PARTS: u64 = 8;
+    let count = (bytes / MIN_PART).clamp(1, MOST_PARTS);
+    let part = bytes.div_ceil(count).div_ceil(16) * 16;
+    (bytes.div_ceil(part.max(1)).max(1), part.max(16))
+}
+
+/// A readback in flight: its parts' mappable buffers and the promises of their
+/// mappings.
 pub struct GpuRead {
     gpu: Gpu,
-    staging: Buffer,
-    /// Where `staging` goes back when read.
+    /// Where the buffers go back when read.
     pool: StagingPool,
-    mapped: JsFuture,
+    parts: Vec<ReadPart>,
     bytes: u64,
 }
 
+/// `len` bytes of the data from byte `offset`, in `staging` once `mapped` resolves.
+struct ReadPart {
+    offset: u64,
+    len: u64,
+    staging: Buffer,
+    mapped: JsFuture,
+}
+
 impl GpuRead {
-    /// Waits for the data (and the device's pending error checks) and returns the
-    /// mapped range; `Mapped::release` ends the mapping.
-    async fn mapped(self) -> Result<Mapped> {
+    /// Waits for each part's data in turn (and, before the first, for the device's
+    /// pending error checks) and hands it to `sink` as (byte offset, mapped range of
+    /// the part's length); each mapping then ends and its buffer is kept for reuse.
+    async fn each(self, mut sink: impl FnMut(u64, &js_sys::ArrayBuffer)) -> Result<()> {
         let GpuRead {
-            gpu,
-            staging,
-            pool,
-            mapped,
-            bytes,
+            gpu, pool, parts, ..
         } = self;
-        let checked = gpu.checks().settle().await;
-        let map = mapped.await;
-        if checked.is_err() {
-            // The failure's consequences (the copy and pass of a buffer that could not
-            // be made) are reported once the queue has seen them: this call's errors,
-            // not the next one's.
-            let done = gpu.queue().on_submitted_work_done();
-            let _ = JsFuture::from(js_sys::Promise::from(JsValue::from(done))).await;
-            gpu.checks().forget_uncaptured();
-        }
-        checked?;
-        if let Err(e) = map {
-            // A loss aborts the mapping about a millisecond before `device.lost`
-            // resolves (Chromium), so a read with no checks pending (a run's) said
-            // WEBGPU_ERROR, "a bug": the queue of a lost device finishes after its loss
-            // is reported, so once it has, a loss is known.
-            if !gpu.is_lost() {
-                let done = gpu.queue().on_submitted_work_done();
-                let _ = JsFuture::from(js_sys::Promise::from(JsValue::from(done))).await;
+        // The GPU process is nudged until every map (and the checks) have resolved.
+        let _waiting = gpu.nudger().wait();
+        let mut checked = Some(gpu.checks().settle().await);
+        for part in parts {
+            let map = part.mapped.await;
+            if let Some(checked) = checked.take() {
+                if checked.is_err() {
+                    // The failure's consequences (the copy and pass of a buffer that
+                    // could not be made) are reported once the queue has seen them:
+                    // this call's errors, not the next one's.
+                    let done = gpu.queue().on_submitted_work_done();
+                    let _ = JsFuture::from(js_sys::Promise::from(JsValue::from(done))).await;
+                    gpu.checks().forget_uncaptured();
+                }
+                checked?;
             }
-            return Err(gpu.failure(format!("mapAsync failed: {}", describe_js(&e))));
+            if let Err(e) = map {
+                // A loss aborts the mapping about a millisecond before `device.lost`
+                // resolves (Chromium), so a read with no checks pending (a run's) said
+                // WEBGPU_ERROR, "a bug": the queue of a lost device finishes after its
+                // loss is reported, so once it has, a loss is known.
+                if !gpu.is_lost() {
+                    let done = gpu.queue().on_submitted_work_done();
+                    let _ = JsFuture::from(js_sys::Promise::from(JsValue::from(done))).await;
+                }
+                return Err(gpu.failure(format!("mapAsync failed: {}", describe_js(&e))));
+            }
+            let range = part
+                .staging
+                .raw()
+                .get_mapped_range_with_f64_and_f64(0.0, part.len.div_ceil(4) as f64 * 4.0)
+                .map_err(|e| gpu.failure(format!("getMappedRange threw {}", describe_js(&e))))?;
+            sink(part.offset, &range);
+            part.staging.raw().unmap();
+            pool.keep_read(part.staging);
         }
-        let range = staging
-            .raw()
-            .get_mapped_range_with_f64_and_f64(0.0, bytes.div_ceil(4) as f64 * 4.0)
-            .map_err(|e| gpu.failure(format!("getMappedRange threw {}", describe_js(&e))))?;
-        Ok(Mapped {
-            range,
-            staging,
-            pool,
-        })
+        Ok(())
     }
 
-    /// The data as floats, copied from the mapped range into wasm memory.
+    /// The data as floats, copied from the mapped ranges into wasm memory.
     pub async fn wait_f32(self) -> Result<Vec<f32>> {
-        let floats = (self.bytes / 4) as u32;
-        let m = self.mapped().await?;
-        let view = js_sys::Float32Array::new_with_byte_offset_and_length(&m.range, 0, floats);
-        // Unmapped whether the copy fits wasm memory or not.
-        let out = crate::js::args::copy_f32(&view, || format!("a readback of {floats} numbers"));
-        m.release();
-        out
+        let floats = (self.bytes / 4) as usize;
+        let mut out = crate::error::room(floats, || format!("a readback of {floats} numbers"))?;
+        let spare = &mut out.spare_capacity_mut()[..floats];
+        self.each(|offset, range| {
+            let at = (offset / 4) as usize;
+            let view = js_sys::Float32Array::new(range);
+            let len = (view.length() as usize).min(floats - at);
+            view.subarray(0, len as u32)
+                .copy_to_uninit(&mut spare[at..at + len]);
+        })
+        .await?;
+        // SAFETY: the parts cover the readback's bytes, so each of the first `floats`
+        // elements was written by one copy_to_uninit.
+        unsafe { out.set_len(floats) };
+        Ok(out)
     }
 
     /// The data as a JavaScript Float32Array (no copy through wasm memory).
     pub async fn wait_js(self) -> Result<js_sys::Float32Array> {
         let floats = (self.bytes / 4) as u32;
         let out = js_sys::Float32Array::new(&self.touched_output());
-        let m = self.mapped().await?;
-        out.set(
-            &js_sys::Float32Array::new_with_byte_offset_and_length(&m.range, 0, floats),
-            0,
-        );
-        m.release();
+        self.each(|offset, range| {
+            let view = js_sys::Float32Array::new(range);
+            let at = (offset / 4) as u32;
+            out.set(&view.subarray(0, view.length().min(floats - at)), at);
+        })
+        .await?;
         Ok(out)
     }
 
@@ -1623,38 +1723,19 @@ impl GpuRead {
     pub async fn wait_bytes(self) -> Result<js_sys::Uint8ClampedArray> {
         let bytes = self.bytes as u32;
         let out = js_sys::Uint8ClampedArray::new(&self.touched_output());
-        let m = self.mapped().await?;
-        out.set(
-            &js_sys::Uint8Array::new_with_byte_offset_and_length(&m.range, 0, bytes),
-            0,
-        );
-        m.release();
+        self.each(|offset, range| {
+            let view = js_sys::Uint8Array::new(range);
+            let at = offset as u32;
+            out.set(&view.subarray(0, view.length().min(bytes - at)), at);
+        })
+        .await?;
         Ok(out)
     }
 
-    /// The caller's copy of the data, its pages written once now: a new ArrayBuffer's
-    /// memory is mapped in on first write, which on the H100 machine ran at about 1 GB/s
-    /// (bench/NOTES.md); done here, it overlaps the GPU's copy and the map instead of
-    /// following them.
+    /// The caller's copy of the data, its memory mapped in before the copy
+    /// (`StagingPool::output`).
     fn touched_output(&self) -> js_sys::ArrayBuffer {
-        let out = js_sys::ArrayBuffer::new(self.bytes as u32);
-        js_sys::Uint8Array::new(&out).fill(0, 0, self.bytes as u32);
-        out
-    }
-}
-
-/// A readback's staging buffer, mapped: its range is valid until `release`.
-struct Mapped {
-    range: js_sys::ArrayBuffer,
-    staging: Buffer,
-    pool: StagingPool,
-}
-
-impl Mapped {
-    /// Ends the mapping (the range is detached) and keeps the buffer for reuse.
-    fn release(self) {
-        self.staging.raw().unmap();
-        self.pool.keep_read(self.staging);
+        self.pool.output(self.bytes)
     }
 }
 
@@ -1736,4 +1817,42 @@ pub fn heatmap_words(
         0,
         0,
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read_parts;
+
+    #[test]
+    fn readback_parts_cover_the_bytes_once() {
+        const MIB: u64 = 1 << 20;
+        for bytes in [
+            4,
+            16,
+            36,
+            MIB - 4,
+            MIB,
+            MIB + 4,
+            4 * MIB - 12,
+            4 * MIB,
+            16 * MIB,
+            64 * MIB - 4,
+            64 * MIB,
+            1 << 30,
+        ] {
+            let (count, part) = read_parts(bytes);
+            assert!((1..=8).contains(&count), "{bytes}: {count} parts");
+            assert_eq!(part % 16, 0, "{bytes}: part {part}");
+            // Every part but the last is whole, and the last holds at least a byte.
+            assert!(
+                (count - 1) * part < bytes && bytes <= count * part,
+                "{bytes}"
+            );
+            // Parts of 1 MiB at least, unless the data is smaller.
+            assert!(part >= MIB.min(bytes), "{bytes}: part {part}");
+        }
+        assert_eq!(read_parts(MIB), (1, MIB));
+        assert_eq!(read_parts(4 * MIB), (4, MIB));
+        assert_eq!(read_parts(64 * MIB), (8, 8 * MIB));
+    }
 }

@@ -38,6 +38,53 @@ pub(crate) fn matrix_arg(name: &str, value: &JsValue) -> Result<Vec<f32>> {
     copy_checked(value)
 }
 
+/// A matrix argument as a call holds it until its upload: the caller's own
+/// Float32Array where the upload happens during the call on WebGPU
+/// (`crate::engine::input`), else a copy in wasm memory.
+pub(crate) enum Held {
+    Wasm(Vec<f32>),
+    Js(Float32Array),
+}
+
+impl Held {
+    pub(crate) fn input(&self) -> crate::engine::Input<'_> {
+        match self {
+            Held::Wasm(v) => v.into(),
+            Held::Js(a) => a.into(),
+        }
+    }
+}
+
+/// [`matrix_arg`], holding the caller's array where `direct` (see [`held_checked`]).
+pub(crate) fn matrix_held(name: &str, value: &JsValue, direct: bool) -> Result<Held> {
+    let len = array_len(name, value)?;
+    check_copies("this call", &[(name, len, 4)])?;
+    held_checked(value, direct)
+}
+
+/// [`copy_checked`], or where `direct` the array as a Float32Array: the caller's
+/// own, or (another kind of array) its float32 conversion made in JavaScript. An
+/// array over wasm memory is copied all the same: the upload may allocate there,
+/// which would detach it.
+pub(crate) fn held_checked(value: &JsValue, direct: bool) -> Result<Held> {
+    let empty = Reflect::get(value, &"length".into())
+        .ok()
+        .and_then(|l| l.as_f64())
+        == Some(0.0);
+    if !direct || empty {
+        return copy_checked(value).map(Held::Wasm);
+    }
+    let array = match value.dyn_ref::<Float32Array>() {
+        Some(a) => a.clone(),
+        None => Float32Array::new(value),
+    };
+    let memory = wasm_bindgen::memory().unchecked_into::<js_sys::WebAssembly::Memory>();
+    if Object::is(&array.buffer(), &memory.buffer()) {
+        return copy_checked(value).map(Held::Wasm);
+    }
+    Ok(Held::Js(array))
+}
+
 /// The float32 copy of an array [`array_len`] has accepted (and [`check_copies`]
 /// allowed). [`check_copies`] cannot see what the page's objects already hold in wasm
 /// memory, so the copy's room is asked for without aborting: OUT_OF_MEMORY, not the

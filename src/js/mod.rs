@@ -38,9 +38,9 @@ use crate::webgpu::adapter::power_preference;
 
 pub use args::to_js_error;
 use args::{
-    array_len, canvas_arg, check_copies, copy_checked, drawn_object, kernel_arg, kernel_names,
-    matrix_arg, number_arg, options_arg, options_object, set, string_arg, string_option, style_arg,
-    SEMIRING_NAMES,
+    array_len, canvas_arg, check_copies, drawn_object, held_checked, kernel_arg, kernel_names,
+    matrix_arg, matrix_held, number_arg, options_arg, options_object, set, string_arg,
+    string_option, style_arg, Held, SEMIRING_NAMES,
 };
 pub use run::JsRun;
 
@@ -166,11 +166,20 @@ mod start {
         }
     }
 
-    fn plan(n: usize, m: Vec<f32>, plan: PassPlan, options: Options, tiles: bool) -> Start {
+    fn plan(n: usize, m: Held, plan: PassPlan, options: Options, tiles: bool) -> Start {
         Box::new(move |e| match tiles {
-            true => api::begin_plan(e, n, &m, plan, &options),
-            false => api::start_plan(e, n, &m, plan, &options).map(Work::Whole),
+            true => api::begin_plan(e, n, m.input(), plan, &options),
+            false => api::start_plan(e, n, m.input(), plan, &options).map(Work::Whole),
         })
+    }
+
+    /// Whether a call's matrices may be held as the caller's arrays until their
+    /// upload: on WebGPU, whose start runs during the call unless a lost device is
+    /// being replaced (a queued start keeps copies: the caller may change its arrays
+    /// after the call returns).
+    fn direct(g: &Gpgpu) -> bool {
+        let e = g.engine();
+        e.backend() == Backend::WebGpu && !e.replacing()
     }
 
     /// Refuses, before the arrays are read, what could never be held: past the
@@ -236,7 +245,7 @@ mod start {
     ) -> Result<Start> {
         let n = dim(g, "n", n, tiles)?;
         check_sizes(g, &[Shape::square(n)], Shape::square(n), tiles)?;
-        let m = matrix_arg("m", m)?;
+        let m = matrix_held("m", m, direct(g))?;
         let options = options_arg(options)?;
         Ok(plan(n, m, passes::power(2), options, tiles))
     }
@@ -262,11 +271,11 @@ mod start {
         shape::check_len("a", sa, la)?;
         shape::check_len("b", sb, lb)?;
         check_copies("this product", &[("a", la, 4), ("b", lb, 4)])?;
-        let (a, b) = (copy_checked(a)?, copy_checked(b)?);
+        let (a, b) = (held_checked(a, direct(g))?, held_checked(b, direct(g))?);
         let options = options_arg(options)?;
         Ok(Box::new(move |e| match tiles {
-            true => api::begin_product(e, dims, &a, &b, &options),
-            false => api::start_product(e, dims, &a, &b, &options).map(Work::Whole),
+            true => api::begin_product(e, dims, a.input(), b.input(), &options),
+            false => api::start_product(e, dims, a.input(), b.input(), &options).map(Work::Whole),
         }))
     }
 
@@ -282,7 +291,7 @@ mod start {
         let max = passes::MAX_SQUARINGS as f64;
         let times = shape::count("times", number_arg("times", times)?, max)?;
         check_sizes(g, &[Shape::square(n)], Shape::square(n), tiles)?;
-        let m = matrix_arg("m", m)?;
+        let m = matrix_held("m", m, direct(g))?;
         let options = options_arg(options)?;
         Ok(plan(n, m, passes::repeated_square(times)?, options, tiles))
     }
@@ -298,7 +307,7 @@ mod start {
         let n = dim(g, "n", n, tiles)?;
         let p = shape::count("p", number_arg("p", p)?, MAX_COUNT)?;
         check_sizes(g, &[Shape::square(n)], Shape::square(n), tiles)?;
-        let m = matrix_arg("m", m)?;
+        let m = matrix_held("m", m, direct(g))?;
         let options = options_arg(options)?;
         Ok(plan(n, m, passes::power(p), options, tiles))
     }

@@ -104,6 +104,14 @@ impl Buffer {
             .map_err(|e| self.gpu.failure(format!("writeBuffer threw {e:?}")))
     }
 
+    /// Writes a JavaScript array's floats at byte `offset` through the queue.
+    pub fn write_js(&self, offset: u64, data: &js_sys::Float32Array) -> Result<()> {
+        self.gpu
+            .queue()
+            .write_buffer_with_f64_and_buffer_source(&self.raw, offset as f64, data.unchecked_ref())
+            .map_err(|e| self.gpu.failure(format!("writeBuffer threw {e:?}")))
+    }
+
     /// Writes u32s at byte `offset` through the queue.
     pub fn write_u32(&self, offset: u64, data: &[u32]) -> Result<()> {
         // SAFETY: as in write_f32.

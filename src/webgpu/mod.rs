@@ -7,6 +7,7 @@
 pub mod adapter;
 pub mod buffer;
 pub mod checks;
+pub mod nudge;
 pub mod pipeline;
 pub mod query;
 pub mod staging;
@@ -21,6 +22,7 @@ use crate::error::GpgpuError;
 pub use adapter::{GpuInfo, GpuLimits};
 pub use buffer::Buffer;
 pub use checks::Checks;
+pub use nudge::Nudger;
 pub use pipeline::{BindGroup, ComputePipeline};
 pub use query::Timer;
 pub use staging::StagingPool;
@@ -46,6 +48,7 @@ struct Inner {
     /// Freed, not as a lost device.
     released: Cell<bool>,
     checks: Checks,
+    nudger: Nudger,
 }
 
 /// A cheap, clonable handle to one GPUDevice (as `gl::Gl` is to a context).
@@ -54,8 +57,10 @@ pub struct Gpu(Rc<Inner>);
 
 impl Gpu {
     pub fn new(device: GpuDevice, counts: Rc<Cell<LiveCounts>>) -> Gpu {
+        let queue = device.queue();
         Gpu(Rc::new(Inner {
-            queue: device.queue(),
+            nudger: Nudger::new(device.clone()),
+            queue,
             device,
             counts,
             lost: RefCell::new(None),
@@ -90,6 +95,11 @@ impl Gpu {
     /// The error checks pending on this device (error scopes, compilation info).
     pub fn checks(&self) -> &Checks {
         &self.0.checks
+    }
+
+    /// What keeps the GPU process looking for finished work while a readback waits.
+    pub fn nudger(&self) -> &Nudger {
+        &self.0.nudger
     }
 
     /// Records that the device is gone (from `device.lost`).

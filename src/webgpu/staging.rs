@@ -3,13 +3,14 @@
 //! MAP_WRITE buffer written while mapped and then copied on the GPU uploads 1.4–3×
 //! faster than `queue.writeBuffer`, which moves the bytes through fresh shared memory on
 //! every call, while at 1–4 MB it is slower, so smaller uploads keep `writeBuffer`. A
-//! readback maps a kept MAP_READ buffer at every size: a new buffer per read cost a
-//! single product 0.7 ms at n = 512 and 0.6 ms at 1024 in the library's own calls.
+//! readback maps kept MAP_READ buffers at every size (one per part: `GpuRead`): a new
+//! buffer per read cost a single product 0.7 ms at n = 512 and 0.6 ms at 1024 in the
+//! library's own calls.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use wasm_bindgen::JsValue;
+use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{spawn_local, JsFuture};
 use web_sys::{gpu_map_mode, GpuBufferMapState};
 
@@ -19,11 +20,41 @@ use crate::error::Result;
 
 /// Uploads of at least this many bytes go through kept buffers.
 pub const POOLED_FROM: u64 = 8 << 20;
-/// Buffers kept for uploads and for readbacks (a run reads matrices, statistics and
-/// heatmap pixels: several sizes), and the total size each way (the oldest go first).
+/// Buffers kept for uploads and for readbacks (a run reads matrices in up to 8 parts,
+/// statistics and heatmap pixels: several sizes), and the total size each way (the
+/// oldest go first).
 const KEEP_WRITES: usize = 2;
-const KEEP_READS: usize = 4;
+const KEEP_READS: usize = 12;
 const KEEP_BYTES: u64 = 512 << 20;
+
+/// Readbacks of at least this many bytes hand the caller arrays made ahead of time
+/// (`outputs.js`); under it, making one on the page's thread is cheap.
+const OUTPUTS_FROM: u64 = 1 << 20;
+/// The most that arrays made ahead may hold together.
+const OUTPUTS_MOST: f64 = (256u64 << 20) as f64;
+
+#[wasm_bindgen(module = "/src/webgpu/outputs.js")]
+extern "C" {
+    type OutputArrays;
+
+    #[wasm_bindgen(constructor)]
+    fn new(most_bytes: f64) -> OutputArrays;
+
+    #[wasm_bindgen(method)]
+    fn take(this: &OutputArrays, bytes: f64) -> Option<js_sys::ArrayBuffer>;
+
+    #[wasm_bindgen(method)]
+    fn close(this: &OutputArrays);
+}
+
+/// Ends the worker with the last reference.
+struct Outputs(OutputArrays);
+
+impl Drop for Outputs {
+    fn drop(&mut self) {
+        self.0.close();
+    }
+}
 
 /// Whether an upload of `bytes` goes through the pool.
 pub fn pooled(bytes: u64) -> bool {
@@ -40,6 +71,8 @@ struct Kept {
     read: Vec<Buffer>,
     /// Mapped for writing, or on their way to it (`mapAsync` after each copy).
     write: Vec<Buffer>,
+    /// Made at the first readback that can use it.
+    outputs: Option<Outputs>,
 }
 
 impl StagingPool {
@@ -85,11 +118,31 @@ impl StagingPool {
         keep_recent(&mut self.0.borrow_mut().write, b, KEEP_WRITES, KEEP_BYTES);
     }
 
-    /// Drops every kept buffer.
+    /// A new ArrayBuffer of `bytes` for a readback's caller, its memory mapped in (by
+    /// writing once to each page): made ahead in a worker where one is ready, else
+    /// here, now, so that it overlaps the GPU's copy and the map instead of following
+    /// them.
+    pub fn output(&self, bytes: u64) -> js_sys::ArrayBuffer {
+        if bytes >= OUTPUTS_FROM {
+            let mut kept = self.0.borrow_mut();
+            let outputs = kept
+                .outputs
+                .get_or_insert_with(|| Outputs(OutputArrays::new(OUTPUTS_MOST)));
+            if let Some(ready) = outputs.0.take(bytes as f64) {
+                return ready;
+            }
+        }
+        let out = js_sys::ArrayBuffer::new(bytes as u32);
+        js_sys::Uint8Array::new(&out).fill(0, 0, bytes as u32);
+        out
+    }
+
+    /// Drops every kept buffer, and the arrays made ahead.
     pub fn clear(&self) {
         let mut kept = self.0.borrow_mut();
         kept.read.clear();
         kept.write.clear();
+        kept.outputs = None;
     }
 }
 

@@ -19,6 +19,7 @@ macro_rules! run_tests {
             async_products_match_the_reference,
             async_errors_reject_the_promise,
             two_async_calls_in_flight_at_once_both_resolve,
+            a_call_reads_its_arrays_before_it_returns,
             a_read_gives_the_matrix_as_it_was_when_asked_for,
             a_run_steps_pass_by_pass_with_stats_and_timers,
             stats_count_nan_and_infinity,
@@ -181,6 +182,95 @@ pub async fn two_async_calls_in_flight_at_once_both_resolve(backend: Backend) {
         &reference::square(Ordinary, 33, &to_f64(&b)),
         FROBENIUS_TOL,
     );
+}
+
+/// A Promise call has read its arrays when it returns (WebGPU uploads a Float32Array
+/// straight from the caller's array during the call: `engine::input`), so the caller
+/// may reuse them at once: arrays zeroed before the promises are awaited change
+/// nothing. Float32Arrays (one a view at an offset into a larger buffer), a
+/// Float64Array and a plain array; min-plus, whose numbers are rewritten before
+/// upload; and a readback of several parts (`read_parts`: 1024 × 1024 is 4 MiB).
+pub async fn a_call_reads_its_arrays_before_it_returns(backend: Backend) {
+    let g = js_on(backend).await;
+    let n = 33usize;
+    let (a, b) = (uniform(5, n * n), uniform(6, n * n));
+    let offset = js_sys::Float32Array::new_with_length((n * n + 4) as u32);
+    let a_at_4 = offset.subarray(4, (n * n + 4) as u32);
+    a_at_4.copy_from(&a);
+    let b64 = js_sys::Float64Array::new_with_length((n * n) as u32);
+    b64.copy_from(&to_f64(&b));
+    let plain: js_sys::Array = b.iter().map(|&v| JsValue::from(v)).collect();
+    let square = g.square_async(num(n as f64), a_at_4.clone().into(), JsValue::UNDEFINED);
+    let d = num(n as f64);
+    let product = g.multiply_async(
+        d.clone(),
+        d.clone(),
+        d.clone(),
+        a_at_4.clone().into(),
+        b64.clone().into(),
+        JsValue::UNDEFINED,
+    );
+    let with_plain = g.multiply_async(
+        d.clone(),
+        d.clone(),
+        d,
+        js(&a),
+        plain.clone().into(),
+        JsValue::UNDEFINED,
+    );
+    let lengths: Vec<f32> = a.iter().map(|v| (v * 8.0).round().abs()).collect();
+    let lengths_js = js_sys::Float32Array::from(&lengths[..]);
+    let min_plus = g.square_async(
+        num(n as f64),
+        lengths_js.clone().into(),
+        options(&[("semiring", "min-plus")]),
+    );
+    let big = 1024usize;
+    let m = uniform(7, big * big)
+        .iter()
+        .map(|v| (v * 2.0).round())
+        .collect::<Vec<f32>>();
+    let m_js = js_sys::Float32Array::from(&m[..]);
+    let (ones, col) = (
+        vec![1.0f32; big],
+        js_sys::Float32Array::from(&vec![1.0f32; big][..]),
+    );
+    let outer = g.multiply_async(
+        num(big as f64),
+        num(1.0),
+        num(big as f64),
+        m_js.subarray(0, big as u32).into(),
+        col.clone().into(),
+        JsValue::UNDEFINED,
+    );
+    for array in [&a_at_4, &lengths_js, &m_js, &col] {
+        array.fill(0.0, 0, array.length());
+    }
+    b64.fill(0.0, 0, b64.length());
+    plain.fill(&JsValue::from(0.0), 0, plain.length());
+    let ab = reference::multiply(Ordinary, n, n, n, &to_f64(&a), &to_f64(&b));
+    assert_close(
+        "square",
+        &resolve(square).await,
+        &reference::square(Ordinary, n, &to_f64(&a)),
+        FROBENIUS_TOL,
+    );
+    assert_close(
+        "A·B (B a Float64Array)",
+        &resolve(product).await,
+        &ab,
+        FROBENIUS_TOL,
+    );
+    assert_close(
+        "A·B (B a plain array)",
+        &resolve(with_plain).await,
+        &ab,
+        FROBENIUS_TOL,
+    );
+    let want = reference::square(gpgpu_matrix::Semiring::MinPlus, n, &to_f64(&lengths));
+    assert_eq!(to_f64(&resolve(min_plus).await), want, "min-plus square");
+    let want = reference::multiply(Ordinary, big, 1, big, &to_f64(&m[..big]), &to_f64(&ones));
+    assert_eq!(to_f64(&resolve(outer).await), want, "a 4 MiB outer product");
 }
 
 /// readAsync and statsAsync of 'latest', then more passes before either is awaited:

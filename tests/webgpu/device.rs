@@ -514,3 +514,67 @@ async fn large_transfers_reuse_their_staging_buffers_with_fresh_data() {
     g.trim();
     assert!(buffers() < counts[0], "trim() drops the kept buffers");
 }
+
+#[wasm_bindgen_test]
+async fn nudged_readbacks_resolve_and_the_nudging_stops_when_nothing_waits() {
+    // `webgpu::nudge` is on for hardware adapters only; forced on here. While a read
+    // waits the loop runs; once nothing waits it stops on its next turn. 1024 × 1024
+    // comes back in 4 parts (`read_parts`), 33 × 33 and 1 × 1 in one.
+    let g = Gpgpu::create(gpgpu_matrix::CreateOptions {
+        backend: gpgpu_matrix::BackendChoice::WebGpu,
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let nudging = || g.engine().webgpu().unwrap().nudging();
+    assert_eq!(nudging(), (false, false), "off on a software adapter");
+    g.engine().webgpu().unwrap().set_nudging(true);
+    let options = Default::default();
+    for n in [1usize, 33, 1024] {
+        let m: Vec<f32> = uniform(n as u32, n * n)
+            .iter()
+            .map(|v| (v * 2.0).round())
+            .collect();
+        let read = g.square_async(n, &m, &options);
+        let (got, running) = futures_join(read, async {
+            sleep(0).await;
+            nudging().1
+        })
+        .await;
+        let want = reference::square(Semiring::Ordinary, n, &to_f64(&m));
+        assert_eq!(to_f64(&got.unwrap()), want, "n = {n}");
+        if n == 1024 {
+            assert!(running, "the loop ran while n = 1024 was read");
+        }
+    }
+    sleep(20).await;
+    assert_eq!(nudging(), (true, false), "stopped once nothing waits");
+}
+
+/// Both futures, polled together (the first is the library's wait).
+async fn futures_join<A, B>(
+    a: impl std::future::Future<Output = A>,
+    b: impl std::future::Future<Output = B>,
+) -> (A, B) {
+    let mut a = std::pin::pin!(a);
+    let mut b = std::pin::pin!(b);
+    let (mut ra, mut rb) = (None, None);
+    std::future::poll_fn(|cx| {
+        if ra.is_none() {
+            if let std::task::Poll::Ready(v) = a.as_mut().poll(cx) {
+                ra = Some(v);
+            }
+        }
+        if rb.is_none() {
+            if let std::task::Poll::Ready(v) = b.as_mut().poll(cx) {
+                rb = Some(v);
+            }
+        }
+        match ra.is_some() && rb.is_some() {
+            true => std::task::Poll::Ready(()),
+            false => std::task::Poll::Pending,
+        }
+    })
+    .await;
+    (ra.unwrap(), rb.unwrap())
+}

@@ -1,0 +1,169 @@
+//! Nudges Chrome's GPU process while the page waits for a readback's map.
+//!
+//! Chrome resolves `mapAsync` (and error scopes) only when its GPU process next looks
+//! for finished work, which it does on a timer of 1–2 ms unless commands arrive. So a
+//! small readback waited 1–3 ms after the GPU had finished, in two modes about 2 ms
+//! apart. Measured on the H200 (`bench/probes/pipelined.html`, bench/NOTES.md "A
+//! single product's waits"): an empty `queue.submit([])` sent from a MessageChannel
+//! loop while the page waits took a raw upload-copy-readback at n = 512 from 3.5 to
+//! 1.3 ms and at 1024 from 4.6 to 2.3 ms.
+//!
+//! Nudges must not come faster than the GPU process takes them: one every loop turn,
+//! or every 0.05 ms, left it seconds behind (a product after such waits took 100+ ms
+//! instead of 2). So each nudge is an empty error scope, which the GPU process
+//! answers on the device's timeline (not after the queue's work), and the next is sent
+//! only once the last is answered, and at least `EVERY_MS` later: as fast as this
+//! machine's GPU process goes, never faster. A software adapter's "GPU process" is
+//! busy computing on the same cores, so engines there leave nudging off.
+
+use std::cell::{Cell, RefCell};
+use std::rc::{Rc, Weak};
+
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{GpuDevice, GpuErrorFilter, MessageChannel, MessagePort, Performance};
+
+/// The least time between two nudges, in ms (besides the last being answered).
+const EVERY_MS: f64 = 0.1;
+
+/// The loop of one device: runs while anything waits, then stops until the next wait.
+pub struct Nudger(Rc<State>);
+
+struct State {
+    device: GpuDevice,
+    /// A nudge whose answer has not come back: the next waits for it.
+    in_flight: Cell<bool>,
+    on_answer: RefCell<Option<Closure<dyn FnMut(JsValue)>>>,
+    enabled: Cell<bool>,
+    waiting: Cell<usize>,
+    running: Cell<bool>,
+    /// When the last nudge was sent (`performance.now()`).
+    last: Cell<f64>,
+    performance: Option<Performance>,
+    /// The loop's two ends: `send` posts to `receive`, whose handler nudges and posts
+    /// again. None where MessageChannel is missing (the loop is then off).
+    ports: Option<(MessagePort, MessagePort)>,
+    on_message: RefCell<Option<Closure<dyn FnMut()>>>,
+}
+
+/// One wait in progress; the loop stops when the last is dropped.
+pub struct Waiting(Option<Rc<State>>);
+
+impl Nudger {
+    pub fn new(device: GpuDevice) -> Nudger {
+        let ports = MessageChannel::new().ok().map(|c| (c.port1(), c.port2()));
+        let state = Rc::new(State {
+            device,
+            in_flight: Cell::new(false),
+            on_answer: RefCell::new(None),
+            enabled: Cell::new(false),
+            waiting: Cell::new(0),
+            running: Cell::new(false),
+            last: Cell::new(f64::NEG_INFINITY),
+            // `performance` of the window or the worker.
+            performance: js_sys::Reflect::get(&js_sys::global(), &"performance".into())
+                .ok()
+                .and_then(|p| p.dyn_into::<Performance>().ok()),
+            ports,
+            on_message: RefCell::new(None),
+        });
+        if let Some((receive, _)) = &state.ports {
+            // Weak: the state owns the handler, so a strong reference would keep both.
+            let weak: Weak<State> = Rc::downgrade(&state);
+            let handler = Closure::<dyn FnMut()>::new(move || {
+                if let Some(s) = weak.upgrade() {
+                    s.turn();
+                }
+            });
+            receive.set_onmessage(Some(handler.as_ref().unchecked_ref()));
+            *state.on_message.borrow_mut() = Some(handler);
+            let weak: Weak<State> = Rc::downgrade(&state);
+            let answer = Closure::<dyn FnMut(JsValue)>::new(move |_| {
+                if let Some(s) = weak.upgrade() {
+                    s.in_flight.set(false);
+                }
+            });
+            *state.on_answer.borrow_mut() = Some(answer);
+        }
+        Nudger(state)
+    }
+
+    /// Turns nudging on or off (off: waits cost nothing extra).
+    pub fn set_enabled(&self, on: bool) {
+        self.0.enabled.set(on);
+    }
+
+    pub fn enabled(&self) -> bool {
+        self.0.enabled.get()
+    }
+
+    /// Whether the loop is running now (tests check that it stops).
+    pub fn running(&self) -> bool {
+        self.0.running.get()
+    }
+
+    /// Starts a wait: the loop runs until every `Waiting` is dropped.
+    pub fn wait(&self) -> Waiting {
+        let s = &self.0;
+        if !s.enabled.get() || s.ports.is_none() || s.performance.is_none() {
+            return Waiting(None);
+        }
+        s.waiting.set(s.waiting.get() + 1);
+        if !s.running.replace(true) {
+            s.post();
+        }
+        Waiting(Some(s.clone()))
+    }
+}
+
+impl State {
+    /// One turn of the loop: a nudge if the last was answered and at least
+    /// `EVERY_MS` ago, then the next turn as a new task, so that the page's own tasks
+    /// (the map's resolution among them) run in between.
+    fn turn(&self) {
+        if self.waiting.get() == 0 {
+            self.running.set(false);
+            return;
+        }
+        let now = self.performance.as_ref().map_or(0.0, |p| p.now());
+        if !self.in_flight.get() && now - self.last.get() >= EVERY_MS {
+            self.last.set(now);
+            // An empty error scope: a command that the GPU process answers on the
+            // device's timeline, not after the queue's work, so that its answer says the
+            // GPU process has taken the nudge, and the next one waits for it.
+            self.device.push_error_scope(GpuErrorFilter::Validation);
+            let answered = js_sys::Promise::from(JsValue::from(self.device.pop_error_scope()));
+            if let Some(answer) = self.on_answer.borrow().as_ref() {
+                self.in_flight.set(true);
+                let _ = answered.then2(answer, answer);
+            }
+        }
+        self.post();
+    }
+
+    fn post(&self) {
+        if let Some((_, send)) = &self.ports {
+            if send.post_message(&JsValue::UNDEFINED).is_err() {
+                self.running.set(false);
+            }
+        }
+    }
+}
+
+impl Drop for State {
+    fn drop(&mut self) {
+        if let Some((receive, send)) = &self.ports {
+            receive.set_onmessage(None);
+            receive.close();
+            send.close();
+        }
+    }
+}
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        if let Some(s) = &self.0 {
+            s.waiting.set(s.waiting.get().saturating_sub(1));
+        }
+    }
+}

@@ -1,0 +1,77 @@
+// The arrays that WebGPU readbacks hand to the caller, made ahead of time in a Web
+// Worker. A new ArrayBuffer's memory is mapped in page by page on its first write;
+// on the H200 machine that ran at about 2.5 GB/s on the page's thread, 25 ms of a
+// single product's 67 at n = 4096 (bench/NOTES.md, "A single product's waits").
+// Here a worker makes each array and writes one byte of every page, then transfers
+// it (no copy): the page's thread gets arrays whose memory is already there. The
+// worker makes the next array of a size when one is taken, so calls of one size
+// after the first find one ready; a size with none ready is made on the page's
+// thread, as before.
+
+const SOURCE = `
+onmessage = (event) => {
+  const bytes = event.data;
+  const buffer = new ArrayBuffer(bytes);
+  const u8 = new Uint8Array(buffer);
+  for (let i = 0; i < bytes; i += 4096) u8[i] = 0;
+  postMessage(buffer, [buffer]);
+};
+`;
+
+let url = null;
+
+export class OutputArrays {
+  // `mostBytes`: the most that ready arrays may hold together (the oldest go first).
+  constructor(mostBytes) {
+    this.most = mostBytes;
+    this.worker = null;
+    this.failed = false;
+    this.ready = []; // ArrayBuffers, oldest first
+    this.asked = new Map(); // bytes → arrays the worker is making
+  }
+
+  // A new ArrayBuffer of `bytes` with its memory mapped in, or undefined where none
+  // is ready; either way the worker makes the next one of this size.
+  take(bytes) {
+    const i = this.ready.findIndex((b) => b.byteLength === bytes);
+    const buffer = i >= 0 ? this.ready.splice(i, 1)[0] : undefined;
+    this.ask(bytes);
+    return buffer;
+  }
+
+  ask(bytes) {
+    if (this.failed || (this.asked.get(bytes) || 0) > 0 || this.ready.some((b) => b.byteLength === bytes)) return;
+    try {
+      this.worker ??= this.spawn();
+    } catch {
+      // No workers here (a Content-Security-Policy without blob: in worker-src):
+      // arrays are made on the page's thread.
+      this.failed = true;
+      return;
+    }
+    this.asked.set(bytes, 1);
+    this.worker.postMessage(bytes);
+  }
+
+  spawn() {
+    url ??= URL.createObjectURL(new Blob([SOURCE], { type: 'text/javascript' }));
+    const w = new Worker(url);
+    w.onmessage = (event) => {
+      const buffer = event.data;
+      this.asked.delete(buffer.byteLength);
+      this.ready.push(buffer);
+      let held = this.ready.reduce((sum, b) => sum + b.byteLength, 0);
+      while (held > this.most && this.ready.length) held -= this.ready.shift().byteLength;
+    };
+    w.onerror = (e) => { e.preventDefault(); this.close(); this.failed = true; };
+    return w;
+  }
+
+  // Ends the worker and drops the ready arrays (trim, free, a replaced device).
+  close() {
+    this.worker?.terminate();
+    this.worker = null;
+    this.ready = [];
+    this.asked.clear();
+  }
+}
