@@ -26,6 +26,10 @@ use web_sys::{GpuDevice, GpuErrorFilter, MessageChannel, MessagePort, Performanc
 /// The least time between two nudges, in ms (besides the last being answered).
 const EVERY_MS: f64 = 0.1;
 
+/// What the loop's port calls each turn, and what a nudge's answer calls.
+type OnMessage = Closure<dyn FnMut()>;
+type OnAnswer = Closure<dyn FnMut(JsValue)>;
+
 /// The loop of one device: runs while anything waits, then stops until the next wait.
 pub struct Nudger(Rc<State>);
 
@@ -33,7 +37,7 @@ struct State {
     device: GpuDevice,
     /// A nudge whose answer has not come back: the next waits for it.
     in_flight: Cell<bool>,
-    on_answer: RefCell<Option<Closure<dyn FnMut(JsValue)>>>,
+    on_answer: RefCell<Option<OnAnswer>>,
     enabled: Cell<bool>,
     waiting: Cell<usize>,
     running: Cell<bool>,
@@ -43,7 +47,7 @@ struct State {
     /// The loop's two ends: `send` posts to `receive`, whose handler nudges and posts
     /// again. None where MessageChannel is missing (the loop is then off).
     ports: Option<(MessagePort, MessagePort)>,
-    on_message: RefCell<Option<Closure<dyn FnMut()>>>,
+    on_message: RefCell<Option<OnMessage>>,
 }
 
 /// One wait in progress; the loop stops when the last is dropped.
@@ -70,7 +74,7 @@ impl Nudger {
         if let Some((receive, _)) = &state.ports {
             // Weak: the state owns the handler, so a strong reference would keep both.
             let weak: Weak<State> = Rc::downgrade(&state);
-            let handler = Closure::<dyn FnMut()>::new(move || {
+            let handler = OnMessage::new(move || {
                 if let Some(s) = weak.upgrade() {
                     s.turn();
                 }
@@ -78,7 +82,7 @@ impl Nudger {
             receive.set_onmessage(Some(handler.as_ref().unchecked_ref()));
             *state.on_message.borrow_mut() = Some(handler);
             let weak: Weak<State> = Rc::downgrade(&state);
-            let answer = Closure::<dyn FnMut(JsValue)>::new(move |_| {
+            let answer = OnAnswer::new(move |_| {
                 if let Some(s) = weak.upgrade() {
                     s.in_flight.set(false);
                 }
