@@ -23,12 +23,21 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{GpuDevice, GpuErrorFilter, MessageChannel, MessagePort, Performance};
 
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    /// A promise, for `then` with a plain function (js-sys's `then2` takes closures
+    /// that the caller keeps).
+    type Answer;
+
+    #[wasm_bindgen(method)]
+    fn then(this: &Answer, resolve: &JsValue, reject: &JsValue);
+}
+
 /// The least time between two nudges, in ms (besides the last being answered).
 const EVERY_MS: f64 = 0.1;
 
-/// What the loop's port calls each turn, and what a nudge's answer calls.
+/// What the loop's port calls each turn.
 type OnMessage = Closure<dyn FnMut()>;
-type OnAnswer = Closure<dyn FnMut(JsValue)>;
 
 /// The loop of one device: runs while anything waits, then stops until the next wait.
 pub struct Nudger(Rc<State>);
@@ -37,7 +46,8 @@ struct State {
     device: GpuDevice,
     /// A nudge whose answer has not come back: the next waits for it.
     in_flight: Cell<bool>,
-    on_answer: RefCell<Option<OnAnswer>>,
+    /// Where each nudge's answer handler reaches the state (`turn`).
+    weak: Weak<State>,
     enabled: Cell<bool>,
     waiting: Cell<usize>,
     running: Cell<bool>,
@@ -56,10 +66,10 @@ pub struct Waiting(Option<Rc<State>>);
 impl Nudger {
     pub fn new(device: GpuDevice) -> Nudger {
         let ports = MessageChannel::new().ok().map(|c| (c.port1(), c.port2()));
-        let state = Rc::new(State {
+        let state = Rc::new_cyclic(|weak| State {
             device,
             in_flight: Cell::new(false),
-            on_answer: RefCell::new(None),
+            weak: weak.clone(),
             enabled: Cell::new(false),
             waiting: Cell::new(0),
             running: Cell::new(false),
@@ -81,13 +91,6 @@ impl Nudger {
             });
             receive.set_onmessage(Some(handler.as_ref().unchecked_ref()));
             *state.on_message.borrow_mut() = Some(handler);
-            let weak: Weak<State> = Rc::downgrade(&state);
-            let answer = OnAnswer::new(move |_| {
-                if let Some(s) = weak.upgrade() {
-                    s.in_flight.set(false);
-                }
-            });
-            *state.on_answer.borrow_mut() = Some(answer);
         }
         Nudger(state)
     }
@@ -137,10 +140,17 @@ impl State {
             // GPU process has taken the nudge, and the next one waits for it.
             self.device.push_error_scope(GpuErrorFilter::Validation);
             let answered = js_sys::Promise::from(JsValue::from(self.device.pop_error_scope()));
-            if let Some(answer) = self.on_answer.borrow().as_ref() {
-                self.in_flight.set(true);
-                let _ = answered.then2(answer, answer);
-            }
+            // A handler of its own, freed when it runs: the answer may come after the
+            // engine (and this state) is gone, and a handler dropped with the state
+            // then threw "closure invoked after being dropped", an unhandled rejection.
+            let weak = self.weak.clone();
+            let answer: JsValue = Closure::<dyn FnMut(JsValue)>::once_into_js(move |_: JsValue| {
+                if let Some(s) = weak.upgrade() {
+                    s.in_flight.set(false);
+                }
+            });
+            self.in_flight.set(true);
+            answered.unchecked_ref::<Answer>().then(&answer, &answer);
         }
         self.post();
     }

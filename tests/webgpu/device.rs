@@ -578,3 +578,45 @@ async fn futures_join<A, B>(
     .await;
     (ra.unwrap(), rb.unwrap())
 }
+
+/// Records the page's unhandled rejections from now on (and keeps them off the
+/// console); `rejections()` reads what came since.
+fn record_rejections() -> impl Fn() -> Vec<String> {
+    js_sys::Function::new_no_args(
+        "globalThis.__gpgpuRejections = []; \
+         globalThis.__gpgpuOnRejection ??= (addEventListener('unhandledrejection', (e) => { \
+           globalThis.__gpgpuRejections.push(String(e.reason)); e.preventDefault(); }), true);",
+    )
+    .call0(&JsValue::NULL)
+    .unwrap();
+    || {
+        let got = Reflect::get(&js_sys::global(), &"__gpgpuRejections".into()).unwrap();
+        js_sys::Array::from(&got)
+            .iter()
+            .map(|r| r.as_string().unwrap_or_default())
+            .collect()
+    }
+}
+
+#[wasm_bindgen_test]
+async fn an_engine_dropped_with_a_nudge_unanswered_leaves_no_error() {
+    // The loop sends nudges until the read resolves, so the last one's answer is
+    // usually still on its way when a caller frees the Gpgpu right after its result:
+    // that answer once called a handler dropped with the engine, and "closure invoked
+    // after being dropped" came back as an unhandled rejection.
+    let rejections = record_rejections();
+    let m: Vec<f32> = uniform(3, 64 * 64);
+    for _ in 0..8 {
+        let g = Gpgpu::create(gpgpu_matrix::CreateOptions {
+            backend: gpgpu_matrix::BackendChoice::WebGpu,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+        g.engine().webgpu().unwrap().set_nudging(true);
+        g.square_async(64, &m, &Default::default()).await.unwrap();
+        drop(g);
+    }
+    sleep(200).await;
+    assert_eq!(rejections(), Vec::<String>::new());
+}
