@@ -106,6 +106,17 @@ impl Buffer {
 
     /// Writes a JavaScript array's floats at byte `offset` through the queue.
     pub fn write_js(&self, offset: u64, data: &js_sys::Float32Array) -> Result<()> {
+        // writeBuffer refuses a view of a resizable ArrayBuffer or a growable
+        // SharedArrayBuffer (a TypeError, "must not be resizable"); such a view goes
+        // through a fixed copy (small: larger uploads take the mapped range).
+        let copy;
+        let data = match resizable(&data.buffer()) {
+            true => {
+                copy = js_sys::Float32Array::new(data);
+                &copy
+            }
+            false => data,
+        };
         self.gpu
             .queue()
             .write_buffer_with_f64_and_buffer_source(&self.raw, offset as f64, data.unchecked_ref())
@@ -143,6 +154,16 @@ impl Drop for Buffer {
         self.raw.destroy();
         self.gpu.adjust(|c| c.buffers -= 1);
     }
+}
+
+/// Whether an ArrayBuffer is `resizable` or a SharedArrayBuffer `growable`.
+fn resizable(buffer: &wasm_bindgen::JsValue) -> bool {
+    ["resizable", "growable"].iter().any(|key| {
+        js_sys::Reflect::get(buffer, &(*key).into())
+            .ok()
+            .and_then(|v| v.as_bool())
+            == Some(true)
+    })
 }
 
 /// Whether `bytes` fit one buffer the kernels bind on a device with `limits`:

@@ -20,6 +20,7 @@ macro_rules! run_tests {
             async_errors_reject_the_promise,
             two_async_calls_in_flight_at_once_both_resolve,
             a_call_reads_its_arrays_before_it_returns,
+            arrays_over_resizable_and_shared_buffers_are_read,
             a_read_gives_the_matrix_as_it_was_when_asked_for,
             a_run_steps_pass_by_pass_with_stats_and_timers,
             stats_count_nan_and_infinity,
@@ -271,6 +272,83 @@ pub async fn a_call_reads_its_arrays_before_it_returns(backend: Backend) {
     assert_eq!(to_f64(&resolve(min_plus).await), want, "min-plus square");
     let want = reference::multiply(Ordinary, big, 1, big, &to_f64(&m[..big]), &to_f64(&ones));
     assert_eq!(to_f64(&resolve(outer).await), want, "a 4 MiB outer product");
+}
+
+/// Float32Arrays over a resizable ArrayBuffer (a view of fixed length, and one that
+/// tracks the buffer's length) and over a SharedArrayBuffer (a shared WebAssembly
+/// memory's, there without cross-origin isolation) are read as any other array.
+/// WebGPU's writeBuffer refuses views of resizable buffers ("must not be resizable"),
+/// which the caller's array once met as it was: WEBGPU_ERROR.
+pub async fn arrays_over_resizable_and_shared_buffers_are_read(backend: Backend) {
+    let g = js_on(backend).await;
+    let n = 5usize;
+    let (a, b) = (uniform(8, n * n), uniform(9, n * n));
+    let make = |body: &str| -> js_sys::Float32Array {
+        js_sys::Function::new_with_args("a", body)
+            .call1(&JsValue::NULL, &js_sys::Float32Array::from(&a[..]))
+            .unwrap()
+            .into()
+    };
+    let arrays = [
+        (
+            "a fixed-length view of a resizable ArrayBuffer",
+            make(
+                "const b = new ArrayBuffer(a.byteLength, { maxByteLength: 4 * a.byteLength }); \
+                 const v = new Float32Array(b, 0, a.length); v.set(a); return v;",
+            ),
+        ),
+        (
+            "a length-tracking view of a resizable ArrayBuffer",
+            make(
+                "const b = new ArrayBuffer(a.byteLength, { maxByteLength: 4 * a.byteLength }); \
+                 const v = new Float32Array(b); v.set(a); return v;",
+            ),
+        ),
+        (
+            "a view of a SharedArrayBuffer",
+            make(
+                "const m = new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true }); \
+                 const v = new Float32Array(m.buffer, 64, a.length); v.set(a); return v;",
+            ),
+        ),
+    ];
+    let d = || num(n as f64);
+    let want_square = reference::square(Ordinary, n, &to_f64(&a));
+    let want_ab = reference::multiply(Ordinary, n, n, n, &to_f64(&a), &to_f64(&b));
+    for (what, array) in arrays {
+        let square = g.square_async(d(), array.clone().into(), JsValue::UNDEFINED);
+        let product = g.multiply_async(
+            d(),
+            d(),
+            d(),
+            array.clone().into(),
+            js(&b),
+            JsValue::UNDEFINED,
+        );
+        let mut run = g
+            .start_square(d(), array.clone().into(), JsValue::UNDEFINED)
+            .unwrap_or_else(|e| panic!("startSquare of {what}: {e:?}"));
+        run.step(JsValue::UNDEFINED).unwrap();
+        let stepped = read(&mut run, "latest").await;
+        array.fill(0.0, 0, array.length());
+        let square = settle(square).await;
+        let square = floats(&square.unwrap_or_else(|e| panic!("square of {what}: {e:?}")));
+        assert_close(
+            &format!("square of {what}"),
+            &square,
+            &want_square,
+            FROBENIUS_TOL,
+        );
+        let product = settle(product).await;
+        let product = floats(&product.unwrap_or_else(|e| panic!("A·B of {what}: {e:?}")));
+        assert_close(&format!("A·B of {what}"), &product, &want_ab, FROBENIUS_TOL);
+        assert_close(
+            &format!("a run of {what}"),
+            &stepped,
+            &want_square,
+            FROBENIUS_TOL,
+        );
+    }
 }
 
 /// readAsync and statsAsync of 'latest', then more passes before either is awaited:
