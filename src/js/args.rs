@@ -78,11 +78,17 @@ pub(crate) fn held_checked(value: &JsValue, direct: bool) -> Result<Held> {
         Some(a) => a.clone(),
         None => Float32Array::new(value),
     };
-    let memory = wasm_bindgen::memory().unchecked_into::<js_sys::WebAssembly::Memory>();
-    if Object::is(&array.buffer(), &memory.buffer()) {
+    if over_wasm_memory(&array) {
         return copy_checked(value).map(Held::Wasm);
     }
     Ok(Held::Js(array))
+}
+
+/// Whether `array` views WebAssembly memory itself (which growing that memory
+/// detaches).
+fn over_wasm_memory(array: &Float32Array) -> bool {
+    let memory = wasm_bindgen::memory().unchecked_into::<js_sys::WebAssembly::Memory>();
+    Object::is(&array.buffer(), &memory.buffer())
 }
 
 /// The float32 copy of an array [`array_len`] has accepted (and [`check_copies`]
@@ -113,6 +119,16 @@ pub(crate) fn copy_checked(value: &JsValue) -> Result<Vec<f32>> {
 /// `what` names the copy (an argument, a readback).
 pub(crate) fn copy_f32(array: &Float32Array, what: impl FnOnce() -> String) -> Result<Vec<f32>> {
     let len = array.length() as usize;
+    // An array over wasm memory itself is detached if making the room grows memory
+    // (copy_to_uninit then found it empty and panicked): copied in JavaScript first.
+    let copy;
+    let array = match over_wasm_memory(array) {
+        true => {
+            copy = array.slice(0, len as u32);
+            &copy
+        }
+        false => array,
+    };
     let mut v = crate::error::room(len, what)?;
     // Copied into the reserved room as it is: zero-filling it first (resize) was a
     // second pass over the bytes, 64 MiB at n = 4096.

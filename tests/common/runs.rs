@@ -21,6 +21,7 @@ macro_rules! run_tests {
             two_async_calls_in_flight_at_once_both_resolve,
             a_call_reads_its_arrays_before_it_returns,
             arrays_over_resizable_and_shared_buffers_are_read,
+            an_array_over_wasm_memory_is_read_when_its_copy_grows_memory,
             a_read_gives_the_matrix_as_it_was_when_asked_for,
             a_run_steps_pass_by_pass_with_stats_and_timers,
             stats_count_nan_and_infinity,
@@ -349,6 +350,57 @@ pub async fn arrays_over_resizable_and_shared_buffers_are_read(backend: Backend)
             FROBENIUS_TOL,
         );
     }
+}
+
+/// A Float32Array over WebAssembly memory itself (a page may make one from the
+/// `memory` that the module's init returns) whose copy grows that memory: growing
+/// detaches the array's buffer, so the copy made after room for it was asked for
+/// found an empty array and panicked (copy_to_uninit's length assertion). Every free
+/// chunk of a MiB or more is taken first, so that the call's copy must grow memory.
+pub async fn an_array_over_wasm_memory_is_read_when_its_copy_grows_memory(backend: Backend) {
+    let g = js_on(backend).await;
+    let (rows, inner) = (16usize, 1usize << 16);
+    let buffer = || {
+        wasm_bindgen::memory()
+            .unchecked_into::<js_sys::WebAssembly::Memory>()
+            .buffer()
+    };
+    let size = || {
+        buffer()
+            .unchecked_into::<js_sys::ArrayBuffer>()
+            .byte_length()
+    };
+    let ones = js_sys::Float32Array::from(&vec![1.0f32; inner][..]);
+    let mut held: Vec<Vec<u8>> = Vec::new();
+    let start = size();
+    while size() == start {
+        held.push(Vec::with_capacity(1 << 20));
+    }
+    let a: Vec<f32> = (0..rows * inner)
+        .map(|i| (i % 4 + i / inner) as f32)
+        .collect();
+    // SAFETY: the view is handed to the call at once, which copies it.
+    let view = unsafe { js_sys::Float32Array::view(&a) };
+    let before = buffer();
+    let product = g.multiply_async(
+        num(rows as f64),
+        num(inner as f64),
+        num(1.0),
+        view.into(),
+        ones.into(),
+        JsValue::UNDEFINED,
+    );
+    let grew = !Object::is(&before, &buffer());
+    let got = resolve(product).await;
+    drop(held);
+    assert!(
+        grew,
+        "the call's copy grew wasm memory (the case checked here)"
+    );
+    let want: Vec<f32> = (0..rows)
+        .map(|r| (inner / 4 * 6 + r * inner) as f32)
+        .collect();
+    assert_eq!(got, want);
 }
 
 /// readAsync and statsAsync of 'latest', then more passes before either is awaited:
