@@ -19,6 +19,11 @@ onmessage = (event) => {
 `;
 
 let url = null;
+// Set when a worker could not be made or could not start (a Content-Security-Policy
+// without blob: in worker-src): every OutputArrays of the page then makes arrays on
+// the page's thread. Each new try was another CSP violation on the console (and in
+// the site's CSP reports), after every trim(), new Gpgpu and replaced device.
+let blocked = false;
 
 export class OutputArrays {
   // `mostBytes`: the most that ready arrays may hold together (the oldest go first).
@@ -40,13 +45,13 @@ export class OutputArrays {
   }
 
   ask(bytes) {
-    if (this.failed || (this.asked.get(bytes) || 0) > 0 || this.ready.some((b) => b.byteLength === bytes)) return;
+    if (blocked || this.failed || (this.asked.get(bytes) || 0) > 0 || this.ready.some((b) => b.byteLength === bytes)) return;
     try {
       this.worker ??= this.spawn();
     } catch {
-      // No workers here (a Content-Security-Policy without blob: in worker-src):
+      // No workers here (none in this scope, or Trusted Types refusing the URL):
       // arrays are made on the page's thread.
-      this.failed = true;
+      blocked = true;
       return;
     }
     this.asked.set(bytes, 1);
@@ -63,7 +68,14 @@ export class OutputArrays {
       let held = this.ready.reduce((sum, b) => sum + b.byteLength, 0);
       while (held > this.most && this.ready.length) held -= this.ready.shift().byteLength;
     };
-    w.onerror = (e) => { e.preventDefault(); this.close(); this.failed = true; };
+    // A worker that could not load (CSP) fires a plain Event; one whose script threw
+    // (no memory for an array) an ErrorEvent, which ends this worker only.
+    w.onerror = (e) => {
+      e.preventDefault();
+      if (typeof ErrorEvent !== 'function' || !(e instanceof ErrorEvent)) blocked = true;
+      this.close();
+      this.failed = true;
+    };
     return w;
   }
 
