@@ -67,11 +67,7 @@ pub(crate) fn matrix_held(name: &str, value: &JsValue, direct: bool) -> Result<H
 /// array over wasm memory is copied all the same: the upload may allocate there,
 /// which would detach it.
 pub(crate) fn held_checked(value: &JsValue, direct: bool) -> Result<Held> {
-    let empty = Reflect::get(value, &"length".into())
-        .ok()
-        .and_then(|l| l.as_f64())
-        == Some(0.0);
-    if !direct || empty {
+    if !direct || empty_array(value) {
         return copy_checked(value).map(Held::Wasm);
     }
     let array = match value.dyn_ref::<Float32Array>() {
@@ -82,6 +78,14 @@ pub(crate) fn held_checked(value: &JsValue, direct: bool) -> Result<Held> {
         return copy_checked(value).map(Held::Wasm);
     }
     Ok(Held::Js(array))
+}
+
+/// Whether an array argument's `length` reads 0.
+fn empty_array(value: &JsValue) -> bool {
+    Reflect::get(value, &"length".into())
+        .ok()
+        .and_then(|l| l.as_f64())
+        == Some(0.0)
 }
 
 /// Whether `array` views WebAssembly memory itself (which growing that memory
@@ -96,11 +100,7 @@ fn over_wasm_memory(array: &Float32Array) -> bool {
 /// memory, so the copy's room is asked for without aborting: OUT_OF_MEMORY, not the
 /// trap (RuntimeError: unreachable) after which the library was unusable.
 pub(crate) fn copy_checked(value: &JsValue) -> Result<Vec<f32>> {
-    let empty = Reflect::get(value, &"length".into())
-        .ok()
-        .and_then(|l| l.as_f64())
-        == Some(0.0);
-    if empty {
+    if empty_array(value) {
         // An empty view may be out of bounds of a shrunk resizable buffer, which
         // TypedArray.prototype.set and the typed arrays' constructors refuse with a
         // TypeError; there is nothing to copy.
