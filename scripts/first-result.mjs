@@ -14,7 +14,7 @@
 // since a size-optimised build could slow it where the page's first result would not show it.
 import { copyFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { launchBrowser, openPage, ROOT, startServer } from '../tests/e2e/harness.mjs';
+import { CHROMIUM_ARGS, launchBrowser, openPage, ROOT, startServer } from '../tests/e2e/harness.mjs';
 
 const args = process.argv.slice(2);
 let runs = 7;
@@ -41,7 +41,7 @@ function stamp() {
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 const server = await startServer();
-const browser = await launchBrowser();
+const browser = await launchBrowser(CHROMIUM_ARGS); // as a visitor's page composites
 const FILES = ['gpgpu_matrix.js', 'gpgpu_matrix_bg.wasm'];
 const target = (f) => join(ROOT, 'www', 'pkg', f);
 const saved = (f) => `${target(f)}.first-result-saved`;
