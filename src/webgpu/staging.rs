@@ -1,11 +1,12 @@
 //! Mappable buffers kept for reuse by transfers, as TF.js keeps its staging buffers.
-//! Measured on the H100 (bench/NOTES.md, "Kept staging buffers"): from 8 MB up, a
-//! MAP_WRITE buffer written while mapped and then copied on the GPU uploads 1.4–3×
-//! faster than `queue.writeBuffer`, which moves the bytes through fresh shared memory on
-//! every call, while at 1–4 MB it is slower, so smaller uploads keep `writeBuffer`. A
-//! readback maps kept MAP_READ buffers at every size (one per part: `GpuRead`): a new
-//! buffer per read cost a single product 0.7 ms at n = 512 and 0.6 ms at 1024 in the
-//! library's own calls.
+//! Uploads of 1 MiB or more are written into a MAP_WRITE buffer while it is mapped and
+//! copied on the GPU: on the H200, with the readback's waits nudged, `queue.writeBuffer`
+//! took 0.34–0.40 ms of the page's thread for 1 MiB and the mapped copy 0.15 ms, and a
+//! single product at n = 512 went from 1.4–1.6 to 1.0–1.1 ms (bench/NOTES.md, "Results
+//! made two ahead, uploads mapped from 1 MiB"). From 8 MB up it was 1.4–3× faster than
+//! `writeBuffer` on the H100 before that ("Kept staging buffers"). A readback maps kept
+//! MAP_READ buffers at every size (one per part: `GpuRead`): a new buffer per read cost
+//! a single product 0.7 ms at n = 512 and 0.6 ms at 1024 in the library's own calls.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -19,7 +20,7 @@ use super::{Buffer, Gpu};
 use crate::error::Result;
 
 /// Uploads of at least this many bytes go through kept buffers.
-pub const POOLED_FROM: u64 = 8 << 20;
+pub const POOLED_FROM: u64 = 1 << 20;
 /// Buffers kept for uploads and for readbacks (a run reads matrices in up to 8 parts,
 /// statistics and heatmap pixels: several sizes), and the total size each way (the
 /// oldest go first).

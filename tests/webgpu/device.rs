@@ -468,7 +468,7 @@ async fn a_buffer_the_gpu_cannot_hold_is_out_of_memory_and_the_next_call_works()
 
 #[wasm_bindgen_test]
 async fn large_transfers_reuse_their_staging_buffers_with_fresh_data() {
-    // From 8 MiB on, uploads go through kept mapped buffers and readbacks through kept
+    // From 1 MiB on, uploads go through kept mapped buffers and readbacks through kept
     // read buffers (src/webgpu/staging.rs). A = 2048 × 1024 (8 MiB up) times a column,
     // and a column times a row (8 MiB back), with new integers each round: a kept
     // buffer holding the last round's data would give a wrong answer.
