@@ -528,6 +528,9 @@ impl GpuEngine {
 
     /// Uploads a row-major matrix.
     pub fn upload(&mut self, shape: Shape, data: &[f32]) -> Result<GpuMatrix> {
+        // The upload is sized by the shape: longer data threw a RangeError into a mapped
+        // range, shorter left the rest of a kept buffer as it was.
+        shape::check_len("data", shape, data.len())?;
         self.upload_with(shape, |target| match target {
             Target::Mapped(range) => {
                 // SAFETY: the view is used at once, with no allocation in between; made
@@ -544,6 +547,7 @@ impl GpuEngine {
     /// Uploads the caller's JavaScript array as it is, with no copy into wasm memory
     /// (`engine::input`).
     pub fn upload_js(&mut self, shape: Shape, data: &js_sys::Float32Array) -> Result<GpuMatrix> {
+        shape::check_len("data", shape, data.length() as usize)?;
         self.upload_with(shape, |target| match target {
             Target::Mapped(range) => {
                 range.set(data, 0);

@@ -620,3 +620,31 @@ async fn an_engine_dropped_with_a_nudge_unanswered_leaves_no_error() {
     sleep(200).await;
     assert_eq!(rejections(), Vec::<String>::new());
 }
+
+#[wasm_bindgen_test]
+async fn the_engines_own_uploads_refuse_data_of_another_length() {
+    // GpuEngine::upload and upload_js are public. Data longer than the shape threw a
+    // RangeError through the call (the mapped range of 8 MiB and more is sized by
+    // the shape), and shorter data left the rest of a kept buffer as it was.
+    let g = Gpgpu::create(gpgpu_matrix::CreateOptions {
+        backend: gpgpu_matrix::BackendChoice::WebGpu,
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let mut engine = g.engine();
+    let e = engine.webgpu().unwrap();
+    for shape in [Shape::new(2, 2), Shape::new(1024, 2048)] {
+        for len in [shape.len() - 1, shape.len() + 1] {
+            let data = vec![1.0f32; len];
+            match e.upload(shape, &data) {
+                Err(GpgpuError::BadLength { .. }) => {}
+                other => panic!("upload of {len} numbers: {:?}", other.map(|_| ())),
+            }
+            match e.upload_js(shape, &js_sys::Float32Array::from(&data[..])) {
+                Err(GpgpuError::BadLength { .. }) => {}
+                other => panic!("upload_js of {len} numbers: {:?}", other.map(|_| ())),
+            }
+        }
+    }
+}
