@@ -67,6 +67,7 @@ pub(crate) fn matrix_held(name: &str, value: &JsValue, direct: bool) -> Result<H
 /// array over wasm memory is copied all the same: the upload may allocate there,
 /// which would detach it.
 pub(crate) fn held_checked(value: &JsValue, direct: bool) -> Result<Held> {
+    let value = &source(value);
     if !direct || empty_array(value) {
         return copy_checked(value).map(Held::Wasm);
     }
@@ -91,8 +92,65 @@ fn empty_array(value: &JsValue) -> bool {
 /// Whether `array` views WebAssembly memory itself (which growing that memory
 /// detaches).
 fn over_wasm_memory(array: &Float32Array) -> bool {
+    views_wasm_memory(array)
+}
+
+/// [`over_wasm_memory`] for any typed array.
+fn views_wasm_memory(value: &JsValue) -> bool {
     let memory = wasm_bindgen::memory().unchecked_into::<js_sys::WebAssembly::Memory>();
-    Object::is(&array.buffer(), &memory.buffer())
+    let buffer = Reflect::get(value, &"buffer".into()).unwrap_or(JsValue::UNDEFINED);
+    Object::is(&buffer, &memory.buffer())
+}
+
+thread_local! {
+    /// Arrays over WebAssembly memory itself, each with the copy JavaScript made of it
+    /// when [`array_len`] read it: a call reads its arrays one after another, and
+    /// one's copy into wasm memory may grow that memory, which detaches such a view
+    /// before it is read (the second array of a call then read as detached). Kept
+    /// until the current task's microtasks: a call reads its arrays before it returns,
+    /// and a later call must read the array as it is then.
+    static SLICED: std::cell::RefCell<Option<js_sys::WeakMap>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The array a call reads for `value`: the copy [`array_len`] made of an array over
+/// wasm memory, if that array has been detached since, else `value`.
+pub(crate) fn source(value: &JsValue) -> JsValue {
+    let copy = SLICED.with(|m| match (m.borrow().as_ref(), value.dyn_ref::<Object>()) {
+        (Some(m), Some(key)) if detached(value) => m.get(key),
+        _ => JsValue::UNDEFINED,
+    });
+    if copy.is_undefined() {
+        value.clone()
+    } else {
+        copy
+    }
+}
+
+/// Copies a typed array over wasm memory in JavaScript, before the call allocates
+/// anything (see [`SLICED`]).
+fn slice_if_over_wasm_memory(value: &JsValue) {
+    if !views_wasm_memory(value) {
+        return;
+    }
+    let slice = Reflect::get(value, &"slice".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        .and_then(|f| f.call0(value).ok());
+    let Some(copy) = slice else { return };
+    SLICED.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.is_none() {
+            // Dropped once this task's synchronous work (the call) is over.
+            let clear = Closure::once_into_js(|| SLICED.with(|m| m.borrow_mut().take()));
+            if let Ok(queue) = Reflect::get(&js_sys::global(), &"queueMicrotask".into()) {
+                let _ = queue
+                    .unchecked_into::<Function>()
+                    .call1(&JsValue::UNDEFINED, &clear);
+            }
+        }
+        m.get_or_insert_with(js_sys::WeakMap::new)
+            .set(value.unchecked_ref(), &copy);
+    });
 }
 
 /// The float32 copy of an array [`array_len`] has accepted (and [`check_copies`]
@@ -100,6 +158,7 @@ fn over_wasm_memory(array: &Float32Array) -> bool {
 /// memory, so the copy's room is asked for without aborting: OUT_OF_MEMORY, not the
 /// trap (RuntimeError: unreachable) after which the library was unusable.
 pub(crate) fn copy_checked(value: &JsValue) -> Result<Vec<f32>> {
+    let value = &source(value);
     if empty_array(value) {
         // An empty view may be out of bounds of a shrunk resizable buffer, which
         // TypedArray.prototype.set and the typed arrays' constructors refuse with a
@@ -158,6 +217,9 @@ fn detached(value: &JsValue) -> bool {
 /// without copying it, so that a call can check it first; anything else is
 /// BAD_ARGUMENT naming what it is.
 pub(crate) fn array_len(name: &str, value: &JsValue) -> Result<usize> {
+    // Read a second time (a check, then the copy) after another array's copy grew
+    // memory: the copy made the first time.
+    let value = &source(value);
     let bad = |detail: String| GpgpuError::BadArgument {
         name: name.into(),
         detail,
@@ -195,6 +257,7 @@ pub(crate) fn array_len(name: &str, value: &JsValue) -> Result<usize> {
                  a copy (array.slice())"
             )));
         }
+        slice_if_over_wasm_memory(value);
         return Ok(length());
     }
     Err(bad(format!(

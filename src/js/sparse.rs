@@ -16,7 +16,7 @@ use wasm_bindgen_futures::future_to_promise;
 
 use super::args::{
     array_len, check_copies, copy_checked, count_option, known_keys, matrix_arg, number_arg,
-    number_option, set, to_js_error,
+    number_option, set, source, to_js_error,
 };
 use super::{JsGpgpu, JsResult};
 use crate::apps::eigen::EigenPair;
@@ -95,10 +95,13 @@ fn lookup(name: &str, value: &JsValue) -> Result<Rc<Csr>> {
 /// An array of whole numbers 0 ..= u32::MAX (a Uint32Array, another numeric typed
 /// array or an array of numbers).
 fn index_arg(name: &str, value: &JsValue) -> Result<Vec<u32>> {
-    if let Some(a) = value.dyn_ref::<Uint32Array>() {
+    if value.is_instance_of::<Uint32Array>() {
         // array_len refuses a detached one, whose copy would throw a TypeError.
         let len = array_len(name, value)?;
         check_copies("this call", &[(name, len, 4)])?;
+        // One over wasm memory is read from its copy in JavaScript: to_vec's room may
+        // grow that memory, which detached it (to_vec then panicked).
+        let a: Uint32Array = source(value).unchecked_into();
         return Ok(if len == 0 { Vec::new() } else { a.to_vec() });
     }
     let v = f64_arg(name, value)?;
@@ -149,7 +152,7 @@ fn f64_arg(name: &str, value: &JsValue) -> Result<Vec<f64>> {
         // constructor would throw a TypeError; there is nothing to copy.
         return Ok(Vec::new());
     }
-    Ok(Float64Array::new(value).to_vec())
+    Ok(Float64Array::new(&source(value)).to_vec())
 }
 
 fn dims(rows: &JsValue, cols: &JsValue) -> Result<(usize, usize)> {

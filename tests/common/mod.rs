@@ -764,3 +764,27 @@ pub fn pixel(c: &web_sys::HtmlCanvasElement, x: i32, y: i32) -> [u8; 4] {
     let d = ctx.get_image_data(x, y, 1, 1).unwrap().data();
     [d[0], d[1], d[2], d[3]]
 }
+
+/// WebAssembly memory's current ArrayBuffer (a new one each time the memory grows).
+pub fn wasm_memory_buffer() -> JsValue {
+    wasm_bindgen::memory()
+        .unchecked_into::<js_sys::WebAssembly::Memory>()
+        .buffer()
+}
+
+/// Allocations that have just made WebAssembly memory grow, so that the next
+/// large allocation grows it again (detaching views over the old buffer); drop them
+/// after the call under test.
+pub fn memory_just_grown() -> Vec<Vec<u8>> {
+    let size = || {
+        wasm_memory_buffer()
+            .unchecked_into::<js_sys::ArrayBuffer>()
+            .byte_length()
+    };
+    let mut held: Vec<Vec<u8>> = Vec::new();
+    let start = size();
+    while size() == start {
+        held.push(Vec::with_capacity(1 << 20));
+    }
+    held
+}

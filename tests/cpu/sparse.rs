@@ -32,3 +32,37 @@ async fn the_bench_timings_take_their_counts_as_javascript_does() {
     let e = timing::stream(&h, (1 << 27) + 1, 1).await;
     assert_error(e, "BAD_ARGUMENT", "at most 2^27 entries");
 }
+
+/// Csr.fromArrays given a Uint32Array over wasm memory itself: the index copy's room
+/// grows that memory, which detached the view before it was read (`to_vec` then
+/// panicked). Read from a copy made in JavaScript first, as matrix arguments are. No
+/// GPU is involved: the CPU suite alone runs it.
+#[wasm_bindgen_test::wasm_bindgen_test]
+async fn csr_indices_over_wasm_memory_are_read_when_their_copy_grows_memory() {
+    use gpgpu_matrix::js::sparse::JsCsr;
+    use js_sys::Object;
+    use wasm_bindgen::JsCast;
+    let nnz = 1usize << 20;
+    let held = memory_just_grown();
+    let columns: Vec<u32> = (0..nnz as u32).map(|i| i % 7).collect();
+    let values = js_sys::Float32Array::new_with_length(nnz as u32);
+    values.fill(1.0, 0, nnz as u32);
+    let offsets = js_sys::Uint32Array::from(&[0u32, nnz as u32][..]);
+    // SAFETY: the view is handed to the call at once, which copies it.
+    let view = unsafe { js_sys::Uint32Array::view(&columns) };
+    let before = wasm_memory_buffer();
+    let csr = JsCsr::from_arrays(
+        num(1.0),
+        num(7.0),
+        values.into(),
+        view.into(),
+        offsets.into(),
+    );
+    let grew = !Object::is(&before, &wasm_memory_buffer());
+    drop(held);
+    assert!(grew, "the copy grew wasm memory (the case checked here)");
+    let csr = csr.expect("fromArrays takes the view");
+    assert!(js_sys::Uint32Array::new(&prop(&csr, "columns")).to_vec() == columns);
+    let free: js_sys::Function = prop(&csr, "free").unchecked_into();
+    free.call0(&csr).unwrap();
+}
