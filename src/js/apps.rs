@@ -18,8 +18,8 @@ use crate::apps::inverse::{self, InverseMethod, Stopping};
 use crate::apps::jacobi::{self, JacobiSettings, MAX_ITERATIONS};
 use crate::error::{GpgpuError, Result};
 use crate::js::args::{
-    count_option, matrix_arg, number_arg, number_option, options_with, positive_option, set,
-    string_option, to_js_error,
+    count_option, matrix_arg, matrix_pair, number_arg, number_option, options_with,
+    positive_option, set, string_option, to_js_error,
 };
 use crate::js::{JsGpgpu, JsResult};
 use crate::kernels::Backend;
@@ -264,7 +264,7 @@ mod read {
         options: &JsValue,
     ) -> Result<Job> {
         let n = g.dim("n", number_arg("n", n)?)?;
-        let (a, b) = (matrix_arg("a", a)?, matrix_arg("b", b)?);
+        let (a, b) = matrix_pair(("a", a), ("b", b))?;
         let opts = options_with(options, &["epsilon", "maxIterations", "recordEvery"])?;
         let epsilon = positive_option(options, "options", "epsilon")?.unwrap_or(1e-6);
         let settings = JacobiSettings {

@@ -38,6 +38,18 @@ pub(crate) fn matrix_arg(name: &str, value: &JsValue) -> Result<Vec<f32>> {
     copy_checked(value)
 }
 
+/// Two matrix arguments, both lengths read (and their copies' sizes checked
+/// together) before either is copied: the first's copy may grow wasm memory, which
+/// detaches the second where it views that memory (see [`source`]).
+pub(crate) fn matrix_pair(
+    (a_name, a): (&str, &JsValue),
+    (b_name, b): (&str, &JsValue),
+) -> Result<(Vec<f32>, Vec<f32>)> {
+    let (la, lb) = (array_len(a_name, a)?, array_len(b_name, b)?);
+    check_copies("this call", &[(a_name, la, 4), (b_name, lb, 4)])?;
+    Ok((copy_checked(a)?, copy_checked(b)?))
+}
+
 /// A matrix argument as a call holds it until its upload: the caller's own
 /// Float32Array where the upload happens during the call on WebGPU
 /// (`crate::engine::input`), else a copy in wasm memory.
@@ -96,52 +108,68 @@ fn over_wasm_memory(array: &Float32Array) -> bool {
 }
 
 /// [`over_wasm_memory`] for any typed array.
-fn views_wasm_memory(value: &JsValue) -> bool {
-    let memory = wasm_bindgen::memory().unchecked_into::<js_sys::WebAssembly::Memory>();
+pub(crate) fn views_wasm_memory(value: &JsValue) -> bool {
     let buffer = Reflect::get(value, &"buffer".into()).unwrap_or(JsValue::UNDEFINED);
-    Object::is(&buffer, &memory.buffer())
+    Object::is(&buffer, &wasm_memory_buffer())
 }
 
 thread_local! {
-    /// Arrays over WebAssembly memory itself, each with the copy JavaScript made of it
-    /// when [`array_len`] read it: a call reads its arrays one after another, and
-    /// one's copy into wasm memory may grow that memory, which detaches such a view
-    /// before it is read (the second array of a call then read as detached). Kept
-    /// until the current task's microtasks: a call reads its arrays before it returns,
-    /// and a later call must read the array as it is then.
-    static SLICED: std::cell::RefCell<Option<js_sys::WeakMap>> = const { std::cell::RefCell::new(None) };
+    /// Where each array over WebAssembly memory itself lies in that memory (`[byte
+    /// offset, length, constructor]`), noted when [`array_len`] read it: a call reads
+    /// its arrays one after another, and one's copy into wasm memory may grow that
+    /// memory, which detaches the others' views before they are read (the second
+    /// array of a call then read as detached). Growing never moves the bytes, so a
+    /// detached one is read as the same bytes in memory's new buffer, as they are
+    /// then. Dropped at the end of the task's synchronous work.
+    static VIEWS: std::cell::RefCell<Option<js_sys::WeakMap>> = const { std::cell::RefCell::new(None) };
 }
 
-/// The array a call reads for `value`: the copy [`array_len`] made of an array over
-/// wasm memory, if that array has been detached since, else `value`.
+/// The array a call reads for `value`: where it views wasm memory and growing that
+/// memory has detached it since [`array_len`] read it, the same bytes in memory's
+/// buffer now; else `value`.
 pub(crate) fn source(value: &JsValue) -> JsValue {
-    let copy = SLICED.with(|m| match (m.borrow().as_ref(), value.dyn_ref::<Object>()) {
-        (Some(m), Some(key)) if detached(value) => m.get(key),
+    if !detached(value) {
+        return value.clone();
+    }
+    let place = VIEWS.with(|m| match (m.borrow().as_ref(), value.dyn_ref::<Object>()) {
+        (Some(m), Some(key)) => m.get(key),
         _ => JsValue::UNDEFINED,
     });
-    if copy.is_undefined() {
-        value.clone()
-    } else {
-        copy
-    }
+    let Some(place) = place.dyn_ref::<Array>() else {
+        return value.clone();
+    };
+    let args = Array::of3(&wasm_memory_buffer(), &place.get(0), &place.get(1));
+    place
+        .get(2)
+        .dyn_into::<Function>()
+        .ok()
+        .and_then(|ctor| Reflect::construct(&ctor, &args).ok())
+        .unwrap_or_else(|| value.clone())
 }
 
-/// Copies a typed array over wasm memory in JavaScript, before the call allocates
-/// anything (see [`SLICED`]).
-fn slice_if_over_wasm_memory(value: &JsValue) {
+fn wasm_memory_buffer() -> JsValue {
+    wasm_bindgen::memory()
+        .unchecked_into::<js_sys::WebAssembly::Memory>()
+        .buffer()
+}
+
+/// Notes where a typed array over wasm memory lies in it (see [`VIEWS`]).
+fn note_view(value: &JsValue, len: usize) {
     if !views_wasm_memory(value) {
         return;
     }
-    let slice = Reflect::get(value, &"slice".into())
-        .ok()
-        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
-        .and_then(|f| f.call0(value).ok());
-    let Some(copy) = slice else { return };
-    SLICED.with(|m| {
+    let (Ok(offset), Ok(ctor)) = (
+        Reflect::get(value, &"byteOffset".into()),
+        Reflect::get(value, &"constructor".into()),
+    ) else {
+        return;
+    };
+    let place = Array::of3(&offset, &(len as f64).into(), &ctor);
+    VIEWS.with(|m| {
         let mut m = m.borrow_mut();
         if m.is_none() {
             // Dropped once this task's synchronous work (the call) is over.
-            let clear = Closure::once_into_js(|| SLICED.with(|m| m.borrow_mut().take()));
+            let clear = Closure::once_into_js(|| VIEWS.with(|m| m.borrow_mut().take()));
             if let Ok(queue) = Reflect::get(&js_sys::global(), &"queueMicrotask".into()) {
                 let _ = queue
                     .unchecked_into::<Function>()
@@ -149,7 +177,7 @@ fn slice_if_over_wasm_memory(value: &JsValue) {
             }
         }
         m.get_or_insert_with(js_sys::WeakMap::new)
-            .set(value.unchecked_ref(), &copy);
+            .set(value.unchecked_ref(), &place);
     });
 }
 
@@ -177,17 +205,19 @@ pub(crate) fn copy_checked(value: &JsValue) -> Result<Vec<f32>> {
 /// (`crate::error::room`): OUT_OF_MEMORY where memory cannot give it, not a trap.
 /// `what` names the copy (an argument, a readback).
 pub(crate) fn copy_f32(array: &Float32Array, what: impl FnOnce() -> String) -> Result<Vec<f32>> {
-    let len = array.length() as usize;
     // An array over wasm memory itself is detached if making the room grows memory
-    // (copy_to_uninit then found it empty and panicked): copied in JavaScript first.
+    // (copy_to_uninit then found it empty and panicked): copied in JavaScript first,
+    // by the constructor, which reads the array's own slots (a subclass's slice() that
+    // returned something else had failed an assertion: RuntimeError: unreachable).
     let copy;
     let array = match over_wasm_memory(array) {
         true => {
-            copy = array.slice(0, len as u32);
+            copy = Float32Array::new(array);
             &copy
         }
         false => array,
     };
+    let len = array.length() as usize;
     let mut v = crate::error::room(len, what)?;
     // Copied into the reserved room as it is: zero-filling it first (resize) was a
     // second pass over the bytes, 64 MiB at n = 4096.
@@ -218,7 +248,7 @@ fn detached(value: &JsValue) -> bool {
 /// BAD_ARGUMENT naming what it is.
 pub(crate) fn array_len(name: &str, value: &JsValue) -> Result<usize> {
     // Read a second time (a check, then the copy) after another array's copy grew
-    // memory: the copy made the first time.
+    // memory: where its bytes lie.
     let value = &source(value);
     let bad = |detail: String| GpgpuError::BadArgument {
         name: name.into(),
@@ -257,8 +287,9 @@ pub(crate) fn array_len(name: &str, value: &JsValue) -> Result<usize> {
                  a copy (array.slice())"
             )));
         }
-        slice_if_over_wasm_memory(value);
-        return Ok(length());
+        let len = length();
+        note_view(value, len);
+        return Ok(len);
     }
     Err(bad(format!(
         "expected a row-major Float32Array (or another numeric typed array, or an array \

@@ -6,7 +6,7 @@ use js_sys::{Float32Array, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-use super::args::{matrix_arg, number_arg, to_js_error};
+use super::args::{matrix_arg, matrix_pair, number_arg, to_js_error};
 use super::{JsGpgpu, JsResult};
 use crate::batched::products;
 use crate::error::Result;
@@ -37,12 +37,8 @@ fn product_args(
         batched::side("cols", number_arg("cols", cols)?)?,
     ];
     products::check_product(&g.gpu.engine(), count, dims)?;
-    Ok(ProductArgs {
-        count,
-        dims,
-        a: matrix_arg("a", a)?,
-        b: matrix_arg("b", b)?,
-    })
+    let (a, b) = matrix_pair(("a", a), ("b", b))?;
+    Ok(ProductArgs { count, dims, a, b })
 }
 
 /// The arguments of a batched power, read and checked.

@@ -9,7 +9,7 @@ use wasm_bindgen::convert::TryFromJsValue;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-use super::args::{matrix_arg, number_arg, parse_options, set, to_js_error, unknown_key};
+use super::args::{matrix_pair, number_arg, parse_options, set, to_js_error, unknown_key};
 use super::{JsGpgpu, JsResult};
 use crate::api::Handle;
 use crate::devices::{Devices, Ratios, Split};
@@ -219,13 +219,8 @@ impl JsDevices {
             ];
             split_keys(&options)?;
             let opts = parse_options(&options, &["ratios"], true)?;
-            Ok((
-                dims,
-                matrix_arg("a", &a)?,
-                matrix_arg("b", &b)?,
-                ratios_option(&options)?,
-                opts,
-            ))
+            let (a, b) = matrix_pair(("a", &a), ("b", &b))?;
+            Ok((dims, a, b, ratios_option(&options)?, opts))
         };
         let args = read();
         let devices = self.inner.clone();

@@ -8,7 +8,7 @@ use wasm_bindgen_futures::future_to_promise;
 
 use crate::blocks::mesh::{self, MeshRun};
 use crate::error::Result;
-use crate::js::args::{matrix_arg, number_arg, set, to_js_error};
+use crate::js::args::{matrix_pair, number_arg, set, to_js_error};
 use crate::js::JsGpgpu;
 use crate::plan::mesh::{mesh_side, Algorithm, Index, MeshStep};
 
@@ -90,7 +90,8 @@ impl JsGpgpu {
         let read = || -> Result<_> {
             let n = self.gpu.dim("n", number_arg("n", n)?)?;
             let q = mesh_side(number_arg("q", q)?, n)?;
-            Ok((n, matrix_arg("a", a)?, matrix_arg("b", b)?, q))
+            let (a, b) = matrix_pair(("a", a), ("b", b))?;
+            Ok((n, a, b, q))
         };
         let args = read();
         let handle = self.gpu.handle();

@@ -16,7 +16,7 @@ use wasm_bindgen_futures::future_to_promise;
 
 use super::args::{
     array_len, check_copies, copy_checked, count_option, known_keys, matrix_arg, number_arg,
-    number_option, set, source, to_js_error,
+    number_option, set, source, to_js_error, views_wasm_memory,
 };
 use super::{JsGpgpu, JsResult};
 use crate::apps::eigen::EigenPair;
@@ -99,9 +99,13 @@ fn index_arg(name: &str, value: &JsValue) -> Result<Vec<u32>> {
         // array_len refuses a detached one, whose copy would throw a TypeError.
         let len = array_len(name, value)?;
         check_copies("this call", &[(name, len, 4)])?;
-        // One over wasm memory is read from its copy in JavaScript: to_vec's room may
-        // grow that memory, which detached it (to_vec then panicked).
-        let a: Uint32Array = source(value).unchecked_into();
+        // One over wasm memory is copied in JavaScript first: to_vec's room may grow
+        // that memory, which detached it (to_vec then panicked).
+        let a = source(value);
+        let a: Uint32Array = match views_wasm_memory(&a) {
+            true => Uint32Array::new(&a),
+            false => a.unchecked_into(),
+        };
         return Ok(if len == 0 { Vec::new() } else { a.to_vec() });
     }
     let v = f64_arg(name, value)?;

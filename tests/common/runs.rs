@@ -22,6 +22,7 @@ macro_rules! run_tests {
             a_call_reads_its_arrays_before_it_returns,
             arrays_over_resizable_and_shared_buffers_are_read,
             an_array_over_wasm_memory_is_read_when_its_copy_grows_memory,
+            a_second_array_over_wasm_memory_is_read_as_it_is_after_the_first_grows_memory,
             a_read_gives_the_matrix_as_it_was_when_asked_for,
             a_run_steps_pass_by_pass_with_stats_and_timers,
             stats_count_nan_and_infinity,
@@ -396,6 +397,62 @@ pub async fn an_array_over_wasm_memory_is_read_when_its_copy_grows_memory(backen
         .map(|r| (inner / 4 * 6 + r * inner) as f32)
         .collect();
     assert_eq!(got, want);
+}
+
+/// jacobiAsync read A in full before B's length, so A's copy, growing wasm memory,
+/// detached a B over that memory (BAD_ARGUMENT "detached"). And a call that failed
+/// after reading B must not leave the next call (same task, B changed since) reading
+/// B as it was: B is read where it lies in memory, as it is then.
+pub async fn a_second_array_over_wasm_memory_is_read_as_it_is_after_the_first_grows_memory(
+    backend: Backend,
+) {
+    let g = js_on(backend).await;
+    let n = 1024usize;
+    let mut identity = vec![0.0f32; n * n];
+    for i in 0..n {
+        identity[i * n + i] = 1.0;
+    }
+    let mut b = vec![1.0f32; n];
+    let held = memory_just_grown();
+    // SAFETY: the views are handed to the calls at once, which read them; `b` is
+    // written only between the calls.
+    let (a_view, b_view) = unsafe {
+        (
+            js_sys::Float32Array::view(&identity),
+            js_sys::Float32Array::view(&b),
+        )
+    };
+    // Reads B's length, then refuses A·B (B has n numbers, not n·2).
+    let refused = g.multiply_async(
+        num(n as f64),
+        num(n as f64),
+        num(2.0),
+        a_view.clone().into(),
+        b_view.clone().into(),
+        JsValue::UNDEFINED,
+    );
+    for v in b.iter_mut() {
+        *v = 7.0;
+    }
+    let before = wasm_memory_buffer();
+    let solved = g.jacobi_async(
+        num(n as f64),
+        a_view.into(),
+        b_view.into(),
+        JsValue::UNDEFINED,
+    );
+    let grew = !Object::is(&before, &wasm_memory_buffer());
+    drop(held);
+    assert!(settle(refused).await.is_err());
+    let x = floats(&prop(
+        &settle(solved).await.expect("jacobiAsync takes both views"),
+        "x",
+    ));
+    assert!(
+        grew || backend == Backend::WebGpu,
+        "A's copy grew wasm memory (the case checked here)"
+    );
+    assert_eq!(x, vec![7.0; n]);
 }
 
 /// readAsync and statsAsync of 'latest', then more passes before either is awaited:
