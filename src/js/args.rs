@@ -87,7 +87,7 @@ pub(crate) fn held_checked(value: &JsValue, direct: bool) -> Result<Held> {
         Some(a) => a.clone(),
         None => Float32Array::new(value),
     };
-    if over_wasm_memory(&array) {
+    if views_wasm_memory(&array) {
         return copy_checked(value).map(Held::Wasm);
     }
     Ok(Held::Js(array))
@@ -101,13 +101,8 @@ fn empty_array(value: &JsValue) -> bool {
         == Some(0.0)
 }
 
-/// Whether `array` views WebAssembly memory itself (which growing that memory
+/// Whether a typed array views WebAssembly memory itself (which growing that memory
 /// detaches).
-fn over_wasm_memory(array: &Float32Array) -> bool {
-    views_wasm_memory(array)
-}
-
-/// [`over_wasm_memory`] for any typed array.
 pub(crate) fn views_wasm_memory(value: &JsValue) -> bool {
     let buffer = Reflect::get(value, &"buffer".into()).unwrap_or(JsValue::UNDEFINED);
     Object::is(&buffer, &wasm_memory_buffer())
@@ -210,7 +205,7 @@ pub(crate) fn copy_f32(array: &Float32Array, what: impl FnOnce() -> String) -> R
     // by the constructor, which reads the array's own slots (a subclass's slice() that
     // returned something else had failed an assertion: RuntimeError: unreachable).
     let copy;
-    let array = match over_wasm_memory(array) {
+    let array = match views_wasm_memory(array) {
         true => {
             copy = Float32Array::new(array);
             &copy

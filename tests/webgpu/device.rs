@@ -520,12 +520,7 @@ async fn nudged_readbacks_resolve_and_the_nudging_stops_when_nothing_waits() {
     // `webgpu::nudge` is on for hardware adapters only; forced on here. While a read
     // waits the loop runs; once nothing waits it stops on its next turn. 1024 × 1024
     // comes back in 4 parts (`read_parts`), 33 × 33 and 1 × 1 in one.
-    let g = Gpgpu::create(gpgpu_matrix::CreateOptions {
-        backend: gpgpu_matrix::BackendChoice::WebGpu,
-        ..Default::default()
-    })
-    .await
-    .unwrap();
+    let g = on(Backend::WebGpu).await;
     let nudging = || g.engine().webgpu().unwrap().nudging();
     assert_eq!(nudging(), (false, false), "off on a software adapter");
     g.engine().webgpu().unwrap().set_nudging(true);
@@ -607,12 +602,7 @@ async fn an_engine_dropped_with_a_nudge_unanswered_leaves_no_error() {
     let rejections = record_rejections();
     let m: Vec<f32> = uniform(3, 64 * 64);
     for _ in 0..8 {
-        let g = Gpgpu::create(gpgpu_matrix::CreateOptions {
-            backend: gpgpu_matrix::BackendChoice::WebGpu,
-            ..Default::default()
-        })
-        .await
-        .unwrap();
+        let g = on(Backend::WebGpu).await;
         g.engine().webgpu().unwrap().set_nudging(true);
         g.square_async(64, &m, &Default::default()).await.unwrap();
         drop(g);
@@ -626,12 +616,7 @@ async fn the_engines_own_uploads_refuse_data_of_another_length() {
     // GpuEngine::upload and upload_js are public. Data longer than the shape threw a
     // RangeError through the call (the mapped range of 8 MiB and more is sized by
     // the shape), and shorter data left the rest of a kept buffer as it was.
-    let g = Gpgpu::create(gpgpu_matrix::CreateOptions {
-        backend: gpgpu_matrix::BackendChoice::WebGpu,
-        ..Default::default()
-    })
-    .await
-    .unwrap();
+    let g = on(Backend::WebGpu).await;
     let mut engine = g.engine();
     let e = engine.webgpu().unwrap();
     for shape in [Shape::new(2, 2), Shape::new(1024, 2048)] {
