@@ -92,10 +92,23 @@ test('a part pressed while RANSAC runs on its own waits for it: the products\' t
     watch('batched-products');
   });
   await p.locator('#batched-ransac').scrollIntoViewIfNeeded(); // RANSAC starts on its own
-  await p.waitForFunction(() => document.getElementById('batched-ransac').dataset.status === 'running', null, { polling: 10 });
-  await p.click('#batched-products-run');
-  assert.equal(await p.textContent('#batched-products-status'), 'Waiting for RANSAC to finish…');
-  assert.equal(await p.getAttribute('#batched-products', 'data-status'), 'running');
+  // The check that RANSAC runs, the press and the read of the products' status happen in
+  // one task of the page: RANSAC cannot finish between them (it did, between a
+  // waitForFunction and a click, in one slow run).
+  const pressed = await p.evaluate(() => new Promise((resolve) => {
+    const ransac = document.getElementById('batched-ransac');
+    const tick = () => {
+      if (ransac.dataset.status !== 'running') return setTimeout(tick, 5);
+      document.getElementById('batched-products-run').click();
+      resolve({
+        ransac: ransac.dataset.status,
+        status: document.getElementById('batched-products-status').textContent,
+        state: document.getElementById('batched-products').dataset.status,
+      });
+    };
+    tick();
+  }));
+  assert.deepEqual(pressed, { ransac: 'running', status: 'Waiting for RANSAC to finish…', state: 'running' });
   assert.equal(await p.isDisabled('#batched-products-run'), true, 'a second press does not queue a second run');
   assert.equal(await settled(p, 'batched-products', 60_000), 'done', await p.textContent('#batched-products-status'));
   assert.equal(await p.getAttribute('#batched-ransac', 'data-status'), 'done');
