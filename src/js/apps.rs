@@ -6,7 +6,7 @@
 use std::future::Future;
 use std::pin::Pin;
 
-use js_sys::{Array, Float32Array, Float64Array, Object, Promise, Reflect};
+use js_sys::{Array, Float32Array, Float64Array, Object, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
@@ -174,8 +174,7 @@ mod read {
         let n = g.dim("n", number_arg("n", n)?)?;
         let a = matrix_arg("a", a)?;
         let opts = options_with(options, &["method", "d", "maxDoublings", "patience"])?;
-        let method = match Reflect::get(options, &"method".into())
-            .ok()
+        let method = match Some(crate::js::guard::field(options, "options", "method")?)
             .filter(|v| !v.is_undefined())
         {
             None => InverseMethod::NewtonSchulz,

@@ -16,6 +16,8 @@ use crate::kernels::Kernel;
 use crate::plan::semiring::Semiring;
 use crate::plan::shape::MAX_ARRAY_BYTES;
 
+use super::guard;
+
 /// Converts a library error into a JS `Error` with `code` set.
 pub fn to_js_error(e: GpgpuError) -> JsValue {
     let err = js_sys::Error::new(&e.to_string());
@@ -35,7 +37,7 @@ pub(crate) fn set(obj: &Object, key: &str, value: impl Into<JsValue>) {
 pub(crate) fn matrix_arg(name: &str, value: &JsValue) -> Result<Vec<f32>> {
     let len = array_len(name, value)?;
     check_copies("this call", &[(name, len, 4)])?;
-    copy_checked(value)
+    copy_checked(name, value)
 }
 
 /// Two matrix arguments, both lengths read (and their copies' sizes checked
@@ -47,7 +49,7 @@ pub(crate) fn matrix_pair(
 ) -> Result<(Vec<f32>, Vec<f32>)> {
     let (la, lb) = (array_len(a_name, a)?, array_len(b_name, b)?);
     check_copies("this call", &[(a_name, la, 4), (b_name, lb, 4)])?;
-    Ok((copy_checked(a)?, copy_checked(b)?))
+    Ok((copy_checked(a_name, a)?, copy_checked(b_name, b)?))
 }
 
 /// A matrix argument as a call holds it until its upload: the caller's own
@@ -71,41 +73,58 @@ impl Held {
 pub(crate) fn matrix_held(name: &str, value: &JsValue, direct: bool) -> Result<Held> {
     let len = array_len(name, value)?;
     check_copies("this call", &[(name, len, 4)])?;
-    held_checked(value, direct)
+    held_checked(name, value, direct)
 }
 
 /// [`copy_checked`], or where `direct` the array as a Float32Array: the caller's
 /// own, or (another kind of array) its float32 conversion made in JavaScript. An
 /// array over wasm memory is copied all the same: the upload may allocate there,
 /// which would detach it.
-pub(crate) fn held_checked(value: &JsValue, direct: bool) -> Result<Held> {
+pub(crate) fn held_checked(name: &str, value: &JsValue, direct: bool) -> Result<Held> {
     let value = &source(value);
     if !direct || empty_array(value) {
-        return copy_checked(value).map(Held::Wasm);
+        return copy_checked(name, value).map(Held::Wasm);
     }
-    let array = match value.dyn_ref::<Float32Array>() {
-        Some(a) => a.clone(),
-        None => Float32Array::new(value),
-    };
+    let array = float32_of(name, value)?;
     if views_wasm_memory(&array) {
-        return copy_checked(value).map(Held::Wasm);
+        return copy_checked(name, value).map(Held::Wasm);
     }
     Ok(Held::Js(array))
 }
 
-/// Whether an array argument's `length` reads 0.
+/// An array argument as a Float32Array the library's own reads may use (see
+/// [`guard::plain`]): the caller's own where it is one, else its float32 conversion. A
+/// typed array converts from its internal slots; an array of numbers element by
+/// element, under [`guard::guarded`] (its getters or Proxy may throw).
+fn float32_of(name: &str, value: &JsValue) -> Result<Float32Array> {
+    if let Some(a) = guard::plain::<Float32Array>(value, "Float32Array") {
+        return Ok(a);
+    }
+    if guard::typed_tag(value).is_some() {
+        return Ok(Float32Array::new(value));
+    }
+    let value = value.clone();
+    guard::guarded(name, move || Ok(Float32Array::new(&value)))
+}
+
+/// Whether an array argument's length reads 0 (a typed array's own, not a getter of
+/// a subclass).
 fn empty_array(value: &JsValue) -> bool {
-    Reflect::get(value, &"length".into())
-        .ok()
-        .and_then(|l| l.as_f64())
-        == Some(0.0)
+    match guard::typed_length(value) {
+        Some(len) => len == 0,
+        None => {
+            Reflect::get(value, &"length".into())
+                .ok()
+                .and_then(|l| l.as_f64())
+                == Some(0.0)
+        }
+    }
 }
 
 /// Whether a typed array views WebAssembly memory itself (which growing that memory
 /// detaches).
 pub(crate) fn views_wasm_memory(value: &JsValue) -> bool {
-    let buffer = Reflect::get(value, &"buffer".into()).unwrap_or(JsValue::UNDEFINED);
-    Object::is(&buffer, &wasm_memory_buffer())
+    Object::is(&guard::typed_buffer(value), &wasm_memory_buffer())
 }
 
 thread_local! {
@@ -153,12 +172,10 @@ fn note_view(value: &JsValue, len: usize) {
     if !views_wasm_memory(value) {
         return;
     }
-    let (Ok(offset), Ok(ctor)) = (
-        Reflect::get(value, &"byteOffset".into()),
-        Reflect::get(value, &"constructor".into()),
-    ) else {
+    let Some(ctor) = guard::typed_constructor(value) else {
         return;
     };
+    let offset = guard::typed_byte_offset(value);
     let place = Array::of3(&offset, &(len as f64).into(), &ctor);
     VIEWS.with(|m| {
         let mut m = m.borrow_mut();
@@ -180,7 +197,7 @@ fn note_view(value: &JsValue, len: usize) {
 /// allowed). [`check_copies`] cannot see what the page's objects already hold in wasm
 /// memory, so the copy's room is asked for without aborting: OUT_OF_MEMORY, not the
 /// trap (RuntimeError: unreachable) after which the library was unusable.
-pub(crate) fn copy_checked(value: &JsValue) -> Result<Vec<f32>> {
+pub(crate) fn copy_checked(name: &str, value: &JsValue) -> Result<Vec<f32>> {
     let value = &source(value);
     if empty_array(value) {
         // An empty view may be out of bounds of a shrunk resizable buffer, which
@@ -188,10 +205,7 @@ pub(crate) fn copy_checked(value: &JsValue) -> Result<Vec<f32>> {
         // TypeError; there is nothing to copy.
         return Ok(Vec::new());
     }
-    let array = match value.dyn_ref::<Float32Array>() {
-        Some(a) => a.clone(),
-        None => Float32Array::new(value),
-    };
+    let array = float32_of(name, value)?;
     let len = array.length();
     copy_f32(&array, || format!("the copy of an array of {len} numbers"))
 }
@@ -230,7 +244,7 @@ pub(crate) fn copy_f32(array: &Float32Array, what: impl FnOnce() -> String) -> R
 /// `ArrayBuffer.prototype.detached` where the browser has it; elsewhere the copies skip
 /// an empty array, and a detached one reads as an array of length 0.
 fn detached(value: &JsValue) -> bool {
-    let buffer = Reflect::get(value, &"buffer".into()).unwrap_or(JsValue::UNDEFINED);
+    let buffer = guard::typed_buffer(value);
     buffer.is_instance_of::<js_sys::ArrayBuffer>()
         && Reflect::get(&buffer, &"detached".into())
             .ok()
@@ -249,30 +263,30 @@ pub(crate) fn array_len(name: &str, value: &JsValue) -> Result<usize> {
         name: name.into(),
         detail,
     };
-    let length = || {
-        Reflect::get(value, &"length".into())
-            .ok()
-            .and_then(|l| l.as_f64())
-            .map_or(0, |l| l as usize)
-    };
     if let Some(array) = value.dyn_ref::<Array>() {
-        // Float32Array.from would turn "1" into 1 and "x" into NaN without a word.
-        let at = array.find_index(&mut |v, _, _| v.as_f64().is_none());
-        if at >= 0 {
-            return Err(bad(format!(
-                "element {at} is {}, not a number; pass numbers (a Float32Array is fastest)",
-                js_kind(&array.get(at as u32))
-            )));
-        }
-        return Ok(length());
+        // Its elements' getters or its Proxy may run and throw: guarded.
+        let (array, name) = (array.clone(), name.to_string());
+        return guard::guarded(&name.clone(), move || {
+            // Float32Array.from would turn "1" into 1 and "x" into NaN without a word.
+            let at = array.find_index(&mut |v, _, _| v.as_f64().is_none());
+            if at >= 0 {
+                return Err(GpgpuError::BadArgument {
+                    name,
+                    detail: format!(
+                        "element {at} is {}, not a number; pass numbers (a Float32Array is \
+                         fastest)",
+                        js_kind(&array.get(at as u32))
+                    ),
+                });
+            }
+            Ok(array.length() as usize)
+        });
     }
     let kind = js_kind(value);
-    // BigInt arrays cannot convert to floats, and a DataView has no element type.
-    let numeric_view = js_sys::ArrayBuffer::is_view(value)
-        && !matches!(
-            kind.as_str(),
-            "a DataView" | "a BigInt64Array" | "a BigUint64Array"
-        );
+    // BigInt arrays cannot convert to floats, and a DataView has no element type (and
+    // no typed array's tag).
+    let numeric_view = guard::typed_tag(value)
+        .is_some_and(|tag| !matches!(tag.as_str(), "BigInt64Array" | "BigUint64Array"));
     if numeric_view {
         if detached(value) {
             return Err(bad(format!(
@@ -282,7 +296,7 @@ pub(crate) fn array_len(name: &str, value: &JsValue) -> Result<usize> {
                  a copy (array.slice())"
             )));
         }
-        let len = length();
+        let len = guard::typed_length(value).unwrap_or(0);
         note_view(value, len);
         return Ok(len);
     }
@@ -347,8 +361,10 @@ pub(crate) fn js_kind(value: &JsValue) -> String {
     let name = Some(value)
         .filter(|v| v.is_object())
         .and_then(|v| Reflect::get(v, &"constructor".into()).ok())
-        .and_then(|c| c.dyn_into::<Function>().ok())
-        .map(|c| String::from(c.name()))
+        .filter(|c| c.is_function())
+        // Read as a field: a class's own static `name` getter may throw.
+        .and_then(|c| Reflect::get(&c, &"name".into()).ok())
+        .and_then(|n| n.as_string())
         .filter(|n| !n.is_empty())
         .unwrap_or_else(|| value.js_typeof().as_string().unwrap_or_default());
     // "a Uint32Array": its U is said "you".
@@ -386,7 +402,7 @@ pub(crate) fn string_arg(name: &str, value: &JsValue, accepted: &str) -> Result<
 
 /// `options[key]`, read as [`string_arg`] reads an argument.
 pub(crate) fn string_option(obj: &JsValue, key: &str, accepted: &str) -> Result<String> {
-    let v = Reflect::get(obj, &key.into()).unwrap_or(JsValue::UNDEFINED);
+    let v = guard::field(obj, "options", key)?;
     string_arg(&format!("options.{key}"), &v, accepted)
 }
 
@@ -421,13 +437,11 @@ pub(crate) fn parse_options(
         return Ok(options);
     };
     let kernels = format!("'auto' or {}", kernel_names());
-    for key in Object::keys(obj).iter().filter_map(|k| k.as_string()) {
+    for key in guard::keys(obj, "options")? {
         // A key left undefined ({ kernel: opts.kernel }) is absent, as the d.ts's
         // `kernel?:` says and as every other option (maxTile, the applications' own,
         // Gpgpu.create's) reads it; a key this call does not take is refused all the same.
-        let given = !Reflect::get(value, &key.as_str().into())
-            .unwrap_or(JsValue::UNDEFINED)
-            .is_undefined();
+        let given = !guard::field(value, "options", &key)?.is_undefined();
         match key.as_str() {
             "kernel" if !given => {}
             "semiring" | "maxTile" if semiring_allowed && !given => {}
@@ -542,9 +556,8 @@ pub(crate) fn unknown_key(
     let Some(obj) = options_object(value, name, example)? else {
         return Ok(None);
     };
-    Ok(Object::keys(obj)
-        .iter()
-        .filter_map(|k| k.as_string())
+    Ok(guard::keys(obj, name)?
+        .into_iter()
         .find(|k| !known.contains(&k.as_str())))
 }
 
@@ -570,7 +583,7 @@ pub(crate) fn number_option(obj: &JsValue, key: &str) -> Result<Option<f64>> {
 
 /// `number_option` of the object an error names `what` (e.g. a heatmap's `style`).
 fn number_in(obj: &JsValue, what: &str, key: &str) -> Result<Option<f64>> {
-    let v = Reflect::get(obj, &key.into()).unwrap_or(JsValue::UNDEFINED);
+    let v = guard::field(obj, what, key)?;
     if v.is_undefined() || v.is_null() {
         return Ok(None);
     }

@@ -85,7 +85,7 @@ fn ratios_option(options: &JsValue) -> Result<Ratios> {
     if !options.is_object() {
         return Ok(Ratios::Auto);
     }
-    let v = Reflect::get(options, &"ratios".into()).unwrap_or(JsValue::UNDEFINED);
+    let v = super::guard::field(options, "options", "ratios")?;
     if v.is_undefined() || v.as_string().as_deref() == Some("auto") {
         return Ok(Ratios::Auto);
     }

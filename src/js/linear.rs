@@ -52,7 +52,7 @@ fn lu_args(
     let la = array_len("a", a)?;
     LuShape::square(n as f64, limit)?.check_a(la)?;
     check_copies("this factorization", &[("a", la, 4)])?;
-    let a = copy_checked(a)?;
+    let a = copy_checked("a", a)?;
     let steps = if steps.is_undefined() {
         n
     } else {
@@ -91,8 +91,8 @@ fn solve_args(
     check_copies("this solve", &[("a", la, 4), ("b", lb, 4)])?;
     Ok(SolveArgs {
         n,
-        a: copy_checked(a)?,
-        b: copy_checked(b)?,
+        a: copy_checked("a", a)?,
+        b: copy_checked("b", b)?,
         nrhs,
     })
 }

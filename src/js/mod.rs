@@ -12,6 +12,7 @@ pub mod batched;
 pub mod blocks;
 pub mod cpu;
 pub mod devices;
+mod guard;
 pub mod linear;
 pub mod mesh;
 pub mod ransac;
@@ -20,7 +21,7 @@ pub mod run;
 pub mod sparse;
 pub mod svd;
 
-use js_sys::{Array, Float32Array, Object, Promise, Reflect};
+use js_sys::{Array, Float32Array, Object, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
@@ -271,7 +272,10 @@ mod start {
         shape::check_len("a", sa, la)?;
         shape::check_len("b", sb, lb)?;
         check_copies("this product", &[("a", la, 4), ("b", lb, 4)])?;
-        let (a, b) = (held_checked(a, direct(g))?, held_checked(b, direct(g))?);
+        let (a, b) = (
+            held_checked("a", a, direct(g))?,
+            held_checked("b", b, direct(g))?,
+        );
         let options = options_arg(options)?;
         Ok(Box::new(move |e| match tiles {
             true => api::begin_product(e, dims, a.input(), b.input(), &options),
@@ -326,8 +330,8 @@ fn create_options(value: &JsValue) -> Result<CreateOptions> {
     let Some(obj) = options_object(value, "options", "{ backend: 'webgpu' }")? else {
         return Ok(options);
     };
-    for key in Object::keys(obj).iter().filter_map(|k| k.as_string()) {
-        let v = Reflect::get(value, &key.as_str().into()).unwrap_or(JsValue::UNDEFINED);
+    for key in guard::keys(obj, "options")? {
+        let v = guard::field(value, "options", &key)?;
         if v.is_undefined() {
             continue;
         }

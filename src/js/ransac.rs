@@ -94,7 +94,7 @@ impl JsGpgpu {
             let n = homography::check_counts(ls, ld)?;
             ransac::check_size(&self.gpu.engine(), n, &o)?;
             check_copies("RANSAC", &[("src", ls, 4), ("dst", ld, 4)])?;
-            Ok((copy_checked(&src)?, copy_checked(&dst)?, o))
+            Ok((copy_checked("src", &src)?, copy_checked("dst", &dst)?, o))
         })();
         let handle = self.gpu.handle();
         future_to_promise(async move {

@@ -10,7 +10,7 @@
 use super::registry::Registry;
 use std::rc::Rc;
 
-use js_sys::{Float32Array, Float64Array, Object, Promise, Reflect, Uint32Array};
+use js_sys::{Float32Array, Float64Array, Object, Promise, Uint32Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
@@ -95,16 +95,17 @@ fn lookup(name: &str, value: &JsValue) -> Result<Rc<Csr>> {
 /// An array of whole numbers 0 ..= u32::MAX (a Uint32Array, another numeric typed
 /// array or an array of numbers).
 fn index_arg(name: &str, value: &JsValue) -> Result<Vec<u32>> {
-    if value.is_instance_of::<Uint32Array>() {
+    if is_u32(value) {
         // array_len refuses a detached one, whose copy would throw a TypeError.
         let len = array_len(name, value)?;
         check_copies("this call", &[(name, len, 4)])?;
         // One over wasm memory is copied in JavaScript first: to_vec's room may grow
-        // that memory, which detached it (to_vec then panicked).
+        // that memory, which detached it (to_vec then panicked). So is a subclass, whose
+        // own `length` to_vec would read (super::guard::plain).
         let a = source(value);
-        let a: Uint32Array = match views_wasm_memory(&a) {
-            true => Uint32Array::new(&a),
-            false => a.unchecked_into(),
+        let a: Uint32Array = match super::guard::plain::<Uint32Array>(&a, "Uint32Array") {
+            Some(plain) if !views_wasm_memory(&a) => plain,
+            _ => Uint32Array::new(&a),
         };
         return Ok(if len == 0 { Vec::new() } else { a.to_vec() });
     }
@@ -130,7 +131,7 @@ fn index_arg(name: &str, value: &JsValue) -> Result<Vec<u32>> {
 /// Bytes a number of an index array takes while it is copied: 4 from a
 /// Uint32Array, else 8 (read as float64 first).
 fn index_bytes(value: &JsValue) -> usize {
-    match value.is_instance_of::<Uint32Array>() {
+    match is_u32(value) {
         true => 4,
         false => 8,
     }
@@ -138,6 +139,12 @@ fn index_bytes(value: &JsValue) -> usize {
 
 /// A call's arrays `(name, value, bytes per number of its copy)`: every kind checked,
 /// and their copies' sizes (see [`check_copies`]), before any is copied.
+/// Whether `value` is a Uint32Array (or a subclass of it), asked of its internal slots:
+/// `instanceof` would run a Proxy's `getPrototypeOf` trap.
+fn is_u32(value: &JsValue) -> bool {
+    super::guard::typed_tag(value).as_deref() == Some("Uint32Array")
+}
+
 fn check_arrays(what: &str, arrays: &[(&str, &JsValue, usize)]) -> Result<()> {
     let copies: Result<Vec<_>> = arrays
         .iter()
@@ -156,7 +163,13 @@ fn f64_arg(name: &str, value: &JsValue) -> Result<Vec<f64>> {
         // constructor would throw a TypeError; there is nothing to copy.
         return Ok(Vec::new());
     }
-    Ok(Float64Array::new(&source(value)).to_vec())
+    let value = source(value);
+    let copy = match super::guard::typed_tag(&value) {
+        // From its internal slots.
+        Some(_) => Float64Array::new(&value),
+        None => super::guard::guarded(name, move || Ok(Float64Array::new(&value)))?,
+    };
+    Ok(copy.to_vec())
 }
 
 fn dims(rows: &JsValue, cols: &JsValue) -> Result<(usize, usize)> {
@@ -213,7 +226,7 @@ impl JsCsr {
             shape::check_len("data", Shape::new(r, c), len)?;
             let copies = [("data", len, 4), ("values", len, 4), ("columns", len, 4)];
             check_copies("Csr.fromDense", &copies)?;
-            Csr::from_dense(r, c, &copy_checked(&data)?)
+            Csr::from_dense(r, c, &copy_checked("data", &data)?)
         };
         make().map(|m| register(m).into_js()).map_err(to_js_error)
     }
@@ -521,9 +534,8 @@ fn pagerank_settings(options: &JsValue, tolerance: f64) -> Result<PageRankSettin
     let damping = match number_option(options, "damping") {
         Ok(d) => d.unwrap_or(0.85),
         // NaN and ±Infinity: the damping's own message.
-        Err(_) => Reflect::get(options, &"damping".into())
-            .ok()
-            .and_then(|v| v.as_f64())
+        Err(_) => super::guard::field(options, "options", "damping")?
+            .as_f64()
             .unwrap_or(f64::NAN),
     };
     sparse::check_damping(damping)?;

@@ -44,7 +44,7 @@ fn svd_args(
     let len = array_len("a", a)?;
     shape.check_len("a", len)?;
     check_copies("this batch", &[("a", len, 4)])?;
-    Ok((shape, copy_checked(a)?))
+    Ok((shape, copy_checked("a", a)?))
 }
 
 /// `{ s, u, v, sweeps }`.

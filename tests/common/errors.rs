@@ -23,6 +23,7 @@ macro_rules! argument_error_tests {
             a_name_of_the_wrong_kind_lists_the_names_taken,
             a_canvas_with_another_context_says_to_draw_on_another,
             options_that_are_not_plain_objects_are_refused,
+            arguments_whose_own_code_throws_are_bad_argument,
         );
     };
 }
@@ -305,6 +306,83 @@ pub async fn matrices_of_any_numeric_kind_are_accepted_and_others_named(setup: J
     assert_js_error(r, "BAD_LENGTH", "m has 0 elements");
     let r = api.square(num(2.0), f32s(4), u()).await;
     assert!(r.is_ok(), "the Gpgpu works after them");
+}
+
+/// A value made by JavaScript source (a getter, a Proxy, a subclass).
+fn made(body: &str) -> JsValue {
+    js_sys::Function::new_no_args(body)
+        .call0(&JsValue::NULL)
+        .unwrap()
+}
+
+pub async fn arguments_whose_own_code_throws_are_bad_argument(setup: JsSetup) {
+    // Their exceptions passed through the call (a plain Error out of the library, and
+    // its Gpgpu left borrowed: free() threw); a subclass's lying `length` had the copy
+    // assert (RuntimeError: unreachable) or read past the numbers.
+    let api = setup.make().await;
+    let u = || JsValue::UNDEFINED;
+    let getter = || {
+        made(
+            "const a = [1, 2, 3, 4]; \
+             Object.defineProperty(a, 2, { get() { throw new Error('boom'); } }); return a;",
+        )
+    };
+    let r = api.square(num(2.0), getter(), u()).await;
+    assert_js_error(
+        r,
+        "BAD_ARGUMENT",
+        "m: reading it threw Error: boom (a getter",
+    );
+    let r = api
+        .multiply([num(2.0), num(2.0), num(2.0)], js(&[1.0; 4]), getter(), u())
+        .await;
+    assert_js_error(r, "BAD_ARGUMENT", "b: reading it threw Error: boom");
+    let proxy = made(
+        "return new Proxy([1, 2, 3, 4], { get(t, k) { \
+           if (k === 'length') throw new RangeError('no length'); return t[k]; } });",
+    );
+    let r = api.square(num(2.0), proxy, u()).await;
+    assert_js_error(
+        r,
+        "BAD_ARGUMENT",
+        "m: reading it threw RangeError: no length",
+    );
+    let thrown_string = made("return new Proxy([1, 2, 3, 4], { get() { throw 'nope'; } });");
+    let r = api.square(num(2.0), thrown_string, u()).await;
+    assert_js_error(r, "BAD_ARGUMENT", "reading it threw 'nope'");
+    let bad_options = made("return { get kernel() { throw new TypeError('opt'); } };");
+    let r = api.square(num(2.0), js(&[1.0; 4]), bad_options).await;
+    assert_js_error(
+        r,
+        "BAD_ARGUMENT",
+        "options.kernel: reading it threw TypeError: opt",
+    );
+    // Subclasses whose `length`, `buffer` or constructor name lie or throw: read as the
+    // numbers they hold (the internal slots), none of their code run.
+    for body in [
+        "class Lie extends Float32Array { get length() { return 100; } } return new Lie([1, 2, 3, 4]);",
+        "class Short extends Float32Array { get length() { return 2; } } return new Short([1, 2, 3, 4]);",
+        "class Throws extends Float32Array { get length() { throw new Error('x'); } \
+           get buffer() { throw new Error('y'); } static get name() { throw new Error('z'); } } \
+         return new Throws([1, 2, 3, 4]);",
+        "class Ints extends Int32Array { get length() { return 9; } } return new Ints([1, 2, 3, 4]);",
+        "const a = new Float32Array([1, 2, 3, 4]); \
+         Object.defineProperty(a, 'length', { get() { throw new Error('own'); } }); return a;",
+    ] {
+        let r = api.square(num(2.0), made(body), u()).await.unwrap();
+        assert_eq!(floats(&r), [7.0, 10.0, 15.0, 22.0], "{body}");
+        let r = api
+            .multiply([num(2.0), num(2.0), num(2.0)], made(body), made(body), u())
+            .await
+            .unwrap();
+        assert_eq!(floats(&r), [7.0, 10.0, 15.0, 22.0], "{body}");
+    }
+    let r = api.square(num(2.0), js(&[1.0, 2.0, 3.0, 4.0]), u()).await;
+    assert_eq!(
+        floats(&r.unwrap()),
+        [7.0, 10.0, 15.0, 22.0],
+        "the Gpgpu works after them"
+    );
 }
 
 pub async fn application_calls_check_their_arguments(setup: JsSetup) {

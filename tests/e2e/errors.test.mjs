@@ -304,6 +304,66 @@ test('an array whose buffer was transferred is BAD_ARGUMENT in every call, and t
   await page.context().close();
 });
 
+test('an argument whose own code throws (a getter, a Proxy) is BAD_ARGUMENT in every call, and the Gpgpu can still be freed', async () => {
+  // The exception passed through the library's Rust frames: the call failed with a
+  // plain Error and left its Gpgpu borrowed, so free() threw "attempted to take
+  // ownership of Rust value while it was borrowed" (20 such WebGL Gpgpus exhausted
+  // Chrome's contexts). A subclass's lying length wrote past WebGPU's buffer.
+  const page = await openBlankPage(browser, server.origin);
+  const got = await page.evaluate(async () => {
+    const { default: init, Gpgpu, Csr } = await import('/www/pkg/gpgpu_matrix.js');
+    await init();
+    const getter = (n = 4) => {
+      const a = Array.from({ length: n }, (_, i) => i + 1);
+      Object.defineProperty(a, 1, { get() { throw new Error('boom'); } });
+      return a;
+    };
+    const proxy = (n = 4) => new Proxy(Array.from({ length: n }, (_, i) => i + 1), {
+      get(t, k) { if (k === 'length') throw new RangeError('trap'); return t[k]; },
+    });
+    class Lie extends Float32Array { get length() { return 1 << 20; } }
+    const out = {};
+    for (const backend of ['webgl', 'webgpu', 'cpu']) {
+      const gpu = await Gpgpu.create({ backend, threads: 1 });
+      const csr = Csr.fromDense(2, 2, [1, 2, 3, 4]);
+      const calls = {
+        squareAsync: () => gpu.squareAsync(2, getter()),
+        multiplyAsync: () => gpu.multiplyAsync(2, 2, 2, [1, 2, 3, 4], proxy()),
+        startPower: () => gpu.startPower(2, proxy(), 3),
+        luAsync: () => gpu.luAsync(2, getter()),
+        svdBatchedAsync: () => gpu.svdBatchedAsync(1, 2, 2, proxy()),
+        spmvAsync: () => gpu.spmvAsync(csr, getter(2)),
+        options: () => gpu.squareAsync(2, [1, 2, 3, 4], { get kernel() { throw new Error('boom'); } }),
+        'Csr.fromArrays': () => Csr.fromArrays(2, 2, [1, 2], proxy(2), [0, 1, 2]),
+      };
+      for (const [name, call] of Object.entries(calls)) {
+        let settled;
+        try {
+          const p = call();
+          settled = p && typeof p.then === 'function' ? await p.then(() => 'no error', (e) => `${e.code}: ${e.message}`) : 'no error';
+        } catch (e) {
+          settled = `thrown ${e.name} ${e.code}: ${e.message}`;
+        }
+        out[`${backend} ${name}`] = settled;
+      }
+      out[`${backend} lying length`] = Array.from(await gpu.multiplyAsync(2, 2, 2, new Lie([1, 2, 3, 4]), new Lie([1, 2, 3, 4]))).join(',');
+      out[`${backend} after`] = Array.from(await gpu.squareAsync(2, [1, 2, 3, 4])).join(',');
+      csr.free();
+      try { gpu.free(); out[`${backend} free`] = 'freed'; } catch (e) { out[`${backend} free`] = `${e.name}: ${e.message}`; }
+    }
+    return out;
+  });
+  for (const [name, value] of Object.entries(got)) {
+    if (/ (after|lying length)$/.test(name)) assert.equal(value, '7,10,15,22', name);
+    else if (name.endsWith(' free')) assert.equal(value, 'freed', name);
+    else if (name.endsWith(' options')) assert.match(value, /^BAD_ARGUMENT: options\.kernel: reading it threw Error: boom/, name);
+    else if (/ (Csr|startPower)/.test(name)) assert.match(value, /^thrown GpgpuError BAD_ARGUMENT: \w+: reading it threw RangeError: trap \(a getter, Proxy or iterator of its own ran\); pass plain data/, name);
+    else assert.match(value, /^BAD_ARGUMENT: \w+: reading it threw (Error: boom|RangeError: trap) \(a getter/, name);
+  }
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
+
 // What the page's module gives a caller: error.code and the message, as thrown or rejected.
 const outcomes = (page, calls) => page.evaluate(async (source) => {
   const lib = await import('/www/pkg/gpgpu_matrix.js');

@@ -1,0 +1,174 @@
+//! Reading a caller's values without letting the caller's own code throw through a
+//! call. A getter, a Proxy's trap or an iterator the caller defined runs when an array
+//! of theirs is read element by element, and an exception it throws passed through the
+//! library's Rust frames without ending them: the call rejected with a plain Error, and
+//! its Gpgpu stayed borrowed for good (free() then threw "attempted to take ownership of
+//! Rust value while it was borrowed", and nothing was released).
+//!
+//! So typed arrays are read through `%TypedArray%.prototype`'s own getters, which read
+//! the array's internal slots and run nothing of the caller's (a subclass's `length`
+//! that lied had the copy assert, or left numbers unwritten), and everything that may
+//! run the caller's code runs under [`guarded`], where what it throws is BAD_ARGUMENT.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use js_sys::{Float32Array, Function, Object, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::error::{GpgpuError, Result};
+
+/// Runs `read`, code that reads the caller's value `name` and may run their code,
+/// from JavaScript (`Function.prototype.call`), so that an exception thrown inside it
+/// ends there and comes back as BAD_ARGUMENT; the frames it cut short are `read`'s own,
+/// and what they held (a partial copy) is not freed.
+pub(crate) fn guarded<T: 'static>(
+    name: &str,
+    read: impl FnOnce() -> Result<T> + 'static,
+) -> Result<T> {
+    let slot = Rc::new(RefCell::new(None));
+    let out = slot.clone();
+    let call = Closure::once_into_js(move || {
+        let r = read();
+        *out.borrow_mut() = Some(r);
+    });
+    let thrown = call.unchecked_ref::<Function>().call0(&JsValue::UNDEFINED);
+    let result = slot.borrow_mut().take();
+    match (result, thrown) {
+        (Some(r), _) => r,
+        (None, thrown) => Err(threw(name, &thrown.err().unwrap_or(JsValue::UNDEFINED))),
+    }
+}
+
+/// `obj[key]` of an options-like object the error names `what` (e.g. "options"): a
+/// getter of the caller's that throws is BAD_ARGUMENT (it was read as no option).
+pub(crate) fn field(obj: &JsValue, what: &str, key: &str) -> Result<JsValue> {
+    if !obj.is_object() {
+        return Ok(JsValue::UNDEFINED);
+    }
+    Reflect::get(obj, &key.into()).map_err(|e| threw(&format!("{what}.{key}"), &e))
+}
+
+/// `Object.keys(obj)`, whose Proxy may trap `ownKeys`.
+pub(crate) fn keys(obj: &Object, what: &str) -> Result<Vec<String>> {
+    let obj = obj.clone();
+    guarded(what, move || {
+        Ok(Object::keys(&obj)
+            .iter()
+            .filter_map(|k| k.as_string())
+            .collect())
+    })
+}
+
+/// BAD_ARGUMENT for an exception the caller's code threw while `name` was read.
+fn threw(name: &str, e: &JsValue) -> GpgpuError {
+    let message = Reflect::get(e, &"message".into())
+        .ok()
+        .and_then(|m| m.as_string());
+    let error = match (message, e.as_string()) {
+        (Some(m), _) => {
+            let kind = Reflect::get(e, &"name".into())
+                .ok()
+                .and_then(|n| n.as_string())
+                .unwrap_or_else(|| "Error".into());
+            format!("{kind}: {m}")
+        }
+        (None, Some(s)) => format!("'{s}'"),
+        (None, None) => super::args::js_kind_or_number(e),
+    };
+    GpgpuError::BadArgument {
+        name: name.into(),
+        detail: format!(
+            "reading it threw {error} (a getter, Proxy or iterator of its own ran); pass \
+             plain data: a typed array, an array of numbers, an object of plain fields"
+        ),
+    }
+}
+
+/// `%TypedArray%.prototype`'s getters, and Float32Array.prototype.
+struct Intrinsics {
+    length: Function,
+    buffer: Function,
+    byte_offset: Function,
+    tag: Function,
+}
+
+thread_local! {
+    static INTRINSICS: Intrinsics = Intrinsics::new();
+}
+
+impl Intrinsics {
+    fn new() -> Self {
+        let typed =
+            Object::get_prototype_of(&Object::get_prototype_of(&Float32Array::new_with_length(0)));
+        let getter = |key: JsValue| {
+            Reflect::get_own_property_descriptor(&typed, &key)
+                .and_then(|d| Reflect::get(&d, &"get".into()))
+                .ok()
+                .and_then(|g| g.dyn_into::<Function>().ok())
+                .expect("%TypedArray%.prototype has its getters")
+        };
+        Intrinsics {
+            length: getter("length".into()),
+            buffer: getter("buffer".into()),
+            byte_offset: getter("byteOffset".into()),
+            tag: getter(js_sys::Symbol::to_string_tag().into()),
+        }
+    }
+}
+
+fn intrinsic(value: &JsValue, which: fn(&Intrinsics) -> &Function) -> Option<JsValue> {
+    INTRINSICS
+        .with(|i| which(i).call0(value).ok())
+        .filter(|v| !v.is_undefined())
+}
+
+/// The element type of a typed array ("Float32Array", ... also for a subclass); None
+/// for anything else (a DataView, a Proxy, an array).
+pub(crate) fn typed_tag(value: &JsValue) -> Option<String> {
+    intrinsic(value, |i| &i.tag).and_then(|t| t.as_string())
+}
+
+/// A typed array's length as its internal slot has it (0 when its buffer was detached
+/// or shrank past it).
+pub(crate) fn typed_length(value: &JsValue) -> Option<usize> {
+    intrinsic(value, |i| &i.length)
+        .and_then(|l| l.as_f64())
+        .map(|l| l as usize)
+}
+
+pub(crate) fn typed_buffer(value: &JsValue) -> JsValue {
+    intrinsic(value, |i| &i.buffer).unwrap_or(JsValue::UNDEFINED)
+}
+
+pub(crate) fn typed_byte_offset(value: &JsValue) -> JsValue {
+    intrinsic(value, |i| &i.byte_offset).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// The global constructor of a typed array's element type (Float32Array for a subclass
+/// of it): building views with it runs no constructor of the caller's.
+pub(crate) fn typed_constructor(value: &JsValue) -> Option<Function> {
+    let tag = typed_tag(value)?;
+    Reflect::get(&js_sys::global(), &tag.into())
+        .ok()
+        .and_then(|c| c.dyn_into().ok())
+}
+
+/// `value` as a `T` (a typed array of element type `tag`) that the library's own reads
+/// (`length()`, copies) may use as it is: of exactly that class, with no `length` of
+/// its own. A subclass, or one given its own `length`, is None (copy it with the
+/// constructor, which reads its internal slots).
+pub(crate) fn plain<T: JsCast>(value: &JsValue, tag: &str) -> Option<T> {
+    if typed_tag(value).as_deref() != Some(tag) {
+        return None;
+    }
+    let proto = Reflect::get(&js_sys::global(), &tag.into())
+        .and_then(|c| Reflect::get(&c, &"prototype".into()))
+        .ok()?;
+    let own_length =
+        Reflect::get_own_property_descriptor(value.unchecked_ref::<Object>(), &"length".into())
+            .map_or(true, |d| !d.is_undefined());
+    (Object::is(&Object::get_prototype_of(value), &proto) && !own_length)
+        .then(|| value.clone().unchecked_into())
+}
