@@ -248,6 +248,36 @@ test('an array too large for WebAssembly memory is an error before it is copied,
   await page.context().close();
 });
 
+// On each backend, the calls that `makeCalls(lib, gpu, csr)` gives ({ name: () =>
+// a result or Promise }; run in the page, so it may use nothing from here): what each
+// settled as (a typed array as its numbers), the same product after them, and
+// whether free() then works.
+const everyBackend = (page, makeCalls) => page.evaluate(async (source) => {
+  const lib = await import('/www/pkg/gpgpu_matrix.js');
+  await lib.default();
+  const makeCalls = new Function(`return (${source});`)();
+  const shown = (v) => (ArrayBuffer.isView(v) ? Array.from(v).join(',') : 'no error');
+  const out = {};
+  for (const backend of ['webgl', 'webgpu', 'cpu']) {
+    const gpu = await lib.Gpgpu.create({ backend, threads: 1 });
+    const csr = lib.Csr.fromDense(2, 2, [1, 2, 3, 4]);
+    for (const [name, call] of Object.entries(makeCalls(lib, gpu, csr))) {
+      let settled;
+      try {
+        const p = call();
+        settled = p && typeof p.then === 'function' ? await p.then(shown, (e) => `${e.code}: ${e.message}`) : shown(p);
+      } catch (e) {
+        settled = `thrown ${e.name} ${e.code}: ${e.message}`;
+      }
+      out[`${backend} ${name}`] = settled;
+    }
+    out[`${backend} after`] = Array.from(await gpu.squareAsync(2, [1, 2, 3, 4])).join(',');
+    csr.free();
+    try { gpu.free(); out[`${backend} free`] = 'freed'; } catch (e) { out[`${backend} free`] = `${e.name}: ${e.message}`; }
+  }
+  return out;
+}, makeCalls.toString());
+
 test('an array whose buffer was transferred is BAD_ARGUMENT in every call, and the Gpgpu can still be freed', async () => {
   // A detached array (its buffer sent to a worker with postMessage's transfer list, or
   // by structuredClone) threw a raw TypeError out of the call ("Cannot perform
@@ -255,44 +285,23 @@ test('an array whose buffer was transferred is BAD_ARGUMENT in every call, and t
   // Async form, and left the Gpgpu borrowed: its free() then threw "attempted to take
   // ownership of Rust value while it was borrowed", so it could never be freed.
   const page = await openBlankPage(browser, server.origin);
-  const got = await page.evaluate(async () => {
-    const { default: init, Gpgpu, Csr, Tridiagonal, BlockSparse } = await import('/www/pkg/gpgpu_matrix.js');
-    await init();
+  const got = await everyBackend(page, ({ Csr, Tridiagonal, BlockSparse }, gpu, csr) => {
     const detached = (T = Float32Array, n = 4) => {
       const a = new T(n);
       structuredClone(a.buffer, { transfer: [a.buffer] });
       return a;
     };
-    const out = {};
-    for (const backend of ['webgl', 'webgpu', 'cpu']) {
-      const gpu = await Gpgpu.create({ backend, threads: 1 });
-      const csr = Csr.fromDense(2, 2, [1, 2, 3, 4]);
-      const calls = {
-        squareAsync: () => gpu.squareAsync(2, detached()),
-        multiplyAsync: () => gpu.multiplyAsync(2, 2, 2, [1, 2, 3, 4], detached(Float64Array)),
-        startPower: () => gpu.startPower(2, detached(Int32Array), 3),
-        luAsync: () => gpu.luAsync(2, detached()),
-        svdBatchedAsync: () => gpu.svdBatchedAsync(1, 2, 2, detached()),
-        spmvAsync: () => gpu.spmvAsync(csr, detached(Float32Array, 2)),
-        'Csr.fromArrays': () => Csr.fromArrays(2, 2, [1, 2], detached(Uint32Array, 2), [0, 1, 2]),
-        Tridiagonal: () => new Tridiagonal([1], detached(Float32Array, 2), [1]),
-        'BlockSparse.fromDense': () => BlockSparse.fromDense(2, 2, detached(), 1),
-      };
-      for (const [name, call] of Object.entries(calls)) {
-        let settled;
-        try {
-          const p = call();
-          settled = p && typeof p.then === 'function' ? await p.then(() => 'no error', (e) => `${e.code}: ${e.message}`) : 'no error';
-        } catch (e) {
-          settled = `thrown ${e.name} ${e.code}: ${e.message}`;
-        }
-        out[`${backend} ${name}`] = settled;
-      }
-      out[`${backend} after`] = Array.from(await gpu.squareAsync(2, [1, 2, 3, 4])).join(',');
-      csr.free();
-      try { gpu.free(); out[`${backend} free`] = 'freed'; } catch (e) { out[`${backend} free`] = `${e.name}: ${e.message}`; }
-    }
-    return out;
+    return {
+      squareAsync: () => gpu.squareAsync(2, detached()),
+      multiplyAsync: () => gpu.multiplyAsync(2, 2, 2, [1, 2, 3, 4], detached(Float64Array)),
+      startPower: () => gpu.startPower(2, detached(Int32Array), 3),
+      luAsync: () => gpu.luAsync(2, detached()),
+      svdBatchedAsync: () => gpu.svdBatchedAsync(1, 2, 2, detached()),
+      spmvAsync: () => gpu.spmvAsync(csr, detached(Float32Array, 2)),
+      'Csr.fromArrays': () => Csr.fromArrays(2, 2, [1, 2], detached(Uint32Array, 2), [0, 1, 2]),
+      Tridiagonal: () => new Tridiagonal([1], detached(Float32Array, 2), [1]),
+      'BlockSparse.fromDense': () => BlockSparse.fromDense(2, 2, detached(), 1),
+    };
   });
   for (const [name, value] of Object.entries(got)) {
     if (name.endsWith(' after')) assert.equal(value, '7,10,15,22', name);
@@ -310,9 +319,7 @@ test('an argument whose own code throws (a getter, a Proxy) is BAD_ARGUMENT in e
   // ownership of Rust value while it was borrowed" (20 such WebGL Gpgpus exhausted
   // Chrome's contexts). A subclass's lying length wrote past WebGPU's buffer.
   const page = await openBlankPage(browser, server.origin);
-  const got = await page.evaluate(async () => {
-    const { default: init, Gpgpu, Csr } = await import('/www/pkg/gpgpu_matrix.js');
-    await init();
+  const got = await everyBackend(page, ({ Csr }, gpu, csr) => {
     const getter = (n = 4) => {
       const a = Array.from({ length: n }, (_, i) => i + 1);
       Object.defineProperty(a, 1, { get() { throw new Error('boom'); } });
@@ -322,36 +329,17 @@ test('an argument whose own code throws (a getter, a Proxy) is BAD_ARGUMENT in e
       get(t, k) { if (k === 'length') throw new RangeError('trap'); return t[k]; },
     });
     class Lie extends Float32Array { get length() { return 1 << 20; } }
-    const out = {};
-    for (const backend of ['webgl', 'webgpu', 'cpu']) {
-      const gpu = await Gpgpu.create({ backend, threads: 1 });
-      const csr = Csr.fromDense(2, 2, [1, 2, 3, 4]);
-      const calls = {
-        squareAsync: () => gpu.squareAsync(2, getter()),
-        multiplyAsync: () => gpu.multiplyAsync(2, 2, 2, [1, 2, 3, 4], proxy()),
-        startPower: () => gpu.startPower(2, proxy(), 3),
-        luAsync: () => gpu.luAsync(2, getter()),
-        svdBatchedAsync: () => gpu.svdBatchedAsync(1, 2, 2, proxy()),
-        spmvAsync: () => gpu.spmvAsync(csr, getter(2)),
-        options: () => gpu.squareAsync(2, [1, 2, 3, 4], { get kernel() { throw new Error('boom'); } }),
-        'Csr.fromArrays': () => Csr.fromArrays(2, 2, [1, 2], proxy(2), [0, 1, 2]),
-      };
-      for (const [name, call] of Object.entries(calls)) {
-        let settled;
-        try {
-          const p = call();
-          settled = p && typeof p.then === 'function' ? await p.then(() => 'no error', (e) => `${e.code}: ${e.message}`) : 'no error';
-        } catch (e) {
-          settled = `thrown ${e.name} ${e.code}: ${e.message}`;
-        }
-        out[`${backend} ${name}`] = settled;
-      }
-      out[`${backend} lying length`] = Array.from(await gpu.multiplyAsync(2, 2, 2, new Lie([1, 2, 3, 4]), new Lie([1, 2, 3, 4]))).join(',');
-      out[`${backend} after`] = Array.from(await gpu.squareAsync(2, [1, 2, 3, 4])).join(',');
-      csr.free();
-      try { gpu.free(); out[`${backend} free`] = 'freed'; } catch (e) { out[`${backend} free`] = `${e.name}: ${e.message}`; }
-    }
-    return out;
+    return {
+      squareAsync: () => gpu.squareAsync(2, getter()),
+      multiplyAsync: () => gpu.multiplyAsync(2, 2, 2, [1, 2, 3, 4], proxy()),
+      startPower: () => gpu.startPower(2, proxy(), 3),
+      luAsync: () => gpu.luAsync(2, getter()),
+      svdBatchedAsync: () => gpu.svdBatchedAsync(1, 2, 2, proxy()),
+      spmvAsync: () => gpu.spmvAsync(csr, getter(2)),
+      options: () => gpu.squareAsync(2, [1, 2, 3, 4], { get kernel() { throw new Error('boom'); } }),
+      'Csr.fromArrays': () => Csr.fromArrays(2, 2, [1, 2], proxy(2), [0, 1, 2]),
+      'lying length': () => gpu.multiplyAsync(2, 2, 2, new Lie([1, 2, 3, 4]), new Lie([1, 2, 3, 4])),
+    };
   });
   for (const [name, value] of Object.entries(got)) {
     if (/ (after|lying length)$/.test(name)) assert.equal(value, '7,10,15,22', name);
