@@ -394,10 +394,14 @@ impl BlockSparse {
         Ok(given.pruned())
     }
 
-    /// The matrix, row-major, with zeros where no block is stored.
-    pub fn to_dense(&self) -> Vec<f32> {
+    /// The matrix, row-major, with zeros where no block is stored; OUT_OF_MEMORY where
+    /// WebAssembly memory cannot give it (its allocation aborted: a trap).
+    pub fn to_dense(&self) -> Result<Vec<f32>> {
         let (bs, s) = (self.block_size, self.shape);
-        let mut out = vec![0f32; s.len()];
+        Self::check_dense_size("toDense", s)?;
+        let mut out = crate::error::filled(s.len(), 0f32, || {
+            format!("the dense form of a {}x{} BlockSparse", s.rows, s.cols)
+        })?;
         for (n, (bi, bj)) in self.pattern.coordinates().enumerate() {
             let block = &self.values[n * bs * bs..(n + 1) * bs * bs];
             for r in 0..bs.min(s.rows - bi * bs) {
@@ -406,7 +410,7 @@ impl BlockSparse {
                 out[at..at + cols].copy_from_slice(&block[r * bs..r * bs + cols]);
             }
         }
-        out
+        Ok(out)
     }
 
     /// Checks that the parts agree (they are public, so a Rust caller can build one
@@ -975,7 +979,7 @@ mod tests {
                 .map(|_| if rng.next_f64() < 0.3 { 1.5 } else { 0.0 })
                 .collect();
             let m = BlockSparse::from_dense(shape, &data, bs).unwrap();
-            assert_eq!(m.to_dense(), data);
+            assert_eq!(m.to_dense().unwrap(), data);
             assert_eq!(m.values.len(), m.pattern.stored() * bs * bs);
             let occ = m.pattern.occupancy();
             assert_eq!(occ.len(), rows.div_ceil(bs) * cols.div_ceil(bs));
@@ -988,7 +992,7 @@ mod tests {
         let m = BlockSparse::from_dense(Shape::new(6, 5), &[0.0; 30], 2).unwrap();
         assert_eq!(m.pattern.stored(), 0);
         assert_eq!(m.pattern.density(), 0.0);
-        assert_eq!(m.to_dense(), vec![0.0; 30]);
+        assert_eq!(m.to_dense().unwrap(), vec![0.0; 30]);
     }
 
     #[test]
@@ -1000,7 +1004,7 @@ mod tests {
         assert_eq!(m.pattern.cols, vec![0, 1]);
         assert_eq!(m.block(1), &[5.0, 0.0, 0.0, 0.0]);
         assert_eq!(
-            m.to_dense(),
+            m.to_dense().unwrap(),
             vec![1.0, 2.0, 0.0, 3.0, 4.0, 0.0, 0.0, 0.0, 5.0]
         );
         let dup = BlockSparse::from_blocks(shape, 2, &[(0, 0, &b1), (0, 0, &b2)]);
@@ -1019,7 +1023,7 @@ mod tests {
         assert_eq!(mixed.pattern.cols, vec![0]);
         assert_eq!(mixed.pattern.row_starts, vec![0, 0, 1]);
         assert_eq!(
-            mixed.to_dense(),
+            mixed.to_dense().unwrap(),
             vec![0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 2.0, 0.0]
         );
         // Hand-built parts are checked before use.
@@ -1085,7 +1089,7 @@ mod tests {
                 }
             }
             // The blockwise reference equals the dense one.
-            let dense = dense_product(&a.to_dense(), &b.to_dense(), [n, n, n]);
+            let dense = dense_product(&a.to_dense().unwrap(), &b.to_dense().unwrap(), [n, n, n]);
             assert_eq!(reference_product(&a, &b).unwrap(), dense);
         }
     }
@@ -1167,6 +1171,6 @@ mod tests {
         assert_eq!(m.pattern.stored(), 2);
         let p = m.pruned();
         assert_eq!(p.pattern.stored(), 1);
-        assert_eq!(p.to_dense(), m.to_dense());
+        assert_eq!(p.to_dense().unwrap(), m.to_dense().unwrap());
     }
 }

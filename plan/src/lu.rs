@@ -146,15 +146,16 @@ impl LuPlan {
         self.shape.n + self.shape.nrhs
     }
 
-    /// [A | B] row-major.
-    pub fn augmented(&self, a: &[f32], b: &[f32]) -> Vec<f32> {
+    /// [A | B] row-major; OUT_OF_MEMORY where WebAssembly memory cannot give it (an
+    /// aborting allocation, a trap, beside large inputs the page holds).
+    pub fn augmented(&self, a: &[f32], b: &[f32]) -> Result<Vec<f32>> {
         let (n, m) = (self.shape.n, self.shape.nrhs);
-        let mut w = Vec::with_capacity(n * (n + m));
+        let mut w = crate::error::room(n * (n + m), || format!("the {n}x{} [A | B]", n + m))?;
         for i in 0..n {
             w.extend_from_slice(&a[i * n..(i + 1) * n]);
             w.extend_from_slice(&b[i * m..(i + 1) * m]);
         }
-        w
+        Ok(w)
     }
 
     /// The state row: [p_0 … p_{n−1}, first singular step, current k, next k].
@@ -647,7 +648,7 @@ mod tests {
         let p = LuPlan::new(s, &[1.0, -4.0, 2.0, 3.0]);
         assert_eq!(p.tiny, (2.0 * EPS_F32 * 4.0) as f32);
         assert_eq!(
-            p.augmented(&[1.0, 2.0, 3.0, 4.0], &[5.0, 6.0]),
+            p.augmented(&[1.0, 2.0, 3.0, 4.0], &[5.0, 6.0]).unwrap(),
             vec![1.0, 2.0, 5.0, 3.0, 4.0, 6.0]
         );
         assert_eq!(p.initial_state(), vec![0.0, 0.0, -1.0, 0.0, 0.0]);

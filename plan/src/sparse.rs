@@ -278,15 +278,20 @@ impl Csr {
         self.values.len()
     }
 
-    /// The row-major dense array (float64).
-    pub fn to_dense(&self) -> Vec<f64> {
-        let mut d = vec![0.0; self.rows * self.cols];
+    /// The row-major dense array (float64). Past the largest array WebAssembly
+    /// allocates ([`check_dense`]) it is SIZE_OVER_LIMIT, and OUT_OF_MEMORY where memory
+    /// cannot give it: it was a capacity-overflow panic or an aborting allocation.
+    pub fn to_dense(&self) -> Result<Vec<f64>> {
+        check_dense(self.rows, self.cols)?;
+        let mut d = crate::error::filled(self.rows * self.cols, 0.0, || {
+            format!("the dense form of a {}x{} Csr", self.rows, self.cols)
+        })?;
         for i in 0..self.rows {
             for k in self.range(i) {
                 d[i * self.cols + self.columns[k] as usize] += self.values[k] as f64;
             }
         }
-        d
+        Ok(d)
     }
 
     fn range(&self, i: usize) -> std::ops::Range<usize> {
@@ -888,7 +893,7 @@ mod tests {
         assert_eq!(c.values, [3.0, 1.0, 4.0, 2.0, 5.0, 7.0, 6.0, 8.0, 9.0]);
         assert_eq!(c.columns, [0, 3, 1, 0, 2, 3, 4, 1, 4]);
         assert_eq!(c.row_offsets, [0, 2, 3, 5, 7, 9]);
-        let back: Vec<f32> = c.to_dense().iter().map(|&v| v as f32).collect();
+        let back: Vec<f32> = c.to_dense().unwrap().iter().map(|&v| v as f32).collect();
         assert_eq!(back, EXAMPLE);
         // A listing with one wrong array is caught, and only that array named.
         let mut offsets = c.row_offsets.clone();
@@ -1032,7 +1037,10 @@ mod tests {
         let t = Tridiagonal::new(vec![1.0, 2.0], vec![4.0, 5.0, 6.0], vec![-1.0, 3.0]).unwrap();
         let c = t.to_csr().unwrap();
         assert_eq!(c.row_offsets, [0, 2, 5, 7]);
-        assert_eq!(c.to_dense(), [4.0, -1.0, 0.0, 1.0, 5.0, 3.0, 0.0, 2.0, 6.0]);
+        assert_eq!(
+            c.to_dense().unwrap(),
+            [4.0, -1.0, 0.0, 1.0, 5.0, 3.0, 0.0, 2.0, 6.0]
+        );
         assert_eq!(c.spmv(&[1.0, 2.0, 3.0]), [2.0, 20.0, 22.0]);
         let n1 = Tridiagonal::new(vec![], vec![2.0], vec![])
             .unwrap()
@@ -1096,6 +1104,21 @@ mod tests {
     }
 
     #[test]
+    fn a_dense_form_past_the_largest_array_is_an_error_not_a_panic() {
+        // 100 000² float64 entries: 80 GB (it was a capacity-overflow panic, or an
+        // aborting allocation in wasm32).
+        let wide = Csr::new(100_000, 100_000, vec![], vec![], vec![0; 100_001]).unwrap();
+        let e = wide.to_dense().unwrap_err();
+        assert_eq!(e.code(), "SIZE_OVER_LIMIT");
+        assert!(
+            e.to_string().contains("toDense: a 100000x100000 Csr"),
+            "{e}"
+        );
+        let small = Csr::new(1, 2, vec![3.0], vec![1], vec![0, 1]).unwrap();
+        assert_eq!(small.to_dense().unwrap(), [0.0, 3.0]);
+    }
+
+    #[test]
     fn graph_errors_say_what_is_wrong() {
         for d in [0.0, 1.0, -0.5, f64::NAN, 1.5] {
             assert!(check_damping(d)
@@ -1130,7 +1153,7 @@ mod tests {
         let d = 0.85;
         let p = pagerank(&g, d, 1e-13, 500);
         assert!(p.converged);
-        let a = g.to_dense();
+        let a = g.to_dense().unwrap();
         let mut google = vec![0.0; n * n]; // google[j][i]: i → j
         for i in 0..n {
             let out: f64 = a[i * n..(i + 1) * n].iter().sum();

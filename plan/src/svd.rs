@@ -399,16 +399,18 @@ impl SvdPlan {
     }
 
     /// Each matrix as the working tile [A; I], one after another.
-    pub fn augmented(&self, a: &[f32]) -> Vec<f32> {
+    pub fn augmented(&self, a: &[f32]) -> Result<Vec<f32>> {
         let SvdShape { count, rows, cols } = self.shape;
-        let mut out = Vec::with_capacity(count * (rows + cols) * cols);
+        let mut out = crate::error::room(count * (rows + cols) * cols, || {
+            format!("the {count} stacked [A; V] of {}x{cols}", rows + cols)
+        })?;
         for m in a.chunks(rows * cols).take(count) {
             out.extend_from_slice(m);
             for i in 0..cols {
                 out.extend((0..cols).map(|j| if i == j { 1.0 } else { 0.0 }));
             }
         }
-        out
+        Ok(out)
     }
 
     /// The results from the result tiles (unpacked, one after another).
@@ -584,7 +586,7 @@ mod tests {
     fn tiles_pack_and_split() {
         let plan = SvdPlan::new(SvdShape::new(2, 2, 1).unwrap(), 4096);
         assert_eq!(
-            plan.augmented(&[1.0, 2.0, 3.0, 4.0]),
+            plan.augmented(&[1.0, 2.0, 3.0, 4.0]).unwrap(),
             [1.0, 2.0, 1.0, 3.0, 4.0, 1.0]
         );
         assert_eq!(plan.per_group, 32);

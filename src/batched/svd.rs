@@ -134,7 +134,7 @@ impl GlJacobi {
         };
         let made = (|| {
             let shape = plan.work.shape(count);
-            let tiles = plan.work.pack(&plan.augmented(a));
+            let tiles = plan.work.pack(&plan.augmented(a)?);
             run.work.push(e.upload(shape, Layout::Scalar, &tiles, 0.0)?);
             run.work.push(e.alloc(shape, Layout::Scalar)?);
             run.rotations = Some(e.alloc(plan.rotations.shape(count), Layout::Scalar)?);

@@ -316,8 +316,9 @@ impl JsBlockSparse {
 
     /// The matrix, row-major, zeros where no block is stored.
     #[wasm_bindgen(js_name = toDense)]
-    pub fn to_dense(&self) -> Float32Array {
-        Float32Array::from(&self.inner.to_dense()[..])
+    pub fn to_dense(&self) -> JsResult<Float32Array> {
+        let d = self.inner.to_dense().map_err(to_js_error)?;
+        Ok(Float32Array::from(&d[..]))
     }
 }
 

@@ -305,9 +305,15 @@ impl JsCsr {
     /// The matrix, row-major (rows × cols floats).
     #[wasm_bindgen(js_name = toDense)]
     pub fn to_dense(&self) -> JsResult<Float32Array> {
-        sparse::check_dense(self.inner.rows, self.inner.cols).map_err(to_js_error)?;
-        let d: Vec<f32> = self.inner.to_dense().iter().map(|&v| v as f32).collect();
-        Ok(Float32Array::from(&d[..]))
+        let dense = || {
+            let d = self.inner.to_dense()?;
+            let mut f = crate::error::room(d.len(), || "toDense's float32 copy".into())?;
+            f.extend(d.iter().map(|&v| v as f32));
+            Ok(f)
+        };
+        dense()
+            .map(|f| Float32Array::from(&f[..]))
+            .map_err(to_js_error)
     }
 
     /// A·x in float64 on the CPU (the reference of `gpu.spmvAsync`).

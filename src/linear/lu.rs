@@ -104,7 +104,7 @@ impl Run {
             let w = Shape::new(plan.shape.n, plan.cols());
             e.check_shape(w)?;
             run.work
-                .push(e.upload(w, Layout::Scalar, &plan.augmented(a, b), 0.0)?);
+                .push(e.upload(w, Layout::Scalar, &plan.augmented(a, b)?, 0.0)?);
             run.state
                 .push(e.upload(plan.state(), Layout::Scalar, &plan.initial_state(), 0.0)?);
             if !e.lu_in_place() {

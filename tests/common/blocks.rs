@@ -165,10 +165,10 @@ async fn check_sparse(
         r,
         k,
         c,
-        &to_f64(&a.to_dense()),
-        &to_f64(&b.to_dense()),
+        &to_f64(&a.to_dense().unwrap()),
+        &to_f64(&b.to_dense().unwrap()),
     );
-    let got = p.result.to_dense();
+    let got = p.result.to_dense().unwrap();
     if exact {
         let want32: Vec<f32> = want.iter().map(|&v| v as f32).collect();
         assert_eq!(got, want32, "{what}");
@@ -228,8 +228,8 @@ pub async fn block_sparse_edge_cases(setup: Setup) {
     assert_eq!((p.products, p.result.pattern.stored()), (0, 0));
     check_sparse(g, "M times zero", &m, &zero, true).await;
     // Empty block rows and columns: A's block row 1 and B's block column 2 empty.
-    let mut a = random_blocks(6, shape, 4, 1.0, true).to_dense();
-    let mut b = random_blocks(7, shape, 4, 1.0, true).to_dense();
+    let mut a = random_blocks(6, shape, 4, 1.0, true).to_dense().unwrap();
+    let mut b = random_blocks(7, shape, 4, 1.0, true).to_dense().unwrap();
     for i in 4..8 {
         a[i * 20..(i + 1) * 20].fill(0.0);
     }
@@ -261,7 +261,7 @@ pub async fn block_sparse_edge_cases(setup: Setup) {
     // n = 1, and one block larger than the matrix.
     let one = BlockSparse::from_dense(Shape::square(1), &[3.0], 1).unwrap();
     let p = check_sparse(g, "1x1", &one, &one, true).await;
-    assert_eq!(p.result.to_dense(), [9.0]);
+    assert_eq!(p.result.to_dense().unwrap(), [9.0]);
     let small = BlockSparse::from_dense(
         Shape::square(3),
         &[1.0, 2.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0],
@@ -295,7 +295,7 @@ pub async fn block_sparse_squaring_stays_sparse(setup: Setup) {
     // Path counts reach ~1e9: compare relatively.
     assert_close(
         "path graph ^32 in blocks",
-        &s.result.to_dense(),
+        &s.result.to_dense().unwrap(),
         &want,
         1e-5,
     );

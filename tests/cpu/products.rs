@@ -177,7 +177,7 @@ async fn the_passes_beyond_products_run_blocking_and_async_alike() {
     .unwrap();
     let want = reference::multiply(Semiring::Ordinary, 6, 6, 6, &to_f64(&d), &to_f64(&d));
     let now = g.multiply_block_sparse(&s, &s).unwrap();
-    assert_exact("block-sparse", &now.result.to_dense(), &want);
+    assert_exact("block-sparse", &now.result.to_dense().unwrap(), &want);
     let later = g.multiply_block_sparse_async(&s, &s).await.unwrap();
     assert_eq!(now.result, later.result);
     let m = uniform(3, 4 * 9);

@@ -73,7 +73,7 @@ mod checks {
             .square_block_sparse_repeatedly_async(&bs, 2)
             .await
             .unwrap();
-        assert_eq!(s.result.to_dense(), [16.0, 0.0, 0.0, 16.0]);
+        assert_eq!(s.result.to_dense().unwrap(), [16.0, 0.0, 0.0, 16.0]);
     }
 
     pub async fn hand_made_plans_that_cannot_run_are_refused_before_any_pass(backend: Backend) {

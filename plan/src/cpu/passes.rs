@@ -241,7 +241,7 @@ mod tests {
         let a = lu::zero_diagonal(3, n);
         let p = LuPlan::new(LuShape { n, nrhs: 1 }, &a);
         let b = [1.0, 2.0, 3.0, 4.0, 5.0];
-        let mut w = p.augmented(&a, &b);
+        let mut w = p.augmented(&a, &b).unwrap();
         let mut state = p.initial_state();
         for k in 0..n {
             lu_step(&p, k, [&mut w, &mut state]);
