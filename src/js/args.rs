@@ -104,7 +104,7 @@ fn float32_of(name: &str, value: &JsValue) -> Result<Float32Array> {
         return Ok(Float32Array::new(value));
     }
     let value = value.clone();
-    guard::guarded(name, move || Ok(Float32Array::new(&value)))
+    guard::guarded(name, move || Ok(Float32Array::new(&value).into())).map(JsCast::unchecked_into)
 }
 
 /// Whether an array argument's length reads 0 (a typed array's own, not a getter of
@@ -279,8 +279,9 @@ pub(crate) fn array_len(name: &str, value: &JsValue) -> Result<usize> {
                     ),
                 });
             }
-            Ok(array.length() as usize)
-        });
+            Ok(array.length().into())
+        })
+        .map(|len| len.as_f64().map_or(0, |l| l as usize));
     }
     let kind = js_kind(value);
     // BigInt arrays cannot convert to floats, and a DataView has no element type (and

@@ -22,11 +22,16 @@ use crate::error::{GpgpuError, Result};
 /// Runs `read`, code that reads the caller's value `name` and may run their code,
 /// from JavaScript (`Function.prototype.call`), so that an exception thrown inside it
 /// ends there and comes back as BAD_ARGUMENT; the frames it cut short are `read`'s own,
-/// and what they held (a partial copy) is not freed.
-pub(crate) fn guarded<T: 'static>(
+/// and what they held (a partial copy) is not freed. One boxed form, not generic:
+/// each form of a Closure costs its own glue in the wasm.
+pub(crate) fn guarded(
     name: &str,
-    read: impl FnOnce() -> Result<T> + 'static,
-) -> Result<T> {
+    read: impl FnOnce() -> Result<JsValue> + 'static,
+) -> Result<JsValue> {
+    guarded_boxed(name, Box::new(read))
+}
+
+fn guarded_boxed(name: &str, read: Box<dyn FnOnce() -> Result<JsValue>>) -> Result<JsValue> {
     let slot = Rc::new(RefCell::new(None));
     let out = slot.clone();
     let call = Closure::once_into_js(move || {
@@ -53,12 +58,9 @@ pub(crate) fn field(obj: &JsValue, what: &str, key: &str) -> Result<JsValue> {
 /// `Object.keys(obj)`, whose Proxy may trap `ownKeys`.
 pub(crate) fn keys(obj: &Object, what: &str) -> Result<Vec<String>> {
     let obj = obj.clone();
-    guarded(what, move || {
-        Ok(Object::keys(&obj)
-            .iter()
-            .filter_map(|k| k.as_string())
-            .collect())
-    })
+    let keys: js_sys::Array =
+        guarded(what, move || Ok(Object::keys(&obj).into()))?.unchecked_into();
+    Ok(keys.iter().filter_map(|k| k.as_string()).collect())
 }
 
 /// BAD_ARGUMENT for an exception the caller's code threw while `name` was read.

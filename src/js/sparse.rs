@@ -167,7 +167,8 @@ fn f64_arg(name: &str, value: &JsValue) -> Result<Vec<f64>> {
     let copy = match super::guard::typed_tag(&value) {
         // From its internal slots.
         Some(_) => Float64Array::new(&value),
-        None => super::guard::guarded(name, move || Ok(Float64Array::new(&value)))?,
+        None => super::guard::guarded(name, move || Ok(Float64Array::new(&value).into()))?
+            .unchecked_into(),
     };
     Ok(copy.to_vec())
 }
