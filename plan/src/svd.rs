@@ -356,6 +356,80 @@ pub struct Svd {
     pub sweeps: Vec<u32>,
 }
 
+/// The batch as the kernels decompose it. Jacobi squares column norms (α = Σ a²),
+/// which overflow float32 from entries of about 1.8e19 (σ and U came back non-finite
+/// near 3e38) and underflow below about 1e-19; a matrix whose largest |entry| lies
+/// outside [2^-40, 2^40] is scaled by a power of two (exact) to a largest |entry| in
+/// [0.5, 1), and its σ scaled back. U and V do not change with the scale. Every other
+/// batch is decomposed as given, bit for bit, with no copy.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scaling {
+    /// Per matrix: its entries were multiplied by 2^-e. Empty: none scaled.
+    exponents: Vec<i32>,
+    scaled: Vec<f32>,
+}
+
+/// Largest |entry| exponents kept as given: α ≤ 32 · 2^80 and the smallest
+/// squares of interest stay normal float32.
+const KEPT: std::ops::RangeInclusive<i32> = -40..=40;
+
+impl Scaling {
+    /// The scaling of the batch `a` of `shape`; OUT_OF_MEMORY where WebAssembly
+    /// memory cannot give the scaled copy.
+    pub fn of(shape: SvdShape, a: &[f32]) -> Result<Scaling> {
+        let size = shape.rows * shape.cols;
+        let exponents: Vec<i32> = a
+            .chunks(size)
+            .take(shape.count)
+            .map(|m| {
+                // NaN is skipped by max; an infinite matrix stays as it is.
+                let max = m.iter().fold(0f32, |x, v| x.max(v.abs()));
+                match max.is_finite() && max > 0.0 {
+                    true => (max as f64).log2().floor() as i32 + 1,
+                    false => 0,
+                }
+            })
+            .collect();
+        if exponents.iter().all(|e| KEPT.contains(e)) {
+            return Ok(Scaling {
+                exponents: vec![],
+                scaled: vec![],
+            });
+        }
+        let mut scaled = crate::error::room(a.len(), || {
+            format!(
+                "the scaled copy of {} {}x{} matrices",
+                shape.count, shape.rows, shape.cols
+            )
+        })?;
+        for (m, &e) in a.chunks(size).zip(&exponents) {
+            let f = 2f64.powi(-e);
+            scaled.extend(m.iter().map(|&v| (v as f64 * f) as f32));
+        }
+        Ok(Scaling { exponents, scaled })
+    }
+
+    /// What the kernels decompose: `a` itself, or its scaled copy.
+    pub fn input<'a>(&'a self, a: &'a [f32]) -> &'a [f32] {
+        match self.exponents.is_empty() {
+            true => a,
+            false => &self.scaled,
+        }
+    }
+
+    /// The SVD of the batch as given, from the one of [`Scaling::input`]: each σ
+    /// times 2^e (infinite where the true σ is past float32's range).
+    pub fn restore(&self, mut svd: Svd, cols: usize) -> Svd {
+        for (s, &e) in svd.s.chunks_mut(cols).zip(&self.exponents) {
+            let f = 2f64.powi(e);
+            for x in s {
+                *x = (*x as f64 * f) as f32;
+            }
+        }
+        svd
+    }
+}
+
 /// What the SVD kernels are told, and the atlases they work on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SvdPlan {
@@ -580,6 +654,48 @@ mod tests {
         let r = svd_one::<f32>(3, 2, &a, TOL, MAX_SWEEPS);
         assert!((r.s[0] as f64 - 28f64.sqrt()).abs() < 1e-5, "{:?}", r.s);
         assert!(r.s[1] < 1e-6, "{:?}", r.s);
+    }
+
+    #[test]
+    fn matrices_near_float32s_ends_are_scaled_and_their_sigma_restored() {
+        let shape = SvdShape::new(3, 3, 2).unwrap();
+        let base: Vec<f32> = (0..6).map(|v| v as f32 - 2.5).collect();
+        let mut a = base.clone();
+        a.extend(base.iter().map(|v| v * 1e37));
+        a.extend(base.iter().map(|v| v * 1e-30));
+        let scaling = Scaling::of(shape, &a).unwrap();
+        assert_eq!(scaling.exponents, [2, 125, -98]);
+        let input = scaling.input(&a);
+        // Each matrix times 2^-e, exactly, its largest |entry| now in [0.5, 1).
+        for (k, &e) in scaling.exponents.iter().enumerate() {
+            let m = &input[6 * k..6 * k + 6];
+            for (x, y) in m.iter().zip(&a[6 * k..6 * k + 6]) {
+                assert_eq!(*x as f64, *y as f64 / 2f64.powi(e));
+            }
+            let max = m.iter().fold(0f32, |x, v| x.max(v.abs()));
+            assert!((0.5..1.0).contains(&max), "{k}: {max}");
+        }
+        let mut svd = Svd {
+            s: vec![1.0, 0.5, 1.0, 0.5, 1.0, 0.5],
+            u: vec![],
+            v: vec![],
+            sweeps: vec![],
+        };
+        svd = scaling.restore(svd, 2);
+        assert_eq!(
+            svd.s,
+            [
+                4.0,
+                2.0,
+                2f32.powi(125),
+                2f32.powi(124),
+                2f32.powi(-98),
+                2f32.powi(-99)
+            ]
+        );
+        // Ordinary batches go through as given, with no copy.
+        let plain = Scaling::of(shape, &base.repeat(3)).unwrap();
+        assert!(plain.exponents.is_empty() && plain.scaled.is_empty());
     }
 
     #[test]

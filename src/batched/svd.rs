@@ -26,7 +26,7 @@ use crate::kernels::Backend;
 use crate::plan::layout::Layout;
 use crate::plan::semiring::Semiring;
 use crate::plan::shape::Shape;
-use crate::plan::svd::{Svd, SvdPlan, SvdShape, MAX_SWEEPS};
+use crate::plan::svd::{Scaling, Svd, SvdPlan, SvdShape, MAX_SWEEPS};
 
 /// Checks the sizes and `a`'s length (the same checks as the JavaScript API's).
 fn check(count: usize, rows: usize, cols: usize, a: &[f32]) -> Result<SvdShape> {
@@ -227,6 +227,13 @@ pub async fn svd(
     a: &[f32],
 ) -> Result<Svd> {
     let shape = check(count, rows, cols, a)?;
+    let scaling = Scaling::of(shape, a)?;
+    let r = svd_of(handle, shape, scaling.input(a)).await?;
+    Ok(scaling.restore(r, cols))
+}
+
+/// [`svd`] of a batch as the kernels take it (see [`Scaling`]).
+async fn svd_of(handle: &Handle, shape: SvdShape, a: &[f32]) -> Result<Svd> {
     handle.ready().await?;
     if handle.with(|e| Ok(e.backend()))? != Backend::WebGl {
         let (p, reads) = handle.with(|e| {
@@ -267,9 +274,16 @@ pub async fn svd(
 
 /// [`svd`], blocking: WebGL and the CPU (WebGPU: NeedsAsync naming svdBatchedAsync).
 pub fn svd_now(e: &mut Engine, count: usize, rows: usize, cols: usize, a: &[f32]) -> Result<Svd> {
+    let shape = check(count, rows, cols, a)?;
+    let scaling = Scaling::of(shape, a)?;
+    let r = svd_now_of(e, shape, scaling.input(a))?;
+    Ok(scaling.restore(r, cols))
+}
+
+/// [`svd_now`] of a batch as the kernels take it (see [`Scaling`]).
+fn svd_now_of(e: &mut Engine, shape: SvdShape, a: &[f32]) -> Result<Svd> {
     const CALL: &str = "svdBatched";
     const INSTEAD: &str = "svdBatchedAsync";
-    let shape = check(count, rows, cols, a)?;
     match e.backend() {
         Backend::WebGpu => {
             return Err(crate::error::GpgpuError::NeedsAsync {

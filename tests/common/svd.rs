@@ -14,6 +14,7 @@ macro_rules! svd_tests {
         checks!($backend; common::svd:
             svds_match_the_reference,
             zero_and_rank_deficient_matrices,
+            matrices_near_the_ends_of_float32s_range,
             the_javascript_form_returns_the_same,
             svd_errors_say_what_to_do,
             two_hundred_svd_calls_leak_nothing,
@@ -244,6 +245,28 @@ pub async fn zero_and_rank_deficient_matrices(backend: Backend) {
         &r,
         None,
     );
+}
+
+pub async fn matrices_near_the_ends_of_float32s_range(backend: Backend) {
+    // Jacobi squares column norms: entries of 1e37 overflowed float32 (σ and U came
+    // back non-finite) and entries of 1e-35 underflowed (σ = 0, nothing rotated).
+    let g = &shared_on(backend).await.g;
+    let (count, rows, cols) = (4, 9, 9);
+    let shape = SvdShape::new(count, rows, cols).unwrap();
+    for scale in [1e37f32, 1e-35] {
+        let a: Vec<f32> = well_conditioned(31, count, rows, cols)
+            .iter()
+            .map(|v| v * scale)
+            .collect();
+        let r = decompose(g, count, rows, cols, &a).await;
+        check_batch(
+            &format!("9x9 times {scale:e}"),
+            shape,
+            &a,
+            &r,
+            Some(SVD_TOL),
+        );
+    }
 }
 
 pub async fn the_javascript_form_returns_the_same(backend: Backend) {
