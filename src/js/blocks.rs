@@ -314,7 +314,9 @@ impl JsBlockSparse {
         Uint32Array::from(&v[..])
     }
 
-    /// The matrix, row-major, zeros where no block is stored.
+    /// The matrix, row-major, zeros where no block is stored; a GpgpuError
+    /// OUT_OF_MEMORY where WebAssembly memory cannot hold it beside what the page has
+    /// there.
     #[wasm_bindgen(js_name = toDense)]
     pub fn to_dense(&self) -> JsResult<Float32Array> {
         let d = self.inner.to_dense().map_err(to_js_error)?;
