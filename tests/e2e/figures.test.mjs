@@ -251,6 +251,16 @@ test('tables with cells spanning rows and columns copy as a grid, and lines show
   for (const row of listing) assert.equal(row.length, 2, JSON.stringify(row));
   const note = listing.find((r) => r[0].startsWith('__syncthreads() is workgroupBarrier()'));
   assert.deepEqual(note?.[1], '', 'the note in the first column, the second empty');
+  // The code keeps its lines (joined with spaces, a // comment hid the code after it),
+  // and Markdown escapes its own characters (__shared__ turned bold, var<workgroup> a tag).
+  const shared = listing.find((r) => r[0].includes('__shared__ float As'));
+  assert.ok(shared, 'the shared-memory declarations');
+  assert.match(shared[1], /^ *var<workgroup> a_tile: .*;.*$/m, JSON.stringify(shared[1]));
+  assert.ok(shared[1].split('\n').length >= 2, 'one line a declaration');
+  const listingMd = await copied('#cuda-wgsl', 'markdown');
+  assert.match(listingMd, /\\_\\_shared\\_\\_ float As/);
+  assert.match(listingMd, /var\\<workgroup\\> a\\_tile: [^|\n]*<br>/);
+  assert.doesNotMatch(listingMd.replace(/<br>/g, ''), /(?<!\\)[<>]/, 'no bare < or > left to read as HTML');
 
   // The measured table: two header rows (n and the ratio span both; the backends span
   // their kernels) over one row per n, each time with its GFLOP/s on a line below it.
@@ -309,8 +319,14 @@ test('the benchmark plot saves as SVG and PNG', async () => {
   const svg = (await downloadOf(page, tools.locator('[data-action=svg]'))).bytes.toString('utf8');
   assert.match(svg, /<svg/);
   assert.ok(svg.includes('polyline') || svg.includes('path'), 'the plot\'s lines');
-  const png = decodePng((await downloadOf(page, tools.locator('[data-action=png]'))).bytes);
+  const saved = await downloadOf(page, tools.locator('[data-action=png]'));
+  const png = decodePng(saved.bytes);
   assert.deepEqual([png.width, png.height], size);
+  // Named after the plot's heading (every plot was "picture.png").
+  const heading = await page.evaluate(() => document.querySelector('#plot').closest('section')?.querySelector('h2, h3')?.textContent ?? '');
+  assert.notEqual(saved.name, 'picture.png');
+  assert.match(saved.name, /^[a-z0-9-]+\.png$/);
+  assert.ok(heading.toLowerCase().startsWith(saved.name.split(/[-.]/)[0]), `${saved.name} from “${heading}”`);
   assert.deepEqual(page.problems(), []);
   await page.context().close();
 });

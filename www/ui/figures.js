@@ -51,7 +51,9 @@ function skipped(node) {
  */
 function fileName(host, fallback) {
   const text = host.dataset?.figureName || firstSentence(host.querySelector?.(':scope > figcaption, :scope > caption')?.textContent
-    || host.getAttribute?.('aria-label') || host.querySelector?.('[aria-label]')?.getAttribute('aria-label') || fallback);
+    || host.getAttribute?.('aria-label') || host.querySelector?.('[aria-label]')?.getAttribute('aria-label')
+    // A bench plot has none of those: its heading (every plot was "picture.png").
+    || headingBefore(host)?.textContent || fallback);
   const slug = text.normalize('NFKD').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
   const cut = slug.length <= 60 ? slug : slug.slice(0, 61).replace(/-[^-]*$/, '') || slug.slice(0, 60);
   return cut || fallback;
@@ -242,6 +244,14 @@ export function cellText(cell) {
     });
   }
   for (const x of copy.querySelectorAll(`.${TOOLS}, [aria-hidden="true"], script, style, button`)) x.remove();
+  // Code keeps its lines (CSV quotes them, Markdown writes <br>): joined with spaces, a
+  // "//" comment hid the code after it.
+  if (copy.querySelector('pre')) {
+    const lines = copy.textContent.split('\n').map((l) => l.trimEnd());
+    while (lines.length && !lines[lines.length - 1]) lines.pop();
+    while (lines.length && !lines[0]) lines.shift();
+    return lines.join('\n');
+  }
   // A line break or block inside a cell separates words on screen: keep a space there.
   for (const x of copy.querySelectorAll('br, div, p, li')) x.after(' ');
   // So do a row's description beside its label, and a heatmap legend's parts.
@@ -287,7 +297,11 @@ export function toMarkdown(rows, caption = '') {
   if (!rows.length) return '';
   const width = Math.max(...rows.map((r) => r.length));
   const pad = (r) => [...r, ...Array(width - r.length).fill('')];
-  const esc = (s) => s.replace(/\|/g, '\\|');
+  // Markdown's own characters escaped (`__shared__` turned bold, `var<workgroup>` into a
+  // tag), a cell's lines joined with <br>, code's indentation kept.
+  const esc = (s) => s.split('\n')
+    .map((l) => l.replace(/[\\`*_[\]<>|]/g, '\\$&').replace(/^ +/, (sp) => '&nbsp;'.repeat(sp.length)))
+    .join('<br>');
   const line = (r) => `| ${pad(r).map(esc).join(' | ')} |`;
   const [head, ...body] = rows;
   return `${caption ? `${caption}\n\n` : ''}${[line(head), `|${' --- |'.repeat(width)}`, ...body.map(line)].join('\n')}\n`;
