@@ -94,6 +94,9 @@ pub enum GpgpuError {
     /// A Gpgpu was freed (dropped) before a call that needed it: `what` names it (a
     /// part of a `Devices` split).
     FreedBefore { what: String },
+    /// An argument that is one of the library's objects (a Csr, a BlockSparse, a
+    /// Gpgpu of a Devices) was freed before the call: FREED, as a method of it is.
+    FreedArgument { name: String, detail: String },
     /// The context was lost (and maybe restored) after a step-by-step run uploaded its
     /// inputs: the run's textures are gone, so it must be started again.
     RunOutlivedContext,
@@ -151,7 +154,9 @@ impl GpgpuError {
             GpgpuError::ShaderCompile { .. } => "SHADER_COMPILE",
             GpgpuError::ProgramLink { .. } => "PROGRAM_LINK",
             GpgpuError::ContextLost | GpgpuError::RunOutlivedContext => "CONTEXT_LOST",
-            GpgpuError::Freed | GpgpuError::FreedBefore { .. } => "FREED",
+            GpgpuError::Freed
+            | GpgpuError::FreedBefore { .. }
+            | GpgpuError::FreedArgument { .. } => "FREED",
             GpgpuError::Gl { .. } => "GL_ERROR",
             GpgpuError::NoWebGpu { .. } => "NO_WEBGPU",
             GpgpuError::DeviceLost { .. } | GpgpuError::RunOutlivedDevice => "DEVICE_LOST",
@@ -380,6 +385,7 @@ impl fmt::Display for GpgpuError {
                  so it could not take its part. A Devices holds its Gpgpu objects weakly: \
                  give that device a ratio of 0, or make a new Devices without it."
             ),
+            GpgpuError::FreedArgument { name, detail } => write!(f, "{name}: {detail}"),
             GpgpuError::RunOutlivedContext => write!(
                 f,
                 "the WebGL context was lost after this run started, and its textures went \

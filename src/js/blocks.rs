@@ -87,7 +87,7 @@ fn lookup(name: &str, value: &JsValue) -> Result<Rc<BlockSparse>> {
             ),
         });
     };
-    found.ok_or_else(|| GpgpuError::BadArgument {
+    found.ok_or_else(|| GpgpuError::FreedArgument {
         name: name.into(),
         detail: "this BlockSparse was freed (free() was called on it): make a new one \
                  with BlockSparse.fromDense or BlockSparse.fromBlocks"

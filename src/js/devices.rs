@@ -69,7 +69,7 @@ fn engine_of(value: &JsValue, i: usize) -> Result<(Handle, Backend)> {
     // A Gpgpu whose method throws was freed (it said "is a Gpgpu; give Gpgpu objects").
     let freed = || super::args::js_kind(value) == "a Gpgpu";
     let made = method.call0(value).map_err(|_| match freed() {
-        true => GpgpuError::BadArgument {
+        true => GpgpuError::FreedArgument {
             name: format!("devices[{i}]"),
             detail: "is a Gpgpu that was freed (free() was called on it): give Gpgpu \
                      objects still in use"

@@ -86,7 +86,7 @@ fn lookup(name: &str, value: &JsValue) -> Result<Rc<Csr>> {
             ),
         });
     };
-    found.ok_or_else(|| GpgpuError::BadArgument {
+    found.ok_or_else(|| GpgpuError::FreedArgument {
         name: name.into(),
         detail: "this Csr was freed (free() was called on it): make a new one".into(),
     })

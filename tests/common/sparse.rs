@@ -456,7 +456,7 @@ pub async fn csr_from_javascript_and_its_errors(setup: Setup) {
     );
     call(&a, "free", &[]).unwrap();
     let e = settle(api.spmv_async(a, js(&[1.0, 2.0, 3.0]))).await;
-    assert_js_error(e, "BAD_ARGUMENT", "this Csr was freed");
+    assert_js_error(e, "FREED", "this Csr was freed");
 }
 
 pub async fn sparse_iterations_leak_nothing(setup: Setup) {

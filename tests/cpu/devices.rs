@@ -226,7 +226,7 @@ async fn the_javascript_devices_class_splits_and_checks_its_arguments() {
     let free = js_sys::Reflect::get(&freed, &"free".into()).unwrap();
     js_sys::Function::from(free).call0(&freed).unwrap();
     let e = JsDevices::new(Array::of1(&freed).into()).map(|_| ());
-    assert_js_error(e, "BAD_ARGUMENT", "devices[0]: is a Gpgpu that was freed");
+    assert_js_error(e, "FREED", "devices[0]: is a Gpgpu that was freed");
 }
 
 #[wasm_bindgen_test]
