@@ -408,7 +408,7 @@ pub async fn block_sparse_from_javascript(setup: Setup) {
     call(&p, "free", &[]).unwrap();
     let e = JsFuture::from(api.multiply_block_sparse_async(p.clone(), a.clone())).await;
     let e = e.expect_err("a freed BlockSparse");
-    assert_eq!(get(&e, "code").as_string().as_deref(), Some("BAD_ARGUMENT"));
+    assert_eq!(get(&e, "code").as_string().as_deref(), Some("FREED"));
     assert!(
         get(&e, "message").as_string().unwrap().contains("freed"),
         "{e:?}"
