@@ -93,18 +93,13 @@ pub(crate) fn held_checked(name: &str, value: &JsValue, direct: bool) -> Result<
 }
 
 /// An array argument as a Float32Array the library's own reads may use (see
-/// [`guard::plain`]): the caller's own where it is one, else its float32 conversion. A
-/// typed array converts from its internal slots; an array of numbers element by
-/// element, under [`guard::guarded`] (its getters or Proxy may throw).
+/// [`guard::plain`]): the caller's own where it is one, else its float32 conversion
+/// ([`guard::converted`]).
 fn float32_of(name: &str, value: &JsValue) -> Result<Float32Array> {
-    if let Some(a) = guard::plain::<Float32Array>(value, "Float32Array") {
-        return Ok(a);
+    match guard::plain::<Float32Array>(value, "Float32Array") {
+        Some(a) => Ok(a),
+        None => guard::converted(name, value, Float32Array::new),
     }
-    if guard::typed_tag(value).is_some() {
-        return Ok(Float32Array::new(value));
-    }
-    let value = value.clone();
-    guard::guarded(name, move || Ok(Float32Array::new(&value).into())).map(JsCast::unchecked_into)
 }
 
 /// Whether an array argument's length reads 0 (a typed array's own, not a getter of

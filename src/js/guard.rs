@@ -151,10 +151,29 @@ pub(crate) fn typed_byte_offset(value: &JsValue) -> JsValue {
 /// The global constructor of a typed array's element type (Float32Array for a subclass
 /// of it): building views with it runs no constructor of the caller's.
 pub(crate) fn typed_constructor(value: &JsValue) -> Option<Function> {
-    let tag = typed_tag(value)?;
+    global_constructor(&typed_tag(value)?)
+}
+
+/// The global constructor named `tag` ("Float32Array", …).
+fn global_constructor(tag: &str) -> Option<Function> {
     Reflect::get(&js_sys::global(), &tag.into())
         .ok()
         .and_then(|c| c.dyn_into().ok())
+}
+
+/// `value` converted by `make` (a typed array's constructor): from a typed array's
+/// internal slots, which runs none of the caller's code; an array of numbers element
+/// by element, under [`guarded`] (its getters or Proxy may throw).
+pub(crate) fn converted<T: JsCast + 'static>(
+    name: &str,
+    value: &JsValue,
+    make: fn(&JsValue) -> T,
+) -> Result<T> {
+    if typed_tag(value).is_some() {
+        return Ok(make(value));
+    }
+    let value = value.clone();
+    guarded(name, move || Ok(make(&value).unchecked_into())).map(JsCast::unchecked_into)
 }
 
 /// `value` as a `T` (a typed array of element type `tag`) that the library's own reads
@@ -165,9 +184,7 @@ pub(crate) fn plain<T: JsCast>(value: &JsValue, tag: &str) -> Option<T> {
     if typed_tag(value).as_deref() != Some(tag) {
         return None;
     }
-    let proto = Reflect::get(&js_sys::global(), &tag.into())
-        .and_then(|c| Reflect::get(&c, &"prototype".into()))
-        .ok()?;
+    let proto = Reflect::get(global_constructor(tag)?.as_ref(), &"prototype".into()).ok()?;
     let own_length =
         Reflect::get_own_property_descriptor(value.unchecked_ref::<Object>(), &"length".into())
             .map_or(true, |d| !d.is_undefined());

@@ -137,14 +137,14 @@ fn index_bytes(value: &JsValue) -> usize {
     }
 }
 
-/// A call's arrays `(name, value, bytes per number of its copy)`: every kind checked,
-/// and their copies' sizes (see [`check_copies`]), before any is copied.
 /// Whether `value` is a Uint32Array (or a subclass of it), asked of its internal slots:
 /// `instanceof` would run a Proxy's `getPrototypeOf` trap.
 fn is_u32(value: &JsValue) -> bool {
     super::guard::typed_tag(value).as_deref() == Some("Uint32Array")
 }
 
+/// A call's arrays `(name, value, bytes per number of its copy)`: every kind checked,
+/// and their copies' sizes (see [`check_copies`]), before any is copied.
 fn check_arrays(what: &str, arrays: &[(&str, &JsValue, usize)]) -> Result<()> {
     let copies: Result<Vec<_>> = arrays
         .iter()
@@ -163,14 +163,7 @@ fn f64_arg(name: &str, value: &JsValue) -> Result<Vec<f64>> {
         // constructor would throw a TypeError; there is nothing to copy.
         return Ok(Vec::new());
     }
-    let value = source(value);
-    let copy = match super::guard::typed_tag(&value) {
-        // From its internal slots.
-        Some(_) => Float64Array::new(&value),
-        None => super::guard::guarded(name, move || Ok(Float64Array::new(&value).into()))?
-            .unchecked_into(),
-    };
-    Ok(copy.to_vec())
+    Ok(super::guard::converted(name, &source(value), Float64Array::new)?.to_vec())
 }
 
 fn dims(rows: &JsValue, cols: &JsValue) -> Result<(usize, usize)> {
