@@ -9,17 +9,14 @@
 //! naming its async form).
 
 use std::cell::{RefCell, RefMut};
-use std::future::Future;
-use std::pin::pin;
-use std::rc::{Rc, Weak};
-use std::task::{Context, Poll, Waker};
+use std::rc::Rc;
 
 use crate::batched::{self, ransac::Ransac};
-use crate::blocks::grid::{self, TiledRun};
+
 use crate::blocks::mesh::{self, MeshRun};
 use crate::blocks::sparse;
 use crate::cpu::CpuEngine;
-use crate::engine::{Engine, GlEngine, GpuEngine, Input, PendingRead};
+use crate::engine::{Engine, GlEngine, GpuEngine, PendingRead};
 use crate::error::{GpgpuError, Result};
 use crate::gl::capabilities::DeviceInfo;
 use crate::gl::context::Canvas;
@@ -31,55 +28,20 @@ use crate::linear::{
 use crate::plan::blocks::BlockSparse;
 use crate::plan::homography::RansacOptions;
 use crate::plan::passes::{self, PassPlan};
-use crate::plan::semiring::Semiring;
-use crate::plan::shape::{self, Shape};
+
+use crate::plan::shape::Shape;
 use crate::plan::svd::Svd;
 use crate::run::Run;
 use crate::webgpu::adapter::{is_software, request_adapter};
 use crate::webgpu::GpuInfo;
+use crate::work::{begin_plan, begin_product, finish_work, finish_work_async};
 
-/// Per-call choices; `Options::default()` is the auto-chosen kernel in the
-/// ordinary semiring.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Options {
-    /// The kernel to run, or `None` to let [`Gpgpu::choose_kernel`] pick the fastest
-    /// for the output's size on this device (JavaScript's `"auto"`). A kernel of the
-    /// other backend, or one the device cannot run, is `BadArgument`.
-    pub kernel: Option<Kernel>,
-    /// What "product" means: ordinary (+, ×), boolean (OR, AND) or (min, +) for
-    /// shortest paths, where `f32::INFINITY` is "no edge" and `-∞` is `BadArgument`.
-    pub semiring: Semiring,
-    /// Cut every matrix into tiles of at most this side, even where it would fit
-    /// the device whole (`None`: tile only past the device limit). The tiled path
-    /// is the one big matrices take; a small cap exercises it at small sizes.
-    pub max_tile: Option<usize>,
-}
-
-/// An operation ready to run: whole matrices ([`Run`]) or tiled ones
-/// ([`TiledRun`], for sizes past the device limit or under `max_tile`).
-pub enum Work {
-    Whole(Run),
-    Tiled(TiledRun),
-}
-
-impl Work {
-    /// The run, if the matrices fit whole; a tiled operation cannot be stepped.
-    pub fn into_run(self, engine: &mut Engine) -> Result<Run> {
-        match self {
-            Work::Whole(run) => Ok(run),
-            Work::Tiled(t) => {
-                t.recycle(engine);
-                Err(GpgpuError::BadArgument {
-                    name: "n".into(),
-                    detail: "matrices past the device limit (or options.maxTile) are \
-                             multiplied in tiles, which step-by-step runs do not do; use \
-                             the plain call or its Async form"
-                        .into(),
-                })
-            }
-        }
-    }
-}
+// Where these lived before the layers were drawn apart; their homes are lower now,
+// and the names stay here for callers of `gpgpu_matrix::api::…`.
+#[doc(hidden)]
+pub use crate::common::{blocking, now};
+pub use crate::engine::Handle;
+pub use crate::work::{finish_async, start_plan, start_product, tiled_dimension, Options, Work};
 
 /// Which backend [`Gpgpu::create`] makes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -128,107 +90,6 @@ pub enum Info {
     Cpu {
         threads: usize,
     },
-}
-
-/// A handle that async work holds: it does not keep the engine alive, so work in
-/// flight when its Gpgpu is freed fails as `Freed`.
-#[derive(Clone)]
-pub struct Handle(Weak<RefCell<Engine>>);
-
-impl Handle {
-    /// Whether the engine is still there (its Gpgpu, or a Run of it, not yet freed).
-    pub fn alive(&self) -> bool {
-        self.0.strong_count() > 0
-    }
-
-    /// Runs `f` on the engine, or `Freed` if the engine is gone.
-    pub fn with<T>(&self, f: impl FnOnce(&mut Engine) -> Result<T>) -> Result<T> {
-        let engine = self.0.upgrade().ok_or(GpgpuError::Freed)?;
-        let mut e = engine
-            .try_borrow_mut()
-            .map_err(|_| GpgpuError::BadArgument {
-                name: "gpgpu".into(),
-                detail: "called from inside another call on the same Gpgpu".into(),
-            })?;
-        f(&mut e)
-    }
-
-    /// A pass's GPU time in ms once its answer arrives (it follows the pass's
-    /// readback by a few turns of the event loop at most); None if the device did
-    /// not time it or the answer is unreliable.
-    pub async fn timer_ms(&self, timer: &crate::engine::Timer) -> Option<f64> {
-        for _ in 0..100 {
-            match self.with(|e| Ok(e.timer_ms(timer))) {
-                Ok(Some(ms)) => return Some(ms).filter(|ms| ms.is_finite()),
-                Ok(None) => crate::engine::webgl_readback::next_tick().await,
-                Err(_) => return None,
-            }
-        }
-        None
-    }
-
-    /// Resolves once the engine can take work: at once, unless its WebGPU device
-    /// was lost and a new one is on its way (then when it arrives).
-    pub async fn ready(&self) -> Result<()> {
-        // Requests for a replacement made before this call: their failure is no answer
-        // for it, as the GPU may be back since (the first call after it came back
-        // was NO_WEBGPU, and only the next worked).
-        let before = self.with(|e| Ok(e.replacement_requests()))?;
-        loop {
-            // Only the loss is waited out: a replacement that failed (no adapter, no
-            // device) is this call's error, though `ensure` has already asked again
-            // (waiting on that too left the call pending for as long as no GPU came),
-            // unless it was asked for before the call: then the request `ensure`
-            // makes again is waited for.
-            let waiting = self.with(|e| {
-                let stale = e.failed_replacement().is_some_and(|k| k <= before);
-                match e.ensure() {
-                    Ok(()) => Ok(false),
-                    Err(_) if stale && e.replacing() => Ok(true),
-                    Err(GpgpuError::DeviceLost { .. }) if e.replacing() => Ok(true),
-                    Err(err) => Err(err),
-                }
-            })?;
-            if !waiting {
-                return Ok(());
-            }
-            crate::engine::webgl_readback::next_tick().await;
-        }
-    }
-}
-
-thread_local! {
-    static BLOCKING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Whether the code running now is under [`now`] (a blocking call): the CPU
-/// backend then computes on the calling thread instead of awaiting its workers.
-#[doc(hidden)]
-pub fn blocking() -> bool {
-    BLOCKING.get()
-}
-
-/// Runs a future that must complete without waiting (the blocking calls on WebGL,
-/// whose reads are synchronous); one that would wait is `NeedsAsync`. Internal: the
-/// plumbing of the JavaScript blocking forms (`call` and `instead` name JavaScript
-/// calls), hidden from the documentation; Rust callers await the async forms.
-#[doc(hidden)]
-pub fn now<T>(
-    future: impl Future<Output = Result<T>>,
-    call: &'static str,
-    instead: &'static str,
-) -> Result<T> {
-    let mut future = pin!(future);
-    // The CPU backend's reads run their queue on this thread while this is set.
-    let outer = BLOCKING.replace(true);
-    let polled = future
-        .as_mut()
-        .poll(&mut Context::from_waker(Waker::noop()));
-    BLOCKING.set(outer);
-    match polled {
-        Poll::Ready(result) => result,
-        Poll::Pending => Err(GpgpuError::NeedsAsync { call, instead }),
-    }
 }
 
 /// One WebGL2 context or WebGPU device with its compiled programs and a pool of GPU
@@ -314,7 +175,7 @@ impl Gpgpu {
 
     /// A handle for async work, which does not keep the engine alive.
     pub fn handle(&self) -> Handle {
-        Handle(Rc::downgrade(&self.engine))
+        Handle::on(&self.engine)
     }
 
     /// Which backend this Gpgpu runs.
@@ -673,234 +534,5 @@ impl Gpgpu {
     /// WebGL and the CPU) and returns the run's GPU memory to the pool.
     pub fn finish(&self, run: Run) -> Result<Vec<f32>> {
         finish_work(&mut self.engine(), Work::Whole(run))
-    }
-}
-
-/// `options` for a run of whole matrices: what tiling asked for has been decided.
-fn untiled(options: &Options) -> Options {
-    Options {
-        max_tile: None,
-        ..*options
-    }
-}
-
-/// Step-by-step runs hold whole matrices: `max_tile` is for the plain calls.
-fn refuse_tiles(options: &Options) -> Result<()> {
-    match options.max_tile {
-        None => Ok(()),
-        Some(_) => Err(GpgpuError::BadArgument {
-            name: "options.maxTile".into(),
-            detail: "step-by-step runs hold whole matrices and do not multiply in tiles; \
-                     use the plain call or its Async form for a tiled product"
-                .into(),
-        }),
-    }
-}
-
-/// Validates and uploads A and B for a product run on `engine`.
-pub fn start_product<'a>(
-    engine: &mut Engine,
-    [rows, inner, cols]: [usize; 3],
-    a: impl Into<Input<'a>>,
-    b: impl Into<Input<'a>>,
-    options: &Options,
-) -> Result<Run> {
-    let (a, b) = (a.into(), b.into());
-    refuse_tiles(options)?;
-    let rows = engine.dimension("rows", rows as f64)?;
-    let inner = engine.dimension("inner", inner as f64)?;
-    let cols = engine.dimension("cols", cols as f64)?;
-    let (sa, sb) = (Shape::new(rows, inner), Shape::new(inner, cols));
-    let out = Shape::new(rows, cols);
-    for s in [sa, sb, out] {
-        engine.check_shape(s)?;
-    }
-    shape::check_len("a", sa, a.len())?;
-    shape::check_len("b", sb, b.len())?;
-    let kernel = engine.choose_kernel(options.kernel, out)?;
-    Run::new(
-        engine,
-        kernel,
-        options.semiring,
-        passes::product(),
-        &[(sa, a), (sb, b)],
-    )
-}
-
-/// Validates and uploads M for a plan on an n×n matrix on `engine`.
-pub fn start_plan<'a>(
-    engine: &mut Engine,
-    n: usize,
-    m: impl Into<Input<'a>>,
-    plan: PassPlan,
-    options: &Options,
-) -> Result<Run> {
-    let m = m.into();
-    refuse_tiles(options)?;
-    let n = engine.dimension("n", n as f64)?;
-    let shape = Shape::square(n);
-    engine.check_shape(shape)?;
-    shape::check_len("m", shape, m.len())?;
-    let kernel = engine.choose_kernel(options.kernel, shape)?;
-    Run::new(engine, kernel, options.semiring, plan, &[(shape, m)])
-}
-
-/// Runs a run's remaining passes and queues the readback of its result; the run's
-/// GPU memory goes back to the pool (the readback has copied what it needs).
-pub fn finish_async(engine: &mut Engine, mut run: Run) -> Result<PendingRead> {
-    // Dropping a run of another Gpgpu frees its memory in its own context.
-    run.check_engine(engine)?;
-    let pending = run
-        .run_all(engine)
-        .and_then(|_| run.read_result_async(engine));
-    run.recycle(engine);
-    pending
-}
-
-/// A dimension of an operation that may be tiled: a whole number from 1 up; the
-/// device limit does not apply (tiles take care of it), WebAssembly memory does
-/// (see [`grid::check_memory`]).
-pub fn tiled_dimension(name: &str, value: f64) -> Result<usize> {
-    // A 1×2^30 float32 matrix alone fills wasm32's 4 GiB.
-    const MAX: f64 = (1u64 << 30) as f64;
-    if value.is_finite() && value > MAX {
-        return Err(GpgpuError::DeviceLimit {
-            what: format!("{name} = {}", crate::error::js_number(value)),
-            needed: value,
-            unit: "rows or columns",
-            limit_name: "what 4 GiB of WebAssembly memory holds (2^30 floats)",
-            limit: MAX,
-            hint: "Use smaller matrices: WebAssembly in a browser holds at most 4 GiB.",
-        });
-    }
-    shape::dimension(name, value, MAX as usize)
-}
-
-/// Validates A and B for a product and uploads them whole or, past the device
-/// limit or over `options.max_tile`, as tiles.
-pub fn begin_product<'a>(
-    engine: &mut Engine,
-    [rows, inner, cols]: [usize; 3],
-    a: impl Into<Input<'a>>,
-    b: impl Into<Input<'a>>,
-    options: &Options,
-) -> Result<Work> {
-    let (a, b) = (a.into(), b.into());
-    let (sa, sb) = (Shape::new(rows, inner), Shape::new(inner, cols));
-    let out = Shape::new(rows, cols);
-    match tile_for(engine, &[sa, sb, out], options)? {
-        None => {
-            start_product(engine, [rows, inner, cols], a, b, &untiled(options)).map(Work::Whole)
-        }
-        Some(tile) => {
-            for (name, v) in [("rows", rows), ("inner", inner), ("cols", cols)] {
-                tiled_dimension(name, v as f64)?;
-            }
-            grid::check_memory_on(
-                engine.backend(),
-                "this product",
-                &[sa, sb],
-                out,
-                grid::SMALLER_MATRICES,
-            )?;
-            shape::check_len("a", sa, a.len())?;
-            shape::check_len("b", sb, b.len())?;
-            let kernel = engine.choose_kernel(options.kernel, Shape::square(tile))?;
-            let (a, b) = (a.in_wasm()?, b.in_wasm()?);
-            let inputs = [(sa, &a[..]), (sb, &b[..])];
-            TiledRun::new(
-                engine,
-                kernel,
-                options.semiring,
-                passes::product(),
-                &inputs,
-                tile,
-            )
-            .map(Work::Tiled)
-        }
-    }
-}
-
-/// Validates M for a plan on an n×n matrix and uploads it whole or as tiles.
-pub fn begin_plan<'a>(
-    engine: &mut Engine,
-    n: usize,
-    m: impl Into<Input<'a>>,
-    plan: PassPlan,
-    options: &Options,
-) -> Result<Work> {
-    let m = m.into();
-    let shape = Shape::square(n);
-    match tile_for(engine, &[shape], options)? {
-        None => start_plan(engine, n, m, plan, &untiled(options)).map(Work::Whole),
-        Some(tile) => {
-            tiled_dimension("n", n as f64)?;
-            grid::check_memory_on(
-                engine.backend(),
-                "this power",
-                &[shape],
-                shape,
-                grid::SMALLER_MATRICES,
-            )?;
-            shape::check_len("m", shape, m.len())?;
-            let kernel = engine.choose_kernel(options.kernel, Shape::square(tile))?;
-            let m = m.in_wasm()?;
-            TiledRun::new(
-                engine,
-                kernel,
-                options.semiring,
-                plan,
-                &[(shape, &m[..])],
-                tile,
-            )
-            .map(Work::Tiled)
-        }
-    }
-}
-
-/// The tile side for `shapes` under `options` (None: whole); a max_tile of 0 is
-/// BadCount.
-fn tile_for(engine: &Engine, shapes: &[Shape], options: &Options) -> Result<Option<usize>> {
-    if options.max_tile == Some(0) {
-        return Err(GpgpuError::BadCount {
-            name: "maxTile".into(),
-            value: 0.0,
-            problem: crate::error::NumberProblem::Zero,
-            min: 1,
-            max: u32::MAX as f64,
-        });
-    }
-    Ok(grid::tile_for(engine, shapes, options.max_tile))
-}
-
-/// Runs an operation's passes and queues the readback of its result; its GPU
-/// memory goes back to the pool.
-pub fn finish_work_async(engine: &mut Engine, work: Work) -> Result<PendingRead> {
-    match work {
-        Work::Whole(run) => finish_async(engine, run),
-        Work::Tiled(mut t) => {
-            let pending = t.run_all(engine).and_then(|_| t.read_async(engine));
-            t.recycle(engine);
-            pending
-        }
-    }
-}
-
-/// Runs an operation's passes and reads its result, blocking (WebGL).
-pub fn finish_work(engine: &mut Engine, work: Work) -> Result<Vec<f32>> {
-    match work {
-        Work::Whole(mut run) => {
-            let result = run
-                .check_engine(engine)
-                .and_then(|_| run.run_all(engine))
-                .and_then(|_| run.read_result(engine));
-            run.recycle(engine);
-            result
-        }
-        Work::Tiled(mut t) => {
-            let result = t.run_all(engine).and_then(|_| t.read(engine));
-            t.recycle(engine);
-            result
-        }
     }
 }

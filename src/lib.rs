@@ -98,6 +98,7 @@ pub mod api;
 pub mod apps;
 pub mod batched;
 pub mod blocks;
+pub mod common;
 pub mod cpu;
 pub mod devices;
 pub mod engine;
@@ -119,6 +120,7 @@ pub mod run;
 pub mod sparse;
 pub mod wasm_view;
 pub mod webgpu;
+pub mod work;
 
 /// The README's Rust example and the paths its "From Rust" notes name, compiled by
 /// `cargo test --doc`, so that they are what a user of the crate writes.
@@ -126,7 +128,8 @@ pub mod webgpu;
 #[doc = include_str!("../README.md")]
 pub struct ReadmeRustExample;
 
-pub use api::{BackendChoice, CreateOptions, Gpgpu, Handle, Info, Options};
+pub use api::{BackendChoice, CreateOptions, Gpgpu, Info};
+pub use engine::Handle;
 pub use engine::{Engine, Matrix, PendingRead};
 pub use error::{GpgpuError, Result};
 pub use gl::capabilities::DeviceInfo;
@@ -137,3 +140,4 @@ pub use plan::semiring::Semiring;
 pub use plan::shape::Shape;
 pub use run::Run;
 pub use webgpu::GpuInfo;
+pub use work::Options;

@@ -6,12 +6,13 @@
 //! to a rank-two projection, never to one direction: the residual ‖Bv − λv‖ stays
 //! large and the pair is reported as not converging rather than as a wrong answer.
 
-use crate::api::{Handle, Options};
 use crate::apps::Workspace;
+use crate::engine::Handle;
 use crate::engine::Matrix as DeviceMatrix;
 use crate::error::{GpgpuError, Result};
 use crate::plan::random;
 use crate::plan::shape::{self, Shape};
+use crate::work::Options;
 
 /// ‖Bv − λv‖ below this fraction of ‖B‖_F counts as converged (float32).
 pub const RESIDUAL_TOLERANCE: f64 = 1e-4;

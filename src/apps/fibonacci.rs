@@ -3,12 +3,13 @@
 //! held the answer exactly (F(36) = 14,930,352 does; F(37) = 24,157,817 > 2^24
 //! is the first that cannot).
 
-use crate::api::{Handle, Options};
 use crate::apps::run_plan;
+use crate::engine::Handle;
 use crate::error::Result;
 use crate::plan::linalg::fibonacci_exact;
 use crate::plan::passes;
 use crate::plan::semiring::Semiring;
+use crate::work::Options;
 
 /// What [`fibonacci`] found.
 #[derive(Clone, Debug, PartialEq)]

@@ -2,13 +2,14 @@
 //! (min, +) squaring: R = b[(I + A)^(n−1)] and D = W^(n−1), each in
 //! ⌈log2(n − 1)⌉ squarings on the GPU.
 
-use crate::api::{Handle, Options};
 use crate::apps::run_plan;
+use crate::engine::Handle;
 use crate::error::Result;
 use crate::plan::graphs::squarings_for_paths;
 use crate::plan::passes;
 use crate::plan::semiring::{Semiring, NO_EDGE};
 use crate::plan::shape::{self, Shape};
+use crate::work::Options;
 
 /// What [`reachability`] found.
 #[derive(Clone, Debug, PartialEq)]

@@ -11,13 +11,14 @@
 //! invertible A, so it converges whenever an inverse exists. In that form the
 //! doubling product is exactly the Newton–Schulz iteration X ← X(2I − AX).
 
-use crate::api::{Handle, Options};
 use crate::apps::Workspace;
+use crate::engine::Handle;
 use crate::engine::Matrix as DeviceMatrix;
 use crate::error::{GpgpuError, Result};
 use crate::plan::linalg::{norm_1, norm_inf, transpose};
 use crate::plan::reference::to_f64;
 use crate::plan::shape::{self, Shape};
+use crate::work::Options;
 
 /// Below this ‖AX − I‖_F (computed on the GPU in float32) the result counts as an
 /// inverse.

@@ -5,10 +5,11 @@
 //! reading x. Converges for strictly diagonally dominant A; a growing Σ|Δx|
 //! is reported as divergence.
 
-use crate::api::{Handle, Options};
 use crate::apps::Workspace;
+use crate::engine::Handle;
 use crate::error::{GpgpuError, Result};
 use crate::plan::shape::{self, Shape};
+use crate::work::Options;
 
 /// Σ|Δx| growing past this multiple of the first update (or overflowing) means
 /// the iteration diverges.

@@ -17,14 +17,15 @@ pub mod graphs;
 pub mod inverse;
 pub mod jacobi;
 
-use crate::api::{self, Handle, Options};
+use crate::common::Stats;
+use crate::engine::Handle;
 use crate::engine::{Engine, Matrix, PendingRead};
 use crate::error::Result;
-use crate::kernels::webgl::reduce::Stats;
 use crate::kernels::{Backend, Kernel};
 use crate::plan::passes::PassPlan;
 use crate::plan::semiring::Semiring;
 use crate::plan::shape::Shape;
+use crate::work::{self, Options};
 
 /// One kernel (and so one layout) for every matrix of an application.
 pub struct Workspace {
@@ -147,10 +148,10 @@ pub async fn run_plan(
 ) -> Result<Vec<f32>> {
     handle.ready().await?;
     let pending = handle.with(|e| {
-        let work = api::begin_plan(e, n, m, plan, options)?;
+        let work = work::begin_plan(e, n, m, plan, options)?;
         match e.backend() {
-            Backend::WebGl => api::finish_work(e, work).map(PendingRead::ready),
-            Backend::WebGpu | Backend::Cpu => api::finish_work_async(e, work),
+            Backend::WebGl => work::finish_work(e, work).map(PendingRead::ready),
+            Backend::WebGpu | Backend::Cpu => work::finish_work_async(e, work),
         }
     })?;
     pending.wait().await

@@ -6,8 +6,8 @@
 
 use std::borrow::Cow;
 
-use crate::api::Handle;
 use crate::blocks::grid;
+use crate::engine::Handle;
 use crate::engine::{Engine, Matrix};
 use crate::error::{GpgpuError, Result};
 use crate::kernels::Backend;

@@ -6,8 +6,8 @@
 //! hypothesis is refitted on its inliers on the CPU (float64, least squares). The
 //! pure steps are in [`crate::plan::homography`].
 
-use crate::api::Handle;
 use crate::blocks::grid;
+use crate::engine::Handle;
 use crate::engine::{Engine, Matrix, Timer};
 use crate::error::Result;
 use crate::plan::homography::{self, RansacOptions, RansacPasses};

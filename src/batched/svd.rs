@@ -18,8 +18,8 @@
 //! signed so that v_j's largest entry is positive, a zero column of U where
 //! σ_j = 0 (V stays orthonormal), and per matrix the sweeps that rotated a pair.
 
-use crate::api::Handle;
 use crate::blocks::grid;
+use crate::engine::Handle;
 use crate::engine::{Engine, Matrix, PendingRead};
 use crate::error::Result;
 use crate::kernels::Backend;
@@ -295,7 +295,7 @@ fn svd_now_of(e: &mut Engine, shape: SvdShape, a: &[f32]) -> Result<Svd> {
         Backend::Cpu => {
             let p = plan(e, shape)?;
             let reads = queue_jacobi(e, &p, a)?;
-            return crate::api::now(jacobi_results(&p, reads), CALL, INSTEAD);
+            return crate::common::now(jacobi_results(&p, reads), CALL, INSTEAD);
         }
         Backend::WebGl => {}
     }

@@ -5,7 +5,7 @@
 //! copied: every block of A and B is uploaded once, and a node "holding" a block
 //! reads that upload.
 
-use crate::api::Handle;
+use crate::engine::Handle;
 use crate::engine::{Engine, Matrix, PendingRead};
 use crate::error::Result;
 use crate::kernels::Kernel;

@@ -7,7 +7,7 @@
 //! only each squaring's flags, so that blocks which came out zero are skipped by
 //! the next squaring, as the report's flags are.
 
-use crate::api::Handle;
+use crate::engine::Handle;
 use crate::engine::{Engine, Matrix, Timer};
 use crate::error::{GpgpuError, Result};
 use crate::kernels::Backend;

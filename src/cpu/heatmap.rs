@@ -3,8 +3,8 @@
 //! largest magnitude in a pixel's block, NaN and ±Inf marked), the same colours,
 //! so a CPU heatmap looks like the GPUs' beside it.
 
+use crate::common::Style;
 use crate::error::Result;
-use crate::kernels::webgl::heatmap::Style;
 use crate::plan::semiring::NO_EDGE;
 use crate::plan::shape::Shape;
 

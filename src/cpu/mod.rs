@@ -5,7 +5,7 @@
 //! Operations are recorded into a queue as a GPU's command stream is, and run when
 //! a result is read: an async read ([`CpuEngine::read`]'s `wait`) sends each
 //! product to the workers and awaits them; a blocking read (the blocking calls, and
-//! anything run blocking by `api::now`) runs the same queue on the calling thread
+//! anything run blocking by `common::now`) runs the same queue on the calling thread
 //! with the same kernel. So every operation built on the engine's products and
 //! element-wise passes (powers, repeated squaring, semirings, runs, applications)
 //! works on the CPU.
@@ -19,8 +19,8 @@ use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 
+use crate::common::Stats;
 use crate::error::{GpgpuError, Result};
-use crate::kernels::webgl::reduce::Stats;
 use crate::plan::semiring::{Semiring, NO_EDGE};
 use crate::plan::shape::Shape;
 use kernel::Dims;
@@ -189,7 +189,7 @@ impl CpuEngine {
         }
         let pool = (threads > 0).then(|| CpuPool::new(&wasm_bindgen::module(), threads as u32));
         Ok(CpuEngine {
-            id: crate::engine::next_id(),
+            id: crate::common::next_engine_id(),
             shared: Rc::new(Shared {
                 queue: RefCell::new(VecDeque::new()),
                 next_op: Cell::new(0),
@@ -474,7 +474,7 @@ impl CpuIdle {
 /// Runs the queue: on the workers, or on this thread in a blocking call (or
 /// without workers). FREED if the engine was freed before it ran.
 async fn run_queue(shared: &Rc<Shared>) -> Result<()> {
-    if crate::api::blocking() || shared.pool.is_none() {
+    if crate::common::blocking() || shared.pool.is_none() {
         flush_now(shared)?;
     } else {
         flush_async(shared).await?;
@@ -553,7 +553,7 @@ fn flush_now(shared: &Shared) -> Result<()> {
 /// Runs the queue, products on the workers; one flush at a time per engine.
 async fn flush_async(shared: &Rc<Shared>) -> Result<()> {
     while shared.busy.get() {
-        crate::engine::webgl_readback::next_tick().await;
+        crate::common::next_tick().await;
     }
     shared.busy.set(true);
     let result = async {

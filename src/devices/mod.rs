@@ -13,11 +13,12 @@ use std::task::Poll;
 
 use wasm_bindgen::prelude::*;
 
-use crate::api::{self, Handle, Options};
 use crate::blocks::grid;
+use crate::engine::Handle;
 use crate::error::{GpgpuError, Result};
 use crate::kernels::Backend;
 use crate::plan::shape::{self, Shape};
+use crate::work::{self, Options};
 use plan::Balance;
 
 #[wasm_bindgen]
@@ -279,8 +280,8 @@ async fn product_on(
 ) -> Result<Vec<f32>> {
     handle.ready().await?;
     let pending = handle.with(|e| {
-        let work = api::begin_product(e, dims, a, b, options)?;
-        api::finish_work_async(e, work)
+        let work = work::begin_product(e, dims, a, b, options)?;
+        work::finish_work_async(e, work)
     })?;
     pending.wait().await
 }

@@ -39,8 +39,10 @@ impl<'a> Input<'a> {
             Input::Wasm(d) => Ok(d.clone()),
             Input::Js(a) => {
                 let len = a.length();
-                crate::js::args::copy_f32(a, || format!("the copy of an array of {len} numbers"))
-                    .map(Cow::Owned)
+                crate::common::arrays::copy_f32(a, || {
+                    format!("the copy of an array of {len} numbers")
+                })
+                .map(Cow::Owned)
             }
         }
     }

@@ -8,6 +8,7 @@
 //! ([`PendingRead`], [`PendingStats`], [`PendingDraw`]): on WebGL they may already
 //! hold the answer (a blocking read), on WebGPU they resolve when `mapAsync` does.
 
+pub mod handle;
 pub mod input;
 pub mod webgl;
 pub mod webgl_readback;
@@ -17,11 +18,13 @@ use js_sys::Float32Array;
 
 use crate::gl::context::Canvas;
 
+use crate::common::style::mapping;
+use crate::common::{Drawn, Stats, Style};
 use crate::cpu::{self, CpuEngine, CpuMatrix, CpuRead};
 use crate::error::{GpgpuError, Result};
 use crate::gl::objects::Query;
-use crate::kernels::webgl::heatmap::{self, Drawn, Style};
-use crate::kernels::webgl::reduce::{self, Stats};
+use crate::kernels::webgl::heatmap;
+use crate::kernels::webgl::reduce;
 use crate::kernels::webgl::{
     affine, batched, block_sparse, choose as choose_webgl, lu, ransac, spmv, svd,
 };
@@ -35,17 +38,11 @@ use crate::plan::semiring::Semiring;
 use crate::plan::shape::{self, Shape};
 use crate::plan::svd::SvdPlan;
 
+pub use handle::Handle;
 pub use input::Input;
 pub use webgl::{GlEngine, GlMatrix};
 pub use webgl_readback::GlRead;
 pub use webgpu::{GpuEngine, GpuMatrix, GpuRead};
-
-/// Source of engine ids (shared by both backends: a run checks its engine by id).
-static NEXT_ENGINE_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
-pub(crate) fn next_id() -> u64 {
-    NEXT_ENGINE_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-}
 
 /// EXT_disjoint_timer_query_webgl2's enums.
 const TIME_ELAPSED_EXT: u32 = 0x88BF;
@@ -896,7 +893,7 @@ impl Engine {
     ) -> Result<js_sys::Float32Array> {
         match (self, m) {
             (Engine::Cpu(e), Matrix::Cpu(m)) => {
-                crate::api::now(e.read(m, semiring).wait(), call, instead)
+                crate::common::now(e.read(m, semiring).wait(), call, instead)
             }
             (e, m) => {
                 let data = semiring.decode(e.download(m, call, instead)?);
@@ -982,7 +979,7 @@ impl Engine {
                 Ok(PendingDraw(DrawState::Ready(drawn)))
             }
             (Engine::WebGpu(e), Matrix::Gpu(m)) => {
-                let drawn = heatmap::mapping(m.shape.rows, m.shape.cols, w, h);
+                let drawn = mapping(m.shape.rows, m.shape.cols, w, h);
                 let context = crate::kernels::context_2d(canvas)?;
                 let read = e.heatmap(m, (w, h), drawn.stride, range, style)?;
                 Ok(PendingDraw(DrawState::Gpu {
@@ -993,7 +990,7 @@ impl Engine {
                 }))
             }
             (Engine::Cpu(e), Matrix::Cpu(m)) => {
-                let drawn = heatmap::mapping(m.shape.rows, m.shape.cols, w, h);
+                let drawn = mapping(m.shape.rows, m.shape.cols, w, h);
                 let context = crate::kernels::context_2d(canvas)?;
                 // Coloured from the matrix itself when the queue reaches it: no copy.
                 let (shape, stride) = (m.shape, drawn.stride);
@@ -1237,7 +1234,7 @@ impl PendingRead {
             ReadState::Cpu(read) => {
                 let array = read.wait().await?;
                 let len = array.length();
-                crate::js::args::copy_f32(&array, || format!("a readback of {len} numbers"))
+                crate::common::arrays::copy_f32(&array, || format!("a readback of {len} numbers"))
             }
         }
     }
@@ -1280,7 +1277,7 @@ impl PendingStats {
         match self.0 {
             StatsState::Ready(s) => Ok(s),
             StatsState::Gpu(_) => Err(GpgpuError::NeedsAsync { call, instead }),
-            StatsState::Cpu(read) => crate::api::now(read.wait(), call, instead),
+            StatsState::Cpu(read) => crate::common::now(read.wait(), call, instead),
         }
     }
 }
@@ -1338,7 +1335,7 @@ pub fn heatmap_here(
     style.check(range)?;
     let (w, h) = heatmap_size(canvas)?;
     check_heatmap_pixels(None, w, h)?;
-    let drawn = heatmap::mapping(shape.rows, shape.cols, w, h);
+    let drawn = mapping(shape.rows, shape.cols, w, h);
     let context = crate::kernels::context_2d(canvas)?;
     let pixels = cpu::heatmap::pixels(shape, data, (w, h), drawn.stride, range, style)?;
     crate::kernels::webgpu::heatmap::put_pixels(&context, &pixels, (w, h))?;

@@ -129,7 +129,7 @@ impl GlEngine {
                 detail: format!("addEventListener failed: {e:?}"),
             })?;
         let mut engine = GlEngine {
-            id: super::next_id(),
+            id: crate::common::next_engine_id(),
             info: capabilities::describe(&gl),
             canvas,
             gl,

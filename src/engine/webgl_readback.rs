@@ -2,9 +2,7 @@
 //! a fence after them, then poll the fence from the event loop and copy out with
 //! getBufferSubData only once the GPU is done, so the main thread never stalls.
 
-use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
-
+use crate::common::next_tick;
 use crate::engine::webgl::GlMatrix;
 use crate::error::Result;
 use crate::gl::objects::{Buffer, Fence};
@@ -198,23 +196,4 @@ pub async fn gpu_idle(gl: &Gl) -> Result<()> {
     let fence = Fence::new(gl)?;
     gl.flush();
     wait_for(gl, &fence).await
-}
-
-/// Resolves on the next macrotask (setTimeout 0), in a window or a worker.
-pub async fn next_tick() {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        let global = js_sys::global();
-        let set_timeout = js_sys::Reflect::get(&global, &"setTimeout".into())
-            .ok()
-            .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
-        match set_timeout {
-            Some(f) => {
-                let _ = f.call2(&global, &resolve, &0.into());
-            }
-            None => {
-                let _ = resolve.call0(&global);
-            }
-        }
-    });
-    let _ = JsFuture::from(promise).await;
 }

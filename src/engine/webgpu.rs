@@ -19,8 +19,8 @@ use web_sys::{
     GpuDevice, GpuDeviceLostInfo, GpuPowerPreference, GpuUncapturedErrorEvent,
 };
 
+use crate::common::Style;
 use crate::error::{GpgpuError, Result};
-use crate::kernels::webgl::heatmap::Style;
 use crate::kernels::webgpu::{batched, block_sparse, lu, ransac, spmv, svd};
 use crate::kernels::webgpu::{
     line_workgroups, product_workgroups, Fit, PipelineKey, RegisterParams, REDUCE_GROUPS,
@@ -254,7 +254,7 @@ impl GpuEngine {
         gpu.nudger().set_enabled(!info.is_software());
         let on_error = watch(&gpu, &replacement, power);
         GpuEngine {
-            id: super::next_id(),
+            id: crate::common::next_engine_id(),
             stream_k: StreamKState::new(&info),
             register: RegisterParams::for_device(&info),
             register_fixed: false,

@@ -10,12 +10,13 @@ use js_sys::{Array, Float32Array, Float64Array, Object, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-use crate::api::{now, Handle};
 use crate::apps::eigen::{self, EigenPair};
 use crate::apps::fibonacci;
 use crate::apps::graphs;
 use crate::apps::inverse::{self, InverseMethod, Stopping};
 use crate::apps::jacobi::{self, JacobiSettings, MAX_ITERATIONS};
+use crate::common::now;
+use crate::engine::Handle;
 use crate::error::{GpgpuError, Result};
 use crate::js::args::{
     count_option, matrix_arg, matrix_pair, number_arg, number_option, options_with,
@@ -174,7 +175,7 @@ mod read {
         let n = g.dim("n", number_arg("n", n)?)?;
         let a = matrix_arg("a", a)?;
         let opts = options_with(options, &["method", "d", "maxDoublings", "patience"])?;
-        let method = match Some(crate::js::guard::field(options, "options", "method")?)
+        let method = match Some(crate::common::guard::field(options, "options", "method")?)
             .filter(|v| !v.is_undefined())
         {
             None => InverseMethod::NewtonSchulz,

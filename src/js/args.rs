@@ -7,16 +7,19 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlCanvasElement, OffscreenCanvas};
 
-use crate::api::Options;
+use crate::common::Stats;
+use crate::common::{Drawn, Style};
 use crate::error::{GpgpuError, Result};
 use crate::gl::context::Canvas;
-use crate::kernels::webgl::heatmap::{Drawn, Style};
-use crate::kernels::webgl::reduce::Stats;
 use crate::kernels::Kernel;
 use crate::plan::semiring::Semiring;
 use crate::plan::shape::MAX_ARRAY_BYTES;
+use crate::work::Options;
 
-use super::guard;
+pub(crate) use crate::common::arrays::views_wasm_memory;
+use crate::common::arrays::{copy_f32, wasm_memory_buffer};
+use crate::common::guard;
+pub(crate) use crate::common::guard::{js_kind, js_kind_or_number};
 
 /// Converts a library error into a JS `Error` with `code` set.
 pub fn to_js_error(e: GpgpuError) -> JsValue {
@@ -116,12 +119,6 @@ fn empty_array(value: &JsValue) -> bool {
     }
 }
 
-/// Whether a typed array views WebAssembly memory itself (which growing that memory
-/// detaches).
-pub(crate) fn views_wasm_memory(value: &JsValue) -> bool {
-    Object::is(&guard::typed_buffer(value), &wasm_memory_buffer())
-}
-
 thread_local! {
     /// Where each array over WebAssembly memory itself lies in that memory (`[byte
     /// offset, length, constructor]`), noted when [`array_len`] read it: a call reads
@@ -154,12 +151,6 @@ pub(crate) fn source(value: &JsValue) -> JsValue {
         .ok()
         .and_then(|ctor| Reflect::construct(&ctor, &args).ok())
         .unwrap_or_else(|| value.clone())
-}
-
-fn wasm_memory_buffer() -> JsValue {
-    wasm_bindgen::memory()
-        .unchecked_into::<js_sys::WebAssembly::Memory>()
-        .buffer()
 }
 
 /// Notes where a typed array over wasm memory lies in it (see [`VIEWS`]).
@@ -203,32 +194,6 @@ pub(crate) fn copy_checked(name: &str, value: &JsValue) -> Result<Vec<f32>> {
     let array = float32_of(name, value)?;
     let len = array.length();
     copy_f32(&array, || format!("the copy of an array of {len} numbers"))
-}
-
-/// A Float32Array copied into wasm memory, its room asked for first
-/// (`crate::error::room`): OUT_OF_MEMORY where memory cannot give it, not a trap.
-/// `what` names the copy (an argument, a readback).
-pub(crate) fn copy_f32(array: &Float32Array, what: impl FnOnce() -> String) -> Result<Vec<f32>> {
-    // An array over wasm memory itself is detached if making the room grows memory
-    // (copy_to_uninit then found it empty and panicked): copied in JavaScript first,
-    // by the constructor, which reads the array's own slots (a subclass's slice() that
-    // returned something else had failed an assertion: RuntimeError: unreachable).
-    let copy;
-    let array = match views_wasm_memory(array) {
-        true => {
-            copy = Float32Array::new(array);
-            &copy
-        }
-        false => array,
-    };
-    let len = array.length() as usize;
-    let mut v = crate::error::room(len, what)?;
-    // Copied into the reserved room as it is: zero-filling it first (resize) was a
-    // second pass over the bytes, 64 MiB at n = 4096.
-    array.copy_to_uninit(&mut v.spare_capacity_mut()[..len]);
-    // SAFETY: copy_to_uninit initialised the first `len` elements.
-    unsafe { v.set_len(len) };
-    Ok(v)
 }
 
 /// Whether `value` (a typed array) views an ArrayBuffer that was detached: transferred
@@ -335,41 +300,6 @@ pub(crate) fn check_copies(what: &str, arrays: &[(&str, usize, usize)]) -> Resul
         });
     }
     Ok(())
-}
-
-/// A number as JavaScript prints it, anything else by its kind.
-pub(crate) fn js_kind_or_number(value: &JsValue) -> String {
-    match value.as_f64() {
-        Some(v) => crate::error::js_number(v),
-        None => js_kind(value),
-    }
-}
-
-/// How a value reads in a message: "null", "a string", "an Int32Array", ...
-pub(crate) fn js_kind(value: &JsValue) -> String {
-    if value.is_null() {
-        return "null".into();
-    }
-    if value.is_undefined() {
-        return "undefined".into();
-    }
-    // Object.create(null) has no constructor, hence the checked look-up.
-    let name = Some(value)
-        .filter(|v| v.is_object())
-        .and_then(|v| Reflect::get(v, &"constructor".into()).ok())
-        .filter(|c| c.is_function())
-        // Read as a field: a class's own static `name` getter may throw.
-        .and_then(|c| Reflect::get(&c, &"name".into()).ok())
-        .and_then(|n| n.as_string())
-        .filter(|n| !n.is_empty())
-        .unwrap_or_else(|| value.js_typeof().as_string().unwrap_or_default());
-    // "a Uint32Array": its U is said "you".
-    let article = match name.chars().next() {
-        _ if name.starts_with("Uint") => "a",
-        Some('a' | 'e' | 'i' | 'o' | 'u' | 'A' | 'E' | 'I' | 'O' | 'U') => "an",
-        _ => "a",
-    };
-    format!("{article} {name}")
 }
 
 /// A number argument; anything but a JS number is BAD_ARGUMENT naming what it was

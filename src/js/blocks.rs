@@ -15,12 +15,12 @@ use wasm_bindgen_futures::future_to_promise;
 
 use super::args::{matrix_arg, number_arg, set, to_js_error};
 use super::{JsGpgpu, JsResult};
-use crate::api::tiled_dimension;
 use crate::blocks::grid;
 use crate::blocks::sparse::{self, Product, Squarings};
 use crate::error::{GpgpuError, Result};
 use crate::plan::blocks::{self, symbolic, BlockSparse};
 use crate::plan::shape::{self, Shape};
+use crate::work::tiled_dimension;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_BLOCKS: &str = r#"

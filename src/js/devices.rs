@@ -11,8 +11,8 @@ use wasm_bindgen_futures::future_to_promise;
 
 use super::args::{matrix_pair, number_arg, parse_options, set, to_js_error, unknown_key};
 use super::{JsGpgpu, JsResult};
-use crate::api::Handle;
 use crate::devices::{Devices, Ratios, Split};
+use crate::engine::Handle;
 use crate::error::{GpgpuError, Result};
 use crate::kernels::Backend;
 
@@ -85,7 +85,7 @@ fn ratios_option(options: &JsValue) -> Result<Ratios> {
     if !options.is_object() {
         return Ok(Ratios::Auto);
     }
-    let v = super::guard::field(options, "options", "ratios")?;
+    let v = crate::common::guard::field(options, "options", "ratios")?;
     if v.is_undefined() || v.as_string().as_deref() == Some("auto") {
         return Ok(Ratios::Auto);
     }
@@ -211,7 +211,7 @@ impl JsDevices {
             // device's limit, so only WebAssembly memory bounds them (read against
             // usize::MAX, 2^32 was "this device's limit of 4294967295").
             let dim =
-                |name: &str, v: &JsValue| crate::api::tiled_dimension(name, number_arg(name, v)?);
+                |name: &str, v: &JsValue| crate::work::tiled_dimension(name, number_arg(name, v)?);
             let dims = [
                 dim("rows", &rows)?,
                 dim("inner", &inner)?,

@@ -12,7 +12,6 @@ pub mod batched;
 pub mod blocks;
 pub mod cpu;
 pub mod devices;
-mod guard;
 pub mod linear;
 pub mod mesh;
 pub mod ransac;
@@ -25,8 +24,9 @@ use js_sys::{Array, Float32Array, Object, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-use crate::api::{self, BackendChoice, CreateOptions, Gpgpu, Handle, Info, Options, Work};
+use crate::api::{BackendChoice, CreateOptions, Gpgpu, Info};
 use crate::blocks::grid;
+use crate::engine::Handle;
 use crate::engine::{Engine, PendingRead};
 use crate::error::{GpgpuError, Result};
 use crate::gl::context::Canvas;
@@ -36,6 +36,7 @@ use crate::plan::passes::{self, PassPlan};
 use crate::plan::semiring::Semiring;
 use crate::plan::shape::{self, Shape, MAX_COUNT};
 use crate::webgpu::adapter::power_preference;
+use crate::work::{self, Options, Work};
 
 pub use args::to_js_error;
 use args::{
@@ -162,15 +163,15 @@ mod start {
     fn dim(g: &Gpgpu, name: &str, value: &JsValue, tiles: bool) -> Result<usize> {
         let v = number_arg(name, value)?;
         match tiles {
-            true => api::tiled_dimension(name, v),
+            true => work::tiled_dimension(name, v),
             false => g.dim(name, v),
         }
     }
 
     fn plan(n: usize, m: Held, plan: PassPlan, options: Options, tiles: bool) -> Start {
         Box::new(move |e| match tiles {
-            true => api::begin_plan(e, n, m.input(), plan, &options),
-            false => api::start_plan(e, n, m.input(), plan, &options).map(Work::Whole),
+            true => work::begin_plan(e, n, m.input(), plan, &options),
+            false => work::start_plan(e, n, m.input(), plan, &options).map(Work::Whole),
         })
     }
 
@@ -278,8 +279,8 @@ mod start {
         );
         let options = options_arg(options)?;
         Ok(Box::new(move |e| match tiles {
-            true => api::begin_product(e, dims, a.input(), b.input(), &options),
-            false => api::start_product(e, dims, a.input(), b.input(), &options).map(Work::Whole),
+            true => work::begin_product(e, dims, a.input(), b.input(), &options),
+            false => work::start_product(e, dims, a.input(), b.input(), &options).map(Work::Whole),
         }))
     }
 
@@ -330,8 +331,8 @@ fn create_options(value: &JsValue) -> Result<CreateOptions> {
     let Some(obj) = options_object(value, "options", "{ backend: 'webgpu' }")? else {
         return Ok(options);
     };
-    for key in guard::keys(obj, "options")? {
-        let v = guard::field(value, "options", &key)?;
+    for key in crate::common::guard::keys(obj, "options")? {
+        let v = crate::common::guard::field(value, "options", &key)?;
         if v.is_undefined() {
             continue;
         }
@@ -392,7 +393,7 @@ impl JsGpgpu {
                 return Err(GpgpuError::NeedsAsync { call, instead });
             }
             let work = start(&self.gpu)?(&mut self.gpu.engine())?;
-            api::finish_work(&mut self.gpu.engine(), work)
+            work::finish_work(&mut self.gpu.engine(), work)
         };
         read()
             .map(|v| Float32Array::from(&v[..]))
@@ -408,7 +409,7 @@ impl JsGpgpu {
         let queue = |start: Start| {
             handle.with(|e| {
                 let work = start(e)?;
-                api::finish_work_async(e, work)
+                work::finish_work_async(e, work)
             })
         };
         let now: Result<std::result::Result<PendingRead, Start>> = start.and_then(|start| {
@@ -427,7 +428,7 @@ impl JsGpgpu {
                     later
                         .with(|e| {
                             let work = start(e)?;
-                            api::finish_work_async(e, work)
+                            work::finish_work_async(e, work)
                         })
                         .map_err(to_js_error)?
                 }
@@ -684,7 +685,7 @@ impl JsGpgpu {
         }
         // WebGL has drawn already; the CPU colours the pixels here and now.
         self.start_heatmap(&rows, &cols, &data, &canvas, &style)
-            .and_then(|p| crate::api::now(p.wait(), "drawHeatmap", "drawHeatmapAsync"))
+            .and_then(|p| crate::common::now(p.wait(), "drawHeatmap", "drawHeatmapAsync"))
             .map(drawn_object)
             .map_err(to_js_error)
     }
@@ -983,7 +984,7 @@ impl JsGpgpu {
             let value = number_arg(name, value)?;
             match self.gpu.dim(name, value) {
                 Err(e) if e.code() == "SIZE_OVER_LIMIT" => {
-                    Ok((crate::api::tiled_dimension(name, value)?, true))
+                    Ok((crate::work::tiled_dimension(name, value)?, true))
                 }
                 side => side.map(|d| (d, false)),
             }
@@ -1041,7 +1042,7 @@ impl JsGpgpu {
     /// takes; past the device's limit a product runs in tiles of that limit, so the
     /// answer is the one for such a tile.
     fn lookup_size(&self, n: &JsValue) -> Result<usize> {
-        let n = api::tiled_dimension("n", number_arg("n", n)?)?;
+        let n = work::tiled_dimension("n", number_arg("n", n)?)?;
         Ok(n.min(self.gpu.max_dimension()))
     }
 

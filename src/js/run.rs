@@ -13,10 +13,10 @@ use super::args::{
     canvas_arg, drawn_object, flag_arg, stats_object, string_arg, style_arg, to_js_error,
 };
 use super::JsResult;
+use crate::common::Style;
 use crate::engine::{Engine, Matrix};
 use crate::error::{GpgpuError, Result};
 use crate::gl::context::Canvas;
-use crate::kernels::webgl::heatmap::Style;
 use crate::plan::semiring::Semiring;
 use crate::run::Run;
 
@@ -289,7 +289,7 @@ impl JsRun {
             let (style, range) = run_style(run, style);
             let drawn = e.heatmap(pick(run, &which)?, &canvas, range, style)?;
             // WebGL has drawn already; the CPU colours the pixels here and now.
-            crate::api::now(drawn.wait(), "run.drawHeatmap()", "run.drawHeatmapAsync()")
+            crate::common::now(drawn.wait(), "run.drawHeatmap()", "run.drawHeatmapAsync()")
                 .map(drawn_object)
         })
     }

@@ -101,9 +101,9 @@ fn index_arg(name: &str, value: &JsValue) -> Result<Vec<u32>> {
         check_copies("this call", &[(name, len, 4)])?;
         // One over wasm memory is copied in JavaScript first: to_vec's room may grow
         // that memory, which detached it (to_vec then panicked). So is a subclass, whose
-        // own `length` to_vec would read (super::guard::plain).
+        // own `length` to_vec would read (crate::common::guard::plain).
         let a = source(value);
-        let a: Uint32Array = match super::guard::plain::<Uint32Array>(&a, "Uint32Array") {
+        let a: Uint32Array = match crate::common::guard::plain::<Uint32Array>(&a, "Uint32Array") {
             Some(plain) if !views_wasm_memory(&a) => plain,
             _ => Uint32Array::new(&a),
         };
@@ -140,7 +140,7 @@ fn index_bytes(value: &JsValue) -> usize {
 /// Whether `value` is a Uint32Array (or a subclass of it), asked of its internal slots:
 /// `instanceof` would run a Proxy's `getPrototypeOf` trap.
 fn is_u32(value: &JsValue) -> bool {
-    super::guard::typed_tag(value).as_deref() == Some("Uint32Array")
+    crate::common::guard::typed_tag(value).as_deref() == Some("Uint32Array")
 }
 
 /// A call's arrays `(name, value, bytes per number of its copy)`: every kind checked,
@@ -163,7 +163,7 @@ fn f64_arg(name: &str, value: &JsValue) -> Result<Vec<f64>> {
         // constructor would throw a TypeError; there is nothing to copy.
         return Ok(Vec::new());
     }
-    Ok(super::guard::converted(name, &source(value), Float64Array::new)?.to_vec())
+    Ok(crate::common::guard::converted(name, &source(value), Float64Array::new)?.to_vec())
 }
 
 fn dims(rows: &JsValue, cols: &JsValue) -> Result<(usize, usize)> {
@@ -534,7 +534,7 @@ fn pagerank_settings(options: &JsValue, tolerance: f64) -> Result<PageRankSettin
     let damping = match number_option(options, "damping") {
         Ok(d) => d.unwrap_or(0.85),
         // NaN and ±Infinity: the damping's own message.
-        Err(_) => super::guard::field(options, "options", "damping")?
+        Err(_) => crate::common::guard::field(options, "options", "damping")?
             .as_f64()
             .unwrap_or(f64::NAN),
     };

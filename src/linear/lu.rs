@@ -15,7 +15,7 @@
 //! live in a state row on the GPU and come back with the result. The residual
 //! ‖A·x − b‖ / ‖b‖ is computed in float64 on the CPU from the x read back.
 
-use crate::api::Handle;
+use crate::engine::Handle;
 use crate::engine::{Engine, Matrix};
 use crate::error::{GpgpuError, Result};
 use crate::kernels::Backend;

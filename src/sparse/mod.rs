@@ -7,9 +7,9 @@
 //! On WebGPU, rows longer than a threshold can go to a workgroup each instead
 //! ([`multiply_with`], the bench's `longRow`): for a graph's hub rows.
 
-use crate::api::Handle;
 use crate::apps::eigen::EigenPair;
 use crate::apps::jacobi::{Jacobi, JacobiSettings, DIVERGED_GROWTH, MAX_ITERATIONS};
+use crate::engine::Handle;
 use crate::engine::{Engine, Matrix, PendingRead};
 use crate::error::{GpgpuError, Result};
 use crate::kernels::Backend;
@@ -282,7 +282,7 @@ async fn read(h: &Handle, m: &Matrix, len: usize) -> Result<Vec<f32>> {
     Ok(v)
 }
 
-async fn stats(h: &Handle, m: &Matrix) -> Result<crate::kernels::webgl::reduce::Stats> {
+async fn stats(h: &Handle, m: &Matrix) -> Result<crate::common::Stats> {
     h.with(|e| e.stats(m))?.wait().await
 }
 
@@ -308,7 +308,7 @@ fn free(h: &Handle, m: Matrix) {
 }
 
 /// The statistics of `m`, which is then freed.
-async fn measure(h: &Handle, m: Matrix) -> Result<crate::kernels::webgl::reduce::Stats> {
+async fn measure(h: &Handle, m: Matrix) -> Result<crate::common::Stats> {
     let st = stats(h, &m).await;
     free(h, m);
     st

@@ -6,7 +6,7 @@ use js_sys::{Function, Reflect};
 use wasm_bindgen::JsCast;
 
 use super::{free, stats, DeviceCsr};
-use crate::api::Handle;
+use crate::engine::Handle;
 use crate::engine::Timer;
 use crate::error::{GpgpuError, Result};
 use crate::plan::layout::Layout;

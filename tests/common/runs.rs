@@ -787,7 +787,7 @@ pub async fn heatmaps_are_drawn_from_gpu_memory_with_row_zero_on_top(backend: Ba
 /// `style.logFloor` are (BAD_ARGUMENT): a NaN, 0, negative or infinite one drew a
 /// picture without a word (the shaders clamp it to f32::MIN_POSITIVE, NaN included).
 pub async fn the_rust_heatmap_checks_its_range_and_floor_as_javascript_does(backend: Backend) {
-    use gpgpu_matrix::kernels::webgl::heatmap::Style;
+    use gpgpu_matrix::common::Style;
     use gpgpu_matrix::plan::layout::Layout;
     use gpgpu_matrix::{Canvas, Shape};
     let g = on(backend).await;

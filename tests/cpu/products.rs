@@ -140,7 +140,7 @@ async fn freeing_under_an_async_product_ends_the_workers() {
     });
     // Let the call reach its workers, then free the engine under it.
     while g.live("workers") == 0 {
-        gpgpu_matrix::engine::webgl_readback::next_tick().await;
+        gpgpu_matrix::common::next_tick().await;
     }
     drop(g);
     let got = wasm_bindgen_futures::JsFuture::from(pending).await;

@@ -77,7 +77,7 @@ fn threw(name: &str, e: &JsValue) -> GpgpuError {
             format!("{kind}: {m}")
         }
         (None, Some(s)) => format!("'{s}'"),
-        (None, None) => super::args::js_kind_or_number(e),
+        (None, None) => js_kind_or_number(e),
     };
     GpgpuError::BadArgument {
         name: name.into(),
@@ -190,4 +190,39 @@ pub(crate) fn plain<T: JsCast>(value: &JsValue, tag: &str) -> Option<T> {
             .map_or(true, |d| !d.is_undefined());
     (Object::is(&Object::get_prototype_of(value), &proto) && !own_length)
         .then(|| value.clone().unchecked_into())
+}
+
+/// A number as JavaScript prints it, anything else by its kind.
+pub(crate) fn js_kind_or_number(value: &JsValue) -> String {
+    match value.as_f64() {
+        Some(v) => crate::error::js_number(v),
+        None => js_kind(value),
+    }
+}
+
+/// How a value reads in a message: "null", "a string", "an Int32Array", ...
+pub(crate) fn js_kind(value: &JsValue) -> String {
+    if value.is_null() {
+        return "null".into();
+    }
+    if value.is_undefined() {
+        return "undefined".into();
+    }
+    // Object.create(null) has no constructor, hence the checked look-up.
+    let name = Some(value)
+        .filter(|v| v.is_object())
+        .and_then(|v| Reflect::get(v, &"constructor".into()).ok())
+        .filter(|c| c.is_function())
+        // Read as a field: a class's own static `name` getter may throw.
+        .and_then(|c| Reflect::get(&c, &"name".into()).ok())
+        .and_then(|n| n.as_string())
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| value.js_typeof().as_string().unwrap_or_default());
+    // "a Uint32Array": its U is said "you".
+    let article = match name.chars().next() {
+        _ if name.starts_with("Uint") => "a",
+        Some('a' | 'e' | 'i' | 'o' | 'u' | 'A' | 'E' | 'I' | 'O' | 'U') => "an",
+        _ => "a",
+    };
+    format!("{article} {name}")
 }
