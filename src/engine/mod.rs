@@ -10,6 +10,7 @@
 
 pub mod handle;
 pub mod input;
+pub mod program;
 pub mod webgl;
 pub mod webgl_readback;
 pub mod webgpu;
@@ -463,7 +464,7 @@ impl Engine {
         match (self, a, b, out) {
             (Engine::WebGl(e), Matrix::Gl(a), Matrix::Gl(b), Matrix::Gl(out)) => {
                 gl_timed(e, timed, |e| {
-                    e.product(kernel, semiring, a, b, out).map(|_| ())
+                    crate::kernels::webgl::product(e, kernel, semiring, a, b, out)
                 })
             }
             (Engine::WebGpu(e), Matrix::Gpu(a), Matrix::Gpu(b), Matrix::Gpu(out)) => {

@@ -10,6 +10,7 @@ use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
+use super::program::{FragmentProgram, ProgramId};
 use crate::error::{GpgpuError, Result};
 use crate::gl::capabilities::{self, DeviceInfo};
 use crate::gl::context::Canvas;
@@ -17,10 +18,8 @@ use crate::gl::program::Program;
 use crate::gl::quad::Quad;
 use crate::gl::target::{RenderTarget, TexFormat};
 use crate::gl::{Gl, LiveCounts, GL};
-use crate::kernels::webgl::ProgramKey;
-use crate::kernels::Kernel;
 use crate::plan::layout::Layout;
-use crate::plan::semiring::Semiring;
+
 use crate::plan::shape::Shape;
 
 /// Free render targets kept for reuse (creating textures is slow on real GPUs).
@@ -72,7 +71,7 @@ fn format_of(layout: Layout) -> TexFormat {
 /// Objects that live as long as the context does.
 struct Resources {
     quad: Quad,
-    programs: HashMap<ProgramKey, Program>,
+    programs: HashMap<ProgramId, Program>,
     free: Vec<RenderTarget>,
 }
 
@@ -202,31 +201,33 @@ impl GlEngine {
         }
     }
 
-    /// The program for `key`, compiled on first use and cached for the context's life.
-    pub fn program(&mut self, key: ProgramKey) -> Result<&Program> {
+    /// The program, compiled on first use and cached for the context's life. A
+    /// compile error is `SHADER_COMPILE` with the driver's log (its lines are the
+    /// source's own: nothing is prepended), a link error `PROGRAM_LINK`.
+    pub fn program(&mut self, program: &dyn FragmentProgram) -> Result<&Program> {
         let gl = self.gl.clone();
         let res = self.resources()?;
-        let program = match res.programs.entry(key) {
+        let made = match res.programs.entry(program.id()) {
             std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
             std::collections::hash_map::Entry::Vacant(e) => e.insert(Program::new(
                 &gl,
-                &key.name(),
-                &ProgramKey::vertex_source(),
-                &key.fragment_source(),
+                &program.name(),
+                &program.vertex_source(),
+                &program.fragment_source(),
             )?),
         };
-        Ok(program)
+        Ok(made)
     }
 
-    /// One draw of the full-screen quad with program `key` into `dest`; `bind` sets
-    /// the program's uniforms and textures.
+    /// One draw of the full-screen quad with `program` into `dest`; `bind` sets the
+    /// program's uniforms and textures (it is in use by then).
     pub fn draw(
         &mut self,
-        key: ProgramKey,
+        program: &dyn FragmentProgram,
         dest: Destination,
         bind: impl FnOnce(&Program),
     ) -> Result<()> {
-        self.program(key)?;
+        self.program(program)?;
         match dest {
             Destination::Texture(t) => t.bind_for_drawing(),
             Destination::Canvas { width, height } => {
@@ -236,11 +237,11 @@ impl GlEngine {
             }
         }
         let res = self.resources.as_ref().ok_or(GpgpuError::ContextLost)?;
-        let program = &res.programs[&key];
-        program.use_program();
-        bind(program);
+        let compiled = &res.programs[&program.id()];
+        compiled.use_program();
+        bind(compiled);
         res.quad.draw();
-        self.gl.check(&format!("drawing with {}", key.name()))
+        self.gl.check(&format!("drawing with {}", program.name()))
     }
 
     /// A render target of `count` textures, from the pool when one fits.
@@ -364,65 +365,6 @@ impl GlEngine {
             return Err(GpgpuError::ContextLost);
         }
         Ok(result)
-    }
-
-    /// One render-to-texture pass: out ← a · b in `semiring`, by `kernel`.
-    pub fn product(
-        &mut self,
-        kernel: Kernel,
-        semiring: Semiring,
-        a: &GlMatrix,
-        b: &GlMatrix,
-        out: &GlMatrix,
-    ) -> Result<()> {
-        let layout = kernel.layout();
-        // Public, so a caller's mistake is an error here, not a panic.
-        let bad = |detail: String| GpgpuError::BadArgument {
-            name: "product".into(),
-            detail,
-        };
-        if [a, b, out].iter().any(|m| m.layout != layout) {
-            return Err(bad(format!(
-                "kernel '{}' needs every operand in its layout ({:?}), got {:?}, {:?} and {:?}",
-                kernel.name(),
-                layout,
-                a.layout,
-                b.layout,
-                out.layout
-            )));
-        }
-        crate::plan::shape::check_product("product", a.shape, b.shape, out.shape)?;
-        self.poison(&out.target);
-        let total = kernel.k_steps(layout.padded(a.shape).cols);
-        let chunk = match kernel.chunk_steps() {
-            Some(c) if self.info.float_blend => c,
-            _ => total,
-        };
-        let key = ProgramKey::product(kernel, semiring);
-        let dest = Destination::Texture(&out.target);
-        let mut result = Ok(());
-        for begin in (0..total).step_by(chunk) {
-            if begin == chunk {
-                // Later chunks combine with what is there by the semiring's addition.
-                self.gl.enable(GL::BLEND);
-                self.gl.blend_func(GL::ONE, GL::ONE);
-                self.gl.blend_equation(match semiring {
-                    Semiring::Ordinary => GL::FUNC_ADD,
-                    Semiring::MinPlus => GL::MIN,
-                    // Each chunk's sum is thresholded to 0/1; OR of chunks is their max.
-                    Semiring::Boolean => GL::MAX,
-                });
-            }
-            let steps = begin..(begin + chunk).min(total);
-            result = self.draw(key, dest, |program| {
-                kernel.bind(program, a, b, out.shape, steps)
-            });
-            if result.is_err() {
-                break;
-            }
-        }
-        self.gl.disable(GL::BLEND);
-        result
     }
 }
 

@@ -19,6 +19,7 @@ use web_sys::{
     GpuDevice, GpuDeviceLostInfo, GpuPowerPreference, GpuUncapturedErrorEvent,
 };
 
+use super::program::{ComputeProgram, ProgramId};
 use crate::common::Style;
 use crate::error::{GpgpuError, Result};
 use crate::kernels::webgpu::{batched, block_sparse, lu, ransac, spmv, svd};
@@ -72,10 +73,10 @@ struct Batch {
     /// Uniform blocks whose words follow the data (`uniform_follows_data`).
     uniforms: HashMap<Vec<u32>, Buffer>,
     /// The compute pass open for untimed dispatches, and the pipeline it has set.
-    open: Option<(GpuComputePassEncoder, PipelineKey)>,
+    open: Option<(GpuComputePassEncoder, ProgramId)>,
     /// Bind groups made for this batch's dispatches, by pipeline and buffer ids
     /// (ids are never reused, so an entry cannot match a newer buffer).
-    groups: HashMap<(PipelineKey, Vec<u64>), BindGroup>,
+    groups: HashMap<(ProgramId, Vec<u64>), BindGroup>,
 }
 
 impl Batch {
@@ -101,11 +102,11 @@ impl Batch {
 
 /// What a dispatch binds, at consecutive bindings from `first`: `before`, a uniform
 /// block holding `words`, then `after`.
-struct Bound<'a> {
-    first: u32,
-    before: &'a [&'a Buffer],
-    words: &'a [u32],
-    after: &'a [&'a Buffer],
+pub struct Bound<'a> {
+    pub first: u32,
+    pub before: &'a [&'a Buffer],
+    pub words: &'a [u32],
+    pub after: &'a [&'a Buffer],
 }
 
 /// A matrix resident on the GPU: a row-major array of f32 in one storage buffer. Its
@@ -159,13 +160,19 @@ struct StreamKState {
     resident: Rc<Cell<Resident>>,
     scratch: Option<Buffer>,
     counter: Option<Buffer>,
-    compiling: Vec<PipelineKey>,
+}
+
+/// Pipelines compiling off the page's thread, and those that have arrived (with the
+/// generation of the device they were made for).
+#[derive(Default)]
+struct Background {
+    compiling: Vec<ProgramId>,
     arrived: Rc<RefCell<Vec<Arrival>>>,
 }
 
 /// A pipeline compiled in the background: the generation of the device it was made
-/// for, its key, and the pipeline (None if the browser could not make it).
-type Arrival = (u32, PipelineKey, Option<ComputePipeline>);
+/// for, its program's id, and the pipeline (None if the browser could not make it).
+type Arrival = (u32, ProgramId, Option<ComputePipeline>);
 
 impl StreamKState {
     fn new(info: &GpuInfo) -> StreamKState {
@@ -177,8 +184,6 @@ impl StreamKState {
             resident: Rc::new(Cell::new(start)),
             scratch: None,
             counter: None,
-            compiling: Vec::new(),
-            arrived: Rc::new(RefCell::new(Vec::new())),
         }
     }
 }
@@ -203,7 +208,7 @@ pub struct GpuEngine {
     info: GpuInfo,
     power: Option<GpuPowerPreference>,
     counts: Rc<Cell<LiveCounts>>,
-    pipelines: HashMap<PipelineKey, ComputePipeline>,
+    pipelines: HashMap<ProgramId, ComputePipeline>,
     free: Vec<Buffer>,
     /// Mappable buffers kept for large uploads and readbacks.
     staging: StagingPool,
@@ -223,6 +228,7 @@ pub struct GpuEngine {
     /// waiting for 16 to be recorded.
     submit_after: usize,
     stream_k: StreamKState,
+    background: Background,
     /// Keeps the uncaptured-error handler alive as long as its device.
     _on_error: Closure<dyn FnMut(GpuUncapturedErrorEvent)>,
 }
@@ -256,6 +262,7 @@ impl GpuEngine {
         GpuEngine {
             id: crate::common::next_engine_id(),
             stream_k: StreamKState::new(&info),
+            background: Background::default(),
             register: RegisterParams::for_device(&info),
             register_fixed: false,
             gpu,
@@ -370,7 +377,7 @@ impl GpuEngine {
     /// The names of the pipelines compiled so far, sorted (which variant of a kernel
     /// a shape ran: the tests check the choice).
     pub fn pipeline_names(&self) -> Vec<String> {
-        let mut names: Vec<String> = self.pipelines.keys().map(|k| k.name()).collect();
+        let mut names: Vec<String> = self.pipelines.values().map(|p| p.name().into()).collect();
         names.sort();
         names
     }
@@ -392,6 +399,7 @@ impl GpuEngine {
                 self.uniforms.clear();
                 self.info = adapter::describe(&adapter, &device);
                 self.stream_k = StreamKState::new(&self.info);
+                self.background = Background::default();
                 self.register = RegisterParams::for_device(&self.info);
                 self.register_fixed = false;
                 self.gpu = Gpu::new(device, self.counts.clone());
@@ -633,12 +641,12 @@ impl GpuEngine {
         Ok(&self.uniforms[words])
     }
 
-    /// The pipeline for `key`, compiled on first use.
-    fn pipeline(&mut self, key: PipelineKey) -> &ComputePipeline {
+    /// The pipeline of `program`, compiled on first use.
+    fn pipeline(&mut self, program: &dyn ComputeProgram) -> &ComputePipeline {
         let gpu = &self.gpu;
-        self.pipelines.entry(key).or_insert_with(|| {
-            ComputePipeline::new(gpu, &key.name(), &key.source(), &key.constants())
-        })
+        self.pipelines
+            .entry(program.id())
+            .or_insert_with(|| compile(gpu, program))
     }
 
     /// The key of a product pipeline (the register parameters and the shape's fit
@@ -696,9 +704,9 @@ impl GpuEngine {
 
     /// Dispatches `key` over (x, y) workgroups binding `buffers` then a uniform
     /// block of `words`; `timer` times the pass.
-    fn dispatch(
+    pub fn dispatch(
         &mut self,
-        key: PipelineKey,
+        key: &dyn ComputeProgram,
         buffers: &[&Buffer],
         words: &[u32],
         groups: (usize, usize),
@@ -708,9 +716,9 @@ impl GpuEngine {
     }
 
     /// `dispatch` with the pass's timestamp writes given (a span over two passes).
-    fn dispatch_with(
+    pub fn dispatch_with(
         &mut self,
-        key: PipelineKey,
+        key: &dyn ComputeProgram,
         buffers: &[&Buffer],
         words: &[u32],
         groups: (usize, usize),
@@ -727,9 +735,9 @@ impl GpuEngine {
 
     /// `dispatch_with` binding `bound`: buffers, the uniform block of its words, more
     /// buffers, at consecutive bindings from its first.
-    fn dispatch_bound(
+    pub fn dispatch_bound(
         &mut self,
-        key: PipelineKey,
+        key: &dyn ComputeProgram,
         bound: Bound,
         groups: (usize, usize),
         writes: Option<web_sys::GpuComputePassTimestampWrites>,
@@ -768,15 +776,16 @@ impl GpuEngine {
             self.uniform(words)?;
         }
         self.pipeline(key);
+        let id = key.id();
         let uniform = match (&self.pending, follows) {
             (Some(batch), true) => &batch.uniforms[words],
             _ => &self.uniforms[words],
         };
-        let pipeline = &self.pipelines[&key];
+        let pipeline = &self.pipelines[&id];
         let mut all: Vec<&Buffer> = buffers.to_vec();
         all.push(uniform);
         all.extend_from_slice(after);
-        let ids = (key, all.iter().map(|b| b.id()).collect::<Vec<u64>>());
+        let ids = (id, all.iter().map(|b| b.id()).collect::<Vec<u64>>());
         let made = match &self.pending {
             Some(batch) if batch.groups.contains_key(&ids) => None,
             _ => Some(pipeline.bind_from(first, &all)),
@@ -805,7 +814,7 @@ impl GpuEngine {
         } else {
             let open = match batch.open.take() {
                 Some((pass, set)) => {
-                    if set != key {
+                    if set != id {
                         pass.set_pipeline(raw);
                     }
                     pass
@@ -818,7 +827,7 @@ impl GpuEngine {
             };
             open.set_bind_group(0, Some(group));
             open.dispatch_workgroups_with_workgroup_count_y(groups.0 as u32, groups.1 as u32);
-            batch.open = Some((open, key));
+            batch.open = Some((open, id));
         }
         batch.passes += 1;
         if batch.passes >= self.submit_after {
@@ -864,7 +873,7 @@ impl GpuEngine {
         let max = self.info.limits.max_compute_workgroups_per_dimension as usize;
         let groups = line_workgroups(m.shape.len(), max);
         let words = [m.shape.len() as u32, value.to_bits(), 0, 0];
-        self.dispatch(PipelineKey::Fill, &[&m.buffer], &words, groups, None)
+        self.dispatch(&PipelineKey::Fill, &[&m.buffer], &words, groups, None)
     }
 
     /// Poisons `m` if poisoning is on.
@@ -915,7 +924,7 @@ impl GpuEngine {
             }
         }
         self.dispatch(
-            key,
+            &key,
             &[&a.buffer, &b.buffer, &out.buffer],
             &words,
             groups,
@@ -954,43 +963,53 @@ impl GpuEngine {
     /// Whether the stream-K pipelines of `semiring` have been compiled; starts their
     /// compiles in the background if not (see `StreamKState`).
     fn stream_k_ready(&mut self, semiring: Semiring) -> bool {
-        let keys = [
-            PipelineKey::StreamK { semiring },
-            PipelineKey::StreamKFixup { semiring },
-        ];
-        let arrived: Vec<_> = self.stream_k.arrived.borrow_mut().drain(..).collect();
-        for (generation, key, made) in arrived {
-            // A pipeline that could not be made stays "compiling": never asked again.
+        self.compiled_in_background(&[
+            &PipelineKey::StreamK { semiring },
+            &PipelineKey::StreamKFixup { semiring },
+        ])
+    }
+
+    /// Whether every one of `programs` has been compiled; starts the compiles of those
+    /// that have not, off the page's thread (`createComputePipelineAsync`), so that
+    /// work can go on another way meanwhile. A program the browser could not make
+    /// stays "compiling": it is never asked for again on this device.
+    pub fn compiled_in_background(&mut self, programs: &[&dyn ComputeProgram]) -> bool {
+        let arrived: Vec<_> = self.background.arrived.borrow_mut().drain(..).collect();
+        for (generation, id, made) in arrived {
             if let (true, Some(p)) = (generation == self.generation, made) {
-                self.pipelines.insert(key, p);
+                self.pipelines.insert(id, p);
             }
         }
-        for key in keys {
-            if self.pipelines.contains_key(&key) || self.stream_k.compiling.contains(&key) {
+        for program in programs {
+            let id = program.id();
+            if self.pipelines.contains_key(&id) || self.background.compiling.contains(&id) {
                 continue;
             }
-            self.stream_k.compiling.push(key);
+            self.background.compiling.push(id);
             let (gpu, arrived, generation) = (
                 self.gpu.clone(),
-                self.stream_k.arrived.clone(),
+                self.background.arrived.clone(),
                 self.generation,
             );
+            let (name, source, constants) = (program.name(), program.source(), program.constants());
             spawn_local(async move {
-                let (name, source) = (key.name(), key.source());
+                let constants: Vec<(&str, f64)> =
+                    constants.iter().map(|(k, v)| (k.as_str(), *v)).collect();
                 let made =
-                    ComputePipeline::new_in_background(&gpu, &name, &source, &key.constants())
-                        .await;
-                arrived.borrow_mut().push((generation, key, made));
+                    ComputePipeline::new_in_background(&gpu, &name, &source, &constants).await;
+                arrived.borrow_mut().push((generation, id, made));
             });
         }
-        keys.iter().all(|k| self.pipelines.contains_key(k))
+        programs
+            .iter()
+            .all(|p| self.pipelines.contains_key(&p.id()))
     }
 
     /// Compiles the stream-K pipelines of `semiring` now, where products would
     /// compile them in the background (tests and tuning).
     pub fn compile_stream_k(&mut self, semiring: Semiring) {
-        self.pipeline(PipelineKey::StreamK { semiring });
-        self.pipeline(PipelineKey::StreamKFixup { semiring });
+        self.pipeline(&PipelineKey::StreamK { semiring });
+        self.pipeline(&PipelineKey::StreamKFixup { semiring });
     }
 
     /// Whether a whole-tile product of the 128 × 128 form with `tiles` tiles runs a
@@ -1079,7 +1098,7 @@ impl GpuEngine {
             after: &[&block, &scratch, &counter],
         };
         let mut done = self.dispatch_bound(
-            PipelineKey::StreamK { semiring },
+            &PipelineKey::StreamK { semiring },
             main,
             (groups, 1),
             writes(false),
@@ -1094,7 +1113,7 @@ impl GpuEngine {
             };
             let lines = line_workgroups(p.shared_tiles() * 4096, max);
             done = self.dispatch_bound(
-                PipelineKey::StreamKFixup { semiring },
+                &PipelineKey::StreamKFixup { semiring },
                 fixup,
                 lines,
                 writes(true),
@@ -1217,7 +1236,7 @@ impl GpuEngine {
         let groups = (s.cols.div_ceil(16), s.rows.div_ceil(16));
         let q = &q.unwrap_or(p).buffer;
         self.dispatch(
-            PipelineKey::Affine,
+            &PipelineKey::Affine,
             &[&p.buffer, q, &out.buffer],
             &words,
             groups,
@@ -1238,7 +1257,7 @@ impl GpuEngine {
         let max = self.info.limits.max_compute_workgroups_per_dimension as usize;
         let (groups, words) = block_sparse::product(n, max);
         let buffers = [&a.buffer, &b.buffer, &index.buffer, &out.buffer];
-        self.dispatch(PipelineKey::BlockSparse, &buffers, &words, groups, timer)
+        self.dispatch(&PipelineKey::BlockSparse, &buffers, &words, groups, timer)
     }
 
     /// y ← A·x for a CSR A of `rows` rows, its arrays as lists (wgsl/spmv.wgsl); with
@@ -1264,11 +1283,11 @@ impl GpuEngine {
             &y.buffer,
         ];
         let Some((list, count, _)) = long.filter(|l| l.1 > 0) else {
-            return self.dispatch(PipelineKey::Spmv, &buffers, &words, groups, timer);
+            return self.dispatch(&PipelineKey::Spmv, &buffers, &words, groups, timer);
         };
         // Timed as one span: the short rows' pass starts it, the long rows' ends it.
         let begin = timer.map(|t| t.begin_writes());
-        self.dispatch_with(PipelineKey::Spmv, &buffers, &words, groups, begin)?;
+        self.dispatch_with(&PipelineKey::Spmv, &buffers, &words, groups, begin)?;
         let (groups, words) = spmv::long_params(count, max);
         let buffers = [
             &values.buffer,
@@ -1279,7 +1298,7 @@ impl GpuEngine {
             &y.buffer,
         ];
         let end = timer.map(|t| t.end_writes());
-        self.dispatch_with(PipelineKey::SpmvLong, &buffers, &words, groups, end)
+        self.dispatch_with(&PipelineKey::SpmvLong, &buffers, &words, groups, end)
     }
 
     /// flags ← 1 for each stored block of the atlas `c` holding a nonzero, else 0.
@@ -1289,7 +1308,7 @@ impl GpuEngine {
         let max = self.info.limits.max_compute_workgroups_per_dimension as usize;
         let (groups, words) = block_sparse::flags(n, max);
         self.dispatch(
-            PipelineKey::BlockFlags,
+            &PipelineKey::BlockFlags,
             &[&c.buffer, &flags.buffer],
             &words,
             groups,
@@ -1308,7 +1327,7 @@ impl GpuEngine {
         let max = self.info.limits.max_compute_workgroups_per_dimension as usize;
         let (groups, words) = batched::product(p, max);
         let buffers = [&a.buffer, &b.buffer, &out.buffer];
-        self.dispatch(PipelineKey::Batched, &buffers, &words, groups, None)
+        self.dispatch(&PipelineKey::Batched, &buffers, &words, groups, None)
     }
 
     /// RANSAC's hypotheses: hyps ← H of each 4-point sample.
@@ -1323,7 +1342,7 @@ impl GpuEngine {
         let max = self.info.limits.max_compute_workgroups_per_dimension as usize;
         let (groups, words) = ransac::fit(p, max);
         let buffers = [&pts.buffer, &samples.buffer, &hyps.buffer];
-        self.dispatch(PipelineKey::RansacFit, &buffers, &words, groups, timer)
+        self.dispatch(&PipelineKey::RansacFit, &buffers, &words, groups, timer)
     }
 
     /// RANSAC's scoring: counts ← inliers of each hypothesis.
@@ -1338,7 +1357,7 @@ impl GpuEngine {
         let max = self.info.limits.max_compute_workgroups_per_dimension as usize;
         let (groups, words) = ransac::score(p, max);
         let buffers = [&pts.buffer, &hyps.buffer, &counts.buffer];
-        self.dispatch(PipelineKey::RansacScore, &buffers, &words, groups, timer)
+        self.dispatch(&PipelineKey::RansacScore, &buffers, &words, groups, timer)
     }
 
     /// A batch of SVDs by one-sided Jacobi in one dispatch (wgsl/svd_jacobi.wgsl):
@@ -1350,7 +1369,7 @@ impl GpuEngine {
         let max = self.info.limits.max_compute_workgroups_per_dimension as usize;
         let (groups, words) = svd::jacobi(p, max);
         let buffers = [&a.buffer, &out.buffer, &sweeps.buffer];
-        self.dispatch(PipelineKey::Svd, &buffers, &words, groups, None)
+        self.dispatch(&PipelineKey::Svd, &buffers, &words, groups, None)
     }
 
     /// Gaussian elimination's step k, in place on [A | B] (`w`): the pivot
@@ -1359,10 +1378,10 @@ impl GpuEngine {
         self.ensure()?;
         let words = lu::words(p, false);
         let buffers = [&w.buffer, &state.buffer];
-        self.dispatch(PipelineKey::LuPivot, &buffers, &words, (1, 1), None)?;
+        self.dispatch(&PipelineKey::LuPivot, &buffers, &words, (1, 1), None)?;
         if k + 1 < p.shape.n {
             let groups = lu::update_groups(p, k);
-            self.dispatch(PipelineKey::LuUpdate, &buffers, &words, groups, None)?;
+            self.dispatch(&PipelineKey::LuUpdate, &buffers, &words, groups, None)?;
         }
         Ok(())
     }
@@ -1373,7 +1392,7 @@ impl GpuEngine {
         self.ensure()?;
         let words = lu::words(p, true);
         self.dispatch(
-            PipelineKey::LuPivot,
+            &PipelineKey::LuPivot,
             &[&w.buffer, &state.buffer],
             &words,
             (1, 1),
@@ -1388,7 +1407,7 @@ impl GpuEngine {
         let words = lu::words(p, false);
         let groups = (p.shape.nrhs, 1);
         self.dispatch(
-            PipelineKey::LuBack,
+            &PipelineKey::LuBack,
             &[&w.buffer, &x.buffer],
             &words,
             groups,
@@ -1459,7 +1478,7 @@ impl GpuEngine {
         let last = Buffer::new(&self.gpu, 32, MATRIX, "statistics")?;
         let first = [m.shape.len() as u32, 1, no_edge as u32, 0];
         self.dispatch(
-            PipelineKey::Reduce,
+            &PipelineKey::Reduce,
             &[&m.buffer, &records],
             &first,
             (groups, 1),
@@ -1467,7 +1486,7 @@ impl GpuEngine {
         )?;
         let second = [groups as u32, 0, 0, 0];
         self.dispatch(
-            PipelineKey::Reduce,
+            &PipelineKey::Reduce,
             &[&records, &last],
             &second,
             (1, 1),
@@ -1508,7 +1527,7 @@ impl GpuEngine {
         let words = heatmap_words(m.shape, size, stride, range, style);
         let groups = (width.div_ceil(16), height.div_ceil(16));
         self.dispatch(
-            PipelineKey::Heatmap,
+            &PipelineKey::Heatmap,
             &[&m.buffer, &pixels, &stats],
             &words,
             groups,
@@ -1554,7 +1573,7 @@ impl GpuEngine {
         let tiles = n.div_ceil(128).pow(2);
         let compiled = self
             .pipelines
-            .contains_key(&PipelineKey::StreamK { semiring });
+            .contains_key(&PipelineKey::StreamK { semiring }.id());
         let planned = match kernel == Kernel::Register && whole_tiles && compiled {
             true => self.stream_k_plan(tiles, words).flatten(),
             false => None,
@@ -1859,4 +1878,11 @@ mod tests {
         assert_eq!(read_parts(4 * MIB), (4, MIB));
         assert_eq!(read_parts(64 * MIB), (8, 8 * MIB));
     }
+}
+
+/// Compiles `program` (its compiler's messages are checked at the next readback).
+fn compile(gpu: &Gpu, program: &dyn ComputeProgram) -> ComputePipeline {
+    let constants = program.constants();
+    let constants: Vec<(&str, f64)> = constants.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    ComputePipeline::new(gpu, &program.name(), &program.source(), &constants)
 }

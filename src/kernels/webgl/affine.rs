@@ -66,7 +66,7 @@ fn draw(
     engine.poison(&out.target);
     let planes = out.layout.planes() as u32;
     engine.draw(
-        ProgramKey::Affine { layout: out.layout },
+        &ProgramKey::Affine { layout: out.layout },
         Destination::Texture(&out.target),
         |program| {
             bind_matrix(program, "u_p", p, 0);

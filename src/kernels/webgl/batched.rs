@@ -16,7 +16,7 @@ pub fn product(
 ) -> Result<()> {
     engine.poison(&out.target);
     engine.draw(
-        ProgramKey::Batched,
+        &ProgramKey::Batched,
         Destination::Texture(&out.target),
         |program| {
             program.set_texture("u_a", 0, &a.target.textures()[0]);

@@ -19,7 +19,7 @@ pub fn product(
 ) -> Result<()> {
     engine.poison(&out.target);
     engine.draw(
-        ProgramKey::BlockSparse,
+        &ProgramKey::BlockSparse,
         Destination::Texture(&out.target),
         |program| {
             program.set_texture("u_a", 0, &a.target.textures()[0]);
@@ -50,7 +50,7 @@ pub fn product(
 pub fn flags(engine: &mut GlEngine, n: &Numeric, c: &GlMatrix, flags: &GlMatrix) -> Result<()> {
     engine.poison(&flags.target);
     engine.draw(
-        ProgramKey::BlockFlags,
+        &ProgramKey::BlockFlags,
         Destination::Texture(&flags.target),
         |program| {
             program.set_texture("u_c", 0, &c.target.textures()[0]);

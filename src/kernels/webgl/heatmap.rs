@@ -28,7 +28,7 @@ pub fn draw(
 ) -> Result<Drawn> {
     let drawn = mapping(m.shape.rows, m.shape.cols, width, height);
     engine.draw(
-        ProgramKey::Heatmap { layout: m.layout },
+        &ProgramKey::Heatmap { layout: m.layout },
         Destination::Canvas { width, height },
         |program| {
             bind_matrix(program, "u_m", m, 0);

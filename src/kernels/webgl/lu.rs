@@ -23,7 +23,7 @@ pub fn step(
 ) -> Result<()> {
     engine.poison(&state_dst.target);
     engine.draw(
-        ProgramKey::LuPivot,
+        &ProgramKey::LuPivot,
         Destination::Texture(&state_dst.target),
         |program| {
             program.set_texture("u_work", 0, &w_src.target.textures()[0]);
@@ -42,7 +42,7 @@ pub fn step(
     let gl = engine.gl().clone();
     let (cols, rows) = (p.cols() as i32, (p.shape.n - first) as i32);
     engine.draw(
-        ProgramKey::LuEliminate,
+        &ProgramKey::LuEliminate,
         Destination::Texture(&w_dst.target),
         |program| {
             program.set_texture("u_work", 0, &w_src.target.textures()[0]);
@@ -64,7 +64,7 @@ pub fn back(engine: &mut GlEngine, p: &LuPlan, w: &GlMatrix, x: [&GlMatrix; 2]) 
         let (y, col) = if k == n - 1 { (w, n) } else { (x[1 - out], 0) };
         engine.poison(&x[out].target);
         engine.draw(
-            ProgramKey::LuBack,
+            &ProgramKey::LuBack,
             Destination::Texture(&x[out].target),
             |program| {
                 program.set_texture("u_work", 0, &w.target.textures()[0]);

@@ -18,22 +18,20 @@ pub mod spmv;
 pub mod svd;
 
 use super::{Backend, Kernel};
-use crate::engine::webgl::GlMatrix;
+use crate::engine::program::{FragmentProgram, ProgramId};
+use crate::engine::webgl::{Destination, GlEngine, GlMatrix};
+use crate::error::{GpgpuError, Result};
 use crate::gl::capabilities::Limits;
 use crate::gl::program::Program;
+use crate::gl::GL;
 use crate::plan::layout::Layout;
 use crate::plan::semiring::{Semiring, NO_EDGE};
 use crate::plan::shape::Shape;
 
-pub const QUAD_VERT: &str = include_str!("../../../glsl/quad.vert");
+pub use crate::engine::program::QUAD_VERT;
 pub const SEMIRING_GLSL: &str = include_str!("../../../glsl/semiring.glsl");
 
-/// The first lines of every shader: GLSL ES 3.00 and full float precision (a
-/// mediump float would be 16-bit on some phones).
-pub const HEADER: &str = "#version 300 es\n\
-precision highp float;\n\
-precision highp int;\n\
-precision highp sampler2D;\n";
+pub use crate::engine::program::GLSL_HEADER as HEADER;
 
 impl Kernel {
     /// The GLSL file behind a WebGL kernel (empty for WebGPU kernels).
@@ -134,6 +132,66 @@ pub fn choose(out: Shape, limits: &Limits) -> Kernel {
         .unwrap_or(Kernel::Packed)
 }
 
+/// One render-to-texture pass: out ← a · b in `semiring`, by `kernel`, in chunks of
+/// the k loop blended together where the device can blend float targets.
+pub fn product(
+    e: &mut GlEngine,
+    kernel: Kernel,
+    semiring: Semiring,
+    a: &GlMatrix,
+    b: &GlMatrix,
+    out: &GlMatrix,
+) -> Result<()> {
+    let layout = kernel.layout();
+    // Public, so a caller's mistake is an error here, not a panic.
+    let bad = |detail: String| GpgpuError::BadArgument {
+        name: "product".into(),
+        detail,
+    };
+    if [a, b, out].iter().any(|m| m.layout != layout) {
+        return Err(bad(format!(
+            "kernel '{}' needs every operand in its layout ({:?}), got {:?}, {:?} and {:?}",
+            kernel.name(),
+            layout,
+            a.layout,
+            b.layout,
+            out.layout
+        )));
+    }
+    crate::plan::shape::check_product("product", a.shape, b.shape, out.shape)?;
+    e.poison(&out.target);
+    let total = kernel.k_steps(layout.padded(a.shape).cols);
+    let chunk = match kernel.chunk_steps() {
+        Some(c) if e.info().float_blend => c,
+        _ => total,
+    };
+    let key = ProgramKey::product(kernel, semiring);
+    let dest = Destination::Texture(&out.target);
+    let mut result = Ok(());
+    for begin in (0..total).step_by(chunk) {
+        if begin == chunk {
+            // Later chunks combine with what is there by the semiring's addition.
+            e.gl().enable(GL::BLEND);
+            e.gl().blend_func(GL::ONE, GL::ONE);
+            e.gl().blend_equation(match semiring {
+                Semiring::Ordinary => GL::FUNC_ADD,
+                Semiring::MinPlus => GL::MIN,
+                // Each chunk's sum is thresholded to 0/1; OR of chunks is their max.
+                Semiring::Boolean => GL::MAX,
+            });
+        }
+        let steps = begin..(begin + chunk).min(total);
+        result = e.draw(&key, dest, |program| {
+            kernel.bind(program, a, b, out.shape, steps)
+        });
+        if result.is_err() {
+            break;
+        }
+    }
+    e.gl().disable(GL::BLEND);
+    result
+}
+
 pub const LAYOUT_GLSL: &str = include_str!("../../../glsl/layout.glsl");
 /// Addressing of tiles in an atlas, prepended to the programs that read atlases.
 pub const ATLAS_GLSL: &str = include_str!("../../../glsl/atlas.glsl");
@@ -184,6 +242,20 @@ pub enum ProgramKey {
     LuPivot,
     LuEliminate,
     LuBack,
+}
+
+impl FragmentProgram for ProgramKey {
+    fn id(&self) -> ProgramId {
+        ProgramId::of("webgl-kernel", self)
+    }
+
+    fn name(&self) -> String {
+        ProgramKey::name(self)
+    }
+
+    fn fragment_source(&self) -> String {
+        ProgramKey::fragment_source(self)
+    }
 }
 
 fn layout_name(layout: Layout) -> String {
@@ -301,7 +373,7 @@ impl ProgramKey {
 
     /// The complete vertex shader source (shared by every program).
     pub fn vertex_source() -> String {
-        format!("{HEADER}{QUAD_VERT}")
+        crate::engine::program::quad_vertex_source()
     }
 }
 

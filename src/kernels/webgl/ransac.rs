@@ -18,7 +18,7 @@ pub fn fit(
 ) -> Result<()> {
     engine.poison(&hyps.target);
     engine.draw(
-        ProgramKey::RansacFit,
+        &ProgramKey::RansacFit,
         Destination::Texture(&hyps.target),
         |program| {
             program.set_texture("u_pts", 0, &pts.target.textures()[0]);
@@ -37,7 +37,7 @@ pub fn score(
 ) -> Result<()> {
     engine.poison(&counts.target);
     engine.draw(
-        ProgramKey::RansacScore,
+        &ProgramKey::RansacScore,
         Destination::Texture(&counts.target),
         |program| {
             program.set_texture("u_pts", 0, &pts.target.textures()[0]);

@@ -44,7 +44,7 @@ pub fn stats_with(
             from: previous.is_none().then_some(m.layout),
             factor,
         };
-        let drawn = engine.draw(key, Destination::Texture(&out), |program| {
+        let drawn = engine.draw(&key, Destination::Texture(&out), |program| {
             match &previous {
                 None => {
                     bind_matrix(program, "u_m", m, 0);

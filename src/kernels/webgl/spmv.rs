@@ -15,7 +15,7 @@ pub fn spmv(
 ) -> Result<()> {
     engine.poison(&y.target);
     engine.draw(
-        ProgramKey::Spmv,
+        &ProgramKey::Spmv,
         Destination::Texture(&y.target),
         |program| {
             program.set_texture("u_values", 0, &values.target.textures()[0]);

@@ -43,7 +43,7 @@ pub fn round(
     let even = p.shape.even_cols() as i32;
     engine.poison(&rotations.target);
     engine.draw(
-        ProgramKey::SvdPairs,
+        &ProgramKey::SvdPairs,
         Destination::Texture(&rotations.target),
         |program| {
             program.set_texture("u_work", 0, &src.target.textures()[0]);
@@ -56,7 +56,7 @@ pub fn round(
     )?;
     engine.poison(&dst.target);
     engine.draw(
-        ProgramKey::SvdRound,
+        &ProgramKey::SvdRound,
         Destination::Texture(&dst.target),
         |program| {
             program.set_texture("u_work", 0, &src.target.textures()[0]);
@@ -74,7 +74,7 @@ pub fn round(
 pub fn measure(engine: &mut GlEngine, p: &SvdPlan, work: &GlMatrix, out: &GlMatrix) -> Result<()> {
     engine.poison(&out.target);
     engine.draw(
-        ProgramKey::SvdMeasure,
+        &ProgramKey::SvdMeasure,
         Destination::Texture(&out.target),
         |program| {
             program.set_texture("u_work", 0, &work.target.textures()[0]);
@@ -89,7 +89,7 @@ pub fn measure(engine: &mut GlEngine, p: &SvdPlan, work: &GlMatrix, out: &GlMatr
 pub fn finish(engine: &mut GlEngine, p: &SvdPlan, work: &GlMatrix, out: &GlMatrix) -> Result<()> {
     engine.poison(&out.target);
     engine.draw(
-        ProgramKey::SvdFinish,
+        &ProgramKey::SvdFinish,
         Destination::Texture(&out.target),
         |program| {
             program.set_texture("u_work", 0, &work.target.textures()[0]);

@@ -16,6 +16,7 @@ pub mod register;
 pub mod spmv;
 pub mod svd;
 
+use crate::engine::program::{ComputeProgram, ProgramId};
 use crate::kernels::Kernel;
 use crate::plan::semiring::Semiring;
 use crate::plan::shape::Shape;
@@ -242,6 +243,29 @@ impl PipelineKey {
             })
             .collect();
         said.join(", ")
+    }
+}
+
+impl ComputeProgram for PipelineKey {
+    fn id(&self) -> ProgramId {
+        ProgramId::of("webgpu-kernel", self)
+    }
+
+    fn name(&self) -> String {
+        PipelineKey::name(self)
+    }
+
+    fn source(&self) -> String {
+        PipelineKey::source(self)
+    }
+
+    fn constants(&self) -> Vec<(String, f64)> {
+        let constants = PipelineKey::constants(self);
+        constants.into_iter().map(|(k, v)| (k.into(), v)).collect()
+    }
+
+    fn uniform_follows_data(&self) -> bool {
+        PipelineKey::uniform_follows_data(self)
     }
 }
 
