@@ -120,11 +120,11 @@ pub mod sparse;
 pub mod wasm_view;
 pub mod webgpu;
 
-/// The README's Rust example and the paths its "From Rust" notes name, compiled by
+/// The Rust example of docs/rust.md and the paths its notes name, compiled by
 /// `cargo test --doc`, so that they are what a user of the crate writes.
 #[cfg(doctest)]
-#[doc = include_str!("../README.md")]
-pub struct ReadmeRustExample;
+#[doc = include_str!("../docs/rust.md")]
+pub struct RustDocsExample;
 
 pub use api::{BackendChoice, CreateOptions, Gpgpu, Handle, Info, Options};
 pub use engine::{Engine, Matrix, PendingRead};
