@@ -15,6 +15,9 @@ cp www/pkg/gpgpu_matrix.js www/pkg/gpgpu_matrix_bg.wasm www/pkg/gpgpu_matrix.d.t
 # wasm-bindgen's inline JS modules (the CPU backend's worker pool), imported by path
 # from gpgpu_matrix.js.
 [ -d www/pkg/snippets ] && cp -r www/pkg/snippets pkg/
+# The package's README is the guide, not the repository's README: the guide is written
+# for someone who installed the package (its examples are run from the installed tarball),
+# while the README's commands are for a checkout.
 cp docs/guide.md pkg/README.md
 cp LICENSE-MIT LICENSE-APACHE pkg/
 node scripts/pkg-json.mjs > pkg/package.json

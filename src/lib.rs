@@ -122,11 +122,11 @@ pub mod wasm_view;
 pub mod webgpu;
 pub mod work;
 
-/// The README's Rust example and the paths its "From Rust" notes name, compiled by
+/// The Rust example of docs/rust.md and the paths its notes name, compiled by
 /// `cargo test --doc`, so that they are what a user of the crate writes.
 #[cfg(doctest)]
-#[doc = include_str!("../README.md")]
-pub struct ReadmeRustExample;
+#[doc = include_str!("../docs/rust.md")]
+pub struct RustDocsExample;
 
 pub use api::{BackendChoice, CreateOptions, Gpgpu, Info};
 pub use engine::Handle;

@@ -182,7 +182,7 @@ async fn the_javascript_devices_class_splits_and_checks_its_arguments() {
         message.contains("WebAssembly memory") && !message.contains("4294967295"),
         "{message}"
     );
-    // README: any key other than ratios and semiring is BAD_ARGUMENT, kernel: 'auto'
+    // docs/api.md: any key other than ratios and semiring is BAD_ARGUMENT, kernel: 'auto'
     // too, and the message names only keys a split takes.
     let keyed = |key: &str, v: JsValue| {
         let o = js_sys::Object::new();

@@ -16,6 +16,8 @@ import { launchBrowser, ROOT } from './harness.mjs';
 
 const PKG = join(ROOT, 'pkg');
 const guide = readFileSync(join(ROOT, 'docs', 'guide.md'), 'utf8');
+/** The JavaScript API's reference, which states the wasm's size and the Async convention. */
+const API_DOC = join(ROOT, 'docs', 'api.md');
 /** The guide's tagged blocks: { name: { lang, code } }. */
 const examples = Object.fromEntries([...guide.matchAll(/^```(\w+) example=([\w-]+)\n([\s\S]*?)^```/gm)]
   .map(([, lang, name, code]) => [name, { lang, code }]));
@@ -91,26 +93,26 @@ test('the guide\'s Rust example is the one tests/webgl/guide.rs runs', () => {
   assert.equal(rust, readFileSync(join(ROOT, 'tests', 'guide', 'square.rs'), 'utf8'));
 });
 
-test('the README\'s wasm size is the package\'s, within 1 %', () => {
+test('docs/api.md\'s wasm size is the package\'s, within 1 %', () => {
   // It said 927,527 / 361,787 while the package's wasm was 940,306 / 363,759: the
   // figure of the plan/ split, left behind by the register kernel's later forms.
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const [, raw, gz] = readme.match(/^The wasm is ([\d,]+) bytes, ([\d,]+) gzipped/m) ?? [];
-  assert.ok(raw, 'README.md has no "The wasm is N bytes, M gzipped" line');
+  const api = readFileSync(API_DOC, 'utf8');
+  const [, raw, gz] = api.match(/^The wasm is ([\d,]+) bytes, ([\d,]+) gzipped/m) ?? [];
+  assert.ok(raw, 'docs/api.md has no "The wasm is N bytes, M gzipped" line');
   const wasm = readFileSync(join(PKG, 'gpgpu_matrix_bg.wasm'));
   const gzipped = execFileSync('gzip', ['-9'], { input: wasm }).length;
   for (const [said, is, what] of [[raw, wasm.length, 'bytes'], [gz, gzipped, 'gzipped bytes']]) {
     const n = Number(said.replaceAll(',', ''));
-    assert.ok(Math.abs(n - is) <= is / 100, `README says ${said} ${what}; the package's wasm has ${is}`);
+    assert.ok(Math.abs(n - is) <= is / 100, `docs/api.md says ${said} ${what}; the package's wasm has ${is}`);
   }
 });
 
-test('the README\'s Async convention names every Promise call, each in the forms the package has', () => {
+test('docs/api.md\'s Async convention names every Promise call, each in the forms the package has', () => {
   // It listed squareBlockSparseRepeatedlyAsync among the calls with a blocking form
   // (there is none: calling it was a TypeError) and left the sparse calls out of the
   // Promise-only ones.
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const paragraph = readme.match(/^\*\*The Async convention\.\*\*([\s\S]*?)\n\n/m)[1].replace(/\s+/g, ' ');
+  const api = readFileSync(API_DOC, 'utf8');
+  const paragraph = api.match(/^\*\*The Async convention\.\*\*([\s\S]*?)\n\n/m)[1].replace(/\s+/g, ' ');
   const dts = readFileSync(join(PKG, 'gpgpu_matrix.d.ts'), 'utf8');
   // Each class's methods, with the interfaces merged into it (checkRunSize's forms).
   const methods = {};
@@ -129,9 +131,9 @@ test('the README\'s Async convention names every Promise call, each in the forms
   const listed = new Set();
   for (const [list, blocking] of [[both, true], [only, false]]) {
     for (const [cls, call] of named(list)) {
-      assert.ok(methods[cls]?.has(call), `the README names ${cls}.${call}, which the .d.ts does not have`);
+      assert.ok(methods[cls]?.has(call), `docs/api.md names ${cls}.${call}, which the .d.ts does not have`);
       const plain = call.replace(/Async$/, '');
-      assert.equal(methods[cls].has(plain), blocking, `${cls}.${call}: the README says it ${blocking ? 'has' : 'has no'} blocking form ${plain}; the .d.ts ${blocking ? 'has no' : 'has a'} ${plain}`);
+      assert.equal(methods[cls].has(plain), blocking, `${cls}.${call}: docs/api.md says it ${blocking ? 'has' : 'has no'} blocking form ${plain}; the .d.ts ${blocking ? 'has no' : 'has a'} ${plain}`);
       listed.add(`${cls}.${call}`);
     }
   }
@@ -144,7 +146,7 @@ test('the README\'s Async convention names every Promise call, each in the forms
   for (const cls of ['Gpgpu', 'Run', 'Devices']) {
     for (const line of dts.match(new RegExp(`^export class ${cls} [\\s\\S]*?^\\}`, 'm'))[0].split('\n')) {
       const call = line.match(/^ {4}(\w+)\(.*\): Promise</)?.[1];
-      if (call && !call.startsWith('bench')) assert.ok(listed.has(`${cls}.${call}`), `the README's Async convention does not name ${cls}.${call}`);
+      if (call && !call.startsWith('bench')) assert.ok(listed.has(`${cls}.${call}`), `docs/api.md's Async convention does not name ${cls}.${call}`);
     }
   }
 });
