@@ -107,6 +107,7 @@ pub mod gl;
 pub mod js;
 pub mod kernels;
 pub mod linear;
+pub mod ops;
 /// The pure-Rust part, a crate of its own (`plan/`): shapes and validation, texture
 /// layouts, pass plans, the float64 reference, metrics, seeded inputs, symbolic
 /// phases, Fox's and Cannon's algorithms as data. None of it touches WebGL or WebGPU.

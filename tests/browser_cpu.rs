@@ -21,5 +21,7 @@ mod devices;
 mod linear;
 #[path = "cpu/products.rs"]
 mod products;
+#[path = "cpu/programs.rs"]
+mod programs;
 #[path = "cpu/sparse.rs"]
 mod sparse;

@@ -35,6 +35,8 @@ mod linear;
 mod mesh;
 #[path = "webgl/products.rs"]
 mod products;
+#[path = "webgl/programs.rs"]
+mod programs;
 #[path = "webgl/ransac.rs"]
 mod ransac;
 #[path = "webgl/rust_api.rs"]

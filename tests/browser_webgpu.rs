@@ -48,6 +48,8 @@ mod products_staged;
 mod products_staged64;
 #[path = "webgpu/products_stream_k.rs"]
 mod products_stream_k;
+#[path = "webgpu/programs.rs"]
+mod programs;
 #[path = "webgpu/ransac.rs"]
 mod ransac;
 #[path = "webgpu/semirings.rs"]

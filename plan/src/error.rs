@@ -76,7 +76,8 @@ pub enum GpgpuError {
     },
     /// An argument of the wrong kind (not a typed array, unknown option value, ...).
     BadArgument { name: String, detail: String },
-    /// GLSL failed to compile; carries the driver's info log.
+    /// A shader failed to compile; carries the compiler's messages (the GLSL info
+    /// log; WGSL's as `line:column message`, joined by "; ").
     ShaderCompile {
         program: String,
         stage: &'static str,
@@ -355,12 +356,15 @@ impl fmt::Display for GpgpuError {
                 log,
             } => write!(
                 f,
-                "the {stage} shader of program '{program}' failed to compile; this is a bug \
-                 or a driver limitation, please report it with this log: {log}"
+                "the {stage} shader of program '{program}' failed to compile: {log} (a \
+                 program of your own: fix the lines named; one of the library's: a bug or a \
+                 driver limitation, please report it with this log)"
             ),
             GpgpuError::ProgramLink { program, log } => write!(
                 f,
-                "program '{program}' failed to link; please report it with this log: {log}"
+                "program '{program}' failed to link: {log} (a program of your own: its \
+                 shaders' inputs and outputs must match; one of the library's: please report \
+                 it with this log)"
             ),
             GpgpuError::ContextLost => write!(
                 f,

@@ -166,7 +166,7 @@ fn check_element_wise(what: &str, out: &Matrix, p: &Matrix, q: Option<&Matrix>) 
 }
 
 /// "This matrix belongs to the other backend": a caller mixed engines.
-fn foreign() -> GpgpuError {
+pub(crate) fn foreign() -> GpgpuError {
     GpgpuError::BadArgument {
         name: "matrix".into(),
         detail: "a matrix of another backend (or another Gpgpu): use matrices of the \

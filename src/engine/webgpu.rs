@@ -641,6 +641,18 @@ impl GpuEngine {
         Ok(&self.uniforms[words])
     }
 
+    /// Compiles `program` now if it is not cached yet (its compiler's verdict comes
+    /// with the device's checks: `Gpu::checks().settle()`, or the next readback).
+    pub fn prepare(&mut self, program: &dyn ComputeProgram) {
+        self.pipeline(program);
+    }
+
+    /// Drops `program`'s cached pipeline (one that failed to compile), so that the
+    /// next use compiles it again.
+    pub fn forget(&mut self, program: &dyn ComputeProgram) {
+        self.pipelines.remove(&program.id());
+    }
+
     /// The pipeline of `program`, compiled on first use.
     fn pipeline(&mut self, program: &dyn ComputeProgram) -> &ComputePipeline {
         let gpu = &self.gpu;
@@ -1842,6 +1854,13 @@ pub fn heatmap_words(
     ]
 }
 
+/// Compiles `program` (its compiler's messages are checked at the next readback).
+fn compile(gpu: &Gpu, program: &dyn ComputeProgram) -> ComputePipeline {
+    let constants = program.constants();
+    let constants: Vec<(&str, f64)> = constants.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    ComputePipeline::new(gpu, &program.name(), &program.source(), &constants)
+}
+
 #[cfg(test)]
 mod tests {
     use super::read_parts;
@@ -1878,11 +1897,4 @@ mod tests {
         assert_eq!(read_parts(4 * MIB), (4, MIB));
         assert_eq!(read_parts(64 * MIB), (8, 8 * MIB));
     }
-}
-
-/// Compiles `program` (its compiler's messages are checked at the next readback).
-fn compile(gpu: &Gpu, program: &dyn ComputeProgram) -> ComputePipeline {
-    let constants = program.constants();
-    let constants: Vec<(&str, f64)> = constants.iter().map(|(k, v)| (k.as_str(), *v)).collect();
-    ComputePipeline::new(gpu, &program.name(), &program.source(), &constants)
 }

@@ -108,6 +108,10 @@ impl Program {
         self.gl.uniform2i(self.uniform(name).as_ref(), x, y);
     }
 
+    pub fn set_ivec3(&self, name: &str, [x, y, z]: [i32; 3]) {
+        self.gl.uniform3i(self.uniform(name).as_ref(), x, y, z);
+    }
+
     pub fn set_float(&self, name: &str, v: f32) {
         self.gl.uniform1f(self.uniform(name).as_ref(), v);
     }

@@ -76,6 +76,8 @@ pub mod semirings;
 pub mod sparse;
 #[macro_use]
 pub mod svd;
+#[macro_use]
+pub mod programs;
 
 /// Runs a check and logs how long it took (shown with `-- --nocapture`): the
 /// tests of one file share the runner's timeout (WASM_BINDGEN_TEST_TIMEOUT, 60 s in

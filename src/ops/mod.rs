@@ -1,0 +1,8 @@
+//! The operations, one folder each: the kernel choice and the WebGL, WebGPU and CPU
+//! forms side by side, each a program run through its engine's generic verbs
+//! (`GlEngine::draw`, `GpuEngine::dispatch`, `CpuEngine::pass`).
+//!
+//! `supplied` runs a product by a program the caller writes (a learner's kernel):
+//! the same verbs, with its source from outside.
+
+pub mod supplied;

@@ -1,0 +1,160 @@
+//! A product C = A · B computed by a program the caller supplies — a learner's
+//! kernel, a course's autograder — on whichever backend the handle runs, with the
+//! library's conventions for binding (the kernel lab's):
+//!
+//! * **GLSL** (WebGL2): `#version 300 es`; `uniform highp sampler2D A, B` (R32F, texel
+//!   x = k, y = i holds A\[i\]\[k\]); `uniform ivec3 dims` (rows, inner, cols);
+//!   `out vec4 result` whose `.r` is C\[i\]\[j\] at `gl_FragCoord` x = j, y = i.
+//! * **WGSL** (WebGPU): `@group(0) @binding(0) var<storage, read> A: array<f32>`,
+//!   `@binding(1)` B, `@binding(2) var<storage, read_write> C: array<f32>`,
+//!   `@binding(3) var<uniform> dims: Dims` with
+//!   `struct Dims { rows: u32, inner: u32, cols: u32, pad: u32 }`, row-major, entry
+//!   point `main`; ⌈cols / tile cols⌉ × ⌈rows / tile rows⌉ workgroups, x over columns.
+//! * **CPU**: a Rust function over the slices.
+//!
+//! C is filled with NaN before the program runs, so an element it never writes
+//! shows. A source that does not compile is `SHADER_COMPILE` carrying the compiler's
+//! messages as `line:column message` (WGSL) or the driver's info log (GLSL).
+
+mod cpu;
+mod webgl;
+mod webgpu;
+
+use crate::engine::program::{Glsl, Wgsl};
+use crate::engine::{Engine, Handle, Matrix};
+use crate::error::{GpgpuError, Result};
+use crate::kernels::Backend;
+use crate::plan::layout::Layout;
+use crate::plan::semiring::Semiring;
+use crate::plan::shape::{self, Shape};
+
+/// A CPU form: C (rows × cols, zeroed by nobody: NaN) from A and B, row-major.
+pub type CpuKernel = fn(a: &[f32], b: &[f32], c: &mut [f32], dims: [usize; 3]);
+
+/// A product kernel from outside, in its backend's language.
+#[derive(Clone, Debug)]
+pub enum Supplied {
+    Glsl(Glsl),
+    /// With the block of C one workgroup computes: `tile` = [rows, cols].
+    Wgsl {
+        program: Wgsl,
+        tile: [usize; 2],
+    },
+    Cpu(CpuKernel),
+}
+
+impl Supplied {
+    /// The backend it runs on.
+    pub fn backend(&self) -> Backend {
+        match self {
+            Supplied::Glsl(_) => Backend::WebGl,
+            Supplied::Wgsl { .. } => Backend::WebGpu,
+            Supplied::Cpu(_) => Backend::Cpu,
+        }
+    }
+}
+
+/// Refuses a program of another backend than the engine's.
+fn check_backend(e: &Engine, program: &Supplied) -> Result<()> {
+    if e.backend() == program.backend() {
+        return Ok(());
+    }
+    Err(GpgpuError::BadArgument {
+        name: "program".into(),
+        detail: format!(
+            "a {} program cannot run on this {} Gpgpu: create one with backend '{}'",
+            program.backend().name(),
+            e.backend().name(),
+            program.backend().name()
+        ),
+    })
+}
+
+/// Compiles `program` now and waits for the compiler's verdict (`SHADER_COMPILE`
+/// with its messages), without running it. A CPU kernel is Rust: nothing to do.
+pub async fn compile(handle: &Handle, program: &Supplied) -> Result<()> {
+    handle.ready().await?;
+    let gpu = handle.with(|e| {
+        check_backend(e, program)?;
+        match (e, program) {
+            (Engine::WebGl(e), Supplied::Glsl(p)) => e.program(p).map(|_| None),
+            (Engine::WebGpu(e), Supplied::Wgsl { program, .. }) => {
+                e.prepare(program);
+                Ok(Some(e.gpu().clone()))
+            }
+            _ => Ok(None),
+        }
+    })?;
+    let Some(gpu) = gpu else { return Ok(()) };
+    let verdict = gpu.checks().settle().await;
+    if verdict.is_err() {
+        // A broken pipeline stays out of the cache: the next try compiles again.
+        if let Supplied::Wgsl { program, .. } = program {
+            handle.with(|e| {
+                if let Engine::WebGpu(e) = e {
+                    e.forget(program);
+                }
+                Ok(())
+            })?;
+        }
+    }
+    verdict
+}
+
+/// C (rows × cols) = A (rows × inner) · B (inner × cols) by `program`, on the
+/// engine of `handle`; the inputs row-major, of those lengths (else BAD_LENGTH).
+pub async fn product(
+    handle: &Handle,
+    program: &Supplied,
+    [rows, inner, cols]: [usize; 3],
+    a: &[f32],
+    b: &[f32],
+) -> Result<Vec<f32>> {
+    handle.ready().await?;
+    let pending = handle.with(|e| {
+        check_backend(e, program)?;
+        let dims = [
+            e.dimension("rows", rows as f64)?,
+            e.dimension("inner", inner as f64)?,
+            e.dimension("cols", cols as f64)?,
+        ];
+        let (sa, sb, sc) = (
+            Shape::new(rows, inner),
+            Shape::new(inner, cols),
+            Shape::new(rows, cols),
+        );
+        shape::check_len("a", sa, a.len())?;
+        shape::check_len("b", sb, b.len())?;
+        let mut held: Vec<Matrix> = Vec::with_capacity(3);
+        let queued = (|| {
+            held.push(e.upload(sa, Layout::Scalar, a, 0.0)?);
+            held.push(e.upload(sb, Layout::Scalar, b, 0.0)?);
+            held.push(e.alloc(sc, Layout::Scalar)?);
+            run(e, program, [&held[0], &held[1], &held[2]], dims)?;
+            e.read(&held[2], Semiring::Ordinary)
+        })();
+        for m in held {
+            e.recycle(m);
+        }
+        queued
+    })?;
+    pending.wait().await
+}
+
+/// Runs `program` once over resident A, B and C.
+fn run(e: &mut Engine, program: &Supplied, m: [&Matrix; 3], dims: [usize; 3]) -> Result<()> {
+    match (e, program, m) {
+        (Engine::WebGl(e), Supplied::Glsl(p), [Matrix::Gl(a), Matrix::Gl(b), Matrix::Gl(c)]) => {
+            webgl::run(e, p, [a, b, c], dims)
+        }
+        (
+            Engine::WebGpu(e),
+            Supplied::Wgsl { program, tile },
+            [Matrix::Gpu(a), Matrix::Gpu(b), Matrix::Gpu(c)],
+        ) => webgpu::run(e, program, *tile, [a, b, c], dims),
+        (Engine::Cpu(e), Supplied::Cpu(f), [Matrix::Cpu(a), Matrix::Cpu(b), Matrix::Cpu(c)]) => {
+            cpu::run(e, *f, [a, b, c], dims)
+        }
+        _ => Err(crate::engine::foreign()),
+    }
+}
