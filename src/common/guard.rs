@@ -8,7 +8,7 @@
 //! So typed arrays are read through `%TypedArray%.prototype`'s own getters, which read
 //! the array's internal slots and run nothing of the caller's (a subclass's `length`
 //! that lied had the copy assert, or left numbers unwritten), and everything that may
-//! run the caller's code runs under [`guarded`], where what it throws is BAD_ARGUMENT.
+//! run the caller's code runs under `guarded`, where what it throws is BAD_ARGUMENT.
 
 use std::cell::RefCell;
 use std::rc::Rc;
