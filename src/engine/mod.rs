@@ -26,13 +26,10 @@ use crate::error::{GpgpuError, Result};
 use crate::gl::objects::Query;
 use crate::kernels::webgl::heatmap;
 use crate::kernels::webgl::reduce;
-use crate::kernels::webgl::{
-    affine, batched, block_sparse, choose as choose_webgl, lu, ransac, spmv, svd,
-};
+use crate::kernels::webgl::{affine, batched, block_sparse, choose as choose_webgl, lu, svd};
 use crate::kernels::{Backend, Kernel};
 use crate::plan::batched::BatchedProduct;
 use crate::plan::blocks::Numeric;
-use crate::plan::homography::RansacPasses;
 use crate::plan::layout::Layout;
 use crate::plan::lu::LuPlan;
 use crate::plan::semiring::Semiring;
@@ -608,108 +605,6 @@ impl Engine {
         }
     }
 
-    /// Sparse matrix × vector: `y` ← A·x for a CSR A of `rows` rows, every operand a
-    /// list (see [`crate::plan::sparse`]); `long` (WebGPU only: the list of rows longer
-    /// than a threshold, their count, the threshold) has those rows done by a
-    /// workgroup each.
-    pub fn spmv(
-        &mut self,
-        rows: usize,
-        [values, columns, offsets, x, y]: [&Matrix; 5],
-        long: Option<(&Matrix, usize, usize)>,
-        timed: bool,
-    ) -> Result<Option<Timer>> {
-        match (self, values, columns, offsets, x, y) {
-            (
-                Engine::WebGl(e),
-                Matrix::Gl(v),
-                Matrix::Gl(c),
-                Matrix::Gl(o),
-                Matrix::Gl(x),
-                Matrix::Gl(y),
-            ) => gl_timed(e, timed, |e| spmv::spmv(e, rows, [v, c, o, x, y])),
-            (
-                Engine::WebGpu(e),
-                Matrix::Gpu(v),
-                Matrix::Gpu(c),
-                Matrix::Gpu(o),
-                Matrix::Gpu(x),
-                Matrix::Gpu(y),
-            ) => {
-                let long = match long {
-                    Some((Matrix::Gpu(l), count, threshold)) => Some((l, count, threshold)),
-                    Some(_) => return Err(foreign()),
-                    None => None,
-                };
-                gpu_timed(e, timed, |e, t| e.spmv(rows, [v, c, o, x, y], long, t))
-            }
-            // The CPU has no workgroups to share a long row: `long` is the GPU's.
-            (
-                Engine::Cpu(e),
-                Matrix::Cpu(v),
-                Matrix::Cpu(c),
-                Matrix::Cpu(o),
-                Matrix::Cpu(x),
-                Matrix::Cpu(y),
-            ) => e
-                .pass([v, c, o, x], [y], move |ins, [y]| {
-                    cpu::passes::spmv(rows, ins, y)
-                })
-                .map(|()| None),
-            _ => Err(foreign()),
-        }
-    }
-
-    /// RANSAC's hypotheses: `hyps` ← the H of each hypothesis's 4-point sample.
-    pub fn ransac_fit(
-        &mut self,
-        p: &RansacPasses,
-        [pts, samples, hyps]: [&Matrix; 3],
-        timed: bool,
-    ) -> Result<Option<Timer>> {
-        match (self, pts, samples, hyps) {
-            (Engine::WebGl(e), Matrix::Gl(x), Matrix::Gl(s), Matrix::Gl(h)) => {
-                gl_timed(e, timed, |e| ransac::fit(e, p, [x, s, h]))
-            }
-            (Engine::WebGpu(e), Matrix::Gpu(x), Matrix::Gpu(s), Matrix::Gpu(h)) => {
-                gpu_timed(e, timed, |e, t| e.ransac_fit(p, [x, s, h], t))
-            }
-            (Engine::Cpu(e), Matrix::Cpu(x), Matrix::Cpu(s), Matrix::Cpu(h)) => {
-                let p = *p;
-                e.pass([x, s], [h], move |ins, [h]| {
-                    cpu::passes::ransac_fit(&p, ins, h)
-                })
-                .map(|()| None)
-            }
-            _ => Err(foreign()),
-        }
-    }
-
-    /// RANSAC's scoring: `counts` ← the inliers of each hypothesis.
-    pub fn ransac_score(
-        &mut self,
-        p: &RansacPasses,
-        [pts, hyps, counts]: [&Matrix; 3],
-        timed: bool,
-    ) -> Result<Option<Timer>> {
-        match (self, pts, hyps, counts) {
-            (Engine::WebGl(e), Matrix::Gl(x), Matrix::Gl(h), Matrix::Gl(c)) => {
-                gl_timed(e, timed, |e| ransac::score(e, p, [x, h, c]))
-            }
-            (Engine::WebGpu(e), Matrix::Gpu(x), Matrix::Gpu(h), Matrix::Gpu(c)) => {
-                gpu_timed(e, timed, |e, t| e.ransac_score(p, [x, h, c], t))
-            }
-            (Engine::Cpu(e), Matrix::Cpu(x), Matrix::Cpu(h), Matrix::Cpu(c)) => {
-                let p = *p;
-                e.pass([x, h], [c], move |ins, [c]| {
-                    cpu::passes::ransac_score(&p, ins, c)
-                })
-                .map(|()| None)
-            }
-            _ => Err(foreign()),
-        }
-    }
-
     /// A batch of small products: `out` (C's atlas) ← A_s · B_s for every s.
     pub fn batched_product(&mut self, p: &BatchedProduct, [a, b, out]: [&Matrix; 3]) -> Result<()> {
         match (self, a, b, out) {
@@ -1140,7 +1035,7 @@ impl Engine {
 }
 
 /// Runs a WebGL pass inside a timer query when `timed` and the context has one.
-fn gl_timed(
+pub(crate) fn gl_timed(
     e: &mut GlEngine,
     timed: bool,
     pass: impl FnOnce(&mut GlEngine) -> Result<()>,
@@ -1164,7 +1059,7 @@ fn gl_timed(
 
 /// Runs a WebGPU pass with timestamp writes when `timed` and the device has them,
 /// and resolves them after it.
-fn gpu_timed(
+pub(crate) fn gpu_timed(
     e: &mut GpuEngine,
     timed: bool,
     pass: impl FnOnce(&mut GpuEngine, Option<&crate::webgpu::Timer>) -> Result<()>,

@@ -188,6 +188,56 @@ impl FragmentProgram for Glsl {
     }
 }
 
+/// A WGSL program of the library's own with no parameters: a name and the text
+/// the device compiles, made when it is first compiled.
+#[derive(Clone, Copy)]
+pub struct StaticWgsl {
+    pub name: &'static str,
+    pub source: fn() -> String,
+    /// See [`ComputeProgram::uniform_follows_data`].
+    pub uniform_follows_data: bool,
+}
+
+impl ComputeProgram for StaticWgsl {
+    fn id(&self) -> ProgramId {
+        ProgramId::of("static-wgsl", &self.name)
+    }
+
+    fn name(&self) -> String {
+        self.name.into()
+    }
+
+    fn source(&self) -> String {
+        (self.source)()
+    }
+
+    fn uniform_follows_data(&self) -> bool {
+        self.uniform_follows_data
+    }
+}
+
+/// A GLSL fragment program of the library's own with no parameters, drawn over the
+/// quad: a name and its complete fragment shader, made when it is first compiled.
+#[derive(Clone, Copy)]
+pub struct StaticGlsl {
+    pub name: &'static str,
+    pub fragment: fn() -> String,
+}
+
+impl FragmentProgram for StaticGlsl {
+    fn id(&self) -> ProgramId {
+        ProgramId::of("static-glsl", &self.name)
+    }
+
+    fn name(&self) -> String {
+        self.name.into()
+    }
+
+    fn fragment_source(&self) -> String {
+        (self.fragment)()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -22,14 +22,13 @@ use web_sys::{
 use super::program::{ComputeProgram, ProgramId};
 use crate::common::Style;
 use crate::error::{GpgpuError, Result};
-use crate::kernels::webgpu::{batched, block_sparse, lu, ransac, spmv, svd};
+use crate::kernels::webgpu::{batched, block_sparse, lu, svd};
 use crate::kernels::webgpu::{
     line_workgroups, product_workgroups, Fit, PipelineKey, RegisterParams, REDUCE_GROUPS,
 };
 use crate::kernels::{Backend, Kernel};
 use crate::plan::batched::BatchedProduct;
 use crate::plan::blocks::Numeric;
-use crate::plan::homography::RansacPasses;
 use crate::plan::lu::LuPlan;
 use crate::plan::semiring::Semiring;
 use crate::plan::shape::{self, Shape};
@@ -1272,47 +1271,6 @@ impl GpuEngine {
         self.dispatch(&PipelineKey::BlockSparse, &buffers, &words, groups, timer)
     }
 
-    /// y ← A·x for a CSR A of `rows` rows, its arrays as lists (wgsl/spmv.wgsl); with
-    /// `long` (the list of rows longer than a threshold, their count, the threshold)
-    /// those rows by a workgroup each (wgsl/spmv_long.wgsl), in the same timed span.
-    pub fn spmv(
-        &mut self,
-        rows: usize,
-        [values, columns, offsets, x, y]: [&GpuMatrix; 5],
-        long: Option<(&GpuMatrix, usize, usize)>,
-        timer: Option<&Timer>,
-    ) -> Result<()> {
-        self.ensure()?;
-        self.poison(y)?;
-        let max = self.info.limits.max_compute_workgroups_per_dimension as usize;
-        let long_from = long.map_or(u32::MAX, |(_, _, t)| t as u32);
-        let (groups, words) = spmv::params(rows, y.shape.len(), long_from, max);
-        let buffers = [
-            &values.buffer,
-            &columns.buffer,
-            &offsets.buffer,
-            &x.buffer,
-            &y.buffer,
-        ];
-        let Some((list, count, _)) = long.filter(|l| l.1 > 0) else {
-            return self.dispatch(&PipelineKey::Spmv, &buffers, &words, groups, timer);
-        };
-        // Timed as one span: the short rows' pass starts it, the long rows' ends it.
-        let begin = timer.map(|t| t.begin_writes());
-        self.dispatch_with(&PipelineKey::Spmv, &buffers, &words, groups, begin)?;
-        let (groups, words) = spmv::long_params(count, max);
-        let buffers = [
-            &values.buffer,
-            &columns.buffer,
-            &offsets.buffer,
-            &x.buffer,
-            &list.buffer,
-            &y.buffer,
-        ];
-        let end = timer.map(|t| t.end_writes());
-        self.dispatch_with(&PipelineKey::SpmvLong, &buffers, &words, groups, end)
-    }
-
     /// flags ← 1 for each stored block of the atlas `c` holding a nonzero, else 0.
     pub fn block_flags(&mut self, n: &Numeric, c: &GpuMatrix, flags: &GpuMatrix) -> Result<()> {
         self.ensure()?;
@@ -1340,36 +1298,6 @@ impl GpuEngine {
         let (groups, words) = batched::product(p, max);
         let buffers = [&a.buffer, &b.buffer, &out.buffer];
         self.dispatch(&PipelineKey::Batched, &buffers, &words, groups, None)
-    }
-
-    /// RANSAC's hypotheses: hyps ← H of each 4-point sample.
-    pub fn ransac_fit(
-        &mut self,
-        p: &RansacPasses,
-        [pts, samples, hyps]: [&GpuMatrix; 3],
-        timer: Option<&Timer>,
-    ) -> Result<()> {
-        self.ensure()?;
-        self.poison(hyps)?;
-        let max = self.info.limits.max_compute_workgroups_per_dimension as usize;
-        let (groups, words) = ransac::fit(p, max);
-        let buffers = [&pts.buffer, &samples.buffer, &hyps.buffer];
-        self.dispatch(&PipelineKey::RansacFit, &buffers, &words, groups, timer)
-    }
-
-    /// RANSAC's scoring: counts ← inliers of each hypothesis.
-    pub fn ransac_score(
-        &mut self,
-        p: &RansacPasses,
-        [pts, hyps, counts]: [&GpuMatrix; 3],
-        timer: Option<&Timer>,
-    ) -> Result<()> {
-        self.ensure()?;
-        self.poison(counts)?;
-        let max = self.info.limits.max_compute_workgroups_per_dimension as usize;
-        let (groups, words) = ransac::score(p, max);
-        let buffers = [&pts.buffer, &hyps.buffer, &counts.buffer];
-        self.dispatch(&PipelineKey::RansacScore, &buffers, &words, groups, timer)
     }
 
     /// A batch of SVDs by one-sided Jacobi in one dispatch (wgsl/svd_jacobi.wgsl):

@@ -12,9 +12,7 @@ pub mod heatmap;
 pub mod lu;
 pub mod naive;
 pub mod packed;
-pub mod ransac;
 pub mod reduce;
-pub mod spmv;
 pub mod svd;
 
 use super::{Backend, Kernel};
@@ -225,12 +223,6 @@ pub enum ProgramKey {
     BlockFlags,
     /// A batch of small products (scalar atlases).
     Batched,
-    /// RANSAC's hypotheses (DLT and exact solve per hypothesis).
-    RansacFit,
-    /// RANSAC's scoring (inliers per hypothesis).
-    RansacScore,
-    /// Sparse matrix × vector (CSR, one fragment per row).
-    Spmv,
     /// The batched Jacobi SVD's passes: a round's rotations, then the round
     /// applied, the convergence measure, the sorted results.
     SvdPairs,
@@ -294,9 +286,6 @@ impl ProgramKey {
             ProgramKey::BlockSparse => "block-sparse".into(),
             ProgramKey::BlockFlags => "block-flags".into(),
             ProgramKey::Batched => "batched".into(),
-            ProgramKey::RansacFit => "ransac-fit".into(),
-            ProgramKey::RansacScore => "ransac-score".into(),
-            ProgramKey::Spmv => "spmv".into(),
             ProgramKey::SvdPairs => "svd-pairs".into(),
             ProgramKey::SvdRound => "svd-round".into(),
             ProgramKey::SvdMeasure => "svd-measure".into(),
@@ -330,12 +319,7 @@ impl ProgramKey {
                 format!("#define FACTOR {factor}\n{first}")
             }
             ProgramKey::Affine { layout } => layout_define(layout),
-            ProgramKey::BlockSparse
-            | ProgramKey::BlockFlags
-            | ProgramKey::Batched
-            | ProgramKey::RansacFit
-            | ProgramKey::RansacScore
-            | ProgramKey::Spmv => String::new(),
+            ProgramKey::BlockSparse | ProgramKey::BlockFlags | ProgramKey::Batched => String::new(),
             ProgramKey::SvdPairs
             | ProgramKey::SvdRound
             | ProgramKey::SvdMeasure
@@ -357,9 +341,6 @@ impl ProgramKey {
             ProgramKey::BlockSparse => format!("{ATLAS_GLSL}\n{}", block_sparse::SOURCE),
             ProgramKey::BlockFlags => format!("{ATLAS_GLSL}\n{}", block_sparse::FLAGS_SOURCE),
             ProgramKey::Batched => format!("{ATLAS_GLSL}\n{}", batched::SOURCE),
-            ProgramKey::RansacFit => ransac::FIT_SOURCE.to_string(),
-            ProgramKey::RansacScore => ransac::SCORE_SOURCE.to_string(),
-            ProgramKey::Spmv => spmv::SOURCE.to_string(),
             ProgramKey::SvdPairs => format!("{ATLAS_GLSL}\n{}\n{}", svd::COMMON, svd::PAIRS),
             ProgramKey::SvdRound => format!("{ATLAS_GLSL}\n{}\n{}", svd::COMMON, svd::ROUND),
             ProgramKey::SvdMeasure => format!("{ATLAS_GLSL}\n{}\n{}", svd::COMMON, svd::MEASURE),
@@ -410,9 +391,6 @@ mod tests {
                 ProgramKey::BlockSparse,
                 ProgramKey::BlockFlags,
                 ProgramKey::Batched,
-                ProgramKey::RansacFit,
-                ProgramKey::RansacScore,
-                ProgramKey::Spmv,
                 ProgramKey::SvdPairs,
                 ProgramKey::SvdRound,
                 ProgramKey::SvdMeasure,

@@ -11,9 +11,7 @@ pub mod batched;
 pub mod block_sparse;
 pub mod heatmap;
 pub mod lu;
-pub mod ransac;
 pub mod register;
-pub mod spmv;
 pub mod svd;
 
 use crate::engine::program::{ComputeProgram, ProgramId};
@@ -73,8 +71,6 @@ pub enum PipelineKey {
     BlockSparse,
     BlockFlags,
     Batched,
-    RansacFit,
-    RansacScore,
     /// The 128 × 128 register kernel on whole tiles with a stream-K tail
     /// (`register::stream_k_source`), and its second pass adding up the parts.
     StreamK {
@@ -83,10 +79,6 @@ pub enum PipelineKey {
     StreamKFixup {
         semiring: Semiring,
     },
-    /// Sparse matrix × vector (CSR, one invocation per row).
-    Spmv,
-    /// Sparse matrix × vector, long rows (a workgroup per row).
-    SpmvLong,
     /// A batch of SVDs by one-sided Jacobi, in one dispatch.
     Svd,
     /// Gaussian elimination: a step's pivot, its trailing update, back
@@ -136,10 +128,6 @@ impl PipelineKey {
             PipelineKey::BlockSparse => "block-sparse".into(),
             PipelineKey::BlockFlags => "block-flags".into(),
             PipelineKey::Batched => "batched".into(),
-            PipelineKey::RansacFit => "ransac-fit".into(),
-            PipelineKey::RansacScore => "ransac-score".into(),
-            PipelineKey::Spmv => "spmv".into(),
-            PipelineKey::SpmvLong => "spmv-long".into(),
             PipelineKey::Svd => "svd-jacobi".into(),
             PipelineKey::LuPivot => "lu-pivot".into(),
             PipelineKey::LuUpdate => "lu-update".into(),
@@ -182,10 +170,6 @@ impl PipelineKey {
             PipelineKey::BlockSparse => format!("{ATLAS_WGSL}\n{}", block_sparse::SOURCE),
             PipelineKey::BlockFlags => format!("{ATLAS_WGSL}\n{}", block_sparse::FLAGS_SOURCE),
             PipelineKey::Batched => format!("{ATLAS_WGSL}\n{}", batched::SOURCE),
-            PipelineKey::RansacFit => ransac::FIT_SOURCE.into(),
-            PipelineKey::RansacScore => ransac::SCORE_SOURCE.into(),
-            PipelineKey::Spmv => spmv::SOURCE.into(),
-            PipelineKey::SpmvLong => spmv::LONG_SOURCE.into(),
             PipelineKey::Svd => format!("{ATLAS_WGSL}\n{}", svd::SOURCE),
             PipelineKey::LuPivot => lu::PIVOT.into(),
             PipelineKey::LuUpdate => lu::UPDATE.into(),

@@ -1,0 +1,80 @@
+//! Binds wgsl/ransac_fit.wgsl (one invocation per hypothesis: DLT, exact 8×8 solve,
+//! H) and wgsl/ransac_score.wgsl (one workgroup of 64 per hypothesis, inliers
+//! counted by a tree reduction in workgroup memory).
+
+use crate::engine::program::StaticWgsl;
+use crate::engine::webgpu::{GpuEngine, GpuMatrix};
+use crate::error::Result;
+use crate::kernels::webgpu::line_workgroups;
+use crate::plan::homography::RansacPasses;
+use crate::webgpu::Timer;
+
+pub const FIT_SOURCE: &str = include_str!("../../../wgsl/ransac_fit.wgsl");
+pub const SCORE_SOURCE: &str = include_str!("../../../wgsl/ransac_score.wgsl");
+
+pub const FIT: StaticWgsl = StaticWgsl {
+    name: "ransac-fit",
+    source: || FIT_SOURCE.into(),
+    uniform_follows_data: false,
+};
+
+pub const SCORE: StaticWgsl = StaticWgsl {
+    name: "ransac-score",
+    source: || SCORE_SOURCE.into(),
+    uniform_follows_data: false,
+};
+
+/// The fit's workgroups (64 hypotheses each) and `Params` words.
+pub fn fit_params(p: &RansacPasses, max_per_dimension: usize) -> ((usize, usize), Vec<u32>) {
+    // line_workgroups counts in 256s; the fit runs 64 per workgroup.
+    let groups = line_workgroups(p.count * 4, max_per_dimension);
+    (
+        groups,
+        vec![p.count as u32, p.points as u32, groups.0 as u32, 0],
+    )
+}
+
+/// The scoring's workgroups (one per hypothesis) and `Params` words.
+pub fn score_params(p: &RansacPasses, max_per_dimension: usize) -> ((usize, usize), Vec<u32>) {
+    let groups = line_workgroups(p.count * 256, max_per_dimension);
+    let t2 = p.threshold * p.threshold;
+    (
+        groups,
+        vec![
+            p.count as u32,
+            p.points as u32,
+            t2.to_bits(),
+            groups.0 as u32,
+        ],
+    )
+}
+
+/// RANSAC's hypotheses: hyps ← H of each 4-point sample.
+pub fn ransac_fit(
+    e: &mut GpuEngine,
+    p: &RansacPasses,
+    [pts, samples, hyps]: [&GpuMatrix; 3],
+    timer: Option<&Timer>,
+) -> Result<()> {
+    e.ensure()?;
+    e.poison(hyps)?;
+    let max = e.info().limits.max_compute_workgroups_per_dimension as usize;
+    let (groups, words) = fit_params(p, max);
+    let buffers = [pts.buffer(), samples.buffer(), hyps.buffer()];
+    e.dispatch(&FIT, &buffers, &words, groups, timer)
+}
+
+/// RANSAC's scoring: counts ← inliers of each hypothesis.
+pub fn ransac_score(
+    e: &mut GpuEngine,
+    p: &RansacPasses,
+    [pts, hyps, counts]: [&GpuMatrix; 3],
+    timer: Option<&Timer>,
+) -> Result<()> {
+    e.ensure()?;
+    e.poison(counts)?;
+    let max = e.info().limits.max_compute_workgroups_per_dimension as usize;
+    let (groups, words) = score_params(p, max);
+    let buffers = [pts.buffer(), hyps.buffer(), counts.buffer()];
+    e.dispatch(&SCORE, &buffers, &words, groups, timer)
+}

@@ -1,0 +1,31 @@
+//! Binds glsl/spmv.frag (sparse matrix × vector, one fragment per row). Every
+//! operand is a scalar list `width` floats wide (see `plan::sparse`).
+
+use crate::engine::program::StaticGlsl;
+use crate::engine::webgl::{Destination, GlEngine, GlMatrix};
+use crate::error::Result;
+use crate::kernels::webgl::HEADER;
+
+pub const SOURCE: &str = include_str!("../../../glsl/spmv.frag");
+
+pub const SPMV: StaticGlsl = StaticGlsl {
+    name: "spmv",
+    fragment: || format!("{HEADER}{SOURCE}"),
+};
+
+/// y ← A·x for a CSR A of `rows` rows.
+pub fn spmv(
+    engine: &mut GlEngine,
+    rows: usize,
+    [values, columns, offsets, x, y]: [&GlMatrix; 5],
+) -> Result<()> {
+    engine.poison(&y.target);
+    engine.draw(&SPMV, Destination::Texture(&y.target), |program| {
+        program.set_texture("u_values", 0, &values.target.textures()[0]);
+        program.set_texture("u_columns", 1, &columns.target.textures()[0]);
+        program.set_texture("u_offsets", 2, &offsets.target.textures()[0]);
+        program.set_texture("u_x", 3, &x.target.textures()[0]);
+        program.set_int("u_rows", rows as i32);
+        program.set_int("u_width", y.shape.cols as i32);
+    })
+}
