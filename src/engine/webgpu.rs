@@ -22,14 +22,13 @@ use web_sys::{
 use super::program::{ComputeProgram, ProgramId};
 use crate::common::Style;
 use crate::error::{GpgpuError, Result};
-use crate::kernels::webgpu::{batched, block_sparse, lu, svd};
+use crate::kernels::webgpu::{batched, block_sparse, svd};
 use crate::kernels::webgpu::{
     line_workgroups, product_workgroups, Fit, PipelineKey, RegisterParams, REDUCE_GROUPS,
 };
 use crate::kernels::{Backend, Kernel};
 use crate::plan::batched::BatchedProduct;
 use crate::plan::blocks::Numeric;
-use crate::plan::lu::LuPlan;
 use crate::plan::semiring::Semiring;
 use crate::plan::shape::{self, Shape};
 use crate::plan::stream_k::StreamK;
@@ -1310,49 +1309,6 @@ impl GpuEngine {
         let (groups, words) = svd::jacobi(p, max);
         let buffers = [&a.buffer, &out.buffer, &sweeps.buffer];
         self.dispatch(&PipelineKey::Svd, &buffers, &words, groups, None)
-    }
-
-    /// Gaussian elimination's step k, in place on [A | B] (`w`): the pivot
-    /// dispatch, then the trailing update when a block trails.
-    pub fn lu_step(&mut self, p: &LuPlan, k: usize, [w, state]: [&GpuMatrix; 2]) -> Result<()> {
-        self.ensure()?;
-        let words = lu::words(p, false);
-        let buffers = [&w.buffer, &state.buffer];
-        self.dispatch(&PipelineKey::LuPivot, &buffers, &words, (1, 1), None)?;
-        if k + 1 < p.shape.n {
-            let groups = lu::update_groups(p, k);
-            self.dispatch(&PipelineKey::LuUpdate, &buffers, &words, groups, None)?;
-        }
-        Ok(())
-    }
-
-    /// Stores the multipliers of the last step run, where a factorization stops
-    /// before its end (the next pivot dispatch would have).
-    pub fn lu_stop(&mut self, p: &LuPlan, [w, state]: [&GpuMatrix; 2]) -> Result<()> {
-        self.ensure()?;
-        let words = lu::words(p, true);
-        self.dispatch(
-            &PipelineKey::LuPivot,
-            &[&w.buffer, &state.buffer],
-            &words,
-            (1, 1),
-            None,
-        )
-    }
-
-    /// Back substitution over the eliminated [A | B]: x (n × nrhs) ← U⁻¹ · y.
-    pub fn lu_back(&mut self, p: &LuPlan, w: &GpuMatrix, x: &GpuMatrix) -> Result<()> {
-        self.ensure()?;
-        self.poison(x)?;
-        let words = lu::words(p, false);
-        let groups = (p.shape.nrhs, 1);
-        self.dispatch(
-            &PipelineKey::LuBack,
-            &[&w.buffer, &x.buffer],
-            &words,
-            groups,
-            None,
-        )
     }
 
     /// Copies `bytes` of `source` into kept mappable buffers, in parts (`read_parts`),

@@ -9,7 +9,6 @@ pub mod batched;
 pub mod block_sparse;
 pub mod blocked;
 pub mod heatmap;
-pub mod lu;
 pub mod naive;
 pub mod packed;
 pub mod reduce;
@@ -229,11 +228,6 @@ pub enum ProgramKey {
     SvdRound,
     SvdMeasure,
     SvdFinish,
-    /// Gaussian elimination's passes: a step's pivot, its swap and update, a
-    /// step of back substitution.
-    LuPivot,
-    LuEliminate,
-    LuBack,
 }
 
 impl FragmentProgram for ProgramKey {
@@ -290,9 +284,6 @@ impl ProgramKey {
             ProgramKey::SvdRound => "svd-round".into(),
             ProgramKey::SvdMeasure => "svd-measure".into(),
             ProgramKey::SvdFinish => "svd-finish".into(),
-            ProgramKey::LuPivot => "lu-pivot".into(),
-            ProgramKey::LuEliminate => "lu-eliminate".into(),
-            ProgramKey::LuBack => "lu-back".into(),
         }
     }
 
@@ -324,7 +315,6 @@ impl ProgramKey {
             | ProgramKey::SvdRound
             | ProgramKey::SvdMeasure
             | ProgramKey::SvdFinish => String::new(),
-            ProgramKey::LuPivot | ProgramKey::LuEliminate | ProgramKey::LuBack => String::new(),
         }
     }
 
@@ -345,9 +335,6 @@ impl ProgramKey {
             ProgramKey::SvdRound => format!("{ATLAS_GLSL}\n{}\n{}", svd::COMMON, svd::ROUND),
             ProgramKey::SvdMeasure => format!("{ATLAS_GLSL}\n{}\n{}", svd::COMMON, svd::MEASURE),
             ProgramKey::SvdFinish => format!("{ATLAS_GLSL}\n{}\n{}", svd::COMMON, svd::FINISH),
-            ProgramKey::LuPivot => lu::PIVOT.to_string(),
-            ProgramKey::LuEliminate => lu::ELIMINATE.to_string(),
-            ProgramKey::LuBack => lu::BACK.to_string(),
         };
         format!("{HEADER}{}{body}", self.defines())
     }
@@ -395,9 +382,6 @@ mod tests {
                 ProgramKey::SvdRound,
                 ProgramKey::SvdMeasure,
                 ProgramKey::SvdFinish,
-                ProgramKey::LuPivot,
-                ProgramKey::LuEliminate,
-                ProgramKey::LuBack,
                 ProgramKey::Reduce {
                     from: None,
                     factor: 8,

@@ -10,7 +10,6 @@
 pub mod batched;
 pub mod block_sparse;
 pub mod heatmap;
-pub mod lu;
 pub mod register;
 pub mod svd;
 
@@ -81,11 +80,6 @@ pub enum PipelineKey {
     },
     /// A batch of SVDs by one-sided Jacobi, in one dispatch.
     Svd,
-    /// Gaussian elimination: a step's pivot, its trailing update, back
-    /// substitution.
-    LuPivot,
-    LuUpdate,
-    LuBack,
 }
 
 impl PipelineKey {
@@ -129,9 +123,6 @@ impl PipelineKey {
             PipelineKey::BlockFlags => "block-flags".into(),
             PipelineKey::Batched => "batched".into(),
             PipelineKey::Svd => "svd-jacobi".into(),
-            PipelineKey::LuPivot => "lu-pivot".into(),
-            PipelineKey::LuUpdate => "lu-update".into(),
-            PipelineKey::LuBack => "lu-back".into(),
         }
     }
 
@@ -139,14 +130,7 @@ impl PipelineKey {
     /// alone (elimination's pivot threshold, a heatmap's colour range, element-wise
     /// coefficients), so that caching the block by its words would keep one-offs.
     pub fn uniform_follows_data(&self) -> bool {
-        matches!(
-            self,
-            PipelineKey::LuPivot
-                | PipelineKey::LuUpdate
-                | PipelineKey::LuBack
-                | PipelineKey::Affine
-                | PipelineKey::Heatmap
-        )
+        matches!(self, PipelineKey::Affine | PipelineKey::Heatmap)
     }
 
     /// The complete WGSL source the device compiles.
@@ -171,9 +155,6 @@ impl PipelineKey {
             PipelineKey::BlockFlags => format!("{ATLAS_WGSL}\n{}", block_sparse::FLAGS_SOURCE),
             PipelineKey::Batched => format!("{ATLAS_WGSL}\n{}", batched::SOURCE),
             PipelineKey::Svd => format!("{ATLAS_WGSL}\n{}", svd::SOURCE),
-            PipelineKey::LuPivot => lu::PIVOT.into(),
-            PipelineKey::LuUpdate => lu::UPDATE.into(),
-            PipelineKey::LuBack => lu::BACK.into(),
         }
     }
 

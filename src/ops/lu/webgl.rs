@@ -4,14 +4,30 @@
 //! [A | B] into the other texture) and glsl/lu_back.frag (one step of back
 //! substitution).
 
-use super::ProgramKey;
+use crate::engine::program::StaticGlsl;
 use crate::engine::webgl::{Destination, GlEngine, GlMatrix};
 use crate::error::Result;
+use crate::kernels::webgl::HEADER;
 use crate::plan::lu::LuPlan;
 
-pub const PIVOT: &str = include_str!("../../../glsl/lu_pivot.frag");
-pub const ELIMINATE: &str = include_str!("../../../glsl/lu_eliminate.frag");
-pub const BACK: &str = include_str!("../../../glsl/lu_back.frag");
+pub const PIVOT_SOURCE: &str = include_str!("../../../glsl/lu_pivot.frag");
+pub const ELIMINATE_SOURCE: &str = include_str!("../../../glsl/lu_eliminate.frag");
+pub const BACK_SOURCE: &str = include_str!("../../../glsl/lu_back.frag");
+
+pub const PIVOT: StaticGlsl = StaticGlsl {
+    name: "lu-pivot",
+    fragment: || format!("{HEADER}{PIVOT_SOURCE}"),
+};
+
+pub const ELIMINATE: StaticGlsl = StaticGlsl {
+    name: "lu-eliminate",
+    fragment: || format!("{HEADER}{ELIMINATE_SOURCE}"),
+};
+
+pub const BACK: StaticGlsl = StaticGlsl {
+    name: "lu-back",
+    fragment: || format!("{HEADER}{BACK_SOURCE}"),
+};
 
 /// Step k: `state_dst` ← `state_src` with step k's pivot (and singular step),
 /// then `w_dst` ← `w_src` with the rows swapped and the trailing block updated.
@@ -22,17 +38,13 @@ pub fn step(
     [w_src, state_src, w_dst, state_dst]: [&GlMatrix; 4],
 ) -> Result<()> {
     engine.poison(&state_dst.target);
-    engine.draw(
-        &ProgramKey::LuPivot,
-        Destination::Texture(&state_dst.target),
-        |program| {
-            program.set_texture("u_work", 0, &w_src.target.textures()[0]);
-            program.set_texture("u_state", 1, &state_src.target.textures()[0]);
-            program.set_int("u_n", p.shape.n as i32);
-            program.set_int("u_k", k as i32);
-            program.set_float("u_tiny", p.tiny);
-        },
-    )?;
+    engine.draw(&PIVOT, Destination::Texture(&state_dst.target), |program| {
+        program.set_texture("u_work", 0, &w_src.target.textures()[0]);
+        program.set_texture("u_state", 1, &state_src.target.textures()[0]);
+        program.set_int("u_n", p.shape.n as i32);
+        program.set_int("u_k", k as i32);
+        program.set_float("u_tiny", p.tiny);
+    })?;
     // Rows 0..k−1 have been final since step k − 2, whose output this target
     // holds (ping-pong), so only rows k − 1.. are drawn: the viewport starts there
     // (gl_FragCoord stays the texel's). That halves the fragments of a
@@ -41,17 +53,13 @@ pub fn step(
     let first = k.saturating_sub(1);
     let gl = engine.gl().clone();
     let (cols, rows) = (p.cols() as i32, (p.shape.n - first) as i32);
-    engine.draw(
-        &ProgramKey::LuEliminate,
-        Destination::Texture(&w_dst.target),
-        |program| {
-            program.set_texture("u_work", 0, &w_src.target.textures()[0]);
-            program.set_texture("u_state", 1, &state_dst.target.textures()[0]);
-            program.set_int("u_k", k as i32);
-            program.set_float("u_tiny", p.tiny);
-            gl.viewport(0, first as i32, cols, rows);
-        },
-    )
+    engine.draw(&ELIMINATE, Destination::Texture(&w_dst.target), |program| {
+        program.set_texture("u_work", 0, &w_src.target.textures()[0]);
+        program.set_texture("u_state", 1, &state_dst.target.textures()[0]);
+        program.set_int("u_k", k as i32);
+        program.set_float("u_tiny", p.tiny);
+        gl.viewport(0, first as i32, cols, rows);
+    })
 }
 
 /// Back substitution over the eliminated `w`, ping-ponging `x`: n passes from
@@ -63,16 +71,12 @@ pub fn back(engine: &mut GlEngine, p: &LuPlan, w: &GlMatrix, x: [&GlMatrix; 2]) 
         // The first step reads y from B's columns of [A | B].
         let (y, col) = if k == n - 1 { (w, n) } else { (x[1 - out], 0) };
         engine.poison(&x[out].target);
-        engine.draw(
-            &ProgramKey::LuBack,
-            Destination::Texture(&x[out].target),
-            |program| {
-                program.set_texture("u_work", 0, &w.target.textures()[0]);
-                program.set_texture("u_b", 1, &y.target.textures()[0]);
-                program.set_int("u_b_col", col as i32);
-                program.set_int("u_k", k as i32);
-            },
-        )?;
+        engine.draw(&BACK, Destination::Texture(&x[out].target), |program| {
+            program.set_texture("u_work", 0, &w.target.textures()[0]);
+            program.set_texture("u_b", 1, &y.target.textures()[0]);
+            program.set_int("u_b_col", col as i32);
+            program.set_int("u_k", k as i32);
+        })?;
         out = 1 - out;
     }
     Ok(1 - out)
