@@ -26,10 +26,8 @@ use crate::error::{GpgpuError, Result};
 use crate::gl::objects::Query;
 use crate::kernels::webgl::heatmap;
 use crate::kernels::webgl::reduce;
-use crate::kernels::webgl::{affine, batched, block_sparse, choose as choose_webgl, svd};
+use crate::kernels::webgl::{affine, choose as choose_webgl, svd};
 use crate::kernels::{Backend, Kernel};
-use crate::plan::batched::BatchedProduct;
-use crate::plan::blocks::Numeric;
 use crate::plan::layout::Layout;
 use crate::plan::semiring::Semiring;
 use crate::plan::shape::{self, Shape};
@@ -578,51 +576,6 @@ impl Engine {
         }
     }
 
-    /// The numeric phase of a block-sparse product: `out` (C's atlas) ← the stored
-    /// blocks of A·B (see [`crate::plan::blocks::Numeric`]).
-    pub fn block_product(
-        &mut self,
-        n: &Numeric,
-        [a, b, index, out]: [&Matrix; 4],
-        timed: bool,
-    ) -> Result<Option<Timer>> {
-        match (self, a, b, index, out) {
-            (Engine::WebGl(e), Matrix::Gl(a), Matrix::Gl(b), Matrix::Gl(i), Matrix::Gl(o)) => {
-                gl_timed(e, timed, |e| block_sparse::product(e, n, [a, b, i, o]))
-            }
-            (Engine::WebGpu(e), Matrix::Gpu(a), Matrix::Gpu(b), Matrix::Gpu(i), Matrix::Gpu(o)) => {
-                gpu_timed(e, timed, |e, t| e.block_product(n, [a, b, i, o], t))
-            }
-            (Engine::Cpu(e), Matrix::Cpu(a), Matrix::Cpu(b), Matrix::Cpu(i), Matrix::Cpu(o)) => {
-                let n = *n;
-                e.pass([a, b, i], [o], move |ins, [o]| {
-                    cpu::passes::block_product(&n, ins, o)
-                })
-                .map(|()| None)
-            }
-            _ => Err(foreign()),
-        }
-    }
-
-    /// A batch of small products: `out` (C's atlas) ← A_s · B_s for every s.
-    pub fn batched_product(&mut self, p: &BatchedProduct, [a, b, out]: [&Matrix; 3]) -> Result<()> {
-        match (self, a, b, out) {
-            (Engine::WebGl(e), Matrix::Gl(a), Matrix::Gl(b), Matrix::Gl(o)) => {
-                batched::product(e, p, [a, b, o])
-            }
-            (Engine::WebGpu(e), Matrix::Gpu(a), Matrix::Gpu(b), Matrix::Gpu(o)) => {
-                e.batched_product(p, [a, b, o])
-            }
-            (Engine::Cpu(e), Matrix::Cpu(a), Matrix::Cpu(b), Matrix::Cpu(o)) => {
-                let p = *p;
-                e.pass([a, b], [o], move |ins, [o]| {
-                    cpu::passes::batched_product(&p, ins, o)
-                })
-            }
-            _ => Err(foreign()),
-        }
-    }
-
     /// A batch of SVDs in one dispatch (WebGPU): `out` ← the [U; V; σᵀ] tiles and
     /// `sweeps` ← each matrix's sweeps, from the atlas `a` (see [`SvdPlan`]).
     pub fn svd_jacobi(&mut self, p: &SvdPlan, [a, out, sweeps]: [&Matrix; 3]) -> Result<()> {
@@ -677,19 +630,6 @@ impl Engine {
             (Engine::WebGl(e), Matrix::Gl(w), Matrix::Gl(o)) => svd::finish(e, p, w, o),
             (Engine::WebGpu(_), ..) => Err(svd_form(Backend::WebGpu)),
             (Engine::Cpu(_), ..) => Err(svd_form(Backend::Cpu)),
-            _ => Err(foreign()),
-        }
-    }
-
-    /// `flags` ← 1 for each stored block of the atlas `c` holding a nonzero, else 0.
-    pub fn block_flags(&mut self, n: &Numeric, c: &Matrix, flags: &Matrix) -> Result<()> {
-        match (self, c, flags) {
-            (Engine::WebGl(e), Matrix::Gl(c), Matrix::Gl(f)) => block_sparse::flags(e, n, c, f),
-            (Engine::WebGpu(e), Matrix::Gpu(c), Matrix::Gpu(f)) => e.block_flags(n, c, f),
-            (Engine::Cpu(e), Matrix::Cpu(c), Matrix::Cpu(f)) => {
-                let n = *n;
-                e.pass([c], [f], move |[c], [f]| cpu::passes::block_flags(&n, c, f))
-            }
             _ => Err(foreign()),
         }
     }

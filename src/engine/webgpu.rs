@@ -22,13 +22,11 @@ use web_sys::{
 use super::program::{ComputeProgram, ProgramId};
 use crate::common::Style;
 use crate::error::{GpgpuError, Result};
-use crate::kernels::webgpu::{batched, block_sparse, svd};
+use crate::kernels::webgpu::svd;
 use crate::kernels::webgpu::{
     line_workgroups, product_workgroups, Fit, PipelineKey, RegisterParams, REDUCE_GROUPS,
 };
 use crate::kernels::{Backend, Kernel};
-use crate::plan::batched::BatchedProduct;
-use crate::plan::blocks::Numeric;
 use crate::plan::semiring::Semiring;
 use crate::plan::shape::{self, Shape};
 use crate::plan::stream_k::StreamK;
@@ -1252,51 +1250,6 @@ impl GpuEngine {
             groups,
             timer,
         )
-    }
-
-    /// The numeric phase of a block-sparse product: out (C's atlas) ← the stored
-    /// blocks of A·B, from A's and B's atlases and the index table.
-    pub fn block_product(
-        &mut self,
-        n: &Numeric,
-        [a, b, index, out]: [&GpuMatrix; 4],
-        timer: Option<&Timer>,
-    ) -> Result<()> {
-        self.ensure()?;
-        self.poison(out)?;
-        let max = self.info.limits.max_compute_workgroups_per_dimension as usize;
-        let (groups, words) = block_sparse::product(n, max);
-        let buffers = [&a.buffer, &b.buffer, &index.buffer, &out.buffer];
-        self.dispatch(&PipelineKey::BlockSparse, &buffers, &words, groups, timer)
-    }
-
-    /// flags ← 1 for each stored block of the atlas `c` holding a nonzero, else 0.
-    pub fn block_flags(&mut self, n: &Numeric, c: &GpuMatrix, flags: &GpuMatrix) -> Result<()> {
-        self.ensure()?;
-        self.poison(flags)?;
-        let max = self.info.limits.max_compute_workgroups_per_dimension as usize;
-        let (groups, words) = block_sparse::flags(n, max);
-        self.dispatch(
-            &PipelineKey::BlockFlags,
-            &[&c.buffer, &flags.buffer],
-            &words,
-            groups,
-            None,
-        )
-    }
-
-    /// A batch of small products: out (C's atlas) ← A_s · B_s for every s.
-    pub fn batched_product(
-        &mut self,
-        p: &BatchedProduct,
-        [a, b, out]: [&GpuMatrix; 3],
-    ) -> Result<()> {
-        self.ensure()?;
-        self.poison(out)?;
-        let max = self.info.limits.max_compute_workgroups_per_dimension as usize;
-        let (groups, words) = batched::product(p, max);
-        let buffers = [&a.buffer, &b.buffer, &out.buffer];
-        self.dispatch(&PipelineKey::Batched, &buffers, &words, groups, None)
     }
 
     /// A batch of SVDs by one-sided Jacobi in one dispatch (wgsl/svd_jacobi.wgsl):

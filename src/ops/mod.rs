@@ -5,6 +5,8 @@
 //! `supplied` runs a product by a program the caller writes (a learner's kernel):
 //! the same verbs, with its source from outside.
 
+pub mod batched;
+pub mod block_sparse;
 pub mod lu;
 pub mod ransac;
 pub mod spmv;

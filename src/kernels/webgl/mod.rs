@@ -5,8 +5,6 @@
 //! so the key is a complete cache key: one compile per key per context.
 
 pub mod affine;
-pub mod batched;
-pub mod block_sparse;
 pub mod blocked;
 pub mod heatmap;
 pub mod naive;
@@ -216,12 +214,6 @@ pub enum ProgramKey {
     Affine {
         layout: Layout,
     },
-    /// The numeric phase of a block-sparse product (scalar atlases).
-    BlockSparse,
-    /// A block-sparse result's occupancy flags.
-    BlockFlags,
-    /// A batch of small products (scalar atlases).
-    Batched,
     /// The batched Jacobi SVD's passes: a round's rotations, then the round
     /// applied, the convergence measure, the sorted results.
     SvdPairs,
@@ -277,9 +269,6 @@ impl ProgramKey {
                 from.map_or("stats".into(), layout_name)
             ),
             ProgramKey::Affine { layout } => format!("affine/{}", layout_name(layout)),
-            ProgramKey::BlockSparse => "block-sparse".into(),
-            ProgramKey::BlockFlags => "block-flags".into(),
-            ProgramKey::Batched => "batched".into(),
             ProgramKey::SvdPairs => "svd-pairs".into(),
             ProgramKey::SvdRound => "svd-round".into(),
             ProgramKey::SvdMeasure => "svd-measure".into(),
@@ -310,7 +299,6 @@ impl ProgramKey {
                 format!("#define FACTOR {factor}\n{first}")
             }
             ProgramKey::Affine { layout } => layout_define(layout),
-            ProgramKey::BlockSparse | ProgramKey::BlockFlags | ProgramKey::Batched => String::new(),
             ProgramKey::SvdPairs
             | ProgramKey::SvdRound
             | ProgramKey::SvdMeasure
@@ -328,9 +316,6 @@ impl ProgramKey {
             }
             ProgramKey::Reduce { from: None, .. } => reduce::SOURCE.to_string(),
             ProgramKey::Affine { .. } => affine::SOURCE.to_string(),
-            ProgramKey::BlockSparse => format!("{ATLAS_GLSL}\n{}", block_sparse::SOURCE),
-            ProgramKey::BlockFlags => format!("{ATLAS_GLSL}\n{}", block_sparse::FLAGS_SOURCE),
-            ProgramKey::Batched => format!("{ATLAS_GLSL}\n{}", batched::SOURCE),
             ProgramKey::SvdPairs => format!("{ATLAS_GLSL}\n{}\n{}", svd::COMMON, svd::PAIRS),
             ProgramKey::SvdRound => format!("{ATLAS_GLSL}\n{}\n{}", svd::COMMON, svd::ROUND),
             ProgramKey::SvdMeasure => format!("{ATLAS_GLSL}\n{}\n{}", svd::COMMON, svd::MEASURE),
@@ -375,9 +360,6 @@ mod tests {
                 ]
             }))
             .chain([
-                ProgramKey::BlockSparse,
-                ProgramKey::BlockFlags,
-                ProgramKey::Batched,
                 ProgramKey::SvdPairs,
                 ProgramKey::SvdRound,
                 ProgramKey::SvdMeasure,

@@ -7,8 +7,6 @@
 //! no padding: every kernel checks its edges, so any shape works and a buffer is
 //! exactly the caller's array.
 
-pub mod batched;
-pub mod block_sparse;
 pub mod heatmap;
 pub mod register;
 pub mod svd;
@@ -67,9 +65,6 @@ pub enum PipelineKey {
     Affine,
     Reduce,
     Heatmap,
-    BlockSparse,
-    BlockFlags,
-    Batched,
     /// The 128 × 128 register kernel on whole tiles with a stream-K tail
     /// (`register::stream_k_source`), and its second pass adding up the parts.
     StreamK {
@@ -119,9 +114,6 @@ impl PipelineKey {
             PipelineKey::Affine => "affine".into(),
             PipelineKey::Reduce => "reduce".into(),
             PipelineKey::Heatmap => "heatmap".into(),
-            PipelineKey::BlockSparse => "block-sparse".into(),
-            PipelineKey::BlockFlags => "block-flags".into(),
-            PipelineKey::Batched => "batched".into(),
             PipelineKey::Svd => "svd-jacobi".into(),
         }
     }
@@ -151,9 +143,6 @@ impl PipelineKey {
             PipelineKey::Affine => AFFINE_WGSL.into(),
             PipelineKey::Reduce => REDUCE_WGSL.into(),
             PipelineKey::Heatmap => HEATMAP_WGSL.into(),
-            PipelineKey::BlockSparse => format!("{ATLAS_WGSL}\n{}", block_sparse::SOURCE),
-            PipelineKey::BlockFlags => format!("{ATLAS_WGSL}\n{}", block_sparse::FLAGS_SOURCE),
-            PipelineKey::Batched => format!("{ATLAS_WGSL}\n{}", batched::SOURCE),
             PipelineKey::Svd => format!("{ATLAS_WGSL}\n{}", svd::SOURCE),
         }
     }

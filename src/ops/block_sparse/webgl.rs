@@ -3,13 +3,24 @@
 //! one fragment per block). Atlases, the index table and the flags are R32F
 //! matrices in the scalar layout.
 
-use super::ProgramKey;
+use crate::engine::program::StaticGlsl;
 use crate::engine::webgl::{Destination, GlEngine, GlMatrix};
 use crate::error::Result;
+use crate::kernels::webgl::{ATLAS_GLSL, HEADER};
 use crate::plan::blocks::Numeric;
 
 pub const SOURCE: &str = include_str!("../../../glsl/block_sparse.frag");
 pub const FLAGS_SOURCE: &str = include_str!("../../../glsl/block_flags.frag");
+
+pub const BLOCK_SPARSE: StaticGlsl = StaticGlsl {
+    name: "block-sparse",
+    fragment: || format!("{HEADER}{ATLAS_GLSL}\n{SOURCE}"),
+};
+
+pub const BLOCK_FLAGS: StaticGlsl = StaticGlsl {
+    name: "block-flags",
+    fragment: || format!("{HEADER}{ATLAS_GLSL}\n{FLAGS_SOURCE}"),
+};
 
 /// out (C's atlas) ← the stored blocks of A·B.
 pub fn product(
@@ -19,7 +30,7 @@ pub fn product(
 ) -> Result<()> {
     engine.poison(&out.target);
     engine.draw(
-        &ProgramKey::BlockSparse,
+        &BLOCK_SPARSE,
         Destination::Texture(&out.target),
         |program| {
             program.set_texture("u_a", 0, &a.target.textures()[0]);
@@ -50,7 +61,7 @@ pub fn product(
 pub fn flags(engine: &mut GlEngine, n: &Numeric, c: &GlMatrix, flags: &GlMatrix) -> Result<()> {
     engine.poison(&flags.target);
     engine.draw(
-        &ProgramKey::BlockFlags,
+        &BLOCK_FLAGS,
         Destination::Texture(&flags.target),
         |program| {
             program.set_texture("u_c", 0, &c.target.textures()[0]);
