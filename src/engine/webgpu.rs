@@ -22,7 +22,6 @@ use web_sys::{
 use super::program::{ComputeProgram, ProgramId};
 use crate::common::Style;
 use crate::error::{GpgpuError, Result};
-use crate::kernels::webgpu::svd;
 use crate::kernels::webgpu::{
     line_workgroups, product_workgroups, Fit, PipelineKey, RegisterParams, REDUCE_GROUPS,
 };
@@ -30,7 +29,6 @@ use crate::kernels::{Backend, Kernel};
 use crate::plan::semiring::Semiring;
 use crate::plan::shape::{self, Shape};
 use crate::plan::stream_k::StreamK;
-use crate::plan::svd::SvdPlan;
 use crate::webgpu::adapter::{self, describe_js};
 use crate::webgpu::buffer::{allocated_size, check_size, keep_recent, MATRIX, READBACK, UNIFORM};
 use crate::webgpu::staging;
@@ -1250,18 +1248,6 @@ impl GpuEngine {
             groups,
             timer,
         )
-    }
-
-    /// A batch of SVDs by one-sided Jacobi in one dispatch (wgsl/svd_jacobi.wgsl):
-    /// out ← the [U; V; σᵀ] tiles, sweeps ← each matrix's sweeps, from A's atlas.
-    pub fn svd_jacobi(&mut self, p: &SvdPlan, [a, out, sweeps]: [&GpuMatrix; 3]) -> Result<()> {
-        self.ensure()?;
-        self.poison(out)?;
-        self.poison(sweeps)?;
-        let max = self.info.limits.max_compute_workgroups_per_dimension as usize;
-        let (groups, words) = svd::jacobi(p, max);
-        let buffers = [&a.buffer, &out.buffer, &sweeps.buffer];
-        self.dispatch(&PipelineKey::Svd, &buffers, &words, groups, None)
     }
 
     /// Copies `bytes` of `source` into kept mappable buffers, in parts (`read_parts`),

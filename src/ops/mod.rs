@@ -11,3 +11,4 @@ pub mod lu;
 pub mod ransac;
 pub mod spmv;
 pub mod supplied;
+pub mod svd;

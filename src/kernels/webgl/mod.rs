@@ -10,7 +10,6 @@ pub mod heatmap;
 pub mod naive;
 pub mod packed;
 pub mod reduce;
-pub mod svd;
 
 use super::{Backend, Kernel};
 use crate::engine::program::{FragmentProgram, ProgramId};
@@ -196,30 +195,14 @@ pub const ATLAS_GLSL: &str = include_str!("../../../glsl/atlas.glsl");
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ProgramKey {
     /// A product pass.
-    Product {
-        kernel: Kernel,
-        semiring: Semiring,
-    },
+    Product { kernel: Kernel, semiring: Semiring },
     /// The colour-map shader reading a matrix in `layout`.
-    Heatmap {
-        layout: Layout,
-    },
+    Heatmap { layout: Layout },
     /// A statistics reduction pass shrinking `factor`-fold: from a matrix in a
     /// layout (the first pass) or from the previous pass's statistics (None).
-    Reduce {
-        from: Option<Layout>,
-        factor: usize,
-    },
+    Reduce { from: Option<Layout>, factor: usize },
     /// Element-wise alpha·P + beta·Q + gamma·I in a layout.
-    Affine {
-        layout: Layout,
-    },
-    /// The batched Jacobi SVD's passes: a round's rotations, then the round
-    /// applied, the convergence measure, the sorted results.
-    SvdPairs,
-    SvdRound,
-    SvdMeasure,
-    SvdFinish,
+    Affine { layout: Layout },
 }
 
 impl FragmentProgram for ProgramKey {
@@ -269,10 +252,6 @@ impl ProgramKey {
                 from.map_or("stats".into(), layout_name)
             ),
             ProgramKey::Affine { layout } => format!("affine/{}", layout_name(layout)),
-            ProgramKey::SvdPairs => "svd-pairs".into(),
-            ProgramKey::SvdRound => "svd-round".into(),
-            ProgramKey::SvdMeasure => "svd-measure".into(),
-            ProgramKey::SvdFinish => "svd-finish".into(),
         }
     }
 
@@ -299,10 +278,6 @@ impl ProgramKey {
                 format!("#define FACTOR {factor}\n{first}")
             }
             ProgramKey::Affine { layout } => layout_define(layout),
-            ProgramKey::SvdPairs
-            | ProgramKey::SvdRound
-            | ProgramKey::SvdMeasure
-            | ProgramKey::SvdFinish => String::new(),
         }
     }
 
@@ -316,10 +291,6 @@ impl ProgramKey {
             }
             ProgramKey::Reduce { from: None, .. } => reduce::SOURCE.to_string(),
             ProgramKey::Affine { .. } => affine::SOURCE.to_string(),
-            ProgramKey::SvdPairs => format!("{ATLAS_GLSL}\n{}\n{}", svd::COMMON, svd::PAIRS),
-            ProgramKey::SvdRound => format!("{ATLAS_GLSL}\n{}\n{}", svd::COMMON, svd::ROUND),
-            ProgramKey::SvdMeasure => format!("{ATLAS_GLSL}\n{}\n{}", svd::COMMON, svd::MEASURE),
-            ProgramKey::SvdFinish => format!("{ATLAS_GLSL}\n{}\n{}", svd::COMMON, svd::FINISH),
         };
         format!("{HEADER}{}{body}", self.defines())
     }
@@ -360,10 +331,6 @@ mod tests {
                 ]
             }))
             .chain([
-                ProgramKey::SvdPairs,
-                ProgramKey::SvdRound,
-                ProgramKey::SvdMeasure,
-                ProgramKey::SvdFinish,
                 ProgramKey::Reduce {
                     from: None,
                     factor: 8,

@@ -9,7 +9,6 @@
 
 pub mod heatmap;
 pub mod register;
-pub mod svd;
 
 use crate::engine::program::{ComputeProgram, ProgramId};
 use crate::kernels::Kernel;
@@ -73,8 +72,6 @@ pub enum PipelineKey {
     StreamKFixup {
         semiring: Semiring,
     },
-    /// A batch of SVDs by one-sided Jacobi, in one dispatch.
-    Svd,
 }
 
 impl PipelineKey {
@@ -114,7 +111,6 @@ impl PipelineKey {
             PipelineKey::Affine => "affine".into(),
             PipelineKey::Reduce => "reduce".into(),
             PipelineKey::Heatmap => "heatmap".into(),
-            PipelineKey::Svd => "svd-jacobi".into(),
         }
     }
 
@@ -143,7 +139,6 @@ impl PipelineKey {
             PipelineKey::Affine => AFFINE_WGSL.into(),
             PipelineKey::Reduce => REDUCE_WGSL.into(),
             PipelineKey::Heatmap => HEATMAP_WGSL.into(),
-            PipelineKey::Svd => format!("{ATLAS_WGSL}\n{}", svd::SOURCE),
         }
     }
 
