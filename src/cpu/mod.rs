@@ -292,35 +292,6 @@ impl CpuEngine {
         Ok(())
     }
 
-    pub fn affine(
-        &mut self,
-        out: &CpuMatrix,
-        p: &CpuMatrix,
-        q: Option<&CpuMatrix>,
-        coefficients: [f32; 3],
-    ) -> Result<()> {
-        let cols = out.shape.cols;
-        match q {
-            Some(q) => self.pass([p, q], [out], move |[p, q], [out]| {
-                passes::affine(cols, p, Some(q), coefficients, out)
-            }),
-            None => self.pass([p], [out], move |[p], [out]| {
-                passes::affine(cols, p, None, coefficients, out)
-            }),
-        }
-    }
-
-    pub fn combine(
-        &mut self,
-        out: &CpuMatrix,
-        [p, q]: [&CpuMatrix; 2],
-        semiring: Semiring,
-    ) -> Result<()> {
-        self.pass([p, q], [out], move |[p, q], [out]| {
-            passes::combine(semiring, [p, q], out)
-        })
-    }
-
     /// Records a pass reading `inputs` and writing `outputs` (each output filled
     /// with the poison value first, where one is set, as the GPUs' outputs are).
     pub fn pass<const I: usize, const O: usize>(

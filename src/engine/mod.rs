@@ -24,9 +24,9 @@ use crate::common::{Drawn, Stats, Style};
 use crate::cpu::{self, CpuEngine, CpuMatrix, CpuRead};
 use crate::error::{GpgpuError, Result};
 use crate::gl::objects::Query;
+use crate::kernels::webgl::choose as choose_webgl;
 use crate::kernels::webgl::heatmap;
 use crate::kernels::webgl::reduce;
-use crate::kernels::webgl::{affine, choose as choose_webgl};
 use crate::kernels::{Backend, Kernel};
 use crate::plan::layout::Layout;
 use crate::plan::semiring::Semiring;
@@ -116,32 +116,6 @@ impl Matrix {
 pub enum Timer {
     Gl(Query),
     Gpu(crate::webgpu::Timer),
-}
-
-/// The operands of an element-wise pass (`what`) have `out`'s shape and layout: the
-/// passes are public, and one of another shape panicked (WebGL's assert; the CPU's
-/// pass indexing past p when its queue ran) or read past it (WebGPU, a wrong result).
-fn check_element_wise(what: &str, out: &Matrix, p: &Matrix, q: Option<&Matrix>) -> Result<()> {
-    let (s, l) = (out.shape(), out.layout());
-    for (name, m) in [("p", Some(p)), ("q", q)] {
-        let Some(m) = m else { continue };
-        if (m.shape(), m.layout()) != (s, l) {
-            return Err(GpgpuError::BadArgument {
-                name: what.into(),
-                detail: format!(
-                    "{name} is a {}x{} matrix in the {:?} layout, out a {}x{} one in the {:?} \
-                     layout: an element-wise pass takes operands of one shape and layout",
-                    m.shape().rows,
-                    m.shape().cols,
-                    m.layout(),
-                    s.rows,
-                    s.cols,
-                    l
-                ),
-            });
-        }
-    }
-    Ok(())
 }
 
 /// "This matrix belongs to the other backend": a caller mixed engines.
@@ -451,111 +425,6 @@ impl Engine {
             }
             (Engine::Cpu(e), Matrix::Cpu(a), Matrix::Cpu(b), Matrix::Cpu(out)) => {
                 e.product(semiring, [a, b, out]).map(|_| None)
-            }
-            _ => Err(foreign()),
-        }
-    }
-
-    /// out ← alpha·p + beta·q + gamma·I, element-wise; WebGL padding gets `pad`. Every
-    /// operand has out's shape and layout, and beta is 0 without q: else BAD_ARGUMENT.
-    pub fn affine(
-        &mut self,
-        out: &Matrix,
-        p: &Matrix,
-        q: Option<&Matrix>,
-        coefficients: [f32; 3],
-        pad: f32,
-    ) -> Result<()> {
-        let [alpha, beta, gamma] = coefficients;
-        check_element_wise("affine", out, p, q)?;
-        if q.is_none() && beta != 0.0 {
-            // WebGL asserted, WebGPU added beta·p, the CPU left the term out.
-            return Err(GpgpuError::BadArgument {
-                name: "affine".into(),
-                detail: format!(
-                    "beta = {beta} multiplies q, and no q was given: pass Some(q), or beta 0"
-                ),
-            });
-        }
-        match (self, out, p, q) {
-            (Engine::WebGl(e), Matrix::Gl(out), Matrix::Gl(p), q) => {
-                let q = match q {
-                    Some(Matrix::Gl(q)) => Some(q),
-                    Some(_) => return Err(foreign()),
-                    None => None,
-                };
-                let c = affine::Affine { alpha, beta, gamma };
-                affine::apply(e, out, p, q, c, pad)
-            }
-            (Engine::WebGpu(e), Matrix::Gpu(out), Matrix::Gpu(p), q) => {
-                let q = match q {
-                    Some(Matrix::Gpu(q)) => Some(q),
-                    Some(_) => return Err(foreign()),
-                    None => None,
-                };
-                e.affine(out, p, q, coefficients)
-            }
-            (Engine::Cpu(e), Matrix::Cpu(out), Matrix::Cpu(p), q) => {
-                let q = match q {
-                    Some(Matrix::Cpu(q)) => Some(q),
-                    Some(_) => return Err(foreign()),
-                    None => None,
-                };
-                e.affine(out, p, q, coefficients)
-            }
-            _ => Err(foreign()),
-        }
-    }
-
-    /// out ← p + q with the pass timed where the device can (the SpMV bench's
-    /// streaming ceiling). Every operand has out's shape and layout, else BAD_ARGUMENT.
-    pub fn add_timed(
-        &mut self,
-        out: &Matrix,
-        [p, q]: [&Matrix; 2],
-        timed: bool,
-    ) -> Result<Option<Timer>> {
-        check_element_wise("add_timed", out, p, Some(q))?;
-        match (self, out, p, q) {
-            (Engine::WebGl(e), Matrix::Gl(out), Matrix::Gl(p), Matrix::Gl(q)) => {
-                let c = affine::Affine {
-                    alpha: 1.0,
-                    beta: 1.0,
-                    gamma: 0.0,
-                };
-                gl_timed(e, timed, |e| affine::apply(e, out, p, Some(q), c, 0.0))
-            }
-            (Engine::WebGpu(e), Matrix::Gpu(out), Matrix::Gpu(p), Matrix::Gpu(q)) => {
-                gpu_timed(e, timed, |e, t| {
-                    e.affine_timed(out, [p, q], [1.0, 1.0, 0.0], t)
-                })
-            }
-            (Engine::Cpu(e), Matrix::Cpu(out), Matrix::Cpu(p), Matrix::Cpu(q)) => {
-                e.affine(out, p, Some(q), [1.0, 1.0, 0.0]).map(|()| None)
-            }
-            _ => Err(foreign()),
-        }
-    }
-
-    /// out ← p ⊕ q element-wise in `semiring` (the sum of a tiled product's tile
-    /// products); WebGL padding gets the semiring's zero. Every operand has out's
-    /// shape and layout, else BAD_ARGUMENT.
-    pub fn combine(
-        &mut self,
-        out: &Matrix,
-        [p, q]: [&Matrix; 2],
-        semiring: Semiring,
-    ) -> Result<()> {
-        check_element_wise("combine", out, p, Some(q))?;
-        match (self, out, p, q) {
-            (Engine::WebGl(e), Matrix::Gl(out), Matrix::Gl(p), Matrix::Gl(q)) => {
-                affine::combine(e, out, [p, q], semiring, semiring.zero() as f32)
-            }
-            (Engine::WebGpu(e), Matrix::Gpu(out), Matrix::Gpu(p), Matrix::Gpu(q)) => {
-                e.combine(out, [p, q], semiring)
-            }
-            (Engine::Cpu(e), Matrix::Cpu(out), Matrix::Cpu(p), Matrix::Cpu(q)) => {
-                e.combine(out, [p, q], semiring)
             }
             _ => Err(foreign()),
         }
@@ -1149,42 +1018,6 @@ mod tests {
     /// A CPU engine with no workers: natively, every pass runs on this thread.
     fn cpu() -> Engine {
         Engine::Cpu(CpuEngine::new(Some(0)).unwrap())
-    }
-
-    #[test]
-    fn element_wise_passes_refuse_operands_of_another_shape() {
-        let mut e = cpu();
-        let l = Layout::Linear;
-        let two = e.upload(Shape::square(2), l, &[1.0; 4], 0.0).unwrap();
-        let three = e.upload(Shape::square(3), l, &[1.0; 9], 0.0).unwrap();
-        let out = e.alloc(Shape::square(2), l).unwrap();
-        let big = e.alloc(Shape::square(3), l).unwrap();
-        let code = |r: Result<()>| r.unwrap_err().code();
-        // A p or q of another shape than out: the CPU's pass indexed past p (a panic
-        // when the queue ran: "index out of bounds: the len is 4 but the index is 4"),
-        // or read a prefix of it.
-        assert_eq!(
-            code(e.affine(&big, &two, None, [1.0, 0.0, 0.0], 0.0)),
-            "BAD_ARGUMENT"
-        );
-        assert_eq!(
-            code(e.affine(&out, &three, None, [1.0, 0.0, 0.0], 0.0)),
-            "BAD_ARGUMENT"
-        );
-        let r = e.affine(&out, &two, Some(&three), [1.0, 1.0, 0.0], 0.0);
-        assert_eq!(code(r), "BAD_ARGUMENT");
-        let r = e.combine(&out, [&two, &three], Semiring::Ordinary);
-        assert_eq!(code(r), "BAD_ARGUMENT");
-        let r = e.add_timed(&out, [&three, &two], false).map(|_| ());
-        assert_eq!(code(r), "BAD_ARGUMENT");
-        // beta with no q: WebGL asserted, WebGPU added beta·p, the CPU left it out.
-        let r = e.affine(&out, &two, None, [1.0, 2.0, 0.0], 0.0);
-        assert_eq!(code(r), "BAD_ARGUMENT");
-        // Matching operands still work.
-        e.affine(&out, &two, Some(&two), [1.0, 2.0, 1.0], 0.0)
-            .unwrap();
-        let got = e.download(&out, "read", "readAsync").unwrap();
-        assert_eq!(got, [4.0, 3.0, 3.0, 4.0]);
     }
 
     #[test]

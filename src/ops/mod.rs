@@ -7,6 +7,7 @@
 
 pub mod batched;
 pub mod block_sparse;
+pub mod elementwise;
 pub mod lu;
 pub mod ransac;
 pub mod spmv;

@@ -4,7 +4,6 @@
 //! The source of a program depends only on its `ProgramKey` (kernel + semiring),
 //! so the key is a complete cache key: one compile per key per context.
 
-pub mod affine;
 pub mod blocked;
 pub mod heatmap;
 pub mod naive;
@@ -201,8 +200,6 @@ pub enum ProgramKey {
     /// A statistics reduction pass shrinking `factor`-fold: from a matrix in a
     /// layout (the first pass) or from the previous pass's statistics (None).
     Reduce { from: Option<Layout>, factor: usize },
-    /// Element-wise alpha·P + beta·Q + gamma·I in a layout.
-    Affine { layout: Layout },
 }
 
 impl FragmentProgram for ProgramKey {
@@ -219,7 +216,7 @@ impl FragmentProgram for ProgramKey {
     }
 }
 
-fn layout_name(layout: Layout) -> String {
+pub fn layout_name(layout: Layout) -> String {
     match layout {
         Layout::Scalar => "scalar".into(),
         Layout::Packed { planes } => format!("packed{planes}"),
@@ -227,7 +224,7 @@ fn layout_name(layout: Layout) -> String {
     }
 }
 
-fn layout_define(layout: Layout) -> String {
+pub fn layout_define(layout: Layout) -> String {
     let planes = match layout {
         Layout::Scalar | Layout::Linear => 0,
         Layout::Packed { planes } => planes,
@@ -251,7 +248,6 @@ impl ProgramKey {
                 "reduce{factor}/{}",
                 from.map_or("stats".into(), layout_name)
             ),
-            ProgramKey::Affine { layout } => format!("affine/{}", layout_name(layout)),
         }
     }
 
@@ -277,7 +273,6 @@ impl ProgramKey {
                 });
                 format!("#define FACTOR {factor}\n{first}")
             }
-            ProgramKey::Affine { layout } => layout_define(layout),
         }
     }
 
@@ -290,7 +285,6 @@ impl ProgramKey {
                 format!("{LAYOUT_GLSL}\n{}", reduce::SOURCE)
             }
             ProgramKey::Reduce { from: None, .. } => reduce::SOURCE.to_string(),
-            ProgramKey::Affine { .. } => affine::SOURCE.to_string(),
         };
         format!("{HEADER}{}{body}", self.defines())
     }
@@ -327,7 +321,6 @@ mod tests {
                         from: Some(layout),
                         factor: 2,
                     },
-                    ProgramKey::Affine { layout },
                 ]
             }))
             .chain([

@@ -33,7 +33,6 @@ pub const REGISTER_STREAM_K_WGSL: &str = include_str!("../../../wgsl/register_st
 pub const STREAM_K_FIXUP_WGSL: &str = include_str!("../../../wgsl/stream_k_fixup.wgsl");
 pub const REGISTER_IO_SCALAR_WGSL: &str = include_str!("../../../wgsl/register_io_scalar.wgsl");
 pub const FILL_WGSL: &str = include_str!("../../../wgsl/fill.wgsl");
-pub const AFFINE_WGSL: &str = include_str!("../../../wgsl/affine.wgsl");
 pub const REDUCE_WGSL: &str = include_str!("../../../wgsl/reduce.wgsl");
 pub const HEATMAP_WGSL: &str = include_str!("../../../wgsl/heatmap.wgsl");
 /// Addressing of tiles in an atlas, prepended to the kernels that read atlases.
@@ -61,7 +60,6 @@ pub enum PipelineKey {
         fit: Fit,
     },
     Fill,
-    Affine,
     Reduce,
     Heatmap,
     /// The 128 × 128 register kernel on whole tiles with a stream-K tail
@@ -108,7 +106,6 @@ impl PipelineKey {
             }
             PipelineKey::StreamKFixup { semiring } => format!("stream-k-fixup/{}", semiring.name()),
             PipelineKey::Fill => "fill".into(),
-            PipelineKey::Affine => "affine".into(),
             PipelineKey::Reduce => "reduce".into(),
             PipelineKey::Heatmap => "heatmap".into(),
         }
@@ -118,7 +115,7 @@ impl PipelineKey {
     /// alone (elimination's pivot threshold, a heatmap's colour range, element-wise
     /// coefficients), so that caching the block by its words would keep one-offs.
     pub fn uniform_follows_data(&self) -> bool {
-        matches!(self, PipelineKey::Affine | PipelineKey::Heatmap)
+        matches!(self, PipelineKey::Heatmap)
     }
 
     /// The complete WGSL source the device compiles.
@@ -136,7 +133,6 @@ impl PipelineKey {
             PipelineKey::StreamK { .. } => register::stream_k_source(),
             PipelineKey::StreamKFixup { .. } => register::stream_k_fixup_source(),
             PipelineKey::Fill => FILL_WGSL.into(),
-            PipelineKey::Affine => AFFINE_WGSL.into(),
             PipelineKey::Reduce => REDUCE_WGSL.into(),
             PipelineKey::Heatmap => HEATMAP_WGSL.into(),
         }

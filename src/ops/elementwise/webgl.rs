@@ -1,13 +1,35 @@
 //! Binds glsl/affine.frag: element-wise out = alpha·P + beta·Q + gamma·I on
 //! matrices of one shape and layout, every plane in one pass.
 
-use super::heatmap::bind_matrix;
-use super::ProgramKey;
+use crate::engine::program::{FragmentProgram, ProgramId};
 use crate::engine::webgl::{Destination, GlEngine, GlMatrix};
 use crate::error::Result;
+use crate::kernels::webgl::heatmap::bind_matrix;
+use crate::kernels::webgl::{layout_define, layout_name, HEADER};
+use crate::plan::layout::Layout;
 use crate::plan::semiring::Semiring;
 
 pub const SOURCE: &str = include_str!("../../../glsl/affine.frag");
+
+/// glsl/affine.frag reading and writing matrices in one layout.
+#[derive(Clone, Copy)]
+pub struct AffineProgram {
+    pub layout: Layout,
+}
+
+impl FragmentProgram for AffineProgram {
+    fn id(&self) -> ProgramId {
+        ProgramId::of("affine", &self.layout)
+    }
+
+    fn name(&self) -> String {
+        format!("affine/{}", layout_name(self.layout))
+    }
+
+    fn fragment_source(&self) -> String {
+        format!("{HEADER}{}{SOURCE}", layout_define(self.layout))
+    }
+}
 
 /// The coefficients of out = alpha·P + beta·Q + gamma·I.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -66,7 +88,7 @@ fn draw(
     engine.poison(&out.target);
     let planes = out.layout.planes() as u32;
     engine.draw(
-        &ProgramKey::Affine { layout: out.layout },
+        &AffineProgram { layout: out.layout },
         Destination::Texture(&out.target),
         |program| {
             bind_matrix(program, "u_p", p, 0);
