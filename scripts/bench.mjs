@@ -17,7 +17,7 @@
 //     --webgpu: the WebGPU systems and WebGL blocked8 for contrast (--systems webgpu,gpgpu:blocked8
 //       --skip blocked8:async), e.g. node scripts/bench.mjs --webgpu --sizes 256,512
 //     without --systems / --skip the async twins of naive, packed and blocked4 are left out
-//       (www/bench-params.js DEFAULT_SKIP: a full SwiftShader run stays under ~25 min); --all-systems keeps them
+//       (www/bench/systems-params.js DEFAULT_SKIP: a full SwiftShader run stays under ~25 min); --all-systems keeps them
 //     --no-compute leaves out the chain's compute-only numbers (wall clock and GPU timestamps)
 //   node scripts/bench.mjs --from-json RESULT.json [--tag T]   post-process a result (e.g. from the GPU)
 //   node scripts/bench.mjs --stage-gpu [--sizes 1024,2048,4096 ...] [--secs 540]
@@ -31,7 +31,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, wr
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { ROOT, writeResults } from './bench/write-results.mjs';
-import { readParams } from '../www/bench-params.js';
+import { readParams } from '../www/bench/systems-params.js';
 import { untrackedPageFiles } from './bench/page-files.mjs';
 import { gpuQuery, withDeveloperFeatures } from './bench/gpu-script.mjs';
 

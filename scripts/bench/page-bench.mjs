@@ -52,7 +52,8 @@ function stageGpu(b, args) {
   }
   // The page and the modules it imports, so that it runs even where the carried checkout
   // lacks them (a helper's branch not merged yet).
-  const page = [b.page, ...b.extraFiles, ...readdirSync(join(ROOT, 'www')).filter((f) => f.endsWith('.js')).map((f) => `www/${f}`)];
+  const modules = (dir) => readdirSync(join(ROOT, dir)).filter((f) => f.endsWith('.js')).map((f) => `${dir}/${f}`);
+  const page = [b.page, ...b.extraFiles, ...modules('www'), ...modules('www/bench')];
   for (const f of page) {
     mkdirSync(dirname(join(gc, 'extra', f)), { recursive: true });
     copyFileSync(join(ROOT, f), join(gc, 'extra', f));

@@ -2,7 +2,7 @@
 // (no npm, no build) must be sent: used by `scripts/bench.mjs --stage-gpu`.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { PEER_FILES, PEER_SCRIPTS } from '../../www/bench-params.js';
+import { PEER_FILES, PEER_SCRIPTS } from '../../www/bench/systems-params.js';
 import { ROOT } from './write-results.mjs';
 
 /** The peers' scripts (the page loads them on a run; bench.html names none since it

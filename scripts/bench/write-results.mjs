@@ -10,8 +10,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deriveLabel, markdownReport, resultDay } from '../../www/bench-report.js';
-import { renderPlot } from '../../www/bench-plot.js';
+import { deriveLabel, markdownReport, resultDay } from '../../www/bench/systems-report.js';
+import { renderPlot } from '../../www/bench/systems-plot.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const RESULTS = join(ROOT, 'bench', 'results');
@@ -33,7 +33,7 @@ function latestIndex(outDir, label, stem) {
 }
 
 /** Writes the files; returns { markdown, files: [paths] }. `report` and `plot` render
- *  another bench's result (the block-sparse bench's: www/bench-blocks-report.js). */
+ *  another bench's result (the block-sparse bench's: www/bench/blocks-report.js). */
 export function writeResults(result, { outDir = RESULTS, tag = null, quiet = false, report = markdownReport, plot = renderPlot } = {}) {
   mkdirSync(outDir, { recursive: true });
   const label = labelOf(result, tag);

@@ -6,7 +6,7 @@
 // adapters, 2 cores: n up to 512) and `profile=gpu` (a real GPU: the H100 through
 // gpu-browser, n up to 4096).
 
-import { queryReader, whole, oneOf } from './bench-query.js';
+import { queryReader, whole, oneOf } from './query.js';
 
 const PROFILES = {
   swiftshader: { sizes: [16, 32, 64, 128, 256, 512], capS: 20, deadlineS: Infinity },

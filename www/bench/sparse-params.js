@@ -5,7 +5,7 @@
 // Two profiles set the defaults: `profile=swiftshader` (the CI machine's software
 // adapters, 2 cores) and `profile=gpu` (a real GPU: the H100 through gpu-browser).
 
-import { queryReader, oneOf } from './bench-query.js';
+import { queryReader, oneOf } from './query.js';
 
 const PROFILES = {
   swiftshader: { nnzMin: 1e4, nnzMax: 2e6, minSampleMs: 100, deadlineS: Infinity },

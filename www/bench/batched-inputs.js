@@ -3,7 +3,7 @@
 // draw as plan/src/homography.rs), the normalised DLT and its exact 8×8 solve, a float64
 // one-sided Jacobi SVD, and sampled checks of every result the bench times, so that a
 // wrong fast number is reported as wrong.
-import { mulberry32 } from './reference.js';
+import { mulberry32 } from '../reference.js';
 
 /** The scene's homography (tests/common/ransac.rs's), h₃₃ = 1. */
 export const TRUE_H = [1.1, 0.2, 30.0, -0.1, 0.9, 50.0, 0.0004, -0.0002, 1.0];

@@ -4,17 +4,17 @@
 //   cuda   the CUDA report's table (n, m, k) run again
 // Each point: the whole `await gpu.multiplyBlockSparseAsync(a, b)` and, apart, the
 // symbolic phase alone (`BlockSparse.productPlan(a, b)`); median of `repeats` timed
-// calls after a warm-up. Parameters: www/bench-blocks-params.js. Progress lines go to the
+// calls after a warm-up. Parameters: www/bench/blocks-params.js. Progress lines go to the
 // page, console.log, window.benchLog and, with ?post=1, POST /log; the result JSON is
 // window.benchResult and, with ?post=1, POST /result (the gpu-browser protocol, as
-// www/bench.js). Driven by scripts/bench-blocks.mjs.
-import init, { BlockSparse, Gpgpu } from './pkg/gpgpu_matrix.js';
-import { uniformMatrix } from './reference.js';
-import { deriveLabel, fmtMs } from './bench-report.js';
-import { errText, flush, guard, log, probeRenderer, runPage, setBench } from './bench-page.js';
-import { CROSS_DENSITIES, CUDA_ROWS, readBlocksParams } from './bench-blocks-params.js';
-import { blocksMarkdown, blocksPlot, derive, median, steps125 } from './bench-blocks-report.js';
-import { checkProduct, makeOperand, randomPattern } from './bench-blocks-inputs.js';
+// www/bench/systems.js). Driven by scripts/bench-blocks.mjs.
+import init, { BlockSparse, Gpgpu } from '../pkg/gpgpu_matrix.js';
+import { uniformMatrix } from '../reference.js';
+import { deriveLabel, fmtMs } from './systems-report.js';
+import { errText, flush, guard, log, probeRenderer, runPage, setBench } from './page.js';
+import { CROSS_DENSITIES, CUDA_ROWS, readBlocksParams } from './blocks-params.js';
+import { blocksMarkdown, blocksPlot, derive, median, steps125 } from './blocks-report.js';
+import { checkProduct, makeOperand, randomPattern } from './blocks-inputs.js';
 
 /**
  * Times `fn` (sync or async): a warm-up call; over the cap, that one run is the sample;
@@ -303,7 +303,7 @@ export async function runBlocksBench(params) {
 
 runPage({
   readParams: readBlocksParams,
-  paramsFile: 'www/bench-blocks-params.js',
+  paramsFile: 'www/bench/blocks-params.js',
   run: runBlocksBench,
   empty: (params) => ({ schema: 'blocks-1', date: new Date().toISOString(), params, records: [] }),
   markdown: blocksMarkdown,

@@ -4,15 +4,15 @@
 // same device in the same run (`gpu.benchStreamAsync`: p + q → out over the same bytes).
 // uniform matrices (perRow nonzeros in each row) and skewed ones (Zipf rows: a few hubs,
 // the case of the long-row variant, measured beside it on WebGPU: rows past `longRow`
-// by a workgroup each). Parameters: www/bench-sparse-params.js.
-// Progress lines and results as the other bench pages (www/bench-page.js). Driven by
+// by a workgroup each). Parameters: www/bench/sparse-params.js.
+// Progress lines and results as the other bench pages (www/bench/page.js). Driven by
 // scripts/bench-sparse.mjs.
-import init, { Csr, Gpgpu } from './pkg/gpgpu_matrix.js';
-import { deriveLabel, median } from './bench-report.js';
-import { errText, flush, guard, log, probeRenderer, runPage, setBench } from './bench-page.js';
-import { readSparseParams } from './bench-sparse-params.js';
-import { derive, sparseMarkdown, sparsePlot, spmvBytes, timeOf } from './bench-sparse-report.js';
-import { steps125 } from './bench-blocks-report.js';
+import init, { Csr, Gpgpu } from '../pkg/gpgpu_matrix.js';
+import { deriveLabel, median } from './systems-report.js';
+import { errText, flush, guard, log, probeRenderer, runPage, setBench } from './page.js';
+import { readSparseParams } from './sparse-params.js';
+import { derive, sparseMarkdown, sparsePlot, spmvBytes, timeOf } from './sparse-report.js';
+import { steps125 } from './blocks-report.js';
 
 /** Median per-pass times of `call(repeats)` ({ wallMs, gpuMs? }), repeats chosen so one
  *  sample lasts about minSampleMs. */
@@ -132,7 +132,7 @@ export async function runSparseBench(params) {
 
 runPage({
   readParams: readSparseParams,
-  paramsFile: 'www/bench-sparse-params.js',
+  paramsFile: 'www/bench/sparse-params.js',
   run: runSparseBench,
   empty: (params) => ({ schema: 'sparse-1', date: new Date().toISOString(), params, records: [] }),
   markdown: sparseMarkdown,

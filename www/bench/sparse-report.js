@@ -1,12 +1,12 @@
-// The SpMV bench's analysis and report, pure (no DOM): the page (www/bench-sparse.js)
+// The SpMV bench's analysis and report, pure (no DOM): the page (www/bench/sparse.js)
 // and Node (scripts/bench-sparse.mjs) both import it.
 //   GB/s = bytes / time, bytes = 12·nnz + 8·rows + 4 (each nonzero's value, column and x
 //   entry; each row's offset and y entry: plan::sparse::spmv_bytes), beside the streaming
 //   ceiling measured in the same run (p + q → out over 12·nnz bytes, same device);
 //   ns per nonzero and the log-log slope of time against nnz over the upper two decades
 //   (1: time ∝ nnz); a markdown report and an SVG plot of GB/s against nnz.
-import { fmtMs, fmtNum, resultDay } from './bench-report.js';
-import { esc, niceTicks, tickLabel } from './bench-plot.js';
+import { fmtMs, fmtNum, resultDay } from './systems-report.js';
+import { esc, niceTicks, tickLabel } from './systems-plot.js';
 
 export const spmvBytes = (rows, nnz) => 12 * nnz + 8 * rows + 4;
 const f1 = (x) => (Math.round(x * 10) / 10).toString();

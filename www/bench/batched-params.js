@@ -6,7 +6,7 @@
 // adapters, 2 cores: small batches, the whole run in a few minutes) and `profile=gpu`
 // (a real GPU: the H100 through gpu-browser).
 
-import { queryReader, whole, oneOf } from './bench-query.js';
+import { queryReader, whole, oneOf } from './query.js';
 
 export const PARTS = ['ransac', 'nullvec', 'svd', 'products'];
 

@@ -1,14 +1,14 @@
 // The LU bench page (issue 16, point 5): on WebGL2 and on WebGPU, the LU factorization
 // `await gpu.luAsync(n, A)` against n (GFLOP/s), with the float64 residual of a solve of
-// the same matrix and ‖PA − LU‖/‖A‖. Parameters: www/bench-lu-params.js. Progress and
-// the result as www/bench-page.js does it (the gpu-browser protocol with ?post=1).
+// the same matrix and ‖PA − LU‖/‖A‖. Parameters: www/bench/lu-params.js. Progress and
+// the result as www/bench/page.js does it (the gpu-browser protocol with ?post=1).
 // Driven by scripts/bench-lu.mjs.
-import init, { Gpgpu } from './pkg/gpgpu_matrix.js';
-import { uniformMatrix } from './reference.js';
-import { deriveLabel, fmtMs, median } from './bench-report.js';
-import { errText, flush, guard, log, probeRenderer, runPage, setBench } from './bench-page.js';
-import { readLuParams } from './bench-lu-params.js';
-import { luFlops, luMarkdown, luPlot } from './bench-lu-report.js';
+import init, { Gpgpu } from '../pkg/gpgpu_matrix.js';
+import { uniformMatrix } from '../reference.js';
+import { deriveLabel, fmtMs, median } from './systems-report.js';
+import { errText, flush, guard, log, probeRenderer, runPage, setBench } from './page.js';
+import { readLuParams } from './lu-params.js';
+import { luFlops, luMarkdown, luPlot } from './lu-report.js';
 
 /** A warm-up call, then `repeats` timed ones (one only when the warm-up is over the cap). */
 async function measure(fn, params, what) {
@@ -125,7 +125,7 @@ export async function runLuBench(params) {
 
 runPage({
   readParams: readLuParams,
-  paramsFile: 'www/bench-lu-params.js',
+  paramsFile: 'www/bench/lu-params.js',
   run: runLuBench,
   empty: (params) => ({ schema: 'lu-1', date: new Date().toISOString(), params, records: [] }),
   markdown: luMarkdown,

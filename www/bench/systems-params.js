@@ -1,8 +1,8 @@
-// The benchmark's parameters, read from a URL query: used by the page (www/bench.js)
+// The benchmark's parameters, read from a URL query: used by the page (www/bench/systems.js)
 // and, to refuse a bad command line before a browser starts, by scripts/bench.mjs.
 // Plain data in, plain data out: no DOM, so node can import it.
 
-import { queryReader } from './bench-query.js';
+import { queryReader } from './query.js';
 
 export const DEFAULT_SIZES = [64, 128, 256, 512, 1024, 2048];
 

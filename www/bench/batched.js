@@ -8,20 +8,20 @@
 //   svd       SVDs per second against the batch, 3×3 and 9×9 (whole calls)
 //   products  multiplyBatchedAsync(batch, k, k, k, …) GFLOP/s against k at ~`flops` per call,
 //             and a chain of squarings (powerBatchedAsync, p = 2 and 2^s) for the compute alone
-// Each timed result is checked against float64 (sampled): www/bench-batched-inputs.js.
+// Each timed result is checked against float64 (sampled): www/bench/batched-inputs.js.
 // Progress lines go to the page, console.log, window.benchLog and, with ?post=1, POST /log;
 // the result JSON is window.benchResult and, with ?post=1, POST /result (the gpu-browser
 // protocol). Driven by scripts/bench-batched.mjs.
-import init, { Gpgpu } from './pkg/gpgpu_matrix.js';
-import { uniformMatrix, mulberry32 } from './reference.js';
-import { deriveLabel, fmtMs } from './bench-report.js';
-import { errText, flush, guard, log, probeRenderer, runPage, setBench } from './bench-page.js';
-import { readBatchedParams } from './bench-batched-params.js';
-import { batchedMarkdown, batchedPlot, derive, median } from './bench-batched-report.js';
+import init, { Gpgpu } from '../pkg/gpgpu_matrix.js';
+import { uniformMatrix, mulberry32 } from '../reference.js';
+import { deriveLabel, fmtMs } from './systems-report.js';
+import { errText, flush, guard, log, probeRenderer, runPage, setBench } from './page.js';
+import { readBatchedParams } from './batched-params.js';
+import { batchedMarkdown, batchedPlot, derive, median } from './batched-report.js';
 import {
   checkPower, checkProducts, checkRansac, checkSvd, dltSystems, homographyScene, nullVectorResiduals,
   ransacSamples, signedPermutations,
-} from './bench-batched-inputs.js';
+} from './batched-inputs.js';
 
 /** Times `fn` (async, returns its result): a warm-up call; over the cap, that one run is
  *  the sample; else `repeats` calls, one each. Returns { timesMs, medianMs, warmupMs, status, last }. */
@@ -279,7 +279,7 @@ export async function runBatchedBench(params) {
 
 runPage({
   readParams: readBatchedParams,
-  paramsFile: 'www/bench-batched-params.js',
+  paramsFile: 'www/bench/batched-params.js',
   run: runBatchedBench,
   empty: (params) => ({ schema: 'batched-1', date: new Date().toISOString(), params, ransac: [], nullvec: [], svd: [], products: [], chains: [] }),
   markdown: batchedMarkdown,

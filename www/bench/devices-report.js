@@ -11,7 +11,7 @@
 //          0.1, …, 1 (rows per device, each device's time, the total), then 'auto'
 //   all    'auto' over every device at once against the best single device
 
-import { oneOf, queryReader, whole } from './bench-query.js';
+import { oneOf, queryReader, whole } from './query.js';
 
 const PROFILES = {
   swiftshader: { sizes: [1024, 2048], sweepN: 1024, pair: ['webgl', 'cpu'], repeats: 3, threadSweep: [] },

@@ -1,10 +1,10 @@
 // The batched small-matrix bench's analysis and report, pure (no DOM): the page
-// (www/bench-batched.js) and Node (scripts/bench-batched.mjs) both import it.
+// (www/bench/batched.js) and Node (scripts/bench-batched.mjs) both import it.
 //   derive: the RANSAC targets, the null-vector comparison, the failed checks
 //   markdown report, and an SVG with two log-log panels: SVDs/s against the batch,
 //   GFLOP/s of the batched products against k
-import { fmtMs, median, resultDay } from './bench-report.js';
-import { esc, niceTicks, tickLabel } from './bench-plot.js';
+import { fmtMs, median, resultDay } from './systems-report.js';
+import { esc, niceTicks, tickLabel } from './systems-plot.js';
 
 export { median };
 

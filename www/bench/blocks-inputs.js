@@ -1,7 +1,7 @@
 // Inputs of the block-sparse bench: seeded random block patterns (k blocks at distinct
 // random places on the T×T block grid), their BlockSparse, and a sampled float64 check
-// of a product against the blocks themselves. Used by www/bench-blocks.js.
-import { mulberry32 } from './reference.js';
+// of a product against the blocks themselves. Used by www/bench/blocks.js.
+import { mulberry32 } from '../reference.js';
 
 /** Distinct blocks a pool of random values serves (block s takes pool block s' at random). */
 const POOL_BLOCKS = 256;

@@ -1,9 +1,9 @@
-// The LU bench's report, pure (no DOM): the page (www/bench-lu.js) and Node
+// The LU bench's report, pure (no DOM): the page (www/bench/lu.js) and Node
 // (scripts/bench-lu.mjs) both import it. A markdown table (per backend and n: the
 // whole luAsync call, GFLOP/s at 2n³/3 flops, passes, the float64 residual of a
 // solve and ‖PA − LU‖/‖A‖) and an SVG of GFLOP/s against n, log-log.
-import { fmtMs, resultDay } from './bench-report.js';
-import { esc, niceTicks, tickLabel } from './bench-plot.js';
+import { fmtMs, resultDay } from './systems-report.js';
+import { esc, niceTicks, tickLabel } from './systems-plot.js';
 
 /** Flops of an LU factorization of order n (plan::lu::LuShape::flops). */
 export function luFlops(n) {

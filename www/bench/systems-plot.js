@@ -2,8 +2,8 @@
 // GFLOP/s against n, one line per system, one panel per mode (A·A with readback, and
 // the chain's per-pass rate; a third for the chain's compute-only GPU-timestamp rate where
 // measured), a shared y axis and one legend. Pure ES module: the page
-// (www/bench.js) and Node (scripts/bench.mjs) both import it.
-import { BASELINE, WEBGPU_BASELINE, deriveLabel, gflops, hasTime, indexRecords, resultDay, systemLabel } from './bench-report.js';
+// (www/bench/systems.js) and Node (scripts/bench.mjs) both import it.
+import { BASELINE, WEBGPU_BASELINE, deriveLabel, gflops, hasTime, indexRecords, resultDay, systemLabel } from './systems-report.js';
 
 // This project's kernels take these, in order (WebGL's, then WebGPU's, drawn with diamonds);
 // async variants reuse their sync colour, dashed.

@@ -5,7 +5,7 @@
 // Two profiles set the defaults: `profile=swiftshader` (the CI machine's software
 // adapters, 2 cores) and `profile=gpu` (a real GPU: the H100 through gpu-browser).
 
-import { queryReader, whole, oneOf } from './bench-query.js';
+import { queryReader, whole, oneOf } from './query.js';
 
 /** The CUDA report's table (BRIEF.md section 3): n, block side m, nonzero blocks k in
  *  each of A and B (random positions), the K40's seconds. */

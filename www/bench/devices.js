@@ -1,14 +1,17 @@
 // The several-devices bench page (issue 17, points 3 and 4): the CPU backend against
 // TF.js WASM (XNNPACK) at the same thread count, the course report's ratio sweep between
 // two devices with 'auto' against the best ratio, and 'auto' over every device against the
-// best one alone. Parameters and report: www/bench-devices-report.js. Progress and result
-// as the other bench pages (www/bench-page.js); driven by scripts/bench-devices.mjs.
-import init, { Devices, Gpgpu } from './pkg/gpgpu_matrix.js';
-import { uniformMatrix } from './reference.js';
-import { deriveLabel } from './bench-report.js';
-import { errText, flush, log, probeRenderer, runPage, setBench } from './bench-page.js';
-import { deriveDevices, devicesMarkdown, devicesPlot, median, readDevicesParams } from './bench-devices-report.js';
-import { splitSummary, timedSplits } from './split-timing.js';
+// best one alone. Parameters and report: www/bench/devices-report.js. Progress and result
+// as the other bench pages (www/bench/page.js); driven by scripts/bench-devices.mjs.
+import init, { Devices, Gpgpu } from '../pkg/gpgpu_matrix.js';
+import { uniformMatrix } from '../reference.js';
+import { deriveLabel } from './systems-report.js';
+import { errText, flush, log, probeRenderer, runPage, setBench } from './page.js';
+import { deriveDevices, devicesMarkdown, devicesPlot, median, readDevicesParams } from './devices-report.js';
+import { splitSummary, timedSplits } from '../split-timing.js';
+
+/** www/, which TF_SCRIPTS and node_modules/ are relative to (this module is in www/bench/). */
+const WWW = new URL('../', import.meta.url);
 
 const TF_SCRIPTS = [
   '../node_modules/@tensorflow/tfjs-core/dist/tf-core.min.js',
@@ -19,7 +22,7 @@ async function loadTf() {
   for (const src of TF_SCRIPTS) {
     await new Promise((resolve) => {
       const s = document.createElement('script');
-      s.src = new URL(src, import.meta.url).href;
+      s.src = new URL(src, WWW).href;
       s.onload = resolve;
       s.onerror = () => { log(`${src} did not load`); resolve(); };
       document.head.append(s);
@@ -60,7 +63,7 @@ async function makeDevice(name, threads, env) {
 async function cpuPart(params, result, threads) {
   const tf = await loadTf();
   if (tf?.wasm?.setWasmPaths) {
-    tf.wasm.setWasmPaths(new URL('../node_modules/@tensorflow/tfjs-backend-wasm/dist/', import.meta.url).href);
+    tf.wasm.setWasmPaths(new URL('../node_modules/@tensorflow/tfjs-backend-wasm/dist/', WWW).href);
     tf.wasm.setThreadsCount?.(threads);
     await tf.setBackend('wasm');
     await tf.ready();
@@ -231,7 +234,7 @@ export async function runDevicesBench(params) {
 
 runPage({
   readParams: readDevicesParams,
-  paramsFile: 'www/bench-devices-report.js',
+  paramsFile: 'www/bench/devices-report.js',
   run: runDevicesBench,
   empty: (params) => ({ schema: 'devices-1', date: new Date().toISOString(), params, cpu: [] }),
   markdown: devicesMarkdown,

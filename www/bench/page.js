@@ -1,11 +1,11 @@
-// What the benches with a page of their own share (www/bench-blocks.js,
-// www/bench-batched.js): progress lines (to the page, console.log, window.benchLog and,
+// What the benches with a page of their own share (www/bench/blocks.js,
+// www/bench/batched.js): progress lines (to the page, console.log, window.benchLog and,
 // with ?post=1, POST /log), the status the driver polls (body[data-status]), a guard for
 // calls that never answer, the WebGL renderer's name, and the end of a run (the result as
 // window.benchResult, its report and plot on the page, and with ?post=1 POST /result: the
-// gpu-browser protocol, as www/bench.js speaks it).
+// gpu-browser protocol, as www/bench/systems.js speaks it).
 
-import { mountFigureTools } from './ui/figures.js';
+import { mountFigureTools } from '../ui/figures.js';
 
 window.benchLog = [];
 const posts = new Set();

@@ -1,11 +1,11 @@
 // The block-sparse bench's analysis and report, pure (no DOM): the page
-// (www/bench-blocks.js) and Node (scripts/bench-blocks.mjs) both import it.
+// (www/bench/blocks.js) and Node (scripts/bench-blocks.mjs) both import it.
 //   fits: t ≈ c₀ + c₁·P by least squares (plain, and relative: each point weighted 1/t²)
 //   spread: max/min of t/P over the upper two decades of P
 //   crossover: the density where the block-sparse call gets as slow as the dense one
 //   markdown report and a log-log SVG plot of t against P
-import { fmtMs, median, resultDay } from './bench-report.js';
-import { esc, niceTicks, tickLabel } from './bench-plot.js';
+import { fmtMs, median, resultDay } from './systems-report.js';
+import { esc, niceTicks, tickLabel } from './systems-plot.js';
 
 export { median };
 

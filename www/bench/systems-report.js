@@ -1,4 +1,4 @@
-// Pure helpers shared by the benchmark page (www/bench.js) and the Node side
+// Pure helpers shared by the benchmark page (www/bench/systems.js) and the Node side
 // (scripts/bench.mjs, scripts/bench-from-json.mjs): statistics, labels, number
 // formatting and the markdown report. No DOM, no Node APIs: it runs in both.
 //

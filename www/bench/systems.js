@@ -6,15 +6,15 @@
 // URL parameters. Progress lines go to the page, to console.log, to window.benchLog
 // (scripts/bench.mjs polls it) and, with ?post=1, to POST /log; the result JSON is
 // window.benchResult and, with ?post=1, POST /result (the gpu-browser server protocol).
-import init, { Gpgpu } from './pkg/gpgpu_matrix.js';
-import { uniformMatrix, compare, mulberry32 } from './reference.js';
-import { BASELINE, WEBGPU_BASELINE, deriveLabel, fmtErr, fmtMs, fmtNum, gflops, markdownReport, median } from './bench-report.js';
-import { renderPlot } from './bench-plot.js';
-import { mountFigureTools } from './ui/figures.js';
-import { PEER_SCRIPTS, readParams } from './bench-params.js';
+import init, { Gpgpu } from '../pkg/gpgpu_matrix.js';
+import { uniformMatrix, compare, mulberry32 } from '../reference.js';
+import { BASELINE, WEBGPU_BASELINE, deriveLabel, fmtErr, fmtMs, fmtNum, gflops, markdownReport, median } from './systems-report.js';
+import { renderPlot } from './systems-plot.js';
+import { mountFigureTools } from '../ui/figures.js';
+import { PEER_SCRIPTS, readParams } from './systems-params.js';
 import {
   CHAIN_EXTRAS, gpgpuSystems, gpgpuWebgpuSystems, gpujsSystem, jsSystem, nextTick, tfjsSystems, toFlat,
-} from './bench-systems.js';
+} from './systems-adapters.js';
 
 // --- logging -------------------------------------------------------------------------------
 
@@ -189,7 +189,7 @@ async function runConfig(sys, mode, n, a, refs, params, last) {
       } else {
         const ctx = {
           passes, repeats: params.repeats, capMs, maxBatch: params.maxBatch, heatMs: params.heatMs,
-          // Timed windows of at least heatMs of back-to-back work (see bench-params.js).
+          // Timed windows of at least heatMs of back-to-back work (see systems-params.js).
           minSampleMs: Math.max(params.minSampleMs, params.heatMs),
           check: (o) => (ref ? errorAgainst(o, ref) : {}),
         };
@@ -462,6 +462,9 @@ async function finish(result) {
   }
 }
 
+/** www/, which PEER_SCRIPTS are relative to (this module is in www/bench/). */
+const WWW = new URL('../', import.meta.url);
+
 // The peers, served from node_modules by our own server (no CDN); classic scripts
 // that set the globals tf and GPU, loaded in this order (the backends need tf-core).
 /** Loads the peers' scripts; one that is missing is logged, and its systems fail to start (recorded). */
@@ -469,7 +472,7 @@ async function loadPeers() {
   for (const src of PEER_SCRIPTS) {
     const ok = await new Promise((resolve) => {
       const script = document.createElement('script');
-      script.src = new URL(src, import.meta.url).href;
+      script.src = new URL(src, WWW).href;
       script.onload = () => resolve(true);
       script.onerror = () => resolve(false);
       document.head.append(script);

@@ -11,12 +11,15 @@
 // Every system starts from the same row-major Float32Array and ends with its numbers
 // back on the CPU, so upload and readback are counted for all of them alike.
 //
-// Peers come from node_modules through classic <script> tags (bench.js loads them when a
+// Peers come from node_modules through classic <script> tags (systems.js loads them when a
 // run starts; globals `tf` and `GPU`): TF.js 4.22 WebGL, WebGPU and WASM backends, gpu.js.
 // No CDN. TF.js WebGPU and this project's WebGPU engine share navigator.gpu but each
 // makes its own GPUDevice; TF.js WebGPU is read with `await data()` only (dataSync() on
 // SwiftShader returns zeros and takes the page's WebGPU down).
-import { square as refSquare, repeatedSquare as refRepeatedSquare } from './reference.js';
+import { square as refSquare, repeatedSquare as refRepeatedSquare } from '../reference.js';
+
+/** www/, which the peers' node_modules/ paths are relative to (this module is in www/bench/). */
+const WWW = new URL('../', import.meta.url);
 
 /** Resolves on the next macrotask: lets queued fetches/logs go out between runs. */
 export const nextTick = () => new Promise((r) => setTimeout(r, 0));
@@ -360,7 +363,7 @@ export function tfjsSystems(params) {
       if (missing) throw new Error(missing);
       if (!tf.wasm?.setWasmPaths) throw new Error('tf-backend-wasm did not load');
       // The .wasm files are served by our own server from node_modules: no CDN.
-      tf.wasm.setWasmPaths(new URL('../node_modules/@tensorflow/tfjs-backend-wasm/dist/', import.meta.url).href);
+      tf.wasm.setWasmPaths(new URL('../node_modules/@tensorflow/tfjs-backend-wasm/dist/', WWW).href);
       if (params.wasmThreads !== undefined && tf.wasm.setThreadsCount) tf.wasm.setThreadsCount(params.wasmThreads);
       await ensureBackend('wasm');
       const f = await tfFlags(TF_WASM_FLAGS);
@@ -387,7 +390,7 @@ export function tfjsSystems(params) {
       const be = webgpuBackend();
       const info = be.adapterInfo || {};
       env.webgpu = {
-        version: await fetch(new URL('../node_modules/@tensorflow/tfjs-backend-webgpu/package.json', import.meta.url))
+        version: await fetch(new URL('../node_modules/@tensorflow/tfjs-backend-webgpu/package.json', WWW))
           .then((r) => r.json()).then((j) => j.version).catch(() => '?'),
         timestampQuery: !!be.supportTimestampQuery,
         adapter: { vendor: info.vendor, architecture: info.architecture },
@@ -566,7 +569,7 @@ export function gpujsSystem(params) {
         if (!GPU) throw new Error('gpu.js script did not load (node_modules/gpu.js/dist)');
         gpu = new GPU({ mode: params.gpujsMode });
         // The browser bundle carries no version property: read the package's own file.
-        env.version = GPU.version || await fetch(new URL('../node_modules/gpu.js/package.json', import.meta.url))
+        env.version = GPU.version || await fetch(new URL('../node_modules/gpu.js/package.json', WWW))
           .then((r) => r.json()).then((j) => j.version).catch(() => '?');
         env.mode = gpu.mode;
         env.precision = 'single';
