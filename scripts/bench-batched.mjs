@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `make bench-batched`: the batched small-matrix bench (www/bench-batched.html) in Debian's headless
+// `make bench-batched`: the batched small-matrix bench (www/bench/index.html?suite=batched) in Debian's headless
 // Chromium (the page tests' harness, WebGL2 and WebGPU on SwiftShader, as scripts/bench.mjs),
 // then bench/results/<day>-<label>.{json,md,svg} (scripts/bench/write-results.mjs with the
 // batched report and plot: www/bench/batched-report.js).
@@ -22,7 +22,7 @@ import { batchedMarkdown, batchedPlot } from '../www/bench/batched-report.js';
 runPageBench({
   name: 'bench-batched',
   script: import.meta.url,
-  page: 'www/bench-batched.html',
+  suite: 'batched',
   extraFiles: ['www/style.css'],
   timeoutMin: 15,
   readParams: readBatchedParams,

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `make bench-blocks`: the block-sparse bench (www/bench-blocks.html) in Debian's headless
+// `make bench-blocks`: the block-sparse bench (www/bench/index.html?suite=blocks) in Debian's headless
 // Chromium (the page tests' harness, WebGL2 and WebGPU on SwiftShader, as scripts/bench.mjs),
 // then bench/results/<day>-<label>.{json,md,svg} (scripts/bench/write-results.mjs with the
 // block-sparse report and plot: www/bench/blocks-report.js).
@@ -22,7 +22,7 @@ import { blocksMarkdown, blocksPlot } from '../www/bench/blocks-report.js';
 runPageBench({
   name: 'bench-blocks',
   script: import.meta.url,
-  page: 'www/bench-blocks.html',
+  suite: 'blocks',
   extraFiles: ['www/style.css'],
   timeoutMin: 60,
   readParams: readBlocksParams,

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `make bench-devices`: the several-devices bench (www/bench-devices.html) in Debian's
+// `make bench-devices`: the several-devices bench (www/bench/index.html?suite=devices) in Debian's
 // headless Chromium (the page tests' harness; scripts/serve.py sends COOP/COEP, so the page
 // is cross-origin isolated and TF.js WASM runs its threads), then
 // bench/results/<day>-<label>.{json,md,svg} (www/bench/devices-report.js).
@@ -17,7 +17,7 @@ const TF = 'node_modules/@tensorflow/tfjs-backend-wasm/dist/';
 runPageBench({
   name: 'bench-devices',
   script: import.meta.url,
-  page: 'www/bench-devices.html',
+  suite: 'devices',
   extraFiles: [
     'www/style.css',
     'node_modules/@tensorflow/tfjs-core/dist/tf-core.min.js',

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `make bench-lu`: the LU bench (www/bench-lu.html) in Debian's headless
+// `make bench-lu`: the LU bench (www/bench/index.html?suite=lu) in Debian's headless
 // Chromium (the page tests' harness, WebGL2 and WebGPU on SwiftShader, as scripts/bench.mjs),
 // then bench/results/<day>-<label>.{json,md,svg} (scripts/bench/write-results.mjs with the
 // LU report and plot: www/bench/lu-report.js).
@@ -22,7 +22,7 @@ import { luMarkdown, luPlot } from '../www/bench/lu-report.js';
 runPageBench({
   name: 'bench-lu',
   script: import.meta.url,
-  page: 'www/bench-lu.html',
+  suite: 'lu',
   extraFiles: ['www/style.css'],
   timeoutMin: 30,
   readParams: readLuParams,

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `make bench-sparse`: the SpMV bench (www/bench-sparse.html: GB/s against nnz beside the same device's streaming ceiling) in Debian's headless
+// `make bench-sparse`: the SpMV bench (www/bench/index.html?suite=sparse: GB/s against nnz beside the same device's streaming ceiling) in Debian's headless
 // Chromium (the page tests' harness, WebGL2 and WebGPU on SwiftShader, as scripts/bench.mjs),
 // then bench/results/<day>-<label>.{json,md,svg} (scripts/bench/write-results.mjs with the
 // SpMV report and plot: www/bench/sparse-report.js).
@@ -22,7 +22,7 @@ import { sparseMarkdown, sparsePlot } from '../www/bench/sparse-report.js';
 runPageBench({
   name: 'bench-sparse',
   script: import.meta.url,
-  page: 'www/bench-sparse.html',
+  suite: 'sparse',
   extraFiles: ['www/style.css'],
   timeoutMin: 60,
   readParams: readSparseParams,

@@ -4,7 +4,7 @@
 //   <YYYY-MM-DD>-<label>.md     the markdown report (also printed)
 //   <YYYY-MM-DD>-<label>.svg    the log-log plot
 //   latest.json                 { label: stem } of the newest result per label, so that
-//                               www/bench.html?show=<label> finds it without a copy
+//                               www/bench/index.html?show=<label> finds it without a copy
 // Used by scripts/bench.mjs (after a local run) and scripts/bench-from-json.mjs (a
 // result.json fetched back from the GPU machine).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -311,7 +311,7 @@ test('tables with cells spanning rows and columns copy as a grid, and lines show
 });
 
 test('the benchmark plot saves as SVG and PNG', async () => {
-  const page = await openPage(browser, `${server.origin}/www/bench.html?show=swiftshader`);
+  const page = await openPage(browser, `${server.origin}/www/bench/index.html?suite=systems&show=swiftshader`);
   await page.waitForSelector('#plot svg');
   const fig = page.locator('#plot svg').first();
   const size = await fig.evaluate((s) => { const r = s.getBoundingClientRect(); return [Math.round(r.width * 2), Math.round(r.height * 2)]; });

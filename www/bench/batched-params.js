@@ -1,6 +1,6 @@
-// Parameters of the batched small-matrix bench (www/bench-batched.html), read from a URL
-// query: used by the page and, to refuse a bad command line before a browser starts, by
-// scripts/bench-batched.mjs. Plain data in, plain data out: node imports it too.
+// Parameters of the batched small-matrix bench (www/bench/index.html?suite=batched),
+// read from a URL query: used by the page and, to refuse a bad command line before a
+// browser starts, by scripts/bench-batched.mjs. Plain data in, plain data out: node imports it too.
 //
 // Two profiles set the defaults: `profile=swiftshader` (the CI machine's software
 // adapters, 2 cores: small batches, the whole run in a few minutes) and `profile=gpu`

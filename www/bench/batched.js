@@ -1,4 +1,4 @@
-// The batched small-matrix bench page (issue 15, point 5): on WebGL2 and on WebGPU,
+// The batched small-matrix bench (www/bench/index.html?suite=batched; issue 15, point 5): on WebGL2 and on WebGPU,
 //   ransac    gpu.ransacHomographyAsync(src, dst, { iterations, threshold, seed }) on a
 //             synthetic scene: the fit pass's and the scoring pass's GPU times (fitMs,
 //             scoreMs: timestamps / timer queries, null without them) and the whole call
@@ -277,11 +277,33 @@ export async function runBatchedBench(params) {
   return result;
 }
 
-runPage({
-  readParams: readBatchedParams,
-  paramsFile: 'www/bench/batched-params.js',
-  run: runBatchedBench,
-  empty: (params) => ({ schema: 'batched-1', date: new Date().toISOString(), params, ransac: [], nullvec: [], svd: [], products: [], chains: [] }),
-  markdown: batchedMarkdown,
-  plot: batchedPlot,
-});
+/** The page's title and description, which www/bench/shell.js puts in before start(). */
+export const about = {
+  title: 'gpgpu-matrix benchmark: batched small matrices',
+  heading: 'gpgpu-matrix benchmark: batched small matrices',
+  html: `
+<p>Many small problems at once (issue 15) on WebGL2 and WebGPU: RANSAC homographies
+(<code>gpu.ransacHomographyAsync</code>: the fit and scoring passes' GPU times and the whole call),
+the batched SVD of 9×9 systems as the null-vector alternative to the exact 8×8 solve
+(<code>gpu.svdBatchedAsync</code>), SVDs per second against the batch, and batched k×k products
+(<code>gpu.multiplyBatchedAsync</code>, <code>gpu.powerBatchedAsync</code>), each result checked
+against float64. Runs with <code>?run=1</code>; parameters (<code>profile=swiftshader|gpu</code>,
+<code>parts=ransac,nullvec,svd,products</code>, <code>backends=</code>, <code>points=</code>,
+<code>iterations=</code>, <code>svdSides=</code>, <code>svdBatches=</code>, <code>ks=</code>,
+<code>flops=</code>, <code>chainSquarings=</code>, <code>repeats=</code>, <code>cap=</code>,
+<code>deadline=</code>, <code>seed=</code>, <code>post=1</code>): <code>www/bench/batched-params.js</code>.
+From a shell: <code>make bench-batched</code>.</p>
+`,
+};
+
+/** Runs the page (www/bench/shell.js calls it once the page shows `about`). */
+export function start() {
+  runPage({
+    readParams: readBatchedParams,
+    paramsFile: 'www/bench/batched-params.js',
+    run: runBatchedBench,
+    empty: (params) => ({ schema: 'batched-1', date: new Date().toISOString(), params, ransac: [], nullvec: [], svd: [], products: [], chains: [] }),
+    markdown: batchedMarkdown,
+    plot: batchedPlot,
+  });
+}

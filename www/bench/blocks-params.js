@@ -1,6 +1,6 @@
-// Parameters of the block-sparse bench (www/bench-blocks.html), read from a URL query:
-// used by the page and, to refuse a bad command line before a browser starts, by
-// scripts/bench-blocks.mjs. Plain data in, plain data out: node imports it too.
+// Parameters of the block-sparse bench (www/bench/index.html?suite=blocks), read from a
+// URL query: used by the page and, to refuse a bad command line before a browser starts,
+// by scripts/bench-blocks.mjs. Plain data in, plain data out: node imports it too.
 //
 // Two profiles set the defaults: `profile=swiftshader` (the CI machine's software
 // adapters, 2 cores) and `profile=gpu` (a real GPU: the H100 through gpu-browser).

@@ -1,4 +1,4 @@
-// The block-sparse bench page (issue 14, point 4): on WebGL2 and on WebGPU,
+// The block-sparse bench (www/bench/index.html?suite=blocks; issue 14, point 4): on WebGL2 and on WebGPU,
 //   fit    t against P (block products) at a fixed n, densities spanning decades of P
 //   cross  the density where the dense product gets faster, per block size
 //   cuda   the CUDA report's table (n, m, k) run again
@@ -301,11 +301,29 @@ export async function runBlocksBench(params) {
   return result;
 }
 
-runPage({
-  readParams: readBlocksParams,
-  paramsFile: 'www/bench/blocks-params.js',
-  run: runBlocksBench,
-  empty: (params) => ({ schema: 'blocks-1', date: new Date().toISOString(), params, records: [] }),
-  markdown: blocksMarkdown,
-  plot: blocksPlot,
-});
+/** The page's title and description, which www/bench/shell.js puts in before start(). */
+export const about = {
+  title: 'gpgpu-matrix benchmark: block-sparse products',
+  heading: 'gpgpu-matrix benchmark: block-sparse products',
+  html: `
+<p>Block-sparse A·B (<code>gpu.multiplyBlockSparseAsync</code>) on WebGL2 and WebGPU: time against
+the block products P at a fixed n, the density where the dense product (<code>gpu.multiplyAsync</code>)
+becomes faster, and the CUDA report's table. Runs with <code>?run=1</code>; parameters
+(<code>profile=swiftshader|gpu</code>, <code>parts=fit,cross,cuda</code>, <code>backends=</code>, <code>n=</code>,
+<code>blocks=</code>, <code>pmin=</code>, <code>pmax=</code>, <code>crossN=</code>, <code>crossBlocks=</code>,
+<code>cudaMaxN=</code>, <code>repeats=</code>, <code>cap=</code>, <code>deadline=</code>, <code>seed=</code>,
+<code>post=1</code>): <code>www/bench/blocks-params.js</code>. From a shell: <code>make bench-blocks</code>.</p>
+`,
+};
+
+/** Runs the page (www/bench/shell.js calls it once the page shows `about`). */
+export function start() {
+  runPage({
+    readParams: readBlocksParams,
+    paramsFile: 'www/bench/blocks-params.js',
+    run: runBlocksBench,
+    empty: (params) => ({ schema: 'blocks-1', date: new Date().toISOString(), params, records: [] }),
+    markdown: blocksMarkdown,
+    plot: blocksPlot,
+  });
+}

@@ -1,6 +1,7 @@
-// Parameters and report of the several-devices bench (www/bench-devices.html, issue 17):
-// read from a URL query by the page and, to refuse a bad command line before a browser
-// starts, by scripts/bench-devices.mjs. Plain data in, plain data out: node imports it.
+// Parameters and report of the several-devices bench (issue 17,
+// www/bench/index.html?suite=devices): read from a URL query by the page and, to refuse
+// a bad command line before a browser starts, by scripts/bench-devices.mjs. Plain data
+// in, plain data out: node imports it.
 //
 //   cpu    the CPU backend (wasm SIMD128 in Web Workers) against TF.js WASM (XNNPACK)
 //          with the same thread count, GFLOP/s at each n of `sizes`, with the slowest

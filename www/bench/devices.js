@@ -1,4 +1,4 @@
-// The several-devices bench page (issue 17, points 3 and 4): the CPU backend against
+// The several-devices bench (www/bench/index.html?suite=devices; issue 17, points 3 and 4): the CPU backend against
 // TF.js WASM (XNNPACK) at the same thread count, the course report's ratio sweep between
 // two devices with 'auto' against the best ratio, and 'auto' over every device against the
 // best one alone. Parameters and report: www/bench/devices-report.js. Progress and result
@@ -232,11 +232,28 @@ export async function runDevicesBench(params) {
   return result;
 }
 
-runPage({
-  readParams: readDevicesParams,
-  paramsFile: 'www/bench/devices-report.js',
-  run: runDevicesBench,
-  empty: (params) => ({ schema: 'devices-1', date: new Date().toISOString(), params, cpu: [] }),
-  markdown: devicesMarkdown,
-  plot: devicesPlot,
-});
+/** The page's title and description, which www/bench/shell.js puts in before start(). */
+export const about = {
+  title: 'gpgpu-matrix benchmark: several devices',
+  heading: 'gpgpu-matrix benchmark: several devices',
+  html: `
+<p>The CPU backend (wasm SIMD128 in Web Workers) against TF.js WASM with the same threads;
+the course report's split of C's rows between two devices at ratios 0…1 and <code>'auto'</code>;
+<code>'auto'</code> over every device. Runs with <code>?run=1</code>; parameters
+(<code>profile=swiftshader|gpu</code>, <code>parts=cpu,sweep,all</code>, <code>sizes=</code>, <code>pair=</code>,
+<code>sweepN=</code>, <code>steps=</code>, <code>threads=</code>, <code>repeats=</code>, <code>autoRuns=</code>, <code>post=1</code>):
+<code>www/bench/devices-report.js</code>. From a shell: <code>make bench-devices</code>.</p>
+`,
+};
+
+/** Runs the page (www/bench/shell.js calls it once the page shows `about`). */
+export function start() {
+  runPage({
+    readParams: readDevicesParams,
+    paramsFile: 'www/bench/devices-report.js',
+    run: runDevicesBench,
+    empty: (params) => ({ schema: 'devices-1', date: new Date().toISOString(), params, cpu: [] }),
+    markdown: devicesMarkdown,
+    plot: devicesPlot,
+  });
+}

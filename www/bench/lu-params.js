@@ -1,5 +1,5 @@
-// Parameters of the LU bench (www/bench-lu.html), read from a URL query: used by the
-// page and, to refuse a bad command line before a browser starts, by
+// Parameters of the LU bench (www/bench/index.html?suite=lu), read from a URL query:
+// used by the page and, to refuse a bad command line before a browser starts, by
 // scripts/bench-lu.mjs. Plain data in, plain data out: node imports it too.
 //
 // Two profiles set the defaults: `profile=swiftshader` (the CI machine's software

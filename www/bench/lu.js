@@ -1,4 +1,4 @@
-// The LU bench page (issue 16, point 5): on WebGL2 and on WebGPU, the LU factorization
+// The LU bench (www/bench/index.html?suite=lu; issue 16, point 5): on WebGL2 and on WebGPU, the LU factorization
 // `await gpu.luAsync(n, A)` against n (GFLOP/s), with the float64 residual of a solve of
 // the same matrix and ‖PA − LU‖/‖A‖. Parameters: www/bench/lu-params.js. Progress and
 // the result as www/bench/page.js does it (the gpu-browser protocol with ?post=1).
@@ -123,11 +123,29 @@ export async function runLuBench(params) {
   return result;
 }
 
-runPage({
-  readParams: readLuParams,
-  paramsFile: 'www/bench/lu-params.js',
-  run: runLuBench,
-  empty: (params) => ({ schema: 'lu-1', date: new Date().toISOString(), params, records: [] }),
-  markdown: luMarkdown,
-  plot: luPlot,
-});
+/** The page's title and description, which www/bench/shell.js puts in before start(). */
+export const about = {
+  title: 'gpgpu-matrix benchmark: LU factorization',
+  heading: 'gpgpu-matrix benchmark: LU factorization',
+  html: `
+<p>Gaussian elimination with partial pivoting (issue 16) on WebGL2 and WebGPU:
+<code>gpu.luAsync(n, A)</code> against n in GFLOP/s (2n³/3 flops), with the float64 residual
+‖Ax − b‖/‖b‖ of <code>gpu.solveAsync(n, A, b)</code> and ‖PA − LU‖/‖A‖. Runs with <code>?run=1</code>;
+parameters (<code>profile=swiftshader|gpu</code>, <code>backends=</code>, <code>sizes=</code>,
+<code>repeats=</code>, <code>cap=</code>, <code>deadline=</code>, <code>verifyMaxN=</code>,
+<code>seed=</code>, <code>post=1</code>): <code>www/bench/lu-params.js</code>.
+From a shell: <code>make bench-lu</code>.</p>
+`,
+};
+
+/** Runs the page (www/bench/shell.js calls it once the page shows `about`). */
+export function start() {
+  runPage({
+    readParams: readLuParams,
+    paramsFile: 'www/bench/lu-params.js',
+    run: runLuBench,
+    empty: (params) => ({ schema: 'lu-1', date: new Date().toISOString(), params, records: [] }),
+    markdown: luMarkdown,
+    plot: luPlot,
+  });
+}

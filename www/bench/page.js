@@ -1,5 +1,5 @@
-// What the benches with a page of their own share (www/bench/blocks.js,
-// www/bench/batched.js): progress lines (to the page, console.log, window.benchLog and,
+// What the bench suites share (www/bench/blocks.js, batched.js, devices.js, lu.js,
+// sparse.js): progress lines (to the page, console.log, window.benchLog and,
 // with ?post=1, POST /log), the status the driver polls (body[data-status]), a guard for
 // calls that never answer, the WebGL renderer's name, and the end of a run (the result as
 // window.benchResult, its report and plot on the page, and with ?post=1 POST /result: the

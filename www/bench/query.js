@@ -1,4 +1,4 @@
-// What every bench's parameter reader shares (www/bench-*-params.js, the devices
+// What every bench's parameter reader shares (www/bench/*-params.js, the devices
 // report): the query, its problems, the profile that sets the defaults, and readers
 // of numbers and lists that note a value that does not parse instead of running the
 // defaults silently. Plain data in, plain data out: node imports it too.

@@ -1,4 +1,4 @@
-// The SpMV bench page (issue 16, point 5): sparse matrix × vector in GB/s against nnz
+// The SpMV bench (www/bench/index.html?suite=sparse; issue 16, point 5): sparse matrix × vector in GB/s against nnz
 // (10^4 up to what the device and memory allow) on WebGL2 and WebGPU, with the matrix
 // resident on the GPU (`gpu.benchSpmvAsync`), beside a streaming ceiling measured on the
 // same device in the same run (`gpu.benchStreamAsync`: p + q → out over the same bytes).
@@ -130,11 +130,28 @@ export async function runSparseBench(params) {
   return result;
 }
 
-runPage({
-  readParams: readSparseParams,
-  paramsFile: 'www/bench/sparse-params.js',
-  run: runSparseBench,
-  empty: (params) => ({ schema: 'sparse-1', date: new Date().toISOString(), params, records: [] }),
-  markdown: sparseMarkdown,
-  plot: sparsePlot,
-});
+/** The page's title and description, which www/bench/shell.js puts in before start(). */
+export const about = {
+  title: 'gpgpu-matrix benchmark: sparse matrix × vector',
+  heading: 'gpgpu-matrix benchmark: sparse matrix × vector',
+  html: `
+<p>y = A·x with A in CSR resident on the GPU (<code>gpu.benchSpmvAsync</code>), one invocation or fragment
+per row, on WebGL2 and WebGPU: GB/s against nnz, beside a streaming pass over the same bytes on the same device
+(<code>gpu.benchStreamAsync</code>), for uniform and skewed (Zipf) rows. Runs with <code>?run=1</code>; parameters
+(<code>profile=swiftshader|gpu</code>, <code>backends=</code>, <code>kinds=uniform,skewed</code>, <code>nnzMin=</code>,
+<code>nnzMax=</code>, <code>perRow=</code>, <code>minSample=</code>, <code>samples=</code>, <code>deadline=</code>,
+<code>post=1</code>): <code>www/bench/sparse-params.js</code>. From a shell: <code>make bench-sparse</code>.</p>
+`,
+};
+
+/** Runs the page (www/bench/shell.js calls it once the page shows `about`). */
+export function start() {
+  runPage({
+    readParams: readSparseParams,
+    paramsFile: 'www/bench/sparse-params.js',
+    run: runSparseBench,
+    empty: (params) => ({ schema: 'sparse-1', date: new Date().toISOString(), params, records: [] }),
+    markdown: sparseMarkdown,
+    plot: sparsePlot,
+  });
+}

@@ -1,8 +1,9 @@
-// The benchmark page: this project's kernels (WebGL2: sync, and async where the API has
+// The benchmark (www/bench/index.html?suite=systems, the suite the page shows when none
+// is named): this project's kernels (WebGL2: sync, and async where the API has
 // it; WebGPU: async) side by side with TF.js WebGL, TF.js WebGPU, TF.js WASM, gpu.js and
 // the JS float64 loop, for A·A with readback and for a chain of squarings with one
 // readback (plus, for the WebGPU systems and WebGL blocked8, the chain's compute-only
-// time by wall clock and by GPU timestamps: CHAIN_EXTRAS). See bench.html for the
+// time by wall clock and by GPU timestamps: CHAIN_EXTRAS). See `about` at the end for the
 // URL parameters. Progress lines go to the page, to console.log, to window.benchLog
 // (scripts/bench.mjs polls it) and, with ?post=1, to POST /log; the result JSON is
 // window.benchResult and, with ?post=1, POST /result (the gpu-browser server protocol).
@@ -481,7 +482,7 @@ async function loadPeers() {
   }
 }
 
-async function start(params) {
+async function run(params) {
   if (params.problems.length) {
     for (const p of params.problems) log(`bad parameter: ${p}`);
     setStatus(`Not started: ${params.problems.join('; ')}.`, 'error');
@@ -508,7 +509,7 @@ async function start(params) {
 
 /** Draws a stored result: `name` is a label of bench/results/latest.json or a file stem. */
 async function show(name) {
-  const dir = '../bench/results';
+  const dir = '../../bench/results';
   const index = await fetch(`${dir}/latest.json`).then((r) => (r.ok ? r.json() : {}));
   const url = `${dir}/${encodeURIComponent(index[name] || name)}.json`;
   const res = await fetch(url);
@@ -518,7 +519,8 @@ async function show(name) {
   setStatus(`Showing ${url} (${result.date}).`, 'done');
 }
 
-function main() {
+/** Runs the page (www/bench/shell.js calls it once the page shows `about`). */
+export function start() {
   // Save PNG/SVG on the plot, Copy as CSV/Markdown on the tables.
   mountFigureTools(document.body);
   const params = readParams(location.search);
@@ -526,7 +528,7 @@ function main() {
     show(params.show).catch((e) => setStatus(`Error: ${e.message}`, 'error'));
     return;
   }
-  if (params.autostart) { start(params); return; }
+  if (params.autostart) { run(params); return; }
   const form = document.getElementById('form');
   form.hidden = false;
   setStatus('Choose sizes and press Run (on a laptop GPU the default set takes a minute or two; on SwiftShader about 25).', 'idle');
@@ -536,9 +538,43 @@ function main() {
     const q = new URLSearchParams();
     for (const [k, v] of fd) if (String(v).trim()) q.set(k, String(v).trim());
     q.set('run', '1');
-    history.replaceState(null, '', `?${q}`);
-    start(readParams(`?${q}`));
+    history.replaceState(null, '', `?suite=systems&${q}`);
+    run(readParams(`?${q}`));
   });
 }
 
-main();
+/** The page's title and description, which www/bench/shell.js puts in before start(). */
+export const about = {
+  title: 'gpgpu-matrix benchmark: WebGL2 and WebGPU kernels vs TF.js, gpu.js and JS',
+  heading: 'gpgpu-matrix benchmark',
+  html: `
+<p>This project's WebGL2 kernels and WebGPU kernels (global, tiled16, register) side by side with
+TF.js WebGL (<code>tf.matMul</code>, packed float32), TF.js WebGPU (read with <code>await data()</code>),
+TF.js WASM (XNNPACK), gpu.js and a JavaScript float64 loop: A·A with upload and
+readback, and a chain of squarings with one readback (time per pass). For the WebGPU systems and
+WebGL blocked8 the chain is also timed without upload and readback, by wall clock (passes submitted
+back to back, one <code>onSubmittedWorkDone</code>) and by GPU timestamp queries. GFLOP/s = 2n³/t, median of
+timed runs after a warm-up; error = relative Frobenius norm against float64.</p>
+<p>URL parameters: <code>sizes=64,128,…</code> <code>repeats=5</code> <code>cap=20</code> (seconds a run may take
+before repeats are dropped) <code>modes=single,chain</code> <code>passes=4</code> <code>systems=…</code> /
+<code>skip=…</code> (substrings of system ids) <code>async=0</code> <code>post=1</code> (POST progress to
+<code>/log</code>, the JSON to <code>/result</code>) <code>show=LABEL</code> (draw the newest
+<code>bench/results/*-LABEL.json</code>, as <code>bench/results/latest.json</code> names it, or
+<code>show=2026-11-22-h100-first</code> for one file, without running). Without <code>systems</code> and
+<code>skip</code> the async twins of naive, packed and blocked4 are left out (<code>skip=</code> keeps them);
+<code>systems=webgpu</code> runs only the WebGPU systems; <code>compute=0</code> leaves out the chain's
+compute-only numbers; <code>browserFlags=</code> (recorded only: the runner's Chromium flags). Finer: <code>seed=1</code>
+<code>minSample=25</code> (ms; warm runs shorter than this are timed in back-to-back batches of at most
+<code>maxBatch=50</code>) <code>skipFactor=3</code> (skip a size predicted over this many caps)
+<code>deadline=</code> (seconds after which no configuration starts) <code>jsMax=1024</code> (largest n of
+the JS float64 loop) <code>fallbackMax=512</code> (largest n of WebGPU global and tiled16 on a software adapter) <code>fullRef=1024</code> / <code>sampleRows=64</code> (largest n with a full float64
+reference; above it, that many sampled rows) <code>gpujsMode=webgl2</code> <code>gpujsTactic=precision</code>
+<code>wasmThreads=</code> <code>label=</code>. A value that does not parse stops the run before it starts.</p>
+<form id="form" hidden>
+  <label>sizes <input name="sizes" value="64,128,256,512,1024"></label>
+  <label>repeats <input name="repeats" value="5" style="width:3rem"></label>
+  <label>cap (s) <input name="cap" value="20" style="width:3rem"></label>
+  <button type="submit">Run</button>
+</form>
+`,
+};
