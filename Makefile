@@ -43,6 +43,7 @@ lint: setup
 	cargo clippy --workspace --all-targets --target $(WASM_TARGET) -- -D warnings
 	RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 	@# A syntax error in one page module stops the whole page: catch it in a second.
+	@# (In git's pathspecs * crosses /: www/*.js takes www/app/, www/bench/, … too.)
 	@for f in $$(git ls-files 'www/*.js' 'scripts/*.mjs' 'scripts/bench/*.mjs' 'tests/e2e/*.mjs'); do \
 	  node --check "$$f" || exit 1; done
 
