@@ -43,6 +43,7 @@ lint: setup
 	cargo clippy --workspace --all-targets --target $(WASM_TARGET) -- -D warnings
 	RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 	@# A syntax error in one page module stops the whole page: catch it in a second.
+	@# (In git's pathspecs * crosses /: www/*.js takes www/app/, www/bench/, … too.)
 	@for f in $$(git ls-files 'www/*.js' 'scripts/*.mjs' 'scripts/bench/*.mjs' 'tests/e2e/*.mjs'); do \
 	  node --check "$$f" || exit 1; done
 
@@ -59,33 +60,35 @@ test-e2e: setup-test pkg
 test: setup-test lint test-native test-browser test-e2e
 	@echo "== all tests passed"
 
-# Benchmarks (not part of `make test`): make bench ARGS="--sizes 64,128,256"
+# Benchmarks (not part of `make test`), each a suite of the bench page www/bench/index.html
+# (?suite=systems, the default, for make bench): make bench ARGS="--sizes 64,128,256"
 bench: setup-test build
 	node scripts/bench.mjs $(ARGS)
 
-# The block-sparse bench (www/bench-blocks.html: t against P, crossover density, the CUDA
-# report's table): make bench-blocks ARGS="--query 'parts=fit&blocks=8'"
+# The block-sparse bench (www/bench/index.html?suite=blocks: t against P, crossover density,
+# the CUDA report's table): make bench-blocks ARGS="--query 'parts=fit&blocks=8'"
 bench-blocks: setup-test build
 	node scripts/bench-blocks.mjs $(ARGS)
 
-# The batched small-matrix bench (www/bench-batched.html: RANSAC's fit and scoring passes,
-# the batched SVD against the exact solve, SVDs/s, k×k products): make bench-batched ARGS="--query 'parts=ransac'"
+# The batched small-matrix bench (www/bench/index.html?suite=batched: RANSAC's fit and
+# scoring passes, the batched SVD against the exact solve, SVDs/s, k×k products):
+# make bench-batched ARGS="--query 'parts=ransac'"
 bench-batched: setup-test build
 	node scripts/bench-batched.mjs $(ARGS)
 
-# The several-devices bench (www/bench-devices.html: the CPU backend against TF.js WASM at
-# the same thread count, the course report's ratio sweep, 'auto' against the best ratio):
-# make bench-devices ARGS="--query 'parts=cpu&sizes=1024'"
+# The several-devices bench (www/bench/index.html?suite=devices: the CPU backend against
+# TF.js WASM at the same thread count, the course report's ratio sweep, 'auto' against the
+# best ratio): make bench-devices ARGS="--query 'parts=cpu&sizes=1024'"
 bench-devices: setup-test build
 	node scripts/bench-devices.mjs $(ARGS)
 
-# The LU bench (www/bench-lu.html: gpu.luAsync GFLOP/s against n on both backends, with
-# the float64 residual): make bench-lu ARGS="--query 'sizes=64,256&backends=webgpu'"
+# The LU bench (www/bench/index.html?suite=lu: gpu.luAsync GFLOP/s against n on both
+# backends, with the float64 residual): make bench-lu ARGS="--query 'sizes=64,256&backends=webgpu'"
 bench-lu: setup-test build
 	node scripts/bench-lu.mjs $(ARGS)
 
-# The SpMV bench (www/bench-sparse.html: GB/s against nnz beside the same device's
-# streaming ceiling): make bench-sparse ARGS="--query 'nnzMax=1e6'"
+# The SpMV bench (www/bench/index.html?suite=sparse: GB/s against nnz beside the same
+# device's streaming ceiling): make bench-sparse ARGS="--query 'nnzMax=1e6'"
 bench-sparse: setup-test build
 	node scripts/bench-sparse.mjs $(ARGS)
 

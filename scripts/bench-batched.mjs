@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// `make bench-batched`: the batched small-matrix bench (www/bench-batched.html) in Debian's headless
+// `make bench-batched`: the batched small-matrix bench (www/bench/index.html?suite=batched) in Debian's headless
 // Chromium (the page tests' harness, WebGL2 and WebGPU on SwiftShader, as scripts/bench.mjs),
 // then bench/results/<day>-<label>.{json,md,svg} (scripts/bench/write-results.mjs with the
-// batched report and plot: www/bench-batched-report.js).
+// batched report and plot: www/bench/batched-report.js).
 //
-//   node scripts/bench-batched.mjs [--query 'k=v&...' (www/bench-batched-params.js)] [--label L]
+//   node scripts/bench-batched.mjs [--query 'k=v&...' (www/bench/batched-params.js)] [--label L]
 //       [--timeout-min 15] [--out DIR]
 //     e.g. --query 'parts=ransac,nullvec&backends=webgpu'; default profile=swiftshader, label batched-<renderer>
 //   node scripts/bench-batched.mjs --from-json RESULT.json [--out DIR]   post-process a result (the GPU's)
@@ -16,13 +16,13 @@
 //       measurement after SECS - 150 s (?deadline=) and gives up on a call after 150 s
 //       (?watchdog=), so it always posts
 import { runPageBench } from './bench/page-bench.mjs';
-import { readBatchedParams } from '../www/bench-batched-params.js';
-import { batchedMarkdown, batchedPlot } from '../www/bench-batched-report.js';
+import { readBatchedParams } from '../www/bench/batched-params.js';
+import { batchedMarkdown, batchedPlot } from '../www/bench/batched-report.js';
 
 runPageBench({
   name: 'bench-batched',
   script: import.meta.url,
-  page: 'www/bench-batched.html',
+  suite: 'batched',
   extraFiles: ['www/style.css'],
   timeoutMin: 15,
   readParams: readBatchedParams,

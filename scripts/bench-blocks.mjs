@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// `make bench-blocks`: the block-sparse bench (www/bench-blocks.html) in Debian's headless
+// `make bench-blocks`: the block-sparse bench (www/bench/index.html?suite=blocks) in Debian's headless
 // Chromium (the page tests' harness, WebGL2 and WebGPU on SwiftShader, as scripts/bench.mjs),
 // then bench/results/<day>-<label>.{json,md,svg} (scripts/bench/write-results.mjs with the
-// block-sparse report and plot: www/bench-blocks-report.js).
+// block-sparse report and plot: www/bench/blocks-report.js).
 //
-//   node scripts/bench-blocks.mjs [--query 'k=v&...' (www/bench-blocks-params.js)] [--label L]
+//   node scripts/bench-blocks.mjs [--query 'k=v&...' (www/bench/blocks-params.js)] [--label L]
 //       [--timeout-min 60] [--out DIR]
 //     e.g. --query 'parts=fit&blocks=8&pmax=1e5'; default profile=swiftshader, label blocks-<renderer>
 //   node scripts/bench-blocks.mjs --from-json RESULT.json [--out DIR]   post-process a result (the GPU's)
@@ -16,13 +16,13 @@
 //       measurement after SECS - 150 s (?deadline=) and gives up on a call after 150 s
 //       (?watchdog=), so it always posts
 import { runPageBench } from './bench/page-bench.mjs';
-import { readBlocksParams } from '../www/bench-blocks-params.js';
-import { blocksMarkdown, blocksPlot } from '../www/bench-blocks-report.js';
+import { readBlocksParams } from '../www/bench/blocks-params.js';
+import { blocksMarkdown, blocksPlot } from '../www/bench/blocks-report.js';
 
 runPageBench({
   name: 'bench-blocks',
   script: import.meta.url,
-  page: 'www/bench-blocks.html',
+  suite: 'blocks',
   extraFiles: ['www/style.css'],
   timeoutMin: 60,
   readParams: readBlocksParams,

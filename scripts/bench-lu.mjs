@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// `make bench-lu`: the LU bench (www/bench-lu.html) in Debian's headless
+// `make bench-lu`: the LU bench (www/bench/index.html?suite=lu) in Debian's headless
 // Chromium (the page tests' harness, WebGL2 and WebGPU on SwiftShader, as scripts/bench.mjs),
 // then bench/results/<day>-<label>.{json,md,svg} (scripts/bench/write-results.mjs with the
-// LU report and plot: www/bench-lu-report.js).
+// LU report and plot: www/bench/lu-report.js).
 //
-//   node scripts/bench-lu.mjs [--query 'k=v&...' (www/bench-lu-params.js)] [--label L]
+//   node scripts/bench-lu.mjs [--query 'k=v&...' (www/bench/lu-params.js)] [--label L]
 //       [--timeout-min 30] [--out DIR]
 //     e.g. --query 'sizes=64,256&backends=webgpu'; default profile=swiftshader, label lu-<renderer>
 //   node scripts/bench-lu.mjs --from-json RESULT.json [--out DIR]   post-process a result (the GPU's)
@@ -16,13 +16,13 @@
 //       measurement after SECS - 150 s (?deadline=) and gives up on a call after 150 s
 //       (?watchdog=), so it always posts
 import { runPageBench } from './bench/page-bench.mjs';
-import { readLuParams } from '../www/bench-lu-params.js';
-import { luMarkdown, luPlot } from '../www/bench-lu-report.js';
+import { readLuParams } from '../www/bench/lu-params.js';
+import { luMarkdown, luPlot } from '../www/bench/lu-report.js';
 
 runPageBench({
   name: 'bench-lu',
   script: import.meta.url,
-  page: 'www/bench-lu.html',
+  suite: 'lu',
   extraFiles: ['www/style.css'],
   timeoutMin: 30,
   readParams: readLuParams,

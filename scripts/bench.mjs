@@ -1,14 +1,15 @@
 #!/usr/bin/env node
-// `make bench`: serves the repository (scripts/serve.py), opens www/bench.html in Debian's
-// headless Chromium (playwright-core, the page tests' harness), streams the page's
-// progress lines, collects its result JSON and writes bench/results/ (JSON, markdown,
-// SVG plot; see scripts/bench/write-results.mjs). No --virtual-time-budget, background
-// throttling off (tests/e2e/harness.mjs CHROMIUM_ARGS), WebGPU on SwiftShader (WEBGPU_ARGS).
+// `make bench`: serves the repository (scripts/serve.py), opens the bench page's systems
+// suite (www/bench/index.html?suite=systems) in Debian's headless Chromium (playwright-core,
+// the page tests' harness), streams the page's progress lines, collects its result JSON and
+// writes bench/results/ (JSON, markdown, SVG plot; see scripts/bench/write-results.mjs). No
+// --virtual-time-budget, background throttling off (tests/e2e/harness.mjs CHROMIUM_ARGS),
+// WebGPU on SwiftShader (WEBGPU_ARGS).
 //
 //   node scripts/bench.mjs [--sizes 64,128,...] [--repeats 5 (at least)] [--cap 20] [--modes single,chain]
 //       [--passes 4] [--systems S,...] [--skip S,...] [--webgpu] [--all-systems] [--no-async] [--no-compute]
 //       [--min-sample 25] [--js-max 1024] [--seed 1] [--sample-rows 64]
-//       [--query 'k=v&...' (any of www/bench.html's parameters)]
+//       [--query 'k=v&...' (any of the systems suite's parameters)]
 //       [--label L] [--tag T] [--timeout-min 90] [--out DIR]
 //     results go to bench/results/<day>-<label>.{json,md,svg} (-2, -3, … if that exists)
 //     systems are matched by substring of their ids: gpgpu:<kernel>[:async] (WebGL), gpgpu-webgpu:<kernel>
@@ -17,7 +18,7 @@
 //     --webgpu: the WebGPU systems and WebGL blocked8 for contrast (--systems webgpu,gpgpu:blocked8
 //       --skip blocked8:async), e.g. node scripts/bench.mjs --webgpu --sizes 256,512
 //     without --systems / --skip the async twins of naive, packed and blocked4 are left out
-//       (www/bench-params.js DEFAULT_SKIP: a full SwiftShader run stays under ~25 min); --all-systems keeps them
+//       (www/bench/systems-params.js DEFAULT_SKIP: a full SwiftShader run stays under ~25 min); --all-systems keeps them
 //     --no-compute leaves out the chain's compute-only numbers (wall clock and GPU timestamps)
 //   node scripts/bench.mjs --from-json RESULT.json [--tag T]   post-process a result (e.g. from the GPU)
 //   node scripts/bench.mjs --stage-gpu [--sizes 1024,2048,4096 ...] [--secs 540]
@@ -31,7 +32,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, wr
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { ROOT, writeResults } from './bench/write-results.mjs';
-import { readParams } from '../www/bench-params.js';
+import { readParams } from '../www/bench/systems-params.js';
 import { untrackedPageFiles } from './bench/page-files.mjs';
 import { gpuQuery, withDeveloperFeatures } from './bench/gpu-script.mjs';
 
@@ -113,7 +114,7 @@ function stageGpu(args) {
   1. run  carry [".gpuchrome/gpuchrome.tar.xz.part-aa", ".gpuchrome/SHA256SUMS", ".gpuchrome/run-on-gpu-bench.sh", ".gpuchrome/serve.py"]
           command: bash .gpuchrome/run-on-gpu-bench.sh stash
   2. run  carry [".gpuchrome/gpuchrome.tar.xz.part-ab", ".gpuchrome/SHA256SUMS", ".gpuchrome/run-on-gpu-bench.sh", ".gpuchrome/serve.py", ".gpuchrome/extra"]
-          command: bash .gpuchrome/run-on-gpu-bench.sh run "www/bench.html?${q}" ${secs}
+          command: bash .gpuchrome/run-on-gpu-bench.sh run "www/bench/index.html?suite=systems&${q}" ${secs}
   and post-process what comes back:  node scripts/bench-from-json.mjs <files_at>/result.json`);
 }
 
@@ -134,7 +135,7 @@ async function runLocal(args) {
   let browser;
   try {
     browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true, args: chromiumArgs });
-    const url = `${server.origin}/www/bench.html?${query}`;
+    const url = `${server.origin}/www/bench/index.html?suite=systems&${query}`;
     console.log(`bench: ${url}  (Chromium ${browser.version()})`);
     const page = await openPage(browser, url);
     page.on('crash', () => console.log('bench: the page crashed'));

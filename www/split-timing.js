@@ -1,7 +1,7 @@
 // Timing a split product (Devices.multiplySplitAsync) at one ratio, for the devices
 // bench and the page's "Several devices" section alike: one call on a shared CPU is
 // mostly noise, so a point is the median of several timed calls after a warm-up.
-import { median } from './bench-devices-report.js';
+import { median } from './bench/devices-report.js';
 
 /** Lets the page paint and other tasks run between timed calls. */
 const yieldToPage = () => new Promise((r) => setTimeout(r, 0));

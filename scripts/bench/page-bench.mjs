@@ -1,5 +1,5 @@
-// One command line for the benches that run a page of their own (scripts/bench-blocks.mjs,
-// scripts/bench-batched.mjs): the page in Debian's headless Chromium (the page tests'
+// One command line for the benches that run a suite of the bench page (scripts/bench-blocks.mjs,
+// scripts/bench-batched.mjs, …): the page in Debian's headless Chromium (the page tests'
 // harness, WebGL2 and WebGPU on SwiftShader), its progress lines streamed, its result
 // written to bench/results/ (write-results.mjs with the page's own report and plot); or a
 // result from the GPU post-processed; or the page staged for ../shared/gpu-browser.
@@ -8,6 +8,17 @@ import { dirname, join, resolve } from 'node:path';
 import { ROOT, writeResults } from './write-results.mjs';
 import { withDeveloperFeatures } from './gpu-script.mjs';
 import { pkgFiles } from './page-files.mjs';
+
+/** The bench page: every suite's (www/bench/index.html?suite=…). */
+const PAGE = 'www/bench/index.html';
+
+/** The page's query for suite `b`: suite= first, then `query` (a suite= in it is b's). */
+function suiteQuery(b, query) {
+  const q = new URLSearchParams({ suite: b.suite });
+  for (const [k, v] of query) q.append(k, v);
+  q.set('suite', b.suite);
+  return q;
+}
 
 /** A script's header comment, the --help text. */
 function helpOf(scriptUrl) {
@@ -52,14 +63,15 @@ function stageGpu(b, args) {
   }
   // The page and the modules it imports, so that it runs even where the carried checkout
   // lacks them (a helper's branch not merged yet).
-  const page = [b.page, ...b.extraFiles, ...readdirSync(join(ROOT, 'www')).filter((f) => f.endsWith('.js')).map((f) => `www/${f}`)];
+  const modules = (dir) => readdirSync(join(ROOT, dir)).filter((f) => f.endsWith('.js')).map((f) => `${dir}/${f}`);
+  const page = [PAGE, ...b.extraFiles, ...modules('www'), ...modules('www/bench')];
   for (const f of page) {
     mkdirSync(dirname(join(gc, 'extra', f)), { recursive: true });
     copyFileSync(join(ROOT, f), join(gc, 'extra', f));
     bytes += statSync(join(gc, 'extra', f)).size;
   }
   const secs = args.secs || 540;
-  const q = new URLSearchParams(args.query);
+  const q = suiteQuery(b, args.query);
   if (!q.has('profile')) q.set('profile', 'gpu');
   q.set('post', '1');
   if (!q.has('deadline')) q.set('deadline', String(Math.max(60, secs - 150)));
@@ -70,7 +82,7 @@ function stageGpu(b, args) {
   1. run  carry [".gpuchrome/gpuchrome.tar.xz.part-aa", ".gpuchrome/SHA256SUMS", ".gpuchrome/run-on-gpu-bench.sh", ".gpuchrome/serve.py"]
           command: bash .gpuchrome/run-on-gpu-bench.sh stash
   2. run  carry [".gpuchrome/gpuchrome.tar.xz.part-ab", ".gpuchrome/SHA256SUMS", ".gpuchrome/run-on-gpu-bench.sh", ".gpuchrome/serve.py", ".gpuchrome/extra"]
-          command: bash .gpuchrome/run-on-gpu-bench.sh run "${b.page}?${q}" ${secs}
+          command: bash .gpuchrome/run-on-gpu-bench.sh run "${PAGE}?${q}" ${secs}
   and post-process what comes back:  node scripts/${b.name}.mjs --from-json <files_at>/result.json`);
 }
 
@@ -81,13 +93,13 @@ async function runLocal(b, args) {
   const t0 = Date.now();
   const server = await startServer();
   const chromiumArgs = [...new Set([...CHROMIUM_ARGS, ...WEBGPU_ARGS])];
-  const query = new URLSearchParams(args.query);
+  const query = suiteQuery(b, args.query);
   query.set('run', '1');
   if (!query.has('browserFlags')) query.set('browserFlags', WEBGPU_ARGS.join(','));
   let browser;
   try {
     browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true, args: chromiumArgs });
-    const url = `${server.origin}/${b.page}?${query}`;
+    const url = `${server.origin}/${PAGE}?${query}`;
     console.log(`${b.name}: ${url}  (Chromium ${browser.version()})`);
     const page = await openPage(browser, url);
     page.on('crash', () => console.log(`${b.name}: the page crashed`));
@@ -132,8 +144,8 @@ async function main(b) {
 /**
  * Runs a bench page's command line (`--query`, `--label`, `--from-json`, `--stage-gpu`, …,
  * documented in each script's header): `b` names the script (`name`, `script` = its
- * import.meta.url for --help), its page, files the page needs besides www/*.js, the
- * default timeout, how to read the page's parameters, how to render its result, and
+ * import.meta.url for --help), its suite of the bench page (www/bench/index.html), files the
+ * page needs besides its modules, the default timeout, how to read the page's parameters, how to render its result, and
  * whether a result measured anything.
  */
 export function runPageBench(b) {

@@ -2,10 +2,10 @@
 // (no npm, no build) must be sent: used by `scripts/bench.mjs --stage-gpu`.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { PEER_FILES, PEER_SCRIPTS } from '../../www/bench-params.js';
+import { PEER_FILES, PEER_SCRIPTS } from '../../www/bench/systems-params.js';
 import { ROOT } from './write-results.mjs';
 
-/** The peers' scripts (the page loads them on a run; bench.html names none since it
+/** The peers' scripts (the page loads them on a run; www/bench/index.html names none since it
  *  shows stored results without them: TF.js core, WebGL, WebGPU and WASM backends, gpu.js),
  *  the package.json files it reads versions from, the TF.js .wasm files, www/pkg/. */
 export function untrackedPageFiles() {

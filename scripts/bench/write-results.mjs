@@ -4,14 +4,14 @@
 //   <YYYY-MM-DD>-<label>.md     the markdown report (also printed)
 //   <YYYY-MM-DD>-<label>.svg    the log-log plot
 //   latest.json                 { label: stem } of the newest result per label, so that
-//                               www/bench.html?show=<label> finds it without a copy
+//                               www/bench/index.html?show=<label> finds it without a copy
 // Used by scripts/bench.mjs (after a local run) and scripts/bench-from-json.mjs (a
 // result.json fetched back from the GPU machine).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deriveLabel, markdownReport, resultDay } from '../../www/bench-report.js';
-import { renderPlot } from '../../www/bench-plot.js';
+import { deriveLabel, markdownReport, resultDay } from '../../www/bench/systems-report.js';
+import { renderPlot } from '../../www/bench/systems-plot.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const RESULTS = join(ROOT, 'bench', 'results');
@@ -33,7 +33,7 @@ function latestIndex(outDir, label, stem) {
 }
 
 /** Writes the files; returns { markdown, files: [paths] }. `report` and `plot` render
- *  another bench's result (the block-sparse bench's: www/bench-blocks-report.js). */
+ *  another bench's result (the block-sparse bench's: www/bench/blocks-report.js). */
 export function writeResults(result, { outDir = RESULTS, tag = null, quiet = false, report = markdownReport, plot = renderPlot } = {}) {
   mkdirSync(outDir, { recursive: true });
   const label = labelOf(result, tag);

@@ -4,9 +4,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { DEFAULT_SIZES, DEFAULT_SKIP, PEER_FILES, PEER_SCRIPTS, readParams } from '../../www/bench-params.js';
-import { markdownReport } from '../../www/bench-report.js';
-import { renderPlot } from '../../www/bench-plot.js';
+import { DEFAULT_SIZES, DEFAULT_SKIP, PEER_FILES, PEER_SCRIPTS, readParams } from '../../www/bench/systems-params.js';
+import { markdownReport } from '../../www/bench/systems-report.js';
+import { renderPlot } from '../../www/bench/systems-plot.js';
 import { gpuQuery, withDeveloperFeatures } from '../../scripts/bench/gpu-script.mjs';
 import { untrackedPageFiles } from '../../scripts/bench/page-files.mjs';
 import { RESULTS, ROOT, writeResults } from '../../scripts/bench/write-results.mjs';

@@ -311,7 +311,7 @@ test('tables with cells spanning rows and columns copy as a grid, and lines show
 });
 
 test('the benchmark plot saves as SVG and PNG', async () => {
-  const page = await openPage(browser, `${server.origin}/www/bench.html?show=swiftshader`);
+  const page = await openPage(browser, `${server.origin}/www/bench/index.html?suite=systems&show=swiftshader`);
   await page.waitForSelector('#plot svg');
   const fig = page.locator('#plot svg').first();
   const size = await fig.evaluate((s) => { const r = s.getBoundingClientRect(); return [Math.round(r.width * 2), Math.round(r.height * 2)]; });
@@ -463,7 +463,7 @@ test('a slide (embed=1) runs its result panel only: the hidden panels do not run
   }));
   assert.deepEqual(parts, { steps: 'idle', mesh: 'idle', devices: 'idle' });
   // Nor does the hidden PageRank panel fetch its graph (1.4 MB) for later.
-  assert.ok(fetched.includes('/www/app.js'), fetched.join(' '));
+  assert.ok(fetched.includes('/www/app/main.js'), fetched.join(' '));
   assert.deepEqual(fetched.filter((p) => p.includes('wordnet')), []);
   // The address keeps them, so the same link without embed=1 shows them.
   assert.equal(new URL(page.url()).searchParams.get('luN'), '3');

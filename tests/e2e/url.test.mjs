@@ -179,7 +179,7 @@ test('a field of the form that does not parse stops the run and is marked', asyn
 });
 
 test('the bench page shows a stored result without loading the peers', async () => {
-  const page = await openPage(browser, `${server.origin}/www/bench.html?show=swiftshader`);
+  const page = await openPage(browser, `${server.origin}/www/bench/index.html?suite=systems&show=swiftshader`);
   const requested = [];
   page.on('request', (req) => requested.push(new URL(req.url()).pathname));
   assert.equal(await waitForStatus(page, 30_000), 'done', await page.textContent('#status'));
@@ -195,7 +195,7 @@ test('the bench page shows a stored result without loading the peers', async () 
 });
 
 test('the bench page refuses parameters that do not parse instead of running the defaults', async () => {
-  const page = await openPage(browser, `${server.origin}/www/bench.html?sizes=64;128&repeats=3&modes=single,chian`);
+  const page = await openPage(browser, `${server.origin}/www/bench/index.html?suite=systems&sizes=64;128&repeats=3&modes=single,chian`);
   assert.equal(await waitForStatus(page, 30_000), 'error', await page.textContent('#status'));
   const status = await page.textContent('#status');
   assert.match(status, /^Not started: sizes: "64;128" is not a whole number/);
@@ -207,7 +207,7 @@ test('the bench page refuses parameters that do not parse instead of running the
 });
 
 test('the bench page says which peer did not load (gpu.js is not Chromium\'s WebGPU GPU)', async () => {
-  const page = await openPage(browser, `${server.origin}/www/bench.html?sizes=16&modes=single&systems=gpujs,gpgpu:naive,tfjs-webgl&skip=async`, undefined, {
+  const page = await openPage(browser, `${server.origin}/www/bench/index.html?suite=systems&sizes=16&modes=single&systems=gpujs,gpgpu:naive,tfjs-webgl&skip=async`, undefined, {
     setup: (context) => context.route('**/node_modules/**', (route) => route.abort()),
   });
   assert.equal(await waitForStatus(page, 60_000), 'done', await page.textContent('#status'));
@@ -223,7 +223,7 @@ test('the bench page says which peer did not load (gpu.js is not Chromium\'s Web
 });
 
 test('the bench checks chain results against float64 rows of M^16', async () => {
-  const page = await openPage(browser, `${server.origin}/www/bench.html?sizes=16,40&modes=chain&systems=gpgpu:packed,gpgpu:blocked8,js-f64&skip=async&sampleRows=8`);
+  const page = await openPage(browser, `${server.origin}/www/bench/index.html?suite=systems&sizes=16,40&modes=chain&systems=gpgpu:packed,gpgpu:blocked8,js-f64&skip=async&sampleRows=8`);
   assert.equal(await waitForStatus(page, 60_000), 'done', await page.textContent('#status'));
   const { records, references } = await page.evaluate(() => window.benchResult);
   assert.deepEqual(references.map((r) => [r.n, r.mode, r.method]), [[16, 'chain', '8 seeded random rows of M^16'], [40, 'chain', '8 seeded random rows of M^16']]);

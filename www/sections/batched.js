@@ -8,7 +8,7 @@
 //   3. batched SVD by one-sided Jacobi (batched-svd.js).
 // One at a time (a shared partLock): a part pressed while another runs waits for it.
 // Their controls live in the address (config.js SECTION_PARAMS: ransac*, prod*,
-// svd*): a link shows the same run. app.js mounts this on its own panel, #batched.
+// svd*): a link shows the same run. www/app/sections.js mounts this on its own panel, #batched.
 import { el } from '../ui/format.js';
 import { ransacPart } from './batched-ransac.js';
 import { productsPart } from './batched-products.js';

@@ -21,10 +21,10 @@
 //   2. import it below and add it to SECTIONS.
 //
 // (www/sections/compute.js, "Fragment shader or compute shader", and partitioned.js,
-// "Partitioned matrices", have the same shape but are no applications: app.js mounts
+// "Partitioned matrices", have the same shape but are no applications: www/app/ mounts
 // them on panels of their own, #compute and #partitioned.)
 //
-// `ctx` (see www/app.js, sectionContext()) gives:
+// `ctx` (see www/app/sections.js, sectionContext()) gives:
 //   gpu          the page's Gpgpu instance, of the backend the demo runs on (WebGL2 or
 //                WebGPU; read it when a run starts: it changes with the backend)
 //   backends     www/backends.js: backends.get('webgl' | 'webgpu' | 'auto') → Promise<Gpgpu>

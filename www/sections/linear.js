@@ -5,7 +5,7 @@
 //      (gpu.inverseAsync, x = X·b) and Jacobi (gpu.jacobiAsync) side by side on the
 //      same matrix: residuals, passes, times.
 // Their fields live in the address (config.js SECTION_PARAMS: lu*, cmp*): a link
-// shows the same run. app.js mounts this on #linear-body. Each part marks its
+// shows the same run. www/app/sections.js mounts this on #linear-body. Each part marks its
 // element's data-status (idle | running | done | error) and leaves its last run in
 // window.__linear[part] for the page tests.
 import { count, el, int, sci } from '../ui/format.js';

@@ -5,7 +5,7 @@
 //   2. block-sparse products, the CUDA report's format (partitioned-sparse.js);
 //   3. Fox's and Cannon's algorithms on a q×q mesh, step by step (partitioned-mesh.js).
 // The controls of parts 2 and 3 live in the address (config.js SECTION_PARAMS): a
-// link shows the same run. app.js mounts this on its own panel, #partitioned.
+// link shows the same run. www/app/sections.js mounts this on its own panel, #partitioned.
 import { el } from '../ui/format.js';
 import { backendName, disableWhileBusy, nextFrame, devName } from './common.js';
 import { partStatus, partitionedGrid, publishPart } from './partitioned-ui.js';

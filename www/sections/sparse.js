@@ -2,7 +2,7 @@
 // compressed sparse row form derived from a 5×5 example, Jacobi on a tridiagonal system
 // far too large to store dense, and PageRank by the power method on the GPU over
 // WordNet's synset graph (www/data/, 117,659 nodes), checked against float64 PageRank
-// computed here on the CPU. app.js mounts this on #sparse-body.
+// computed here on the CPU. www/app/sections.js mounts this on #sparse-body.
 // The PageRank part marks its element's data-status idle | running | done | error, as
 // every other part of the page does.
 import { el, int, ms, num, sci } from '../ui/format.js';

@@ -1,0 +1,114 @@
+// What a run of the demo reports once it has numbers: its totals (times, GFLOP/s), the
+// summary table ("GPU against JavaScript"), the precision panel, and the machine-readable
+// record that is published for the report script and the page tests (status.js publish()).
+import { $, page } from './state.js';
+import { INPUT_KINDS, describeInput } from '../inputs.js';
+import { toQuery } from '../config.js';
+import { productFlops } from '../chain.js';
+import { deviceName } from '../ui/device.js';
+import * as format from '../ui/format.js';
+import { clockMs, el, gflops, ms, rate, sci } from '../ui/format.js';
+import { renderPrecision } from '../ui/precision.js';
+
+/** How the result comes back to JavaScript on `backend`, in the page's words. */
+export function readbackKind(backend) {
+  return { webgpu: 'readback (copy, mapAsync)', cpu: 'copy out of wasm memory' }[backend] ?? 'readPixels';
+}
+
+/** The precision panel (www/ui/precision.js) of run `s` as it stands. */
+export function showPrecision(s) {
+  const c = s.config;
+  renderPrecision($('precision'), {
+    n: c.n,
+    dev: s.dev,
+    input: c.input,
+    integerInput: !!INPUT_KINDS[c.input]?.integer && (c.op !== 'multiply' || !!INPUT_KINDS[c.bInput]?.integer),
+    inputStats: s.inputStats,
+    passes: s.passes,
+    passCount: s.passCount,
+    metrics: s.metrics || null,
+    // Until the result is read back the table shows the latest pass, not the final result.
+    latest: s.gpuFinished || !s.passes.length ? null : {
+      ...s.passes[s.passes.length - 1], compared: s.keepPasses,
+    },
+    refState: s.refState === 'waiting' ? 'running' : s.refState,
+    resultStats: s.resultStats || (s.passes.length ? s.passes[s.passes.length - 1].stats : s.inputStats),
+  });
+}
+
+/** Totals of run `s`: GPU time (timer where it has one), wall times, JS time, GFLOP/s. */
+export function totals(s) {
+  const flops = productFlops(s.n) * s.passCount;
+  const allTimed = s.timed && s.passes.length > 0 && s.passes.every((p) => p.gpuMs !== null);
+  const wallSum = s.passes.reduce((sum, p) => sum + p.wallMs, 0);
+  const gpuMs = allTimed ? s.passes.reduce((sum, p) => sum + p.gpuMs, 0) : wallSum;
+  return {
+    flops,
+    gpuMs,
+    gpuTimeKind: allTimed
+      ? (s.backend === 'webgpu' ? 'GPU timestamp queries (timestamp-query) around each compute pass, sum of passes' : 'GPU timer query (EXT_disjoint_timer_query_webgl2), sum of passes')
+      : s.backend === 'cpu' ? 'CPU: wall time around each pass (step, then whenDone running it on the Web Workers), sum of passes'
+        : 'wall time around a synchronisation, sum of passes',
+    gpuWallMs: s.uploadMs + wallSum + s.readbackMs,
+    gpuGflops: gflops(flops, gpuMs),
+    jsMs: s.refMs ?? null,
+    jsGflops: s.refMs ? gflops(flops, s.refMs) : null,
+  };
+}
+
+/** The summary table of finished run `s`: what ran, its times and its errors. */
+export function showSummary(s) {
+  const c = s.config;
+  const t = totals(s);
+  const m = s.metrics;
+  // With NaN/±Inf on one side only, the errors cover the entries finite on both.
+  const over = m && m.nonfiniteMismatch ? ` (over the ${format.int(m.compared)} entries finite on both sides)` : '';
+  const rows = [
+    ['operation', `${s.opText}; M is ${describeInput(c.input, c.seed, c.prob)}${c.op === 'multiply' ? `; B is ${describeInput(c.bInput, c.bSeed, c.bProb)}` : ''}`],
+    ['kernel', `${s.kernel}${c.kernel === 'auto' ? ' (auto)' : ''}, ${s.passCount} pass${s.passCount === 1 ? '' : 'es'}`],
+    ['backend', `${{ webgpu: 'WebGPU: compute shaders', cpu: 'CPU: a SIMD128 kernel in Web Workers (no GPU)' }[s.backend] ?? 'WebGL2: fragment shaders'}${c.backend === 'auto' ? ' (auto)' : ''}`],
+    ['renderer', deviceName(page.info)],
+    ['GPU time', s.passCount ? `${ms(t.gpuMs)} (${t.gpuTimeKind})` : '— (no pass)'],
+    ['GPU wall time', `${ms(t.gpuWallMs)} (upload ${ms(s.uploadMs)} + passes + ${readbackKind(s.backend)} ${ms(s.readbackMs)}; ${s.backend === 'cpu' ? 'starting the workers' : 'compiling the shader'} took ${ms(s.compileMs)} before)`],
+    ['JS float64 time', t.jsMs !== null ? `${clockMs(t.jsMs)} (Web Worker, i-k-j loop)` : s.refState === 'off' ? 'not run (reference off)' : '—'],
+    ['GFLOP/s', s.passCount ? `${s.dev} ${rate(t.gpuGflops)} · JS ${rate(t.jsGflops)} (2n³ per pass)` : '—'],
+    ['max abs error', m ? sci(m.maxAbs) + over : '—'],
+    ['max relative error', m ? sci(m.maxRel) + over : '—'],
+    ['relative Frobenius error', m ? sci(m.relFrobenius) + over : '—'],
+    ['correctly rounded entries', m ? `${format.int(m.exact)} of ${format.int(m.total)} equal the double rounded to float32` : '—'],
+  ];
+  if (m && m.nonfiniteMismatch) rows.push(['NaN/Inf mismatches', `${format.int(m.nonfiniteMismatch)} entries are NaN or ±Inf on one side only (the errors above cover the entries finite on both sides)`]);
+  const table = $('summary');
+  // Rows keep their keys (data-key); their labels name what computed: GPU or CPU.
+  const label = (k) => k.replace(/^GPU /, `${s.dev} `);
+  table.tBodies[0].replaceChildren(...rows.map(([k, v]) => el('tr', { 'data-key': k }, el('th', { scope: 'row' }, label(k)), el('td', {}, v))));
+  table.caption.textContent = `${s.dev} against JavaScript`;
+  table.hidden = false;
+}
+
+/** The machine-readable record of run `s`. */
+export function record(s, status, error = null) {
+  const t = s.passes.length || s.result ? totals(s) : null;
+  return {
+    status,
+    config: s.config,
+    query: toQuery(s.config),
+    notes: page.notes || [],
+    backend: s.backend ?? page.gpu?.backend ?? null,
+    renderer: page.info ? deviceName(page.info) : null,
+    kernel: s.kernel ?? null,
+    n: s.n,
+    passCount: s.passCount ?? null,
+    passesDone: s.passes.length,
+    passes: s.passes.map((p) => ({ label: p.label, gpuMs: p.gpuMs, wallMs: p.wallMs, maxAbs: p.stats.maxAbs, nan: p.stats.nan, inf: p.stats.inf, relFrobenius: p.relFrobenius ?? null })),
+    timerQuery: !!page.info?.timerQuery,
+    compileMs: s.compileMs ?? null,
+    uploadMs: s.uploadMs ?? null,
+    readbackMs: s.readbackMs ?? null,
+    totals: t,
+    reference: s.refState,
+    metrics: s.metrics || null,
+    warnings: [...document.querySelectorAll('#precision .warnings li')].map((li) => ({ kind: li.dataset.kind, level: li.className, text: li.textContent })),
+    error,
+  };
+}
