@@ -212,3 +212,16 @@ test('counts of one are said in the singular: n = 1 is "1 of 1 entry", not "1 en
   // ("rows + 1 entries", a formula in the sparse section, is not a count of one)
   assert.doesNotMatch(await page.textContent('body'), /(?<!\+ )\b1 entries\b/);
 });
+
+test('hovering an entry of the error heatmap that could not be compared says why, without a page error', async () => {
+  // (i·1000 + j)^20 overflows float32: every entry is +Infinity on the GPU, finite in double.
+  const page = await openPage(browser, `${server.origin}/index.html?n=4&input=pattern&op=power&p=20`);
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  const canvas = page.locator('#heatmaps figure:nth-child(3) canvas');
+  const box = await canvas.boundingBox();
+  await page.mouse.move(box.x + box.width * (1.5 / 4), box.y + box.height * (2.5 / 4));
+  const readout = await page.textContent('#heatmaps figure:nth-child(3) .hm-readout');
+  assert.match(readout, /^\(2, 1\): GPU .* · double .* · \S/, readout);
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});

@@ -390,7 +390,7 @@ export class Session {
     // Measured from the double rounded to float32: the best answer float32 can hold
     // shows pale (0), so dark means the GPU did worse than float32 rounding forces.
     const diff = new Float32Array(n * n);
-    let max = 0, unmeasured = 0;
+    let max = 0, uncompared = 0;
     for (let i = 0; i < diff.length; i++) {
       const g = this.result[i], x = this.ref[i], best = Math.fround(x);
       // NaN where there is no error to measure: one side NaN/±Inf, float32 overflowed
@@ -398,12 +398,12 @@ export class Session {
       const d = Number.isFinite(g) && Number.isFinite(best) ? Math.abs(g - best) / scale : NaN;
       diff[i] = d;
       if (d > max) max = d;
-      if (Number.isNaN(d)) unmeasured++;
+      if (Number.isNaN(d)) uncompared++;
     }
     const range = max > 0 ? max : 1e-30;
     const canvas = views.diff.prepare(n, n);
     const drawn = await page.gpu.drawHeatmapAsync(n, n, diff, canvas, { range, sequential: true });
-    views.diff.drawn(drawn, max, { nan: unmeasured, inf: 0, compared: n * n - unmeasured });
+    views.diff.drawn(drawn, max, { nan: uncompared, inf: 0, compared: n * n - uncompared });
     views.diff.setTitle(`Error: |${this.dev} − double rounded to float32| / ${format.magnitude(scale)}`);
     views.diff.setValues((i, j) => {
       const g = this.result[i * n + j], x = this.ref[i * n + j], d = diff[i * n + j];
