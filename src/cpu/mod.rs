@@ -10,7 +10,6 @@
 //! element-wise passes (powers, repeated squaring, semirings, runs, applications)
 //! works on the CPU.
 
-pub mod heatmap;
 pub use gpgpu_matrix_plan::cpu::{kernel, passes};
 
 use std::cell::{Cell, RefCell};
@@ -19,9 +18,8 @@ use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 
-use crate::common::Stats;
 use crate::error::{GpgpuError, Result};
-use crate::plan::semiring::{Semiring, NO_EDGE};
+use crate::plan::semiring::Semiring;
 use crate::plan::shape::Shape;
 use kernel::Dims;
 
@@ -381,12 +379,6 @@ impl CpuEngine {
         self.read_with(m, move |data| to_js(data, semiring))
     }
 
-    /// Statistics of `m` (see [`stats`]), computed when the queue has run, from the
-    /// matrix itself (no copy).
-    pub fn stats(&mut self, m: &CpuMatrix, no_edge: bool) -> CpuRead<Stats> {
-        self.read_with(m, move |data| stats(data, no_edge))
-    }
-
     /// `f` of `m`'s data as it is at this point of the queue (see [`Self::read`]),
     /// computed on the matrix in place when the queue runs.
     pub fn read_with<T: 'static>(
@@ -477,35 +469,6 @@ impl<T> CpuRead<T> {
                     .into(),
             })
     }
-}
-
-/// Statistics as the GPU reductions compute them (finite entries only). `no_edge`: a
-/// min-plus matrix, whose entries ≥ NO_EDGE / 2 mean "no edge" and read back as
-/// +Infinity, so they count with the infinities.
-pub fn stats(data: &[f32], no_edge: bool) -> Stats {
-    let mut s = Stats {
-        max_abs: 0.0,
-        nan: 0.0,
-        inf: 0.0,
-        sum_abs: 0.0,
-        sum_sq: 0.0,
-        min: f32::MAX,
-        max: -f32::MAX,
-    };
-    for &v in data {
-        if v.is_nan() {
-            s.nan += 1.0;
-        } else if v.is_infinite() || (no_edge && v >= 0.5 * NO_EDGE) {
-            s.inf += 1.0;
-        } else {
-            s.max_abs = s.max_abs.max(v.abs());
-            s.sum_abs += v.abs();
-            s.sum_sq += v * v;
-            s.min = s.min.min(v);
-            s.max = s.max.max(v);
-        }
-    }
-    s.finished()
 }
 
 /// Runs the queue on this thread. While an async flush awaits its workers, that
@@ -796,16 +759,5 @@ mod tests {
         assert_eq!(workers_for(dims(64), 16), 4);
         assert_eq!(workers_for(dims(1), 16), 1);
         assert_eq!(workers_for(dims(2048), 1), 1);
-    }
-
-    #[test]
-    fn min_plus_stats_count_no_edge_with_the_infinities() {
-        let d = [0.0, 2.5, NO_EDGE, 0.6 * NO_EDGE, f32::INFINITY, -1.0];
-        let s = stats(&d, true);
-        assert_eq!((s.inf, s.max_abs, s.min, s.max), (3.0, 2.5, -1.0, 2.5));
-        assert_eq!((s.sum_abs, s.sum_sq), (3.5, 7.25));
-        // Ordinary data: 1e30 is finite.
-        let s = stats(&d, false);
-        assert_eq!((s.inf, s.max_abs, s.max), (1.0, NO_EDGE, NO_EDGE));
     }
 }

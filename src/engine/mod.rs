@@ -17,16 +17,10 @@ pub mod webgpu;
 
 use js_sys::Float32Array;
 
-use crate::gl::context::Canvas;
-
-use crate::common::style::mapping;
-use crate::common::{Drawn, Stats, Style};
-use crate::cpu::{self, CpuEngine, CpuMatrix, CpuRead};
+use crate::cpu::{CpuEngine, CpuMatrix, CpuRead};
 use crate::error::{GpgpuError, Result};
 use crate::gl::objects::Query;
 use crate::kernels::webgl::choose as choose_webgl;
-use crate::kernels::webgl::heatmap;
-use crate::kernels::webgl::reduce;
 use crate::kernels::{Backend, Kernel};
 use crate::plan::layout::Layout;
 use crate::plan::semiring::Semiring;
@@ -484,94 +478,6 @@ impl Engine {
         }
     }
 
-    /// Statistics of `m` by GPU reduction (WebGL: `factor`-fold passes, read at once;
-    /// WebGPU: two passes, read when mapped). On a min-plus matrix, entries ≥
-    /// NO_EDGE / 2 count as +Infinity, which is what they read back as.
-    pub fn stats_with(
-        &mut self,
-        m: &Matrix,
-        factor: usize,
-        semiring: Semiring,
-    ) -> Result<PendingStats> {
-        let no_edge = semiring == Semiring::MinPlus;
-        match (self, m) {
-            (Engine::WebGl(e), Matrix::Gl(m)) => reduce::stats_with(e, m, factor, no_edge)
-                .map(|s| PendingStats(StatsState::Ready(s))),
-            (Engine::WebGpu(e), Matrix::Gpu(m)) => {
-                Ok(PendingStats(StatsState::Gpu(e.stats(m, no_edge)?)))
-            }
-            (Engine::Cpu(e), Matrix::Cpu(m)) => {
-                Ok(PendingStats(StatsState::Cpu(e.stats(m, no_edge))))
-            }
-            _ => Err(foreign()),
-        }
-    }
-
-    /// Statistics of `m` in few passes.
-    pub fn stats(&mut self, m: &Matrix) -> Result<PendingStats> {
-        self.stats_with(m, reduce::FACTOR, Semiring::Ordinary)
-    }
-
-    /// Statistics of `m`, a matrix of `semiring`'s values, in few passes.
-    pub fn stats_in(&mut self, m: &Matrix, semiring: Semiring) -> Result<PendingStats> {
-        self.stats_with(m, reduce::FACTOR, semiring)
-    }
-
-    /// Draws `m` as a heatmap on `canvas` (its size), from GPU memory: WebGL draws on
-    /// its own canvas and copies that over; WebGPU colours the pixels in a compute
-    /// pass and puts only them on the canvas when they arrive. `range` None: the
-    /// matrix's largest |finite value|. `range` and `style.log_floor`, when given, must
-    /// be finite numbers > 0 ([`Style::check`]).
-    pub fn heatmap(
-        &mut self,
-        m: &Matrix,
-        canvas: &Canvas,
-        range: Option<f32>,
-        style: Style,
-    ) -> Result<PendingDraw> {
-        style.check(range)?;
-        let (w, h) = heatmap_size(canvas)?;
-        check_heatmap_pixels(Some(self), w, h)?;
-        match (self, m) {
-            (Engine::WebGl(e), Matrix::Gl(m)) => {
-                let range = match range {
-                    Some(r) => r,
-                    None => reduce::stats_with(e, m, reduce::FACTOR, style.no_edge)?.max_abs,
-                };
-                let drawn = heatmap::draw(e, m, w, h, Style { range, ..style })?;
-                heatmap::present(e, canvas)?;
-                Ok(PendingDraw(DrawState::Ready(drawn)))
-            }
-            (Engine::WebGpu(e), Matrix::Gpu(m)) => {
-                let drawn = mapping(m.shape.rows, m.shape.cols, w, h);
-                let context = crate::kernels::context_2d(canvas)?;
-                let read = e.heatmap(m, (w, h), drawn.stride, range, style)?;
-                Ok(PendingDraw(DrawState::Gpu {
-                    read,
-                    context,
-                    size: (w, h),
-                    drawn,
-                }))
-            }
-            (Engine::Cpu(e), Matrix::Cpu(m)) => {
-                let drawn = mapping(m.shape.rows, m.shape.cols, w, h);
-                let context = crate::kernels::context_2d(canvas)?;
-                // Coloured from the matrix itself when the queue reaches it: no copy.
-                let (shape, stride) = (m.shape, drawn.stride);
-                let pixels = e.read_with(m, move |m| {
-                    cpu::heatmap::pixels(shape, m, (w, h), stride, range, style)
-                });
-                Ok(PendingDraw(DrawState::Cpu {
-                    pixels,
-                    context,
-                    size: (w, h),
-                    drawn,
-                }))
-            }
-            _ => Err(foreign()),
-        }
-    }
-
     /// Blocks until the GPU has finished the work issued so far: WebGL only.
     pub fn sync(&mut self, m: &Matrix, call: &'static str, instead: &'static str) -> Result<()> {
         match (self, m) {
@@ -689,7 +595,10 @@ impl Engine {
                 e.product_source(kernel, semiring, n)
             }
             Engine::Cpu(_) => Kernel::Simd.source().into(),
-            _ => crate::kernels::webgl::ProgramKey::product(kernel, semiring).fragment_source(),
+            _ => {
+                let program = crate::kernels::webgl::ProductProgram { kernel, semiring };
+                crate::engine::program::FragmentProgram::fragment_source(&program)
+            }
         }
     }
 
@@ -818,132 +727,6 @@ impl PendingRead {
     }
 }
 
-enum StatsState {
-    Ready(Stats),
-    Gpu(GpuRead),
-    Cpu(CpuRead<Stats>),
-}
-
-/// Statistics on their way.
-pub struct PendingStats(StatsState);
-
-impl PendingStats {
-    pub async fn wait(self) -> Result<Stats> {
-        match self.0 {
-            StatsState::Ready(s) => Ok(s),
-            StatsState::Gpu(read) => Ok(Stats::from_record(&read.wait_f32().await?)),
-            StatsState::Cpu(read) => read.wait().await,
-        }
-    }
-
-    /// The statistics if they are already here (WebGL), for blocking callers.
-    pub fn now(self, call: &'static str, instead: &'static str) -> Result<Stats> {
-        match self.0 {
-            StatsState::Ready(s) => Ok(s),
-            StatsState::Gpu(_) => Err(GpgpuError::NeedsAsync { call, instead }),
-            StatsState::Cpu(read) => crate::common::now(read.wait(), call, instead),
-        }
-    }
-}
-
-enum DrawState {
-    Ready(Drawn),
-    Gpu {
-        read: GpuRead,
-        context: web_sys::CanvasRenderingContext2d,
-        size: (usize, usize),
-        drawn: Drawn,
-    },
-    /// Coloured on this thread once the queue has run (see [`crate::cpu::heatmap`]).
-    Cpu {
-        pixels: CpuRead<Result<Vec<u8>>>,
-        context: web_sys::CanvasRenderingContext2d,
-        size: (usize, usize),
-        drawn: Drawn,
-    },
-}
-
-/// A heatmap on its way to the canvas.
-pub struct PendingDraw(DrawState);
-
-/// The canvas's size in pixels. A canvas sized from a hidden element (0 on a side)
-/// is refused alike on every backend.
-fn heatmap_size(canvas: &Canvas) -> Result<(usize, usize)> {
-    let (w, h) = canvas.size();
-    let (w, h) = (w as usize, h as usize);
-    if w == 0 || h == 0 {
-        return Err(GpgpuError::BadArgument {
-            name: "canvas".into(),
-            detail: format!(
-                "is {w}x{h} pixels: a heatmap needs a canvas at least 1x1 (set its \
-                 width and height before drawing)"
-            ),
-        });
-    }
-    Ok((w, h))
-}
-
-/// `data` (row-major, `shape`) as a heatmap on `canvas`, coloured on this thread with
-/// the CPU backend's colouring (the shaders' colour map and blocks), whatever the
-/// backend. For an array with a side past what the device takes as a matrix: the
-/// picture needs only the canvas's pixels, and a 1 x 100,000 array was refused on
-/// WebGL (textures of 8192 or 16384 a side) and on the CPU (16384) though WebGPU
-/// drew it.
-pub fn heatmap_here(
-    shape: Shape,
-    data: &[f32],
-    canvas: &Canvas,
-    range: Option<f32>,
-    style: Style,
-) -> Result<PendingDraw> {
-    style.check(range)?;
-    let (w, h) = heatmap_size(canvas)?;
-    check_heatmap_pixels(None, w, h)?;
-    let drawn = mapping(shape.rows, shape.cols, w, h);
-    let context = crate::kernels::context_2d(canvas)?;
-    let pixels = cpu::heatmap::pixels(shape, data, (w, h), drawn.stride, range, style)?;
-    crate::kernels::webgpu::heatmap::put_pixels(&context, &pixels, (w, h))?;
-    Ok(PendingDraw(DrawState::Ready(drawn)))
-}
-
-impl PendingDraw {
-    /// How entries map to pixels (known before the picture arrives).
-    pub fn drawn(&self) -> Drawn {
-        match &self.0 {
-            DrawState::Ready(d) => *d,
-            DrawState::Gpu { drawn, .. } | DrawState::Cpu { drawn, .. } => *drawn,
-        }
-    }
-
-    /// Resolves once the picture is on the canvas.
-    pub async fn wait(self) -> Result<Drawn> {
-        match self.0 {
-            DrawState::Ready(d) => Ok(d),
-            DrawState::Gpu {
-                read,
-                context,
-                size,
-                drawn,
-            } => {
-                // Straight from JavaScript's array: no copy through wasm memory.
-                let pixels = read.wait_bytes().await?;
-                crate::kernels::webgpu::heatmap::put_js_pixels(&context, &pixels, size)?;
-                Ok(drawn)
-            }
-            DrawState::Cpu {
-                pixels,
-                context,
-                size,
-                drawn,
-            } => {
-                let pixels = pixels.wait().await??;
-                crate::kernels::webgpu::heatmap::put_pixels(&context, &pixels, size)?;
-                Ok(drawn)
-            }
-        }
-    }
-}
-
 /// The GPU finishing its queued work.
 pub enum Idle {
     Gl(crate::gl::Gl),
@@ -969,46 +752,6 @@ impl Idle {
             Idle::Cpu(queue) => queue.wait().await,
         }
     }
-}
-
-/// The most pixels a heatmap draws: 2^28 (16384 x 16384, 1 GiB of RGBA), about the
-/// largest canvas a browser gives, and on WebGPU what one buffer of its pixels may
-/// hold. A canvas past it was drawn on with width × height × 4 computed in a wasm32
-/// usize: 40000 x 40000 wrapped to a 2105032704-byte picture (WEBGPU_ERROR "a bug or
-/// a driver limitation"), and the CPU's Vec of it panicked ("capacity overflow"), after
-/// which every call of the library failed.
-pub const MAX_HEATMAP_PIXELS: f64 = (1u64 << 28) as f64;
-
-/// `engine`: the device that draws (None: coloured here, on this thread).
-fn check_heatmap_pixels(engine: Option<&Engine>, w: usize, h: usize) -> Result<()> {
-    let pixels = w as f64 * h as f64;
-    let (limit, limit_name) = match engine {
-        Some(Engine::WebGpu(e))
-            if e.info().limits.max_matrix_bytes() / 4.0 < MAX_HEATMAP_PIXELS =>
-        {
-            (
-                (e.info().limits.max_matrix_bytes() / 4.0).floor(),
-                "what one buffer of this WebGPU device holds (info().maxMatrixBytes / 4)",
-            )
-        }
-        _ => (
-            MAX_HEATMAP_PIXELS,
-            "the pixels a heatmap draws (2^28, 1 GiB of RGBA: about the largest canvas a \
-             browser gives)",
-        ),
-    };
-    if pixels > limit {
-        return Err(GpgpuError::DeviceLimit {
-            what: format!("a heatmap on a {w}x{h} canvas"),
-            needed: pixels,
-            unit: "pixels",
-            limit_name,
-            limit,
-            hint: "Draw on a smaller canvas: the heatmap averages blocks of entries down to \
-                   its pixels anyway.",
-        });
-    }
-    Ok(())
 }
 
 #[cfg(test)]

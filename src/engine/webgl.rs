@@ -368,6 +368,13 @@ impl GlEngine {
     }
 }
 
+/// Points the sampler array `name[0..planes]` at `m`'s planes, from texture unit `first`.
+pub fn bind_matrix(program: &Program, name: &str, m: &GlMatrix, first: u32) {
+    for (p, t) in m.target.textures().iter().enumerate() {
+        program.set_texture(&format!("{name}[{p}]"), first + p as u32, t);
+    }
+}
+
 impl Drop for GlEngine {
     fn drop(&mut self) {
         self.gl.release();

@@ -19,11 +19,10 @@ use web_sys::{
     GpuDevice, GpuDeviceLostInfo, GpuPowerPreference, GpuUncapturedErrorEvent,
 };
 
-use super::program::{ComputeProgram, ProgramId};
-use crate::common::Style;
+use super::program::{ComputeProgram, ProgramId, StaticWgsl};
 use crate::error::{GpgpuError, Result};
 use crate::kernels::webgpu::{
-    line_workgroups, product_workgroups, Fit, PipelineKey, RegisterParams, REDUCE_GROUPS,
+    line_workgroups, product_workgroups, Fit, PipelineKey, RegisterParams,
 };
 use crate::kernels::{Backend, Kernel};
 use crate::plan::semiring::Semiring;
@@ -34,6 +33,13 @@ use crate::webgpu::buffer::{allocated_size, check_size, keep_recent, MATRIX, REA
 use crate::webgpu::staging;
 use crate::webgpu::{
     BindGroup, Buffer, ComputePipeline, Gpu, GpuInfo, LiveCounts, StagingPool, Timer,
+};
+
+/// The engine's own program: every entry of a matrix set to one value (poisoning).
+const FILL: StaticWgsl = StaticWgsl {
+    name: "fill",
+    source: || include_str!("../../wgsl/fill.wgsl").into(),
+    uniform_follows_data: false,
 };
 
 /// Free matrix buffers kept for reuse (creating buffers costs on real GPUs).
@@ -868,7 +874,7 @@ impl GpuEngine {
 
     /// Keeps a temporary buffer alive until the recorded commands using it are
     /// submitted.
-    fn keep(&mut self, buffer: Buffer) {
+    pub fn keep(&mut self, buffer: Buffer) {
         if let Some(batch) = self.pending.as_mut() {
             batch.keep.push(buffer);
         }
@@ -879,7 +885,7 @@ impl GpuEngine {
         let max = self.info.limits.max_compute_workgroups_per_dimension as usize;
         let groups = line_workgroups(m.shape.len(), max);
         let words = [m.shape.len() as u32, value.to_bits(), 0, 0];
-        self.dispatch(&PipelineKey::Fill, &[&m.buffer], &words, groups, None)
+        self.dispatch(&FILL, &[&m.buffer], &words, groups, None)
     }
 
     /// Poisons `m` if poisoning is on.
@@ -1181,7 +1187,7 @@ impl GpuEngine {
 
     /// Copies `bytes` of `source` into kept mappable buffers, in parts (`read_parts`),
     /// and asks to map them.
-    fn read_buffer(&mut self, source: &Buffer, bytes: u64) -> Result<GpuRead> {
+    pub fn read_buffer(&mut self, source: &Buffer, bytes: u64) -> Result<GpuRead> {
         let copied_bytes = bytes.div_ceil(4) * 4;
         let (count, part) = read_parts(copied_bytes);
         let mut parts = Vec::with_capacity(count as usize);
@@ -1224,81 +1230,6 @@ impl GpuEngine {
     pub fn read(&mut self, m: &GpuMatrix) -> Result<GpuRead> {
         self.ensure()?;
         self.read_buffer(&m.buffer, m.shape.len() as u64 * 4)
-    }
-
-    /// The two reduction passes over `m`, into a new 8-float record buffer (`no_edge`:
-    /// a min-plus matrix, whose entries ≥ NO_EDGE / 2 count as +Infinity).
-    fn reduce(&mut self, m: &GpuMatrix, no_edge: bool) -> Result<Buffer> {
-        // A software adapter runs a workgroup's invocations as one CPU thread's
-        // loop, and each barrier of the tree costs it a pass over all of them: there
-        // each workgroup folds 64 times as many elements first.
-        let per_group = if self.info.is_software() {
-            256 * 64
-        } else {
-            256
-        };
-        let groups = m.shape.len().div_ceil(per_group).clamp(1, REDUCE_GROUPS);
-        let records = Buffer::new(&self.gpu, groups as u64 * 32, MATRIX, "statistics")?;
-        let last = Buffer::new(&self.gpu, 32, MATRIX, "statistics")?;
-        let first = [m.shape.len() as u32, 1, no_edge as u32, 0];
-        self.dispatch(
-            &PipelineKey::Reduce,
-            &[&m.buffer, &records],
-            &first,
-            (groups, 1),
-            None,
-        )?;
-        let second = [groups as u32, 0, 0, 0];
-        self.dispatch(
-            &PipelineKey::Reduce,
-            &[&records, &last],
-            &second,
-            (1, 1),
-            None,
-        )?;
-        self.keep(records);
-        Ok(last)
-    }
-
-    /// Statistics of `m` by the two-pass reduction; 8 floats come back.
-    pub fn stats(&mut self, m: &GpuMatrix, no_edge: bool) -> Result<GpuRead> {
-        self.ensure()?;
-        let last = self.reduce(m, no_edge)?;
-        self.read_buffer(&last, 32)
-    }
-
-    /// Colours `m` into a width × height RGBA8 picture on the GPU (see
-    /// wgsl/heatmap.wgsl); the pixels come back with `GpuRead::wait_bytes`. With
-    /// `range` None the colour scale spans the largest |finite value|, found by the
-    /// reduction in the same submit.
-    pub fn heatmap(
-        &mut self,
-        m: &GpuMatrix,
-        size: (usize, usize),
-        stride: usize,
-        range: Option<f32>,
-        style: Style,
-    ) -> Result<GpuRead> {
-        self.ensure()?;
-        let (width, height) = size;
-        let bytes = (width * height * 4) as u64;
-        let pixels = Buffer::new(&self.gpu, bytes, MATRIX, "heatmap pixels")?;
-        let stats = match range {
-            None => self.reduce(m, style.no_edge)?,
-            // Bound but unread: the range is in the uniform block.
-            Some(_) => Buffer::new(&self.gpu, 32, MATRIX, "heatmap range")?,
-        };
-        let words = heatmap_words(m.shape, size, stride, range, style);
-        let groups = (width.div_ceil(16), height.div_ceil(16));
-        self.dispatch(
-            &PipelineKey::Heatmap,
-            &[&m.buffer, &pixels, &stats],
-            &words,
-            groups,
-            None,
-        )?;
-        self.keep(stats);
-        self.read_buffer(&pixels, bytes)
     }
 
     /// Resolves once the GPU has finished everything submitted so far.
@@ -1576,34 +1507,6 @@ fn request_replacement(replacement: &Rc<RefCell<Replacement>>, power: Option<Gpu
         .await;
         replacement.borrow_mut().state = Asked::Ready(got);
     });
-}
-
-/// The uniform block of wgsl/heatmap.wgsl (`Style` there).
-pub fn heatmap_words(
-    shape: Shape,
-    (width, height): (usize, usize),
-    stride: usize,
-    range: Option<f32>,
-    style: Style,
-) -> [u32; 12] {
-    [
-        shape.rows as u32,
-        shape.cols as u32,
-        width as u32,
-        height as u32,
-        stride.max(1) as u32,
-        style.sequential as u32,
-        style.log_floor.is_some() as u32,
-        style.no_edge as u32,
-        range.map_or(0.0, |r| r.max(f32::MIN_POSITIVE)).to_bits(),
-        style
-            .log_floor
-            .unwrap_or(1.0)
-            .max(f32::MIN_POSITIVE)
-            .to_bits(),
-        0,
-        0,
-    ]
 }
 
 /// Compiles `program` (its compiler's messages are checked at the next readback).

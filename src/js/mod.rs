@@ -26,11 +26,12 @@ use wasm_bindgen_futures::future_to_promise;
 
 use crate::api::{BackendChoice, CreateOptions, Gpgpu, Info};
 use crate::blocks::grid;
+use crate::engine::program::FragmentProgram;
 use crate::engine::Handle;
 use crate::engine::{Engine, PendingRead};
 use crate::error::{GpgpuError, Result};
 use crate::gl::context::Canvas;
-use crate::kernels::webgl::ProgramKey;
+use crate::kernels::webgl::ProductProgram;
 use crate::kernels::{Backend, Kernel};
 use crate::plan::passes::{self, PassPlan};
 use crate::plan::semiring::Semiring;
@@ -828,7 +829,7 @@ impl JsGpgpu {
     /// The vertex shader every WebGL program shares (the full-screen quad).
     #[wasm_bindgen(js_name = vertexSource)]
     pub fn vertex_source() -> String {
-        ProgramKey::vertex_source()
+        crate::engine::program::quad_vertex_source()
     }
 
     /// The complete fragment shader the GPU compiles for a WebGL kernel and semiring.
@@ -858,7 +859,7 @@ impl JsGpgpu {
                     detail: format!("'{}' is {what}", kernel.name()),
                 });
             }
-            Ok(ProgramKey::product(kernel, semiring).fragment_source())
+            Ok(ProductProgram { kernel, semiring }.fragment_source())
         };
         source().map_err(to_js_error)
     }
@@ -976,10 +977,10 @@ impl JsGpgpu {
         data: &JsValue,
         canvas: &JsValue,
         style: &JsValue,
-    ) -> Result<crate::engine::PendingDraw> {
+    ) -> Result<crate::ops::heatmap::PendingDraw> {
         // A side past the device's matrix limit (WebGL's texture side, the CPU's 16384)
         // is coloured here instead of refused: the picture needs only the canvas's
-        // pixels (crate::engine::heatmap_here).
+        // pixels (crate::ops::heatmap::heatmap_here).
         let side = |name: &str, value: &JsValue| -> Result<(usize, bool)> {
             let value = number_arg(name, value)?;
             match self.gpu.dim(name, value) {
@@ -1007,7 +1008,7 @@ impl JsGpgpu {
             )
         });
         if rows_past || cols_past {
-            return crate::engine::heatmap_here(shape, &data, &canvas, range, style);
+            return crate::ops::heatmap::heatmap_here(shape, &data, &canvas, range, style);
         }
         let mut e = self.gpu.engine();
         let layout = match e.backend() {

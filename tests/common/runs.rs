@@ -782,7 +782,7 @@ pub async fn heatmaps_are_drawn_from_gpu_memory_with_row_zero_on_top(backend: Ba
     assert!(pixel(&c, 0, 0)[0] > 150, "+2 is red");
 }
 
-/// From Rust, `Engine::heatmap` (and `engine::heatmap_here`) refuse a range or log
+/// From Rust, `Engine::heatmap` (and `ops::heatmap::heatmap_here`) refuse a range or log
 /// floor that is not a finite number > 0, as JavaScript's `style.range` and
 /// `style.logFloor` are (BAD_ARGUMENT): a NaN, 0, negative or infinite one drew a
 /// picture without a word (the shaders clamp it to f32::MIN_POSITIVE, NaN included).
@@ -821,7 +821,7 @@ pub async fn the_rust_heatmap_checks_its_range_and_floor_as_javascript_does(back
         assert_error(e, "BAD_ARGUMENT", &says);
         let canvas = Canvas::Element(c.clone());
         let here =
-            gpgpu_matrix::engine::heatmap_here(shape, &data, &canvas, None, style(Some(bad)));
+            gpgpu_matrix::ops::heatmap::heatmap_here(shape, &data, &canvas, None, style(Some(bad)));
         assert_error(here.map(|_| ()), "BAD_ARGUMENT", &says);
     }
     // Good ones draw: +2 of a range of 2 is full red, on a log scale too.

@@ -5,13 +5,13 @@
 //! hygiene. The leak check is in browser_leaks.rs.
 
 use crate::common::*;
+use gpgpu_matrix::engine::program::quad_vertex_source;
 use gpgpu_matrix::gl::capabilities::probe_float_rendering;
 use gpgpu_matrix::gl::context::Canvas;
 use gpgpu_matrix::gl::program::Program;
 use gpgpu_matrix::gl::target::{RenderTarget, TexFormat};
 use gpgpu_matrix::gl::Gl;
 use gpgpu_matrix::js::JsGpgpu;
-use gpgpu_matrix::kernels::webgl::ProgramKey;
 use gpgpu_matrix::plan::reference::{self, to_f64};
 use gpgpu_matrix::{GpgpuError, Semiring};
 use js_sys::Float32Array;
@@ -83,7 +83,7 @@ fn float_rendering_is_proved_not_assumed() {
 #[wasm_bindgen_test]
 fn shader_failures_carry_the_info_log() {
     let gl = Gl::new(Canvas::create().unwrap().webgl2().unwrap());
-    let vs = ProgramKey::vertex_source();
+    let vs = quad_vertex_source();
     let broken = "#version 300 es\nprecision highp float;\nout vec4 o;\nvoid main() { o = vec4(undeclared_thing); }";
     match Program::new(&gl, "broken", &vs, broken) {
         Err(e @ GpgpuError::ShaderCompile { .. }) => {

@@ -1,14 +1,12 @@
 //! The WebGL2 kernels. Each pairs one GLSL file in glsl/ with the Rust that binds its
 //! inputs; all share the vertex shader, the semiring chunk and the header.
 //!
-//! The source of a program depends only on its `ProgramKey` (kernel + semiring),
+//! The source of a product program depends only on its `ProductProgram` (kernel + semiring),
 //! so the key is a complete cache key: one compile per key per context.
 
 pub mod blocked;
-pub mod heatmap;
 pub mod naive;
 pub mod packed;
-pub mod reduce;
 
 use super::{Backend, Kernel};
 use crate::engine::program::{FragmentProgram, ProgramId};
@@ -158,7 +156,7 @@ pub fn product(
         Some(c) if e.info().float_blend => c,
         _ => total,
     };
-    let key = ProgramKey::product(kernel, semiring);
+    let key = ProductProgram { kernel, semiring };
     let dest = Destination::Texture(&out.target);
     let mut result = Ok(());
     for begin in (0..total).step_by(chunk) {
@@ -189,30 +187,43 @@ pub const LAYOUT_GLSL: &str = include_str!("../../../glsl/layout.glsl");
 /// Addressing of tiles in an atlas, prepended to the programs that read atlases.
 pub const ATLAS_GLSL: &str = include_str!("../../../glsl/atlas.glsl");
 
-/// Everything that shapes a program's source, and so its cache key: two programs
-/// with equal keys have equal sources, and distinct keys give distinct sources.
+/// A product pass's program: the kernel's GLSL in a semiring. Everything that shapes
+/// its source is here, so it is the cache key too.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ProgramKey {
-    /// A product pass.
-    Product { kernel: Kernel, semiring: Semiring },
-    /// The colour-map shader reading a matrix in `layout`.
-    Heatmap { layout: Layout },
-    /// A statistics reduction pass shrinking `factor`-fold: from a matrix in a
-    /// layout (the first pass) or from the previous pass's statistics (None).
-    Reduce { from: Option<Layout>, factor: usize },
+pub struct ProductProgram {
+    pub kernel: Kernel,
+    pub semiring: Semiring,
 }
 
-impl FragmentProgram for ProgramKey {
+impl FragmentProgram for ProductProgram {
     fn id(&self) -> ProgramId {
-        ProgramId::of("webgl-kernel", self)
+        ProgramId::of("webgl-product", self)
     }
 
+    /// A readable name, used in error messages and the page.
     fn name(&self) -> String {
-        ProgramKey::name(self)
+        format!("{}/{}", self.kernel.name(), self.semiring.name())
     }
 
     fn fragment_source(&self) -> String {
-        ProgramKey::fragment_source(self)
+        let body = format!("{SEMIRING_GLSL}\n{}", self.kernel.glsl());
+        format!("{HEADER}{}{body}", self.defines())
+    }
+}
+
+impl ProductProgram {
+    /// The defines derived from the kernel and semiring, in source form.
+    pub fn defines(&self) -> String {
+        let semiring = match self.semiring {
+            Semiring::Ordinary => "SEMIRING_ORDINARY",
+            Semiring::Boolean => "SEMIRING_BOOLEAN",
+            Semiring::MinPlus => "SEMIRING_MIN_PLUS",
+        };
+        let mut d = format!("#define {semiring} 1\n#define NO_EDGE {NO_EDGE:.1e}\n");
+        if matches!(self.kernel, Kernel::Blocked4 | Kernel::Blocked8) {
+            d += &format!("#define PLANES {}\n", self.kernel.layout().planes());
+        }
+        d
     }
 }
 
@@ -232,131 +243,16 @@ pub fn layout_define(layout: Layout) -> String {
     format!("#define LAYOUT_PLANES {planes}\n")
 }
 
-impl ProgramKey {
-    pub fn product(kernel: Kernel, semiring: Semiring) -> ProgramKey {
-        ProgramKey::Product { kernel, semiring }
-    }
-
-    /// A readable name, used in error messages and the page.
-    pub fn name(&self) -> String {
-        match *self {
-            ProgramKey::Product { kernel, semiring } => {
-                format!("{}/{}", kernel.name(), semiring.name())
-            }
-            ProgramKey::Heatmap { layout } => format!("heatmap/{}", layout_name(layout)),
-            ProgramKey::Reduce { from, factor } => format!(
-                "reduce{factor}/{}",
-                from.map_or("stats".into(), layout_name)
-            ),
-        }
-    }
-
-    /// The defines derived from the key, in source form.
-    pub fn defines(&self) -> String {
-        match *self {
-            ProgramKey::Product { kernel, semiring } => {
-                let semiring = match semiring {
-                    Semiring::Ordinary => "SEMIRING_ORDINARY",
-                    Semiring::Boolean => "SEMIRING_BOOLEAN",
-                    Semiring::MinPlus => "SEMIRING_MIN_PLUS",
-                };
-                let mut d = format!("#define {semiring} 1\n#define NO_EDGE {NO_EDGE:.1e}\n");
-                if matches!(kernel, Kernel::Blocked4 | Kernel::Blocked8) {
-                    d += &format!("#define PLANES {}\n", kernel.layout().planes());
-                }
-                d
-            }
-            ProgramKey::Heatmap { layout } => layout_define(layout),
-            ProgramKey::Reduce { from, factor } => {
-                let first = from.map_or(String::new(), |layout| {
-                    layout_define(layout) + "#define REDUCE_FIRST 1\n"
-                });
-                format!("#define FACTOR {factor}\n{first}")
-            }
-        }
-    }
-
-    /// The complete fragment shader source.
-    pub fn fragment_source(&self) -> String {
-        let body = match *self {
-            ProgramKey::Product { kernel, .. } => format!("{SEMIRING_GLSL}\n{}", kernel.glsl()),
-            ProgramKey::Heatmap { .. } => format!("{LAYOUT_GLSL}\n{}", heatmap::SOURCE),
-            ProgramKey::Reduce { from: Some(_), .. } => {
-                format!("{LAYOUT_GLSL}\n{}", reduce::SOURCE)
-            }
-            ProgramKey::Reduce { from: None, .. } => reduce::SOURCE.to_string(),
-        };
-        format!("{HEADER}{}{body}", self.defines())
-    }
-
-    /// The complete vertex shader source (shared by every program).
-    pub fn vertex_source() -> String {
-        crate::engine::program::quad_vertex_source()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::HashSet;
-
-    fn all_keys() -> Vec<ProgramKey> {
-        let semirings = [Semiring::Ordinary, Semiring::Boolean, Semiring::MinPlus];
-        Kernel::WEBGL
-            .iter()
-            .flat_map(|&kernel| {
-                semirings
-                    .iter()
-                    .map(move |&semiring| ProgramKey::product(kernel, semiring))
-            })
-            .chain(Kernel::WEBGL.iter().flat_map(|k| {
-                let layout = k.layout();
-                [
-                    ProgramKey::Heatmap { layout },
-                    ProgramKey::Reduce {
-                        from: Some(layout),
-                        factor: 8,
-                    },
-                    ProgramKey::Reduce {
-                        from: Some(layout),
-                        factor: 2,
-                    },
-                ]
-            }))
-            .chain([
-                ProgramKey::Reduce {
-                    from: None,
-                    factor: 8,
-                },
-                ProgramKey::Reduce {
-                    from: None,
-                    factor: 2,
-                },
-            ])
-            .collect()
-    }
-
-    #[test]
-    fn every_source_starts_with_the_version_line() {
-        for key in all_keys() {
-            assert!(key.fragment_source().starts_with("#version 300 es\n"));
-        }
-        assert!(ProgramKey::vertex_source().starts_with("#version 300 es\n"));
-    }
-
-    #[test]
-    fn distinct_keys_give_distinct_sources() {
-        // The cache is sound only if the key determines the source and vice versa.
-        let keys = all_keys();
-        let sources: HashSet<String> = keys.iter().map(|k| k.fragment_source()).collect();
-        assert_eq!(sources.len(), keys.len());
-        let names: HashSet<String> = keys.iter().map(|k| k.name()).collect();
-        assert_eq!(names.len(), keys.len());
-    }
 
     #[test]
     fn no_edge_define_is_a_float_literal() {
-        let key = ProgramKey::product(Kernel::Naive, Semiring::MinPlus);
+        let key = ProductProgram {
+            kernel: Kernel::Naive,
+            semiring: Semiring::MinPlus,
+        };
         assert!(
             key.defines().contains("#define NO_EDGE 1.0e30"),
             "{}",

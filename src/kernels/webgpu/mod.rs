@@ -7,7 +7,6 @@
 //! no padding: every kernel checks its edges, so any shape works and a buffer is
 //! exactly the caller's array.
 
-pub mod heatmap;
 pub mod register;
 
 use crate::engine::program::{ComputeProgram, ProgramId};
@@ -32,9 +31,6 @@ pub const REGISTER_TILES_WGSL: &str = include_str!("../../../wgsl/register_tiles
 pub const REGISTER_STREAM_K_WGSL: &str = include_str!("../../../wgsl/register_stream_k.wgsl");
 pub const STREAM_K_FIXUP_WGSL: &str = include_str!("../../../wgsl/stream_k_fixup.wgsl");
 pub const REGISTER_IO_SCALAR_WGSL: &str = include_str!("../../../wgsl/register_io_scalar.wgsl");
-pub const FILL_WGSL: &str = include_str!("../../../wgsl/fill.wgsl");
-pub const REDUCE_WGSL: &str = include_str!("../../../wgsl/reduce.wgsl");
-pub const HEATMAP_WGSL: &str = include_str!("../../../wgsl/heatmap.wgsl");
 /// Addressing of tiles in an atlas, prepended to the kernels that read atlases.
 pub const ATLAS_WGSL: &str = include_str!("../../../wgsl/atlas.wgsl");
 
@@ -59,9 +55,6 @@ pub enum PipelineKey {
         register: RegisterParams,
         fit: Fit,
     },
-    Fill,
-    Reduce,
-    Heatmap,
     /// The 128 × 128 register kernel on whole tiles with a stream-K tail
     /// (`register::stream_k_source`), and its second pass adding up the parts.
     StreamK {
@@ -105,17 +98,7 @@ impl PipelineKey {
                 format!("register/{}/vec4/whole-tiles/stream-k", semiring.name())
             }
             PipelineKey::StreamKFixup { semiring } => format!("stream-k-fixup/{}", semiring.name()),
-            PipelineKey::Fill => "fill".into(),
-            PipelineKey::Reduce => "reduce".into(),
-            PipelineKey::Heatmap => "heatmap".into(),
         }
-    }
-
-    /// Whether the uniform block's words depend on the data rather than on shapes
-    /// alone (elimination's pivot threshold, a heatmap's colour range, element-wise
-    /// coefficients), so that caching the block by its words would keep one-offs.
-    pub fn uniform_follows_data(&self) -> bool {
-        matches!(self, PipelineKey::Heatmap)
     }
 
     /// The complete WGSL source the device compiles.
@@ -132,9 +115,6 @@ impl PipelineKey {
             },
             PipelineKey::StreamK { .. } => register::stream_k_source(),
             PipelineKey::StreamKFixup { .. } => register::stream_k_fixup_source(),
-            PipelineKey::Fill => FILL_WGSL.into(),
-            PipelineKey::Reduce => REDUCE_WGSL.into(),
-            PipelineKey::Heatmap => HEATMAP_WGSL.into(),
         }
     }
 
@@ -161,7 +141,6 @@ impl PipelineKey {
                 vec![("SEMIRING", semiring_code(semiring)), ("EDGES", 0.0)]
             }
             PipelineKey::StreamKFixup { semiring } => vec![("SEMIRING", semiring_code(semiring))],
-            _ => vec![],
         }
     }
 
@@ -173,7 +152,6 @@ impl PipelineKey {
             PipelineKey::Product { semiring, .. }
             | PipelineKey::StreamK { semiring }
             | PipelineKey::StreamKFixup { semiring } => semiring.name(),
-            _ => "",
         };
         let said: Vec<String> = self
             .constants()
@@ -208,10 +186,6 @@ impl ComputeProgram for PipelineKey {
         let constants = PipelineKey::constants(self);
         constants.into_iter().map(|(k, v)| (k.into(), v)).collect()
     }
-
-    fn uniform_follows_data(&self) -> bool {
-        PipelineKey::uniform_follows_data(self)
-    }
 }
 
 /// The value of the `SEMIRING` override in wgsl/semiring.wgsl.
@@ -241,9 +215,6 @@ pub fn line_workgroups(count: usize, max_per_dimension: usize) -> (usize, usize)
     }
     (max_per_dimension, groups.div_ceil(max_per_dimension))
 }
-
-/// Workgroups of the first pass of the statistics reduction (the second has one).
-pub const REDUCE_GROUPS: usize = 1024;
 
 #[cfg(test)]
 mod tests {

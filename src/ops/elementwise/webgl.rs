@@ -2,9 +2,8 @@
 //! matrices of one shape and layout, every plane in one pass.
 
 use crate::engine::program::{FragmentProgram, ProgramId};
-use crate::engine::webgl::{Destination, GlEngine, GlMatrix};
+use crate::engine::webgl::{bind_matrix, Destination, GlEngine, GlMatrix};
 use crate::error::Result;
-use crate::kernels::webgl::heatmap::bind_matrix;
 use crate::kernels::webgl::{layout_define, layout_name, HEADER};
 use crate::plan::layout::Layout;
 use crate::plan::semiring::Semiring;

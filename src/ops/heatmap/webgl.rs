@@ -2,19 +2,34 @@
 //! context's canvas, then copies that onto a page canvas (GPU to GPU in the
 //! browser: no readPixels).
 
-use super::ProgramKey;
 use crate::common::style::{mapping, Drawn, Style};
-use crate::engine::webgl::{Destination, GlEngine, GlMatrix};
+use crate::engine::program::{FragmentProgram, ProgramId};
+use crate::engine::webgl::{bind_matrix, Destination, GlEngine, GlMatrix};
 use crate::error::{GpgpuError, Result};
 use crate::gl::context::Canvas;
-use crate::gl::program::Program;
+use crate::kernels::webgl::{layout_define, layout_name, HEADER, LAYOUT_GLSL};
+use crate::plan::layout::Layout;
 
 pub const SOURCE: &str = include_str!("../../../glsl/heatmap.frag");
 
-/// Points the sampler array `name[0..planes]` at `m`'s planes, from texture unit `first`.
-pub fn bind_matrix(program: &Program, name: &str, m: &GlMatrix, first: u32) {
-    for (p, t) in m.target.textures().iter().enumerate() {
-        program.set_texture(&format!("{name}[{p}]"), first + p as u32, t);
+/// The colour-map shader reading a matrix in `layout`.
+#[derive(Clone, Copy)]
+pub struct HeatmapProgram {
+    pub layout: Layout,
+}
+
+impl FragmentProgram for HeatmapProgram {
+    fn id(&self) -> ProgramId {
+        ProgramId::of("heatmap", &self.layout)
+    }
+
+    fn name(&self) -> String {
+        format!("heatmap/{}", layout_name(self.layout))
+    }
+
+    fn fragment_source(&self) -> String {
+        let define = layout_define(self.layout);
+        format!("{HEADER}{define}{LAYOUT_GLSL}\n{SOURCE}")
     }
 }
 
@@ -28,7 +43,7 @@ pub fn draw(
 ) -> Result<Drawn> {
     let drawn = mapping(m.shape.rows, m.shape.cols, width, height);
     engine.draw(
-        &ProgramKey::Heatmap { layout: m.layout },
+        &HeatmapProgram { layout: m.layout },
         Destination::Canvas { width, height },
         |program| {
             bind_matrix(program, "u_m", m, 0);

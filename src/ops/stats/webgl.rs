@@ -2,14 +2,45 @@
 //! ±Inf counts, sum of |values|, sum of squares, min, max) by passes that each
 //! shrink the grid `factor`-fold per axis, then one texel pair read back.
 
-use super::heatmap::bind_matrix;
-use super::ProgramKey;
 use crate::common::Stats;
-use crate::engine::webgl::{Destination, GlEngine, GlMatrix};
+use crate::engine::program::{FragmentProgram, ProgramId};
+use crate::engine::webgl::{bind_matrix, Destination, GlEngine, GlMatrix};
 use crate::error::Result;
 use crate::gl::target::{RenderTarget, TexFormat};
+use crate::kernels::webgl::{layout_define, layout_name, HEADER, LAYOUT_GLSL};
+use crate::plan::layout::Layout;
 
 pub const SOURCE: &str = include_str!("../../../glsl/reduce.frag");
+
+/// A reduction pass shrinking `factor`-fold: from a matrix in a layout (the first
+/// pass) or from the previous pass's statistics (None).
+#[derive(Clone, Copy)]
+pub struct ReduceProgram {
+    pub from: Option<Layout>,
+    pub factor: usize,
+}
+
+impl FragmentProgram for ReduceProgram {
+    fn id(&self) -> ProgramId {
+        ProgramId::of("reduce", &(self.from, self.factor))
+    }
+
+    fn name(&self) -> String {
+        let from = self.from.map_or("stats".into(), layout_name);
+        format!("reduce{}/{from}", self.factor)
+    }
+
+    fn fragment_source(&self) -> String {
+        let factor = format!("#define FACTOR {}\n", self.factor);
+        match self.from {
+            Some(layout) => format!(
+                "{HEADER}{factor}{}#define REDUCE_FIRST 1\n{LAYOUT_GLSL}\n{SOURCE}",
+                layout_define(layout)
+            ),
+            None => format!("{HEADER}{factor}{SOURCE}"),
+        }
+    }
+}
 
 /// Shrink per pass for statistics of whole matrices (few passes).
 pub const FACTOR: usize = 8;
@@ -40,7 +71,7 @@ pub fn stats_with(
     for (w, h) in pass_sizes(m.shape.cols, m.shape.rows, factor) {
         let out = engine.alloc_target(w, h, TexFormat::Rgba32F, 2)?;
         engine.poison(&out);
-        let key = ProgramKey::Reduce {
+        let key = ReduceProgram {
             from: previous.is_none().then_some(m.layout),
             factor,
         };

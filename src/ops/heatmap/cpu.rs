@@ -57,7 +57,7 @@ pub fn pixels(
     style: Style,
 ) -> Result<Vec<u8>> {
     let full = range
-        .unwrap_or_else(|| super::stats(m, style.no_edge).max_abs)
+        .unwrap_or_else(|| crate::ops::stats::cpu::stats_of(m, style.no_edge).max_abs)
         .max(f32::MIN_POSITIVE);
     let floor = style.log_floor.unwrap_or(1.0).max(f32::MIN_POSITIVE);
     let scaled = |v: f32| {
