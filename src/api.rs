@@ -229,7 +229,7 @@ impl Gpgpu {
     }
 
     /// The kernel to run: the caller's, if this device runs it, else the backend's
-    /// rule (`kernels::webgl::choose`, [`crate::engine::choose_webgpu`]).
+    /// rule (`ops::matmul::webgl::choose`, [`crate::ops::matmul::choose_webgpu`]).
     pub fn choose_kernel(&self, options: &Options, out: Shape) -> Result<Kernel> {
         self.engine.borrow().choose_kernel(options.kernel, out)
     }

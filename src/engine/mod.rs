@@ -1,12 +1,13 @@
-//! The run engine: one interface over both backends. [`Engine`] is a WebGL2 context
-//! ([`webgl::GlEngine`]) or a WebGPU device ([`webgpu::GpuEngine`]); [`Matrix`] is a
-//! matrix resident on either. Everything above (runs, the applications, the Rust
-//! and JavaScript APIs) talks to this enum only, so the run logic exists once; the
-//! match arms below are the whole of what differs.
+//! The engines: one per backend, each with generic verbs only — allocate, upload,
+//! read, run a program ([`program`]), recycle, limits, timers. [`Engine`] is a
+//! WebGL2 context ([`webgl::GlEngine`]), a WebGPU device ([`webgpu::GpuEngine`]) or
+//! the CPU's workers ([`crate::cpu::CpuEngine`]); [`Matrix`] is a matrix resident on
+//! one of them. No operation is named here: each operation's folder under
+//! `crate::ops` adds its verb to [`Engine`] and runs its programs through these.
 //!
 //! Data flows one way: upload → passes → readback. Readbacks return pending values
-//! ([`PendingRead`], [`PendingStats`], [`PendingDraw`]): on WebGL they may already
-//! hold the answer (a blocking read), on WebGPU they resolve when `mapAsync` does.
+//! ([`PendingRead`], and the operations' own): on WebGL they may already hold the
+//! answer (a blocking read), on WebGPU they resolve when `mapAsync` does.
 
 pub mod handle;
 pub mod input;
@@ -20,8 +21,7 @@ use js_sys::Float32Array;
 use crate::cpu::{CpuEngine, CpuMatrix, CpuRead};
 use crate::error::{GpgpuError, Result};
 use crate::gl::objects::Query;
-use crate::kernels::webgl::choose as choose_webgl;
-use crate::kernels::{Backend, Kernel};
+use crate::kernels::Backend;
 use crate::plan::layout::Layout;
 use crate::plan::semiring::Semiring;
 use crate::plan::shape::{self, Shape};
@@ -268,61 +268,6 @@ impl Engine {
         }
     }
 
-    /// The kernels this device runs.
-    pub fn kernels(&self) -> Vec<Kernel> {
-        match self {
-            Engine::WebGl(e) => Kernel::WEBGL
-                .into_iter()
-                .filter(|k| k.supported(&e.info().limits))
-                .collect(),
-            Engine::WebGpu(_) => Kernel::WEBGPU.to_vec(),
-            Engine::Cpu(_) => Kernel::CPU.to_vec(),
-        }
-    }
-
-    /// The kernel to run: `requested` if this device runs it, else the backend's
-    /// rule (see `kernels::webgl::choose` and [`choose_webgpu`]).
-    pub fn choose_kernel(&self, requested: Option<Kernel>, out: Shape) -> Result<Kernel> {
-        match (self, requested) {
-            (Engine::WebGl(e), None) => Ok(choose_webgl(out, &e.info().limits)),
-            (Engine::WebGpu(_), None) => Ok(choose_webgpu(out)),
-            (Engine::Cpu(_), None) => Ok(Kernel::Simd),
-            (_, Some(k)) if self.kernels().contains(&k) => Ok(k),
-            (Engine::WebGl(e), Some(k)) if k.backend() == Backend::WebGl => {
-                let limits = &e.info().limits;
-                Err(GpgpuError::BadArgument {
-                    name: "kernel".into(),
-                    detail: format!(
-                        "kernel '{}' needs {} render targets and {} texture units; this GPU \
-                         has {} and {}. Use the packed or naive kernel, or let the library \
-                         choose (kernel 'auto' in JavaScript, None in Rust).",
-                        k.name(),
-                        k.layout().planes(),
-                        2 * k.layout().planes(),
-                        limits.max_draw_buffers,
-                        limits.max_texture_units
-                    ),
-                })
-            }
-            (_, Some(k)) => Err(GpgpuError::BadArgument {
-                name: "kernel".into(),
-                detail: format!(
-                    "kernel '{}' runs on {}, and this Gpgpu runs {}: use one of {} (or \
-                     'auto'), or create a Gpgpu with backend '{}'",
-                    k.name(),
-                    k.backend().name(),
-                    self.backend().name(),
-                    self.kernels()
-                        .iter()
-                        .map(|k| k.name())
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                    k.backend().name()
-                ),
-            }),
-        }
-    }
-
     /// Uploads a row-major matrix into `layout`, padding (WebGL) with `pad`; `data`
     /// holds rows × cols numbers, else BAD_LENGTH.
     pub fn upload(
@@ -396,31 +341,6 @@ impl Engine {
             Engine::WebGl(e) => e.set_poison(value),
             Engine::WebGpu(e) => e.set_poison(value),
             Engine::Cpu(e) => e.set_poison(value),
-        }
-    }
-
-    /// One pass: out ← a · b in `semiring`, by `kernel`; `timed` measures it on the
-    /// GPU where the device can (the timer comes back).
-    pub fn product(
-        &mut self,
-        kernel: Kernel,
-        semiring: Semiring,
-        [a, b, out]: [&Matrix; 3],
-        timed: bool,
-    ) -> Result<Option<Timer>> {
-        match (self, a, b, out) {
-            (Engine::WebGl(e), Matrix::Gl(a), Matrix::Gl(b), Matrix::Gl(out)) => {
-                gl_timed(e, timed, |e| {
-                    crate::kernels::webgl::product(e, kernel, semiring, a, b, out)
-                })
-            }
-            (Engine::WebGpu(e), Matrix::Gpu(a), Matrix::Gpu(b), Matrix::Gpu(out)) => {
-                gpu_timed(e, timed, |e, t| e.product(kernel, semiring, [a, b, out], t))
-            }
-            (Engine::Cpu(e), Matrix::Cpu(a), Matrix::Cpu(b), Matrix::Cpu(out)) => {
-                e.product(semiring, [a, b, out]).map(|_| None)
-            }
-            _ => Err(foreign()),
         }
     }
 
@@ -586,29 +506,6 @@ impl Engine {
             _ => None,
         }
     }
-
-    /// The complete shader source a product kernel compiles to on this device for an
-    /// n × n product (the register kernel's form depends on n on WebGPU).
-    pub fn product_source(&self, kernel: Kernel, semiring: Semiring, n: usize) -> String {
-        match self {
-            Engine::WebGpu(e) if kernel.backend() == Backend::WebGpu => {
-                e.product_source(kernel, semiring, n)
-            }
-            Engine::Cpu(_) => Kernel::Simd.source().into(),
-            _ => {
-                let program = crate::kernels::webgl::ProductProgram { kernel, semiring };
-                crate::engine::program::FragmentProgram::fragment_source(&program)
-            }
-        }
-    }
-
-    /// The file of that source.
-    pub fn product_file(&self, kernel: Kernel, n: usize) -> &'static str {
-        match self {
-            Engine::WebGpu(e) if kernel.backend() == Backend::WebGpu => e.product_file(kernel, n),
-            _ => kernel.file(),
-        }
-    }
 }
 
 /// Runs a WebGL pass inside a timer query when `timed` and the context has one.
@@ -652,14 +549,6 @@ pub(crate) fn gpu_timed(
 /// What helps when a batch's atlas is over the device's limit.
 pub const BATCH_ATLAS_HINT: &str = "Use a smaller batch (fewer matrices per call, over several \
      calls if need be): the device holds a batch's matrices side by side in one texture or buffer.";
-
-/// The default WebGPU kernel: `register` for every shape. On a GPU its staged form
-/// is 5–27× faster than `tiled16` and `global` from n = 512 up, and on SwiftShader
-/// its CPU form is the fastest too (bench/NOTES.md); at n ≤ 64 all three take the
-/// same few microseconds, dominated by the dispatch.
-pub fn choose_webgpu(_out: Shape) -> Kernel {
-    Kernel::Register
-}
 
 enum ReadState {
     Ready(Vec<f32>),

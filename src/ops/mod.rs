@@ -10,7 +10,9 @@ pub mod block_sparse;
 pub mod elementwise;
 pub mod heatmap;
 pub mod lu;
+pub mod matmul;
 pub mod ransac;
+pub mod shaders;
 pub mod spmv;
 pub mod stats;
 pub mod supplied;
@@ -26,9 +28,9 @@ mod tests {
 
     use super::*;
     use crate::engine::program::{ComputeProgram, FragmentProgram};
-    use crate::kernels::webgl::ProductProgram;
-    use crate::kernels::webgpu::{Fit, PipelineKey, RegisterParams};
     use crate::kernels::Kernel;
+    use crate::ops::matmul::webgl::ProductProgram;
+    use crate::ops::matmul::webgpu::{Fit, PipelineKey, RegisterParams};
     use crate::plan::layout::Layout;
     use crate::plan::semiring::Semiring;
 

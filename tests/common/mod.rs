@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use gpgpu_matrix::js::JsGpgpu;
-use gpgpu_matrix::kernels::webgpu::{Fit, RegisterParams};
+use gpgpu_matrix::ops::matmul::webgpu::{Fit, RegisterParams};
 use gpgpu_matrix::plan::metrics::{compare, Metrics};
 use gpgpu_matrix::plan::random;
 use gpgpu_matrix::{BackendChoice, CreateOptions, Gpgpu, GpgpuError, Info, Kernel, Options};

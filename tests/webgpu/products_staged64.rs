@@ -6,8 +6,8 @@
 //! same file with 64 × 32 tiles.)
 
 use crate::common::*;
-use gpgpu_matrix::kernels::webgpu::RegisterParams;
 use gpgpu_matrix::kernels::Kernel;
+use gpgpu_matrix::ops::matmul::webgpu::RegisterParams;
 use gpgpu_matrix::plan::reference::{self, to_f64};
 use gpgpu_matrix::Semiring::Ordinary;
 use wasm_bindgen_test::*;

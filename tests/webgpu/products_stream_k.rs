@@ -5,7 +5,7 @@
 //! float64 reference, a chain, and the measurement of the count.
 
 use crate::common::*;
-use gpgpu_matrix::engine::webgpu::Resident;
+use gpgpu_matrix::ops::matmul::webgpu::Resident;
 use gpgpu_matrix::plan::random;
 use gpgpu_matrix::plan::reference::{self, to_f64};
 use gpgpu_matrix::plan::semiring::Semiring::{self, Boolean, MinPlus, Ordinary};

@@ -4,7 +4,7 @@
 use crate::engine::program::StaticGlsl;
 use crate::engine::webgl::{Destination, GlEngine, GlMatrix};
 use crate::error::Result;
-use crate::kernels::webgl::{ATLAS_GLSL, HEADER};
+use crate::ops::shaders::{ATLAS_GLSL, HEADER};
 use crate::plan::batched::BatchedProduct;
 
 pub const SOURCE: &str = include_str!("../../../glsl/batched_matmul.frag");

@@ -4,7 +4,7 @@
 use crate::engine::program::StaticWgsl;
 use crate::engine::webgpu::{GpuEngine, GpuMatrix};
 use crate::error::Result;
-use crate::kernels::webgpu::{line_workgroups, ATLAS_WGSL};
+use crate::ops::shaders::{line_workgroups, ATLAS_WGSL};
 use crate::plan::batched::BatchedProduct;
 
 pub const SOURCE: &str = include_str!("../../../wgsl/batched_matmul.wgsl");

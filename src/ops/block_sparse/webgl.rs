@@ -6,7 +6,7 @@
 use crate::engine::program::StaticGlsl;
 use crate::engine::webgl::{Destination, GlEngine, GlMatrix};
 use crate::error::Result;
-use crate::kernels::webgl::{ATLAS_GLSL, HEADER};
+use crate::ops::shaders::{ATLAS_GLSL, HEADER};
 use crate::plan::blocks::Numeric;
 
 pub const SOURCE: &str = include_str!("../../../glsl/block_sparse.frag");

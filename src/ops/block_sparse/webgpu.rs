@@ -5,7 +5,7 @@
 use crate::engine::program::StaticWgsl;
 use crate::engine::webgpu::{GpuEngine, GpuMatrix};
 use crate::error::Result;
-use crate::kernels::webgpu::{line_workgroups, ATLAS_WGSL};
+use crate::ops::shaders::{line_workgroups, ATLAS_WGSL};
 use crate::plan::blocks::Numeric;
 use crate::webgpu::Timer;
 

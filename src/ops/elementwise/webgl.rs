@@ -4,7 +4,7 @@
 use crate::engine::program::{FragmentProgram, ProgramId};
 use crate::engine::webgl::{bind_matrix, Destination, GlEngine, GlMatrix};
 use crate::error::Result;
-use crate::kernels::webgl::{layout_define, layout_name, HEADER};
+use crate::ops::shaders::{layout_define, layout_name, HEADER};
 use crate::plan::layout::Layout;
 use crate::plan::semiring::Semiring;
 

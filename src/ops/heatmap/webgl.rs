@@ -7,7 +7,7 @@ use crate::engine::program::{FragmentProgram, ProgramId};
 use crate::engine::webgl::{bind_matrix, Destination, GlEngine, GlMatrix};
 use crate::error::{GpgpuError, Result};
 use crate::gl::context::Canvas;
-use crate::kernels::webgl::{layout_define, layout_name, HEADER, LAYOUT_GLSL};
+use crate::ops::shaders::{layout_define, layout_name, HEADER, LAYOUT_GLSL};
 use crate::plan::layout::Layout;
 
 pub const SOURCE: &str = include_str!("../../../glsl/heatmap.frag");

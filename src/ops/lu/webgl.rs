@@ -7,7 +7,7 @@
 use crate::engine::program::StaticGlsl;
 use crate::engine::webgl::{Destination, GlEngine, GlMatrix};
 use crate::error::Result;
-use crate::kernels::webgl::HEADER;
+use crate::ops::shaders::HEADER;
 use crate::plan::lu::LuPlan;
 
 pub const PIVOT_SOURCE: &str = include_str!("../../../glsl/lu_pivot.frag");

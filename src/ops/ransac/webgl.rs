@@ -5,7 +5,7 @@
 use crate::engine::program::StaticGlsl;
 use crate::engine::webgl::{Destination, GlEngine, GlMatrix};
 use crate::error::Result;
-use crate::kernels::webgl::HEADER;
+use crate::ops::shaders::HEADER;
 use crate::plan::homography::RansacPasses;
 
 pub const FIT_SOURCE: &str = include_str!("../../../glsl/ransac_fit.frag");

@@ -5,7 +5,7 @@
 use crate::engine::program::StaticWgsl;
 use crate::engine::webgpu::{GpuEngine, GpuMatrix};
 use crate::error::Result;
-use crate::kernels::webgpu::line_workgroups;
+use crate::ops::shaders::line_workgroups;
 use crate::plan::homography::RansacPasses;
 use crate::webgpu::Timer;
 

@@ -4,7 +4,7 @@
 use crate::engine::program::StaticGlsl;
 use crate::engine::webgl::{Destination, GlEngine, GlMatrix};
 use crate::error::Result;
-use crate::kernels::webgl::HEADER;
+use crate::ops::shaders::HEADER;
 
 pub const SOURCE: &str = include_str!("../../../glsl/spmv.frag");
 

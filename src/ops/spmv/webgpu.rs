@@ -4,7 +4,7 @@
 use crate::engine::program::StaticWgsl;
 use crate::engine::webgpu::{GpuEngine, GpuMatrix};
 use crate::error::Result;
-use crate::kernels::webgpu::line_workgroups;
+use crate::ops::shaders::line_workgroups;
 use crate::webgpu::Timer;
 
 pub const SOURCE: &str = include_str!("../../../wgsl/spmv.wgsl");

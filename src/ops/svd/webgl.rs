@@ -7,7 +7,7 @@
 use crate::engine::program::StaticGlsl;
 use crate::engine::webgl::{Destination, GlEngine, GlMatrix};
 use crate::error::Result;
-use crate::kernels::webgl::{ATLAS_GLSL, HEADER};
+use crate::ops::shaders::{ATLAS_GLSL, HEADER};
 use crate::plan::svd::{SvdPlan, TOL};
 
 pub const COMMON: &str = include_str!("../../../glsl/svd_common.glsl");

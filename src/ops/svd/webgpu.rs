@@ -4,7 +4,7 @@
 use crate::engine::program::StaticWgsl;
 use crate::engine::webgpu::{GpuEngine, GpuMatrix};
 use crate::error::Result;
-use crate::kernels::webgpu::ATLAS_WGSL;
+use crate::ops::shaders::ATLAS_WGSL;
 use crate::plan::svd::{SvdPlan, MAX_SWEEPS, TOL};
 
 pub const SOURCE: &str = include_str!("../../../wgsl/svd_jacobi.wgsl");

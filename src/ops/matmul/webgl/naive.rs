@@ -5,7 +5,7 @@ use crate::engine::webgl::GlMatrix;
 use crate::gl::program::Program;
 use crate::plan::shape::Shape;
 
-pub const SOURCE: &str = include_str!("../../../glsl/matmul_naive.frag");
+pub const SOURCE: &str = include_str!("../../../../glsl/matmul_naive.frag");
 
 pub(crate) fn bind(program: &Program, a: &GlMatrix, b: &GlMatrix, out: Shape) {
     // The teaching kernel always runs the whole k loop in one pass.

@@ -1,10 +1,7 @@
-//! Product kernels of both backends. Each pairs one shader file with the Rust that
-//! binds it: GLSL fragment shaders in `glsl/` for WebGL2 ([`webgl`]), WGSL compute
-//! shaders in `wgsl/` for WebGPU ([`webgpu`]). [`Kernel`] names every one of them;
-//! a kernel runs only on its own backend.
-
-pub mod webgl;
-pub mod webgpu;
+//! The names every layer shares: [`Backend`] (WebGL2, WebGPU, the CPU) and
+//! [`Kernel`], the product kernels a caller may ask for by name. A kernel runs only
+//! on its own backend; its shaders and its choice by size live with the product, in
+//! `ops::matmul`.
 
 use wasm_bindgen::JsCast;
 use web_sys::CanvasRenderingContext2d;
@@ -150,29 +147,6 @@ impl Kernel {
             Kernel::Blocked4 => Layout::Packed { planes: 4 },
             Kernel::Blocked8 => Layout::Packed { planes: 8 },
             Kernel::Global | Kernel::Tiled16 | Kernel::Register | Kernel::Simd => Layout::Linear,
-        }
-    }
-
-    /// The path of the shader file behind the kernel (for the register kernel, the
-    /// staged variant; see [`webgpu::register`] for the one a device runs).
-    pub fn file(self) -> &'static str {
-        match self {
-            Kernel::Naive => "glsl/matmul_naive.frag",
-            Kernel::Packed => "glsl/matmul_packed.frag",
-            Kernel::Blocked4 | Kernel::Blocked8 => "glsl/matmul_blocked.frag",
-            Kernel::Global => "wgsl/matmul_global.wgsl",
-            Kernel::Tiled16 => "wgsl/matmul_tiled.wgsl",
-            Kernel::Register => "wgsl/matmul_register.wgsl",
-            Kernel::Simd => "plan/src/cpu/kernel.rs",
-        }
-    }
-
-    /// The shader file behind the kernel, as written (with its comments).
-    pub fn source(self) -> &'static str {
-        match self.backend() {
-            Backend::WebGl => self.glsl(),
-            Backend::WebGpu => webgpu::file_source(self),
-            Backend::Cpu => include_str!("../../plan/src/cpu/kernel.rs"),
         }
     }
 }

@@ -7,7 +7,10 @@
 //! no padding: every kernel checks its edges, so any shape works and a buffer is
 //! exactly the caller's array.
 
+mod engine;
 pub mod register;
+
+pub use engine::Resident;
 
 use crate::engine::program::{ComputeProgram, ProgramId};
 use crate::kernels::Kernel;
@@ -17,22 +20,21 @@ use crate::plan::shape::Shape;
 pub use register::Fit;
 pub use register::Params as RegisterParams;
 
-pub const SEMIRING_WGSL: &str = include_str!("../../../wgsl/semiring.wgsl");
-pub const GLOBAL_WGSL: &str = include_str!("../../../wgsl/matmul_global.wgsl");
-pub const TILED_WGSL: &str = include_str!("../../../wgsl/matmul_tiled.wgsl");
-pub const REGISTER_WGSL: &str = include_str!("../../../wgsl/matmul_register.wgsl");
-pub const REGISTER_64_WGSL: &str = include_str!("../../../wgsl/matmul_register_64.wgsl");
-pub const REGISTER_DOUBLE_WGSL: &str = include_str!("../../../wgsl/matmul_register_double.wgsl");
-pub const REGISTER_ANY_WGSL: &str = include_str!("../../../wgsl/matmul_register_any.wgsl");
-pub const REGISTER_CPU_WGSL: &str = include_str!("../../../wgsl/matmul_register_cpu.wgsl");
-pub const REGISTER_CPU_ANY_WGSL: &str = include_str!("../../../wgsl/matmul_register_cpu_any.wgsl");
-pub const REGISTER_IO_VEC4_WGSL: &str = include_str!("../../../wgsl/register_io_vec4.wgsl");
-pub const REGISTER_TILES_WGSL: &str = include_str!("../../../wgsl/register_tiles.wgsl");
-pub const REGISTER_STREAM_K_WGSL: &str = include_str!("../../../wgsl/register_stream_k.wgsl");
-pub const STREAM_K_FIXUP_WGSL: &str = include_str!("../../../wgsl/stream_k_fixup.wgsl");
-pub const REGISTER_IO_SCALAR_WGSL: &str = include_str!("../../../wgsl/register_io_scalar.wgsl");
-/// Addressing of tiles in an atlas, prepended to the kernels that read atlases.
-pub const ATLAS_WGSL: &str = include_str!("../../../wgsl/atlas.wgsl");
+pub const SEMIRING_WGSL: &str = include_str!("../../../../wgsl/semiring.wgsl");
+pub const GLOBAL_WGSL: &str = include_str!("../../../../wgsl/matmul_global.wgsl");
+pub const TILED_WGSL: &str = include_str!("../../../../wgsl/matmul_tiled.wgsl");
+pub const REGISTER_WGSL: &str = include_str!("../../../../wgsl/matmul_register.wgsl");
+pub const REGISTER_64_WGSL: &str = include_str!("../../../../wgsl/matmul_register_64.wgsl");
+pub const REGISTER_DOUBLE_WGSL: &str = include_str!("../../../../wgsl/matmul_register_double.wgsl");
+pub const REGISTER_ANY_WGSL: &str = include_str!("../../../../wgsl/matmul_register_any.wgsl");
+pub const REGISTER_CPU_WGSL: &str = include_str!("../../../../wgsl/matmul_register_cpu.wgsl");
+pub const REGISTER_CPU_ANY_WGSL: &str =
+    include_str!("../../../../wgsl/matmul_register_cpu_any.wgsl");
+pub const REGISTER_IO_VEC4_WGSL: &str = include_str!("../../../../wgsl/register_io_vec4.wgsl");
+pub const REGISTER_TILES_WGSL: &str = include_str!("../../../../wgsl/register_tiles.wgsl");
+pub const REGISTER_STREAM_K_WGSL: &str = include_str!("../../../../wgsl/register_stream_k.wgsl");
+pub const STREAM_K_FIXUP_WGSL: &str = include_str!("../../../../wgsl/stream_k_fixup.wgsl");
+pub const REGISTER_IO_SCALAR_WGSL: &str = include_str!("../../../../wgsl/register_io_scalar.wgsl");
 
 /// The WGSL file of a WebGPU kernel, as written (the register kernel's staged form).
 pub fn file_source(kernel: Kernel) -> &'static str {
@@ -206,19 +208,10 @@ pub fn product_workgroups(kernel: Kernel, register: RegisterParams, out: Shape) 
     (out.cols.div_ceil(tile_cols), out.rows.div_ceil(tile_rows))
 }
 
-/// Workgroups of 256 invocations covering `count` elements, as a 2D grid (a
-/// dimension holds at most `max_per_dimension`).
-pub fn line_workgroups(count: usize, max_per_dimension: usize) -> (usize, usize) {
-    let groups = count.div_ceil(256).max(1);
-    if groups <= max_per_dimension {
-        return (groups, 1);
-    }
-    (max_per_dimension, groups.div_ceil(max_per_dimension))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::webgpu::line_workgroups;
     use std::collections::HashSet;
 
     #[test]

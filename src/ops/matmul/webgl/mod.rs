@@ -8,21 +8,18 @@ pub mod blocked;
 pub mod naive;
 pub mod packed;
 
-use super::{Backend, Kernel};
 use crate::engine::program::{FragmentProgram, ProgramId};
 use crate::engine::webgl::{Destination, GlEngine, GlMatrix};
 use crate::error::{GpgpuError, Result};
 use crate::gl::capabilities::Limits;
 use crate::gl::program::Program;
 use crate::gl::GL;
-use crate::plan::layout::Layout;
+use crate::kernels::{Backend, Kernel};
+use crate::ops::shaders::HEADER;
 use crate::plan::semiring::{Semiring, NO_EDGE};
 use crate::plan::shape::Shape;
 
-pub use crate::engine::program::QUAD_VERT;
-pub const SEMIRING_GLSL: &str = include_str!("../../../glsl/semiring.glsl");
-
-pub use crate::engine::program::GLSL_HEADER as HEADER;
+pub const SEMIRING_GLSL: &str = include_str!("../../../../glsl/semiring.glsl");
 
 impl Kernel {
     /// The GLSL file behind a WebGL kernel (empty for WebGPU kernels).
@@ -183,10 +180,6 @@ pub fn product(
     result
 }
 
-pub const LAYOUT_GLSL: &str = include_str!("../../../glsl/layout.glsl");
-/// Addressing of tiles in an atlas, prepended to the programs that read atlases.
-pub const ATLAS_GLSL: &str = include_str!("../../../glsl/atlas.glsl");
-
 /// A product pass's program: the kernel's GLSL in a semiring. Everything that shapes
 /// its source is here, so it is the cache key too.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -225,22 +218,6 @@ impl ProductProgram {
         }
         d
     }
-}
-
-pub fn layout_name(layout: Layout) -> String {
-    match layout {
-        Layout::Scalar => "scalar".into(),
-        Layout::Packed { planes } => format!("packed{planes}"),
-        Layout::Linear => "linear".into(),
-    }
-}
-
-pub fn layout_define(layout: Layout) -> String {
-    let planes = match layout {
-        Layout::Scalar | Layout::Linear => 0,
-        Layout::Packed { planes } => planes,
-    };
-    format!("#define LAYOUT_PLANES {planes}\n")
 }
 
 #[cfg(test)]

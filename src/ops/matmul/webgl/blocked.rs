@@ -7,7 +7,7 @@ use crate::engine::webgl::GlMatrix;
 use crate::gl::program::Program;
 use crate::plan::shape::Shape;
 
-pub const SOURCE: &str = include_str!("../../../glsl/matmul_blocked.frag");
+pub const SOURCE: &str = include_str!("../../../../glsl/matmul_blocked.frag");
 
 pub(crate) fn bind(program: &Program, a: &GlMatrix, b: &GlMatrix, out: Shape, steps: Range<usize>) {
     let planes = a.layout.planes();
