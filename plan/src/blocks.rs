@@ -528,7 +528,7 @@ impl Atlas {
     }
 
     /// Where entry (r, col) of tile `s` sits in the atlas matrix (row-major): the
-    /// shaders' `atlas_at` (wgsl/atlas.wgsl).
+    /// shaders' `atlas_at` (wgsl/common/atlas.wgsl).
     pub fn at(&self, s: usize, r: usize, col: usize) -> usize {
         let t = self.tile;
         let (band, slot) = (s / self.per_row, s % self.per_row);
@@ -730,8 +730,8 @@ impl IndexTable {
     }
 }
 
-/// What the numeric phase's kernels are told (wgsl/block_sparse.wgsl and
-/// glsl/block_sparse.frag): the atlas layout, C's stored blocks, where each part
+/// What the numeric phase's kernels are told (wgsl/block_sparse/block_sparse.wgsl and
+/// glsl/block_sparse/block_sparse.frag): the atlas layout, C's stored blocks, where each part
 /// of the index table starts, and B's grid width.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Numeric {

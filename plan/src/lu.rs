@@ -268,7 +268,7 @@ pub fn step<T: Real>(n: usize, cols: usize, k: usize, w: &mut [T], tiny: f64) ->
 
 /// Back substitution after elimination of [A | B] (n × cols, the right-hand
 /// sides in columns n..cols): x (n × (cols − n), row-major) with U·x = y, in the
-/// order wgsl/lu_back.wgsl runs it (y_i loses u_ik·x_k for k from n − 1 down,
+/// order wgsl/lu/back.wgsl runs it (y_i loses u_ik·x_k for k from n − 1 down,
 /// then x_i = y_i / u_ii).
 pub fn back<T: Real>(n: usize, cols: usize, w: &[T]) -> Vec<T> {
     let nrhs = cols - n;

@@ -1,5 +1,5 @@
 //! The algebra a product runs in. The GPU kernels take the same choice as a
-//! compile-time define (see glsl/semiring.glsl), so one kernel serves every use.
+//! compile-time define (see glsl/common/semiring.glsl), so one kernel serves every use.
 
 use std::borrow::Cow;
 

@@ -1,5 +1,5 @@
-//! Stream-K tails for the 128 × 128 register kernel (wgsl/register_stream_k.wgsl,
-//! wgsl/stream_k_fixup.wgsl): which tiles of C are computed a workgroup each, and how
+//! Stream-K tails for the 128 × 128 register kernel (wgsl/matmul/4_stream_k.wgsl,
+//! wgsl/matmul/4_stream_k_fixup.wgsl): which tiles of C are computed a workgroup each, and how
 //! the k-slices of the rest are shared out among the workgroups of one wave.
 //!
 //! A GPU runs a fixed number of a kernel's workgroups at once (`resident`: measured by
@@ -11,7 +11,7 @@
 //! time: n = 4096 45,700 → 47,300; 3072 34,200 → 46,900; 2560 35,200 → 46,300;
 //! 6144 45,900 → 47,700.
 
-/// The tile side and slice width of the kernel (matmul_register.wgsl's 128 × 128, BK).
+/// The tile side and slice width of the kernel (matmul/3_register.wgsl's 128 × 128, BK).
 pub const TILE: usize = 128;
 pub const SLICE: usize = 16;
 
@@ -19,7 +19,7 @@ pub const SLICE: usize = 16;
 /// fix-up pass to pay (the tails measured were 18-88 % full and all gained 3-37 %).
 pub const FULL_ENOUGH: f64 = 0.9;
 
-/// A product's stream-K plan: the uniform block of register_stream_k.wgsl.
+/// A product's stream-K plan: the uniform block of matmul/4_stream_k.wgsl.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StreamK {
     /// Tiles computed a workgroup each, the first ones in row-major order.
@@ -97,7 +97,7 @@ impl StreamK {
         ]
     }
 
-    /// The uniform block (`struct StreamK` of register_stream_k.wgsl).
+    /// The uniform block (`struct StreamK` of matmul/4_stream_k.wgsl).
     pub fn words(&self) -> [u32; 8] {
         [
             self.data_tiles,

@@ -97,7 +97,7 @@ impl SvdShape {
 /// The partner of column `col` in round `round` of a sweep over `even` columns
 /// (the circle method: column even − 1 stays put, the others turn). A partner of
 /// `even − 1` for an odd number of real columns is the dummy. The shaders
-/// compute the same formula (wgsl/svd_jacobi.wgsl, glsl/svd_common.glsl).
+/// compute the same formula (wgsl/svd/jacobi.wgsl, glsl/svd/common.glsl).
 pub fn partner(round: usize, col: usize, even: usize) -> usize {
     let m = even - 1;
     if col == m {
@@ -448,7 +448,7 @@ pub struct SvdPlan {
     pub per_group: usize,
 }
 
-/// Invocations of a WebGPU workgroup (wgsl/svd_jacobi.wgsl's GROUP, where the
+/// Invocations of a WebGPU workgroup (wgsl/svd/jacobi.wgsl's GROUP, where the
 /// measurements that chose it are).
 pub const GROUP_SIZE: usize = 32;
 

@@ -3,16 +3,16 @@
 //! once as A = U·diag(σ)·Vᵀ (the algorithm, its tolerance and sweep cap:
 //! [`crate::plan::svd`]).
 //!
-//! * WebGPU: the whole iteration is one dispatch (wgsl/svd_jacobi.wgsl), one
+//! * WebGPU: the whole iteration is one dispatch (wgsl/svd/jacobi.wgsl), one
 //!   invocation per column, several matrices per workgroup; then one readback.
 //!   The CPU backend runs the same form, each matrix by the float32 algorithm
 //!   (crate::cpu::passes::svd_jacobi).
 //! * WebGL: per round of disjoint rotations, a pass computing each pair's
-//!   rotation (glsl/svd_pairs.frag) and one applying it to every entry
-//!   (glsl/svd_round.frag), ping-ponging two atlases of [A; V] tiles; after each sweep a small pass
-//!   (glsl/svd_measure.frag) says per matrix whether anything is left to rotate,
+//!   rotation (glsl/svd/pairs.frag) and one applying it to every entry
+//!   (glsl/svd/round.frag), ping-ponging two atlases of [A; V] tiles; after each sweep a small pass
+//!   (glsl/svd/measure.frag) says per matrix whether anything is left to rotate,
 //!   read back to decide whether to sweep again; then a pass sorts and signs the
-//!   results (glsl/svd_finish.frag).
+//!   results (glsl/svd/finish.frag).
 //!
 //! Both give the singular values decreasing, U and V with the pairs (u_j, v_j)
 //! signed so that v_j's largest entry is positive, a zero column of U where

@@ -1,5 +1,5 @@
 //! A matrix's statistics as every backend reports them (the WebGL reduction passes,
-//! wgsl/reduce.wgsl, the CPU's loop): one record, read by the page's figures.
+//! wgsl/stats/reduce.wgsl, the CPU's loop): one record, read by the page's figures.
 
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Stats {
@@ -17,7 +17,7 @@ pub struct Stats {
 }
 
 impl Stats {
-    /// From the 8-float record of wgsl/reduce.wgsl (the same fields, in order).
+    /// From the 8-float record of wgsl/stats/reduce.wgsl (the same fields, in order).
     pub fn from_record(r: &[f32]) -> Stats {
         let at = |i: usize| r.get(i).copied().unwrap_or(f32::NAN);
         Stats {

@@ -69,7 +69,7 @@ pub trait FragmentProgram {
 
 /// The body of the vertex shader every fragment program shares by default: two
 /// triangles over the target, `a_position` and `a_texcoord` in, `v_texcoord` out.
-pub const QUAD_VERT: &str = include_str!("../../glsl/quad.vert");
+pub const QUAD_VERT: &str = include_str!("../../glsl/common/quad.vert");
 
 /// The first lines of every shader of the library: GLSL ES 3.00 and full float
 /// precision (a mediump float would be 16-bit on some phones).

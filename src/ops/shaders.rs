@@ -7,9 +7,9 @@ use crate::plan::layout::Layout;
 pub use crate::engine::program::{GLSL_HEADER as HEADER, QUAD_VERT};
 pub use crate::engine::webgpu::line_workgroups;
 
-pub const LAYOUT_GLSL: &str = include_str!("../../glsl/layout.glsl");
+pub const LAYOUT_GLSL: &str = include_str!("../../glsl/common/layout.glsl");
 /// Addressing of tiles in an atlas, prepended to the programs that read atlases.
-pub const ATLAS_GLSL: &str = include_str!("../../glsl/atlas.glsl");
+pub const ATLAS_GLSL: &str = include_str!("../../glsl/common/atlas.glsl");
 
 pub fn layout_name(layout: Layout) -> String {
     match layout {
@@ -28,4 +28,4 @@ pub fn layout_define(layout: Layout) -> String {
 }
 
 /// Addressing of tiles in an atlas, prepended to the kernels that read atlases.
-pub const ATLAS_WGSL: &str = include_str!("../../wgsl/atlas.wgsl");
+pub const ATLAS_WGSL: &str = include_str!("../../wgsl/common/atlas.wgsl");

@@ -107,7 +107,7 @@ impl DeviceCsr {
     }
 
     /// Uploads `csr`; on WebGPU with `long_from`, rows longer than that get a
-    /// workgroup each (wgsl/spmv_long.wgsl), the others an invocation each. WebGL
+    /// workgroup each (wgsl/spmv/long.wgsl), the others an invocation each. WebGL
     /// ignores it (a fragment cannot share its row with others).
     pub fn upload_with(e: &mut Engine, csr: &Csr, long_from: Option<usize>) -> Result<DeviceCsr> {
         csr.check()?;

@@ -102,13 +102,13 @@ pub enum Setup {
     /// WebGPU with the register kernel forced to its GPU (staged) form, the one a
     /// real GPU such as the H100 runs: only that kernel (the others are as above).
     WebGpuStaged,
-    /// The same with the GPU form's small tiles (64 × 64, matmul_register_64.wgsl),
+    /// The same with the GPU form's small tiles (64 × 64, matmul/3_register_64.wgsl),
     /// which a real GPU runs on outputs of fewer than 180 big tiles.
     WebGpuStaged64,
     /// The same file with narrow tiles (64 × 32), which a real GPU runs on outputs of
     /// up to 256 tiles of 64 × 64.
     WebGpuNarrow,
-    /// The double-buffered form (matmul_register_double.wgsl: 128 × 32 tiles, two
+    /// The double-buffered form (matmul/3_register_double.wgsl: 128 × 32 tiles, two
     /// slices of k in workgroup memory), which a real GPU runs on whole-tile outputs of
     /// about 1024 × 1024; shapes it cannot run go to the GPU form's choice.
     WebGpuDouble,
@@ -194,7 +194,7 @@ fn force_staged(g: &Gpgpu, params: RegisterParams) -> Vec<Kernel> {
     }
     let vec4 = key(Fit::Vec4).source();
     assert!(vec4.contains("var<storage, read> a: array<vec4f>"));
-    // The 128 × 128 form takes its tiles from register_tiles.wgsl's part_at.
+    // The 128 × 128 form takes its tiles from matmul/register_tiles.wgsl's part_at.
     assert!(vec4.contains(&format!("group.y * {bm}u")));
     assert!(key(Fit::Any)
         .source()

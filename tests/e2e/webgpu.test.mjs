@@ -71,7 +71,7 @@ test('backend=webgpu: compute-shader passes with heatmaps, timestamp times, the 
   const fileNotes = await page.evaluate(async () => {
     const { annotate, rulesFor } = await import('/www/ui/shader.js');
     const out = {};
-    for (const f of ['matmul_register', 'matmul_register_64', 'matmul_register_double', 'matmul_register_any', 'matmul_register_cpu', 'matmul_register_cpu_any']) {
+    for (const f of ['matmul/3_register', 'matmul/3_register_64', 'matmul/3_register_double', 'matmul/3_register_any', 'matmul/3_register_cpu', 'matmul/3_register_cpu_any']) {
       const src = await (await fetch(`/wgsl/${f}.wgsl`)).text();
       out[f] = { found: annotate('register', src).length, rules: rulesFor('register', src).length, first: rulesFor('register', src)[0].note.slice(0, 40) };
     }
@@ -85,7 +85,7 @@ test('backend=webgpu: compute-shader passes with heatmaps, timestamp times, the 
     const { annotate, foldWrittenOut, rulesFor } = await import('/www/ui/shader.js');
     const block = (k) => [`        { let k = ${k}u;`, '            if (k > 0u) { x(k); }', '        }'];
     const written = ['a;', ...[...Array(16).keys()].flatMap(block), 'b;', ...[0, 1].flatMap(block), 'c;'].join('\n');
-    const src = (await (await fetch('/wgsl/matmul_register.wgsl')).text())
+    const src = (await (await fetch('/wgsl/matmul/3_register.wgsl')).text())
       .replace(/for \(var k = 0u; k < BK; k\+\+\) \{/g, '{ let k = 0u;');
     return { lines: foldWrittenOut(written).split('\n'), notes: [annotate('register', foldWrittenOut(src)).length, rulesFor('register', src).length] };
   });
@@ -344,8 +344,8 @@ test('the register kernel\'s note counts multiply-adds per value read from workg
   const got = await page.evaluate(async () => {
     const { rulesFor } = await import('/www/ui/shader.js');
     const text = async (f) => (await fetch(`/wgsl/${f}.wgsl`)).text();
-    const tiled = await text('matmul_tiled');
-    const register = await text('matmul_register');
+    const tiled = await text('matmul/2_tiled16');
+    const register = await text('matmul/3_register');
     // tiled16: one multiply-add per line of its inner loop, each reading its values from the tiles.
     const inner = tiled.split('\n').find((l) => /sum = sr_fma\(sum, a_tile/.test(l));
     const tiledRatio = 1 / (inner.match(/_tile\[/g).length);

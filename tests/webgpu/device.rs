@@ -68,15 +68,15 @@ async fn the_device_is_described_and_the_kernels_are_webgpus() {
     // The file behind it, per size: on SwiftShader the register kernel's CPU form,
     // its vec4 file where n is a multiple of 4 and its element-wise one elsewhere.
     let file = |k: &str, n: JsValue| g.shader_file(k.into(), n);
-    assert_eq!(file("global", u()).unwrap(), "wgsl/matmul_global.wgsl");
+    assert_eq!(file("global", u()).unwrap(), "wgsl/matmul/1_global.wgsl");
     if prop(&info, "fallbackAdapter").as_bool() == Some(true) {
         assert_eq!(
             file("register", num(64.0)).unwrap(),
-            "wgsl/matmul_register_cpu.wgsl"
+            "wgsl/matmul/3_register_cpu.wgsl"
         );
         assert_eq!(
             file("register", num(17.0)).unwrap(),
-            "wgsl/matmul_register_cpu_any.wgsl"
+            "wgsl/matmul/3_register_cpu_any.wgsl"
         );
         let any = g.shader_source("register".into(), u(), num(17.0)).unwrap();
         assert!(any.contains("array<f32>"), "{any}");

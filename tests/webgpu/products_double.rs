@@ -1,5 +1,5 @@
 //! WebGPU's register kernel in its double-buffered form
-//! (wgsl/matmul_register_double.wgsl: 128 × 32 tiles, two slices of k in workgroup
+//! (wgsl/matmul/3_register_double.wgsl: 128 × 32 tiles, two slices of k in workgroup
 //! memory, one barrier a slice, whole tiles only; a real GPU runs it on whole-tile
 //! outputs of about 1024 × 1024), forced here, against the float64 reference: the
 //! product, chain and semiring checks of tests/common. Their shapes of whole tiles

@@ -1,5 +1,5 @@
 //! WebGPU's register kernel in its staged GPU form with narrow tiles
-//! (wgsl/matmul_register_64.wgsl with TILE_N4 = 8: 64 × 32 tiles, which a real GPU
+//! (wgsl/matmul/3_register_64.wgsl with TILE_N4 = 8: 64 × 32 tiles, which a real GPU
 //! runs on outputs of up to 256 tiles of 64 × 64, without edge checks where every tile
 //! lies inside; forced here with RegisterParams::GPU_NARROW) against the float64
 //! reference: the product, chain and semiring checks of tests/common, whose shapes

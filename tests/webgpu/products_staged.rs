@@ -1,4 +1,4 @@
-//! WebGPU's register kernel in its staged GPU form (wgsl/matmul_register.wgsl, the
+//! WebGPU's register kernel in its staged GPU form (wgsl/matmul/3_register.wgsl, the
 //! form an H100 runs; forced here on SwiftShader with RegisterParams::GPU) against
 //! the float64 reference: the product checks of tests/common/products.rs, with
 //! shapes whose inner and cols are multiples of 4 (its vec4 loads) and odd ones

@@ -1,5 +1,5 @@
 //! WebGPU's register kernel in its staged GPU form with small tiles
-//! (wgsl/matmul_register_64.wgsl with 64 × 64 tiles, which a real GPU runs on outputs
+//! (wgsl/matmul/3_register_64.wgsl with 64 × 64 tiles, which a real GPU runs on outputs
 //! of fewer than 180 tiles of 128 × 128; forced here with RegisterParams::GPU_SMALL)
 //! against the float64 reference: the product, chain and semiring checks of
 //! tests/common, and the rule that picks the tile size. (products_narrow.rs: the

@@ -1,5 +1,5 @@
-//! Stream-K tails of the 128 × 128 register kernel (wgsl/register_stream_k.wgsl and
-//! wgsl/stream_k_fixup.wgsl, planned by plan/src/stream_k.rs), forced on SwiftShader
+//! Stream-K tails of the 128 × 128 register kernel (wgsl/matmul/4_stream_k.wgsl and
+//! wgsl/matmul/4_stream_k_fixup.wgsl, planned by plan/src/stream_k.rs), forced on SwiftShader
 //! with small counts of workgroups running at once, so that small whole-tile products
 //! share their last tiles' k out: products in the three semirings against the
 //! float64 reference, a chain, and the measurement of the count.

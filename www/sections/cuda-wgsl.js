@@ -1,6 +1,6 @@
-// The chapter's CUDA shared-memory kernel beside wgsl/matmul_tiled.wgsl, line for
+// The chapter's CUDA shared-memory kernel beside wgsl/matmul/2_tiled16.wgsl, line for
 // line. The CUDA lines are the ones the WGSL files quote in their header comments
-// (matmul_tiled.wgsl: the tiled loop; matmul_global.wgsl: the kernel's signature
+// (matmul/2_tiled16.wgsl: the tiled loop; matmul/1_global.wgsl: the kernel's signature
 // and its first lines, which the tiled listing leaves out); each is paired with
 // the WGSL lines that do its work, found by markers in the code (not by line
 // numbers), so the pairing follows the files as they change. If a marker is not
@@ -168,7 +168,7 @@ export function sideBySide(tiledSource, globalSource) {
       el('caption', { class: 'visually-hidden' }, title),
       el('thead', {}, el('tr', {},
         el('th', { scope: 'col' }, 'CUDA (the chapter\'s listing)'),
-        el('th', { scope: 'col' }, 'WGSL (wgsl/matmul_tiled.wgsl), and under each pair what changes'))),
+        el('th', { scope: 'col' }, 'WGSL (wgsl/matmul/2_tiled16.wgsl), and under each pair what changes'))),
       el('tbody', {}, rows))),
-    el('p', { class: 'help' }, '¹ From the chapter\'s first kernel (one thread per element, quoted in wgsl/matmul_global.wgsl): the shared-memory listing gives only the loop. ² Not in either listing: how CUDA would launch it. The CUDA lines are the ones the WGSL file quotes in its header comment; the WGSL is the file as the library ships it.'));
+    el('p', { class: 'help' }, '¹ From the chapter\'s first kernel (one thread per element, quoted in wgsl/matmul/1_global.wgsl): the shared-memory listing gives only the loop. ² Not in either listing: how CUDA would launch it. The CUDA lines are the ones the WGSL file quotes in its header comment; the WGSL is the file as the library ships it.'));
 }

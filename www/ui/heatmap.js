@@ -5,10 +5,10 @@
 import { el, magnitude } from './format.js';
 import { giveKey } from './canvas-key.js';
 
-// The colours of glsl/heatmap.frag, for the legend.
+// The colours of glsl/heatmap/heatmap.frag, for the legend.
 const BLUE = 'rgb(33,102,171)', WHITE = 'rgb(247,247,247)', RED = 'rgb(179,23,43)';
 const SEQ = ['rgb(252,250,217)', 'rgb(237,115,64)', 'rgb(59,13,84)'];
-const NAN = 'rgb(153,0,204)', POS_INF = 'rgb(230,159,0)', NEG_INF = 'rgb(0,158,115)'; // as glsl/heatmap.frag
+const NAN = 'rgb(153,0,204)', POS_INF = 'rgb(230,159,0)', NEG_INF = 'rgb(0,158,115)'; // as glsl/heatmap/heatmap.frag
 
 /** Canvas side in pixels: whole pixels per entry up to `target`, else `target` (downsampled). */
 export function canvasSide(n, target) {

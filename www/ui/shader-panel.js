@@ -95,7 +95,7 @@ export class ShaderPanel {
     try { prog = this.Gpgpu.programSource(name); } catch { /* shown empty */ }
     return {
       source: this.Gpgpu.kernelSource(name),
-      file: `glsl/matmul_${name.startsWith('blocked') ? 'blocked' : name}.frag`,
+      file: `glsl/matmul/${{ naive: '1_naive', packed: '2_packed' }[name] ?? '3_blocked'}.frag`,
       tail: 'The vertex shader only passes the quad\'s positions and texture coordinates through.',
       summary: 'The complete fragment shader the GPU compiles (with the semiring and layout code)',
       label: `The complete GLSL fragment shader of the ${name} kernel`,

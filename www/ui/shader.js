@@ -61,7 +61,7 @@ const TILED = [
   { re: /c\[row \* dims\.cols \+ col\] =/, note: 'Only invocations inside C write their element.' },
 ];
 
-// The register kernel's form for GPUs (wgsl/matmul_register.wgsl, written out; its k
+// The register kernel's form for GPUs (wgsl/matmul/3_register.wgsl, written out; its k
 // loop also by the engine).
 const REGISTER = [
   { re: /override EDGES/, note: 'Fixed when the pipeline is made (the comment at the top says how): false when every tile lies inside the matrices (rows and columns of C multiples of 128, k of 16), and then the checking code below is compiled out (its mere presence cost 5%: registers set aside for a path no workgroup took).' },
@@ -80,7 +80,7 @@ const REGISTER = [
   { re: /store_c\(/, note: 'Each invocation writes its 16 × 8 block of C (checked only at the edges).' },
 ];
 
-// The same with 64 × 64 or 64 × 32 tiles, for small outputs (wgsl/matmul_register_64.wgsl).
+// The same with 64 × 64 or 64 × 32 tiles, for small outputs (wgsl/matmul/3_register_64.wgsl).
 const REGISTER_64 = [
   { re: /override TILE_N4/, note: 'The tile\'s width in vec4s, fixed when the pipeline is made (the comment at the top says which): 16, a 64 × 64 tile and 128 invocations, or on outputs of up to 1024 × 1024, 8: a 64 × 32 tile, 64 invocations, and twice as many workgroups again.' },
   { re: /override EDGES/, note: 'Fixed when the pipeline is made: false for 64 × 32 tiles that all lie inside the matrices, whose checking code is then compiled out (1.1–1.3× as fast on the H100); 64 × 64 tiles keep it true: without their checks they measured 10% slower.' },
@@ -98,7 +98,7 @@ const REGISTER_64 = [
 ];
 
 // The double-buffered form for outputs of about 1024 × 1024 made of whole tiles
-// (wgsl/matmul_register_double.wgsl).
+// (wgsl/matmul/3_register_double.wgsl).
 const REGISTER_DOUBLE = [
   { re: /var<workgroup> a_tile/, note: 'Two slices of A in workgroup memory, [slice][k][vec4]: 2 × 16 × 32 vec4s = 16 KiB, with B\'s two slices 20 KiB. While the workgroup multiplies one slice, the next one goes into the other.' },
   { re: /struct Slice/, note: 'What one invocation brings from global memory for one slice: 4 vec4s of A (four rows, four values of k) and 1 of B.' },
@@ -114,7 +114,7 @@ const REGISTER_DOUBLE = [
   { re: /store_c\(row0 \+ ty \* 4u, col, c0, true\)/, note: 'Whole tiles only (the engine runs this file on no other shape): every store is inside C, unchecked.' },
 ];
 
-// Its array form for shapes that are not multiples of 4 (wgsl/matmul_register_any.wgsl).
+// Its array form for shapes that are not multiples of 4 (wgsl/matmul/3_register_any.wgsl).
 const REGISTER_ANY = [
   { re: /var<workgroup> a_tile/, note: 'Workgroup memory holds a BM × BK slice of A (transposed) and a BK × BN slice of B, as vec4s.' },
   { re: /@compute @workgroup_size\(WG_X, WG_Y\)/, note: 'A workgroup computes a BM × BN tile of C, and each of its invocations a TM × TN block of it.' },
@@ -126,7 +126,7 @@ const REGISTER_ANY = [
   { re: /store_c\(/, note: 'Each invocation writes its block of C (only the elements inside C).' },
 ];
 
-// Its form for software adapters (wgsl/matmul_register_cpu.wgsl).
+// Its form for software adapters (wgsl/matmul/3_register_cpu.wgsl).
 const REGISTER_CPU = [
   { re: /@compute @workgroup_size\(8, 8\)/, note: 'The register kernel\'s form for software adapters such as SwiftShader: no workgroup memory and no barriers, which on a CPU are ordinary memory and a halt of every lane.' },
   { re: /let j = id\.x \* 8u/, note: 'Each invocation computes an 8 × 8 block of C: rows i … i+7, columns j … j+7.' },

@@ -17,7 +17,7 @@ use crate::semiring::Semiring;
 use crate::svd::{self, SvdPlan};
 
 /// out ← alpha·p + beta·q + gamma·I, element-wise over rows `cols` wide
-/// (wgsl/affine.wgsl); without q its term is absent, not 0·p (which would turn an
+/// (wgsl/elementwise/affine.wgsl); without q its term is absent, not 0·p (which would turn an
 /// infinite p into NaN).
 pub fn affine(
     cols: usize,
@@ -46,7 +46,7 @@ fn whole(v: f32) -> usize {
     v as usize
 }
 
-/// The numeric phase of a block-sparse product (wgsl/block_sparse.wgsl): each entry
+/// The numeric phase of a block-sparse product (wgsl/block_sparse/block_sparse.wgsl): each entry
 /// of each stored block of C sums its listed block products, or walks its block row
 /// of A and looks B's blocks up in the map.
 pub fn block_product(n: &Numeric, [a, b, index]: [&[f32]; 3], c: &mut [f32]) {
@@ -84,7 +84,7 @@ pub fn block_product(n: &Numeric, [a, b, index]: [&[f32]; 3], c: &mut [f32]) {
     }
 }
 
-/// C's occupancy (wgsl/block_flags.wgsl): 1 per stored block holding a nonzero (NaN
+/// C's occupancy (wgsl/block_sparse/block_flags.wgsl): 1 per stored block holding a nonzero (NaN
 /// counts), else 0.
 pub fn block_flags(n: &Numeric, c: &[f32], flags: &mut [f32]) {
     let at = &n.atlas;
@@ -95,7 +95,7 @@ pub fn block_flags(n: &Numeric, c: &[f32], flags: &mut [f32]) {
     }
 }
 
-/// y ← A·x for a CSR A of `rows` rows (wgsl/spmv.wgsl): column indices and row
+/// y ← A·x for a CSR A of `rows` rows (wgsl/spmv/spmv.wgsl): column indices and row
 /// offsets are u32s stored by their bits; y's padding past the rows gets 0.
 pub fn spmv(rows: usize, [values, columns, offsets, x]: [&[f32]; 4], y: &mut [f32]) {
     let bits = |v: f32| v.to_bits() as usize;
@@ -109,7 +109,7 @@ pub fn spmv(rows: usize, [values, columns, offsets, x]: [&[f32]; 4], y: &mut [f3
     }
 }
 
-/// A batch of small products (wgsl/batched_matmul.wgsl): C_s ← A_s · B_s.
+/// A batch of small products (wgsl/batched/batched_matmul.wgsl): C_s ← A_s · B_s.
 pub fn batched_product(p: &BatchedProduct, [a, b]: [&[f32]; 2], c: &mut [f32]) {
     let (rows, inner, cols) = (p.a.tile.rows, p.a.tile.cols, p.c.tile.cols);
     for s in 0..p.count {
@@ -124,7 +124,7 @@ pub fn batched_product(p: &BatchedProduct, [a, b]: [&[f32]; 2], c: &mut [f32]) {
     }
 }
 
-/// RANSAC's hypotheses (wgsl/ransac_fit.wgsl's steps): the H of each 4-point
+/// RANSAC's hypotheses (wgsl/ransac/fit.wgsl's steps): the H of each 4-point
 /// sample, 9 floats with h33 = 1, or 0 for a degenerate sample.
 pub fn ransac_fit(p: &RansacPasses, [pts, samples]: [&[f32]; 2], hyps: &mut [f32]) {
     let point = |i: usize, o: usize| [pts[4 * i + o] as f64, pts[4 * i + o + 1] as f64];
@@ -139,7 +139,7 @@ pub fn ransac_fit(p: &RansacPasses, [pts, samples]: [&[f32]; 2], hyps: &mut [f32
     }
 }
 
-/// RANSAC's scoring (wgsl/ransac_score.wgsl): each hypothesis's inliers, the
+/// RANSAC's scoring (wgsl/ransac/score.wgsl): each hypothesis's inliers, the
 /// correspondences whose reprojection error is within the threshold.
 pub fn ransac_score(p: &RansacPasses, [pts, hyps]: [&[f32]; 2], counts: &mut [f32]) {
     let t2 = p.threshold * p.threshold;
@@ -163,7 +163,7 @@ pub fn ransac_score(p: &RansacPasses, [pts, hyps]: [&[f32]; 2], counts: &mut [f3
     }
 }
 
-/// A batch of SVDs by one-sided Jacobi (wgsl/svd_jacobi.wgsl): each matrix's
+/// A batch of SVDs by one-sided Jacobi (wgsl/svd/jacobi.wgsl): each matrix's
 /// [U; V; σᵀ] tile, and its sweeps, by the float32 algorithm of
 /// [`crate::svd`].
 pub fn svd_jacobi(p: &SvdPlan, a: &[f32], [out, sweeps]: [&mut [f32]; 2]) {
@@ -194,7 +194,7 @@ pub fn lu_step(p: &LuPlan, k: usize, [w, state]: [&mut [f32]; 2]) {
     state[n + 2] = (k + 1) as f32;
 }
 
-/// Back substitution over the eliminated [A | B] (wgsl/lu_back.wgsl): x (n × nrhs).
+/// Back substitution over the eliminated [A | B] (wgsl/lu/back.wgsl): x (n × nrhs).
 pub fn lu_back(p: &LuPlan, w: &[f32], x: &mut [f32]) {
     let solved = lu::back(p.shape.n, p.cols(), w);
     x[..solved.len()].copy_from_slice(&solved);

@@ -39,7 +39,7 @@ use crate::webgpu::{
 /// The engine's own program: every entry of a matrix set to one value (poisoning).
 const FILL: StaticWgsl = StaticWgsl {
     name: "fill",
-    source: || include_str!("../../../wgsl/fill.wgsl").into(),
+    source: || include_str!("../../../wgsl/common/fill.wgsl").into(),
     uniform_follows_data: false,
 };
 

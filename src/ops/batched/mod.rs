@@ -1,6 +1,6 @@
 //! A batch of small products, C_s = A_s · B_s for every s, the matrices side by
 //! side in atlases (see [`crate::plan::batched`]): one fragment (WebGL,
-//! glsl/batched_matmul.frag) or invocation (WebGPU, wgsl/batched_matmul.wgsl) per
+//! glsl/batched/batched_matmul.frag) or invocation (WebGPU, wgsl/batched/batched_matmul.wgsl) per
 //! output entry, several matrices per workgroup; the CPU splits the batch among its
 //! workers.
 

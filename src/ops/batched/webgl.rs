@@ -1,4 +1,4 @@
-//! Binds glsl/batched_matmul.frag: a batch of small products in one pass, one
+//! Binds glsl/batched/batched_matmul.frag: a batch of small products in one pass, one
 //! fragment per output entry, over R32F atlases of tiles (scalar layout).
 
 use crate::engine::program::StaticGlsl;
@@ -7,7 +7,7 @@ use crate::error::Result;
 use crate::ops::shaders::{ATLAS_GLSL, HEADER};
 use crate::plan::batched::BatchedProduct;
 
-pub const SOURCE: &str = include_str!("../../../glsl/batched_matmul.frag");
+pub const SOURCE: &str = include_str!("../../../glsl/batched/batched_matmul.frag");
 
 pub const BATCHED: StaticGlsl = StaticGlsl {
     name: "batched",

@@ -1,4 +1,4 @@
-//! Binds wgsl/batched_matmul.wgsl: a batch of small products, one invocation per
+//! Binds wgsl/batched/batched_matmul.wgsl: a batch of small products, one invocation per
 //! output entry, over atlases of tiles.
 
 use crate::engine::program::StaticWgsl;
@@ -7,7 +7,7 @@ use crate::error::Result;
 use crate::ops::shaders::{line_workgroups, ATLAS_WGSL};
 use crate::plan::batched::BatchedProduct;
 
-pub const SOURCE: &str = include_str!("../../../wgsl/batched_matmul.wgsl");
+pub const SOURCE: &str = include_str!("../../../wgsl/batched/batched_matmul.wgsl");
 
 pub const BATCHED: StaticWgsl = StaticWgsl {
     name: "batched",

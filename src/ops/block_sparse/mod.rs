@@ -1,7 +1,7 @@
 //! The numeric phase of a block-sparse product, C's stored blocks ← the block
 //! products the symbolic phase listed (see [`crate::plan::blocks::Numeric`]), and
-//! C's occupancy flags. WebGL: glsl/block_sparse.frag, glsl/block_flags.frag;
-//! WebGPU: wgsl/block_sparse.wgsl, wgsl/block_flags.wgsl; CPU: `plan::cpu::passes`.
+//! C's occupancy flags. WebGL: glsl/block_sparse/block_sparse.frag, glsl/block_sparse/block_flags.frag;
+//! WebGPU: wgsl/block_sparse/block_sparse.wgsl, wgsl/block_sparse/block_flags.wgsl; CPU: `plan::cpu::passes`.
 
 pub mod webgl;
 pub mod webgpu;

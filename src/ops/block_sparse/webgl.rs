@@ -1,5 +1,5 @@
-//! Binds glsl/block_sparse.frag (the numeric phase of a block-sparse product: one
-//! fragment per entry of C's block atlas) and glsl/block_flags.frag (C's occupancy,
+//! Binds glsl/block_sparse/block_sparse.frag (the numeric phase of a block-sparse product: one
+//! fragment per entry of C's block atlas) and glsl/block_sparse/block_flags.frag (C's occupancy,
 //! one fragment per block). Atlases, the index table and the flags are R32F
 //! matrices in the scalar layout.
 
@@ -9,8 +9,8 @@ use crate::error::Result;
 use crate::ops::shaders::{ATLAS_GLSL, HEADER};
 use crate::plan::blocks::Numeric;
 
-pub const SOURCE: &str = include_str!("../../../glsl/block_sparse.frag");
-pub const FLAGS_SOURCE: &str = include_str!("../../../glsl/block_flags.frag");
+pub const SOURCE: &str = include_str!("../../../glsl/block_sparse/block_sparse.frag");
+pub const FLAGS_SOURCE: &str = include_str!("../../../glsl/block_sparse/block_flags.frag");
 
 pub const BLOCK_SPARSE: StaticGlsl = StaticGlsl {
     name: "block-sparse",

@@ -1,5 +1,5 @@
-//! Binds wgsl/block_sparse.wgsl (the numeric phase of a block-sparse product: one
-//! invocation per entry of C's stored blocks) and wgsl/block_flags.wgsl (C's
+//! Binds wgsl/block_sparse/block_sparse.wgsl (the numeric phase of a block-sparse product: one
+//! invocation per entry of C's stored blocks) and wgsl/block_sparse/block_flags.wgsl (C's
 //! occupancy, one invocation per block): their uniform words and workgroup grids.
 
 use crate::engine::program::StaticWgsl;
@@ -9,8 +9,8 @@ use crate::ops::shaders::{line_workgroups, ATLAS_WGSL};
 use crate::plan::blocks::Numeric;
 use crate::webgpu::Timer;
 
-pub const SOURCE: &str = include_str!("../../../wgsl/block_sparse.wgsl");
-pub const FLAGS_SOURCE: &str = include_str!("../../../wgsl/block_flags.wgsl");
+pub const SOURCE: &str = include_str!("../../../wgsl/block_sparse/block_sparse.wgsl");
+pub const FLAGS_SOURCE: &str = include_str!("../../../wgsl/block_sparse/block_flags.wgsl");
 
 pub const BLOCK_SPARSE: StaticWgsl = StaticWgsl {
     name: "block-sparse",

@@ -1,8 +1,8 @@
 //! Element-wise passes over matrices of one shape and layout: the affine map
 //! out = alpha·P + beta·Q + gamma·I (the applications' building block), a sum timed
 //! as the streaming ceiling, and P ⊕ Q in a semiring (the sum of a tiled product's
-//! tile products). WebGL: glsl/affine.frag, every plane in one pass; WebGPU:
-//! wgsl/affine.wgsl; CPU: `plan::cpu::passes`.
+//! tile products). WebGL: glsl/elementwise/affine.frag, every plane in one pass; WebGPU:
+//! wgsl/elementwise/affine.wgsl; CPU: `plan::cpu::passes`.
 
 pub mod cpu;
 pub mod webgl;

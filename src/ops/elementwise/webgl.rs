@@ -1,4 +1,4 @@
-//! Binds glsl/affine.frag: element-wise out = alpha·P + beta·Q + gamma·I on
+//! Binds glsl/elementwise/affine.frag: element-wise out = alpha·P + beta·Q + gamma·I on
 //! matrices of one shape and layout, every plane in one pass.
 
 use crate::engine::program::{FragmentProgram, ProgramId};
@@ -8,9 +8,9 @@ use crate::ops::shaders::{layout_define, layout_name, HEADER};
 use crate::plan::layout::Layout;
 use crate::plan::semiring::Semiring;
 
-pub const SOURCE: &str = include_str!("../../../glsl/affine.frag");
+pub const SOURCE: &str = include_str!("../../../glsl/elementwise/affine.frag");
 
-/// glsl/affine.frag reading and writing matrices in one layout.
+/// glsl/elementwise/affine.frag reading and writing matrices in one layout.
 #[derive(Clone, Copy)]
 pub struct AffineProgram {
     pub layout: Layout,
@@ -73,7 +73,7 @@ pub fn combine(
     draw(engine, out, pq, c, mode, pad)
 }
 
-/// One pass of glsl/affine.frag; `combine` 0 is the affine map, 1 max, 2 min.
+/// One pass of glsl/elementwise/affine.frag; `combine` 0 is the affine map, 1 max, 2 min.
 fn draw(
     engine: &mut GlEngine,
     out: &GlMatrix,

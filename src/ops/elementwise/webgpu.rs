@@ -1,4 +1,4 @@
-//! wgsl/affine.wgsl: element-wise out = alpha·P + beta·Q + gamma·I, or P ⊕ Q in a
+//! wgsl/elementwise/affine.wgsl: element-wise out = alpha·P + beta·Q + gamma·I, or P ⊕ Q in a
 //! semiring, over 16 × 16 workgroups.
 
 use crate::engine::program::StaticWgsl;
@@ -7,7 +7,7 @@ use crate::error::Result;
 use crate::plan::semiring::Semiring;
 use crate::webgpu::Timer;
 
-pub const SOURCE: &str = include_str!("../../../wgsl/affine.wgsl");
+pub const SOURCE: &str = include_str!("../../../wgsl/elementwise/affine.wgsl");
 
 // The coefficients are in the uniform words: they follow the data.
 pub const AFFINE: StaticWgsl = StaticWgsl {
@@ -53,7 +53,7 @@ pub fn combine(
     elementwise(e, out, p, Some(q), [1.0, 1.0, 0.0], mode, None)
 }
 
-/// wgsl/affine.wgsl: `combine` 0 is the affine map, 1 max, 2 min.
+/// wgsl/elementwise/affine.wgsl: `combine` 0 is the affine map, 1 max, 2 min.
 fn elementwise(
     e: &mut GpuEngine,
     out: &GpuMatrix,

@@ -1,4 +1,4 @@
-//! A heatmap's pixels on the CPU: wgsl/heatmap.wgsl's colouring, pixel by pixel,
+//! A heatmap's pixels on the CPU: wgsl/heatmap/heatmap.wgsl's colouring, pixel by pixel,
 //! over a matrix in wasm memory. The same blocks, the same pick (the entry of
 //! largest magnitude in a pixel's block, NaN and ±Inf marked), the same colours,
 //! so a CPU heatmap looks like the GPUs' beside it.

@@ -1,6 +1,6 @@
 //! A resident matrix drawn as a heatmap on a page canvas, from device memory: WebGL
-//! draws on its own canvas (glsl/heatmap.frag) and copies that over, GPU to GPU;
-//! WebGPU colours the pixels in a compute pass (wgsl/heatmap.wgsl) and only they
+//! draws on its own canvas (glsl/heatmap/heatmap.frag) and copies that over, GPU to GPU;
+//! WebGPU colours the pixels in a compute pass (wgsl/heatmap/heatmap.wgsl) and only they
 //! come back; the CPU colours them from the matrix when its queue reaches it, with
 //! the shaders' colour map.
 

@@ -1,4 +1,4 @@
-//! Binds glsl/heatmap.frag: draws a resident matrix as a heatmap onto the
+//! Binds glsl/heatmap/heatmap.frag: draws a resident matrix as a heatmap onto the
 //! context's canvas, then copies that onto a page canvas (GPU to GPU in the
 //! browser: no readPixels).
 
@@ -10,7 +10,7 @@ use crate::gl::context::Canvas;
 use crate::ops::shaders::{layout_define, layout_name, HEADER, LAYOUT_GLSL};
 use crate::plan::layout::Layout;
 
-pub const SOURCE: &str = include_str!("../../../glsl/heatmap.frag");
+pub const SOURCE: &str = include_str!("../../../glsl/heatmap/heatmap.frag");
 
 /// The colour-map shader reading a matrix in `layout`.
 #[derive(Clone, Copy)]

@@ -1,4 +1,4 @@
-//! Putting a heatmap coloured by wgsl/heatmap.wgsl on a page canvas. Only the
+//! Putting a heatmap coloured by wgsl/heatmap/heatmap.wgsl on a page canvas. Only the
 //! picture's pixels leave the GPU, never the matrix: presenting a WebGPU canvas
 //! into a 2D one is not available on every adapter (on SwiftShader, headless, it
 //! takes the page's WebGPU instance down; measured), while pixels always arrive.
@@ -15,7 +15,7 @@ use crate::plan::shape::Shape;
 use crate::webgpu::buffer::MATRIX;
 use crate::webgpu::Buffer;
 
-pub const SOURCE: &str = include_str!("../../../wgsl/heatmap.wgsl");
+pub const SOURCE: &str = include_str!("../../../wgsl/heatmap/heatmap.wgsl");
 
 // The colour range is in the uniform words: it follows the data.
 pub const HEATMAP: StaticWgsl = StaticWgsl {
@@ -70,7 +70,7 @@ fn put_image(
 }
 
 /// Colours `m` into a width × height RGBA8 picture on the GPU (see
-/// wgsl/heatmap.wgsl); the pixels come back with `GpuRead::wait_bytes`. With
+/// wgsl/heatmap/heatmap.wgsl); the pixels come back with `GpuRead::wait_bytes`. With
 /// `range` None the colour scale spans the largest |finite value|, found by the
 /// reduction in the same submit.
 pub fn heatmap(
@@ -103,7 +103,7 @@ pub fn heatmap(
     e.read_buffer(&pixels, bytes)
 }
 
-/// The uniform block of wgsl/heatmap.wgsl (`Style` there).
+/// The uniform block of wgsl/heatmap/heatmap.wgsl (`Style` there).
 pub fn heatmap_words(
     shape: Shape,
     (width, height): (usize, usize),

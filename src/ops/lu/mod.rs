@@ -1,8 +1,8 @@
 //! Gaussian elimination with partial pivoting (see [`crate::plan::lu`]): a step's
 //! pivot and update, a factorization stopped part way, back substitution. WebGL
-//! ping-pongs [A | B] between two textures (glsl/lu_pivot.frag, lu_eliminate.frag,
-//! lu_back.frag); WebGPU and the CPU work in place (wgsl/lu_pivot.wgsl,
-//! lu_update.wgsl, lu_back.wgsl; `plan::cpu::passes`).
+//! ping-pongs [A | B] between two textures (glsl/lu/pivot.frag, lu/eliminate.frag,
+//! lu/back.frag); WebGPU and the CPU work in place (wgsl/lu/pivot.wgsl,
+//! lu/update.wgsl, lu/back.wgsl; `plan::cpu::passes`).
 
 pub mod webgl;
 pub mod webgpu;

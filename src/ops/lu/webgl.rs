@@ -1,7 +1,7 @@
 //! Binds the WebGL passes of Gaussian elimination over R32F textures (scalar
-//! layout), ping-ponging: glsl/lu_pivot.frag (step k's pivot into the next state
-//! row), glsl/lu_eliminate.frag (the swap and the update of step k, the whole
-//! [A | B] into the other texture) and glsl/lu_back.frag (one step of back
+//! layout), ping-ponging: glsl/lu/pivot.frag (step k's pivot into the next state
+//! row), glsl/lu/eliminate.frag (the swap and the update of step k, the whole
+//! [A | B] into the other texture) and glsl/lu/back.frag (one step of back
 //! substitution).
 
 use crate::engine::program::StaticGlsl;
@@ -10,9 +10,9 @@ use crate::error::Result;
 use crate::ops::shaders::HEADER;
 use crate::plan::lu::LuPlan;
 
-pub const PIVOT_SOURCE: &str = include_str!("../../../glsl/lu_pivot.frag");
-pub const ELIMINATE_SOURCE: &str = include_str!("../../../glsl/lu_eliminate.frag");
-pub const BACK_SOURCE: &str = include_str!("../../../glsl/lu_back.frag");
+pub const PIVOT_SOURCE: &str = include_str!("../../../glsl/lu/pivot.frag");
+pub const ELIMINATE_SOURCE: &str = include_str!("../../../glsl/lu/eliminate.frag");
+pub const BACK_SOURCE: &str = include_str!("../../../glsl/lu/back.frag");
 
 pub const PIVOT: StaticGlsl = StaticGlsl {
     name: "lu-pivot",

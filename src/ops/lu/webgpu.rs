@@ -1,7 +1,7 @@
 //! Binds the WebGPU passes of Gaussian elimination, in place on one storage
-//! buffer holding [A | B]: wgsl/lu_pivot.wgsl (one workgroup: the last step's
-//! multipliers, the pivot reduction, the swap), wgsl/lu_update.wgsl (the
-//! trailing block) and wgsl/lu_back.wgsl (back substitution, one workgroup per
+//! buffer holding [A | B]: wgsl/lu/pivot.wgsl (one workgroup: the last step's
+//! multipliers, the pivot reduction, the swap), wgsl/lu/update.wgsl (the
+//! trailing block) and wgsl/lu/back.wgsl (back substitution, one workgroup per
 //! right-hand side). Every dispatch of a factorization shares one uniform block:
 //! k travels in the state buffer.
 
@@ -10,9 +10,9 @@ use crate::engine::webgpu::{GpuEngine, GpuMatrix};
 use crate::error::Result;
 use crate::plan::lu::LuPlan;
 
-pub const PIVOT_SOURCE: &str = include_str!("../../../wgsl/lu_pivot.wgsl");
-pub const UPDATE_SOURCE: &str = include_str!("../../../wgsl/lu_update.wgsl");
-pub const BACK_SOURCE: &str = include_str!("../../../wgsl/lu_back.wgsl");
+pub const PIVOT_SOURCE: &str = include_str!("../../../wgsl/lu/pivot.wgsl");
+pub const UPDATE_SOURCE: &str = include_str!("../../../wgsl/lu/update.wgsl");
+pub const BACK_SOURCE: &str = include_str!("../../../wgsl/lu/back.wgsl");
 
 // Their uniform words hold the pivot threshold, which follows the data.
 pub const PIVOT: StaticWgsl = StaticWgsl {

@@ -31,12 +31,12 @@ impl Kernel {
     /// staged variant; see `webgpu::register` for the one a device runs).
     pub fn file(self) -> &'static str {
         match self {
-            Kernel::Naive => "glsl/matmul_naive.frag",
-            Kernel::Packed => "glsl/matmul_packed.frag",
-            Kernel::Blocked4 | Kernel::Blocked8 => "glsl/matmul_blocked.frag",
-            Kernel::Global => "wgsl/matmul_global.wgsl",
-            Kernel::Tiled16 => "wgsl/matmul_tiled.wgsl",
-            Kernel::Register => "wgsl/matmul_register.wgsl",
+            Kernel::Naive => "glsl/matmul/1_naive.frag",
+            Kernel::Packed => "glsl/matmul/2_packed.frag",
+            Kernel::Blocked4 | Kernel::Blocked8 => "glsl/matmul/3_blocked.frag",
+            Kernel::Global => "wgsl/matmul/1_global.wgsl",
+            Kernel::Tiled16 => "wgsl/matmul/2_tiled16.wgsl",
+            Kernel::Register => "wgsl/matmul/3_register.wgsl",
             Kernel::Simd => "plan/src/cpu/kernel.rs",
         }
     }

@@ -1,9 +1,9 @@
 //! RANSAC's two passes over many hypotheses at once (see
 //! [`crate::plan::homography`]): the fit (each hypothesis's H from its 4 sampled
 //! correspondences, by an exact 8 × 8 solve) and the scoring (each hypothesis's
-//! inliers). WebGL: glsl/ransac_fit.frag (a fragment per entry of H) and
-//! glsl/ransac_score.frag (a fragment per hypothesis); WebGPU: wgsl/ransac_fit.wgsl
-//! (an invocation per hypothesis) and wgsl/ransac_score.wgsl (a workgroup per
+//! inliers). WebGL: glsl/ransac/fit.frag (a fragment per entry of H) and
+//! glsl/ransac/score.frag (a fragment per hypothesis); WebGPU: wgsl/ransac/fit.wgsl
+//! (an invocation per hypothesis) and wgsl/ransac/score.wgsl (a workgroup per
 //! hypothesis, a tree reduction); CPU: `plan::cpu::passes`.
 
 pub mod webgl;

@@ -1,5 +1,5 @@
-//! Binds glsl/ransac_fit.frag (one fragment per entry of each hypothesis's H) and
-//! glsl/ransac_score.frag (one fragment per hypothesis counting its inliers). The
+//! Binds glsl/ransac/fit.frag (one fragment per entry of each hypothesis's H) and
+//! glsl/ransac/score.frag (one fragment per hypothesis counting its inliers). The
 //! lists are R32F matrices `width` floats wide (scalar layout).
 
 use crate::engine::program::StaticGlsl;
@@ -8,8 +8,8 @@ use crate::error::Result;
 use crate::ops::shaders::HEADER;
 use crate::plan::homography::RansacPasses;
 
-pub const FIT_SOURCE: &str = include_str!("../../../glsl/ransac_fit.frag");
-pub const SCORE_SOURCE: &str = include_str!("../../../glsl/ransac_score.frag");
+pub const FIT_SOURCE: &str = include_str!("../../../glsl/ransac/fit.frag");
+pub const SCORE_SOURCE: &str = include_str!("../../../glsl/ransac/score.frag");
 
 pub const FIT: StaticGlsl = StaticGlsl {
     name: "ransac-fit",

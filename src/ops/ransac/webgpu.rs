@@ -1,5 +1,5 @@
-//! Binds wgsl/ransac_fit.wgsl (one invocation per hypothesis: DLT, exact 8×8 solve,
-//! H) and wgsl/ransac_score.wgsl (one workgroup of 64 per hypothesis, inliers
+//! Binds wgsl/ransac/fit.wgsl (one invocation per hypothesis: DLT, exact 8×8 solve,
+//! H) and wgsl/ransac/score.wgsl (one workgroup of 64 per hypothesis, inliers
 //! counted by a tree reduction in workgroup memory).
 
 use crate::engine::program::StaticWgsl;
@@ -9,8 +9,8 @@ use crate::ops::shaders::line_workgroups;
 use crate::plan::homography::RansacPasses;
 use crate::webgpu::Timer;
 
-pub const FIT_SOURCE: &str = include_str!("../../../wgsl/ransac_fit.wgsl");
-pub const SCORE_SOURCE: &str = include_str!("../../../wgsl/ransac_score.wgsl");
+pub const FIT_SOURCE: &str = include_str!("../../../wgsl/ransac/fit.wgsl");
+pub const SCORE_SOURCE: &str = include_str!("../../../wgsl/ransac/score.wgsl");
 
 pub const FIT: StaticWgsl = StaticWgsl {
     name: "ransac-fit",

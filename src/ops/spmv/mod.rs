@@ -1,7 +1,7 @@
 //! Sparse matrix × vector (CSR): y ← A·x, the matrix's arrays and both vectors as
 //! lists (see [`crate::plan::sparse`]). WebGL: one fragment per row
-//! (glsl/spmv.frag). WebGPU: one invocation per row (wgsl/spmv.wgsl), and rows
-//! longer than a threshold a workgroup each (wgsl/spmv_long.wgsl), in one timed
+//! (glsl/spmv/spmv.frag). WebGPU: one invocation per row (wgsl/spmv/spmv.wgsl), and rows
+//! longer than a threshold a workgroup each (wgsl/spmv/long.wgsl), in one timed
 //! span. CPU: the rows split among the workers (`plan::cpu::passes::spmv`).
 
 pub mod webgl;

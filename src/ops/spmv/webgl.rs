@@ -1,4 +1,4 @@
-//! Binds glsl/spmv.frag (sparse matrix × vector, one fragment per row). Every
+//! Binds glsl/spmv/spmv.frag (sparse matrix × vector, one fragment per row). Every
 //! operand is a scalar list `width` floats wide (see `plan::sparse`).
 
 use crate::engine::program::StaticGlsl;
@@ -6,7 +6,7 @@ use crate::engine::webgl::{Destination, GlEngine, GlMatrix};
 use crate::error::Result;
 use crate::ops::shaders::HEADER;
 
-pub const SOURCE: &str = include_str!("../../../glsl/spmv.frag");
+pub const SOURCE: &str = include_str!("../../../glsl/spmv/spmv.frag");
 
 pub const SPMV: StaticGlsl = StaticGlsl {
     name: "spmv",

@@ -1,5 +1,5 @@
-//! Binds wgsl/spmv.wgsl (sparse matrix × vector, one invocation per row) and
-//! wgsl/spmv_long.wgsl (one workgroup per long row).
+//! Binds wgsl/spmv/spmv.wgsl (sparse matrix × vector, one invocation per row) and
+//! wgsl/spmv/long.wgsl (one workgroup per long row).
 
 use crate::engine::program::StaticWgsl;
 use crate::engine::webgpu::{GpuEngine, GpuMatrix};
@@ -7,8 +7,8 @@ use crate::error::Result;
 use crate::ops::shaders::line_workgroups;
 use crate::webgpu::Timer;
 
-pub const SOURCE: &str = include_str!("../../../wgsl/spmv.wgsl");
-pub const LONG_SOURCE: &str = include_str!("../../../wgsl/spmv_long.wgsl");
+pub const SOURCE: &str = include_str!("../../../wgsl/spmv/spmv.wgsl");
+pub const LONG_SOURCE: &str = include_str!("../../../wgsl/spmv/long.wgsl");
 
 pub const SPMV: StaticWgsl = StaticWgsl {
     name: "spmv",
@@ -44,9 +44,9 @@ pub fn long_params(count: usize, max_per_dimension: usize) -> ((usize, usize), V
     (groups, vec![count as u32, groups.0 as u32, 0, 0])
 }
 
-/// y ← A·x for a CSR A of `rows` rows, its arrays as lists (wgsl/spmv.wgsl); with
+/// y ← A·x for a CSR A of `rows` rows, its arrays as lists (wgsl/spmv/spmv.wgsl); with
 /// `long` (the list of rows longer than a threshold, their count, the threshold)
-/// those rows by a workgroup each (wgsl/spmv_long.wgsl), in the same timed span.
+/// those rows by a workgroup each (wgsl/spmv/long.wgsl), in the same timed span.
 pub fn spmv(
     e: &mut GpuEngine,
     rows: usize,

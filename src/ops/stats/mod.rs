@@ -1,7 +1,7 @@
 //! Statistics of a resident matrix (largest |value|, NaN and ±∞ counts, sums of |x|
 //! and x², min and max), by reduction on the device: WebGL by passes that each
-//! shrink the grid `factor`-fold (glsl/reduce.frag), read at once; WebGPU by two
-//! passes (wgsl/reduce.wgsl), read when mapped; the CPU by one loop.
+//! shrink the grid `factor`-fold (glsl/stats/reduce.frag), read at once; WebGPU by two
+//! passes (wgsl/stats/reduce.wgsl), read when mapped; the CPU by one loop.
 
 pub mod cpu;
 pub mod webgl;

@@ -1,4 +1,4 @@
-//! Binds glsl/reduce.frag: statistics of a resident matrix (max |value|, NaN and
+//! Binds glsl/stats/reduce.frag: statistics of a resident matrix (max |value|, NaN and
 //! ±Inf counts, sum of |values|, sum of squares, min, max) by passes that each
 //! shrink the grid `factor`-fold per axis, then one texel pair read back.
 
@@ -10,7 +10,7 @@ use crate::gl::target::{RenderTarget, TexFormat};
 use crate::ops::shaders::{layout_define, layout_name, HEADER, LAYOUT_GLSL};
 use crate::plan::layout::Layout;
 
-pub const SOURCE: &str = include_str!("../../../glsl/reduce.frag");
+pub const SOURCE: &str = include_str!("../../../glsl/stats/reduce.frag");
 
 /// A reduction pass shrinking `factor`-fold: from a matrix in a layout (the first
 /// pass) or from the previous pass's statistics (None).

@@ -1,4 +1,4 @@
-//! wgsl/reduce.wgsl: statistics of a resident matrix in two passes (each workgroup
+//! wgsl/stats/reduce.wgsl: statistics of a resident matrix in two passes (each workgroup
 //! folds its share into a record, one workgroup folds the records), 8 floats read
 //! back.
 
@@ -8,7 +8,7 @@ use crate::error::Result;
 use crate::webgpu::buffer::MATRIX;
 use crate::webgpu::Buffer;
 
-pub const SOURCE: &str = include_str!("../../../wgsl/reduce.wgsl");
+pub const SOURCE: &str = include_str!("../../../wgsl/stats/reduce.wgsl");
 
 pub const REDUCE: StaticWgsl = StaticWgsl {
     name: "reduce",

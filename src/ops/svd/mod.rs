@@ -1,5 +1,5 @@
 //! The batched SVD by one-sided Jacobi (see [`crate::plan::svd`]). WebGPU and the
-//! CPU run a whole batch's sweeps in one dispatch or pass (wgsl/svd_jacobi.wgsl, an
+//! CPU run a whole batch's sweeps in one dispatch or pass (wgsl/svd/jacobi.wgsl, an
 //! invocation per column); WebGL, whose fragments cannot share a sweep, runs round
 //! by round: the pairs' rotations, the round applied, what is left to rotate, and
 //! the sorted results (glsl/svd_*.frag). `crate::batched::svd` drives both forms.

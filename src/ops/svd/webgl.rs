@@ -1,8 +1,8 @@
 //! Binds the WebGL passes of the batched Jacobi SVD over R32F atlases (scalar
-//! layout): glsl/svd_pairs.frag and glsl/svd_round.frag (one round of rotations:
-//! the rotation of each pair, then each entry rotated), glsl/svd_measure.frag
-//! (what is left to rotate, per matrix) and glsl/svd_finish.frag (σ, U, V sorted),
-//! all with glsl/svd_common.glsl prepended.
+//! layout): glsl/svd/pairs.frag and glsl/svd/round.frag (one round of rotations:
+//! the rotation of each pair, then each entry rotated), glsl/svd/measure.frag
+//! (what is left to rotate, per matrix) and glsl/svd/finish.frag (σ, U, V sorted),
+//! all with glsl/svd/common.glsl prepended.
 
 use crate::engine::program::StaticGlsl;
 use crate::engine::webgl::{Destination, GlEngine, GlMatrix};
@@ -10,11 +10,11 @@ use crate::error::Result;
 use crate::ops::shaders::{ATLAS_GLSL, HEADER};
 use crate::plan::svd::{SvdPlan, TOL};
 
-pub const COMMON: &str = include_str!("../../../glsl/svd_common.glsl");
-pub const PAIRS_SOURCE: &str = include_str!("../../../glsl/svd_pairs.frag");
-pub const ROUND_SOURCE: &str = include_str!("../../../glsl/svd_round.frag");
-pub const MEASURE_SOURCE: &str = include_str!("../../../glsl/svd_measure.frag");
-pub const FINISH_SOURCE: &str = include_str!("../../../glsl/svd_finish.frag");
+pub const COMMON: &str = include_str!("../../../glsl/svd/common.glsl");
+pub const PAIRS_SOURCE: &str = include_str!("../../../glsl/svd/pairs.frag");
+pub const ROUND_SOURCE: &str = include_str!("../../../glsl/svd/round.frag");
+pub const MEASURE_SOURCE: &str = include_str!("../../../glsl/svd/measure.frag");
+pub const FINISH_SOURCE: &str = include_str!("../../../glsl/svd/finish.frag");
 
 pub const PAIRS: StaticGlsl = StaticGlsl {
     name: "svd-pairs",

@@ -1,4 +1,4 @@
-//! Binds wgsl/svd_jacobi.wgsl: a batch of SVDs by one-sided Jacobi in one
+//! Binds wgsl/svd/jacobi.wgsl: a batch of SVDs by one-sided Jacobi in one
 //! dispatch, one invocation per column, 32 / cols matrices per workgroup.
 
 use crate::engine::program::StaticWgsl;
@@ -7,7 +7,7 @@ use crate::error::Result;
 use crate::ops::shaders::ATLAS_WGSL;
 use crate::plan::svd::{SvdPlan, MAX_SWEEPS, TOL};
 
-pub const SOURCE: &str = include_str!("../../../wgsl/svd_jacobi.wgsl");
+pub const SOURCE: &str = include_str!("../../../wgsl/svd/jacobi.wgsl");
 
 pub const JACOBI: StaticWgsl = StaticWgsl {
     name: "svd-jacobi",
@@ -41,7 +41,7 @@ pub fn jacobi_params(p: &SvdPlan, max_per_dimension: usize) -> ((usize, usize), 
     (grid, words.to_vec())
 }
 
-/// A batch of SVDs by one-sided Jacobi in one dispatch (wgsl/svd_jacobi.wgsl):
+/// A batch of SVDs by one-sided Jacobi in one dispatch (wgsl/svd/jacobi.wgsl):
 /// out ← the [U; V; σᵀ] tiles, sweeps ← each matrix's sweeps, from A's atlas.
 pub fn svd_jacobi(e: &mut GpuEngine, p: &SvdPlan, [a, out, sweeps]: [&GpuMatrix; 3]) -> Result<()> {
     e.ensure()?;

@@ -1,4 +1,4 @@
-//! Binds glsl/matmul_blocked.frag: A's planes on texture units 0..P, B's on P..2P,
+//! Binds glsl/matmul/3_blocked.frag: A's planes on texture units 0..P, B's on P..2P,
 //! and the range of k steps this pass adds up (each step covers P values of k).
 
 use std::ops::Range;
@@ -7,7 +7,7 @@ use crate::engine::webgl::GlMatrix;
 use crate::gl::program::Program;
 use crate::plan::shape::Shape;
 
-pub const SOURCE: &str = include_str!("../../../../glsl/matmul_blocked.frag");
+pub const SOURCE: &str = include_str!("../../../../glsl/matmul/3_blocked.frag");
 
 pub(crate) fn bind(program: &Program, a: &GlMatrix, b: &GlMatrix, out: Shape, steps: Range<usize>) {
     let planes = a.layout.planes();

@@ -19,7 +19,7 @@ use crate::ops::shaders::HEADER;
 use crate::plan::semiring::{Semiring, NO_EDGE};
 use crate::plan::shape::Shape;
 
-pub const SEMIRING_GLSL: &str = include_str!("../../../../glsl/semiring.glsl");
+pub const SEMIRING_GLSL: &str = include_str!("../../../../glsl/common/semiring.glsl");
 
 impl Kernel {
     /// The GLSL file behind a WebGL kernel (empty for WebGPU kernels).

@@ -1,11 +1,11 @@
-//! Binds glsl/matmul_naive.frag: A and B as R32F textures, the inner loop bound and
+//! Binds glsl/matmul/1_naive.frag: A and B as R32F textures, the inner loop bound and
 //! the output size (from which each fragment recovers its row and column).
 
 use crate::engine::webgl::GlMatrix;
 use crate::gl::program::Program;
 use crate::plan::shape::Shape;
 
-pub const SOURCE: &str = include_str!("../../../../glsl/matmul_naive.frag");
+pub const SOURCE: &str = include_str!("../../../../glsl/matmul/1_naive.frag");
 
 pub(crate) fn bind(program: &Program, a: &GlMatrix, b: &GlMatrix, out: Shape) {
     // The teaching kernel always runs the whole k loop in one pass.

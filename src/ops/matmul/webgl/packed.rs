@@ -1,4 +1,4 @@
-//! Binds glsl/matmul_packed.frag: A and B in the one-plane packed layout (four
+//! Binds glsl/matmul/2_packed.frag: A and B in the one-plane packed layout (four
 //! columns per RGBA32F texel, padded to multiples of 4).
 
 use std::ops::Range;
@@ -7,7 +7,7 @@ use crate::engine::webgl::GlMatrix;
 use crate::gl::program::Program;
 use crate::plan::shape::Shape;
 
-pub const SOURCE: &str = include_str!("../../../../glsl/matmul_packed.frag");
+pub const SOURCE: &str = include_str!("../../../../glsl/matmul/2_packed.frag");
 
 pub(crate) fn bind(program: &Program, a: &GlMatrix, b: &GlMatrix, out: Shape, steps: Range<usize>) {
     program.set_texture("u_a", 0, &a.target.textures()[0]);

@@ -556,7 +556,7 @@ impl GpuEngine {
             "// Pipeline constants for an n x n product, n = {n}: {}.\n// Stream-K: tiles \
              0..{} a workgroup each, the last {} tiles' k shared out among {} workgroups (as \
              many as this GPU runs at once), then a second pass adds their parts up (its \
-             source follows this one).\n{}\n// The second pass (wgsl/stream_k_fixup.wgsl \
+             source follows this one).\n{}\n// The second pass (wgsl/matmul/4_stream_k_fixup.wgsl \
              after the declarations it shares).\n{}",
             sk.constants_comment(),
             plan.data_tiles,

@@ -1,21 +1,21 @@
 //! The register-tiled kernel's two forms and their parameters, chosen per device
 //! class by measurement (bench/NOTES.md, "WebGPU kernels"):
-//! * on a GPU, `wgsl/matmul_register.wgsl`: a 128 × 128 tile of C per workgroup,
+//! * on a GPU, `wgsl/matmul/3_register.wgsl`: a 128 × 128 tile of C per workgroup,
 //!   A's and B's 16-wide slices staged in workgroup memory, 16 × 8 outputs per
 //!   invocation in named registers, its k loop written out by `write_out_k_loops`;
 //!   while C has fewer than 180 such tiles (up to 1664 × 1664 or so),
-//!   `wgsl/matmul_register_64.wgsl`, the same with 64 × 64 tiles and 8 × 4 outputs per
+//!   `wgsl/matmul/3_register_64.wgsl`, the same with 64 × 64 tiles and 8 × 4 outputs per
 //!   invocation, so that there are workgroups enough for every core, and on outputs of up to 256 such tiles (1024 × 1024) the same file with
 //!   64 × 32 tiles (for shapes whose inner or cols is not a multiple of 4,
-//!   `wgsl/matmul_register_any.wgsl`: the same tilings with arrays and loops, their
+//!   `wgsl/matmul/3_register_any.wgsl`: the same tilings with arrays and loops, their
 //!   sizes as constants, element-wise loads). Where the 64 × 32 tiles would run, on
 //!   outputs of at least 144 whole 128 × 32 tiles with inner a multiple of 32 (n = 768
-//!   to 1024 for a square), `wgsl/matmul_register_double.wgsl`: 128 × 32 tiles, two
+//!   to 1024 for a square), `wgsl/matmul/3_register_double.wgsl`: 128 × 32 tiles, two
 //!   slices of k in workgroup memory and one barrier a slice, its k loops written out
 //!   (14 % faster at n = 1024 on the H200). (A double-buffered 256 × 128 form ran 5 %
 //!   faster than the 128 × 128 one until both loaded each k's values a k ahead; then it
 //!   ran as fast at n = 4096, 4.5 % slower at 2048, and was removed: bench/NOTES.md);
-//! * on a CPU-emulated adapter (SwiftShader), `wgsl/matmul_register_cpu.wgsl` (or
+//! * on a CPU-emulated adapter (SwiftShader), `wgsl/matmul/3_register_cpu.wgsl` (or
 //!   `_any.wgsl` for shapes whose inner or cols is not a multiple of 4): an 8 × 8
 //!   block per invocation straight from global memory, since barriers and indexed
 //!   register arrays cost a CPU far more than they save.
@@ -78,7 +78,7 @@ pub enum Params {
         tm: u32,
         tn: u32,
     },
-    /// The double-buffered form (`matmul_register_double.wgsl`): a 128 × 32 tile of C
+    /// The double-buffered form (`matmul/3_register_double.wgsl`): a 128 × 32 tile of C
     /// per workgroup of 8 × 16 invocations, 8 × 4 outputs each, two slices of 16 k in
     /// workgroup memory; whole tiles only (`runs`).
     Double,
@@ -125,7 +125,7 @@ impl Params {
         *self == Params::GPU || *self == Params::GPU_NARROW
     }
 
-    /// Whether aligned shapes of this form run `matmul_register_64.wgsl`.
+    /// Whether aligned shapes of this form run `matmul/3_register_64.wgsl`.
     fn in_64_row_file(&self) -> bool {
         *self == Params::GPU_SMALL || *self == Params::GPU_NARROW
     }
@@ -308,12 +308,12 @@ impl Params {
     /// The WGSL file of the kernel `source(fit)` builds on.
     pub fn file(&self, fit: Fit) -> &'static str {
         match (*self, fit.vec4()) {
-            (Params::Cpu, true) => "wgsl/matmul_register_cpu.wgsl",
-            (Params::Cpu, false) => "wgsl/matmul_register_cpu_any.wgsl",
-            (Params::Double, _) => "wgsl/matmul_register_double.wgsl",
-            (p, true) if p == Params::GPU => "wgsl/matmul_register.wgsl",
-            (p, true) if p.in_64_row_file() => "wgsl/matmul_register_64.wgsl",
-            _ => "wgsl/matmul_register_any.wgsl",
+            (Params::Cpu, true) => "wgsl/matmul/3_register_cpu.wgsl",
+            (Params::Cpu, false) => "wgsl/matmul/3_register_cpu_any.wgsl",
+            (Params::Double, _) => "wgsl/matmul/3_register_double.wgsl",
+            (p, true) if p == Params::GPU => "wgsl/matmul/3_register.wgsl",
+            (p, true) if p.in_64_row_file() => "wgsl/matmul/3_register_64.wgsl",
+            _ => "wgsl/matmul/3_register_any.wgsl",
         }
     }
 
@@ -332,7 +332,7 @@ impl Params {
 }
 
 /// The 128 × 128 form on whole tiles with its last wave's tiles shared out
-/// (stream-K: wgsl/register_stream_k.wgsl in place of register_tiles.wgsl).
+/// (stream-K: wgsl/matmul/4_stream_k.wgsl in place of matmul/register_tiles.wgsl).
 pub fn stream_k_source() -> String {
     // The plan's slice is the file's BK (a test checks they agree).
     let bk = crate::plan::stream_k::SLICE as u32;
@@ -353,13 +353,13 @@ pub fn stream_k_fixup_source() -> String {
 /// The double form's slice of k (`BK` in its file).
 const DOUBLE_BK: u32 = 16;
 
-/// The loop over a workgroup's parts in matmul_register.wgsl, and what `one_part`
+/// The loop over a workgroup's parts in matmul/3_register.wgsl, and what `one_part`
 /// writes in its place.
 const PART_LOOP: &str = "for (var part = 0u; part < parts; part++) {";
 const ONE_PART: &str = "{ let part = 0u;";
 
 /// `src` with its loop over parts written as the one block the plain form runs
-/// (register_tiles.wgsl gives every workgroup one part). With the loop left in, the
+/// (matmul/register_tiles.wgsl gives every workgroup one part). With the loop left in, the
 /// plain form ran 0.3-0.5 % slower on the H200 (45,477 against 45,706 GFLOP/s at
 /// n = 4096, 34,101 against 34,212 at 3072: bench/NOTES.md, "stream-K"), although
 /// the loop runs once.
@@ -600,7 +600,7 @@ mod tests {
         assert!(source.contains("k0 += 2u * BK"));
         assert_eq!(
             Params::GPU_DOUBLE.file(Fit::Tiles),
-            "wgsl/matmul_register_double.wgsl"
+            "wgsl/matmul/3_register_double.wgsl"
         );
     }
 
@@ -648,13 +648,13 @@ mod tests {
         assert!(n
             .source(Fit::Any)
             .starts_with("const BM: u32 = 64u;\nconst BN: u32 = 32u;"));
-        assert_eq!(p.file(Fit::Tiles), "wgsl/matmul_register_64.wgsl");
-        assert_eq!(n.file(Fit::Tiles), "wgsl/matmul_register_64.wgsl");
-        assert_eq!(p.file(Fit::Any), "wgsl/matmul_register_any.wgsl");
-        assert_eq!(Params::GPU.file(Fit::Vec4), "wgsl/matmul_register.wgsl");
+        assert_eq!(p.file(Fit::Tiles), "wgsl/matmul/3_register_64.wgsl");
+        assert_eq!(n.file(Fit::Tiles), "wgsl/matmul/3_register_64.wgsl");
+        assert_eq!(p.file(Fit::Any), "wgsl/matmul/3_register_any.wgsl");
+        assert_eq!(Params::GPU.file(Fit::Vec4), "wgsl/matmul/3_register.wgsl");
         assert_eq!(
             Params::CPU.file(Fit::Any),
-            "wgsl/matmul_register_cpu_any.wgsl"
+            "wgsl/matmul/3_register_cpu_any.wgsl"
         );
     }
 
