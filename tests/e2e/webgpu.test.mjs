@@ -52,7 +52,7 @@ test('backend=webgpu: compute-shader passes with heatmaps, timestamp times, the 
 
   // The shader panel: the WGSL kernel that ran, its key lines, the complete source.
   assert.equal(await page.inputValue('#shader-kernel'), 'tiled16');
-  assert.match(await page.textContent('#shader-about'), /^wgsl\/matmul_tiled\.wgsl — .*This is the kernel that ran/);
+  assert.match(await page.textContent('#shader-about'), /^wgsl\/matmul\/2_tiled16\.wgsl — .*This is the kernel that ran/);
   const notes = await page.$$eval('#shader-notes li', (li) => li.map((x) => x.textContent));
   assert.ok(notes.length >= 6, notes.join('\n'));
   assert.ok(notes.some((t) => /workgroupBarrier\(\), CUDA's __syncthreads\(\)/.test(t)));
@@ -65,7 +65,7 @@ test('backend=webgpu: compute-shader passes with heatmaps, timestamp times, the 
   assert.match(program, /@compute @workgroup_size\(TILE, TILE\)/);
   // The register kernel's form on this (software) adapter.
   await page.selectOption('#shader-kernel', 'register');
-  assert.match(await page.textContent('#shader-about'), /^wgsl\/matmul_register_cpu\.wgsl — .*The kernel that ran is tiled16\..*CPU form/);
+  assert.match(await page.textContent('#shader-about'), /^wgsl\/matmul\/3_register_cpu\.wgsl — .*The kernel that ran is tiled16\..*CPU form/);
   // Each file of the register kernel gets its own key-line notes, every one of them
   // found on a line (the GPU forms run on real GPUs only, so their notes are checked here).
   const fileNotes = await page.evaluate(async () => {
@@ -243,7 +243,7 @@ test('the compute-shader section measures both backends and shows CUDA beside WG
   // device compiles it (the device the measurement made).
   await page.selectOption('#shader-kernel', 'tiled16');
   await page.waitForFunction(() => /override SEMIRING/.test(document.getElementById('program-source').textContent), null, { timeout: 30_000 });
-  assert.match(await page.textContent('#shader-about'), /^wgsl\/matmul_tiled\.wgsl — .*This WebGPU compute shader did not run here; it is shown for comparison\. The kernel that ran is naive, on WebGL2\./);
+  assert.match(await page.textContent('#shader-about'), /^wgsl\/matmul\/2_tiled16\.wgsl — .*This WebGPU compute shader did not run here; it is shown for comparison\. The kernel that ran is naive, on WebGL2\./);
   assert.deepEqual(page.problems(), []);
   await page.context().close();
 });
