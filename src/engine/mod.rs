@@ -90,6 +90,27 @@ pub enum Matrix {
 }
 
 impl Matrix {
+    pub fn as_gl(&self) -> Option<&GlMatrix> {
+        match self {
+            Matrix::Gl(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    pub fn as_gpu(&self) -> Option<&GpuMatrix> {
+        match self {
+            Matrix::Gpu(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    pub fn as_cpu(&self) -> Option<&CpuMatrix> {
+        match self {
+            Matrix::Cpu(m) => Some(m),
+            _ => None,
+        }
+    }
+
     pub fn shape(&self) -> Shape {
         match self {
             Matrix::Gl(m) => m.shape,
@@ -113,6 +134,71 @@ pub enum Timer {
 }
 
 /// "This matrix belongs to the other backend": a caller mixed engines.
+/// An operation's form for each backend, over the matrices of that backend: the
+/// arguments of [`Engine::by_backend`].
+pub struct Forms<G, W, C> {
+    pub webgl: G,
+    pub webgpu: W,
+    pub cpu: C,
+}
+
+/// Every one of `m` as a matrix of the backend `pick` accepts, or [`foreign`].
+fn all_of<'a, const N: usize, T: 'a>(
+    m: [&'a Matrix; N],
+    pick: impl Fn(&'a Matrix) -> Option<&'a T>,
+) -> Result<[&'a T; N]> {
+    let picked = m.map(pick);
+    if picked.iter().any(Option::is_none) {
+        return Err(foreign());
+    }
+    Ok(picked.map(|p| p.expect("checked above")))
+}
+
+impl Engine {
+    /// Runs the form of an operation for this engine's backend on `m`, each a matrix
+    /// of this backend (else BAD_ARGUMENT, see [`foreign`]): the one place where an
+    /// operation meets the three engines.
+    pub fn by_backend<'m, const N: usize, T>(
+        &mut self,
+        m: [&'m Matrix; N],
+        forms: Forms<
+            impl FnOnce(&mut GlEngine, [&'m GlMatrix; N]) -> Result<T>,
+            impl FnOnce(&mut GpuEngine, [&'m GpuMatrix; N]) -> Result<T>,
+            impl FnOnce(&mut CpuEngine, [&'m CpuMatrix; N]) -> Result<T>,
+        >,
+    ) -> Result<T> {
+        match self {
+            Engine::WebGl(e) => (forms.webgl)(e, all_of(m, Matrix::as_gl)?),
+            Engine::WebGpu(e) => (forms.webgpu)(e, all_of(m, Matrix::as_gpu)?),
+            Engine::Cpu(e) => (forms.cpu)(e, all_of(m, Matrix::as_cpu)?),
+        }
+    }
+
+    /// [`Self::by_backend`] for a pass timed where the device can (the timer comes
+    /// back): WebGL by a timer query around it, WebGPU by timestamps; the CPU's
+    /// passes are not timed.
+    pub fn by_backend_timed<'m, const N: usize>(
+        &mut self,
+        m: [&'m Matrix; N],
+        timed: bool,
+        forms: Forms<
+            impl FnOnce(&mut GlEngine, [&'m GlMatrix; N]) -> Result<()>,
+            impl FnOnce(&mut GpuEngine, [&'m GpuMatrix; N], Option<&crate::webgpu::Timer>) -> Result<()>,
+            impl FnOnce(&mut CpuEngine, [&'m CpuMatrix; N]) -> Result<()>,
+        >,
+    ) -> Result<Option<Timer>> {
+        let Forms { webgl, webgpu, cpu } = forms;
+        self.by_backend(
+            m,
+            Forms {
+                webgl: |e: &mut GlEngine, m| gl_timed(e, timed, |e| webgl(e, m)),
+                webgpu: |e: &mut GpuEngine, m| gpu_timed(e, timed, |e, t| webgpu(e, m, t)),
+                cpu: |e: &mut CpuEngine, m| cpu(e, m).map(|()| None),
+            },
+        )
+    }
+}
+
 pub(crate) fn foreign() -> GpgpuError {
     GpgpuError::BadArgument {
         name: "matrix".into(),

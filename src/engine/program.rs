@@ -198,6 +198,24 @@ pub struct StaticWgsl {
     pub uniform_follows_data: bool,
 }
 
+impl StaticWgsl {
+    pub const fn new(name: &'static str, source: fn() -> String) -> StaticWgsl {
+        StaticWgsl {
+            name,
+            source,
+            uniform_follows_data: false,
+        }
+    }
+
+    /// The same program, its uniform words following the data.
+    pub const fn following_data(self) -> StaticWgsl {
+        StaticWgsl {
+            uniform_follows_data: true,
+            ..self
+        }
+    }
+}
+
 impl ComputeProgram for StaticWgsl {
     fn id(&self) -> ProgramId {
         ProgramId::of("static-wgsl", &self.name)
@@ -222,6 +240,12 @@ impl ComputeProgram for StaticWgsl {
 pub struct StaticGlsl {
     pub name: &'static str,
     pub fragment: fn() -> String,
+}
+
+impl StaticGlsl {
+    pub const fn new(name: &'static str, fragment: fn() -> String) -> StaticGlsl {
+        StaticGlsl { name, fragment }
+    }
 }
 
 impl FragmentProgram for StaticGlsl {

@@ -37,11 +37,9 @@ use crate::webgpu::{
 };
 
 /// The engine's own program: every entry of a matrix set to one value (poisoning).
-const FILL: StaticWgsl = StaticWgsl {
-    name: "fill",
-    source: || include_str!("../../../wgsl/common/fill.wgsl").into(),
-    uniform_follows_data: false,
-};
+const FILL: StaticWgsl = StaticWgsl::new("fill", || {
+    include_str!("../../../wgsl/common/fill.wgsl").into()
+});
 
 /// Free matrix buffers kept for reuse (creating buffers costs on real GPUs).
 const POOL_MAX_BUFFERS: usize = 6;

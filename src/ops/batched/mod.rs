@@ -7,28 +7,24 @@
 pub mod webgl;
 pub mod webgpu;
 
-use crate::cpu;
-use crate::engine::{foreign, Engine, Matrix};
+use crate::cpu::{passes, CpuEngine};
+use crate::engine::{Engine, Forms, Matrix};
 use crate::error::Result;
 use crate::plan::batched::BatchedProduct;
 
 impl Engine {
     /// A batch of small products: `out` (C's atlas) ← A_s · B_s for every s.
-    pub fn batched_product(&mut self, p: &BatchedProduct, [a, b, out]: [&Matrix; 3]) -> Result<()> {
-        match (self, a, b, out) {
-            (Engine::WebGl(e), Matrix::Gl(a), Matrix::Gl(b), Matrix::Gl(o)) => {
-                webgl::product(e, p, [a, b, o])
-            }
-            (Engine::WebGpu(e), Matrix::Gpu(a), Matrix::Gpu(b), Matrix::Gpu(o)) => {
-                webgpu::batched_product(e, p, [a, b, o])
-            }
-            (Engine::Cpu(e), Matrix::Cpu(a), Matrix::Cpu(b), Matrix::Cpu(o)) => {
-                let p = *p;
+    pub fn batched_product(&mut self, p: &BatchedProduct, m: [&Matrix; 3]) -> Result<()> {
+        let p = *p;
+        let forms = Forms {
+            webgl: |e: &mut _, m| webgl::product(e, &p, m),
+            webgpu: |e: &mut _, m| webgpu::batched_product(e, &p, m),
+            cpu: |e: &mut CpuEngine, [a, b, o]: [_; 3]| {
                 e.pass([a, b], [o], move |ins, [o]| {
-                    cpu::passes::batched_product(&p, ins, o)
+                    passes::batched_product(&p, ins, o)
                 })
-            }
-            _ => Err(foreign()),
-        }
+            },
+        };
+        self.by_backend(m, forms)
     }
 }

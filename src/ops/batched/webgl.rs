@@ -9,10 +9,8 @@ use crate::plan::batched::BatchedProduct;
 
 pub const SOURCE: &str = include_str!("../../../glsl/batched/batched_matmul.frag");
 
-pub const BATCHED: StaticGlsl = StaticGlsl {
-    name: "batched",
-    fragment: || format!("{HEADER}{ATLAS_GLSL}\n{SOURCE}"),
-};
+pub const BATCHED: StaticGlsl =
+    StaticGlsl::new("batched", || format!("{HEADER}{ATLAS_GLSL}\n{SOURCE}"));
 
 /// out (C's atlas) ← A_s · B_s for every s.
 pub fn product(

@@ -9,11 +9,7 @@ use crate::plan::batched::BatchedProduct;
 
 pub const SOURCE: &str = include_str!("../../../wgsl/batched/batched_matmul.wgsl");
 
-pub const BATCHED: StaticWgsl = StaticWgsl {
-    name: "batched",
-    source: || format!("{ATLAS_WGSL}\n{SOURCE}"),
-    uniform_follows_data: false,
-};
+pub const BATCHED: StaticWgsl = StaticWgsl::new("batched", || format!("{ATLAS_WGSL}\n{SOURCE}"));
 
 /// The workgroups (256 invocations each) and the `Params` words.
 pub fn product_params(p: &BatchedProduct, max_per_dimension: usize) -> ((usize, usize), Vec<u32>) {

@@ -6,50 +6,43 @@
 pub mod webgl;
 pub mod webgpu;
 
-use crate::cpu;
-use crate::engine::{foreign, gl_timed, gpu_timed, Engine, Matrix, Timer};
+use crate::cpu::{passes, CpuEngine};
+use crate::engine::{Engine, Forms, Matrix, Timer};
 use crate::error::Result;
 use crate::plan::blocks::Numeric;
 
 impl Engine {
     /// The numeric phase of a block-sparse product: `out` (C's atlas) ← the stored
-    /// blocks of A·B (see [`crate::plan::blocks::Numeric`]).
+    /// blocks of A·B (see [`crate::plan::blocks::Numeric`]); `m` is [A, B, index, out].
     pub fn block_product(
         &mut self,
         n: &Numeric,
-        [a, b, index, out]: [&Matrix; 4],
+        m: [&Matrix; 4],
         timed: bool,
     ) -> Result<Option<Timer>> {
-        match (self, a, b, index, out) {
-            (Engine::WebGl(e), Matrix::Gl(a), Matrix::Gl(b), Matrix::Gl(i), Matrix::Gl(o)) => {
-                gl_timed(e, timed, |e| webgl::product(e, n, [a, b, i, o]))
-            }
-            (Engine::WebGpu(e), Matrix::Gpu(a), Matrix::Gpu(b), Matrix::Gpu(i), Matrix::Gpu(o)) => {
-                gpu_timed(e, timed, |e, t| {
-                    webgpu::block_product(e, n, [a, b, i, o], t)
-                })
-            }
-            (Engine::Cpu(e), Matrix::Cpu(a), Matrix::Cpu(b), Matrix::Cpu(i), Matrix::Cpu(o)) => {
-                let n = *n;
+        let n = *n;
+        let forms = Forms {
+            webgl: |e: &mut _, m| webgl::product(e, &n, m),
+            webgpu: |e: &mut _, m, t: Option<&_>| webgpu::block_product(e, &n, m, t),
+            cpu: |e: &mut CpuEngine, [a, b, i, o]: [_; 4]| {
                 e.pass([a, b, i], [o], move |ins, [o]| {
-                    cpu::passes::block_product(&n, ins, o)
+                    passes::block_product(&n, ins, o)
                 })
-                .map(|()| None)
-            }
-            _ => Err(foreign()),
-        }
+            },
+        };
+        self.by_backend_timed(m, timed, forms)
     }
 
     /// `flags` ← 1 for each stored block of the atlas `c` holding a nonzero, else 0.
     pub fn block_flags(&mut self, n: &Numeric, c: &Matrix, flags: &Matrix) -> Result<()> {
-        match (self, c, flags) {
-            (Engine::WebGl(e), Matrix::Gl(c), Matrix::Gl(f)) => webgl::flags(e, n, c, f),
-            (Engine::WebGpu(e), Matrix::Gpu(c), Matrix::Gpu(f)) => webgpu::block_flags(e, n, c, f),
-            (Engine::Cpu(e), Matrix::Cpu(c), Matrix::Cpu(f)) => {
-                let n = *n;
-                e.pass([c], [f], move |[c], [f]| cpu::passes::block_flags(&n, c, f))
-            }
-            _ => Err(foreign()),
-        }
+        let n = *n;
+        let forms = Forms {
+            webgl: |e: &mut _, [c, f]: [_; 2]| webgl::flags(e, &n, c, f),
+            webgpu: |e: &mut _, [c, f]: [_; 2]| webgpu::block_flags(e, &n, c, f),
+            cpu: |e: &mut CpuEngine, [c, f]: [_; 2]| {
+                e.pass([c], [f], move |[c], [f]| passes::block_flags(&n, c, f))
+            },
+        };
+        self.by_backend([c, flags], forms)
     }
 }

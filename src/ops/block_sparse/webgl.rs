@@ -12,15 +12,12 @@ use crate::plan::blocks::Numeric;
 pub const SOURCE: &str = include_str!("../../../glsl/block_sparse/block_sparse.frag");
 pub const FLAGS_SOURCE: &str = include_str!("../../../glsl/block_sparse/block_flags.frag");
 
-pub const BLOCK_SPARSE: StaticGlsl = StaticGlsl {
-    name: "block-sparse",
-    fragment: || format!("{HEADER}{ATLAS_GLSL}\n{SOURCE}"),
-};
+pub const BLOCK_SPARSE: StaticGlsl =
+    StaticGlsl::new("block-sparse", || format!("{HEADER}{ATLAS_GLSL}\n{SOURCE}"));
 
-pub const BLOCK_FLAGS: StaticGlsl = StaticGlsl {
-    name: "block-flags",
-    fragment: || format!("{HEADER}{ATLAS_GLSL}\n{FLAGS_SOURCE}"),
-};
+pub const BLOCK_FLAGS: StaticGlsl = StaticGlsl::new("block-flags", || {
+    format!("{HEADER}{ATLAS_GLSL}\n{FLAGS_SOURCE}")
+});
 
 /// out (C's atlas) ← the stored blocks of A·B.
 pub fn product(

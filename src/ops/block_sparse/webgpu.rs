@@ -12,17 +12,11 @@ use crate::webgpu::Timer;
 pub const SOURCE: &str = include_str!("../../../wgsl/block_sparse/block_sparse.wgsl");
 pub const FLAGS_SOURCE: &str = include_str!("../../../wgsl/block_sparse/block_flags.wgsl");
 
-pub const BLOCK_SPARSE: StaticWgsl = StaticWgsl {
-    name: "block-sparse",
-    source: || format!("{ATLAS_WGSL}\n{SOURCE}"),
-    uniform_follows_data: false,
-};
+pub const BLOCK_SPARSE: StaticWgsl =
+    StaticWgsl::new("block-sparse", || format!("{ATLAS_WGSL}\n{SOURCE}"));
 
-pub const BLOCK_FLAGS: StaticWgsl = StaticWgsl {
-    name: "block-flags",
-    source: || format!("{ATLAS_WGSL}\n{FLAGS_SOURCE}"),
-    uniform_follows_data: false,
-};
+pub const BLOCK_FLAGS: StaticWgsl =
+    StaticWgsl::new("block-flags", || format!("{ATLAS_WGSL}\n{FLAGS_SOURCE}"));
 
 /// The product's workgroups (256 invocations each) and its `Params` words.
 pub fn product_params(n: &Numeric, max_per_dimension: usize) -> ((usize, usize), Vec<u32>) {

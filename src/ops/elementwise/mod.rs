@@ -8,7 +8,7 @@ pub mod cpu;
 pub mod webgl;
 pub mod webgpu;
 
-use crate::engine::{foreign, gl_timed, gpu_timed, Engine, Matrix, Timer};
+use crate::engine::{Engine, Forms, Matrix, Timer};
 use crate::error::{GpgpuError, Result};
 use crate::plan::semiring::Semiring;
 
@@ -60,34 +60,21 @@ impl Engine {
                 ),
             });
         }
-        match (self, out, p, q) {
-            (Engine::WebGl(e), Matrix::Gl(out), Matrix::Gl(p), q) => {
-                let q = match q {
-                    Some(Matrix::Gl(q)) => Some(q),
-                    Some(_) => return Err(foreign()),
-                    None => None,
-                };
+        // q stands in the list for the backend check; the forms see it only if given.
+        let given = q.is_some();
+        let forms = Forms {
+            webgl: |e: &mut _, [out, p, q]: [_; 3]| {
                 let c = webgl::Affine { alpha, beta, gamma };
-                webgl::apply(e, out, p, q, c, pad)
-            }
-            (Engine::WebGpu(e), Matrix::Gpu(out), Matrix::Gpu(p), q) => {
-                let q = match q {
-                    Some(Matrix::Gpu(q)) => Some(q),
-                    Some(_) => return Err(foreign()),
-                    None => None,
-                };
-                webgpu::affine(e, out, p, q, coefficients)
-            }
-            (Engine::Cpu(e), Matrix::Cpu(out), Matrix::Cpu(p), q) => {
-                let q = match q {
-                    Some(Matrix::Cpu(q)) => Some(q),
-                    Some(_) => return Err(foreign()),
-                    None => None,
-                };
-                cpu::affine(e, out, p, q, coefficients)
-            }
-            _ => Err(foreign()),
-        }
+                webgl::apply(e, out, p, given.then_some(q), c, pad)
+            },
+            webgpu: |e: &mut _, [out, p, q]: [_; 3]| {
+                webgpu::affine(e, out, p, given.then_some(q), coefficients)
+            },
+            cpu: |e: &mut _, [out, p, q]: [_; 3]| {
+                cpu::affine(e, out, p, given.then_some(q), coefficients)
+            },
+        };
+        self.by_backend([out, p, q.unwrap_or(p)], forms)
     }
 
     /// out ← p + q with the pass timed where the device can (the SpMV bench's
@@ -99,25 +86,22 @@ impl Engine {
         timed: bool,
     ) -> Result<Option<Timer>> {
         check_element_wise("add_timed", out, p, Some(q))?;
-        match (self, out, p, q) {
-            (Engine::WebGl(e), Matrix::Gl(out), Matrix::Gl(p), Matrix::Gl(q)) => {
+        let sum = [1.0, 1.0, 0.0];
+        let forms = Forms {
+            webgl: |e: &mut _, [out, p, q]: [_; 3]| {
                 let c = webgl::Affine {
                     alpha: 1.0,
                     beta: 1.0,
                     gamma: 0.0,
                 };
-                gl_timed(e, timed, |e| webgl::apply(e, out, p, Some(q), c, 0.0))
-            }
-            (Engine::WebGpu(e), Matrix::Gpu(out), Matrix::Gpu(p), Matrix::Gpu(q)) => {
-                gpu_timed(e, timed, |e, t| {
-                    webgpu::affine_timed(e, out, [p, q], [1.0, 1.0, 0.0], t)
-                })
-            }
-            (Engine::Cpu(e), Matrix::Cpu(out), Matrix::Cpu(p), Matrix::Cpu(q)) => {
-                cpu::affine(e, out, p, Some(q), [1.0, 1.0, 0.0]).map(|()| None)
-            }
-            _ => Err(foreign()),
-        }
+                webgl::apply(e, out, p, Some(q), c, 0.0)
+            },
+            webgpu: |e: &mut _, [out, p, q]: [_; 3], t: Option<&_>| {
+                webgpu::affine_timed(e, out, [p, q], sum, t)
+            },
+            cpu: |e: &mut _, [out, p, q]: [_; 3]| cpu::affine(e, out, p, Some(q), sum),
+        };
+        self.by_backend_timed([out, p, q], timed, forms)
     }
 
     /// out ← p ⊕ q element-wise in `semiring` (the sum of a tiled product's tile
@@ -130,18 +114,13 @@ impl Engine {
         semiring: Semiring,
     ) -> Result<()> {
         check_element_wise("combine", out, p, Some(q))?;
-        match (self, out, p, q) {
-            (Engine::WebGl(e), Matrix::Gl(out), Matrix::Gl(p), Matrix::Gl(q)) => {
-                webgl::combine(e, out, [p, q], semiring, semiring.zero() as f32)
-            }
-            (Engine::WebGpu(e), Matrix::Gpu(out), Matrix::Gpu(p), Matrix::Gpu(q)) => {
-                webgpu::combine(e, out, [p, q], semiring)
-            }
-            (Engine::Cpu(e), Matrix::Cpu(out), Matrix::Cpu(p), Matrix::Cpu(q)) => {
-                cpu::combine(e, out, [p, q], semiring)
-            }
-            _ => Err(foreign()),
-        }
+        let zero = semiring.zero() as f32;
+        let forms = Forms {
+            webgl: |e: &mut _, [out, p, q]: [_; 3]| webgl::combine(e, out, [p, q], semiring, zero),
+            webgpu: |e: &mut _, [out, p, q]: [_; 3]| webgpu::combine(e, out, [p, q], semiring),
+            cpu: |e: &mut _, [out, p, q]: [_; 3]| cpu::combine(e, out, [p, q], semiring),
+        };
+        self.by_backend([out, p, q], forms)
     }
 }
 

@@ -10,11 +10,7 @@ use crate::webgpu::Timer;
 pub const SOURCE: &str = include_str!("../../../wgsl/elementwise/affine.wgsl");
 
 // The coefficients are in the uniform words: they follow the data.
-pub const AFFINE: StaticWgsl = StaticWgsl {
-    name: "affine",
-    source: || SOURCE.into(),
-    uniform_follows_data: true,
-};
+pub const AFFINE: StaticWgsl = StaticWgsl::new("affine", || SOURCE.into()).following_data();
 
 /// out ← alpha·p + beta·q + gamma·I, element-wise (q = p when absent).
 pub fn affine(

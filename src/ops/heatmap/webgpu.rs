@@ -18,11 +18,7 @@ use crate::webgpu::Buffer;
 pub const SOURCE: &str = include_str!("../../../wgsl/heatmap/heatmap.wgsl");
 
 // The colour range is in the uniform words: it follows the data.
-pub const HEATMAP: StaticWgsl = StaticWgsl {
-    name: "heatmap",
-    source: || SOURCE.into(),
-    uniform_follows_data: true,
-};
+pub const HEATMAP: StaticWgsl = StaticWgsl::new("heatmap", || SOURCE.into()).following_data();
 
 /// Puts RGBA8 `pixels` (width × height, row 0 at the top) on the context's canvas.
 pub fn put_pixels(

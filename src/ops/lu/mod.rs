@@ -7,8 +7,8 @@
 pub mod webgl;
 pub mod webgpu;
 
-use crate::cpu;
-use crate::engine::{foreign, Engine, Matrix};
+use crate::cpu::{passes, CpuEngine};
+use crate::engine::{Engine, Forms, Matrix};
 use crate::error::Result;
 use crate::kernels::Backend;
 use crate::plan::lu::LuPlan;
@@ -22,62 +22,48 @@ impl Engine {
     }
 
     /// Gaussian elimination's step k over [A | B] and the state row (see
-    /// [`crate::plan::lu`]): WebGPU works in place on `w_src` and `state_src`
-    /// (the destinations are ignored), WebGL writes `state_dst` and `w_dst`.
-    pub fn lu_step(
-        &mut self,
-        p: &LuPlan,
-        k: usize,
-        [w_src, state_src, w_dst, state_dst]: [&Matrix; 4],
-    ) -> Result<()> {
-        match (self, w_src, state_src, w_dst, state_dst) {
-            (Engine::WebGl(e), Matrix::Gl(w), Matrix::Gl(s), Matrix::Gl(wd), Matrix::Gl(sd)) => {
-                webgl::step(e, p, k, [w, s, wd, sd])
-            }
-            (Engine::WebGpu(e), Matrix::Gpu(w), Matrix::Gpu(s), Matrix::Gpu(_), Matrix::Gpu(_)) => {
-                webgpu::lu_step(e, p, k, [w, s])
-            }
-            (Engine::Cpu(e), Matrix::Cpu(w), Matrix::Cpu(s), Matrix::Cpu(_), Matrix::Cpu(_)) => {
-                let p = *p;
-                e.update([], [w, s], move |[], ws| cpu::passes::lu_step(&p, k, ws))
-            }
-            _ => Err(foreign()),
-        }
+    /// [`crate::plan::lu`]), `m` = [w_src, state_src, w_dst, state_dst]: WebGPU and
+    /// the CPU work in place on `w_src` and `state_src` (the destinations are
+    /// ignored), WebGL writes `state_dst` and `w_dst`.
+    pub fn lu_step(&mut self, p: &LuPlan, k: usize, m: [&Matrix; 4]) -> Result<()> {
+        let p = *p;
+        let forms = Forms {
+            webgl: |e: &mut _, m| webgl::step(e, &p, k, m),
+            webgpu: |e: &mut _, [w, s, _, _]: [_; 4]| webgpu::lu_step(e, &p, k, [w, s]),
+            cpu: |e: &mut CpuEngine, [w, s, _, _]: [_; 4]| {
+                e.update([], [w, s], move |[], ws| passes::lu_step(&p, k, ws))
+            },
+        };
+        self.by_backend(m, forms)
     }
 
     /// Ends a factorization stopped after `steps` < n steps (WebGPU stores the
-    /// last step's multipliers; WebGL's passes already have).
-    pub fn lu_stop(&mut self, p: &LuPlan, steps: usize, [w, state]: [&Matrix; 2]) -> Result<()> {
-        match (self, w, state) {
-            (Engine::WebGl(_), Matrix::Gl(_), Matrix::Gl(_)) => Ok(()),
-            (Engine::WebGpu(e), Matrix::Gpu(w), Matrix::Gpu(s)) => {
-                if steps == 0 || steps == p.shape.n {
-                    return Ok(());
-                }
-                webgpu::lu_stop(e, p, [w, s])
-            }
-            // Each CPU step has stored its own multipliers.
-            (Engine::Cpu(_), Matrix::Cpu(_), Matrix::Cpu(_)) => Ok(()),
-            _ => Err(foreign()),
-        }
+    /// last step's multipliers; WebGL's passes and each CPU step already have).
+    pub fn lu_stop(&mut self, p: &LuPlan, steps: usize, m: [&Matrix; 2]) -> Result<()> {
+        let stopped = steps > 0 && steps < p.shape.n;
+        let forms = Forms {
+            webgl: |_: &mut _, _| Ok(()),
+            webgpu: |e: &mut _, m| match stopped {
+                true => webgpu::lu_stop(e, p, m),
+                false => Ok(()),
+            },
+            cpu: |_: &mut _, _| Ok(()),
+        };
+        self.by_backend(m, forms)
     }
 
     /// Back substitution over the eliminated [A | B] `w` into one of `x` (two
     /// n × nrhs matrices: WebGL ping-pongs them); returns which holds x.
     pub fn lu_back(&mut self, p: &LuPlan, w: &Matrix, [x0, x1]: [&Matrix; 2]) -> Result<usize> {
-        match (self, w, x0, x1) {
-            (Engine::WebGl(e), Matrix::Gl(w), Matrix::Gl(a), Matrix::Gl(b)) => {
-                webgl::back(e, p, w, [a, b])
-            }
-            (Engine::WebGpu(e), Matrix::Gpu(w), Matrix::Gpu(a), Matrix::Gpu(_)) => {
-                webgpu::lu_back(e, p, w, a).map(|()| 0)
-            }
-            (Engine::Cpu(e), Matrix::Cpu(w), Matrix::Cpu(x), Matrix::Cpu(_)) => {
-                let p = *p;
-                e.pass([w], [x], move |[w], [x]| cpu::passes::lu_back(&p, w, x))
+        let p = *p;
+        let forms = Forms {
+            webgl: |e: &mut _, [w, a, b]: [_; 3]| webgl::back(e, &p, w, [a, b]),
+            webgpu: |e: &mut _, [w, a, _]: [_; 3]| webgpu::lu_back(e, &p, w, a).map(|()| 0),
+            cpu: |e: &mut CpuEngine, [w, x, _]: [_; 3]| {
+                e.pass([w], [x], move |[w], [x]| passes::lu_back(&p, w, x))
                     .map(|()| 0)
-            }
-            _ => Err(foreign()),
-        }
+            },
+        };
+        self.by_backend([w, x0, x1], forms)
     }
 }

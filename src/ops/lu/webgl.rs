@@ -14,20 +14,12 @@ pub const PIVOT_SOURCE: &str = include_str!("../../../glsl/lu/pivot.frag");
 pub const ELIMINATE_SOURCE: &str = include_str!("../../../glsl/lu/eliminate.frag");
 pub const BACK_SOURCE: &str = include_str!("../../../glsl/lu/back.frag");
 
-pub const PIVOT: StaticGlsl = StaticGlsl {
-    name: "lu-pivot",
-    fragment: || format!("{HEADER}{PIVOT_SOURCE}"),
-};
+pub const PIVOT: StaticGlsl = StaticGlsl::new("lu-pivot", || format!("{HEADER}{PIVOT_SOURCE}"));
 
-pub const ELIMINATE: StaticGlsl = StaticGlsl {
-    name: "lu-eliminate",
-    fragment: || format!("{HEADER}{ELIMINATE_SOURCE}"),
-};
+pub const ELIMINATE: StaticGlsl =
+    StaticGlsl::new("lu-eliminate", || format!("{HEADER}{ELIMINATE_SOURCE}"));
 
-pub const BACK: StaticGlsl = StaticGlsl {
-    name: "lu-back",
-    fragment: || format!("{HEADER}{BACK_SOURCE}"),
-};
+pub const BACK: StaticGlsl = StaticGlsl::new("lu-back", || format!("{HEADER}{BACK_SOURCE}"));
 
 /// Step k: `state_dst` ← `state_src` with step k's pivot (and singular step),
 /// then `w_dst` ← `w_src` with the rows swapped and the trailing block updated.

@@ -15,23 +15,12 @@ pub const UPDATE_SOURCE: &str = include_str!("../../../wgsl/lu/update.wgsl");
 pub const BACK_SOURCE: &str = include_str!("../../../wgsl/lu/back.wgsl");
 
 // Their uniform words hold the pivot threshold, which follows the data.
-pub const PIVOT: StaticWgsl = StaticWgsl {
-    name: "lu-pivot",
-    source: || PIVOT_SOURCE.into(),
-    uniform_follows_data: true,
-};
+pub const PIVOT: StaticWgsl = StaticWgsl::new("lu-pivot", || PIVOT_SOURCE.into()).following_data();
 
-pub const UPDATE: StaticWgsl = StaticWgsl {
-    name: "lu-update",
-    source: || UPDATE_SOURCE.into(),
-    uniform_follows_data: true,
-};
+pub const UPDATE: StaticWgsl =
+    StaticWgsl::new("lu-update", || UPDATE_SOURCE.into()).following_data();
 
-pub const BACK: StaticWgsl = StaticWgsl {
-    name: "lu-back",
-    source: || BACK_SOURCE.into(),
-    uniform_follows_data: true,
-};
+pub const BACK: StaticWgsl = StaticWgsl::new("lu-back", || BACK_SOURCE.into()).following_data();
 
 /// The `Params` words of every pass; `scale_only`: the pivot dispatch that only
 /// stores the last step's multipliers (a factorization stopped part way).

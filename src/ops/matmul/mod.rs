@@ -12,7 +12,9 @@
 pub mod webgl;
 pub mod webgpu;
 
-use crate::engine::{foreign, gl_timed, gpu_timed, Engine, Matrix, Timer};
+use crate::cpu::CpuEngine;
+use crate::engine::webgpu::GpuEngine;
+use crate::engine::{Engine, Forms, Matrix, Timer};
 use crate::error::{GpgpuError, Result};
 use crate::kernels::{Backend, Kernel};
 use crate::plan::semiring::Semiring;
@@ -113,21 +115,15 @@ impl Engine {
         &mut self,
         kernel: Kernel,
         semiring: Semiring,
-        [a, b, out]: [&Matrix; 3],
+        m: [&Matrix; 3],
         timed: bool,
     ) -> Result<Option<Timer>> {
-        match (self, a, b, out) {
-            (Engine::WebGl(e), Matrix::Gl(a), Matrix::Gl(b), Matrix::Gl(out)) => {
-                gl_timed(e, timed, |e| webgl::product(e, kernel, semiring, a, b, out))
-            }
-            (Engine::WebGpu(e), Matrix::Gpu(a), Matrix::Gpu(b), Matrix::Gpu(out)) => {
-                gpu_timed(e, timed, |e, t| e.product(kernel, semiring, [a, b, out], t))
-            }
-            (Engine::Cpu(e), Matrix::Cpu(a), Matrix::Cpu(b), Matrix::Cpu(out)) => {
-                e.product(semiring, [a, b, out]).map(|_| None)
-            }
-            _ => Err(foreign()),
-        }
+        let forms = Forms {
+            webgl: |e: &mut _, [a, b, out]: [_; 3]| webgl::product(e, kernel, semiring, a, b, out),
+            webgpu: |e: &mut GpuEngine, m, t: Option<&_>| e.product(kernel, semiring, m, t),
+            cpu: |e: &mut CpuEngine, m| e.product(semiring, m),
+        };
+        self.by_backend_timed(m, timed, forms)
     }
 
     /// The complete shader source a product kernel compiles to on this device for an

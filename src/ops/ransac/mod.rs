@@ -9,8 +9,8 @@
 pub mod webgl;
 pub mod webgpu;
 
-use crate::cpu;
-use crate::engine::{foreign, gl_timed, gpu_timed, Engine, Matrix, Timer};
+use crate::cpu::{passes, CpuEngine};
+use crate::engine::{Engine, Forms, Matrix, Timer};
 use crate::error::Result;
 use crate::plan::homography::RansacPasses;
 
@@ -19,49 +19,37 @@ impl Engine {
     pub fn ransac_fit(
         &mut self,
         p: &RansacPasses,
-        [pts, samples, hyps]: [&Matrix; 3],
+        m: [&Matrix; 3],
         timed: bool,
     ) -> Result<Option<Timer>> {
-        match (self, pts, samples, hyps) {
-            (Engine::WebGl(e), Matrix::Gl(x), Matrix::Gl(s), Matrix::Gl(h)) => {
-                gl_timed(e, timed, |e| webgl::fit(e, p, [x, s, h]))
-            }
-            (Engine::WebGpu(e), Matrix::Gpu(x), Matrix::Gpu(s), Matrix::Gpu(h)) => {
-                gpu_timed(e, timed, |e, t| webgpu::ransac_fit(e, p, [x, s, h], t))
-            }
-            (Engine::Cpu(e), Matrix::Cpu(x), Matrix::Cpu(s), Matrix::Cpu(h)) => {
-                let p = *p;
-                e.pass([x, s], [h], move |ins, [h]| {
-                    cpu::passes::ransac_fit(&p, ins, h)
-                })
-                .map(|()| None)
-            }
-            _ => Err(foreign()),
-        }
+        let p = *p;
+        let forms = Forms {
+            webgl: |e: &mut _, m| webgl::fit(e, &p, m),
+            webgpu: |e: &mut _, m, t: Option<&_>| webgpu::ransac_fit(e, &p, m, t),
+            cpu: |e: &mut CpuEngine, [x, s, h]: [_; 3]| {
+                e.pass([x, s], [h], move |ins, [h]| passes::ransac_fit(&p, ins, h))
+            },
+        };
+        self.by_backend_timed(m, timed, forms)
     }
 
     /// RANSAC's scoring: `counts` ← the inliers of each hypothesis.
     pub fn ransac_score(
         &mut self,
         p: &RansacPasses,
-        [pts, hyps, counts]: [&Matrix; 3],
+        m: [&Matrix; 3],
         timed: bool,
     ) -> Result<Option<Timer>> {
-        match (self, pts, hyps, counts) {
-            (Engine::WebGl(e), Matrix::Gl(x), Matrix::Gl(h), Matrix::Gl(c)) => {
-                gl_timed(e, timed, |e| webgl::score(e, p, [x, h, c]))
-            }
-            (Engine::WebGpu(e), Matrix::Gpu(x), Matrix::Gpu(h), Matrix::Gpu(c)) => {
-                gpu_timed(e, timed, |e, t| webgpu::ransac_score(e, p, [x, h, c], t))
-            }
-            (Engine::Cpu(e), Matrix::Cpu(x), Matrix::Cpu(h), Matrix::Cpu(c)) => {
-                let p = *p;
+        let p = *p;
+        let forms = Forms {
+            webgl: |e: &mut _, m| webgl::score(e, &p, m),
+            webgpu: |e: &mut _, m, t: Option<&_>| webgpu::ransac_score(e, &p, m, t),
+            cpu: |e: &mut CpuEngine, [x, h, c]: [_; 3]| {
                 e.pass([x, h], [c], move |ins, [c]| {
-                    cpu::passes::ransac_score(&p, ins, c)
+                    passes::ransac_score(&p, ins, c)
                 })
-                .map(|()| None)
-            }
-            _ => Err(foreign()),
-        }
+            },
+        };
+        self.by_backend_timed(m, timed, forms)
     }
 }

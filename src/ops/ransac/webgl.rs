@@ -11,15 +11,9 @@ use crate::plan::homography::RansacPasses;
 pub const FIT_SOURCE: &str = include_str!("../../../glsl/ransac/fit.frag");
 pub const SCORE_SOURCE: &str = include_str!("../../../glsl/ransac/score.frag");
 
-pub const FIT: StaticGlsl = StaticGlsl {
-    name: "ransac-fit",
-    fragment: || format!("{HEADER}{FIT_SOURCE}"),
-};
+pub const FIT: StaticGlsl = StaticGlsl::new("ransac-fit", || format!("{HEADER}{FIT_SOURCE}"));
 
-pub const SCORE: StaticGlsl = StaticGlsl {
-    name: "ransac-score",
-    fragment: || format!("{HEADER}{SCORE_SOURCE}"),
-};
+pub const SCORE: StaticGlsl = StaticGlsl::new("ransac-score", || format!("{HEADER}{SCORE_SOURCE}"));
 
 /// hyps ← the H of each hypothesis, from its 4 sampled correspondences.
 pub fn fit(

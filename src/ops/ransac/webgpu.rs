@@ -12,17 +12,9 @@ use crate::webgpu::Timer;
 pub const FIT_SOURCE: &str = include_str!("../../../wgsl/ransac/fit.wgsl");
 pub const SCORE_SOURCE: &str = include_str!("../../../wgsl/ransac/score.wgsl");
 
-pub const FIT: StaticWgsl = StaticWgsl {
-    name: "ransac-fit",
-    source: || FIT_SOURCE.into(),
-    uniform_follows_data: false,
-};
+pub const FIT: StaticWgsl = StaticWgsl::new("ransac-fit", || FIT_SOURCE.into());
 
-pub const SCORE: StaticWgsl = StaticWgsl {
-    name: "ransac-score",
-    source: || SCORE_SOURCE.into(),
-    uniform_follows_data: false,
-};
+pub const SCORE: StaticWgsl = StaticWgsl::new("ransac-score", || SCORE_SOURCE.into());
 
 /// The fit's workgroups (64 hypotheses each) and `Params` words.
 pub fn fit_params(p: &RansacPasses, max_per_dimension: usize) -> ((usize, usize), Vec<u32>) {

@@ -7,62 +7,38 @@
 pub mod webgl;
 pub mod webgpu;
 
-use crate::cpu;
-use crate::engine::{foreign, gl_timed, gpu_timed, Engine, Matrix, Timer};
+use crate::cpu::{passes, CpuEngine};
+use crate::engine::{foreign, Engine, Forms, Matrix, Timer};
 use crate::error::Result;
+use crate::kernels::Backend;
 
 impl Engine {
-    /// Sparse matrix × vector: `y` ← A·x for a CSR A of `rows` rows, every operand a
-    /// list (see [`crate::plan::sparse`]); `long` (WebGPU only: the list of rows longer
-    /// than a threshold, their count, the threshold) has those rows done by a
-    /// workgroup each.
+    /// Sparse matrix × vector: `y` ← A·x for a CSR A of `rows` rows, `m` = [values,
+    /// columns, offsets, x, y], every operand a list (see [`crate::plan::sparse`]);
+    /// `long` (WebGPU only: the list of rows longer than a threshold, their count, the
+    /// threshold) has those rows done by a workgroup each.
     pub fn spmv(
         &mut self,
         rows: usize,
-        [values, columns, offsets, x, y]: [&Matrix; 5],
+        m: [&Matrix; 5],
         long: Option<(&Matrix, usize, usize)>,
         timed: bool,
     ) -> Result<Option<Timer>> {
-        match (self, values, columns, offsets, x, y) {
-            (
-                Engine::WebGl(e),
-                Matrix::Gl(v),
-                Matrix::Gl(c),
-                Matrix::Gl(o),
-                Matrix::Gl(x),
-                Matrix::Gl(y),
-            ) => gl_timed(e, timed, |e| webgl::spmv(e, rows, [v, c, o, x, y])),
-            (
-                Engine::WebGpu(e),
-                Matrix::Gpu(v),
-                Matrix::Gpu(c),
-                Matrix::Gpu(o),
-                Matrix::Gpu(x),
-                Matrix::Gpu(y),
-            ) => {
-                let long = match long {
-                    Some((Matrix::Gpu(l), count, threshold)) => Some((l, count, threshold)),
-                    Some(_) => return Err(foreign()),
-                    None => None,
-                };
-                gpu_timed(e, timed, |e, t| {
-                    webgpu::spmv(e, rows, [v, c, o, x, y], long, t)
+        let long = match long {
+            Some((Matrix::Gpu(l), count, threshold)) => Some((l, count, threshold)),
+            Some(_) if self.backend() == Backend::WebGpu => return Err(foreign()),
+            // The other backends have no workgroups to share a long row.
+            _ => None,
+        };
+        let forms = Forms {
+            webgl: |e: &mut _, m| webgl::spmv(e, rows, m),
+            webgpu: |e: &mut _, m, t: Option<&_>| webgpu::spmv(e, rows, m, long, t),
+            cpu: |e: &mut CpuEngine, [v, c, o, x, y]: [_; 5]| {
+                e.pass([v, c, o, x], [y], move |ins, [y]| {
+                    passes::spmv(rows, ins, y)
                 })
-            }
-            // The CPU has no workgroups to share a long row: `long` is the GPU's.
-            (
-                Engine::Cpu(e),
-                Matrix::Cpu(v),
-                Matrix::Cpu(c),
-                Matrix::Cpu(o),
-                Matrix::Cpu(x),
-                Matrix::Cpu(y),
-            ) => e
-                .pass([v, c, o, x], [y], move |ins, [y]| {
-                    cpu::passes::spmv(rows, ins, y)
-                })
-                .map(|()| None),
-            _ => Err(foreign()),
-        }
+            },
+        };
+        self.by_backend_timed(m, timed, forms)
     }
 }

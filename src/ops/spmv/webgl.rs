@@ -8,10 +8,7 @@ use crate::ops::shaders::HEADER;
 
 pub const SOURCE: &str = include_str!("../../../glsl/spmv/spmv.frag");
 
-pub const SPMV: StaticGlsl = StaticGlsl {
-    name: "spmv",
-    fragment: || format!("{HEADER}{SOURCE}"),
-};
+pub const SPMV: StaticGlsl = StaticGlsl::new("spmv", || format!("{HEADER}{SOURCE}"));
 
 /// y ← A·x for a CSR A of `rows` rows.
 pub fn spmv(

@@ -10,17 +10,9 @@ use crate::webgpu::Timer;
 pub const SOURCE: &str = include_str!("../../../wgsl/spmv/spmv.wgsl");
 pub const LONG_SOURCE: &str = include_str!("../../../wgsl/spmv/long.wgsl");
 
-pub const SPMV: StaticWgsl = StaticWgsl {
-    name: "spmv",
-    source: || SOURCE.into(),
-    uniform_follows_data: false,
-};
+pub const SPMV: StaticWgsl = StaticWgsl::new("spmv", || SOURCE.into());
 
-pub const SPMV_LONG: StaticWgsl = StaticWgsl {
-    name: "spmv-long",
-    source: || LONG_SOURCE.into(),
-    uniform_follows_data: false,
-};
+pub const SPMV_LONG: StaticWgsl = StaticWgsl::new("spmv-long", || LONG_SOURCE.into());
 
 /// The workgroups covering y's `len` entries (padding included) and the `Params`
 /// words for a matrix of `rows` rows whose rows longer than `long_from` another

@@ -10,11 +10,7 @@ use crate::webgpu::Buffer;
 
 pub const SOURCE: &str = include_str!("../../../wgsl/stats/reduce.wgsl");
 
-pub const REDUCE: StaticWgsl = StaticWgsl {
-    name: "reduce",
-    source: || SOURCE.into(),
-    uniform_follows_data: false,
-};
+pub const REDUCE: StaticWgsl = StaticWgsl::new("reduce", || SOURCE.into());
 
 /// Workgroups of the first pass (the second has one).
 pub const REDUCE_GROUPS: usize = 1024;

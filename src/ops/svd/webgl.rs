@@ -16,25 +16,21 @@ pub const ROUND_SOURCE: &str = include_str!("../../../glsl/svd/round.frag");
 pub const MEASURE_SOURCE: &str = include_str!("../../../glsl/svd/measure.frag");
 pub const FINISH_SOURCE: &str = include_str!("../../../glsl/svd/finish.frag");
 
-pub const PAIRS: StaticGlsl = StaticGlsl {
-    name: "svd-pairs",
-    fragment: || format!("{HEADER}{ATLAS_GLSL}\n{COMMON}\n{PAIRS_SOURCE}"),
-};
+pub const PAIRS: StaticGlsl = StaticGlsl::new("svd-pairs", || {
+    format!("{HEADER}{ATLAS_GLSL}\n{COMMON}\n{PAIRS_SOURCE}")
+});
 
-pub const ROUND: StaticGlsl = StaticGlsl {
-    name: "svd-round",
-    fragment: || format!("{HEADER}{ATLAS_GLSL}\n{COMMON}\n{ROUND_SOURCE}"),
-};
+pub const ROUND: StaticGlsl = StaticGlsl::new("svd-round", || {
+    format!("{HEADER}{ATLAS_GLSL}\n{COMMON}\n{ROUND_SOURCE}")
+});
 
-pub const MEASURE: StaticGlsl = StaticGlsl {
-    name: "svd-measure",
-    fragment: || format!("{HEADER}{ATLAS_GLSL}\n{COMMON}\n{MEASURE_SOURCE}"),
-};
+pub const MEASURE: StaticGlsl = StaticGlsl::new("svd-measure", || {
+    format!("{HEADER}{ATLAS_GLSL}\n{COMMON}\n{MEASURE_SOURCE}")
+});
 
-pub const FINISH: StaticGlsl = StaticGlsl {
-    name: "svd-finish",
-    fragment: || format!("{HEADER}{ATLAS_GLSL}\n{COMMON}\n{FINISH_SOURCE}"),
-};
+pub const FINISH: StaticGlsl = StaticGlsl::new("svd-finish", || {
+    format!("{HEADER}{ATLAS_GLSL}\n{COMMON}\n{FINISH_SOURCE}")
+});
 
 /// The uniforms every pass takes.
 fn sizes(program: &crate::gl::program::Program, p: &SvdPlan) {

@@ -9,11 +9,7 @@ use crate::plan::svd::{SvdPlan, MAX_SWEEPS, TOL};
 
 pub const SOURCE: &str = include_str!("../../../wgsl/svd/jacobi.wgsl");
 
-pub const JACOBI: StaticWgsl = StaticWgsl {
-    name: "svd-jacobi",
-    source: || format!("{ATLAS_WGSL}\n{SOURCE}"),
-    uniform_follows_data: false,
-};
+pub const JACOBI: StaticWgsl = StaticWgsl::new("svd-jacobi", || format!("{ATLAS_WGSL}\n{SOURCE}"));
 
 /// The workgroups (x, y) and the `Params` words.
 pub fn jacobi_params(p: &SvdPlan, max_per_dimension: usize) -> ((usize, usize), Vec<u32>) {

@@ -25,16 +25,19 @@ pub const GLOBAL_WGSL: &str = include_str!("../../../../wgsl/matmul/1_global.wgs
 pub const TILED_WGSL: &str = include_str!("../../../../wgsl/matmul/2_tiled16.wgsl");
 pub const REGISTER_WGSL: &str = include_str!("../../../../wgsl/matmul/3_register.wgsl");
 pub const REGISTER_64_WGSL: &str = include_str!("../../../../wgsl/matmul/3_register_64.wgsl");
-pub const REGISTER_DOUBLE_WGSL: &str = include_str!("../../../../wgsl/matmul/3_register_double.wgsl");
+pub const REGISTER_DOUBLE_WGSL: &str =
+    include_str!("../../../../wgsl/matmul/3_register_double.wgsl");
 pub const REGISTER_ANY_WGSL: &str = include_str!("../../../../wgsl/matmul/3_register_any.wgsl");
 pub const REGISTER_CPU_WGSL: &str = include_str!("../../../../wgsl/matmul/3_register_cpu.wgsl");
 pub const REGISTER_CPU_ANY_WGSL: &str =
     include_str!("../../../../wgsl/matmul/3_register_cpu_any.wgsl");
-pub const REGISTER_IO_VEC4_WGSL: &str = include_str!("../../../../wgsl/matmul/register_io_vec4.wgsl");
+pub const REGISTER_IO_VEC4_WGSL: &str =
+    include_str!("../../../../wgsl/matmul/register_io_vec4.wgsl");
 pub const REGISTER_TILES_WGSL: &str = include_str!("../../../../wgsl/matmul/register_tiles.wgsl");
 pub const REGISTER_STREAM_K_WGSL: &str = include_str!("../../../../wgsl/matmul/4_stream_k.wgsl");
 pub const STREAM_K_FIXUP_WGSL: &str = include_str!("../../../../wgsl/matmul/4_stream_k_fixup.wgsl");
-pub const REGISTER_IO_SCALAR_WGSL: &str = include_str!("../../../../wgsl/matmul/register_io_scalar.wgsl");
+pub const REGISTER_IO_SCALAR_WGSL: &str =
+    include_str!("../../../../wgsl/matmul/register_io_scalar.wgsl");
 
 /// The WGSL file of a WebGPU kernel, as written (the register kernel's staged form).
 pub fn file_source(kernel: Kernel) -> &'static str {
