@@ -45,6 +45,11 @@ impl GlMatrix {
     }
 
     /// The textures (one per plane) and their framebuffer.
+    /// The texture of a one-plane matrix (the first plane of a packed one).
+    pub fn texture(&self) -> &crate::gl::target::Texture {
+        &self.target.textures()[0]
+    }
+
     pub fn target(&self) -> &RenderTarget {
         &self.target
     }
@@ -242,6 +247,18 @@ impl GlEngine {
         bind(compiled);
         res.quad.draw();
         self.gl.check(&format!("drawing with {}", program.name()))
+    }
+
+    /// One draw of `program` into `out`'s textures, `out` poisoned first (when
+    /// poisoning is on) so that a texel the pass misses shows.
+    pub fn draw_into(
+        &mut self,
+        program: &dyn FragmentProgram,
+        out: &GlMatrix,
+        bind: impl FnOnce(&Program),
+    ) -> Result<()> {
+        self.poison(&out.target);
+        self.draw(program, Destination::Texture(&out.target), bind)
     }
 
     /// A render target of `count` textures, from the pool when one fits.

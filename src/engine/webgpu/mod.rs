@@ -516,6 +516,31 @@ impl GpuEngine {
             .or_insert_with(|| compile(gpu, program))
     }
 
+    /// The most workgroups a dispatch has along one dimension (grids fold past it).
+    pub fn max_workgroups(&self) -> usize {
+        self.info.limits.max_compute_workgroups_per_dimension as usize
+    }
+
+    /// One pass of `program` over `groups`, binding `matrices` in order then a
+    /// uniform block of `words`; each of `written` is poisoned first (when poisoning
+    /// is on) so that an entry the pass misses shows.
+    pub fn run(
+        &mut self,
+        program: &dyn ComputeProgram,
+        matrices: &[&GpuMatrix],
+        written: &[&GpuMatrix],
+        words: &[u32],
+        groups: (usize, usize),
+        timer: Option<&Timer>,
+    ) -> Result<()> {
+        self.ensure()?;
+        for m in written {
+            self.poison(m)?;
+        }
+        let buffers: Vec<&Buffer> = matrices.iter().map(|m| &m.buffer).collect();
+        self.dispatch(program, &buffers, words, groups, timer)
+    }
+
     /// Dispatches `key` over (x, y) workgroups binding `buffers` then a uniform
     /// block of `words`; `timer` times the pass.
     pub fn dispatch(

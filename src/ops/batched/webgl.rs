@@ -2,7 +2,7 @@
 //! fragment per output entry, over R32F atlases of tiles (scalar layout).
 
 use crate::engine::program::StaticGlsl;
-use crate::engine::webgl::{Destination, GlEngine, GlMatrix};
+use crate::engine::webgl::{GlEngine, GlMatrix};
 use crate::error::Result;
 use crate::ops::shaders::{ATLAS_GLSL, HEADER};
 use crate::plan::batched::BatchedProduct;
@@ -18,10 +18,9 @@ pub fn product(
     p: &BatchedProduct,
     [a, b, out]: [&GlMatrix; 3],
 ) -> Result<()> {
-    engine.poison(&out.target);
-    engine.draw(&BATCHED, Destination::Texture(&out.target), |program| {
-        program.set_texture("u_a", 0, &a.target.textures()[0]);
-        program.set_texture("u_b", 1, &b.target.textures()[0]);
+    engine.draw_into(&BATCHED, out, |program| {
+        program.set_texture("u_a", 0, a.texture());
+        program.set_texture("u_b", 1, b.texture());
         for (name, v) in [
             ("u_count", p.count),
             ("u_rows", p.a.tile.rows),

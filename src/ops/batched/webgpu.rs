@@ -33,10 +33,7 @@ pub fn batched_product(
     p: &BatchedProduct,
     [a, b, out]: [&GpuMatrix; 3],
 ) -> Result<()> {
-    e.ensure()?;
-    e.poison(out)?;
-    let max = e.info().limits.max_compute_workgroups_per_dimension as usize;
-    let (groups, words) = product_params(p, max);
-    let buffers = [a.buffer(), b.buffer(), out.buffer()];
-    e.dispatch(&BATCHED, &buffers, &words, groups, None)
+    let (groups, words) = product_params(p, e.max_workgroups());
+    let m = [a, b, out];
+    e.run(&BATCHED, &m, &[out], &words, groups, None)
 }

@@ -4,7 +4,7 @@
 //! matrices in the scalar layout.
 
 use crate::engine::program::StaticGlsl;
-use crate::engine::webgl::{Destination, GlEngine, GlMatrix};
+use crate::engine::webgl::{GlEngine, GlMatrix};
 use crate::error::Result;
 use crate::ops::shaders::{ATLAS_GLSL, HEADER};
 use crate::plan::blocks::Numeric;
@@ -25,47 +25,37 @@ pub fn product(
     n: &Numeric,
     [a, b, index, out]: [&GlMatrix; 4],
 ) -> Result<()> {
-    engine.poison(&out.target);
-    engine.draw(
-        &BLOCK_SPARSE,
-        Destination::Texture(&out.target),
-        |program| {
-            program.set_texture("u_a", 0, &a.target.textures()[0]);
-            program.set_texture("u_b", 1, &b.target.textures()[0]);
-            program.set_texture("u_index", 2, &index.target.textures()[0]);
-            for (name, v) in [
-                ("u_bs", n.atlas.tile.rows),
-                ("u_per_row", n.atlas.per_row),
-                ("u_out_blocks", n.out_blocks),
-                ("u_index_width", n.index_width),
-                ("u_a_row_starts", n.a_row_starts),
-                ("u_a_cols", n.a_cols),
-                ("u_a_slots", n.a_slots),
-                ("u_listed", n.listed as usize),
-                ("u_pair_starts", n.pair_starts),
-                ("u_pairs", n.pairs),
-                ("u_b_map", n.b_map),
-                ("u_out_coords", n.out_coords),
-                ("u_b_grid_cols", n.b_grid_cols),
-            ] {
-                program.set_int(name, v as i32);
-            }
-        },
-    )
+    engine.draw_into(&BLOCK_SPARSE, out, |program| {
+        program.set_texture("u_a", 0, a.texture());
+        program.set_texture("u_b", 1, b.texture());
+        program.set_texture("u_index", 2, index.texture());
+        for (name, v) in [
+            ("u_bs", n.atlas.tile.rows),
+            ("u_per_row", n.atlas.per_row),
+            ("u_out_blocks", n.out_blocks),
+            ("u_index_width", n.index_width),
+            ("u_a_row_starts", n.a_row_starts),
+            ("u_a_cols", n.a_cols),
+            ("u_a_slots", n.a_slots),
+            ("u_listed", n.listed as usize),
+            ("u_pair_starts", n.pair_starts),
+            ("u_pairs", n.pairs),
+            ("u_b_map", n.b_map),
+            ("u_out_coords", n.out_coords),
+            ("u_b_grid_cols", n.b_grid_cols),
+        ] {
+            program.set_int(name, v as i32);
+        }
+    })
 }
 
 /// flags ← 1 for each stored block of `c` (an atlas) holding a nonzero, else 0.
 pub fn flags(engine: &mut GlEngine, n: &Numeric, c: &GlMatrix, flags: &GlMatrix) -> Result<()> {
-    engine.poison(&flags.target);
-    engine.draw(
-        &BLOCK_FLAGS,
-        Destination::Texture(&flags.target),
-        |program| {
-            program.set_texture("u_c", 0, &c.target.textures()[0]);
-            program.set_int("u_bs", n.atlas.tile.rows as i32);
-            program.set_int("u_per_row", n.atlas.per_row as i32);
-            program.set_int("u_blocks", n.out_blocks as i32);
-            program.set_int("u_flags_width", n.index_width as i32);
-        },
-    )
+    engine.draw_into(&BLOCK_FLAGS, flags, |program| {
+        program.set_texture("u_c", 0, c.texture());
+        program.set_int("u_bs", n.atlas.tile.rows as i32);
+        program.set_int("u_per_row", n.atlas.per_row as i32);
+        program.set_int("u_blocks", n.out_blocks as i32);
+        program.set_int("u_flags_width", n.index_width as i32);
+    })
 }

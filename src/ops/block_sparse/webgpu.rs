@@ -58,12 +58,9 @@ pub fn block_product(
     [a, b, index, out]: [&GpuMatrix; 4],
     timer: Option<&Timer>,
 ) -> Result<()> {
-    e.ensure()?;
-    e.poison(out)?;
-    let max = e.info().limits.max_compute_workgroups_per_dimension as usize;
-    let (groups, words) = product_params(n, max);
-    let buffers = [a.buffer(), b.buffer(), index.buffer(), out.buffer()];
-    e.dispatch(&BLOCK_SPARSE, &buffers, &words, groups, timer)
+    let (groups, words) = product_params(n, e.max_workgroups());
+    let m = [a, b, index, out];
+    e.run(&BLOCK_SPARSE, &m, &[out], &words, groups, timer)
 }
 
 /// flags ← 1 for each stored block of the atlas `c` holding a nonzero, else 0.

@@ -29,10 +29,9 @@ pub fn step(
     k: usize,
     [w_src, state_src, w_dst, state_dst]: [&GlMatrix; 4],
 ) -> Result<()> {
-    engine.poison(&state_dst.target);
-    engine.draw(&PIVOT, Destination::Texture(&state_dst.target), |program| {
-        program.set_texture("u_work", 0, &w_src.target.textures()[0]);
-        program.set_texture("u_state", 1, &state_src.target.textures()[0]);
+    engine.draw_into(&PIVOT, state_dst, |program| {
+        program.set_texture("u_work", 0, w_src.texture());
+        program.set_texture("u_state", 1, state_src.texture());
         program.set_int("u_n", p.shape.n as i32);
         program.set_int("u_k", k as i32);
         program.set_float("u_tiny", p.tiny);
@@ -46,8 +45,8 @@ pub fn step(
     let gl = engine.gl().clone();
     let (cols, rows) = (p.cols() as i32, (p.shape.n - first) as i32);
     engine.draw(&ELIMINATE, Destination::Texture(&w_dst.target), |program| {
-        program.set_texture("u_work", 0, &w_src.target.textures()[0]);
-        program.set_texture("u_state", 1, &state_dst.target.textures()[0]);
+        program.set_texture("u_work", 0, w_src.texture());
+        program.set_texture("u_state", 1, state_dst.texture());
         program.set_int("u_k", k as i32);
         program.set_float("u_tiny", p.tiny);
         gl.viewport(0, first as i32, cols, rows);
@@ -62,10 +61,9 @@ pub fn back(engine: &mut GlEngine, p: &LuPlan, w: &GlMatrix, x: [&GlMatrix; 2]) 
     for k in (0..n).rev() {
         // The first step reads y from B's columns of [A | B].
         let (y, col) = if k == n - 1 { (w, n) } else { (x[1 - out], 0) };
-        engine.poison(&x[out].target);
-        engine.draw(&BACK, Destination::Texture(&x[out].target), |program| {
-            program.set_texture("u_work", 0, &w.target.textures()[0]);
-            program.set_texture("u_b", 1, &y.target.textures()[0]);
+        engine.draw_into(&BACK, x[out], |program| {
+            program.set_texture("u_work", 0, w.texture());
+            program.set_texture("u_b", 1, y.texture());
             program.set_int("u_b_col", col as i32);
             program.set_int("u_k", k as i32);
         })?;

@@ -3,7 +3,7 @@
 //! lists are R32F matrices `width` floats wide (scalar layout).
 
 use crate::engine::program::StaticGlsl;
-use crate::engine::webgl::{Destination, GlEngine, GlMatrix};
+use crate::engine::webgl::{GlEngine, GlMatrix};
 use crate::error::Result;
 use crate::ops::shaders::HEADER;
 use crate::plan::homography::RansacPasses;
@@ -21,10 +21,9 @@ pub fn fit(
     p: &RansacPasses,
     [pts, samples, hyps]: [&GlMatrix; 3],
 ) -> Result<()> {
-    engine.poison(&hyps.target);
-    engine.draw(&FIT, Destination::Texture(&hyps.target), |program| {
-        program.set_texture("u_pts", 0, &pts.target.textures()[0]);
-        program.set_texture("u_samples", 1, &samples.target.textures()[0]);
+    engine.draw_into(&FIT, hyps, |program| {
+        program.set_texture("u_pts", 0, pts.texture());
+        program.set_texture("u_samples", 1, samples.texture());
         program.set_int("u_count", p.count as i32);
         program.set_int("u_width", p.width as i32);
     })
@@ -36,10 +35,9 @@ pub fn score(
     p: &RansacPasses,
     [pts, hyps, counts]: [&GlMatrix; 3],
 ) -> Result<()> {
-    engine.poison(&counts.target);
-    engine.draw(&SCORE, Destination::Texture(&counts.target), |program| {
-        program.set_texture("u_pts", 0, &pts.target.textures()[0]);
-        program.set_texture("u_hyps", 1, &hyps.target.textures()[0]);
+    engine.draw_into(&SCORE, counts, |program| {
+        program.set_texture("u_pts", 0, pts.texture());
+        program.set_texture("u_hyps", 1, hyps.texture());
         program.set_int("u_count", p.count as i32);
         program.set_int("u_points", p.points as i32);
         program.set_int("u_width", p.width as i32);

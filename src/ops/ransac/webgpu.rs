@@ -48,12 +48,9 @@ pub fn ransac_fit(
     [pts, samples, hyps]: [&GpuMatrix; 3],
     timer: Option<&Timer>,
 ) -> Result<()> {
-    e.ensure()?;
-    e.poison(hyps)?;
-    let max = e.info().limits.max_compute_workgroups_per_dimension as usize;
-    let (groups, words) = fit_params(p, max);
-    let buffers = [pts.buffer(), samples.buffer(), hyps.buffer()];
-    e.dispatch(&FIT, &buffers, &words, groups, timer)
+    let (groups, words) = fit_params(p, e.max_workgroups());
+    let m = [pts, samples, hyps];
+    e.run(&FIT, &m, &[hyps], &words, groups, timer)
 }
 
 /// RANSAC's scoring: counts ← inliers of each hypothesis.
@@ -63,10 +60,7 @@ pub fn ransac_score(
     [pts, hyps, counts]: [&GpuMatrix; 3],
     timer: Option<&Timer>,
 ) -> Result<()> {
-    e.ensure()?;
-    e.poison(counts)?;
-    let max = e.info().limits.max_compute_workgroups_per_dimension as usize;
-    let (groups, words) = score_params(p, max);
-    let buffers = [pts.buffer(), hyps.buffer(), counts.buffer()];
-    e.dispatch(&SCORE, &buffers, &words, groups, timer)
+    let (groups, words) = score_params(p, e.max_workgroups());
+    let m = [pts, hyps, counts];
+    e.run(&SCORE, &m, &[counts], &words, groups, timer)
 }

@@ -2,7 +2,7 @@
 //! operand is a scalar list `width` floats wide (see `plan::sparse`).
 
 use crate::engine::program::StaticGlsl;
-use crate::engine::webgl::{Destination, GlEngine, GlMatrix};
+use crate::engine::webgl::{GlEngine, GlMatrix};
 use crate::error::Result;
 use crate::ops::shaders::HEADER;
 
@@ -16,12 +16,11 @@ pub fn spmv(
     rows: usize,
     [values, columns, offsets, x, y]: [&GlMatrix; 5],
 ) -> Result<()> {
-    engine.poison(&y.target);
-    engine.draw(&SPMV, Destination::Texture(&y.target), |program| {
-        program.set_texture("u_values", 0, &values.target.textures()[0]);
-        program.set_texture("u_columns", 1, &columns.target.textures()[0]);
-        program.set_texture("u_offsets", 2, &offsets.target.textures()[0]);
-        program.set_texture("u_x", 3, &x.target.textures()[0]);
+    engine.draw_into(&SPMV, y, |program| {
+        program.set_texture("u_values", 0, values.texture());
+        program.set_texture("u_columns", 1, columns.texture());
+        program.set_texture("u_offsets", 2, offsets.texture());
+        program.set_texture("u_x", 3, x.texture());
         program.set_int("u_rows", rows as i32);
         program.set_int("u_width", y.shape.cols as i32);
     })

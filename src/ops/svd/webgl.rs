@@ -5,7 +5,7 @@
 //! all with glsl/svd/common.glsl prepended.
 
 use crate::engine::program::StaticGlsl;
-use crate::engine::webgl::{Destination, GlEngine, GlMatrix};
+use crate::engine::webgl::{GlEngine, GlMatrix};
 use crate::error::Result;
 use crate::ops::shaders::{ATLAS_GLSL, HEADER};
 use crate::plan::svd::{SvdPlan, TOL};
@@ -58,19 +58,17 @@ pub fn round(
     [src, rotations, dst]: [&GlMatrix; 3],
 ) -> Result<()> {
     let even = p.shape.even_cols() as i32;
-    engine.poison(&rotations.target);
-    engine.draw(&PAIRS, Destination::Texture(&rotations.target), |program| {
-        program.set_texture("u_work", 0, &src.target.textures()[0]);
+    engine.draw_into(&PAIRS, rotations, |program| {
+        program.set_texture("u_work", 0, src.texture());
         sizes(program, p);
         program.set_int("u_even", even);
         program.set_int("u_round", round as i32);
         program.set_int("u_out_per_row", p.rotations.per_row as i32);
         program.set_float("u_tol", TOL);
     })?;
-    engine.poison(&dst.target);
-    engine.draw(&ROUND, Destination::Texture(&dst.target), |program| {
-        program.set_texture("u_work", 0, &src.target.textures()[0]);
-        program.set_texture("u_rotations", 1, &rotations.target.textures()[0]);
+    engine.draw_into(&ROUND, dst, |program| {
+        program.set_texture("u_work", 0, src.texture());
+        program.set_texture("u_rotations", 1, rotations.texture());
         sizes(program, p);
         program.set_int("u_even", even);
         program.set_int("u_round", round as i32);
@@ -81,9 +79,8 @@ pub fn round(
 /// out (one float per matrix) ← the largest |γ|/√(αβ) of the pairs of `work`
 /// that would still rotate, 0 where none would.
 pub fn measure(engine: &mut GlEngine, p: &SvdPlan, work: &GlMatrix, out: &GlMatrix) -> Result<()> {
-    engine.poison(&out.target);
-    engine.draw(&MEASURE, Destination::Texture(&out.target), |program| {
-        program.set_texture("u_work", 0, &work.target.textures()[0]);
+    engine.draw_into(&MEASURE, out, |program| {
+        program.set_texture("u_work", 0, work.texture());
         sizes(program, p);
         program.set_int("u_out_per_row", p.scalars.per_row as i32);
         program.set_float("u_tol", TOL);
@@ -92,9 +89,8 @@ pub fn measure(engine: &mut GlEngine, p: &SvdPlan, work: &GlMatrix, out: &GlMatr
 
 /// out (the [U; V; σᵀ] atlas) ← the sorted, signed results of the converged `work`.
 pub fn finish(engine: &mut GlEngine, p: &SvdPlan, work: &GlMatrix, out: &GlMatrix) -> Result<()> {
-    engine.poison(&out.target);
-    engine.draw(&FINISH, Destination::Texture(&out.target), |program| {
-        program.set_texture("u_work", 0, &work.target.textures()[0]);
+    engine.draw_into(&FINISH, out, |program| {
+        program.set_texture("u_work", 0, work.texture());
         sizes(program, p);
         program.set_int("u_out_per_row", p.out.per_row as i32);
     })

@@ -40,11 +40,7 @@ pub fn jacobi_params(p: &SvdPlan, max_per_dimension: usize) -> ((usize, usize), 
 /// A batch of SVDs by one-sided Jacobi in one dispatch (wgsl/svd/jacobi.wgsl):
 /// out ← the [U; V; σᵀ] tiles, sweeps ← each matrix's sweeps, from A's atlas.
 pub fn svd_jacobi(e: &mut GpuEngine, p: &SvdPlan, [a, out, sweeps]: [&GpuMatrix; 3]) -> Result<()> {
-    e.ensure()?;
-    e.poison(out)?;
-    e.poison(sweeps)?;
-    let max = e.info().limits.max_compute_workgroups_per_dimension as usize;
-    let (groups, words) = jacobi_params(p, max);
-    let buffers = [a.buffer(), out.buffer(), sweeps.buffer()];
-    e.dispatch(&JACOBI, &buffers, &words, groups, None)
+    let (groups, words) = jacobi_params(p, e.max_workgroups());
+    let m = [a, out, sweeps];
+    e.run(&JACOBI, &m, &[out, sweeps], &words, groups, None)
 }
