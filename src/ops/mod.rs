@@ -45,8 +45,8 @@ mod tests {
         }
         let layouts: HashSet<Layout> = Kernel::WEBGL.iter().map(|k| k.layout()).collect();
         for layout in layouts {
-            all.push(Box::new(heatmap::webgl::HeatmapProgram { layout }));
-            all.push(Box::new(elementwise::webgl::AffineProgram { layout }));
+            all.push(Box::new(heatmap::webgl::heatmap_program(layout)));
+            all.push(Box::new(elementwise::webgl::affine_program(layout)));
             for factor in [2, 8] {
                 let from = Some(layout);
                 all.push(Box::new(stats::webgl::ReduceProgram { from, factor }));

@@ -2,6 +2,7 @@
 //! and atlas addressing, WGSL's atlas addressing, and the workgroup grid of a pass
 //! over a list.
 
+use crate::engine::program::{FragmentProgram, ProgramId};
 use crate::plan::layout::Layout;
 
 pub use crate::engine::program::{GLSL_HEADER as HEADER, QUAD_VERT};
@@ -29,3 +30,26 @@ pub fn layout_define(layout: Layout) -> String {
 
 /// Addressing of tiles in an atlas, prepended to the kernels that read atlases.
 pub const ATLAS_WGSL: &str = include_str!("../../wgsl/common/atlas.wgsl");
+
+/// A fragment program of the library's compiled for matrices in one layout: the
+/// layout's define, then `body`.
+#[derive(Clone, Copy)]
+pub struct InLayout {
+    pub name: &'static str,
+    pub body: fn() -> String,
+    pub layout: Layout,
+}
+
+impl FragmentProgram for InLayout {
+    fn id(&self) -> ProgramId {
+        ProgramId::of(self.name, &self.layout)
+    }
+
+    fn name(&self) -> String {
+        format!("{}/{}", self.name, layout_name(self.layout))
+    }
+
+    fn fragment_source(&self) -> String {
+        format!("{HEADER}{}{}", layout_define(self.layout), (self.body)())
+    }
+}

@@ -1,32 +1,21 @@
 //! Binds glsl/elementwise/affine.frag: element-wise out = alpha·P + beta·Q + gamma·I on
 //! matrices of one shape and layout, every plane in one pass.
 
-use crate::engine::program::{FragmentProgram, ProgramId};
 use crate::engine::webgl::{bind_matrix, Destination, GlEngine, GlMatrix};
 use crate::error::Result;
-use crate::ops::shaders::{layout_define, layout_name, HEADER};
+use crate::ops::shaders::InLayout;
 use crate::plan::layout::Layout;
 use crate::plan::semiring::Semiring;
 
 pub const SOURCE: &str = include_str!("../../../glsl/elementwise/affine.frag");
 
-/// glsl/elementwise/affine.frag reading and writing matrices in one layout.
-#[derive(Clone, Copy)]
-pub struct AffineProgram {
-    pub layout: Layout,
-}
-
-impl FragmentProgram for AffineProgram {
-    fn id(&self) -> ProgramId {
-        ProgramId::of("affine", &self.layout)
-    }
-
-    fn name(&self) -> String {
-        format!("affine/{}", layout_name(self.layout))
-    }
-
-    fn fragment_source(&self) -> String {
-        format!("{HEADER}{}{SOURCE}", layout_define(self.layout))
+/// glsl/elementwise/affine.frag reading and writing matrices in `layout`.
+pub fn affine_program(layout: Layout) -> InLayout {
+    let body = || SOURCE.into();
+    InLayout {
+        name: "affine",
+        body,
+        layout,
     }
 }
 
@@ -87,7 +76,7 @@ fn draw(
     engine.poison(&out.target);
     let planes = out.layout.planes() as u32;
     engine.draw(
-        &AffineProgram { layout: out.layout },
+        &affine_program(out.layout),
         Destination::Texture(&out.target),
         |program| {
             bind_matrix(program, "u_p", p, 0);

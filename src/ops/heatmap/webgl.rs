@@ -3,33 +3,21 @@
 //! browser: no readPixels).
 
 use crate::common::style::{mapping, Drawn, Style};
-use crate::engine::program::{FragmentProgram, ProgramId};
 use crate::engine::webgl::{bind_matrix, Destination, GlEngine, GlMatrix};
 use crate::error::{GpgpuError, Result};
 use crate::gl::context::Canvas;
-use crate::ops::shaders::{layout_define, layout_name, HEADER, LAYOUT_GLSL};
+use crate::ops::shaders::{InLayout, LAYOUT_GLSL};
 use crate::plan::layout::Layout;
 
 pub const SOURCE: &str = include_str!("../../../glsl/heatmap/heatmap.frag");
 
 /// The colour-map shader reading a matrix in `layout`.
-#[derive(Clone, Copy)]
-pub struct HeatmapProgram {
-    pub layout: Layout,
-}
-
-impl FragmentProgram for HeatmapProgram {
-    fn id(&self) -> ProgramId {
-        ProgramId::of("heatmap", &self.layout)
-    }
-
-    fn name(&self) -> String {
-        format!("heatmap/{}", layout_name(self.layout))
-    }
-
-    fn fragment_source(&self) -> String {
-        let define = layout_define(self.layout);
-        format!("{HEADER}{define}{LAYOUT_GLSL}\n{SOURCE}")
+pub fn heatmap_program(layout: Layout) -> InLayout {
+    let body = || format!("{LAYOUT_GLSL}\n{SOURCE}");
+    InLayout {
+        name: "heatmap",
+        body,
+        layout,
     }
 }
 
@@ -43,7 +31,7 @@ pub fn draw(
 ) -> Result<Drawn> {
     let drawn = mapping(m.shape.rows, m.shape.cols, width, height);
     engine.draw(
-        &HeatmapProgram { layout: m.layout },
+        &heatmap_program(m.layout),
         Destination::Canvas { width, height },
         |program| {
             bind_matrix(program, "u_m", m, 0);
