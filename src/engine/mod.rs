@@ -730,11 +730,11 @@ impl Idle {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// A CPU engine with no workers: natively, every pass runs on this thread.
-    fn cpu() -> Engine {
+    pub(crate) fn cpu() -> Engine {
         Engine::Cpu(CpuEngine::new(Some(0)).unwrap())
     }
 

@@ -551,29 +551,18 @@ impl GpuEngine {
         groups: (usize, usize),
         timer: Option<&Timer>,
     ) -> Result<()> {
-        self.dispatch_with(key, buffers, words, groups, timer.map(|t| t.writes()))
-    }
-
-    /// `dispatch` with the pass's timestamp writes given (a span over two passes).
-    pub fn dispatch_with(
-        &mut self,
-        key: &dyn ComputeProgram,
-        buffers: &[&Buffer],
-        words: &[u32],
-        groups: (usize, usize),
-        writes: Option<web_sys::GpuComputePassTimestampWrites>,
-    ) -> Result<()> {
         let bound = Bound {
             first: 0,
             before: buffers,
             words,
             after: &[],
         };
-        self.dispatch_bound(key, bound, groups, writes)
+        self.dispatch_bound(key, bound, groups, timer.map(|t| t.writes()))
     }
 
-    /// `dispatch_with` binding `bound`: buffers, the uniform block of its words, more
-    /// buffers, at consecutive bindings from its first.
+    /// `dispatch` binding `bound` (buffers, the uniform block of its words, more
+    /// buffers, at consecutive bindings from its first), the pass's timestamp writes
+    /// given (a span over two passes).
     pub fn dispatch_bound(
         &mut self,
         key: &dyn ComputeProgram,

@@ -127,14 +127,9 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cpu::CpuEngine;
+    use crate::engine::tests::cpu;
     use crate::plan::layout::Layout;
     use crate::plan::shape::Shape;
-
-    /// A CPU engine with no workers: natively, every pass runs on this thread.
-    fn cpu() -> Engine {
-        Engine::Cpu(CpuEngine::new(Some(0)).unwrap())
-    }
 
     #[test]
     fn element_wise_passes_refuse_operands_of_another_shape() {

@@ -14,39 +14,53 @@ use crate::engine::{Engine, Forms, Matrix, Timer};
 use crate::error::Result;
 use crate::plan::homography::RansacPasses;
 
+/// RANSAC's two passes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pass {
+    /// Each hypothesis's H from its 4 sampled correspondences.
+    Fit,
+    /// Each hypothesis's inliers.
+    Score,
+}
+
 impl Engine {
-    /// RANSAC's hypotheses: `hyps` ← the H of each hypothesis's 4-point sample.
+    /// RANSAC's hypotheses: `m` = [points, samples, hypotheses], hypotheses ← the H of
+    /// each hypothesis's 4-point sample.
     pub fn ransac_fit(
         &mut self,
         p: &RansacPasses,
         m: [&Matrix; 3],
         timed: bool,
     ) -> Result<Option<Timer>> {
-        let p = *p;
-        let forms = Forms {
-            webgl: |e: &mut _, m| webgl::fit(e, &p, m),
-            webgpu: |e: &mut _, m, t: Option<&_>| webgpu::ransac_fit(e, &p, m, t),
-            cpu: |e: &mut CpuEngine, [x, s, h]: [_; 3]| {
-                e.pass([x, s], [h], move |ins, [h]| passes::ransac_fit(&p, ins, h))
-            },
-        };
-        self.by_backend_timed(m, timed, forms)
+        self.ransac_pass(Pass::Fit, p, m, timed)
     }
 
-    /// RANSAC's scoring: `counts` ← the inliers of each hypothesis.
+    /// RANSAC's scoring: `m` = [points, hypotheses, counts], counts ← the inliers of
+    /// each hypothesis.
     pub fn ransac_score(
         &mut self,
         p: &RansacPasses,
         m: [&Matrix; 3],
         timed: bool,
     ) -> Result<Option<Timer>> {
+        self.ransac_pass(Pass::Score, p, m, timed)
+    }
+
+    fn ransac_pass(
+        &mut self,
+        pass: Pass,
+        p: &RansacPasses,
+        m: [&Matrix; 3],
+        timed: bool,
+    ) -> Result<Option<Timer>> {
         let p = *p;
         let forms = Forms {
-            webgl: |e: &mut _, m| webgl::score(e, &p, m),
-            webgpu: |e: &mut _, m, t: Option<&_>| webgpu::ransac_score(e, &p, m, t),
-            cpu: |e: &mut CpuEngine, [x, h, c]: [_; 3]| {
-                e.pass([x, h], [c], move |ins, [c]| {
-                    passes::ransac_score(&p, ins, c)
+            webgl: |e: &mut _, m| webgl::pass(e, pass, &p, m),
+            webgpu: |e: &mut _, m, t: Option<&_>| webgpu::pass(e, pass, &p, m, t),
+            cpu: |e: &mut CpuEngine, [x, y, out]: [_; 3]| {
+                e.pass([x, y], [out], move |ins, [out]| match pass {
+                    Pass::Fit => passes::ransac_fit(&p, ins, out),
+                    Pass::Score => passes::ransac_score(&p, ins, out),
                 })
             },
         };

@@ -2,6 +2,7 @@
 //! H) and wgsl/ransac/score.wgsl (one workgroup of 64 per hypothesis, inliers
 //! counted by a tree reduction in workgroup memory).
 
+use super::Pass;
 use crate::engine::program::StaticWgsl;
 use crate::engine::webgpu::{GpuEngine, GpuMatrix};
 use crate::error::Result;
@@ -41,26 +42,20 @@ pub fn score_params(p: &RansacPasses, max_per_dimension: usize) -> ((usize, usiz
     )
 }
 
-/// RANSAC's hypotheses: hyps ← H of each 4-point sample.
-pub fn ransac_fit(
+/// One of RANSAC's passes: `m` = [points, samples, hypotheses] for the fit
+/// (hypotheses ← H of each 4-point sample), [points, hypotheses, counts] for the
+/// scoring (counts ← inliers of each hypothesis).
+pub fn pass(
     e: &mut GpuEngine,
+    pass: Pass,
     p: &RansacPasses,
-    [pts, samples, hyps]: [&GpuMatrix; 3],
+    m: [&GpuMatrix; 3],
     timer: Option<&Timer>,
 ) -> Result<()> {
-    let (groups, words) = fit_params(p, e.max_workgroups());
-    let m = [pts, samples, hyps];
-    e.run(&FIT, &m, &[hyps], &words, groups, timer)
-}
-
-/// RANSAC's scoring: counts ← inliers of each hypothesis.
-pub fn ransac_score(
-    e: &mut GpuEngine,
-    p: &RansacPasses,
-    [pts, hyps, counts]: [&GpuMatrix; 3],
-    timer: Option<&Timer>,
-) -> Result<()> {
-    let (groups, words) = score_params(p, e.max_workgroups());
-    let m = [pts, hyps, counts];
-    e.run(&SCORE, &m, &[counts], &words, groups, timer)
+    let max = e.max_workgroups();
+    let (program, (groups, words)) = match pass {
+        Pass::Fit => (&FIT, fit_params(p, max)),
+        Pass::Score => (&SCORE, score_params(p, max)),
+    };
+    e.run(program, &m, &[m[2]], &words, groups, timer)
 }

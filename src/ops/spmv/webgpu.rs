@@ -2,7 +2,7 @@
 //! wgsl/spmv/long.wgsl (one workgroup per long row).
 
 use crate::engine::program::StaticWgsl;
-use crate::engine::webgpu::{GpuEngine, GpuMatrix};
+use crate::engine::webgpu::{Bound, GpuEngine, GpuMatrix};
 use crate::error::Result;
 use crate::ops::shaders::line_workgroups;
 use crate::webgpu::Timer;
@@ -46,33 +46,30 @@ pub fn spmv(
     long: Option<(&GpuMatrix, usize, usize)>,
     timer: Option<&Timer>,
 ) -> Result<()> {
-    e.ensure()?;
-    e.poison(y)?;
-    let max = e.info().limits.max_compute_workgroups_per_dimension as usize;
     let long_from = long.map_or(u32::MAX, |(_, _, t)| t as u32);
-    let (groups, words) = params(rows, y.shape.len(), long_from, max);
-    let buffers = [
-        values.buffer(),
-        columns.buffer(),
-        offsets.buffer(),
-        x.buffer(),
-        y.buffer(),
-    ];
+    let (groups, words) = params(rows, y.shape.len(), long_from, e.max_workgroups());
+    let m = [values, columns, offsets, x, y];
     let Some((list, count, _)) = long.filter(|l| l.1 > 0) else {
-        return e.dispatch(&SPMV, &buffers, &words, groups, timer);
+        return e.run(&SPMV, &m, &[y], &words, groups, timer);
     };
     // Timed as one span: the short rows' pass starts it, the long rows' ends it.
-    let begin = timer.map(|t| t.begin_writes());
-    e.dispatch_with(&SPMV, &buffers, &words, groups, begin)?;
-    let (groups, words) = long_params(count, max);
-    let buffers = [
-        values.buffer(),
-        columns.buffer(),
-        offsets.buffer(),
-        x.buffer(),
-        list.buffer(),
-        y.buffer(),
-    ];
-    let end = timer.map(|t| t.end_writes());
-    e.dispatch_with(&SPMV_LONG, &buffers, &words, groups, end)
+    e.ensure()?;
+    e.poison(y)?;
+    let buffers = m.map(|m| m.buffer());
+    let short = Bound {
+        first: 0,
+        before: &buffers,
+        words: &words,
+        after: &[],
+    };
+    e.dispatch_bound(&SPMV, short, groups, timer.map(|t| t.begin_writes()))?;
+    let (groups, words) = long_params(count, e.max_workgroups());
+    let buffers = [values, columns, offsets, x, list, y].map(|m| m.buffer());
+    let long = Bound {
+        first: 0,
+        before: &buffers,
+        words: &words,
+        after: &[],
+    };
+    e.dispatch_bound(&SPMV_LONG, long, groups, timer.map(|t| t.end_writes()))
 }
