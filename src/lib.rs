@@ -114,7 +114,7 @@ pub mod ops;
 pub mod plan {
     pub use gpgpu_matrix_plan::{
         batched, blocks, graphs, homography, layout, linalg, lu, mesh, metrics, passes, random,
-        reference, semiring, shape, sparse, stream_k, svd,
+        reference, semiring, shape, sparse, stream_k, svd, tiles,
     };
 }
 pub mod run;

@@ -27,3 +27,4 @@ pub mod shape;
 pub mod sparse;
 pub mod stream_k;
 pub mod svd;
+pub mod tiles;
