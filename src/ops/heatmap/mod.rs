@@ -30,9 +30,7 @@ impl Engine {
         range: Option<f32>,
         style: Style,
     ) -> Result<PendingDraw> {
-        style.check(range)?;
-        let (w, h) = heatmap_size(canvas)?;
-        check_heatmap_pixels(Some(self), w, h)?;
+        let (w, h) = picture_size(Some(self), canvas, range, style)?;
         match (self, m) {
             (Engine::WebGl(e), Matrix::Gl(m)) => {
                 let range = match range {
@@ -102,6 +100,20 @@ enum DrawState {
 /// A heatmap on its way to the canvas.
 pub struct PendingDraw(DrawState);
 
+/// The picture's size in pixels, the style and the size checked (see `heatmap_size`
+/// and `check_heatmap_pixels`; `engine` draws it, None: this thread colours it).
+fn picture_size(
+    engine: Option<&Engine>,
+    canvas: &Canvas,
+    range: Option<f32>,
+    style: Style,
+) -> Result<(usize, usize)> {
+    style.check(range)?;
+    let (w, h) = heatmap_size(canvas)?;
+    check_heatmap_pixels(engine, w, h)?;
+    Ok((w, h))
+}
+
 /// The canvas's size in pixels. A canvas sized from a hidden element (0 on a side)
 /// is refused alike on every backend.
 fn heatmap_size(canvas: &Canvas) -> Result<(usize, usize)> {
@@ -132,9 +144,7 @@ pub fn heatmap_here(
     range: Option<f32>,
     style: Style,
 ) -> Result<PendingDraw> {
-    style.check(range)?;
-    let (w, h) = heatmap_size(canvas)?;
-    check_heatmap_pixels(None, w, h)?;
+    let (w, h) = picture_size(None, canvas, range, style)?;
     let drawn = mapping(shape.rows, shape.cols, w, h);
     let context = crate::kernels::context_2d(canvas)?;
     let pixels = cpu::pixels(shape, data, (w, h), drawn.stride, range, style)?;
