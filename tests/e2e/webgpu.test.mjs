@@ -78,7 +78,7 @@ test('backend=webgpu: compute-shader passes with heatmaps, timestamp times, the 
     return out;
   });
   for (const [f, n] of Object.entries(fileNotes)) assert.equal(n.found, n.rules, `${f}: ${n.found} of ${n.rules} notes found`);
-  // The 128 × 128 form compiles its k loop written out (src/kernels/webgpu/
+  // The 128 × 128 form compiles its k loop written out (src/ops/matmul/webgpu/
   // register.rs writes blocks `{ let k = 0u; … }` … `{ let k = 15u; … }`): the listing
   // keeps block 0 and folds the other 15 into one line, and its notes are all found.
   const folded = await page.evaluate(async () => {
