@@ -7,7 +7,7 @@
 //! after it arrives swaps it in, forgets every object of the old one and bumps the
 //! generation, so that runs of the old device fail clearly.
 
-use std::any::{Any, TypeId};
+use std::any::TypeId;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -22,9 +22,11 @@ use web_sys::{
 
 mod loss;
 mod read;
+mod state;
 
 use loss::{watch, Asked, Replacement};
 pub use read::{read_parts, GpuRead};
+pub use state::DeviceState;
 
 use super::program::{ComputeProgram, ProgramId, StaticWgsl};
 use crate::error::{GpgpuError, Result};
@@ -135,13 +137,6 @@ pub fn line_workgroups(count: usize, max_per_dimension: usize) -> (usize, usize)
         return (groups, 1);
     }
     (max_per_dimension, groups.div_ceil(max_per_dimension))
-}
-
-/// What an operation keeps with a device (see [`GpuEngine::state`]).
-pub trait DeviceState: Any {
-    /// Lets go of what can be made again (scratch buffers) when the engine trims its
-    /// pools.
-    fn trim(&mut self) {}
 }
 
 /// Pipelines compiling off the page's thread, and those that have arrived (with the
@@ -273,42 +268,6 @@ impl GpuEngine {
         self.uniforms.clear();
         self.states.clear();
         self.gpu.device().destroy();
-    }
-
-    /// The state of type `T` an operation keeps with this device (a kernel's tuning,
-    /// its scratch buffers), made by `make` on first use. It lives as long as the
-    /// device: a replaced device starts with none, and `trim` asks each to let go of
-    /// what it can make again.
-    pub fn state<T: DeviceState>(&mut self, make: impl FnOnce(&GpuInfo) -> T) -> &mut T {
-        let info = &self.info;
-        let state: &mut dyn Any = self
-            .states
-            .entry(TypeId::of::<T>())
-            .or_insert_with(|| Box::new(make(info)))
-            .as_mut();
-        state
-            .downcast_mut()
-            .expect("a state is stored under its own type")
-    }
-
-    /// The state of type `T`, if an operation has made it.
-    pub fn state_if_made<T: DeviceState>(&self) -> Option<&T> {
-        let state: &dyn Any = self.states.get(&TypeId::of::<T>())?.as_ref();
-        state.downcast_ref()
-    }
-
-    /// Takes the state of type `T` out while the engine is needed whole (a dispatch
-    /// binding its buffers); `put_state` gives it back.
-    pub fn take_state<T: DeviceState>(&mut self, make: impl FnOnce(&GpuInfo) -> T) -> T {
-        self.state(make);
-        let state: Box<dyn Any> = self.states.remove(&TypeId::of::<T>()).expect("made above");
-        *state
-            .downcast()
-            .expect("a state is stored under its own type")
-    }
-
-    pub fn put_state<T: DeviceState>(&mut self, state: T) {
-        self.states.insert(TypeId::of::<T>(), Box::new(state));
     }
 
     pub fn set_poison(&mut self, value: Option<f32>) {
