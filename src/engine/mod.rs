@@ -142,7 +142,7 @@ pub struct Forms<G, W, C> {
     pub cpu: C,
 }
 
-/// Every one of `m` as a matrix of the backend `pick` accepts, or [`foreign`].
+/// Every one of `m` as a matrix of the backend `pick` accepts, or BAD_ARGUMENT.
 fn all_of<'a, const N: usize, T: 'a>(
     m: [&'a Matrix; N],
     pick: impl Fn(&'a Matrix) -> Option<&'a T>,
@@ -156,7 +156,7 @@ fn all_of<'a, const N: usize, T: 'a>(
 
 impl Engine {
     /// Runs the form of an operation for this engine's backend on `m`, each a matrix
-    /// of this backend (else BAD_ARGUMENT, see [`foreign`]): the one place where an
+    /// of this backend (else BAD_ARGUMENT): the one place where an
     /// operation meets the three engines.
     pub fn by_backend<'m, const N: usize, T>(
         &mut self,
