@@ -88,8 +88,8 @@ test('the sweep fills the report\'s table and marks the balanced split', async (
   const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#devices-sweep + .figure-tools [data-action=svg]')]);
   const saved = readFileSync(await dl.path(), 'utf8').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
   for (const t of ['GPU (WebGL): its ms', 'CPU (Web Workers): its ms', 'total (C assembled)', "balanced ('auto')"]) assert.ok(saved.includes(t.replace(/'/g, '&apos;')) || saved.includes(t), `“${t}” in the saved SVG`);
-  const keyFills = await page.$$eval('#devices-sweep .svg-legend rect', (r) => r.map((x) => x.getAttribute('common/fill')));
-  const barFills = await page.$$eval('#devices-sweep rect.bar', (r) => r.slice(0, 4).map((x) => x.getAttribute('common/fill')));
+  const keyFills = await page.$$eval('#devices-sweep .svg-legend rect', (r) => r.map((x) => x.getAttribute('fill')));
+  const barFills = await page.$$eval('#devices-sweep rect.bar', (r) => r.slice(0, 4).map((x) => x.getAttribute('fill')));
   assert.deepEqual(keyFills, [...new Set(barFills.slice(2))], 'the key\'s swatches are the first and second device\'s bars');
   // The table copies as CSV a spreadsheet reads: every share and time a number.
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });

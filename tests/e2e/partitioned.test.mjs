@@ -96,7 +96,7 @@ test('block-sparse: a small product with zero error and fewer block products tha
 
   await page.click('#partitioned-fill-run');
   assert.equal(await settled(page, 'partitioned-fill'), 'done', await page.textContent('#partitioned-fill-status'));
-  const f = await record(page, 'common/fill');
+  const f = await record(page, 'fill');
   assert.equal(f.steps.length, 6);
   const nz = f.steps.map((s) => s.nonzeroBlocks);
   assert.deepEqual(nz, [...nz].sort((x, y) => x - y), `nonzero blocks only grow: ${nz}`);
@@ -204,7 +204,7 @@ test('the fill-in with blocks of 32: M is dense before any squaring, and the pag
   await fp.fill('#sparseBlock', '32');
   await fp.click('#partitioned-fill-run');
   assert.equal(await settled(fp, 'partitioned-fill'), 'done', await fp.textContent('#partitioned-fill-status'));
-  const f = await record(fp, 'common/fill');
+  const f = await record(fp, 'fill');
   assert.equal(f.start, 4);
   assert.equal(f.denseAt, 0);
   assert.match(await fp.textContent('#partitioned-fill-status'), /dense from the start/);
