@@ -17,7 +17,7 @@ use crate::blocks::mesh::{self, MeshRun};
 use crate::blocks::sparse;
 use crate::cpu::CpuEngine;
 use crate::engine::{Engine, GlEngine, GpuEngine, PendingRead};
-use crate::error::{GpgpuError, Result};
+use crate::error::Result;
 use crate::gl::capabilities::DeviceInfo;
 use crate::gl::context::Canvas;
 use crate::kernels::{Backend, Kernel};
@@ -234,12 +234,14 @@ impl Gpgpu {
         self.engine.borrow().choose_kernel(options.kernel, out)
     }
 
-    /// Fails with NeedsAsync on a backend that cannot block.
-    fn blocking(&self, call: &'static str, instead: &'static str) -> Result<()> {
-        match self.backend() {
-            Backend::WebGl | Backend::Cpu => Ok(()),
-            Backend::WebGpu => Err(GpgpuError::NeedsAsync { call, instead }),
-        }
+    /// The blocking form of an async call (see [`crate::work::now`]).
+    fn now<T>(
+        &self,
+        op: impl std::future::Future<Output = Result<T>>,
+        call: &'static str,
+        instead: &'static str,
+    ) -> Result<T> {
+        crate::work::now(&self.handle(), op, call, instead)
     }
 
     /// A (rows×inner) · B (inner×cols), a rows×cols result. `BadDimension` or
@@ -254,15 +256,13 @@ impl Gpgpu {
         b: &[f32],
         options: &Options,
     ) -> Result<Vec<f32>> {
-        self.blocking("multiply", "multiplyAsync")?;
-        let work = begin_product(&mut self.engine(), [rows, inner, cols], a, b, options)?;
-        finish_work(&mut self.engine(), work)
+        let op = self.multiply_async(rows, inner, cols, a, b, options);
+        self.now(op, "multiply", "multiplyAsync")
     }
 
     /// R = M · M for an n×n M. WebGL and the CPU.
     pub fn square(&self, n: usize, m: &[f32], options: &Options) -> Result<Vec<f32>> {
-        self.blocking("square", "squareAsync")?;
-        self.run_plan(n, m, passes::power(2), options)
+        self.now(self.square_async(n, m, options), "square", "squareAsync")
     }
 
     /// M^(2^times): `times` squarings on the GPU, no readback between them; `times`
@@ -274,15 +274,14 @@ impl Gpgpu {
         times: u64,
         options: &Options,
     ) -> Result<Vec<f32>> {
-        self.blocking("squareRepeatedly", "squareRepeatedlyAsync")?;
-        self.run_plan(n, m, passes::repeated_square(times)?, options)
+        let op = self.square_repeatedly_async(n, m, times, options);
+        self.now(op, "squareRepeatedly", "squareRepeatedlyAsync")
     }
 
     /// M^p by binary exponentiation on the GPU (⌊log2 p⌋ squarings and
     /// popcount(p) − 1 products, one readback); p = 0 gives the identity. WebGL and the CPU.
     pub fn power(&self, n: usize, m: &[f32], p: u64, options: &Options) -> Result<Vec<f32>> {
-        self.blocking("power", "powerAsync")?;
-        self.run_plan(n, m, passes::power(p), options)
+        self.now(self.power_async(n, m, p, options), "power", "powerAsync")
     }
 
     /// Runs a pass plan (see [`passes`]) on an n×n matrix and reads the result back
@@ -295,9 +294,8 @@ impl Gpgpu {
         plan: PassPlan,
         options: &Options,
     ) -> Result<Vec<f32>> {
-        self.blocking("run_plan", "run_plan_async")?;
-        let work = begin_plan(&mut self.engine(), n, m, plan, options)?;
-        finish_work(&mut self.engine(), work)
+        let op = self.run_plan_async(n, m, plan, options);
+        self.now(op, "run_plan", "run_plan_async")
     }
 
     /// A · B without blocking, on either backend.
@@ -365,7 +363,8 @@ impl Gpgpu {
         a: &BlockSparse,
         b: &BlockSparse,
     ) -> Result<sparse::Product> {
-        sparse::multiply_now(&mut self.engine(), a, b)
+        let op = self.multiply_block_sparse_async(a, b);
+        self.now(op, "multiplyBlockSparse", "multiplyBlockSparseAsync")
     }
 
     /// A·B for block-sparse A and B without blocking, on either backend.
@@ -407,7 +406,8 @@ impl Gpgpu {
         a: &[f32],
         b: &[f32],
     ) -> Result<Vec<f32>> {
-        batched::products::multiply_now(&mut self.engine(), count, dims, a, b)
+        let op = self.multiply_batched_async(count, dims, a, b);
+        self.now(op, "multiplyBatched", "multiplyBatchedAsync")
     }
 
     /// M_s^p for `count` n×n matrices, the whole batch in each pass.
@@ -423,7 +423,8 @@ impl Gpgpu {
 
     /// [`power_batched_async`](Gpgpu::power_batched_async), blocking: WebGL and the CPU.
     pub fn power_batched(&self, count: usize, n: usize, m: &[f32], p: u64) -> Result<Vec<f32>> {
-        batched::products::power_now(&mut self.engine(), count, n, m, p)
+        let op = self.power_batched_async(count, n, m, p);
+        self.now(op, "powerBatched", "powerBatchedAsync")
     }
 
     /// The LU factorization with partial pivoting of the n × n `a` (P·A = L·U) by
@@ -440,7 +441,7 @@ impl Gpgpu {
 
     /// [`lu_async`](Gpgpu::lu_async), blocking: WebGL and the CPU.
     pub fn lu(&self, n: usize, a: &[f32]) -> Result<Lu> {
-        linear::lu::lu_now(&mut self.engine(), n, a, n)
+        self.now(self.lu_async(n, a), "lu", "luAsync")
     }
 
     /// x with A·x = b (b and x n × nrhs, row-major) by Gaussian elimination with
@@ -457,7 +458,7 @@ impl Gpgpu {
 
     /// [`solve_async`](Gpgpu::solve_async), blocking: WebGL and the CPU.
     pub fn solve(&self, n: usize, a: &[f32], b: &[f32], nrhs: usize) -> Result<Solution> {
-        linear::lu::solve_now(&mut self.engine(), n, a, b, nrhs)
+        self.now(self.solve_async(n, a, b, nrhs), "solve", "solveAsync")
     }
 
     /// SVDs of `count` rows×cols matrices (rows ≥ cols, cols ≤ 16, rows ≤ 32) by
@@ -474,7 +475,8 @@ impl Gpgpu {
 
     /// [`svd_batched_async`](Gpgpu::svd_batched_async), blocking: WebGL and the CPU.
     pub fn svd_batched(&self, count: usize, rows: usize, cols: usize, a: &[f32]) -> Result<Svd> {
-        batched::svd::svd_now(&mut self.engine(), count, rows, cols, a)
+        let op = self.svd_batched_async(count, rows, cols, a);
+        self.now(op, "svdBatched", "svdBatchedAsync")
     }
 
     /// The homography taking `src` to `dst` by RANSAC on the GPU (see

@@ -343,7 +343,7 @@ impl Run {
         self.check_alive(engine)?;
         self.check_done()?;
         match self.plan.result {
-            Some(_) => engine.read(self.result_matrix()?, self.semiring),
+            Some(_) => crate::work::read(engine, self.result_matrix()?, self.semiring),
             None => Ok(PendingRead::ready(self.identity_data())),
         }
     }
