@@ -267,23 +267,11 @@ pub fn finish_work_async(engine: &mut Engine, work: Work) -> Result<PendingRead>
     }
 }
 
-/// Runs an operation's passes and reads its result, blocking (WebGL).
+/// Runs an operation's passes and reads its result, blocking: WebGL and the CPU
+/// ([`finish_work_async`] completed at once).
 pub fn finish_work(engine: &mut Engine, work: Work) -> Result<Vec<f32>> {
-    match work {
-        Work::Whole(mut run) => {
-            let result = run
-                .check_engine(engine)
-                .and_then(|_| run.run_all(engine))
-                .and_then(|_| run.read_result(engine));
-            run.recycle(engine);
-            result
-        }
-        Work::Tiled(mut t) => {
-            let result = t.run_all(engine).and_then(|_| t.read(engine));
-            t.recycle(engine);
-            result
-        }
-    }
+    let read = async { finish_work_async(engine, work)?.wait().await };
+    crate::common::now(read, "run.result()", "run.resultAsync()")
 }
 
 /// The blocking form of an operation, derived from its async form: WebGPU, which

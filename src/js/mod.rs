@@ -170,50 +170,55 @@ pub(crate) fn promise(op: Result<Op>) -> Promise {
     future_to_promise(async move { op.map_err(to_js_error)?.await.map_err(to_js_error) })
 }
 
-impl JsGpgpu {
-    /// The blocking form of an operation: NEEDS_ASYNC on WebGPU before anything is
-    /// read or queued; on WebGL and the CPU `op` starts under [`crate::common::now`],
-    /// so that its reads are synchronous and it completes on the one poll.
-    pub(crate) fn now(
-        &self,
-        call: &'static str,
-        instead: &'static str,
-        op: &dyn Fn() -> Result<Op>,
-    ) -> JsResult<JsValue> {
-        work::can_block(&self.handle(), call, instead)
-            .and_then(|()| crate::common::now(async { op()?.await }, call, instead))
-            .map_err(to_js_error)
-    }
+/// The blocking form of an operation: NEEDS_ASYNC on WebGPU before anything is
+/// read or queued; on WebGL and the CPU `op` starts under [`crate::common::now`],
+/// so that its reads are synchronous and it completes on the one poll.
+pub(crate) fn now(
+    handle: &Handle,
+    call: &'static str,
+    instead: &'static str,
+    op: &mut dyn FnMut() -> Result<Op>,
+) -> JsResult<JsValue> {
+    work::can_block(handle, call, instead)
+        .and_then(|()| crate::common::now(async { op()?.await }, call, instead))
+        .map_err(to_js_error)
 }
 
-/// Both forms of one `Gpgpu` operation from one declaration: the blocking export
-/// (WebGL and the CPU; NEEDS_ASYNC on WebGPU, naming the other) and its Promise
-/// export, with the same parameters, both running `op(self, &args…) -> Result<Op>`.
+/// Both forms of one operation from one declaration: the blocking export (WebGL
+/// and the CPU; NEEDS_ASYNC on WebGPU, naming the other) and its Promise export,
+/// with the same parameters, both running `op(self, &args…) -> Result<Op>`. On
+/// `Gpgpu` by default; `Run:` for the step-through class, whose calls are named
+/// `run.read()` and so on.
 macro_rules! pair {
     (
+        @impl $class:ident $ty:ident [$($mut:ident)?] [$pre:tt $post:tt]
         $(#[doc = $doc:tt])*
         $now:ident $js_now:ident -> $T:ident as $ret:tt;
         $(#[doc = $adoc:tt])*
         $later:ident $js_later:ident as $promise:tt;
         ($( #[$($pa:tt)*] $arg:ident ),* $(,)?) => $($op:ident)::+
     ) => {
-        #[wasm_bindgen(js_class = Gpgpu)]
-        impl JsGpgpu {
+        #[wasm_bindgen(js_class = $class)]
+        impl $ty {
             $(#[doc = $doc])*
             #[wasm_bindgen(js_name = $js_now, unchecked_return_type = $ret)]
-            pub fn $now(&self, $( #[$($pa)*] $arg: JsValue ),*) -> JsResult<$T> {
-                let op = || $($op)::+(self, $(&$arg),*);
-                let (call, instead) = (stringify!($js_now), stringify!($js_later));
-                self.now(call, instead, &op).map(wasm_bindgen::JsCast::unchecked_into)
+            pub fn $now(&$($mut)? self, $( #[$($pa)*] $arg: JsValue ),*) -> JsResult<$T> {
+                let call = concat!($pre, stringify!($js_now), $post);
+                let instead = concat!($pre, stringify!($js_later), $post);
+                let handle = self.handle();
+                crate::js::now(&handle, call, instead, &mut || $($op)::+(self, $(&$arg),*))
+                    .map(wasm_bindgen::JsCast::unchecked_into)
             }
 
             $(#[doc = $adoc])*
             #[wasm_bindgen(js_name = $js_later, unchecked_return_type = $promise)]
-            pub fn $later(&self, $( #[$($pa)*] $arg: JsValue ),*) -> Promise {
+            pub fn $later(&$($mut)? self, $( #[$($pa)*] $arg: JsValue ),*) -> Promise {
                 crate::js::promise($($op)::+(self, $(&$arg),*))
             }
         }
     };
+    (Run: $($rest:tt)*) => { pair! { @impl Run JsRun [mut] ["run." "()"] $($rest)* } };
+    ($($rest:tt)*) => { pair! { @impl Gpgpu JsGpgpu [] ["" ""] $($rest)* } };
 }
 pub(crate) use pair;
 
