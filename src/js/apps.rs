@@ -3,8 +3,6 @@
 //! Async form returns a Promise of it (either backend). Each returns a plain
 //! object; errors are the same `GpgpuError`s as everywhere.
 
-use std::future::Future;
-
 use js_sys::{Array, Float32Array, Float64Array, Object, Promise};
 use wasm_bindgen::prelude::*;
 
@@ -13,26 +11,16 @@ use crate::apps::fibonacci;
 use crate::apps::graphs;
 use crate::apps::inverse::{self, InverseMethod, Stopping};
 use crate::apps::jacobi::{self, JacobiSettings, MAX_ITERATIONS};
-use crate::engine::Handle;
 use crate::error::{GpgpuError, Result};
 use crate::js::args::{
     count_option, matrix_arg, matrix_pair, number_arg, number_option, options_with,
     positive_option, set, string_option,
 };
-use crate::js::{op, pair, JsGpgpu, JsResult, Op};
+use crate::js::{pair, JsGpgpu, JsResult, Op};
 use crate::plan::shape::{self, MAX_COUNT};
 
 /// The inverse's methods, as a message lists them.
 const METHODS: &str = "'newton-schulz' or 'series'";
-
-/// An application with its arguments read: its work on the engine's handle.
-fn job<F>(g: &JsGpgpu, work: impl FnOnce(Handle) -> F) -> Result<Op>
-where
-    F: Future<Output = Result<Object>> + 'static,
-{
-    let work = work(g.gpu.handle());
-    op(async move { Ok(work.await?.into()) })
-}
 
 fn f64_array(values: &[f64]) -> Float64Array {
     Float64Array::from(values)
@@ -89,13 +77,13 @@ mod read {
         let n = g.gpu.dim("n", number_arg("n", n)?)?;
         let adjacency = matrix_arg("adjacency", adjacency)?;
         let options = options_with(options, &[])?;
-        job(g, move |h| async move {
+        g.work(move |h| async move {
             let r = graphs::reachability(&h, n, &adjacency, &options).await?;
             let o = Object::new();
             set(&o, "matrix", Float32Array::from(&r.matrix[..]));
             set(&o, "connected", r.connected);
             set(&o, "squarings", r.squarings);
-            Ok(o)
+            Ok(o.into())
         })
     }
 
@@ -108,20 +96,20 @@ mod read {
         let n = g.gpu.dim("n", number_arg("n", n)?)?;
         let weights = matrix_arg("weights", weights)?;
         let options = options_with(options, &[])?;
-        job(g, move |h| async move {
+        g.work(move |h| async move {
             let r = graphs::shortest_paths(&h, n, &weights, &options).await?;
             let o = Object::new();
             set(&o, "distances", Float32Array::from(&r.distances[..]));
             set(&o, "squarings", r.squarings);
             set(&o, "negativeCycle", r.negative_cycle);
-            Ok(o)
+            Ok(o.into())
         })
     }
 
     pub fn fibonacci(g: &JsGpgpu, k: &JsValue, options: &JsValue) -> Result<Op> {
         let k = shape::count("k", number_arg("k", k)?, MAX_COUNT)?;
         let options = options_with(options, &[])?;
-        job(g, move |h| async move {
+        g.work(move |h| async move {
             let f = fibonacci::fibonacci(&h, k, &options).await?;
             let o = Object::new();
             set(&o, "k", k as f64);
@@ -132,7 +120,7 @@ mod read {
             set(&o, "exactValue", exact_value);
             set(&o, "exact", f.exact);
             set(&o, "passes", f.passes as u32);
-            Ok(o)
+            Ok(o.into())
         })
     }
 
@@ -178,7 +166,7 @@ mod read {
                 }
             },
         };
-        job(g, move |h| async move {
+        g.work(move |h| async move {
             let r = inverse::inverse(&h, n, &a, method, stopping, &opts).await?;
             let o = Object::new();
             set(&o, "matrix", Float32Array::from(&r.matrix[..]));
@@ -186,7 +174,7 @@ mod read {
             set(&o, "residuals", f32_as_f64(&r.residuals));
             set(&o, "scale", r.scale);
             set(&o, "message", r.message);
-            Ok(o)
+            Ok(o.into())
         })
     }
 
@@ -209,7 +197,7 @@ mod read {
             30,
             eigen::MAX_EIGEN_SQUARINGS as f64,
         )?;
-        job(g, move |h| async move {
+        g.work(move |h| async move {
             let pairs = eigen::eigen(&h, n, &a, k, squarings, &opts).await?;
             let o = Object::new();
             let list: Array = pairs
@@ -217,7 +205,7 @@ mod read {
                 .map(|p| JsValue::from(pair_object(p)))
                 .collect();
             set(&o, "pairs", list);
-            Ok(o)
+            Ok(o.into())
         })
     }
 
@@ -240,9 +228,9 @@ mod read {
                 Some(_) => Some(count_option(options, "recordEvery", 1, 1e6)?),
             },
         };
-        job(g, move |h| async move {
+        g.work(move |h| async move {
             let r = jacobi::jacobi(&h, n, &a, &b, settings, &opts).await?;
-            Ok(jacobi_object(&r))
+            Ok(jacobi_object(&r).into())
         })
     }
 }
@@ -254,7 +242,7 @@ pair! {
     reachability reachability -> Object as "Reachability";
     #[doc = " `reachability` as a Promise, on either backend."]
     reachability_async reachabilityAsync as "Promise<Reachability>";
-    (#[wasm_bindgen(unchecked_param_type = "number")] n, #[wasm_bindgen(unchecked_param_type = "Matrix")] adjacency, #[wasm_bindgen(unchecked_optional_param_type = "KernelOptions")] options) => read::reachability
+    (n: "number", adjacency: "Matrix"; options: "KernelOptions") => read::reachability
 }
 
 pair! {
@@ -265,7 +253,7 @@ pair! {
     shortest_paths shortestPaths -> Object as "ShortestPaths";
     #[doc = " `shortestPaths` as a Promise, on either backend."]
     shortest_paths_async shortestPathsAsync as "Promise<ShortestPaths>";
-    (#[wasm_bindgen(unchecked_param_type = "number")] n, #[wasm_bindgen(unchecked_param_type = "Matrix")] weights, #[wasm_bindgen(unchecked_optional_param_type = "KernelOptions")] options) => read::shortest_paths
+    (n: "number", weights: "Matrix"; options: "KernelOptions") => read::shortest_paths
 }
 
 pair! {
@@ -275,7 +263,7 @@ pair! {
     fibonacci fibonacci -> Object as "FibonacciResult";
     #[doc = " `fibonacci` as a Promise, on either backend."]
     fibonacci_async fibonacciAsync as "Promise<FibonacciResult>";
-    (#[wasm_bindgen(unchecked_param_type = "number")] k, #[wasm_bindgen(unchecked_optional_param_type = "KernelOptions")] options) => read::fibonacci
+    (k: "number"; options: "KernelOptions") => read::fibonacci
 }
 
 pair! {
@@ -288,7 +276,7 @@ pair! {
     inverse inverse -> Object as "InverseResult";
     #[doc = " `inverse` as a Promise, on either backend."]
     inverse_async inverseAsync as "Promise<InverseResult>";
-    (#[wasm_bindgen(unchecked_param_type = "number")] n, #[wasm_bindgen(unchecked_param_type = "Matrix")] a, #[wasm_bindgen(unchecked_optional_param_type = "InverseOptions")] options) => read::inverse
+    (n: "number", a: "Matrix"; options: "InverseOptions") => read::inverse
 }
 
 pair! {
@@ -299,7 +287,7 @@ pair! {
     eigen eigen -> Object as "EigenResult";
     #[doc = " `eigen` as a Promise, on either backend."]
     eigen_async eigenAsync as "Promise<EigenResult>";
-    (#[wasm_bindgen(unchecked_param_type = "number")] n, #[wasm_bindgen(unchecked_param_type = "Matrix")] a, #[wasm_bindgen(unchecked_param_type = "number")] k, #[wasm_bindgen(unchecked_optional_param_type = "EigenOptions")] options) => read::eigen
+    (n: "number", a: "Matrix", k: "number"; options: "EigenOptions") => read::eigen
 }
 
 pair! {
@@ -311,5 +299,5 @@ pair! {
     jacobi jacobi -> Object as "JacobiResult";
     #[doc = " `jacobi` as a Promise, on either backend."]
     jacobi_async jacobiAsync as "Promise<JacobiResult>";
-    (#[wasm_bindgen(unchecked_param_type = "number")] n, #[wasm_bindgen(unchecked_param_type = "Matrix")] a, #[wasm_bindgen(unchecked_param_type = "Matrix")] b, #[wasm_bindgen(unchecked_optional_param_type = "JacobiOptions")] options) => read::jacobi
+    (n: "number", a: "Matrix", b: "Matrix"; options: "JacobiOptions") => read::jacobi
 }

@@ -6,7 +6,7 @@ use js_sys::{Float32Array, Promise};
 use wasm_bindgen::prelude::*;
 
 use super::args::{matrix_arg, matrix_pair, number_arg};
-use super::{op, pair, JsGpgpu, JsResult, Op};
+use super::{pair, JsGpgpu, JsResult, Op};
 use crate::batched::products;
 use crate::error::Result;
 use crate::plan::batched;
@@ -74,7 +74,7 @@ pair! {
     multiply_batched multiplyBatched -> Float32Array as "Float32Array";
     #[doc = " `multiplyBatched` as a Promise, on either backend."]
     multiply_batched_async multiplyBatchedAsync as "Promise<Float32Array>";
-    (#[wasm_bindgen(unchecked_param_type = "number")] batch, #[wasm_bindgen(unchecked_param_type = "number")] rows, #[wasm_bindgen(unchecked_param_type = "number")] inner, #[wasm_bindgen(unchecked_param_type = "number")] cols, #[wasm_bindgen(unchecked_param_type = "Matrix")] a, #[wasm_bindgen(unchecked_param_type = "Matrix")] b) => multiply_op
+    (batch: "number", rows: "number", inner: "number", cols: "number", a: "Matrix", b: "Matrix") => multiply_op
 }
 
 pair! {
@@ -84,7 +84,7 @@ pair! {
     power_batched powerBatched -> Float32Array as "Float32Array";
     #[doc = " `powerBatched` as a Promise, on either backend."]
     power_batched_async powerBatchedAsync as "Promise<Float32Array>";
-    (#[wasm_bindgen(unchecked_param_type = "number")] batch, #[wasm_bindgen(unchecked_param_type = "number")] n, #[wasm_bindgen(unchecked_param_type = "Matrix")] m, #[wasm_bindgen(unchecked_param_type = "number")] p) => power_op
+    (batch: "number", n: "number", m: "Matrix", p: "number") => power_op
 }
 
 fn multiply_op(
@@ -97,18 +97,16 @@ fn multiply_op(
     b: &JsValue,
 ) -> Result<Op> {
     let x = product_args(g, batch, [rows, inner, cols], a, b)?;
-    let handle = g.gpu.handle();
-    op(async move {
-        let v = products::multiply(&handle, x.count, x.dims, x.a, x.b).await?;
+    g.work(move |h| async move {
+        let v = products::multiply(&h, x.count, x.dims, x.a, x.b).await?;
         Ok(Float32Array::from(&v[..]).into())
     })
 }
 
 fn power_op(g: &JsGpgpu, batch: &JsValue, n: &JsValue, m: &JsValue, p: &JsValue) -> Result<Op> {
     let x = power_args(g, batch, n, m, p)?;
-    let handle = g.gpu.handle();
-    op(async move {
-        let v = products::power(&handle, x.count, x.n, x.m, x.p).await?;
+    g.work(move |h| async move {
+        let v = products::power(&h, x.count, x.n, x.m, x.p).await?;
         Ok(Float32Array::from(&v[..]).into())
     })
 }

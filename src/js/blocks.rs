@@ -330,17 +330,13 @@ pair! {
     multiply_block_sparse multiplyBlockSparse -> JsValue as "BlockSparse";
     #[doc = " `multiplyBlockSparse` as a Promise, on either backend."]
     multiply_block_sparse_async multiplyBlockSparseAsync as "Promise<BlockSparse>";
-    (
-        #[wasm_bindgen(unchecked_param_type = "BlockSparse")] a,
-        #[wasm_bindgen(unchecked_param_type = "BlockSparse | Matrix")] b,
-    ) => multiply_op
+    (a: "BlockSparse", b: "BlockSparse | Matrix") => multiply_op
 }
 
 fn multiply_op(g: &JsGpgpu, a: &JsValue, b: &JsValue) -> Result<Op> {
     let a = lookup("a", a)?;
     let b = right_operand(&a, b)?;
-    let handle = g.gpu.handle();
-    op(async move { Ok(product_value(sparse::multiply(&handle, &a, &b).await?)) })
+    g.work(move |h| async move { Ok(product_value(sparse::multiply(&h, &a, &b).await?)) })
 }
 
 #[wasm_bindgen(js_class = Gpgpu)]

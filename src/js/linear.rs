@@ -6,7 +6,7 @@ use js_sys::{Float32Array, Object, Promise, Uint32Array};
 use wasm_bindgen::prelude::*;
 
 use super::args::{array_len, check_copies, copy_checked, number_arg, set};
-use super::{op, pair, JsGpgpu, JsResult, Op};
+use super::{pair, JsGpgpu, JsResult, Op};
 use crate::error::Result;
 use crate::linear::lu::{self, Lu, Solution};
 use crate::plan::lu::LuShape;
@@ -139,7 +139,7 @@ pair! {
     lu lu -> Object as "LuResult";
     #[doc = " `lu` as a Promise, on either backend."]
     lu_async luAsync as "Promise<LuResult>";
-    (#[wasm_bindgen(unchecked_param_type = "number")] n, #[wasm_bindgen(unchecked_param_type = "Matrix")] a, #[wasm_bindgen(unchecked_optional_param_type = "number")] steps) => lu_op
+    (n: "number", a: "Matrix"; steps: "number") => lu_op
 }
 
 pair! {
@@ -150,20 +150,18 @@ pair! {
     solve solve -> Object as "SolveResult";
     #[doc = " `solve` as a Promise, on either backend."]
     solve_async solveAsync as "Promise<SolveResult>";
-    (#[wasm_bindgen(unchecked_param_type = "number")] n, #[wasm_bindgen(unchecked_param_type = "Matrix")] a, #[wasm_bindgen(unchecked_param_type = "Matrix")] b, #[wasm_bindgen(unchecked_optional_param_type = "number")] nrhs) => solve_op
+    (n: "number", a: "Matrix", b: "Matrix"; nrhs: "number") => solve_op
 }
 
 fn lu_op(g: &JsGpgpu, n: &JsValue, a: &JsValue, steps: &JsValue) -> Result<Op> {
     let (n, a, steps) = lu_args(g, n, a, steps)?;
-    let handle = g.gpu.handle();
-    op(async move { Ok(lu_object(&lu::lu(&handle, n, &a, steps).await?).into()) })
+    g.work(move |h| async move { Ok(lu_object(&lu::lu(&h, n, &a, steps).await?).into()) })
 }
 
 fn solve_op(g: &JsGpgpu, n: &JsValue, a: &JsValue, b: &JsValue, nrhs: &JsValue) -> Result<Op> {
     let x = solve_args(g, n, a, b, nrhs)?;
-    let handle = g.gpu.handle();
-    op(async move {
-        let r = lu::solve(&handle, x.n, &x.a, &x.b, x.nrhs).await?;
+    g.work(move |h| async move {
+        let r = lu::solve(&h, x.n, &x.a, &x.b, x.nrhs).await?;
         Ok(solution_object(&r).into())
     })
 }

@@ -164,6 +164,16 @@ pub(crate) fn op(f: impl std::future::Future<Output = Result<JsValue>> + 'static
     Ok(Box::pin(f))
 }
 
+impl JsGpgpu {
+    /// An operation's work on the engine's handle, boxed.
+    pub(crate) fn work<F>(&self, work: impl FnOnce(Handle) -> F) -> Result<Op>
+    where
+        F: std::future::Future<Output = Result<JsValue>> + 'static,
+    {
+        op(work(self.handle()))
+    }
+}
+
 /// The Promise form of an operation: its arguments were read during the call,
 /// a bad one rejects the Promise.
 pub(crate) fn promise(op: Result<Op>) -> Promise {
@@ -186,7 +196,8 @@ pub(crate) fn now(
 
 /// Both forms of one operation from one declaration: the blocking export (WebGL
 /// and the CPU; NEEDS_ASYNC on WebGPU, naming the other) and its Promise export,
-/// with the same parameters, both running `op(self, &args…) -> Result<Op>`. On
+/// with the same parameters (`name: "TypeScript type"`, the optional ones after a
+/// `;`), both running `op(self, &args…) -> Result<Op>`. On
 /// `Gpgpu` by default; `Run:` for the step-through class, whose calls are named
 /// `run.read()` and so on.
 macro_rules! pair {
@@ -196,24 +207,33 @@ macro_rules! pair {
         $now:ident $js_now:ident -> $T:ident as $ret:tt;
         $(#[doc = $adoc:tt])*
         $later:ident $js_later:ident as $promise:tt;
-        ($( #[$($pa:tt)*] $arg:ident ),* $(,)?) => $($op:ident)::+
+        ($($arg:ident: $t:tt),* $(; $($opt:ident: $ot:tt),*)?) => $($op:ident)::+
     ) => {
         #[wasm_bindgen(js_class = $class)]
         impl $ty {
             $(#[doc = $doc])*
             #[wasm_bindgen(js_name = $js_now, unchecked_return_type = $ret)]
-            pub fn $now(&$($mut)? self, $( #[$($pa)*] $arg: JsValue ),*) -> JsResult<$T> {
+            pub fn $now(
+                &$($mut)? self,
+                $(#[wasm_bindgen(unchecked_param_type = $t)] $arg: JsValue,)*
+                $($(#[wasm_bindgen(unchecked_optional_param_type = $ot)] $opt: JsValue,)*)?
+            ) -> JsResult<$T> {
                 let call = concat!($pre, stringify!($js_now), $post);
                 let instead = concat!($pre, stringify!($js_later), $post);
                 let handle = self.handle();
-                crate::js::now(&handle, call, instead, &mut || $($op)::+(self, $(&$arg),*))
+                let mut op = || $($op)::+(self, $(&$arg,)* $($(&$opt,)*)?);
+                crate::js::now(&handle, call, instead, &mut op)
                     .map(wasm_bindgen::JsCast::unchecked_into)
             }
 
             $(#[doc = $adoc])*
             #[wasm_bindgen(js_name = $js_later, unchecked_return_type = $promise)]
-            pub fn $later(&$($mut)? self, $( #[$($pa)*] $arg: JsValue ),*) -> Promise {
-                crate::js::promise($($op)::+(self, $(&$arg),*))
+            pub fn $later(
+                &$($mut)? self,
+                $(#[wasm_bindgen(unchecked_param_type = $t)] $arg: JsValue,)*
+                $($(#[wasm_bindgen(unchecked_optional_param_type = $ot)] $opt: JsValue,)*)?
+            ) -> Promise {
+                crate::js::promise($($op)::+(self, $(&$arg,)* $($(&$opt,)*)?))
             }
         }
     };
@@ -929,7 +949,7 @@ pair! {
     #[doc = " Like `square`, without blocking: WebGL reads back through a pixel-pack buffer"]
     #[doc = " and a fence, WebGPU through mapAsync."]
     square_async squareAsync as "Promise<Float32Array>";
-    (#[wasm_bindgen(unchecked_param_type = "number")] n, #[wasm_bindgen(unchecked_param_type = "Matrix")] m, #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options) => products::square
+    (n: "number", m: "Matrix"; options: "ProductOptions") => products::square
 }
 
 pair! {
@@ -937,7 +957,7 @@ pair! {
     multiply multiply -> Float32Array as "Float32Array";
     #[doc = " Like `multiply`, without blocking."]
     multiply_async multiplyAsync as "Promise<Float32Array>";
-    (#[wasm_bindgen(unchecked_param_type = "number")] rows, #[wasm_bindgen(unchecked_param_type = "number")] inner, #[wasm_bindgen(unchecked_param_type = "number")] cols, #[wasm_bindgen(unchecked_param_type = "Matrix")] a, #[wasm_bindgen(unchecked_param_type = "Matrix")] b, #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options) => products::multiply
+    (rows: "number", inner: "number", cols: "number", a: "Matrix", b: "Matrix"; options: "ProductOptions") => products::multiply
 }
 
 pair! {
@@ -945,7 +965,7 @@ pair! {
     square_repeatedly squareRepeatedly -> Float32Array as "Float32Array";
     #[doc = " Like `squareRepeatedly`, without blocking."]
     square_repeatedly_async squareRepeatedlyAsync as "Promise<Float32Array>";
-    (#[wasm_bindgen(unchecked_param_type = "number")] n, #[wasm_bindgen(unchecked_param_type = "Matrix")] m, #[wasm_bindgen(unchecked_param_type = "number")] times, #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options) => products::repeat
+    (n: "number", m: "Matrix", times: "number"; options: "ProductOptions") => products::repeat
 }
 
 pair! {
@@ -953,7 +973,7 @@ pair! {
     power power -> Float32Array as "Float32Array";
     #[doc = " Like `power`, without blocking."]
     power_async powerAsync as "Promise<Float32Array>";
-    (#[wasm_bindgen(unchecked_param_type = "number")] n, #[wasm_bindgen(unchecked_param_type = "Matrix")] m, #[wasm_bindgen(unchecked_param_type = "number")] p, #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options) => products::power
+    (n: "number", m: "Matrix", p: "number"; options: "ProductOptions") => products::power
 }
 
 pair! {
@@ -964,13 +984,7 @@ pair! {
     #[doc = " Like `drawHeatmap`, on either backend: resolves once the picture is on the"]
     #[doc = " canvas (WebGPU colours it in a compute pass and sends only the pixels back)."]
     draw_heatmap_async drawHeatmapAsync as "Promise<HeatmapDrawn>";
-    (
-        #[wasm_bindgen(unchecked_param_type = "number")] rows,
-        #[wasm_bindgen(unchecked_param_type = "number")] cols,
-        #[wasm_bindgen(unchecked_param_type = "Matrix")] data,
-        #[wasm_bindgen(unchecked_param_type = "CanvasElement | OffscreenCanvas")] canvas,
-        #[wasm_bindgen(unchecked_optional_param_type = "HeatmapStyle")] style,
-    ) => products::heatmap
+    (rows: "number", cols: "number", data: "Matrix", canvas: "CanvasElement | OffscreenCanvas"; style: "HeatmapStyle") => products::heatmap
 }
 
 /// The operations of the pairs above, once per product: what starts it, queued by

@@ -196,7 +196,7 @@ pair! {
     stats stats -> Object as "MatrixStats";
     #[doc = " Like `stats`, on either backend."]
     stats_async statsAsync as "Promise<MatrixStats>";
-    (#[wasm_bindgen(unchecked_param_type = "RunMatrix")] which) => stats_op
+    (which: "RunMatrix") => stats_op
 }
 
 pair! {
@@ -205,7 +205,7 @@ pair! {
     read read -> Float32Array as "Float32Array";
     #[doc = " Like `read`, on either backend."]
     read_async readAsync as "Promise<Float32Array>";
-    (#[wasm_bindgen(unchecked_param_type = "RunMatrix")] which) => read_op
+    (which: "RunMatrix") => read_op
 }
 
 pair! {
@@ -229,7 +229,7 @@ pair! {
     #[doc = " canvas. WebGPU colours it from the buffer in a compute pass and only the"]
     #[doc = " pixels come back, never the matrix."]
     draw_heatmap_async drawHeatmapAsync as "Promise<HeatmapDrawn>";
-    (#[wasm_bindgen(unchecked_param_type = "RunMatrix")] which, #[wasm_bindgen(unchecked_param_type = "CanvasElement | OffscreenCanvas")] canvas, #[wasm_bindgen(unchecked_optional_param_type = "HeatmapStyle")] style) => heatmap_op
+    (which: "RunMatrix", canvas: "CanvasElement | OffscreenCanvas"; style: "HeatmapStyle") => heatmap_op
 }
 
 fn stats_op(r: &mut JsRun, which: &JsValue) -> Result<Op> {

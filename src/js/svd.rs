@@ -7,7 +7,7 @@ use js_sys::{Float32Array, Object, Promise, Uint32Array};
 use wasm_bindgen::prelude::*;
 
 use super::args::{array_len, check_copies, copy_checked, number_arg, set};
-use super::{op, pair, JsGpgpu, JsResult, Op};
+use super::{pair, JsGpgpu, JsResult, Op};
 use crate::batched::svd;
 use crate::error::Result;
 use crate::plan::svd::{Svd, SvdShape};
@@ -63,14 +63,13 @@ pair! {
     svd_batched svdBatched -> Object as "SvdResult";
     #[doc = " `svdBatched` as a Promise, on either backend (one dispatch on WebGPU)."]
     svd_batched_async svdBatchedAsync as "Promise<SvdResult>";
-    (#[wasm_bindgen(unchecked_param_type = "number")] batch, #[wasm_bindgen(unchecked_param_type = "number")] rows, #[wasm_bindgen(unchecked_param_type = "number")] cols, #[wasm_bindgen(unchecked_param_type = "Matrix")] a) => svd_op
+    (batch: "number", rows: "number", cols: "number", a: "Matrix") => svd_op
 }
 
 fn svd_op(g: &JsGpgpu, batch: &JsValue, rows: &JsValue, cols: &JsValue, a: &JsValue) -> Result<Op> {
     let (s, a) = svd_args(g, batch, rows, cols, a)?;
-    let handle = g.gpu.handle();
-    op(async move {
-        let r = svd::svd(&handle, s.count, s.rows, s.cols, &a).await?;
+    g.work(move |h| async move {
+        let r = svd::svd(&h, s.count, s.rows, s.cols, &a).await?;
         Ok(svd_object(&r).into())
     })
 }
