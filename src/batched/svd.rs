@@ -141,13 +141,7 @@ impl GlJacobi {
             run.measure = Some(e.alloc(plan.scalars.shape(count), Layout::Scalar)?);
             Ok(())
         })();
-        match made {
-            Ok(()) => Ok(run),
-            Err(err) => {
-                run.release(e);
-                Err(err)
-            }
-        }
+        crate::work::or_undo(made, run, |run| run.release(e))
     }
 
     /// Queues the measure pass over the current tiles; its output is `self.measure`.

@@ -77,20 +77,14 @@ fn wrap(m: BlockSparse, products: Option<(u64, u64)>, gpu_ms: Option<f64>) -> Js
 /// The BlockSparse behind a JS value: BAD_ARGUMENT if it is not one, or if it was
 /// freed.
 fn lookup(name: &str, value: &JsValue) -> Result<Rc<BlockSparse>> {
-    let Some(found) = LIVE.with(|live| live.lookup(value)) else {
-        return Err(GpgpuError::BadArgument {
-            name: name.into(),
-            detail: format!(
-                "expected a BlockSparse (BlockSparse.fromDense or BlockSparse.fromBlocks), got {}",
-                super::args::js_kind(value)
-            ),
-        });
-    };
-    found.ok_or_else(|| GpgpuError::FreedArgument {
-        name: name.into(),
-        detail: "this BlockSparse was freed (free() was called on it): make a new one \
-                 with BlockSparse.fromDense or BlockSparse.fromBlocks"
-            .into(),
+    LIVE.with(|live| {
+        live.find(
+            name,
+            value,
+            "a BlockSparse (BlockSparse.fromDense or BlockSparse.fromBlocks)",
+            "this BlockSparse was freed (free() was called on it): make a new one with \
+             BlockSparse.fromDense or BlockSparse.fromBlocks",
+        )
     })
 }
 

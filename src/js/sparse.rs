@@ -76,18 +76,13 @@ fn register(m: Csr) -> JsCsr {
 
 /// The Csr behind a JS value: BAD_ARGUMENT if it is not one or was freed.
 fn lookup(name: &str, value: &JsValue) -> Result<Rc<Csr>> {
-    let Some(found) = LIVE.with(|live| live.lookup(value)) else {
-        return Err(GpgpuError::BadArgument {
-            name: name.into(),
-            detail: format!(
-                "expected a Csr (Csr.fromArrays, Csr.fromDense, Csr.fromTriplets or Tridiagonal.toCsr), got {}",
-                super::args::js_kind(value)
-            ),
-        });
-    };
-    found.ok_or_else(|| GpgpuError::FreedArgument {
-        name: name.into(),
-        detail: "this Csr was freed (free() was called on it): make a new one".into(),
+    LIVE.with(|live| {
+        live.find(
+            name,
+            value,
+            "a Csr (Csr.fromArrays, Csr.fromDense, Csr.fromTriplets or Tridiagonal.toCsr)",
+            "this Csr was freed (free() was called on it): make a new one",
+        )
     })
 }
 

@@ -112,13 +112,7 @@ impl Run {
             }
             Ok(())
         })();
-        match made {
-            Ok(()) => Ok(run),
-            Err(err) => {
-                run.release(e);
-                Err(err)
-            }
-        }
+        crate::work::or_undo(made, run, |run| run.release(e))
     }
 
     /// Queues the first `steps` steps of elimination.
