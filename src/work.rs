@@ -308,15 +308,3 @@ pub fn read(e: &mut Engine, m: &Matrix, semiring: Semiring) -> Result<PendingRea
     }
     e.read(m, semiring)
 }
-
-/// `value` once `made` (the objects it holds, made one by one) worked; else
-/// `made`'s error, after `undo` gave back what `value` got so far.
-pub fn or_undo<T>(made: Result<()>, mut value: T, undo: impl FnOnce(&mut T)) -> Result<T> {
-    match made {
-        Ok(()) => Ok(value),
-        Err(err) => {
-            undo(&mut value);
-            Err(err)
-        }
-    }
-}

@@ -141,7 +141,13 @@ impl GlJacobi {
             run.measure = Some(e.alloc(plan.scalars.shape(count), Layout::Scalar)?);
             Ok(())
         })();
-        crate::work::or_undo(made, run, |run| run.release(e))
+        match made {
+            Ok(()) => Ok(run),
+            Err(err) => {
+                run.release(e);
+                Err(err)
+            }
+        }
     }
 
     /// Queues the measure pass over the current tiles; its output is `self.measure`.

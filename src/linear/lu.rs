@@ -112,7 +112,13 @@ impl Run {
             }
             Ok(())
         })();
-        crate::work::or_undo(made, run, |run| run.release(e))
+        match made {
+            Ok(()) => Ok(run),
+            Err(err) => {
+                run.release(e);
+                Err(err)
+            }
+        }
     }
 
     /// Queues the first `steps` steps of elimination.
