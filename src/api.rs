@@ -17,7 +17,7 @@ use crate::blocks::mesh::{self, MeshRun};
 use crate::blocks::sparse;
 use crate::cpu::CpuEngine;
 use crate::engine::{Engine, GlEngine, GpuEngine, PendingRead};
-use crate::error::{GpgpuError, Result};
+use crate::error::Result;
 use crate::gl::capabilities::DeviceInfo;
 use crate::gl::context::Canvas;
 use crate::kernels::{Backend, Kernel};
@@ -234,149 +234,6 @@ impl Gpgpu {
         self.engine.borrow().choose_kernel(options.kernel, out)
     }
 
-    /// Fails with NeedsAsync on a backend that cannot block.
-    fn blocking(&self, call: &'static str, instead: &'static str) -> Result<()> {
-        match self.backend() {
-            Backend::WebGl | Backend::Cpu => Ok(()),
-            Backend::WebGpu => Err(GpgpuError::NeedsAsync { call, instead }),
-        }
-    }
-
-    /// A (rows×inner) · B (inner×cols), a rows×cols result. `BadDimension` or
-    /// `SizeOverLimit` for a dimension out of 1..=[`max_dimension`](Gpgpu::max_dimension),
-    /// `BadLength` for an array of the wrong length. WebGL and the CPU.
-    pub fn multiply(
-        &self,
-        rows: usize,
-        inner: usize,
-        cols: usize,
-        a: &[f32],
-        b: &[f32],
-        options: &Options,
-    ) -> Result<Vec<f32>> {
-        self.blocking("multiply", "multiplyAsync")?;
-        let work = begin_product(&mut self.engine(), [rows, inner, cols], a, b, options)?;
-        finish_work(&mut self.engine(), work)
-    }
-
-    /// R = M · M for an n×n M. WebGL and the CPU.
-    pub fn square(&self, n: usize, m: &[f32], options: &Options) -> Result<Vec<f32>> {
-        self.blocking("square", "squareAsync")?;
-        self.run_plan(n, m, passes::power(2), options)
-    }
-
-    /// M^(2^times): `times` squarings on the GPU, no readback between them; `times`
-    /// from 0 to [`passes::MAX_SQUARINGS`] (64), else `BadCount`. WebGL and the CPU.
-    pub fn square_repeatedly(
-        &self,
-        n: usize,
-        m: &[f32],
-        times: u64,
-        options: &Options,
-    ) -> Result<Vec<f32>> {
-        self.blocking("squareRepeatedly", "squareRepeatedlyAsync")?;
-        self.run_plan(n, m, passes::repeated_square(times)?, options)
-    }
-
-    /// M^p by binary exponentiation on the GPU (⌊log2 p⌋ squarings and
-    /// popcount(p) − 1 products, one readback); p = 0 gives the identity. WebGL and the CPU.
-    pub fn power(&self, n: usize, m: &[f32], p: u64, options: &Options) -> Result<Vec<f32>> {
-        self.blocking("power", "powerAsync")?;
-        self.run_plan(n, m, passes::power(p), options)
-    }
-
-    /// Runs a pass plan (see [`passes`]) on an n×n matrix and reads the result back
-    /// once. A plan that cannot run on one n×n input is `BadArgument`
-    /// ([`PassPlan::check`]). WebGL and the CPU.
-    pub fn run_plan(
-        &self,
-        n: usize,
-        m: &[f32],
-        plan: PassPlan,
-        options: &Options,
-    ) -> Result<Vec<f32>> {
-        self.blocking("run_plan", "run_plan_async")?;
-        let work = begin_plan(&mut self.engine(), n, m, plan, options)?;
-        finish_work(&mut self.engine(), work)
-    }
-
-    /// A · B without blocking, on either backend.
-    pub async fn multiply_async(
-        &self,
-        rows: usize,
-        inner: usize,
-        cols: usize,
-        a: &[f32],
-        b: &[f32],
-        options: &Options,
-    ) -> Result<Vec<f32>> {
-        self.handle().ready().await?;
-        let work = begin_product(&mut self.engine(), [rows, inner, cols], a, b, options)?;
-        let pending = finish_work_async(&mut self.engine(), work)?;
-        pending.wait().await
-    }
-
-    /// M · M without blocking.
-    pub async fn square_async(&self, n: usize, m: &[f32], options: &Options) -> Result<Vec<f32>> {
-        self.run_plan_async(n, m, passes::power(2), options).await
-    }
-
-    /// M^(2^times) without blocking.
-    pub async fn square_repeatedly_async(
-        &self,
-        n: usize,
-        m: &[f32],
-        times: u64,
-        options: &Options,
-    ) -> Result<Vec<f32>> {
-        self.run_plan_async(n, m, passes::repeated_square(times)?, options)
-            .await
-    }
-
-    /// M^p without blocking.
-    pub async fn power_async(
-        &self,
-        n: usize,
-        m: &[f32],
-        p: u64,
-        options: &Options,
-    ) -> Result<Vec<f32>> {
-        self.run_plan_async(n, m, passes::power(p), options).await
-    }
-
-    /// A pass plan on an n×n matrix without blocking.
-    pub async fn run_plan_async(
-        &self,
-        n: usize,
-        m: &[f32],
-        plan: PassPlan,
-        options: &Options,
-    ) -> Result<Vec<f32>> {
-        self.handle().ready().await?;
-        let work = begin_plan(&mut self.engine(), n, m, plan, options)?;
-        let pending = finish_work_async(&mut self.engine(), work)?;
-        pending.wait().await
-    }
-
-    /// A·B for block-sparse A and B (see [`crate::blocks::sparse`]): only the
-    /// products of stored blocks run on the GPU. WebGL and the CPU (blocking).
-    pub fn multiply_block_sparse(
-        &self,
-        a: &BlockSparse,
-        b: &BlockSparse,
-    ) -> Result<sparse::Product> {
-        sparse::multiply_now(&mut self.engine(), a, b)
-    }
-
-    /// A·B for block-sparse A and B without blocking, on either backend.
-    pub async fn multiply_block_sparse_async(
-        &self,
-        a: &BlockSparse,
-        b: &BlockSparse,
-    ) -> Result<sparse::Product> {
-        sparse::multiply(&self.handle(), a, b).await
-    }
-
     /// M^(2^times) for a square block-sparse M, with each squaring's block counts;
     /// `times` from 0 to [`passes::MAX_SQUARINGS`] (64), else `BadCount`.
     pub async fn square_block_sparse_repeatedly_async(
@@ -387,94 +244,10 @@ impl Gpgpu {
         sparse::square_repeatedly(&self.handle(), m, times).await
     }
 
-    /// `count` small products A_s·B_s in one pass (see [`crate::batched`]); `a` and
-    /// `b` hold the matrices one after another, row-major.
-    pub async fn multiply_batched_async(
-        &self,
-        count: usize,
-        dims: [usize; 3],
-        a: &[f32],
-        b: &[f32],
-    ) -> Result<Vec<f32>> {
-        batched::products::multiply(&self.handle(), count, dims, a, b).await
-    }
-
-    /// [`multiply_batched_async`](Gpgpu::multiply_batched_async), blocking: WebGL and the CPU.
-    pub fn multiply_batched(
-        &self,
-        count: usize,
-        dims: [usize; 3],
-        a: &[f32],
-        b: &[f32],
-    ) -> Result<Vec<f32>> {
-        batched::products::multiply_now(&mut self.engine(), count, dims, a, b)
-    }
-
-    /// M_s^p for `count` n×n matrices, the whole batch in each pass.
-    pub async fn power_batched_async(
-        &self,
-        count: usize,
-        n: usize,
-        m: &[f32],
-        p: u64,
-    ) -> Result<Vec<f32>> {
-        batched::products::power(&self.handle(), count, n, m, p).await
-    }
-
-    /// [`power_batched_async`](Gpgpu::power_batched_async), blocking: WebGL and the CPU.
-    pub fn power_batched(&self, count: usize, n: usize, m: &[f32], p: u64) -> Result<Vec<f32>> {
-        batched::products::power_now(&mut self.engine(), count, n, m, p)
-    }
-
-    /// The LU factorization with partial pivoting of the n × n `a` (P·A = L·U) by
-    /// Gaussian elimination on the GPU (see [`crate::linear::lu`]).
-    pub async fn lu_async(&self, n: usize, a: &[f32]) -> Result<Lu> {
-        linear::lu::lu(&self.handle(), n, a, n).await
-    }
-
     /// The first `steps` steps of [`lu_async`](Gpgpu::lu_async) (the elimination
     /// part way, as the page shows it step by step).
     pub async fn lu_steps_async(&self, n: usize, a: &[f32], steps: usize) -> Result<Lu> {
         linear::lu::lu(&self.handle(), n, a, steps).await
-    }
-
-    /// [`lu_async`](Gpgpu::lu_async), blocking: WebGL and the CPU.
-    pub fn lu(&self, n: usize, a: &[f32]) -> Result<Lu> {
-        linear::lu::lu_now(&mut self.engine(), n, a, n)
-    }
-
-    /// x with A·x = b (b and x n × nrhs, row-major) by Gaussian elimination with
-    /// partial pivoting on the GPU, with the residual ‖A·x − b‖ / ‖b‖.
-    pub async fn solve_async(
-        &self,
-        n: usize,
-        a: &[f32],
-        b: &[f32],
-        nrhs: usize,
-    ) -> Result<Solution> {
-        linear::lu::solve(&self.handle(), n, a, b, nrhs).await
-    }
-
-    /// [`solve_async`](Gpgpu::solve_async), blocking: WebGL and the CPU.
-    pub fn solve(&self, n: usize, a: &[f32], b: &[f32], nrhs: usize) -> Result<Solution> {
-        linear::lu::solve_now(&mut self.engine(), n, a, b, nrhs)
-    }
-
-    /// SVDs of `count` rows×cols matrices (rows ≥ cols, cols ≤ 16, rows ≤ 32) by
-    /// one-sided Jacobi on the GPU (see [`crate::batched::svd`]).
-    pub async fn svd_batched_async(
-        &self,
-        count: usize,
-        rows: usize,
-        cols: usize,
-        a: &[f32],
-    ) -> Result<Svd> {
-        batched::svd::svd(&self.handle(), count, rows, cols, a).await
-    }
-
-    /// [`svd_batched_async`](Gpgpu::svd_batched_async), blocking: WebGL and the CPU.
-    pub fn svd_batched(&self, count: usize, rows: usize, cols: usize, a: &[f32]) -> Result<Svd> {
-        batched::svd::svd_now(&mut self.engine(), count, rows, cols, a)
     }
 
     /// The homography taking `src` to `dst` by RANSAC on the GPU (see
@@ -534,5 +307,125 @@ impl Gpgpu {
     /// WebGL and the CPU) and returns the run's GPU memory to the pool.
     pub fn finish(&self, run: Run) -> Result<Vec<f32>> {
         finish_work(&mut self.engine(), Work::Whole(run))
+    }
+}
+
+/// Both forms of each operation from one declaration: the async method with its
+/// body, and the blocking method, that future completed at once by
+/// [`crate::work::now`] (NeedsAsync on WebGPU, naming `instead`, before anything is
+/// queued). `self` is written at the call, so that the body may use it.
+macro_rules! both {
+    ($(
+        $(#[$doc:meta])*
+        fn $now:ident(&$me:ident, $($p:ident: $t:ty),* $(,)?) -> $out:ty;
+        $(#[$adoc:meta])*
+        async fn $later:ident = $call:literal / $instead:literal $body:block
+    )*) => {
+        impl Gpgpu {$(
+            $(#[$doc])*
+            pub fn $now(&$me, $($p: $t),*) -> Result<$out> {
+                crate::work::now(&$me.handle(), $me.$later($($p),*), $call, $instead)
+            }
+
+            $(#[$adoc])*
+            pub async fn $later(&$me, $($p: $t),*) -> Result<$out> $body
+        )*}
+    };
+}
+
+both! {
+    /// A (rows×inner) · B (inner×cols), a rows×cols result. `BadDimension` or
+    /// `SizeOverLimit` for a dimension out of 1..=[`max_dimension`](Gpgpu::max_dimension),
+    /// `BadLength` for an array of the wrong length. WebGL and the CPU.
+    fn multiply(&self, rows: usize, inner: usize, cols: usize, a: &[f32], b: &[f32], options: &Options) -> Vec<f32>;
+    /// A · B without blocking, on either backend.
+    async fn multiply_async = "multiply" / "multiplyAsync" {
+        self.handle().ready().await?;
+        let work = begin_product(&mut self.engine(), [rows, inner, cols], a, b, options)?;
+        let pending = finish_work_async(&mut self.engine(), work)?;
+        pending.wait().await
+    }
+
+    /// R = M · M for an n×n M. WebGL and the CPU.
+    fn square(&self, n: usize, m: &[f32], options: &Options) -> Vec<f32>;
+    /// M · M without blocking.
+    async fn square_async = "square" / "squareAsync" {
+        self.run_plan_async(n, m, passes::power(2), options).await
+    }
+
+    /// M^(2^times): `times` squarings on the GPU, no readback between them; `times`
+    /// from 0 to [`passes::MAX_SQUARINGS`] (64), else `BadCount`. WebGL and the CPU.
+    fn square_repeatedly(&self, n: usize, m: &[f32], times: u64, options: &Options) -> Vec<f32>;
+    /// M^(2^times) without blocking.
+    async fn square_repeatedly_async = "squareRepeatedly" / "squareRepeatedlyAsync" {
+        self.run_plan_async(n, m, passes::repeated_square(times)?, options)
+            .await
+    }
+
+    /// M^p by binary exponentiation on the GPU (⌊log2 p⌋ squarings and
+    /// popcount(p) − 1 products, one readback); p = 0 gives the identity. WebGL and the CPU.
+    fn power(&self, n: usize, m: &[f32], p: u64, options: &Options) -> Vec<f32>;
+    /// M^p without blocking.
+    async fn power_async = "power" / "powerAsync" {
+        self.run_plan_async(n, m, passes::power(p), options).await
+    }
+
+    /// Runs a pass plan (see [`passes`]) on an n×n matrix and reads the result back
+    /// once. A plan that cannot run on one n×n input is `BadArgument`
+    /// ([`PassPlan::check`]). WebGL and the CPU.
+    fn run_plan(&self, n: usize, m: &[f32], plan: PassPlan, options: &Options) -> Vec<f32>;
+    /// A pass plan on an n×n matrix without blocking.
+    async fn run_plan_async = "run_plan" / "run_plan_async" {
+        self.handle().ready().await?;
+        let work = begin_plan(&mut self.engine(), n, m, plan, options)?;
+        let pending = finish_work_async(&mut self.engine(), work)?;
+        pending.wait().await
+    }
+
+    /// A·B for block-sparse A and B (see [`crate::blocks::sparse`]): only the
+    /// products of stored blocks run on the GPU. WebGL and the CPU (blocking).
+    fn multiply_block_sparse(&self, a: &BlockSparse, b: &BlockSparse) -> sparse::Product;
+    /// A·B for block-sparse A and B without blocking, on either backend.
+    async fn multiply_block_sparse_async = "multiplyBlockSparse" / "multiplyBlockSparseAsync" {
+        sparse::multiply(&self.handle(), a, b).await
+    }
+
+    /// [`multiply_batched_async`](Gpgpu::multiply_batched_async), blocking: WebGL and the CPU.
+    fn multiply_batched(&self, count: usize, dims: [usize; 3], a: &[f32], b: &[f32]) -> Vec<f32>;
+    /// `count` small products A_s·B_s in one pass (see [`crate::batched`]); `a` and
+    /// `b` hold the matrices one after another, row-major.
+    async fn multiply_batched_async = "multiplyBatched" / "multiplyBatchedAsync" {
+        batched::products::multiply(&self.handle(), count, dims, a, b).await
+    }
+
+    /// [`power_batched_async`](Gpgpu::power_batched_async), blocking: WebGL and the CPU.
+    fn power_batched(&self, count: usize, n: usize, m: &[f32], p: u64) -> Vec<f32>;
+    /// M_s^p for `count` n×n matrices, the whole batch in each pass.
+    async fn power_batched_async = "powerBatched" / "powerBatchedAsync" {
+        batched::products::power(&self.handle(), count, n, m, p).await
+    }
+
+    /// [`lu_async`](Gpgpu::lu_async), blocking: WebGL and the CPU.
+    fn lu(&self, n: usize, a: &[f32]) -> Lu;
+    /// The LU factorization with partial pivoting of the n × n `a` (P·A = L·U) by
+    /// Gaussian elimination on the GPU (see [`crate::linear::lu`]).
+    async fn lu_async = "lu" / "luAsync" {
+        linear::lu::lu(&self.handle(), n, a, n).await
+    }
+
+    /// [`solve_async`](Gpgpu::solve_async), blocking: WebGL and the CPU.
+    fn solve(&self, n: usize, a: &[f32], b: &[f32], nrhs: usize) -> Solution;
+    /// x with A·x = b (b and x n × nrhs, row-major) by Gaussian elimination with
+    /// partial pivoting on the GPU, with the residual ‖A·x − b‖ / ‖b‖.
+    async fn solve_async = "solve" / "solveAsync" {
+        linear::lu::solve(&self.handle(), n, a, b, nrhs).await
+    }
+
+    /// [`svd_batched_async`](Gpgpu::svd_batched_async), blocking: WebGL and the CPU.
+    fn svd_batched(&self, count: usize, rows: usize, cols: usize, a: &[f32]) -> Svd;
+    /// SVDs of `count` rows×cols matrices (rows ≥ cols, cols ≤ 16, rows ≤ 32) by
+    /// one-sided Jacobi on the GPU (see [`crate::batched::svd`]).
+    async fn svd_batched_async = "svdBatched" / "svdBatchedAsync" {
+        batched::svd::svd(&self.handle(), count, rows, cols, a).await
     }
 }

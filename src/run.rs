@@ -300,42 +300,18 @@ impl Run {
         )
     }
 
-    /// Reads the answer back, blocking (WebGL); `BadArgument` until every pass has
-    /// run. p = 0 gives the identity.
+    /// Reads the answer back, blocking (WebGL and the CPU: [`Self::read_result_async`]
+    /// completed at once); `BadArgument` until every pass has run. p = 0 gives the
+    /// identity.
     pub fn read_result(&self, engine: &mut Engine) -> Result<Vec<f32>> {
-        match self.blocking_result(engine)? {
-            Some(m) => {
-                let data = engine.download(m, "run.result()", "run.resultAsync()")?;
-                Ok(self.semiring.decode(data))
-            }
-            None => Ok(self.identity_data()),
-        }
-    }
-
-    /// [`Self::read_result`] as a JavaScript array (on the CPU copied there straight
-    /// from the matrix, with no copy in wasm memory).
-    pub fn read_result_js(&self, engine: &mut Engine) -> Result<js_sys::Float32Array> {
-        match self.blocking_result(engine)? {
-            Some(m) => engine.download_js(m, self.semiring, "run.result()", "run.resultAsync()"),
-            None => Ok(js_sys::Float32Array::from(&self.identity_data()[..])),
-        }
-    }
-
-    /// The matrix a blocking read of the answer reads (None: the identity, M^0).
-    fn blocking_result(&self, engine: &mut Engine) -> Result<Option<&Matrix>> {
+        let (call, instead) = ("run.result()", "run.resultAsync()");
         self.check_engine(engine)?;
         // On WebGPU the blocking read is never possible: say so before anything else.
         if engine.backend() == crate::kernels::Backend::WebGpu {
-            return Err(GpgpuError::NeedsAsync {
-                call: "run.result()",
-                instead: "run.resultAsync()",
-            });
+            return Err(GpgpuError::NeedsAsync { call, instead });
         }
-        self.check_done()?;
-        match self.plan.result {
-            Some(_) => self.result_matrix().map(Some),
-            None => engine.ensure().map(|_| None),
-        }
+        let read = async { self.read_result_async(engine)?.wait().await };
+        crate::common::now(read, call, instead)
     }
 
     /// Starts reading the answer back without blocking (either backend).
@@ -343,7 +319,7 @@ impl Run {
         self.check_alive(engine)?;
         self.check_done()?;
         match self.plan.result {
-            Some(_) => engine.read(self.result_matrix()?, self.semiring),
+            Some(_) => crate::work::read(engine, self.result_matrix()?, self.semiring),
             None => Ok(PendingRead::ready(self.identity_data())),
         }
     }

@@ -4,9 +4,11 @@
 //! several-devices split.
 
 use crate::blocks::grid::{self, TiledRun};
-use crate::engine::{Engine, Input, PendingRead};
+use std::future::Future;
+
+use crate::engine::{Engine, Handle, Input, Matrix, PendingRead};
 use crate::error::{GpgpuError, Result};
-use crate::kernels::Kernel;
+use crate::kernels::{Backend, Kernel};
 use crate::plan::passes::{self, PassPlan};
 use crate::plan::semiring::Semiring;
 use crate::plan::shape::{self, Shape};
@@ -265,21 +267,44 @@ pub fn finish_work_async(engine: &mut Engine, work: Work) -> Result<PendingRead>
     }
 }
 
-/// Runs an operation's passes and reads its result, blocking (WebGL).
+/// Runs an operation's passes and reads its result, blocking: WebGL and the CPU
+/// ([`finish_work_async`] completed at once).
 pub fn finish_work(engine: &mut Engine, work: Work) -> Result<Vec<f32>> {
-    match work {
-        Work::Whole(mut run) => {
-            let result = run
-                .check_engine(engine)
-                .and_then(|_| run.run_all(engine))
-                .and_then(|_| run.read_result(engine));
-            run.recycle(engine);
-            result
-        }
-        Work::Tiled(mut t) => {
-            let result = t.run_all(engine).and_then(|_| t.read(engine));
-            t.recycle(engine);
-            result
-        }
+    let read = async { finish_work_async(engine, work)?.wait().await };
+    crate::common::now(read, "run.result()", "run.resultAsync()")
+}
+
+/// The blocking form of an operation, derived from its async form: WebGPU, which
+/// cannot block, is NeedsAsync before anything is queued (the future is not yet
+/// polled); WebGL and the CPU complete on the first poll, their reads being
+/// synchronous under [`crate::common::now`] (see [`read`]).
+pub fn now<T>(
+    handle: &Handle,
+    op: impl Future<Output = Result<T>>,
+    call: &'static str,
+    instead: &'static str,
+) -> Result<T> {
+    can_block(handle, call, instead)?;
+    crate::common::now(op, call, instead)
+}
+
+/// NeedsAsync on WebGPU, which cannot block; elsewhere the engine's own state (a
+/// lost WebGL context is the call's error, not a wait for its restoring).
+pub fn can_block(handle: &Handle, call: &'static str, instead: &'static str) -> Result<()> {
+    handle.with(|e| match e.backend() {
+        Backend::WebGpu => Err(GpgpuError::NeedsAsync { call, instead }),
+        _ => e.ensure(),
+    })
+}
+
+/// Starts reading `m` back, decoded for `semiring`. Under a blocking call on WebGL
+/// the pixels are read at once: [`crate::common::now`] polls only once, and a
+/// fenced read completes on a later turn of the event loop.
+pub fn read(e: &mut Engine, m: &Matrix, semiring: Semiring) -> Result<PendingRead> {
+    if crate::common::blocking() && e.backend() == Backend::WebGl {
+        // WebGL never answers NeedsAsync: the names are not shown.
+        let data = e.download(m, "read", "readAsync")?;
+        return Ok(PendingRead::ready(semiring.decode(data)));
     }
+    e.read(m, semiring)
 }

@@ -33,6 +33,32 @@ pub struct Jacobi {
     pub history: Vec<(usize, Vec<f32>)>,
 }
 
+impl Jacobi {
+    /// Before the first iteration (`x` is the last iterate, filled in at the end).
+    pub(crate) fn start() -> Jacobi {
+        Jacobi {
+            x: vec![],
+            converged: false,
+            diverged: false,
+            deltas: vec![],
+            norms: vec![],
+            history: vec![],
+        }
+    }
+
+    /// Records an iteration's Σ|Δx| and Σ|x|, dense and sparse alike; true once the
+    /// iteration diverged or converged.
+    pub(crate) fn record(&mut self, sum: f32, norm: f32, epsilon: f32) -> bool {
+        self.deltas.push(sum);
+        self.norms.push(norm);
+        let limit = DIVERGED_GROWTH * self.deltas[0].max(f32::MIN_POSITIVE);
+        // NaN or ±Inf in x never goes away again (a NaN in A or b brings it at once).
+        self.diverged = !sum.is_finite() || sum > limit;
+        self.converged = !self.diverged && sum <= epsilon * norm;
+        self.diverged || self.converged
+    }
+}
+
 /// When to stop, and what to record on the way.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct JacobiSettings {
@@ -131,10 +157,7 @@ pub async fn jacobi(
     let tm = ws.upload(Shape::square(n), &t)?;
     let cm = ws.upload(Shape::new(n, 1), &c)?;
     let mut x = ws.upload(Shape::new(n, 1), &vec![0.0; n])?;
-    let mut deltas = vec![];
-    let mut norms = vec![];
-    let mut history = vec![];
-    let (mut converged, mut diverged) = (false, false);
+    let mut r = Jacobi::start();
     let run = async {
         for iteration in 1..=settings.max_iterations {
             let tx = ws.mul(&tm, &x)?;
@@ -152,19 +175,11 @@ pub async fn jacobi(
                 st.sum_abs
             };
             let norm = ws.stats_halving(&x).await?.sum_abs;
-            deltas.push(sum);
-            norms.push(norm);
+            let done = r.record(sum, norm, settings.epsilon);
             if settings.record_every.is_some_and(|m| iteration % m == 0) {
-                history.push((iteration, ws.read(&x).await?));
+                r.history.push((iteration, ws.read(&x).await?));
             }
-            let limit = DIVERGED_GROWTH * deltas[0].max(f32::MIN_POSITIVE);
-            // NaN or ±Inf in x never goes away again (a NaN in A or b brings it at once).
-            if !sum.is_finite() || sum > limit {
-                diverged = true;
-                break;
-            }
-            if sum <= settings.epsilon * norm {
-                converged = true;
+            if done {
                 break;
             }
         }
@@ -178,14 +193,7 @@ pub async fn jacobi(
         Err(e) => Err(e),
     };
     ws.free(x);
-    Ok(Jacobi {
-        x: x_data?,
-        converged,
-        diverged,
-        deltas,
-        norms,
-        history,
-    })
+    Ok(Jacobi { x: x_data?, ..r })
 }
 
 #[cfg(test)]

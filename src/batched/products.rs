@@ -10,7 +10,6 @@ use crate::blocks::grid;
 use crate::engine::Handle;
 use crate::engine::{Engine, Matrix};
 use crate::error::{GpgpuError, Result};
-use crate::kernels::Backend;
 use crate::plan::batched::{self, BatchedProduct};
 use crate::plan::blocks::Atlas;
 use crate::plan::layout::Layout;
@@ -211,7 +210,7 @@ async fn run(handle: &Handle, job: Job<'_>) -> Result<Vec<f32>> {
         let Some((m, atlas)) = queue(e, &job)? else {
             return Ok(None);
         };
-        let read = e.read(&m, Semiring::Ordinary);
+        let read = crate::work::read(e, &m, Semiring::Ordinary);
         e.recycle(m);
         Ok(Some((read?, atlas)))
     })?;
@@ -220,29 +219,6 @@ async fn run(handle: &Handle, job: Job<'_>) -> Result<Vec<f32>> {
     match queued {
         None => Ok(identities(count, n)),
         Some((read, atlas)) => Ok(atlas.unpack(&read.wait().await?, count)),
-    }
-}
-
-/// Runs `job` and reads the result back, blocking: WebGL and the CPU.
-fn run_now(
-    e: &mut Engine,
-    job: Job<'_>,
-    call: &'static str,
-    instead: &'static str,
-) -> Result<Vec<f32>> {
-    if e.backend() == Backend::WebGpu {
-        return Err(GpgpuError::NeedsAsync { call, instead });
-    }
-    let (count, n) = (job.count, job.inputs[0].0.rows);
-    let queued = queue(e, &job)?;
-    drop(job);
-    match queued {
-        None => Ok(identities(count, n)),
-        Some((m, atlas)) => {
-            let data = e.download(&m, call, instead);
-            e.recycle(m);
-            Ok(atlas.unpack(&data?, count))
-        }
     }
 }
 
@@ -259,22 +235,6 @@ pub async fn multiply<'a>(
     run(handle, product_job(count, dims, a.into(), b.into())?).await
 }
 
-/// [`multiply`], blocking: WebGL and the CPU.
-pub fn multiply_now<'a>(
-    e: &mut Engine,
-    count: usize,
-    dims: [usize; 3],
-    a: impl Into<Cow<'a, [f32]>>,
-    b: impl Into<Cow<'a, [f32]>>,
-) -> Result<Vec<f32>> {
-    run_now(
-        e,
-        product_job(count, dims, a.into(), b.into())?,
-        "multiplyBatched",
-        "multiplyBatchedAsync",
-    )
-}
-
 /// M_s^p for `count` n×n matrices, by ⌊log2 p⌋ squarings and popcount(p) − 1
 /// products of the whole batch; p = 0 gives identities.
 pub async fn power<'a>(
@@ -285,22 +245,6 @@ pub async fn power<'a>(
     p: u64,
 ) -> Result<Vec<f32>> {
     run(handle, power_job(count, n, m.into(), p)?).await
-}
-
-/// [`power`], blocking: WebGL and the CPU.
-pub fn power_now<'a>(
-    e: &mut Engine,
-    count: usize,
-    n: usize,
-    m: impl Into<Cow<'a, [f32]>>,
-    p: u64,
-) -> Result<Vec<f32>> {
-    run_now(
-        e,
-        power_job(count, n, m.into(), p)?,
-        "powerBatched",
-        "powerBatchedAsync",
-    )
 }
 
 #[cfg(test)]

@@ -84,8 +84,8 @@ fn queue_jacobi(e: &mut Engine, p: &SvdPlan, a: &[f32]) -> Result<(PendingRead, 
         made.push(e.alloc(p.scalars.shape(count), Layout::Scalar)?);
         e.svd_jacobi(p, [&made[0], &made[1], &made[2]])?;
         Ok((
-            e.read(&made[1], Semiring::Ordinary)?,
-            e.read(&made[2], Semiring::Ordinary)?,
+            crate::work::read(e, &made[1], Semiring::Ordinary)?,
+            crate::work::read(e, &made[2], Semiring::Ordinary)?,
         ))
     })();
     // The reads have copied what they need: the pool may have these back.
@@ -247,7 +247,7 @@ async fn svd_of(handle: &Handle, shape: SvdShape, a: &[f32]) -> Result<Svd> {
         loop {
             let read = handle.with(|e| {
                 let m = run.measure(e)?;
-                e.read(m, Semiring::Ordinary)
+                crate::work::read(e, m, Semiring::Ordinary)
             })?;
             let measured = read.wait().await?;
             if !run.observe(&measured) {
@@ -257,7 +257,7 @@ async fn svd_of(handle: &Handle, shape: SvdShape, a: &[f32]) -> Result<Svd> {
         }
         let read = handle.with(|e| {
             let out = run.finish(e)?;
-            let read = e.read(&out, Semiring::Ordinary);
+            let read = crate::work::read(e, &out, Semiring::Ordinary);
             e.recycle(out);
             read
         })?;
@@ -269,52 +269,5 @@ async fn svd_of(handle: &Handle, shape: SvdShape, a: &[f32]) -> Result<Svd> {
         run.release(e);
         Ok(())
     });
-    Ok(run.split(&iterated?))
-}
-
-/// [`svd`], blocking: WebGL and the CPU (WebGPU: NeedsAsync naming svdBatchedAsync).
-pub fn svd_now(e: &mut Engine, count: usize, rows: usize, cols: usize, a: &[f32]) -> Result<Svd> {
-    let shape = check(count, rows, cols, a)?;
-    let scaling = Scaling::of(shape, a)?;
-    let r = svd_now_of(e, shape, scaling.input(a))?;
-    Ok(scaling.restore(r, cols))
-}
-
-/// [`svd_now`] of a batch as the kernels take it (see [`Scaling`]).
-fn svd_now_of(e: &mut Engine, shape: SvdShape, a: &[f32]) -> Result<Svd> {
-    const CALL: &str = "svdBatched";
-    const INSTEAD: &str = "svdBatchedAsync";
-    match e.backend() {
-        Backend::WebGpu => {
-            return Err(crate::error::GpgpuError::NeedsAsync {
-                call: CALL,
-                instead: INSTEAD,
-            })
-        }
-        // The CPU's reads run its queue on this thread under `now`.
-        Backend::Cpu => {
-            let p = plan(e, shape)?;
-            let reads = queue_jacobi(e, &p, a)?;
-            return crate::common::now(jacobi_results(&p, reads), CALL, INSTEAD);
-        }
-        Backend::WebGl => {}
-    }
-    e.ensure()?;
-    let mut run = GlJacobi::start(e, plan(e, shape)?, a)?;
-    let iterated = (|| {
-        loop {
-            let m = run.measure(e)?;
-            let measured = e.download(m, CALL, INSTEAD)?;
-            if !run.observe(&measured) {
-                break;
-            }
-            run.sweep(e)?;
-        }
-        let out = run.finish(e)?;
-        let read = e.download(&out, CALL, INSTEAD);
-        e.recycle(out);
-        read
-    })();
-    run.release(e);
     Ok(run.split(&iterated?))
 }

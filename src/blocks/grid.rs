@@ -8,7 +8,7 @@
 use crate::engine::{Engine, Matrix, PendingRead};
 use crate::error::{GpgpuError, Result};
 use crate::kernels::{Backend, Kernel};
-use crate::plan::blocks::{cut, paste, pieces};
+use crate::plan::blocks::{cut, pieces};
 use crate::plan::passes::PassPlan;
 use crate::plan::reference;
 use crate::plan::semiring::Semiring;
@@ -415,40 +415,11 @@ impl TiledRun {
         let mut tiles = vec![];
         for (i, r) in grid.rows.iter().enumerate() {
             for (j, c) in grid.cols.iter().enumerate() {
-                let read = engine.read(grid.tile(i, j), self.semiring)?;
+                let read = crate::work::read(engine, grid.tile(i, j), self.semiring)?;
                 tiles.push((read, (r.0, c.0), Shape::new(r.1, c.1)));
             }
         }
         Ok(PendingRead::tiles(grid.shape, tiles))
-    }
-
-    /// Reads the result back, blocking (WebGL; WebGPU is NeedsAsync).
-    pub fn read(&self, engine: &mut Engine) -> Result<Vec<f32>> {
-        if engine.backend() == Backend::WebGpu {
-            return Err(GpgpuError::NeedsAsync {
-                call: "a blocking call",
-                instead: "its Async form",
-            });
-        }
-        self.check_alive(engine)?;
-        let Some(grid) = self.result_grid() else {
-            return Ok(self.identity());
-        };
-        let mut data = vec![0f32; grid.shape.len()];
-        for (i, r) in grid.rows.iter().enumerate() {
-            for (j, c) in grid.cols.iter().enumerate() {
-                let piece =
-                    engine.download(grid.tile(i, j), "a blocking call", "its Async form")?;
-                paste(
-                    &mut data,
-                    grid.shape.cols,
-                    (r.0, c.0),
-                    &self.semiring.decode(piece),
-                    c.1,
-                );
-            }
-        }
-        Ok(data)
     }
 
     /// Returns every tile to the engine's pool (a run of another engine: dropped).

@@ -10,7 +10,6 @@
 use crate::engine::Handle;
 use crate::engine::{Engine, Matrix, Timer};
 use crate::error::{GpgpuError, Result};
-use crate::kernels::Backend;
 use crate::plan::blocks::{symbolic, Atlas, BlockSparse, IndexTable, Numeric, Pattern};
 use crate::plan::layout::Layout;
 use crate::plan::passes::MAX_SQUARINGS;
@@ -207,36 +206,6 @@ fn prepare(e: &mut Engine, a: &BlockSparse, b: &BlockSparse) -> Result<Queued> {
     queued
 }
 
-/// A·B for block-sparse A and B, blocking until the GPU is done: WebGL and the CPU
-/// (WebGPU: NeedsAsync naming multiplyBlockSparseAsync).
-pub fn multiply_now(e: &mut Engine, a: &BlockSparse, b: &BlockSparse) -> Result<Product> {
-    if e.backend() == Backend::WebGpu {
-        return Err(GpgpuError::NeedsAsync {
-            call: "multiplyBlockSparse",
-            instead: "multiplyBlockSparseAsync",
-        });
-    }
-    let q = prepare(e, a, b)?;
-    let (call, instead) = ("multiplyBlockSparse", "multiplyBlockSparseAsync");
-    let data = e.download(&q.out.atlas, call, instead);
-    let flags = e.download(&q.flags, call, instead);
-    let atlas = atlas(e, a.block_size);
-    e.recycle(q.out.atlas);
-    e.recycle(q.flags);
-    let shape = Shape::new(a.shape.rows, b.shape.cols);
-    // The readback waited for the GPU: a timer query has its answer by now.
-    let gpu_ms = q
-        .timer
-        .and_then(|t| e.timer_ms(&t))
-        .filter(|ms| ms.is_finite());
-    Ok(Product {
-        result: assemble(shape, atlas, q.out.pattern, &data?, &flags?),
-        products: q.products,
-        dense_products: q.dense_products,
-        gpu_ms,
-    })
-}
-
 /// A·B for block-sparse A and B, on either backend.
 pub async fn multiply(handle: &Handle, a: &BlockSparse, b: &BlockSparse) -> Result<Product> {
     check_operands(a, b)?;
@@ -244,8 +213,8 @@ pub async fn multiply(handle: &Handle, a: &BlockSparse, b: &BlockSparse) -> Resu
     let (q, atlas, reads) = handle.with(|e| {
         let q = prepare(e, a, b)?;
         let reads = (
-            e.read(&q.out.atlas, Semiring::Ordinary),
-            e.read(&q.flags, Semiring::Ordinary),
+            crate::work::read(e, &q.out.atlas, Semiring::Ordinary),
+            crate::work::read(e, &q.flags, Semiring::Ordinary),
         );
         let atlas = atlas(e, a.block_size);
         // The reads have copied what they need: the pool may have these back.
@@ -264,6 +233,10 @@ pub async fn multiply(handle: &Handle, a: &BlockSparse, b: &BlockSparse) -> Resu
     let (data, flags) = (reads.0?.wait().await?, reads.1?.wait().await?);
     let shape = Shape::new(a.shape.rows, b.shape.cols);
     let gpu_ms = match timer {
+        // A blocking call cannot wait for the answer: it is there now or not at all.
+        Some(t) if crate::common::blocking() => handle
+            .with(|e| Ok(e.timer_ms(&t)))?
+            .filter(|ms| ms.is_finite()),
         Some(t) => handle.timer_ms(&t).await,
         None => None,
     };
@@ -317,7 +290,7 @@ pub async fn square_repeatedly(
         for _ in 0..times {
             let (next, flags_read) = handle.with(|e| {
                 let q = queue(e, &current, &current, bs, false)?;
-                let read = e.read(&q.flags, Semiring::Ordinary);
+                let read = crate::work::read(e, &q.flags, Semiring::Ordinary);
                 e.recycle(q.flags);
                 steps.push(Squaring {
                     stored_blocks: q.out.pattern.stored(),
@@ -349,7 +322,7 @@ pub async fn square_repeatedly(
             step.nonzero_blocks = current.pattern.stored();
             step.density = current.pattern.density();
         }
-        let read = handle.with(|e| e.read(&current.atlas, Semiring::Ordinary))?;
+        let read = handle.with(|e| crate::work::read(e, &current.atlas, Semiring::Ordinary))?;
         read.wait().await
     };
     let data = squared.await;

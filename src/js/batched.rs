@@ -4,10 +4,9 @@
 
 use js_sys::{Float32Array, Promise};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
-use super::args::{matrix_arg, matrix_pair, number_arg, to_js_error};
-use super::{JsGpgpu, JsResult};
+use super::args::{matrix_arg, matrix_pair, number_arg};
+use super::{pair, JsGpgpu, JsResult, Op};
 use crate::batched::products;
 use crate::error::Result;
 use crate::plan::batched;
@@ -68,85 +67,46 @@ fn power_args(
     })
 }
 
-#[wasm_bindgen(js_class = Gpgpu)]
-impl JsGpgpu {
-    /// `batch` products A_s·B_s of small matrices (sides 1 to 32) in one pass: `a`
-    /// holds the A_s one after another (batch·rows·inner numbers), `b` the B_s.
-    /// WebGL and the CPU (WebGPU: multiplyBatchedAsync).
-    #[wasm_bindgen(js_name = multiplyBatched)]
-    pub fn multiply_batched(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "number")] batch: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number")] rows: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number")] inner: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number")] cols: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Matrix")] b: JsValue,
-    ) -> JsResult<Float32Array> {
-        let run = || {
-            let x = product_args(self, &batch, [&rows, &inner, &cols], &a, &b)?;
-            products::multiply_now(&mut self.gpu.engine(), x.count, x.dims, x.a, x.b)
-        };
-        run()
-            .map(|v| Float32Array::from(&v[..]))
-            .map_err(to_js_error)
-    }
+pair! {
+    #[doc = " `batch` products A_s·B_s of small matrices (sides 1 to 32) in one pass: `a`"]
+    #[doc = " holds the A_s one after another (batch·rows·inner numbers), `b` the B_s."]
+    #[doc = " WebGL and the CPU (WebGPU: multiplyBatchedAsync)."]
+    multiply_batched multiplyBatched -> Float32Array as "Float32Array";
+    #[doc = " `multiplyBatched` as a Promise, on either backend."]
+    multiply_batched_async multiplyBatchedAsync as "Promise<Float32Array>";
+    (batch: "number", rows: "number", inner: "number", cols: "number", a: "Matrix", b: "Matrix") => multiply_op
+}
 
-    /// `multiplyBatched` as a Promise, on either backend.
-    #[wasm_bindgen(js_name = multiplyBatchedAsync, unchecked_return_type = "Promise<Float32Array>")]
-    pub fn multiply_batched_async(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "number")] batch: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number")] rows: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number")] inner: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number")] cols: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Matrix")] b: JsValue,
-    ) -> Promise {
-        let args = product_args(self, &batch, [&rows, &inner, &cols], &a, &b);
-        let handle = self.gpu.handle();
-        future_to_promise(async move {
-            let x = args.map_err(to_js_error)?;
-            let v = products::multiply(&handle, x.count, x.dims, x.a, x.b).await;
-            Ok(Float32Array::from(&v.map_err(to_js_error)?[..]).into())
-        })
-    }
+pair! {
+    #[doc = " M_s^p for `batch` n×n matrices (n from 1 to 32) by binary exponentiation,"]
+    #[doc = " the whole batch in each pass; p = 0 gives identities. WebGL and the CPU (WebGPU:"]
+    #[doc = " powerBatchedAsync)."]
+    power_batched powerBatched -> Float32Array as "Float32Array";
+    #[doc = " `powerBatched` as a Promise, on either backend."]
+    power_batched_async powerBatchedAsync as "Promise<Float32Array>";
+    (batch: "number", n: "number", m: "Matrix", p: "number") => power_op
+}
 
-    /// M_s^p for `batch` n×n matrices (n from 1 to 32) by binary exponentiation,
-    /// the whole batch in each pass; p = 0 gives identities. WebGL and the CPU (WebGPU:
-    /// powerBatchedAsync).
-    #[wasm_bindgen(js_name = powerBatched)]
-    pub fn power_batched(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "number")] batch: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number")] p: JsValue,
-    ) -> JsResult<Float32Array> {
-        let run = || {
-            let x = power_args(self, &batch, &n, &m, &p)?;
-            products::power_now(&mut self.gpu.engine(), x.count, x.n, x.m, x.p)
-        };
-        run()
-            .map(|v| Float32Array::from(&v[..]))
-            .map_err(to_js_error)
-    }
+fn multiply_op(
+    g: &JsGpgpu,
+    batch: &JsValue,
+    rows: &JsValue,
+    inner: &JsValue,
+    cols: &JsValue,
+    a: &JsValue,
+    b: &JsValue,
+) -> Result<Op> {
+    let x = product_args(g, batch, [rows, inner, cols], a, b)?;
+    g.work(move |h| async move {
+        let v = products::multiply(&h, x.count, x.dims, x.a, x.b).await?;
+        Ok(Float32Array::from(&v[..]).into())
+    })
+}
 
-    /// `powerBatched` as a Promise, on either backend.
-    #[wasm_bindgen(js_name = powerBatchedAsync, unchecked_return_type = "Promise<Float32Array>")]
-    pub fn power_batched_async(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "number")] batch: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number")] p: JsValue,
-    ) -> Promise {
-        let args = power_args(self, &batch, &n, &m, &p);
-        let handle = self.gpu.handle();
-        future_to_promise(async move {
-            let x = args.map_err(to_js_error)?;
-            let v = products::power(&handle, x.count, x.n, x.m, x.p).await;
-            Ok(Float32Array::from(&v.map_err(to_js_error)?[..]).into())
-        })
-    }
+fn power_op(g: &JsGpgpu, batch: &JsValue, n: &JsValue, m: &JsValue, p: &JsValue) -> Result<Op> {
+    let x = power_args(g, batch, n, m, p)?;
+    g.work(move |h| async move {
+        let v = products::power(&h, x.count, x.n, x.m, x.p).await?;
+        Ok(Float32Array::from(&v[..]).into())
+    })
 }

@@ -11,10 +11,9 @@ use std::rc::Rc;
 
 use js_sys::{Array, Float32Array, Object, Promise, Reflect, Uint32Array, Uint8Array};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 use super::args::{matrix_arg, number_arg, set, to_js_error};
-use super::{JsGpgpu, JsResult};
+use super::{op, pair, promise, JsGpgpu, JsResult, Op};
 use crate::blocks::grid;
 use crate::blocks::sparse::{self, Product, Squarings};
 use crate::error::{GpgpuError, Result};
@@ -78,20 +77,14 @@ fn wrap(m: BlockSparse, products: Option<(u64, u64)>, gpu_ms: Option<f64>) -> Js
 /// The BlockSparse behind a JS value: BAD_ARGUMENT if it is not one, or if it was
 /// freed.
 fn lookup(name: &str, value: &JsValue) -> Result<Rc<BlockSparse>> {
-    let Some(found) = LIVE.with(|live| live.lookup(value)) else {
-        return Err(GpgpuError::BadArgument {
-            name: name.into(),
-            detail: format!(
-                "expected a BlockSparse (BlockSparse.fromDense or BlockSparse.fromBlocks), got {}",
-                super::args::js_kind(value)
-            ),
-        });
-    };
-    found.ok_or_else(|| GpgpuError::FreedArgument {
-        name: name.into(),
-        detail: "this BlockSparse was freed (free() was called on it): make a new one \
-                 with BlockSparse.fromDense or BlockSparse.fromBlocks"
-            .into(),
+    LIVE.with(|live| {
+        live.find(
+            name,
+            value,
+            "a BlockSparse (BlockSparse.fromDense or BlockSparse.fromBlocks)",
+            "this BlockSparse was freed (free() was called on it): make a new one with \
+             BlockSparse.fromDense or BlockSparse.fromBlocks",
+        )
     })
 }
 
@@ -324,43 +317,24 @@ impl JsBlockSparse {
     }
 }
 
+pair! {
+    #[doc = " A·B for a BlockSparse A and a BlockSparse (or dense) B: the symbolic phase"]
+    #[doc = " finds C's blocks, the GPU computes only the products of stored blocks."]
+    #[doc = " WebGL and the CPU (WebGPU: multiplyBlockSparseAsync)."]
+    multiply_block_sparse multiplyBlockSparse -> JsValue as "BlockSparse";
+    #[doc = " `multiplyBlockSparse` as a Promise, on either backend."]
+    multiply_block_sparse_async multiplyBlockSparseAsync as "Promise<BlockSparse>";
+    (a: "BlockSparse", b: "BlockSparse | Matrix") => multiply_op
+}
+
+fn multiply_op(g: &JsGpgpu, a: &JsValue, b: &JsValue) -> Result<Op> {
+    let a = lookup("a", a)?;
+    let b = right_operand(&a, b)?;
+    g.work(move |h| async move { Ok(product_value(sparse::multiply(&h, &a, &b).await?)) })
+}
+
 #[wasm_bindgen(js_class = Gpgpu)]
 impl JsGpgpu {
-    /// A·B for a BlockSparse A and a BlockSparse (or dense) B: the symbolic phase
-    /// finds C's blocks, the GPU computes only the products of stored blocks.
-    /// WebGL and the CPU (WebGPU: multiplyBlockSparseAsync).
-    #[wasm_bindgen(js_name = multiplyBlockSparse, unchecked_return_type = "BlockSparse")]
-    pub fn multiply_block_sparse(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "BlockSparse")] a: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "BlockSparse | Matrix")] b: JsValue,
-    ) -> JsResult<JsValue> {
-        let run = || {
-            let a = lookup("a", &a)?;
-            let b = right_operand(&a, &b)?;
-            sparse::multiply_now(&mut self.gpu.engine(), &a, &b)
-        };
-        run().map(product_value).map_err(to_js_error)
-    }
-
-    /// `multiplyBlockSparse` as a Promise, on either backend.
-    #[wasm_bindgen(js_name = multiplyBlockSparseAsync, unchecked_return_type = "Promise<BlockSparse>")]
-    pub fn multiply_block_sparse_async(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "BlockSparse")] a: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "BlockSparse | Matrix")] b: JsValue,
-    ) -> Promise {
-        let operands = lookup("a", &a).and_then(|a| Ok((right_operand(&a, &b)?, a)));
-        let handle = self.gpu.handle();
-        future_to_promise(async move {
-            let (b, a) = operands.map_err(to_js_error)?;
-            let p = sparse::multiply(&handle, &a, &b)
-                .await
-                .map_err(to_js_error)?;
-            Ok(product_value(p))
-        })
-    }
-
     /// M^(2^times) for a square BlockSparse M, the atlases staying on the GPU
     /// between squarings. Resolves to { result, steps (per squaring: storedBlocks,
     /// nonzeroBlocks, density, products), denseAfter (the squaring after which
@@ -382,12 +356,11 @@ impl JsGpgpu {
             ))
         });
         let handle = self.gpu.handle();
-        future_to_promise(async move {
-            let (m, times) = args.map_err(to_js_error)?;
-            let s = sparse::square_repeatedly(&handle, &m, times)
-                .await
-                .map_err(to_js_error)?;
-            Ok(squarings_object(s).into())
-        })
+        promise(args.and_then(|(m, times)| {
+            op(async move {
+                let s = sparse::square_repeatedly(&handle, &m, times).await?;
+                Ok(squarings_object(s).into())
+            })
+        }))
     }
 }

@@ -7,10 +7,9 @@ use std::rc::Rc;
 use js_sys::{Array, Float32Array, Object, Promise, Reflect};
 use wasm_bindgen::convert::TryFromJsValue;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 use super::args::{matrix_pair, number_arg, parse_options, set, to_js_error, unknown_key};
-use super::{JsGpgpu, JsResult};
+use super::{op, promise, JsGpgpu, JsResult};
 use crate::devices::{Devices, Ratios, Split};
 use crate::engine::Handle;
 use crate::error::{GpgpuError, Result};
@@ -106,7 +105,7 @@ fn ratios_option(options: &JsValue) -> Result<Ratios> {
     Ok(Ratios::Given(r?))
 }
 
-/// The keys a split takes: `ratios` and `semiring` (README, "Several devices"). Any
+/// The keys a split takes: `ratios` and `semiring` (docs/api.md, "Several devices"). Any
 /// other is BAD_ARGUMENT, `kernel` and `maxTile` too, even as 'auto': each device
 /// picks its own kernel and tiles.
 fn split_keys(options: &JsValue) -> Result<()> {
@@ -224,13 +223,11 @@ impl JsDevices {
         };
         let args = read();
         let devices = self.inner.clone();
-        future_to_promise(async move {
-            let (dims, a, b, ratios, opts) = args.map_err(to_js_error)?;
-            let split = devices
-                .multiply_split(dims, &a, &b, &ratios, &opts)
-                .await
-                .map_err(to_js_error)?;
-            Ok(split_object(split, dims[0]).into())
-        })
+        promise(args.and_then(|(dims, a, b, ratios, opts)| {
+            op(async move {
+                let split = devices.multiply_split(dims, &a, &b, &ratios, &opts).await?;
+                Ok(split_object(split, dims[0]).into())
+            })
+        }))
     }
 }

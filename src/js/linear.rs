@@ -4,10 +4,9 @@
 
 use js_sys::{Float32Array, Object, Promise, Uint32Array};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
-use super::args::{array_len, check_copies, copy_checked, number_arg, set, to_js_error};
-use super::{JsGpgpu, JsResult};
+use super::args::{array_len, check_copies, copy_checked, number_arg, set};
+use super::{pair, JsGpgpu, JsResult, Op};
 use crate::error::Result;
 use crate::linear::lu::{self, Lu, Solution};
 use crate::plan::lu::LuShape;
@@ -131,78 +130,38 @@ fn solution_object(r: &Solution) -> Object {
     o
 }
 
-#[wasm_bindgen(js_class = Gpgpu)]
-impl JsGpgpu {
-    /// The LU factorization with partial pivoting of the n × n matrix `a`
-    /// (row-major) by Gaussian elimination on the GPU: the pivot of each step by
-    /// a GPU reduction, the swap and the update as passes, nothing read back
-    /// until the end. `steps` (optional, ≤ n) stops part way. Returns LuResult.
-    /// WebGL and the CPU (WebGPU: luAsync).
-    #[wasm_bindgen(js_name = lu, unchecked_return_type = "LuResult")]
-    pub fn lu(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "number")] steps: JsValue,
-    ) -> JsResult<Object> {
-        let run = || {
-            let (n, a, steps) = lu_args(self, &n, &a, &steps)?;
-            lu::lu_now(&mut self.gpu.engine(), n, &a, steps)
-        };
-        run().map(|r| lu_object(&r)).map_err(to_js_error)
-    }
+pair! {
+    #[doc = " The LU factorization with partial pivoting of the n × n matrix `a`"]
+    #[doc = " (row-major) by Gaussian elimination on the GPU: the pivot of each step by"]
+    #[doc = " a GPU reduction, the swap and the update as passes, nothing read back"]
+    #[doc = " until the end. `steps` (optional, ≤ n) stops part way. Returns LuResult."]
+    #[doc = " WebGL and the CPU (WebGPU: luAsync)."]
+    lu lu -> Object as "LuResult";
+    #[doc = " `lu` as a Promise, on either backend."]
+    lu_async luAsync as "Promise<LuResult>";
+    (n: "number", a: "Matrix"; steps: "number") => lu_op
+}
 
-    /// `lu` as a Promise, on either backend.
-    #[wasm_bindgen(js_name = luAsync, unchecked_return_type = "Promise<LuResult>")]
-    pub fn lu_async(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "number")] steps: JsValue,
-    ) -> Promise {
-        let args = lu_args(self, &n, &a, &steps);
-        let handle = self.gpu.handle();
-        future_to_promise(async move {
-            let (n, a, steps) = args.map_err(to_js_error)?;
-            let r = lu::lu(&handle, n, &a, steps).await;
-            Ok(lu_object(&r.map_err(to_js_error)?).into())
-        })
-    }
+pair! {
+    #[doc = " Solves A·x = b (a n × n, b n × nrhs, both row-major; nrhs defaults to 1)"]
+    #[doc = " by Gaussian elimination of [A | B] with partial pivoting and back"]
+    #[doc = " substitution on the GPU; the residual ‖A·x − b‖/‖b‖ comes back in float64."]
+    #[doc = " Returns SolveResult. WebGL and the CPU (WebGPU: solveAsync)."]
+    solve solve -> Object as "SolveResult";
+    #[doc = " `solve` as a Promise, on either backend."]
+    solve_async solveAsync as "Promise<SolveResult>";
+    (n: "number", a: "Matrix", b: "Matrix"; nrhs: "number") => solve_op
+}
 
-    /// Solves A·x = b (a n × n, b n × nrhs, both row-major; nrhs defaults to 1)
-    /// by Gaussian elimination of [A | B] with partial pivoting and back
-    /// substitution on the GPU; the residual ‖A·x − b‖/‖b‖ comes back in float64.
-    /// Returns SolveResult. WebGL and the CPU (WebGPU: solveAsync).
-    #[wasm_bindgen(js_name = solve, unchecked_return_type = "SolveResult")]
-    pub fn solve(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Matrix")] b: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "number")] nrhs: JsValue,
-    ) -> JsResult<Object> {
-        let run = || {
-            let x = solve_args(self, &n, &a, &b, &nrhs)?;
-            lu::solve_now(&mut self.gpu.engine(), x.n, &x.a, &x.b, x.nrhs)
-        };
-        run().map(|r| solution_object(&r)).map_err(to_js_error)
-    }
+fn lu_op(g: &JsGpgpu, n: &JsValue, a: &JsValue, steps: &JsValue) -> Result<Op> {
+    let (n, a, steps) = lu_args(g, n, a, steps)?;
+    g.work(move |h| async move { Ok(lu_object(&lu::lu(&h, n, &a, steps).await?).into()) })
+}
 
-    /// `solve` as a Promise, on either backend.
-    #[wasm_bindgen(js_name = solveAsync, unchecked_return_type = "Promise<SolveResult>")]
-    pub fn solve_async(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Matrix")] b: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "number")] nrhs: JsValue,
-    ) -> Promise {
-        let args = solve_args(self, &n, &a, &b, &nrhs);
-        let handle = self.gpu.handle();
-        future_to_promise(async move {
-            let x = args.map_err(to_js_error)?;
-            let r = lu::solve(&handle, x.n, &x.a, &x.b, x.nrhs).await;
-            Ok(solution_object(&r.map_err(to_js_error)?).into())
-        })
-    }
+fn solve_op(g: &JsGpgpu, n: &JsValue, a: &JsValue, b: &JsValue, nrhs: &JsValue) -> Result<Op> {
+    let x = solve_args(g, n, a, b, nrhs)?;
+    g.work(move |h| async move {
+        let r = lu::solve(&h, x.n, &x.a, &x.b, x.nrhs).await?;
+        Ok(solution_object(&r).into())
+    })
 }

@@ -4,12 +4,11 @@
 
 use js_sys::{Array, Float32Array, Object, Promise};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 use crate::blocks::mesh::{self, MeshRun};
 use crate::error::Result;
-use crate::js::args::{matrix_pair, number_arg, set, to_js_error};
-use crate::js::JsGpgpu;
+use crate::js::args::{matrix_pair, number_arg, set};
+use crate::js::{op, promise, JsGpgpu};
 use crate::plan::mesh::{mesh_side, Algorithm, Index, MeshStep};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -95,13 +94,12 @@ impl JsGpgpu {
         };
         let args = read();
         let handle = self.gpu.handle();
-        future_to_promise(async move {
-            let (n, a, b, q) = args.map_err(to_js_error)?;
-            let run = mesh::run(&handle, algorithm, n, &a, &b, q)
-                .await
-                .map_err(to_js_error)?;
-            Ok(result_object(&run).into())
-        })
+        promise(args.and_then(|(n, a, b, q)| {
+            op(async move {
+                let run = mesh::run(&handle, algorithm, n, &a, &b, q).await?;
+                Ok(result_object(&run).into())
+            })
+        }))
     }
 }
 

@@ -27,8 +27,8 @@ use wasm_bindgen_futures::future_to_promise;
 use crate::api::{BackendChoice, CreateOptions, Gpgpu, Info};
 use crate::blocks::grid;
 use crate::engine::program::FragmentProgram;
+use crate::engine::Engine;
 use crate::engine::Handle;
-use crate::engine::{Engine, PendingRead};
 use crate::error::{GpgpuError, Result};
 use crate::gl::context::Canvas;
 use crate::kernels::{Backend, Kernel};
@@ -153,6 +153,95 @@ pub(crate) type JsResult<T> = std::result::Result<T, JsValue>;
 
 /// What starts an operation on an engine: the arguments, already read and checked.
 type Start = Box<dyn FnOnce(&mut Engine) -> Result<Work>>;
+
+/// An operation once its arguments are read (and, for the products, its passes
+/// queued): what is left to await. Boxed, so that every export shares the one
+/// blocking runner and the one Promise runner below instead of instantiating
+/// its own (the exports' state machines were the largest part of the wasm).
+pub(crate) type Op = std::pin::Pin<Box<dyn std::future::Future<Output = Result<JsValue>>>>;
+
+/// `op`'s remaining work, boxed.
+pub(crate) fn op(f: impl std::future::Future<Output = Result<JsValue>> + 'static) -> Result<Op> {
+    Ok(Box::pin(f))
+}
+
+impl JsGpgpu {
+    /// An operation's work on the engine's handle, boxed.
+    pub(crate) fn work<F>(&self, work: impl FnOnce(Handle) -> F) -> Result<Op>
+    where
+        F: std::future::Future<Output = Result<JsValue>> + 'static,
+    {
+        op(work(self.handle()))
+    }
+}
+
+/// The Promise form of an operation: its arguments were read during the call,
+/// a bad one rejects the Promise.
+pub(crate) fn promise(op: Result<Op>) -> Promise {
+    future_to_promise(async move { op.map_err(to_js_error)?.await.map_err(to_js_error) })
+}
+
+/// The blocking form of an operation: NEEDS_ASYNC on WebGPU before anything is
+/// read or queued; on WebGL and the CPU `op` starts under [`crate::common::now`],
+/// so that its reads are synchronous and it completes on the one poll.
+pub(crate) fn now(
+    handle: &Handle,
+    call: &'static str,
+    instead: &'static str,
+    op: &mut dyn FnMut() -> Result<Op>,
+) -> JsResult<JsValue> {
+    work::can_block(handle, call, instead)
+        .and_then(|()| crate::common::now(async { op()?.await }, call, instead))
+        .map_err(to_js_error)
+}
+
+/// Both forms of one operation from one declaration: the blocking export (WebGL
+/// and the CPU; NEEDS_ASYNC on WebGPU, naming the other) and its Promise export,
+/// with the same parameters (`name: "TypeScript type"`, the optional ones after a
+/// `;`), both running `op(self, &args…) -> Result<Op>`. On
+/// `Gpgpu` by default; `Run:` for the step-through class, whose calls are named
+/// `run.read()` and so on.
+macro_rules! pair {
+    (
+        @impl $class:ident $ty:ident [$($mut:ident)?] [$pre:tt $post:tt]
+        $(#[doc = $doc:tt])*
+        $now:ident $js_now:ident -> $T:ident as $ret:tt;
+        $(#[doc = $adoc:tt])*
+        $later:ident $js_later:ident as $promise:tt;
+        ($($arg:ident: $t:tt),* $(; $($opt:ident: $ot:tt),*)?) => $($op:ident)::+
+    ) => {
+        #[wasm_bindgen(js_class = $class)]
+        impl $ty {
+            $(#[doc = $doc])*
+            #[wasm_bindgen(js_name = $js_now, unchecked_return_type = $ret)]
+            pub fn $now(
+                &$($mut)? self,
+                $(#[wasm_bindgen(unchecked_param_type = $t)] $arg: JsValue,)*
+                $($(#[wasm_bindgen(unchecked_optional_param_type = $ot)] $opt: JsValue,)*)?
+            ) -> JsResult<$T> {
+                let call = concat!($pre, stringify!($js_now), $post);
+                let instead = concat!($pre, stringify!($js_later), $post);
+                let handle = self.handle();
+                let mut op = || $($op)::+(self, $(&$arg,)* $($(&$opt,)*)?);
+                crate::js::now(&handle, call, instead, &mut op)
+                    .map(wasm_bindgen::JsCast::unchecked_into)
+            }
+
+            $(#[doc = $adoc])*
+            #[wasm_bindgen(js_name = $js_later, unchecked_return_type = $promise)]
+            pub fn $later(
+                &$($mut)? self,
+                $(#[wasm_bindgen(unchecked_param_type = $t)] $arg: JsValue,)*
+                $($(#[wasm_bindgen(unchecked_optional_param_type = $ot)] $opt: JsValue,)*)?
+            ) -> Promise {
+                crate::js::promise($($op)::+(self, $(&$arg,)* $($(&$opt,)*)?))
+            }
+        }
+    };
+    (Run: $($rest:tt)*) => { pair! { @impl Run JsRun [mut] ["run." "()"] $($rest)* } };
+    ($($rest:tt)*) => { pair! { @impl Gpgpu JsGpgpu [] ["" ""] $($rest)* } };
+}
+pub(crate) use pair;
 
 /// Reads JS arguments and returns what starts the matching operation; shared by the
 /// blocking, Promise and step-through entry points. With `tiles` (the plain and
@@ -382,60 +471,31 @@ impl JsGpgpu {
         self.gpu.handle()
     }
 
-    /// The blocking form: WebGL and the CPU.
-    fn blocking(
-        &self,
-        call: &'static str,
-        instead: &'static str,
-        start: impl FnOnce(&Gpgpu) -> Result<Start>,
-    ) -> JsResult<Float32Array> {
-        let read = || {
-            if self.gpu.backend() == Backend::WebGpu {
-                return Err(GpgpuError::NeedsAsync { call, instead });
-            }
-            let work = start(&self.gpu)?(&mut self.gpu.engine())?;
-            work::finish_work(&mut self.gpu.engine(), work)
-        };
-        read()
-            .map(|v| Float32Array::from(&v[..]))
-            .map_err(to_js_error)
-    }
-
-    /// The Promise form. The passes are queued now, in call order (after a WebGPU
+    /// A product or power: its passes are queued now, in call order (after a WebGPU
     /// device loss: once the new device is there); only the wait for the readback
     /// comes later, with no borrow held meanwhile.
-    fn non_blocking(&self, start: impl FnOnce(&Gpgpu) -> Result<Start>) -> Promise {
+    fn product(&self, start: Result<Start>) -> Result<Op> {
         let handle = self.handle();
-        let start = start(&self.gpu);
-        let queue = |start: Start| {
+        let queue = |handle: &Handle, start: Start| {
             handle.with(|e| {
                 let work = start(e)?;
                 work::finish_work_async(e, work)
             })
         };
-        let now: Result<std::result::Result<PendingRead, Start>> = start.and_then(|start| {
-            if handle.with(|e| Ok(e.replacing()))? {
-                Ok(Err(start))
-            } else {
-                queue(start).map(Ok)
-            }
-        });
-        let later = handle.clone();
-        future_to_promise(async move {
-            let pending = match now {
-                Ok(Ok(pending)) => pending,
-                Ok(Err(start)) => {
-                    later.ready().await.map_err(to_js_error)?;
-                    later
-                        .with(|e| {
-                            let work = start(e)?;
-                            work::finish_work_async(e, work)
-                        })
-                        .map_err(to_js_error)?
+        let start = start?;
+        let queued = match handle.with(|e| Ok(e.replacing()))? {
+            true => Err(start),
+            false => Ok(queue(&handle, start)?),
+        };
+        op(async move {
+            let pending = match queued {
+                Ok(pending) => pending,
+                Err(start) => {
+                    handle.ready().await?;
+                    queue(&handle, start)?
                 }
-                Err(e) => return Err(to_js_error(e)),
             };
-            Ok(pending.wait_js().await.map_err(to_js_error)?.into())
+            Ok(pending.wait_js().await?.into())
         })
     }
 
@@ -492,113 +552,6 @@ impl JsGpgpu {
     #[wasm_bindgen(getter, unchecked_return_type = "BackendName")]
     pub fn backend(&self) -> String {
         self.gpu.backend().name().into()
-    }
-
-    /// R = M·M for an n×n row-major Float32Array. WebGL and the CPU (WebGPU: squareAsync).
-    pub fn square(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
-    ) -> JsResult<Float32Array> {
-        self.blocking("square", "squareAsync", |g| {
-            start::square(g, &n, &m, &options, true)
-        })
-    }
-
-    /// A·B with A rows×inner and B inner×cols. WebGL and the CPU (WebGPU: multiplyAsync).
-    pub fn multiply(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "number")] rows: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number")] inner: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number")] cols: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Matrix")] b: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
-    ) -> JsResult<Float32Array> {
-        self.blocking("multiply", "multiplyAsync", |g| {
-            start::multiply(g, [&rows, &inner, &cols], &a, &b, &options, true)
-        })
-    }
-
-    /// M^(2^times): `times` squarings chained on the GPU; times = 0 returns M.
-    #[wasm_bindgen(js_name = squareRepeatedly)]
-    pub fn square_repeatedly(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number")] times: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
-    ) -> JsResult<Float32Array> {
-        self.blocking("squareRepeatedly", "squareRepeatedlyAsync", |g| {
-            start::repeat(g, &n, &m, &times, &options, true)
-        })
-    }
-
-    /// M^p for a whole p >= 0 by binary exponentiation; p = 0 gives the identity.
-    pub fn power(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number")] p: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
-    ) -> JsResult<Float32Array> {
-        self.blocking("power", "powerAsync", |g| {
-            start::power(g, &n, &m, &p, &options, true)
-        })
-    }
-
-    /// Like `square`, without blocking: WebGL reads back through a pixel-pack buffer
-    /// and a fence, WebGPU through mapAsync.
-    #[wasm_bindgen(js_name = squareAsync, unchecked_return_type = "Promise<Float32Array>")]
-    pub fn square_async(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
-    ) -> Promise {
-        self.non_blocking(|g| start::square(g, &n, &m, &options, true))
-    }
-
-    /// Like `multiply`, without blocking.
-    #[wasm_bindgen(js_name = multiplyAsync, unchecked_return_type = "Promise<Float32Array>")]
-    pub fn multiply_async(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "number")] rows: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number")] inner: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number")] cols: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Matrix")] b: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
-    ) -> Promise {
-        self.non_blocking(|g| start::multiply(g, [&rows, &inner, &cols], &a, &b, &options, true))
-    }
-
-    /// Like `squareRepeatedly`, without blocking.
-    #[wasm_bindgen(
-        js_name = squareRepeatedlyAsync,
-        unchecked_return_type = "Promise<Float32Array>"
-    )]
-    pub fn square_repeatedly_async(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number")] times: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
-    ) -> Promise {
-        self.non_blocking(|g| start::repeat(g, &n, &m, &times, &options, true))
-    }
-
-    /// Like `power`, without blocking.
-    #[wasm_bindgen(js_name = powerAsync, unchecked_return_type = "Promise<Float32Array>")]
-    pub fn power_async(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number")] p: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "ProductOptions")] options: JsValue,
-    ) -> Promise {
-        self.non_blocking(|g| start::power(g, &n, &m, &p, &options, true))
     }
 
     /// `square` as a `Run` whose passes the caller steps through.
@@ -664,53 +617,6 @@ impl JsGpgpu {
         #[wasm_bindgen(unchecked_optional_param_type = "number")] cols: JsValue,
     ) -> JsResult<()> {
         start::run_size(&self.gpu, [&rows, &inner, &cols]).map_err(to_js_error)
-    }
-
-    /// Draws any rows×cols array (e.g. |GPU − double|) as a heatmap on `canvas`,
-    /// through the same colour map. Returns { blockRows, blockCols, stride }.
-    /// WebGL and the CPU (WebGPU: drawHeatmapAsync).
-    #[wasm_bindgen(js_name = drawHeatmap, unchecked_return_type = "HeatmapDrawn")]
-    pub fn draw_heatmap(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "number")] rows: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number")] cols: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Matrix")] data: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "CanvasElement | OffscreenCanvas")] canvas: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "HeatmapStyle")] style: JsValue,
-    ) -> JsResult<Object> {
-        if self.gpu.backend() == Backend::WebGpu {
-            return Err(to_js_error(GpgpuError::NeedsAsync {
-                call: "drawHeatmap",
-                instead: "drawHeatmapAsync",
-            }));
-        }
-        // WebGL has drawn already; the CPU colours the pixels here and now.
-        self.start_heatmap(&rows, &cols, &data, &canvas, &style)
-            .and_then(|p| crate::common::now(p.wait(), "drawHeatmap", "drawHeatmapAsync"))
-            .map(drawn_object)
-            .map_err(to_js_error)
-    }
-
-    /// Like `drawHeatmap`, on either backend: resolves once the picture is on the
-    /// canvas (WebGPU colours it in a compute pass and sends only the pixels back).
-    #[wasm_bindgen(js_name = drawHeatmapAsync, unchecked_return_type = "Promise<HeatmapDrawn>")]
-    pub fn draw_heatmap_async(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "number")] rows: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number")] cols: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Matrix")] data: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "CanvasElement | OffscreenCanvas")] canvas: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "HeatmapStyle")] style: JsValue,
-    ) -> Promise {
-        let pending = self.start_heatmap(&rows, &cols, &data, &canvas, &style);
-        future_to_promise(async move {
-            let drawn = pending
-                .map_err(to_js_error)?
-                .wait()
-                .await
-                .map_err(to_js_error)?;
-            Ok(drawn_object(drawn).into())
-        })
     }
 
     /// { backend, maxDimension, kernels, timerQuery, … }: WebGL adds renderer, vendor,
@@ -1036,6 +942,93 @@ fn kernel_and_semiring(name: &JsValue, semiring: &JsValue) -> Result<(Kernel, Se
         }
     };
     Ok((kernel, semiring))
+}
+
+pair! {
+    #[doc = " R = M·M for an n×n row-major Float32Array. WebGL and the CPU (WebGPU: squareAsync)."]
+    square square -> Float32Array as "Float32Array";
+    #[doc = " Like `square`, without blocking: WebGL reads back through a pixel-pack buffer"]
+    #[doc = " and a fence, WebGPU through mapAsync."]
+    square_async squareAsync as "Promise<Float32Array>";
+    (n: "number", m: "Matrix"; options: "ProductOptions") => products::square
+}
+
+pair! {
+    #[doc = " A·B with A rows×inner and B inner×cols. WebGL and the CPU (WebGPU: multiplyAsync)."]
+    multiply multiply -> Float32Array as "Float32Array";
+    #[doc = " Like `multiply`, without blocking."]
+    multiply_async multiplyAsync as "Promise<Float32Array>";
+    (rows: "number", inner: "number", cols: "number", a: "Matrix", b: "Matrix"; options: "ProductOptions") => products::multiply
+}
+
+pair! {
+    #[doc = " M^(2^times): `times` squarings chained on the GPU; times = 0 returns M."]
+    square_repeatedly squareRepeatedly -> Float32Array as "Float32Array";
+    #[doc = " Like `squareRepeatedly`, without blocking."]
+    square_repeatedly_async squareRepeatedlyAsync as "Promise<Float32Array>";
+    (n: "number", m: "Matrix", times: "number"; options: "ProductOptions") => products::repeat
+}
+
+pair! {
+    #[doc = " M^p for a whole p >= 0 by binary exponentiation; p = 0 gives the identity."]
+    power power -> Float32Array as "Float32Array";
+    #[doc = " Like `power`, without blocking."]
+    power_async powerAsync as "Promise<Float32Array>";
+    (n: "number", m: "Matrix", p: "number"; options: "ProductOptions") => products::power
+}
+
+pair! {
+    #[doc = " Draws any rows×cols array (e.g. |GPU − double|) as a heatmap on `canvas`,"]
+    #[doc = " through the same colour map. Returns { blockRows, blockCols, stride }."]
+    #[doc = " WebGL and the CPU (WebGPU: drawHeatmapAsync)."]
+    draw_heatmap drawHeatmap -> Object as "HeatmapDrawn";
+    #[doc = " Like `drawHeatmap`, on either backend: resolves once the picture is on the"]
+    #[doc = " canvas (WebGPU colours it in a compute pass and sends only the pixels back)."]
+    draw_heatmap_async drawHeatmapAsync as "Promise<HeatmapDrawn>";
+    (rows: "number", cols: "number", data: "Matrix", canvas: "CanvasElement | OffscreenCanvas"; style: "HeatmapStyle") => products::heatmap
+}
+
+/// The operations of the pairs above, once per product: what starts it, queued by
+/// [`JsGpgpu::product`].
+mod products {
+    use super::*;
+
+    pub fn square(g: &JsGpgpu, n: &JsValue, m: &JsValue, o: &JsValue) -> Result<Op> {
+        g.product(start::square(&g.gpu, n, m, o, true))
+    }
+
+    pub fn multiply(
+        g: &JsGpgpu,
+        rows: &JsValue,
+        inner: &JsValue,
+        cols: &JsValue,
+        a: &JsValue,
+        b: &JsValue,
+        o: &JsValue,
+    ) -> Result<Op> {
+        g.product(start::multiply(&g.gpu, [rows, inner, cols], a, b, o, true))
+    }
+
+    pub fn repeat(g: &JsGpgpu, n: &JsValue, m: &JsValue, t: &JsValue, o: &JsValue) -> Result<Op> {
+        g.product(start::repeat(&g.gpu, n, m, t, o, true))
+    }
+
+    pub fn power(g: &JsGpgpu, n: &JsValue, m: &JsValue, p: &JsValue, o: &JsValue) -> Result<Op> {
+        g.product(start::power(&g.gpu, n, m, p, o, true))
+    }
+
+    /// WebGL has drawn when this returns; the CPU colours the pixels when awaited.
+    pub fn heatmap(
+        g: &JsGpgpu,
+        rows: &JsValue,
+        cols: &JsValue,
+        data: &JsValue,
+        canvas: &JsValue,
+        style: &JsValue,
+    ) -> Result<Op> {
+        let pending = g.start_heatmap(rows, cols, data, canvas, style)?;
+        op(async move { Ok(drawn_object(pending.wait().await?).into()) })
+    }
 }
 
 impl JsGpgpu {

@@ -4,13 +4,12 @@
 
 use js_sys::{Float32Array, Float64Array, Object, Promise, Uint32Array, Uint8Array};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 use super::args::{
     array_len, check_copies, copy_checked, count_option, known_keys, number_option,
-    positive_option, set, to_js_error,
+    positive_option, set,
 };
-use super::JsGpgpu;
+use super::{op, promise, JsGpgpu};
 use crate::batched::ransac::{self, Ransac};
 use crate::error::{GpgpuError, Result};
 use crate::plan::homography::{self, RansacOptions, MAX_ITERATIONS};
@@ -97,12 +96,11 @@ impl JsGpgpu {
             Ok((copy_checked("src", &src)?, copy_checked("dst", &dst)?, o))
         })();
         let handle = self.gpu.handle();
-        future_to_promise(async move {
-            let (src, dst, o) = args.map_err(to_js_error)?;
-            let r = ransac::ransac(&handle, &src, &dst, &o)
-                .await
-                .map_err(to_js_error)?;
-            Ok(result_object(r).into())
-        })
+        promise(args.and_then(|(src, dst, o)| {
+            op(async move {
+                let r = ransac::ransac(&handle, &src, &dst, &o).await?;
+                Ok(result_object(r).into())
+            })
+        }))
     }
 }

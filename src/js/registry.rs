@@ -54,6 +54,27 @@ impl<T> Registry<T> {
         Reflect::has(value, &self.key.into()).unwrap_or(false)
     }
 
+    /// The object behind `value` (argument `name`): BAD_ARGUMENT naming what was
+    /// `expected` if it is not one, FREED_ARGUMENT saying `freed` if it was freed.
+    pub(crate) fn find(
+        &self,
+        name: &str,
+        value: &JsValue,
+        expected: &str,
+        freed: &str,
+    ) -> crate::error::Result<Rc<T>> {
+        let Some(found) = self.lookup(value) else {
+            return Err(crate::error::GpgpuError::BadArgument {
+                name: name.into(),
+                detail: format!("expected {expected}, got {}", super::args::js_kind(value)),
+            });
+        };
+        found.ok_or_else(|| crate::error::GpgpuError::FreedArgument {
+            name: name.into(),
+            detail: freed.into(),
+        })
+    }
+
     /// None: `value` is not one of these objects. Some(None): it was, and was freed.
     pub(crate) fn lookup(&self, value: &JsValue) -> Option<Option<Rc<T>>> {
         let id = Reflect::get(value, &self.key.into())

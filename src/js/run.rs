@@ -7,14 +7,13 @@ use std::rc::Rc;
 
 use js_sys::{Array, Float32Array, Object, Promise};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 use super::args::{
     canvas_arg, drawn_object, flag_arg, stats_object, string_arg, style_arg, to_js_error,
 };
-use super::JsResult;
+use super::{op, pair, promise, JsResult, Op};
 use crate::common::Style;
-use crate::engine::{Engine, Matrix};
+use crate::engine::{Engine, Handle, Matrix};
 use crate::error::{GpgpuError, Result};
 use crate::gl::context::Canvas;
 use crate::plan::semiring::Semiring;
@@ -90,22 +89,9 @@ impl JsRun {
         self.try_with(f).map_err(to_js_error)
     }
 
-    /// Starts something that resolves later; its errors reject the promise.
-    fn later<P, T>(
-        &mut self,
-        start: impl FnOnce(&mut Engine, &mut Run) -> Result<P>,
-        finish: impl FnOnce(P) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<T>>>>
-            + 'static,
-    ) -> Promise
-    where
-        P: 'static,
-        T: Into<JsValue> + 'static,
-    {
-        let started = self.try_with(start);
-        future_to_promise(async move {
-            let pending = started.map_err(to_js_error)?;
-            Ok(finish(pending).await.map_err(to_js_error)?.into())
-        })
+    /// The engine's handle, for the blocking runner.
+    fn handle(&self) -> Handle {
+        Handle::on(&self.engine)
     }
 
     fn peek<T>(&self, f: impl FnOnce(&Run) -> T) -> T {
@@ -180,9 +166,9 @@ impl JsRun {
     /// onSubmittedWorkDone).
     #[wasm_bindgen(js_name = whenDone, unchecked_return_type = "Promise<void>")]
     pub fn when_done(&mut self) -> Promise {
-        self.later(
-            |e, _| e.idle(),
-            |idle| Box::pin(async move { idle.wait().await.map(|_| JsValue::UNDEFINED) }),
+        let idle = self.try_with(|e, _| e.idle());
+        promise(
+            idle.and_then(|idle| op(async move { idle.wait().await.map(|_| JsValue::UNDEFINED) })),
         )
     }
 
@@ -200,120 +186,76 @@ impl JsRun {
                 .collect())
         })
     }
+}
 
-    /// { maxAbs, nan, inf, sumAbs, sumSquares, min, max } of a matrix of the run, by GPU
-    /// reduction (finite entries only in all but nan and inf; on a min-plus run "no
-    /// edge" counts in inf, as it reads back as Infinity). WebGL and the CPU (WebGPU: statsAsync).
-    #[wasm_bindgen(unchecked_return_type = "MatrixStats")]
-    pub fn stats(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "RunMatrix")] which: JsValue,
-    ) -> JsResult<Object> {
-        self.with(|e, run| {
-            e.stats_in(pick(run, &which)?, run.semiring())?
-                .now("run.stats()", "run.statsAsync()")
-                .map(stats_object)
-        })
-    }
+pair! {
+    Run:
+    #[doc = " { maxAbs, nan, inf, sumAbs, sumSquares, min, max } of a matrix of the run, by GPU"]
+    #[doc = " reduction (finite entries only in all but nan and inf; on a min-plus run \"no"]
+    #[doc = " edge\" counts in inf, as it reads back as Infinity). WebGL and the CPU (WebGPU: statsAsync)."]
+    stats stats -> Object as "MatrixStats";
+    #[doc = " Like `stats`, on either backend."]
+    stats_async statsAsync as "Promise<MatrixStats>";
+    (which: "RunMatrix") => stats_op
+}
 
-    /// Like `stats`, on either backend.
-    #[wasm_bindgen(js_name = statsAsync, unchecked_return_type = "Promise<MatrixStats>")]
-    pub fn stats_async(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "RunMatrix")] which: JsValue,
-    ) -> Promise {
-        self.later(
-            |e, run| e.stats_in(pick(run, &which)?, run.semiring()),
-            |pending| Box::pin(async move { pending.wait().await.map(stats_object) }),
-        )
-    }
+pair! {
+    Run:
+    #[doc = " Reads a matrix of the run back (row-major Float32Array). WebGL and the CPU (WebGPU: readAsync)."]
+    read read -> Float32Array as "Float32Array";
+    #[doc = " Like `read`, on either backend."]
+    read_async readAsync as "Promise<Float32Array>";
+    (which: "RunMatrix") => read_op
+}
 
-    /// Reads a matrix of the run back (row-major Float32Array). WebGL and the CPU (WebGPU: readAsync).
-    pub fn read(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "RunMatrix")] which: JsValue,
-    ) -> JsResult<Float32Array> {
-        self.with(|e, run| {
-            let m = pick(run, &which)?;
-            e.download_js(m, run.semiring(), "run.read()", "run.readAsync()")
-        })
-    }
+pair! {
+    Run:
+    #[doc = " The answer (every pass must have run); M^0 gives the identity. WebGL"]
+    #[doc = " (WebGPU: resultAsync)."]
+    result result -> Float32Array as "Float32Array";
+    #[doc = " Like `result`, on either backend."]
+    result_async resultAsync as "Promise<Float32Array>";
+    () => result_op
+}
 
-    /// Like `read`, on either backend.
-    #[wasm_bindgen(js_name = readAsync, unchecked_return_type = "Promise<Float32Array>")]
-    pub fn read_async(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "RunMatrix")] which: JsValue,
-    ) -> Promise {
-        self.later(
-            |e, run| e.read(pick(run, &which)?, run.semiring()),
-            |pending| Box::pin(pending.wait_js()),
-        )
-    }
+pair! {
+    Run:
+    #[doc = " Draws a matrix of the run on `canvas` as a heatmap straight from GPU memory."]
+    #[doc = " `style`: { range?, sequential?, logFloor? }; the range defaults to the"]
+    #[doc = " matrix's largest |finite value| (\"no edge\" of a min-plus run is +Infinity). Returns { blockRows, blockCols, stride }."]
+    #[doc = " WebGL and the CPU (WebGPU: drawHeatmapAsync)."]
+    draw_heatmap drawHeatmap -> Object as "HeatmapDrawn";
+    #[doc = " Like `drawHeatmap`, on either backend: resolves once the picture is on the"]
+    #[doc = " canvas. WebGPU colours it from the buffer in a compute pass and only the"]
+    #[doc = " pixels come back, never the matrix."]
+    draw_heatmap_async drawHeatmapAsync as "Promise<HeatmapDrawn>";
+    (which: "RunMatrix", canvas: "CanvasElement | OffscreenCanvas"; style: "HeatmapStyle") => heatmap_op
+}
 
-    /// The answer (every pass must have run); M^0 gives the identity. WebGL
-    /// (WebGPU: resultAsync).
-    pub fn result(&mut self) -> JsResult<Float32Array> {
-        self.with(|e, run| run.read_result_js(e))
-    }
+fn stats_op(r: &mut JsRun, which: &JsValue) -> Result<Op> {
+    let p = r.try_with(|e, run| e.stats_in(pick(run, which)?, run.semiring()))?;
+    op(async move { Ok(stats_object(p.wait().await?).into()) })
+}
 
-    /// Like `result`, on either backend.
-    #[wasm_bindgen(js_name = resultAsync, unchecked_return_type = "Promise<Float32Array>")]
-    pub fn result_async(&mut self) -> Promise {
-        self.later(
-            |e, run| run.read_result_async(e),
-            |pending| Box::pin(pending.wait_js()),
-        )
-    }
+fn read_op(r: &mut JsRun, which: &JsValue) -> Result<Op> {
+    let p = r.try_with(|e, run| crate::work::read(e, pick(run, which)?, run.semiring()))?;
+    op(async move { Ok(p.wait_js().await?.into()) })
+}
 
-    /// Draws a matrix of the run on `canvas` as a heatmap straight from GPU memory.
-    /// `style`: { range?, sequential?, logFloor? }; the range defaults to the
-    /// matrix's largest |finite value| ("no edge" of a min-plus run is +Infinity). Returns { blockRows, blockCols, stride }.
-    /// WebGL and the CPU (WebGPU: drawHeatmapAsync).
-    #[wasm_bindgen(js_name = drawHeatmap, unchecked_return_type = "HeatmapDrawn")]
-    pub fn draw_heatmap(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "RunMatrix")] which: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "CanvasElement | OffscreenCanvas")] canvas: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "HeatmapStyle")] style: JsValue,
-    ) -> JsResult<Object> {
-        let args = heatmap_args(&canvas, &style);
-        self.with(|e, run| {
-            if let Engine::WebGpu(_) = e {
-                return Err(GpgpuError::NeedsAsync {
-                    call: "run.drawHeatmap()",
-                    instead: "run.drawHeatmapAsync()",
-                });
-            }
-            let (canvas, style) = args?;
-            let (style, range) = run_style(run, style);
-            let drawn = e.heatmap(pick(run, &which)?, &canvas, range, style)?;
-            // WebGL has drawn already; the CPU colours the pixels here and now.
-            crate::common::now(drawn.wait(), "run.drawHeatmap()", "run.drawHeatmapAsync()")
-                .map(drawn_object)
-        })
-    }
+fn result_op(r: &mut JsRun) -> Result<Op> {
+    let p = r.try_with(|e, run| run.read_result_async(e))?;
+    op(async move { Ok(p.wait_js().await?.into()) })
+}
 
-    /// Like `drawHeatmap`, on either backend: resolves once the picture is on the
-    /// canvas. WebGPU colours it from the buffer in a compute pass and only the
-    /// pixels come back, never the matrix.
-    #[wasm_bindgen(js_name = drawHeatmapAsync, unchecked_return_type = "Promise<HeatmapDrawn>")]
-    pub fn draw_heatmap_async(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "RunMatrix")] which: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "CanvasElement | OffscreenCanvas")] canvas: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "HeatmapStyle")] style: JsValue,
-    ) -> Promise {
-        let args = heatmap_args(&canvas, &style);
-        self.later(
-            |e, run| {
-                let (canvas, style) = args?;
-                let (style, range) = run_style(run, style);
-                e.heatmap(pick(run, &which)?, &canvas, range, style)
-            },
-            |pending| Box::pin(async move { pending.wait().await.map(drawn_object) }),
-        )
-    }
+/// WebGL has drawn when this returns; the CPU colours the pixels when awaited.
+fn heatmap_op(r: &mut JsRun, which: &JsValue, canvas: &JsValue, style: &JsValue) -> Result<Op> {
+    let args = heatmap_args(canvas, style);
+    let p = r.try_with(|e, run| {
+        let (canvas, style) = args?;
+        let (style, range) = run_style(run, style);
+        e.heatmap(pick(run, which)?, &canvas, range, style)
+    })?;
+    op(async move { Ok(drawn_object(p.wait().await?).into()) })
 }
 
 impl Drop for JsRun {

@@ -12,13 +12,12 @@ use std::rc::Rc;
 
 use js_sys::{Float32Array, Float64Array, Object, Promise, Uint32Array};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 use super::args::{
     array_len, check_copies, copy_checked, count_option, known_keys, matrix_arg, number_arg,
     number_option, set, source, to_js_error, views_wasm_memory,
 };
-use super::{JsGpgpu, JsResult};
+use super::{op, promise, JsGpgpu, JsResult};
 use crate::apps::eigen::EigenPair;
 use crate::apps::jacobi::{JacobiSettings, MAX_ITERATIONS};
 use crate::error::{GpgpuError, Result};
@@ -77,18 +76,13 @@ fn register(m: Csr) -> JsCsr {
 
 /// The Csr behind a JS value: BAD_ARGUMENT if it is not one or was freed.
 fn lookup(name: &str, value: &JsValue) -> Result<Rc<Csr>> {
-    let Some(found) = LIVE.with(|live| live.lookup(value)) else {
-        return Err(GpgpuError::BadArgument {
-            name: name.into(),
-            detail: format!(
-                "expected a Csr (Csr.fromArrays, Csr.fromDense, Csr.fromTriplets or Tridiagonal.toCsr), got {}",
-                super::args::js_kind(value)
-            ),
-        });
-    };
-    found.ok_or_else(|| GpgpuError::FreedArgument {
-        name: name.into(),
-        detail: "this Csr was freed (free() was called on it): make a new one".into(),
+    LIVE.with(|live| {
+        live.find(
+            name,
+            value,
+            "a Csr (Csr.fromArrays, Csr.fromDense, Csr.fromTriplets or Tridiagonal.toCsr)",
+            "this Csr was freed (free() was called on it): make a new one",
+        )
     })
 }
 
@@ -587,13 +581,12 @@ impl JsGpgpu {
     ) -> Promise {
         let args = lookup("a", &a).and_then(|a| Ok((a, matrix_arg("x", &x)?)));
         let handle = self.gpu.handle();
-        future_to_promise(async move {
-            let (a, x) = args.map_err(to_js_error)?;
-            let y = gpu_sparse::multiply(&handle, &a, &x)
-                .await
-                .map_err(to_js_error)?;
-            Ok(Float32Array::from(&y[..]).into())
-        })
+        promise(args.and_then(|(a, x)| {
+            op(async move {
+                let y = gpu_sparse::multiply(&handle, &a, &x).await?;
+                Ok(Float32Array::from(&y[..]).into())
+            })
+        }))
     }
 
     /// PageRank of the graph whose adjacency matrix is `graph` (entry (i, j): the
@@ -611,18 +604,17 @@ impl JsGpgpu {
         let args =
             lookup("graph", &graph).and_then(|g| Ok((g, pagerank_settings(&options, 1e-6)?)));
         let handle = self.gpu.handle();
-        future_to_promise(async move {
-            let (g, s) = args.map_err(to_js_error)?;
-            let p = gpu_sparse::pagerank(&handle, &g, s)
-                .await
-                .map_err(to_js_error)?;
-            let o = Object::new();
-            set(&o, "ranks", Float32Array::from(&p.ranks[..]));
-            set(&o, "converged", p.converged);
-            set(&o, "iterations", p.deltas.len() as u32);
-            set(&o, "deltas", f32_as_f64(&p.deltas));
-            Ok(o.into())
-        })
+        promise(args.and_then(|(g, s)| {
+            op(async move {
+                let p = gpu_sparse::pagerank(&handle, &g, s).await?;
+                let o = Object::new();
+                set(&o, "ranks", Float32Array::from(&p.ranks[..]));
+                set(&o, "converged", p.converged);
+                set(&o, "iterations", p.deltas.len() as u32);
+                set(&o, "deltas", f32_as_f64(&p.deltas));
+                Ok(o.into())
+            })
+        }))
     }
 
     /// Solves A x = b by Jacobi iteration with a sparse A (x ← T·x + c, T kept in
@@ -658,13 +650,12 @@ impl JsGpgpu {
         };
         let args = read();
         let handle = self.gpu.handle();
-        future_to_promise(async move {
-            let (a, b, settings) = args.map_err(to_js_error)?;
-            let r = gpu_sparse::jacobi(&handle, &a, &b, settings)
-                .await
-                .map_err(to_js_error)?;
-            Ok(super::apps::jacobi_object(&r).into())
-        })
+        promise(args.and_then(|(a, b, settings)| {
+            op(async move {
+                let r = gpu_sparse::jacobi(&handle, &a, &b, settings).await?;
+                Ok(super::apps::jacobi_object(&r).into())
+            })
+        }))
     }
 
     /// For the bench: SpMV with A resident on the GPU, `repeats` passes back to back
@@ -689,13 +680,12 @@ impl JsGpgpu {
             Ok((a, repeats_arg(&repeats)?, long))
         });
         let handle = self.gpu.handle();
-        future_to_promise(async move {
-            let (a, repeats, long) = args.map_err(to_js_error)?;
-            let t = gpu_sparse::timing::spmv(&handle, &a, repeats, long)
-                .await
-                .map_err(to_js_error)?;
-            Ok(timing_object(t).into())
-        })
+        promise(args.and_then(|(a, repeats, long)| {
+            op(async move {
+                let t = gpu_sparse::timing::spmv(&handle, &a, repeats, long).await?;
+                Ok(timing_object(t).into())
+            })
+        }))
     }
 
     /// For the bench: the streaming ceiling, out = p + q over `len` floats (12·len
@@ -716,13 +706,12 @@ impl JsGpgpu {
             ))
         })();
         let handle = self.gpu.handle();
-        future_to_promise(async move {
-            let (len, repeats) = args.map_err(to_js_error)?;
-            let t = gpu_sparse::timing::stream(&handle, len, repeats)
-                .await
-                .map_err(to_js_error)?;
-            Ok(timing_object(t).into())
-        })
+        promise(args.and_then(|(len, repeats)| {
+            op(async move {
+                let t = gpu_sparse::timing::stream(&handle, len, repeats).await?;
+                Ok(timing_object(t).into())
+            })
+        }))
     }
 
     /// The dominant eigenpair of a square Csr by the power method on the GPU
@@ -748,13 +737,12 @@ impl JsGpgpu {
         };
         let args = read();
         let handle = self.gpu.handle();
-        future_to_promise(async move {
-            let (a, tolerance, max) = args.map_err(to_js_error)?;
-            let p = gpu_sparse::power(&handle, &a, tolerance, max)
-                .await
-                .map_err(to_js_error)?;
-            Ok(power_object(&p).into())
-        })
+        promise(args.and_then(|(a, tolerance, max)| {
+            op(async move {
+                let p = gpu_sparse::power(&handle, &a, tolerance, max).await?;
+                Ok(power_object(&p).into())
+            })
+        }))
     }
 }
 

@@ -5,10 +5,9 @@
 
 use js_sys::{Float32Array, Object, Promise, Uint32Array};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
-use super::args::{array_len, check_copies, copy_checked, number_arg, set, to_js_error};
-use super::{JsGpgpu, JsResult};
+use super::args::{array_len, check_copies, copy_checked, number_arg, set};
+use super::{pair, JsGpgpu, JsResult, Op};
 use crate::batched::svd;
 use crate::error::Result;
 use crate::plan::svd::{Svd, SvdShape};
@@ -57,41 +56,20 @@ fn svd_object(r: &Svd) -> Object {
     o
 }
 
-#[wasm_bindgen(js_class = Gpgpu)]
-impl JsGpgpu {
-    /// The SVDs of `batch` rows × cols matrices (cols ≤ rows ≤ 32, cols ≤ 16) given
-    /// one after another in `a`, by one-sided Jacobi on the GPU. Returns
-    /// { s, u, v, sweeps } (see SvdResult). WebGL and the CPU (WebGPU: svdBatchedAsync).
-    #[wasm_bindgen(js_name = svdBatched, unchecked_return_type = "SvdResult")]
-    pub fn svd_batched(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "number")] batch: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number")] rows: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number")] cols: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
-    ) -> JsResult<Object> {
-        let run = || {
-            let (s, a) = svd_args(self, &batch, &rows, &cols, &a)?;
-            svd::svd_now(&mut self.gpu.engine(), s.count, s.rows, s.cols, &a)
-        };
-        run().map(|r| svd_object(&r)).map_err(to_js_error)
-    }
+pair! {
+    #[doc = " The SVDs of `batch` rows × cols matrices (cols ≤ rows ≤ 32, cols ≤ 16) given"]
+    #[doc = " one after another in `a`, by one-sided Jacobi on the GPU. Returns"]
+    #[doc = " { s, u, v, sweeps } (see SvdResult). WebGL and the CPU (WebGPU: svdBatchedAsync)."]
+    svd_batched svdBatched -> Object as "SvdResult";
+    #[doc = " `svdBatched` as a Promise, on either backend (one dispatch on WebGPU)."]
+    svd_batched_async svdBatchedAsync as "Promise<SvdResult>";
+    (batch: "number", rows: "number", cols: "number", a: "Matrix") => svd_op
+}
 
-    /// `svdBatched` as a Promise, on either backend (one dispatch on WebGPU).
-    #[wasm_bindgen(js_name = svdBatchedAsync, unchecked_return_type = "Promise<SvdResult>")]
-    pub fn svd_batched_async(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "number")] batch: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number")] rows: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number")] cols: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
-    ) -> Promise {
-        let args = svd_args(self, &batch, &rows, &cols, &a);
-        let handle = self.gpu.handle();
-        future_to_promise(async move {
-            let (s, a) = args.map_err(to_js_error)?;
-            let r = svd::svd(&handle, s.count, s.rows, s.cols, &a).await;
-            Ok(svd_object(&r.map_err(to_js_error)?).into())
-        })
-    }
+fn svd_op(g: &JsGpgpu, batch: &JsValue, rows: &JsValue, cols: &JsValue, a: &JsValue) -> Result<Op> {
+    let (s, a) = svd_args(g, batch, rows, cols, a)?;
+    g.work(move |h| async move {
+        let r = svd::svd(&h, s.count, s.rows, s.cols, &a).await?;
+        Ok(svd_object(&r).into())
+    })
 }

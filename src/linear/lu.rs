@@ -15,8 +15,7 @@
 //! live in a state row on the GPU and come back with the result. The residual
 //! ‖A·x − b‖ / ‖b‖ is computed in float64 on the CPU from the x read back.
 
-use crate::engine::Handle;
-use crate::engine::{Engine, Matrix};
+use crate::engine::{Engine, Handle, Matrix};
 use crate::error::{GpgpuError, Result};
 use crate::kernels::Backend;
 use crate::plan::layout::Layout;
@@ -224,8 +223,8 @@ pub async fn lu(handle: &Handle, n: usize, a: &[f32], steps: usize) -> Result<Lu
     let done = async {
         let (w, state) = handle.with(|e| {
             run.eliminate(e, steps)?;
-            let w = e.read(&run.work[0], Semiring::Ordinary)?;
-            Ok((w, e.read(&run.state[0], Semiring::Ordinary)?))
+            let w = crate::work::read(e, &run.work[0], Semiring::Ordinary)?;
+            Ok((w, crate::work::read(e, &run.state[0], Semiring::Ordinary)?))
         })?;
         let (w, state) = (w.wait().await?, state.wait().await?);
         Ok(run.lu(w, &state, steps))
@@ -251,55 +250,12 @@ pub async fn solve(
         let (x, state) = handle.with(|e| {
             run.eliminate(e, n)?;
             run.back(e)?;
-            let x = e.read(&run.x[run.x_at], Semiring::Ordinary)?;
-            Ok((x, e.read(&run.state[0], Semiring::Ordinary)?))
+            let x = crate::work::read(e, &run.x[run.x_at], Semiring::Ordinary)?;
+            Ok((x, crate::work::read(e, &run.state[0], Semiring::Ordinary)?))
         })?;
         let (x, state) = (x.wait().await?, state.wait().await?);
         Ok(run.solution(x, &state, a, b))
     }
     .await;
     finish(handle, run, done)
-}
-
-/// Refuses a blocking call on WebGPU.
-fn blocking(e: &mut Engine, call: &'static str, instead: &'static str) -> Result<()> {
-    if e.backend() == Backend::WebGpu {
-        return Err(GpgpuError::NeedsAsync { call, instead });
-    }
-    e.ensure()
-}
-
-/// [`lu`], blocking: WebGL and the CPU (WebGPU: NeedsAsync naming luAsync).
-pub fn lu_now(e: &mut Engine, n: usize, a: &[f32], steps: usize) -> Result<Lu> {
-    const CALL: &str = "lu";
-    const INSTEAD: &str = "luAsync";
-    let s = check_lu(e.max_dimension(), n, a, steps)?;
-    blocking(e, CALL, INSTEAD)?;
-    let mut run = Run::start(e, LuPlan::new(s, a), a, &[])?;
-    let done = (|| {
-        run.eliminate(e, steps)?;
-        let w = e.download(&run.work[0], CALL, INSTEAD)?;
-        let state = e.download(&run.state[0], CALL, INSTEAD)?;
-        Ok(run.lu(w, &state, steps))
-    })();
-    run.release(e);
-    done
-}
-
-/// [`solve`], blocking: WebGL and the CPU (WebGPU: NeedsAsync naming solveAsync).
-pub fn solve_now(e: &mut Engine, n: usize, a: &[f32], b: &[f32], nrhs: usize) -> Result<Solution> {
-    const CALL: &str = "solve";
-    const INSTEAD: &str = "solveAsync";
-    let s = check_solve(e.max_dimension(), n, a, b, nrhs)?;
-    blocking(e, CALL, INSTEAD)?;
-    let mut run = Run::start(e, LuPlan::new(s, a), a, b)?;
-    let done = (|| {
-        run.eliminate(e, n)?;
-        run.back(e)?;
-        let x = e.download(&run.x[run.x_at], CALL, INSTEAD)?;
-        let state = e.download(&run.state[0], CALL, INSTEAD)?;
-        Ok(run.solution(x, &state, a, b))
-    })();
-    run.release(e);
-    done
 }

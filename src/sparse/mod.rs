@@ -8,7 +8,7 @@
 //! ([`multiply_with`], the bench's `longRow`): for a graph's hub rows.
 
 use crate::apps::eigen::EigenPair;
-use crate::apps::jacobi::{Jacobi, JacobiSettings, DIVERGED_GROWTH, MAX_ITERATIONS};
+use crate::apps::jacobi::{Jacobi, JacobiSettings, MAX_ITERATIONS};
 use crate::engine::Handle;
 use crate::engine::{Engine, Matrix, PendingRead};
 use crate::error::{GpgpuError, Result};
@@ -575,8 +575,7 @@ pub async fn jacobi(h: &Handle, a: &Csr, b: &[f32], settings: JacobiSettings) ->
             }
         }
     })?;
-    let (mut deltas, mut norms, mut history) = (vec![], vec![], vec![]);
-    let (mut converged, mut diverged) = (false, false);
+    let mut r = Jacobi::start();
     let run = async {
         for iteration in 1..=settings.max_iterations {
             let (tx, _) = h.with(|e| dev.multiply(e, &x, false))?;
@@ -584,18 +583,11 @@ pub async fn jacobi(h: &Handle, a: &Csr, b: &[f32], settings: JacobiSettings) ->
             free(h, tx);
             let sum = advance(h, &mut x, next?).await?;
             let norm = stats(h, &x).await?.sum_abs;
-            deltas.push(sum);
-            norms.push(norm);
+            let done = r.record(sum, norm, settings.epsilon);
             if settings.record_every.is_some_and(|m| iteration % m == 0) {
-                history.push((iteration, read(h, &x, n).await?));
+                r.history.push((iteration, read(h, &x, n).await?));
             }
-            let limit = DIVERGED_GROWTH * deltas[0].max(f32::MIN_POSITIVE);
-            if !sum.is_finite() || sum > limit {
-                diverged = true;
-                break;
-            }
-            if sum <= settings.epsilon * norm {
-                converged = true;
+            if done {
                 break;
             }
         }
@@ -603,14 +595,7 @@ pub async fn jacobi(h: &Handle, a: &Csr, b: &[f32], settings: JacobiSettings) ->
     }
     .await;
     let x_data = read_and_free(h, run, (x, n), vec![cm], dev).await;
-    Ok(Jacobi {
-        x: x_data?,
-        converged,
-        diverged,
-        deltas,
-        norms,
-        history,
-    })
+    Ok(Jacobi { x: x_data?, ..r })
 }
 
 /// The power method on a sparse square A: x ← A·x / ‖A·x‖ from a seeded start, λ =

@@ -7,7 +7,7 @@ use wasm_bindgen::JsCast;
 
 use super::{free, stats, DeviceCsr};
 use crate::engine::Handle;
-use crate::engine::Timer;
+use crate::engine::{Matrix, Timer};
 use crate::error::{GpgpuError, Result};
 use crate::plan::layout::Layout;
 use crate::plan::shape;
@@ -74,6 +74,31 @@ async fn median_gpu_ms(h: &Handle, timers: Vec<Timer>) -> Option<f64> {
     ms.get(ms.len() / 2).copied()
 }
 
+/// Times `pass`, which writes `out`: one warm-up; GPU timestamps of up to 8 passes
+/// (each timed pass is submitted on its own); then the wall clock over `repeats`
+/// passes queued back to back. Each phase ends with a small readback of `out`.
+async fn time<T: IntoIterator<Item = Timer>>(
+    h: &Handle,
+    out: &Matrix,
+    repeats: usize,
+    pass: impl Fn(bool) -> Result<T>,
+) -> Result<Timing> {
+    pass(false)?;
+    stats(h, out).await?;
+    let mut timers = vec![];
+    for _ in 0..repeats.min(8) {
+        timers.extend(pass(true)?);
+    }
+    let gpu_ms = median_gpu_ms(h, timers).await;
+    let t0 = now_ms();
+    for _ in 0..repeats {
+        pass(false)?;
+    }
+    stats(h, out).await?;
+    let wall_ms = (now_ms() - t0) / repeats as f64;
+    Ok(Timing { wall_ms, gpu_ms })
+}
+
 /// `repeats` SpMV passes y = A·x on A resident on the GPU (after one warm-up), then
 /// one reduced readback of y; up to 8 other passes GPU-timed where the device can.
 /// `long_from`: on WebGPU, rows longer than this by a workgroup each. `repeats` as
@@ -107,25 +132,7 @@ pub async fn spmv(h: &Handle, a: &Csr, repeats: usize, long_from: Option<usize>)
     // Every pass writes the same y: back-to-back passes with nothing else between
     // (no allocation, no submit forced by a buffer going back to the pool).
     let pass = |timed: bool| h.with(|e| dev.multiply_into(e, &xm, &y, timed));
-    let run = async {
-        pass(false)?;
-        stats(h, &y).await?;
-        // GPU timestamps of a few passes first (each timed pass is submitted on its
-        // own), then the wall clock over `repeats` passes queued back to back.
-        let mut timers = vec![];
-        for _ in 0..repeats.min(8) {
-            timers.extend(pass(true)?);
-        }
-        let gpu_ms = median_gpu_ms(h, timers).await;
-        let t0 = now_ms();
-        for _ in 0..repeats {
-            pass(false)?;
-        }
-        stats(h, &y).await?;
-        let wall_ms = (now_ms() - t0) / repeats as f64;
-        Ok(Timing { wall_ms, gpu_ms })
-    }
-    .await;
+    let run = time(h, &y, repeats, pass).await;
     free(h, y);
     let _ = h.with(|e| {
         e.recycle(xm);
@@ -166,23 +173,7 @@ pub async fn stream(h: &Handle, len: usize, repeats: usize) -> Result<Timing> {
         }
     };
     let pass = |timed: bool| h.with(|e| e.add_timed(&out, [&p, &q], timed));
-    let run = async {
-        pass(false)?;
-        stats(h, &out).await?;
-        let mut timers = vec![];
-        for _ in 0..repeats.min(8) {
-            timers.extend(pass(true)?);
-        }
-        let gpu_ms = median_gpu_ms(h, timers).await;
-        let t0 = now_ms();
-        for _ in 0..repeats {
-            pass(false)?;
-        }
-        stats(h, &out).await?;
-        let wall_ms = (now_ms() - t0) / repeats as f64;
-        Ok(Timing { wall_ms, gpu_ms })
-    }
-    .await;
+    let run = time(h, &out, repeats, pass).await;
     free(h, out);
     free(h, p);
     free(h, q);

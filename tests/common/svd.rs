@@ -30,7 +30,7 @@ const SVD_TOL: f64 = 1e-5;
 /// A batched SVD on `g`: blocking on WebGL, async on WebGPU.
 async fn decompose(g: &Gpgpu, count: usize, rows: usize, cols: usize, a: &[f32]) -> Svd {
     let r = match g.backend() {
-        Backend::WebGl => batched_svd::svd_now(&mut g.engine(), count, rows, cols, a),
+        Backend::WebGl => g.svd_batched(count, rows, cols, a),
         Backend::WebGpu | Backend::Cpu => batched_svd::svd(&g.handle(), count, rows, cols, a).await,
     };
     r.unwrap_or_else(|e| panic!("{count} SVDs {rows}x{cols}: {e}"))
@@ -289,14 +289,14 @@ pub async fn the_javascript_form_returns_the_same(backend: Backend) {
             let now = api.svd_batched(b, r, c, js(&a)).expect("svdBatched");
             assert_eq!(floats(&prop(&now, "s")), want.s);
             let rust_async = batched_svd::svd(&g.handle(), count, rows, cols, &a).await;
-            let rust_now = batched_svd::svd_now(&mut g.engine(), count, rows, cols, &a);
+            let rust_now = g.svd_batched(count, rows, cols, &a);
             assert_eq!(rust_async.unwrap(), want, "svd on {backend:?}");
             assert_eq!(rust_now.unwrap(), want, "svd_now on {backend:?}");
         }
         Backend::WebGpu => {
             let e = api.svd_batched(b, r, c, js(&a)).map(JsValue::from);
             assert_js_error(e, "NEEDS_ASYNC", "svdBatchedAsync");
-            let e = batched_svd::svd_now(&mut g.engine(), count, rows, cols, &a);
+            let e = g.svd_batched(count, rows, cols, &a);
             assert_error(e, "NEEDS_ASYNC", "svdBatchedAsync");
         }
     }
