@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need, skipping what is already there.
 #   scripts/setup.sh build    rust wasm target + the pinned wasm-bindgen-cli
-#   scripts/setup.sh test     the above + Debian chromium/chromedriver + npm packages
+#   scripts/setup.sh test     the above + Debian chromium/chromedriver and firefox-esr + npm packages
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WASM_BINDGEN_VERSION=0.2.130
@@ -28,6 +28,12 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
   echo "== installing chromium and chromium-driver from Debian"
   apt-get update -q
   DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver
+fi
+# Firefox ESR: the engine the Firefox page tests run in (tests/e2e/firefox.test.mjs).
+if ! command -v firefox-esr >/dev/null; then
+  echo "== installing firefox-esr from Debian"
+  apt-get update -q
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q firefox-esr
 fi
 if [ ! -d node_modules/playwright-core ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "== installing npm packages (playwright-core drives Debian's chromium)"

@@ -12,6 +12,10 @@ let live = 0;
 // of them, so each is a function that throws if it is ever called.
 const WORKER_SOURCE = `
 let wasm = null;
+// The instance on its way: a job that arrives first waits for it. Chromium finished
+// instantiating before it handled the next message; Firefox and WebKit handle the job
+// first, which found no instance ("wasm is null").
+let ready = null;
 let bufs = { a: [0, 0], b: [0, 0], c: [0, 0] };
 function room(name, floats) {
   const [ptr, cap] = bufs[name];
@@ -31,10 +35,12 @@ onmessage = async (event) => {
         imports[imp.module] ??= {};
         imports[imp.module][imp.name] = () => { throw new Error(imp.name + ' is not available in a CPU worker'); };
       }
-      wasm = (await WebAssembly.instantiate(job.module, imports)).exports;
+      ready = WebAssembly.instantiate(job.module, imports).then((instance) => { wasm = instance.exports; });
+      await ready;
       postMessage({ ready: true });
       return;
     }
+    await ready;
     const { id, semiring, rows, inner, cols, a, b } = job;
     const pa = room('a', Math.max(1, rows * inner));
     const pb = room('b', Math.max(1, inner * cols));
