@@ -10,6 +10,7 @@ use crate::blocks::grid;
 use crate::engine::Handle;
 use crate::engine::{Engine, Matrix, Timer};
 use crate::error::Result;
+use crate::ops::ransac::Pass;
 use crate::plan::homography::{self, RansacOptions, RansacPasses};
 use crate::plan::shape::Shape;
 
@@ -138,8 +139,8 @@ fn queue(
         made.push(e.alloc(p.list(9 * p.count), Layout::Scalar)?);
         made.push(e.alloc(p.list(p.count), Layout::Scalar)?);
         let [pts, samples, hyps, counts] = [&made[0], &made[1], &made[2], &made[3]];
-        let fit = e.ransac_fit(&p, [pts, samples, hyps], true)?;
-        let score = e.ransac_score(&p, [pts, hyps, counts], true)?;
+        let fit = e.ransac(Pass::Fit, &p, [pts, samples, hyps], true)?;
+        let score = e.ransac(Pass::Score, &p, [pts, hyps, counts], true)?;
         Ok(Queued {
             hyps: e.read(hyps, Semiring::Ordinary)?,
             counts: e.read(counts, Semiring::Ordinary)?,

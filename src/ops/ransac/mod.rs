@@ -24,29 +24,11 @@ pub enum Pass {
 }
 
 impl Engine {
-    /// RANSAC's hypotheses: `m` = [points, samples, hypotheses], hypotheses ← the H of
-    /// each hypothesis's 4-point sample.
-    pub fn ransac_fit(
-        &mut self,
-        p: &RansacPasses,
-        m: [&Matrix; 3],
-        timed: bool,
-    ) -> Result<Option<Timer>> {
-        self.ransac_pass(Pass::Fit, p, m, timed)
-    }
-
-    /// RANSAC's scoring: `m` = [points, hypotheses, counts], counts ← the inliers of
-    /// each hypothesis.
-    pub fn ransac_score(
-        &mut self,
-        p: &RansacPasses,
-        m: [&Matrix; 3],
-        timed: bool,
-    ) -> Result<Option<Timer>> {
-        self.ransac_pass(Pass::Score, p, m, timed)
-    }
-
-    fn ransac_pass(
+    /// One of RANSAC's passes, timed where the device can: the fit with `m` =
+    /// [points, samples, hypotheses] (hypotheses ← the H of each hypothesis's 4-point
+    /// sample), the scoring with [points, hypotheses, counts] (counts ← the inliers of
+    /// each hypothesis).
+    pub fn ransac(
         &mut self,
         pass: Pass,
         p: &RansacPasses,
