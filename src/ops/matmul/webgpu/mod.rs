@@ -123,41 +123,39 @@ impl PipelineKey {
         }
     }
 
-    /// Override constants of the pipeline: the semiring of a product (and the
-    /// register kernel's own, where its source declares one).
-    pub fn constants(&self) -> Vec<(&'static str, f64)> {
+    /// The semiring the pipeline computes in.
+    pub fn semiring(&self) -> Semiring {
         match *self {
+            PipelineKey::Product { semiring, .. }
+            | PipelineKey::StreamK { semiring }
+            | PipelineKey::StreamKFixup { semiring } => semiring,
+        }
+    }
+
+    /// Override constants of the pipeline: its semiring (and the register kernel's
+    /// own, where its source declares one; stream-K's whole tiles need no edge checks).
+    pub fn constants(&self) -> Vec<(&'static str, f64)> {
+        let own = match *self {
             PipelineKey::Product {
-                kernel,
-                semiring,
+                kernel: Kernel::Register,
                 register,
                 fit,
-            } => {
-                let own = match kernel {
-                    Kernel::Register => register.constants(fit),
-                    _ => vec![],
-                };
-                [("SEMIRING", semiring_code(semiring))]
-                    .into_iter()
-                    .chain(own)
-                    .collect()
-            }
-            PipelineKey::StreamK { semiring } => {
-                vec![("SEMIRING", semiring_code(semiring)), ("EDGES", 0.0)]
-            }
-            PipelineKey::StreamKFixup { semiring } => vec![("SEMIRING", semiring_code(semiring))],
-        }
+                ..
+            } => register.constants(fit),
+            PipelineKey::StreamK { .. } => vec![("EDGES", 0.0)],
+            _ => vec![],
+        };
+        [("SEMIRING", semiring_code(self.semiring()))]
+            .into_iter()
+            .chain(own)
+            .collect()
     }
 
     /// The override constants as `gpu.shaderSource` heads the source with them: the
     /// semiring named, and `EDGES` as the WGSL bool it is (the pipeline is given a
     /// number, 0 or 1, but the source declares `override EDGES: bool`).
     pub fn constants_comment(&self) -> String {
-        let semiring = match *self {
-            PipelineKey::Product { semiring, .. }
-            | PipelineKey::StreamK { semiring }
-            | PipelineKey::StreamKFixup { semiring } => semiring.name(),
-        };
+        let semiring = self.semiring().name();
         let said: Vec<String> = self
             .constants()
             .iter()
