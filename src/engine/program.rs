@@ -93,7 +93,9 @@ pub fn quad_vertex_source() -> String {
 ///     @compute @workgroup_size(64) fn main(@builtin(global_invocation_id) id: vec3u) {
 ///         if (id.x < arrayLength(&x)) { x[id.x] = 2.0 * x[id.x]; }
 ///     }");
-/// gpgpu_matrix::engine::program::compile(&gpu.handle(), &double).await?;
+/// // On a WebGPU Gpgpu: compiled now, a WGSL error is SHADER_COMPILE with its lines.
+/// let program = gpgpu_matrix::ops::supplied::Supplied::Wgsl { program: double, tile: [1, 64] };
+/// gpgpu_matrix::ops::supplied::compile(&gpu.handle(), &program).await?;
 /// # Ok(()) }
 /// ```
 #[derive(Clone, Debug, PartialEq)]
