@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need, skipping what is already there.
 #   scripts/setup.sh build    rust wasm target + the pinned wasm-bindgen-cli
-#   scripts/setup.sh test     the above + Debian chromium/chromedriver and firefox-esr + npm packages
+#   scripts/setup.sh test     the above + Debian chromium/chromedriver, firefox-esr, webkit2gtk-driver
+#                             and xvfb + npm packages
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WASM_BINDGEN_VERSION=0.2.130
@@ -34,6 +35,12 @@ if ! command -v firefox-esr >/dev/null; then
   echo "== installing firefox-esr from Debian"
   apt-get update -q
   DEBIAN_FRONTEND=noninteractive apt-get install -y -q firefox-esr
+fi
+# WebKitGTK: WebKitWebDriver and MiniBrowser, under Xvfb (tests/e2e/webkit.test.mjs).
+if ! command -v WebKitWebDriver >/dev/null || ! command -v xvfb-run >/dev/null; then
+  echo "== installing webkit2gtk-driver and xvfb from Debian"
+  apt-get update -q
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q webkit2gtk-driver xvfb
 fi
 if [ ! -d node_modules/playwright-core ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "== installing npm packages (playwright-core drives Debian's chromium)"
