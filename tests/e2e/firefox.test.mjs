@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { startServer } from './harness.mjs';
-import { multiply } from '../../www/reference.js';
+import { checkProduct, DIMS, inPage } from './cpu-product.mjs';
 
 const FIREFOX = '/usr/bin/firefox-esr';
 const skip = existsSync(FIREFOX) ? false : `Firefox ESR is not installed (${FIREFOX}; scripts/setup.sh test installs it)`;
@@ -33,26 +33,7 @@ async function page(url) {
 
 test('the CPU backend multiplies on its Web Workers in Firefox, as the float64 reference does', { skip }, async () => {
   const { p, errors } = await page(`${server.origin}/index.html?backend=cpu&n=4`);
-  const got = await p.evaluate(async () => {
-    const m = await import('/www/pkg/gpgpu_matrix.js');
-    await m.default();
-    const g = await m.Gpgpu.create({ backend: 'cpu', threads: 2 });
-    // Rows of C split between the two workers; small integers, so every entry is exact.
-    const [rows, inner, cols] = [37, 19, 23];
-    const a = Float32Array.from({ length: rows * inner }, (_, i) => (i * 7) % 5 - 2);
-    const b = Float32Array.from({ length: inner * cols }, (_, i) => (i * 3) % 7 - 3);
-    try {
-      const c = await g.multiplyAsync(rows, inner, cols, a, b);
-      return { a: Array.from(a), b: Array.from(b), c: Array.from(c), threads: g.info().threads };
-    } catch (e) {
-      return { error: `${e.code} ${e.message}` };
-    } finally {
-      g.free();
-    }
-  });
-  assert.equal(got.error, undefined, got.error);
-  assert.equal(got.threads, 2);
-  assert.deepEqual(got.c, Array.from(multiply(37, 19, 23, got.a, got.b)));
+  checkProduct(await p.evaluate(inPage, DIMS));
   assert.deepEqual(errors, []);
   await p.close();
 });

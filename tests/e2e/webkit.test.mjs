@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { startServer } from './harness.mjs';
-import { multiply } from '../../www/reference.js';
+import { checkProduct, DIMS, inPage } from './cpu-product.mjs';
 
 const DRIVER = '/usr/bin/WebKitWebDriver';
 const BROWSER = '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
@@ -57,27 +57,9 @@ after(async () => {
 test('the CPU backend multiplies on its Web Workers in WebKit, as the float64 reference does', { skip }, async () => {
   await call('POST', `${session}/url`, { url: `${server.origin}/index.html?backend=cpu&n=4` });
   const got = await call('POST', `${session}/execute/async`, {
-    args: [],
+    args: [DIMS],
     script: `const done = arguments[arguments.length - 1];
-      (async () => {
-        const m = await import('/www/pkg/gpgpu_matrix.js');
-        await m.default();
-        const g = await m.Gpgpu.create({ backend: 'cpu', threads: 2 });
-        // Rows of C split between the two workers; small integers, so every entry is exact.
-        const [rows, inner, cols] = [37, 19, 23];
-        const a = Float32Array.from({ length: rows * inner }, (_, i) => (i * 7) % 5 - 2);
-        const b = Float32Array.from({ length: inner * cols }, (_, i) => (i * 3) % 7 - 3);
-        try {
-          const c = await g.multiplyAsync(rows, inner, cols, a, b);
-          return { a: Array.from(a), b: Array.from(b), c: Array.from(c), threads: g.info().threads };
-        } catch (e) {
-          return { error: e.code + ' ' + e.message };
-        } finally {
-          g.free();
-        }
-      })().then(done, (e) => done({ error: 'threw: ' + e }));`,
+      (${inPage})(arguments[0]).then(done, (e) => done({ error: 'threw: ' + e }));`,
   });
-  assert.equal(got.error, undefined, got.error);
-  assert.equal(got.threads, 2);
-  assert.deepEqual(got.c, Array.from(multiply(37, 19, 23, got.a, got.b)));
+  checkProduct(got);
 });

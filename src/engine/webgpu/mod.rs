@@ -453,7 +453,7 @@ impl GpuEngine {
     /// Compiles `program` now if it is not cached yet (its compiler's verdict comes
     /// with the device's checks: `Gpu::checks().settle()`, or the next readback).
     pub fn prepare(&mut self, program: &dyn ComputeProgram) {
-        self.pipeline(program);
+        self.pipeline(program.id(), program);
     }
 
     /// Drops `program`'s cached pipeline (one that failed to compile), so that the
@@ -467,11 +467,11 @@ impl GpuEngine {
         self.pipelines.contains_key(&program.id())
     }
 
-    /// The pipeline of `program`, compiled on first use.
-    fn pipeline(&mut self, program: &dyn ComputeProgram) -> &ComputePipeline {
+    /// The pipeline of `program` (whose id is `id`), compiled on first use.
+    fn pipeline(&mut self, id: ProgramId, program: &dyn ComputeProgram) -> &ComputePipeline {
         let gpu = &self.gpu;
         self.pipelines
-            .entry(program.id())
+            .entry(id)
             .or_insert_with(|| compile(gpu, program))
     }
 
@@ -562,8 +562,9 @@ impl GpuEngine {
         } else {
             self.uniform(words)?;
         }
-        self.pipeline(key);
+        // Hashed once a dispatch: the key's id is the cache's key and the batch's.
         let id = key.id();
+        self.pipeline(id, key);
         let uniform = match (&self.pending, follows) {
             (Some(batch), true) => &batch.uniforms[words],
             _ => &self.uniforms[words],
