@@ -13,6 +13,16 @@ pub use stats::Stats;
 pub use style::{Drawn, Style};
 pub use tick::{blocking, next_tick, now};
 
+/// A shader file of the repository's `glsl/` or `wgsl/`, without its comments (build.rs
+/// writes those copies): `shader!("wgsl/lu/update.wgsl")`. A kernel the page shows as
+/// written (`Gpgpu.kernelSource`) is included with `include_str!` instead.
+macro_rules! shader {
+    ($path:literal) => {
+        include_str!(concat!(env!("OUT_DIR"), "/shaders/", $path))
+    };
+}
+pub(crate) use shader;
+
 /// Source of engine ids, shared by every backend: a run checks its engine by id.
 static NEXT_ENGINE_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 

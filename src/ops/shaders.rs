@@ -29,7 +29,7 @@ pub fn layout_define(layout: Layout) -> String {
 }
 
 /// Addressing of tiles in an atlas, prepended to the kernels that read atlases.
-pub const ATLAS_WGSL: &str = include_str!("../../wgsl/common/atlas.wgsl");
+pub const ATLAS_WGSL: &str = crate::common::shader!("wgsl/common/atlas.wgsl");
 
 /// A fragment program of the library's compiled for matrices in one layout: the
 /// layout's define, then `body`.

@@ -7,7 +7,7 @@ use crate::error::Result;
 use crate::ops::shaders::{ATLAS_GLSL, HEADER};
 use crate::plan::batched::BatchedProduct;
 
-pub const SOURCE: &str = include_str!("../../../glsl/batched/batched_matmul.frag");
+pub const SOURCE: &str = crate::common::shader!("glsl/batched/batched_matmul.frag");
 
 pub const BATCHED: StaticGlsl =
     StaticGlsl::new("batched", || format!("{HEADER}{ATLAS_GLSL}\n{SOURCE}"));

@@ -7,7 +7,7 @@ use crate::error::Result;
 use crate::ops::shaders::{line_workgroups, ATLAS_WGSL};
 use crate::plan::batched::BatchedProduct;
 
-pub const SOURCE: &str = include_str!("../../../wgsl/batched/batched_matmul.wgsl");
+pub const SOURCE: &str = crate::common::shader!("wgsl/batched/batched_matmul.wgsl");
 
 pub const BATCHED: StaticWgsl = StaticWgsl::new("batched", || format!("{ATLAS_WGSL}\n{SOURCE}"));
 

@@ -9,8 +9,8 @@ use crate::error::Result;
 use crate::ops::shaders::{ATLAS_GLSL, HEADER};
 use crate::plan::blocks::Numeric;
 
-pub const SOURCE: &str = include_str!("../../../glsl/block_sparse/block_sparse.frag");
-pub const FLAGS_SOURCE: &str = include_str!("../../../glsl/block_sparse/block_flags.frag");
+pub const SOURCE: &str = crate::common::shader!("glsl/block_sparse/block_sparse.frag");
+pub const FLAGS_SOURCE: &str = crate::common::shader!("glsl/block_sparse/block_flags.frag");
 
 pub const BLOCK_SPARSE: StaticGlsl =
     StaticGlsl::new("block-sparse", || format!("{HEADER}{ATLAS_GLSL}\n{SOURCE}"));

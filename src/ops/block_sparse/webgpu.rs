@@ -9,8 +9,8 @@ use crate::ops::shaders::{line_workgroups, ATLAS_WGSL};
 use crate::plan::blocks::Numeric;
 use crate::webgpu::Timer;
 
-pub const SOURCE: &str = include_str!("../../../wgsl/block_sparse/block_sparse.wgsl");
-pub const FLAGS_SOURCE: &str = include_str!("../../../wgsl/block_sparse/block_flags.wgsl");
+pub const SOURCE: &str = crate::common::shader!("wgsl/block_sparse/block_sparse.wgsl");
+pub const FLAGS_SOURCE: &str = crate::common::shader!("wgsl/block_sparse/block_flags.wgsl");
 
 pub const BLOCK_SPARSE: StaticWgsl =
     StaticWgsl::new("block-sparse", || format!("{ATLAS_WGSL}\n{SOURCE}"));

@@ -7,7 +7,7 @@ use crate::ops::shaders::InLayout;
 use crate::plan::layout::Layout;
 use crate::plan::semiring::Semiring;
 
-pub const SOURCE: &str = include_str!("../../../glsl/elementwise/affine.frag");
+pub const SOURCE: &str = crate::common::shader!("glsl/elementwise/affine.frag");
 
 /// glsl/elementwise/affine.frag reading and writing matrices in `layout`.
 pub fn affine_program(layout: Layout) -> InLayout {

@@ -7,7 +7,7 @@ use crate::error::Result;
 use crate::plan::semiring::Semiring;
 use crate::webgpu::Timer;
 
-pub const SOURCE: &str = include_str!("../../../wgsl/elementwise/affine.wgsl");
+pub const SOURCE: &str = crate::common::shader!("wgsl/elementwise/affine.wgsl");
 
 // The coefficients are in the uniform words: they follow the data.
 pub const AFFINE: StaticWgsl = StaticWgsl::new("affine", || SOURCE.into()).following_data();

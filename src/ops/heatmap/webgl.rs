@@ -9,7 +9,7 @@ use crate::gl::context::Canvas;
 use crate::ops::shaders::{InLayout, LAYOUT_GLSL};
 use crate::plan::layout::Layout;
 
-pub const SOURCE: &str = include_str!("../../../glsl/heatmap/heatmap.frag");
+pub const SOURCE: &str = crate::common::shader!("glsl/heatmap/heatmap.frag");
 
 /// The colour-map shader reading a matrix in `layout`.
 pub fn heatmap_program(layout: Layout) -> InLayout {

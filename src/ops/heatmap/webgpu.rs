@@ -15,7 +15,7 @@ use crate::plan::shape::Shape;
 use crate::webgpu::buffer::MATRIX;
 use crate::webgpu::Buffer;
 
-pub const SOURCE: &str = include_str!("../../../wgsl/heatmap/heatmap.wgsl");
+pub const SOURCE: &str = crate::common::shader!("wgsl/heatmap/heatmap.wgsl");
 
 // The colour range is in the uniform words: it follows the data.
 pub const HEATMAP: StaticWgsl = StaticWgsl::new("heatmap", || SOURCE.into()).following_data();

@@ -10,9 +10,9 @@ use crate::error::Result;
 use crate::ops::shaders::HEADER;
 use crate::plan::lu::LuPlan;
 
-pub const PIVOT_SOURCE: &str = include_str!("../../../glsl/lu/pivot.frag");
-pub const ELIMINATE_SOURCE: &str = include_str!("../../../glsl/lu/eliminate.frag");
-pub const BACK_SOURCE: &str = include_str!("../../../glsl/lu/back.frag");
+pub const PIVOT_SOURCE: &str = crate::common::shader!("glsl/lu/pivot.frag");
+pub const ELIMINATE_SOURCE: &str = crate::common::shader!("glsl/lu/eliminate.frag");
+pub const BACK_SOURCE: &str = crate::common::shader!("glsl/lu/back.frag");
 
 pub const PIVOT: StaticGlsl = StaticGlsl::new("lu-pivot", || format!("{HEADER}{PIVOT_SOURCE}"));
 

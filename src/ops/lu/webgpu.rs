@@ -10,9 +10,9 @@ use crate::engine::webgpu::{GpuEngine, GpuMatrix};
 use crate::error::Result;
 use crate::plan::lu::LuPlan;
 
-pub const PIVOT_SOURCE: &str = include_str!("../../../wgsl/lu/pivot.wgsl");
-pub const UPDATE_SOURCE: &str = include_str!("../../../wgsl/lu/update.wgsl");
-pub const BACK_SOURCE: &str = include_str!("../../../wgsl/lu/back.wgsl");
+pub const PIVOT_SOURCE: &str = crate::common::shader!("wgsl/lu/pivot.wgsl");
+pub const UPDATE_SOURCE: &str = crate::common::shader!("wgsl/lu/update.wgsl");
+pub const BACK_SOURCE: &str = crate::common::shader!("wgsl/lu/back.wgsl");
 
 // Their uniform words hold the pivot threshold, which follows the data.
 pub const PIVOT: StaticWgsl = StaticWgsl::new("lu-pivot", || PIVOT_SOURCE.into()).following_data();

@@ -9,8 +9,8 @@ use crate::error::Result;
 use crate::ops::shaders::HEADER;
 use crate::plan::homography::RansacPasses;
 
-pub const FIT_SOURCE: &str = include_str!("../../../glsl/ransac/fit.frag");
-pub const SCORE_SOURCE: &str = include_str!("../../../glsl/ransac/score.frag");
+pub const FIT_SOURCE: &str = crate::common::shader!("glsl/ransac/fit.frag");
+pub const SCORE_SOURCE: &str = crate::common::shader!("glsl/ransac/score.frag");
 
 pub const FIT: StaticGlsl = StaticGlsl::new("ransac-fit", || format!("{HEADER}{FIT_SOURCE}"));
 

@@ -10,8 +10,8 @@ use crate::ops::shaders::line_workgroups;
 use crate::plan::homography::RansacPasses;
 use crate::webgpu::Timer;
 
-pub const FIT_SOURCE: &str = include_str!("../../../wgsl/ransac/fit.wgsl");
-pub const SCORE_SOURCE: &str = include_str!("../../../wgsl/ransac/score.wgsl");
+pub const FIT_SOURCE: &str = crate::common::shader!("wgsl/ransac/fit.wgsl");
+pub const SCORE_SOURCE: &str = crate::common::shader!("wgsl/ransac/score.wgsl");
 
 pub const FIT: StaticWgsl = StaticWgsl::new("ransac-fit", || FIT_SOURCE.into());
 

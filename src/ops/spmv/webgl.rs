@@ -6,7 +6,7 @@ use crate::engine::webgl::{GlEngine, GlMatrix};
 use crate::error::Result;
 use crate::ops::shaders::HEADER;
 
-pub const SOURCE: &str = include_str!("../../../glsl/spmv/spmv.frag");
+pub const SOURCE: &str = crate::common::shader!("glsl/spmv/spmv.frag");
 
 pub const SPMV: StaticGlsl = StaticGlsl::new("spmv", || format!("{HEADER}{SOURCE}"));
 

@@ -7,8 +7,8 @@ use crate::error::Result;
 use crate::ops::shaders::line_workgroups;
 use crate::webgpu::Timer;
 
-pub const SOURCE: &str = include_str!("../../../wgsl/spmv/spmv.wgsl");
-pub const LONG_SOURCE: &str = include_str!("../../../wgsl/spmv/long.wgsl");
+pub const SOURCE: &str = crate::common::shader!("wgsl/spmv/spmv.wgsl");
+pub const LONG_SOURCE: &str = crate::common::shader!("wgsl/spmv/long.wgsl");
 
 pub const SPMV: StaticWgsl = StaticWgsl::new("spmv", || SOURCE.into());
 

@@ -10,7 +10,7 @@ use crate::gl::target::{RenderTarget, TexFormat};
 use crate::ops::shaders::{layout_define, layout_name, HEADER, LAYOUT_GLSL};
 use crate::plan::layout::Layout;
 
-pub const SOURCE: &str = include_str!("../../../glsl/stats/reduce.frag");
+pub const SOURCE: &str = crate::common::shader!("glsl/stats/reduce.frag");
 
 /// A reduction pass shrinking `factor`-fold: from a matrix in a layout (the first
 /// pass) or from the previous pass's statistics (None).

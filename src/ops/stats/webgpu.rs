@@ -8,7 +8,7 @@ use crate::error::Result;
 use crate::webgpu::buffer::MATRIX;
 use crate::webgpu::Buffer;
 
-pub const SOURCE: &str = include_str!("../../../wgsl/stats/reduce.wgsl");
+pub const SOURCE: &str = crate::common::shader!("wgsl/stats/reduce.wgsl");
 
 pub const REDUCE: StaticWgsl = StaticWgsl::new("reduce", || SOURCE.into());
 

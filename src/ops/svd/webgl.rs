@@ -10,11 +10,11 @@ use crate::error::Result;
 use crate::ops::shaders::{ATLAS_GLSL, HEADER};
 use crate::plan::svd::{SvdPlan, TOL};
 
-pub const COMMON: &str = include_str!("../../../glsl/svd/common.glsl");
-pub const PAIRS_SOURCE: &str = include_str!("../../../glsl/svd/pairs.frag");
-pub const ROUND_SOURCE: &str = include_str!("../../../glsl/svd/round.frag");
-pub const MEASURE_SOURCE: &str = include_str!("../../../glsl/svd/measure.frag");
-pub const FINISH_SOURCE: &str = include_str!("../../../glsl/svd/finish.frag");
+pub const COMMON: &str = crate::common::shader!("glsl/svd/common.glsl");
+pub const PAIRS_SOURCE: &str = crate::common::shader!("glsl/svd/pairs.frag");
+pub const ROUND_SOURCE: &str = crate::common::shader!("glsl/svd/round.frag");
+pub const MEASURE_SOURCE: &str = crate::common::shader!("glsl/svd/measure.frag");
+pub const FINISH_SOURCE: &str = crate::common::shader!("glsl/svd/finish.frag");
 
 pub const PAIRS: StaticGlsl = StaticGlsl::new("svd-pairs", || {
     format!("{HEADER}{ATLAS_GLSL}\n{COMMON}\n{PAIRS_SOURCE}")

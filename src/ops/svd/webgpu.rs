@@ -7,7 +7,7 @@ use crate::error::Result;
 use crate::ops::shaders::ATLAS_WGSL;
 use crate::plan::svd::{SvdPlan, MAX_SWEEPS, TOL};
 
-pub const SOURCE: &str = include_str!("../../../wgsl/svd/jacobi.wgsl");
+pub const SOURCE: &str = crate::common::shader!("wgsl/svd/jacobi.wgsl");
 
 pub const JACOBI: StaticWgsl = StaticWgsl::new("svd-jacobi", || format!("{ATLAS_WGSL}\n{SOURCE}"));
 
