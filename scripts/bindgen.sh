@@ -10,6 +10,7 @@
 # 2. wasm-bindgen without the name and producers sections (names only served stack traces
 #    of panics: 177 KB of the 1 MB file).
 # 3. scripts/glue-freed.py on the JS glue: freed objects' calls are GpgpuError FREED.
+# 4. scripts/short-imports.py: the imports from the glue renamed a, b, ... in both files.
 # Skips step 1, saying so, where wasm-opt is missing (scripts/setup.sh installs it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +22,7 @@ WASM="$TARGET_DIR/wasm32-unknown-unknown/release/gpgpu_matrix.wasm"
 # so that make test's build step does not pay wasm-opt's ~10 s again.
 if [ "$OUT/gpgpu_matrix_bg.wasm" -nt "$WASM" ] && [ "$OUT/gpgpu_matrix_bg.wasm" -nt "$0" ] \
   && [ "$OUT/gpgpu_matrix_bg.wasm" -nt scripts/glue-freed.py ] \
+  && [ "$OUT/gpgpu_matrix_bg.wasm" -nt scripts/short-imports.py ] \
   && [ -f "$OUT/gpgpu_matrix.js" ] && [ -f "$OUT/gpgpu_matrix.d.ts" ]; then
   exit 0
 fi
@@ -42,3 +44,5 @@ wasm-bindgen --target web --remove-name-section --remove-producers-section \
 #    nothing, instead of wasm-bindgen's plain "null pointer passed to rust" (the script
 #    says how; it stops the build if wasm-bindgen's output no longer matches).
 python3 scripts/glue-freed.py "$OUT/gpgpu_matrix.js"
+# 4. The imports' 16-digit hashed names and module path, ~6 KB of the gzipped wasm.
+python3 scripts/short-imports.py "$OUT"
