@@ -72,7 +72,11 @@ impl PassPlan {
         }
         // Written slots only: `slots` itself is checked last, so that a plan with a
         // wrong step hears about the step.
-        let mut shapes: BTreeMap<usize, Shape> = inputs.iter().copied().enumerate().collect();
+        // Inserted one by one: collect() would sort them, adding a sort's code to the wasm.
+        let mut shapes = BTreeMap::new();
+        for (s, &shape) in inputs.iter().enumerate() {
+            shapes.insert(s, shape);
+        }
         let inputs_at = match k {
             1 => "slot 0 holds the input".to_string(),
             _ => format!("slots 0 to {} hold the inputs", k - 1),

@@ -23,10 +23,40 @@ macro_rules! shader {
 }
 pub(crate) use shader;
 
+/// Sorts a short list (a few dozen items at most: an adapter's features, a handful of
+/// timings or devices) by insertion, stably: the core sort's code is 4-6 KB of wasm for
+/// each type it sorts, this is a few hundred bytes.
+pub(crate) fn sort_short<T>(items: &mut [T], before: impl Fn(&T, &T) -> bool) {
+    for i in 1..items.len() {
+        let mut j = i;
+        while j > 0 && before(&items[j], &items[j - 1]) {
+            items.swap(j, j - 1);
+            j -= 1;
+        }
+    }
+}
+
 /// Source of engine ids, shared by every backend: a run checks its engine by id.
 static NEXT_ENGINE_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// A new engine id.
 pub(crate) fn next_engine_id() -> u64 {
     NEXT_ENGINE_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sort_short;
+
+    #[test]
+    fn a_short_sort_orders_and_keeps_ties_in_place() {
+        let mut empty: [u8; 0] = [];
+        sort_short(&mut empty, |a, b| a < b);
+        let mut pairs = [(3, 'a'), (1, 'b'), (3, 'c'), (2, 'd'), (1, 'e')];
+        sort_short(&mut pairs, |a, b| a.0 < b.0);
+        assert_eq!(pairs, [(1, 'b'), (1, 'e'), (2, 'd'), (3, 'a'), (3, 'c')]);
+        let mut descending = [0.5, 2.0, -1.0, 2.0];
+        sort_short(&mut descending, |a, b| a > b);
+        assert_eq!(descending, [2.0, 2.0, 0.5, -1.0]);
+    }
 }

@@ -12,10 +12,8 @@ pub fn split_rows(rows: usize, ratios: &[f64]) -> Result<Vec<usize>> {
     let mut left = rows - parts.iter().sum::<usize>();
     let mut order: Vec<usize> = (0..ratios.len()).filter(|&i| ratios[i] > 0.0).collect();
     // Largest fractional part first; ties to the earlier device.
-    order.sort_by(|&i, &j| {
-        let (fi, fj) = (exact[i] - exact[i].floor(), exact[j] - exact[j].floor());
-        fj.total_cmp(&fi).then(i.cmp(&j))
-    });
+    let fraction = |i: usize| exact[i] - exact[i].floor();
+    crate::common::sort_short(&mut order, |&i, &j| fraction(i) > fraction(j));
     for &i in order.iter().cycle() {
         if left == 0 {
             break;

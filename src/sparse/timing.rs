@@ -70,7 +70,7 @@ async fn median_gpu_ms(h: &Handle, timers: Vec<Timer>) -> Option<f64> {
             ms.push(v);
         }
     }
-    ms.sort_by(f64::total_cmp);
+    crate::common::sort_short(&mut ms, |a, b| a < b);
     ms.get(ms.len() / 2).copied()
 }
 

@@ -180,7 +180,7 @@ pub fn describe(adapter: &GpuAdapter, device: &GpuDevice) -> GpuInfo {
         .iter()
         .filter_map(|v| v.as_string())
         .collect();
-    features.sort();
+    crate::common::sort_short(&mut features, |a, b| a < b);
     GpuInfo {
         vendor: info.vendor(),
         architecture: info.architecture(),
