@@ -220,7 +220,7 @@ pub fn bytes_text(bytes: f64) -> String {
     } else {
         2
     };
-    let short = format!("{v:.digits$}");
+    let short = crate::decimal::fixed(v, digits);
     let short = match short.contains('.') {
         true => short.trim_end_matches('0').trim_end_matches('.'),
         false => &short,
@@ -256,13 +256,13 @@ pub fn js_number(v: f64) -> String {
     } else if v.is_infinite() {
         if v > 0.0 { "Infinity" } else { "-Infinity" }.into()
     } else if v != 0.0 && (v.abs() >= 1e21 || v.abs() < 1e-6) {
-        let e = format!("{v:e}");
+        let e = crate::decimal::exponential(v, None);
         match e.split_once('e') {
             Some((m, x)) if !x.starts_with('-') => format!("{m}e+{x}"),
             _ => e,
         }
     } else {
-        format!("{v}")
+        crate::decimal::display(v)
     }
 }
 

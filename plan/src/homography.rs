@@ -92,7 +92,7 @@ pub fn check_points(src: &[f32], dst: &[f32]) -> Result<usize> {
                 detail: format!(
                     "coordinate {i} (point {}) is {}: every coordinate must be a finite number",
                     i / 2,
-                    pts[i]
+                    crate::decimal::display(pts[i])
                 ),
             });
         }
@@ -116,7 +116,7 @@ pub fn check_options(o: &RansacOptions) -> Result<()> {
             name: "options.threshold".into(),
             detail: format!(
                 "is {}; give a positive reprojection error in the points' units",
-                o.threshold
+                crate::decimal::display(o.threshold)
             ),
         });
     }

@@ -11,6 +11,7 @@
 pub mod batched;
 pub mod blocks;
 pub mod cpu;
+pub mod decimal;
 pub mod error;
 pub mod graphs;
 pub mod homography;

@@ -77,7 +77,7 @@ impl Semiring {
                     if data[i] == f32::NEG_INFINITY {
                         "−Infinity".to_string()
                     } else {
-                        format!("{:e}", data[i])
+                        crate::decimal::exponential(data[i], None)
                     }
                 ),
             }),

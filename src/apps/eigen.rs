@@ -10,6 +10,7 @@ use crate::apps::Workspace;
 use crate::engine::Handle;
 use crate::engine::Matrix as DeviceMatrix;
 use crate::error::{GpgpuError, Result};
+use crate::plan::decimal;
 use crate::plan::random;
 use crate::plan::shape::{self, Shape};
 use crate::work::Options;
@@ -135,8 +136,8 @@ pub async fn eigen(
             detail: format!(
                 "is not symmetric: a[{i}][{j}] = {} but a[{j}][{i}] = {}. The power method \
                  with deflation here needs a symmetric matrix",
-                a64[i * n + j],
-                a64[j * n + i]
+                decimal::display(a64[i * n + j]),
+                decimal::display(a64[j * n + i])
             ),
         });
     }

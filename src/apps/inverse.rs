@@ -15,6 +15,7 @@ use crate::apps::Workspace;
 use crate::engine::Handle;
 use crate::engine::Matrix as DeviceMatrix;
 use crate::error::{GpgpuError, Result};
+use crate::plan::decimal;
 use crate::plan::linalg::{norm_1, norm_inf, transpose};
 use crate::plan::reference::to_f64;
 use crate::plan::shape::{self, Shape};
@@ -121,8 +122,9 @@ pub async fn inverse(
             return Err(GpgpuError::BadArgument {
                 name: "options.d".into(),
                 detail: format!(
-                    "is {d}; it must be a finite number > 0 (the series uses C = I − dA), \
-                     or leave it out for d = 1/‖A‖∞"
+                    "is {}; it must be a finite number > 0 (the series uses C = I − dA), \
+                     or leave it out for d = 1/‖A‖∞",
+                    decimal::display(d)
                 ),
             });
         }
@@ -174,7 +176,7 @@ pub async fn inverse(
                 if best == 0.0 {
                     "0".to_string()
                 } else {
-                    format!("{best:.2e}")
+                    decimal::exponential(best, Some(2))
                 },
                 match (at, run) {
                     (0, _) => "at the start X₀, before any doubling".to_string(),
@@ -186,10 +188,11 @@ pub async fn inverse(
         // Not one doubling moved it: the iteration never got going.
         (false, _) if residuals.len() > 1 && residuals.iter().all(|&r| r == residuals[0]) => {
             format!(
-                "does not converge: ‖AX − I‖_F stayed at {best:.3} for all {} doublings. \
+                "does not converge: ‖AX − I‖_F stayed at {} for all {} doublings. \
                  Either A is singular, or its smallest singular values are too small \
                  against the largest for float32 to register (raise options.maxDoublings, \
                  Stopping::max_doublings in Rust, to wait longer)",
+                decimal::fixed(best, 3),
                 residuals.len() - 1
             )
         }
@@ -200,22 +203,26 @@ pub async fn inverse(
                 && residuals.len() > 1 =>
         {
             format!(
-                "not converged yet: ‖AX − I‖_F was still falling ({best:.3e}) when the \
+                "not converged yet: ‖AX − I‖_F was still falling ({}) when the \
                  {} doublings allowed ran out; raise options.maxDoublings \
                  (Stopping::max_doublings in Rust)",
+                decimal::exponential(best, Some(3)),
                 stopping.max_doublings
             )
         }
         (false, InverseMethod::NewtonSchulz) => format!(
-            "does not converge: ‖AX − I‖_F stopped improving at {best:.3}, above the \
-             {CONVERGED_RESIDUAL:e} that counts as converged. Either A is singular, or it is \
-             too ill-conditioned for float32 to get closer; X is the best iterate, as \
-             close as float32 got"
+            "does not converge: ‖AX − I‖_F stopped improving at {}, above the {} that \
+             counts as converged. Either A is singular, or it is too ill-conditioned for \
+             float32 to get closer; X is the best iterate, as close as float32 got",
+            decimal::fixed(best, 3),
+            decimal::exponential(CONVERGED_RESIDUAL, None)
         ),
         (false, InverseMethod::Series { .. }) => format!(
-            "does not converge: ‖AX − I‖_F stopped improving at {best:.3}; the series needs \
-             every eigenvalue of I − dA inside the unit circle (d = {scale:.4}). The default \
-             method converges for every invertible A"
+            "does not converge: ‖AX − I‖_F stopped improving at {}; the series needs \
+             every eigenvalue of I − dA inside the unit circle (d = {}). The default \
+             method converges for every invertible A",
+            decimal::fixed(best, 3),
+            decimal::fixed(scale, 4)
         ),
     };
     Ok(Inverse {

@@ -126,11 +126,21 @@ pub fn probe_float_rendering(gl: &Gl, format: TexFormat) -> Result<()> {
     } else {
         Err(GpgpuError::NoFloatRenderTarget {
             detail: format!(
-                "{format:?} render target stored {:?} for {want:?}: not float32",
-                &back[..format.channels()]
+                "{format:?} render target stored {} for {}: not float32",
+                list(&back[..format.channels()]),
+                list(want)
             ),
         })
     }
+}
+
+/// `[a, b, …]` as `{:?}` writes a list of f32.
+fn list(values: &[f32]) -> String {
+    let items: Vec<String> = values
+        .iter()
+        .map(|&v| crate::plan::decimal::debug(v))
+        .collect();
+    format!("[{}]", items.join(", "))
 }
 
 /// Enables EXT_color_buffer_float and proves R32F and RGBA32F render targets work.

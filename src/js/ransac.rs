@@ -48,7 +48,10 @@ fn options(value: &JsValue) -> Result<RansacOptions> {
         Some(s) => {
             return Err(GpgpuError::BadArgument {
                 name: "options.seed".into(),
-                detail: format!("is {s}; it must be a whole number from 0 to 4294967295"),
+                detail: format!(
+                    "is {}; it must be a whole number from 0 to 4294967295",
+                    crate::plan::decimal::display(s)
+                ),
             })
         }
     }

@@ -4,6 +4,7 @@
 //! `settle` awaits them at the next point that waits anyway (a readback), turning
 //! the first error into a GpgpuError with WebGPU's own message.
 
+use crate::plan::decimal::display;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -132,7 +133,10 @@ fn compile_errors(program: &str, info: &GpuCompilationInfo) -> Option<GpgpuError
         .iter()
         .map(|m| m.unchecked_into::<GpuCompilationMessage>())
         .filter(|m| m.type_() == GpuCompilationMessageType::Error)
-        .map(|m| format!("{}:{} {}", m.line_num(), m.line_pos(), m.message()))
+        .map(|m| {
+            let (line, column) = (display(m.line_num()), display(m.line_pos()));
+            format!("{line}:{column} {}", m.message())
+        })
         .collect();
     (!log.is_empty()).then(|| GpgpuError::ShaderCompile {
         program: program.into(),

@@ -56,7 +56,8 @@ impl Engine {
             return Err(GpgpuError::BadArgument {
                 name: "affine".into(),
                 detail: format!(
-                    "beta = {beta} multiplies q, and no q was given: pass Some(q), or beta 0"
+                    "beta = {} multiplies q, and no q was given: pass Some(q), or beta 0",
+                    crate::plan::decimal::display(beta)
                 ),
             });
         }

@@ -212,7 +212,8 @@ impl ProductProgram {
             Semiring::Boolean => "SEMIRING_BOOLEAN",
             Semiring::MinPlus => "SEMIRING_MIN_PLUS",
         };
-        let mut d = format!("#define {semiring} 1\n#define NO_EDGE {NO_EDGE:.1e}\n");
+        let no_edge = crate::plan::decimal::exponential(NO_EDGE, Some(1));
+        let mut d = format!("#define {semiring} 1\n#define NO_EDGE {no_edge}\n");
         if matches!(self.kernel, Kernel::Blocked4 | Kernel::Blocked8) {
             d += &format!("#define PLANES {}\n", self.kernel.layout().planes());
         }

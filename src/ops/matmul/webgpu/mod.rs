@@ -14,6 +14,7 @@ pub use engine::Resident;
 
 use crate::engine::program::{ComputeProgram, ProgramId};
 use crate::kernels::Kernel;
+use crate::plan::decimal;
 use crate::plan::semiring::Semiring;
 use crate::plan::shape::Shape;
 
@@ -160,12 +161,12 @@ impl PipelineKey {
             .constants()
             .iter()
             .map(|&(name, value)| match name {
-                "SEMIRING" => format!("SEMIRING = {value} ({semiring})"),
+                "SEMIRING" => format!("SEMIRING = {} ({semiring})", decimal::display(value)),
                 "EDGES" if value == 0.0 => {
                     "EDGES = false (every tile inside: the checks are compiled out)".into()
                 }
                 "EDGES" => "EDGES = true (tiles at the edges: the checks stay on)".into(),
-                _ => format!("{name} = {value}"),
+                _ => format!("{name} = {}", decimal::display(value)),
             })
             .collect();
         said.join(", ")
