@@ -95,37 +95,20 @@ struct Parts {
     lower_closer: bool,
 }
 
-fn parts_f64(v: f64) -> Parts {
-    let bits = v.to_bits();
-    let exp = ((bits >> 52) & 0x7ff) as i32;
-    let frac = bits & ((1 << 52) - 1);
+/// Decodes IEEE bits with `frac_bits` of fraction and `exp_bits` of exponent.
+fn parts(bits: u64, frac_bits: u32, exp_bits: u32) -> Parts {
+    let exp = ((bits >> frac_bits) & ((1 << exp_bits) - 1)) as i32;
+    let frac = bits & ((1 << frac_bits) - 1);
+    let bias = (1 << (exp_bits - 1)) - 1 + frac_bits as i32;
     match exp {
         0 => Parts {
             f: frac,
-            e: -1074,
+            e: 1 - bias,
             lower_closer: false,
         },
         _ => Parts {
-            f: frac | 1 << 52,
-            e: exp - 1075,
-            lower_closer: frac == 0 && exp > 1,
-        },
-    }
-}
-
-fn parts_f32(v: f32) -> Parts {
-    let bits = v.to_bits();
-    let exp = ((bits >> 23) & 0xff) as i32;
-    let frac = (bits & ((1 << 23) - 1)) as u64;
-    match exp {
-        0 => Parts {
-            f: frac,
-            e: -149,
-            lower_closer: false,
-        },
-        _ => Parts {
-            f: frac | 1 << 23,
-            e: exp - 150,
+            f: frac | 1 << frac_bits,
+            e: exp - bias,
             lower_closer: frac == 0 && exp > 1,
         },
     }
@@ -307,8 +290,8 @@ impl Float {
 
     fn parts(self) -> Parts {
         match self {
-            Float::F64(v) => parts_f64(v.abs()),
-            Float::F32(v) => parts_f32(v.abs()),
+            Float::F64(v) => parts(v.abs().to_bits(), 52, 11),
+            Float::F32(v) => parts(v.abs().to_bits() as u64, 23, 8),
         }
     }
 
@@ -439,24 +422,26 @@ mod tests {
     use super::*;
     use crate::random::Mulberry32;
 
-    fn same_f64(v: f64) {
+    /// Every form of `v` as `format!` writes it, to `places` decimals.
+    fn same<T>(v: T, places: usize)
+    where
+        T: Into<Float> + Copy + std::fmt::Display + std::fmt::Debug + std::fmt::LowerExp,
+    {
         assert_eq!(display(v), format!("{v}"), "{v:e}");
         assert_eq!(debug(v), format!("{v:?}"), "{v:e}");
         assert_eq!(exponential(v, None), format!("{v:e}"), "{v:e}");
-        for p in 0..5 {
+        for p in 0..places {
             assert_eq!(fixed(v, p), format!("{v:.p$}"), "{v:e} .{p}");
             assert_eq!(exponential(v, Some(p)), format!("{v:.p$e}"), "{v:e} .{p}e");
         }
     }
 
+    fn same_f64(v: f64) {
+        same(v, 5);
+    }
+
     fn same_f32(v: f32) {
-        assert_eq!(display(v), format!("{v}"), "{v:e}");
-        assert_eq!(debug(v), format!("{v:?}"), "{v:e}");
-        assert_eq!(exponential(v, None), format!("{v:e}"), "{v:e}");
-        for p in 0..4 {
-            assert_eq!(fixed(v, p), format!("{v:.p$}"), "{v:e} .{p}");
-            assert_eq!(exponential(v, Some(p)), format!("{v:.p$e}"), "{v:e} .{p}e");
-        }
+        same(v, 4);
     }
 
     #[test]
