@@ -23,6 +23,12 @@ if ! command -v wasm-opt >/dev/null; then
   apt-get update -q
   DEBIAN_FRONTEND=noninteractive apt-get install -y -q binaryen
 fi
+# The kernel lab's editor, CodeMirror 6, which www/lab.html serves from node_modules
+# (an import map: no CDN, so the page works offline); npm ci also brings the test tools.
+if [ ! -d node_modules/@codemirror/view ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "== installing npm packages (CodeMirror for the kernel lab, playwright-core for the tests)"
+  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund
+fi
 [ "${1:-build}" = test ] || exit 0
 
 if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then

@@ -106,6 +106,7 @@ pub use gpgpu_matrix_plan::error;
 pub mod gl;
 pub mod js;
 pub mod kernels;
+pub mod lab;
 pub mod linear;
 pub mod ops;
 /// The pure-Rust part, a crate of its own (`plan/`): shapes and validation, texture

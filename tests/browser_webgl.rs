@@ -27,6 +27,8 @@ mod errors;
 mod graphs;
 #[path = "webgl/guide.rs"]
 mod guide;
+#[path = "webgl/lab.rs"]
+mod lab;
 #[path = "webgl/leaks.rs"]
 mod leaks;
 #[path = "webgl/linear.rs"]

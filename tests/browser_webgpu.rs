@@ -30,6 +30,8 @@ mod errors;
 mod graphs;
 #[path = "webgpu/iterations.rs"]
 mod iterations;
+#[path = "webgpu/lab.rs"]
+mod lab;
 #[path = "webgpu/linear.rs"]
 mod linear;
 #[path = "webgpu/mesh.rs"]

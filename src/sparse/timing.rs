@@ -51,7 +51,7 @@ pub struct Timing {
 }
 
 /// performance.now() in a page or a worker (Date.now() where there is none).
-fn now_ms() -> f64 {
+pub fn now_ms() -> f64 {
     let global = js_sys::global();
     Reflect::get(&global, &"performance".into())
         .ok()

@@ -61,6 +61,8 @@ pub mod blocks;
 #[macro_use]
 pub mod errors;
 #[macro_use]
+pub mod lab;
+#[macro_use]
 pub mod linear;
 #[macro_use]
 pub mod mesh;

@@ -1,0 +1,464 @@
+//! The kernel lab's check: a learner's product kernel (GLSL for WebGL2, WGSL for
+//! WebGPU, with the bindings of [`crate::ops::supplied`]) compiled, run on seeded
+//! cases against the float64 reference, each case twice, and — once every case
+//! passes — timed beside the library's own kernel for the same exercise. The page
+//! `www/lab.html` and a course's autograder call the same [`check`].
+//!
+//! A learner's broken kernel is an expected input: a compile error comes back in
+//! [`Compile`], not as an error. Errors are for the caller's mistakes (an unknown
+//! exercise, a kernel of the other backend's language) and for a lost device or
+//! context (an endless loop), after which the engine recovers on the next call.
+//!
+//! Above the operations and the work layer; below `api` and `js`.
+
+pub mod cases;
+
+use crate::engine::program::{Glsl, Wgsl};
+use crate::engine::Handle;
+use crate::error::{GpgpuError, Result};
+use crate::kernels::{Backend, Kernel};
+use crate::ops::supplied::{self, Supplied};
+use crate::plan::semiring::Semiring;
+use crate::plan::shape::Shape;
+use crate::work::{self, Options};
+pub use cases::{Outcome, NO_EDGE_FROM, TOLERANCE};
+
+/// The exercises the library checks (ids fixed: links and autograders use them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exercise {
+    Square,
+    Multiply,
+    Global,
+    Tiled,
+    Register,
+    Boolean,
+    MinPlus,
+}
+
+pub const EXERCISES: [Exercise; 7] = [
+    Exercise::Square,
+    Exercise::Multiply,
+    Exercise::Global,
+    Exercise::Tiled,
+    Exercise::Register,
+    Exercise::Boolean,
+    Exercise::MinPlus,
+];
+
+impl Exercise {
+    pub fn id(self) -> &'static str {
+        match self {
+            Exercise::Square => "square",
+            Exercise::Multiply => "multiply",
+            Exercise::Global => "global",
+            Exercise::Tiled => "tiled",
+            Exercise::Register => "register",
+            Exercise::Boolean => "boolean",
+            Exercise::MinPlus => "minplus",
+        }
+    }
+
+    /// The exercise of `id`, else BAD_ARGUMENT listing them.
+    pub fn parse(id: &str) -> Result<Exercise> {
+        EXERCISES
+            .into_iter()
+            .find(|e| e.id() == id)
+            .ok_or_else(|| GpgpuError::BadArgument {
+                name: "exercise".into(),
+                detail: format!(
+                    "is '{id}'; the library checks {}",
+                    EXERCISES.map(|e| format!("'{}'", e.id())).join(", ")
+                ),
+            })
+    }
+
+    /// The backend its kernel runs on: GLSL on WebGL2, WGSL on WebGPU.
+    pub fn backend(self) -> Backend {
+        match self {
+            Exercise::Square | Exercise::Multiply => Backend::WebGl,
+            _ => Backend::WebGpu,
+        }
+    }
+
+    pub fn semiring(self) -> Semiring {
+        match self {
+            Exercise::Boolean => Semiring::Boolean,
+            Exercise::MinPlus => Semiring::MinPlus,
+            _ => Semiring::Ordinary,
+        }
+    }
+
+    /// The library's kernel the learner's is timed against (None: the one the
+    /// library picks for the size).
+    pub fn library_kernel(self) -> Option<Kernel> {
+        match self {
+            Exercise::Square | Exercise::Multiply => Some(Kernel::Naive),
+            Exercise::Global => Some(Kernel::Global),
+            Exercise::Tiled => Some(Kernel::Tiled16),
+            Exercise::Register => Some(Kernel::Register),
+            Exercise::Boolean | Exercise::MinPlus => None,
+        }
+    }
+}
+
+/// A compiler message at its place in the learner's source (1-based line; column
+/// 0 where the compiler names none, as GLSL info logs; line 0: no line at all).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Message {
+    pub line: u32,
+    pub column: u32,
+    pub message: String,
+}
+
+/// Whether the source compiled (and linked), with the compiler's messages.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Compile {
+    pub ok: bool,
+    pub messages: Vec<Message>,
+}
+
+/// Milliseconds and GFLOP/s of one product at the timing size.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Speed {
+    pub ms: f64,
+    pub gflops: f64,
+}
+
+/// The learner's kernel beside the library's (`kernel` names it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Timing {
+    pub dims: [usize; 3],
+    pub learner: Speed,
+    pub kernel: &'static str,
+    pub reference: Speed,
+}
+
+/// What a check found: the fields of the page's `window.labResult`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LabResult {
+    pub exercise: Exercise,
+    pub pass: bool,
+    pub compile: Compile,
+    pub cases: Vec<Outcome>,
+    pub timing: Option<Timing>,
+}
+
+/// `check`'s options: `time` the kernel once it passes (default true).
+#[derive(Clone, Copy, Debug)]
+pub struct CheckOptions {
+    pub time: bool,
+}
+
+impl Default for CheckOptions {
+    fn default() -> Self {
+        CheckOptions { time: true }
+    }
+}
+
+/// Checks `source`, the learner's kernel for `exercise`, on the engine of `handle`,
+/// whose backend must be the exercise's (else BAD_ARGUMENT naming it).
+pub async fn check(
+    handle: &Handle,
+    exercise: Exercise,
+    source: &str,
+    options: CheckOptions,
+) -> Result<LabResult> {
+    handle.ready().await?;
+    let backend = handle.with(|e| Ok(e.backend()))?;
+    if backend != exercise.backend() {
+        return Err(GpgpuError::BadArgument {
+            name: "exercise".into(),
+            detail: format!(
+                "'{}' is a {} kernel; this Gpgpu is {}: create one with backend '{}'",
+                exercise.id(),
+                if exercise.backend() == Backend::WebGl {
+                    "GLSL"
+                } else {
+                    "WGSL"
+                },
+                backend.name(),
+                exercise.backend().name()
+            ),
+        });
+    }
+    let failed = |messages| LabResult {
+        exercise,
+        pass: false,
+        compile: Compile {
+            ok: false,
+            messages,
+        },
+        cases: Vec::new(),
+        timing: None,
+    };
+    let (program, tile) = match exercise.backend() {
+        Backend::WebGl => (Supplied::Glsl(Glsl::new("learner", source)), [1, 1]),
+        _ => match tile(source) {
+            Ok(tile) => (
+                Supplied::Wgsl {
+                    program: Wgsl::new("learner", source),
+                    tile,
+                },
+                tile,
+            ),
+            Err(m) => return Ok(failed(vec![m])),
+        },
+    };
+    if let Err(e) = supplied::compile(handle, &program).await {
+        return compile_messages(e).map(failed);
+    }
+    let mut outcomes = Vec::new();
+    for (index, shape) in cases::shapes(exercise, tile).into_iter().enumerate() {
+        let case = cases::case(exercise, index, shape);
+        let mut runs = Vec::with_capacity(2);
+        for _ in 0..2 {
+            match supplied::product(handle, &program, case.dims, &case.a, &case.b).await {
+                Ok(c) => runs.push(c),
+                // A pipeline that compiles but does not fit the bindings (one the
+                // kernel never uses is left out of its layout) is the learner's link
+                // error; WebGPU reports it at a later readback, so in any case.
+                Err(GpgpuError::WebGpu { detail }) => {
+                    let message = format!(
+                        "the kernel does not fit the exercise's bindings (every one of them \
+                         must be used: WebGPU leaves an unused binding out of the layout): \
+                         {detail}"
+                    );
+                    let messages = vec![Message {
+                        line: 0,
+                        column: 0,
+                        message,
+                    }];
+                    return Ok(failed(messages));
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        outcomes.push(cases::compare(exercise, &case, &runs[0], &runs[1]));
+    }
+    let pass = outcomes.iter().all(Outcome::passed);
+    let timing = if pass && options.time {
+        Some(time(handle, exercise, &program).await?)
+    } else {
+        None
+    };
+    Ok(LabResult {
+        exercise,
+        pass,
+        compile: Compile {
+            ok: true,
+            messages: Vec::new(),
+        },
+        cases: outcomes,
+        timing,
+    })
+}
+
+/// TILE_ROWS and TILE_COLS of a WGSL source: `const TILE_ROWS: u32 = 16u;` (a
+/// whole-number literal), else the message to show.
+pub fn tile(source: &str) -> std::result::Result<[usize; 2], Message> {
+    let read = |name: &str| {
+        let missing = || Message {
+            line: 1,
+            column: 1,
+            message: format!(
+                "declare `const {name}: u32 = …;` (a whole number ≥ 1): the block of C one \
+                 workgroup computes, by which the grid is sized"
+            ),
+        };
+        let (line, text) = source
+            .lines()
+            .enumerate()
+            .find(|(_, l)| l.trim_start().starts_with(&format!("const {name}")))
+            .ok_or_else(missing)?;
+        let value = text.split_once('=').map_or("", |(_, v)| v.trim_start());
+        let digits: String = value.chars().take_while(char::is_ascii_digit).collect();
+        let rest = value[digits.len()..].trim_start_matches('u').trim_start();
+        match digits.parse::<usize>() {
+            Ok(v) if v >= 1 && rest.starts_with(';') => Ok(v),
+            _ => Err(Message {
+                line: line as u32 + 1,
+                column: 1,
+                message: format!("{name} must be a whole-number literal ≥ 1, as `= 16u;`"),
+            }),
+        }
+    };
+    Ok([read("TILE_ROWS")?, read("TILE_COLS")?])
+}
+
+/// A compile or link error as the learner's messages; any other error stays one.
+fn compile_messages(e: GpgpuError) -> Result<Vec<Message>> {
+    let (log, wgsl) = match &e {
+        GpgpuError::ShaderCompile { log, stage, .. } => (log.as_str(), stage.starts_with("WGSL")),
+        GpgpuError::ProgramLink { log, .. } => (log.as_str(), false),
+        _ => return Err(e),
+    };
+    Ok(if wgsl {
+        wgsl_messages(log)
+    } else {
+        glsl_messages(log)
+    })
+}
+
+/// WGSL messages, `line:column message` joined by "; ".
+pub fn wgsl_messages(log: &str) -> Vec<Message> {
+    let mut out: Vec<Message> = Vec::new();
+    for piece in log.split("; ") {
+        let place = piece.split_once(' ').and_then(|(place, text)| {
+            let (l, c) = place.split_once(':')?;
+            Some((l.parse().ok()?, c.parse().ok()?, text))
+        });
+        match (place, out.last_mut()) {
+            (Some((line, column, text)), _) => out.push(Message {
+                line,
+                column,
+                message: text.into(),
+            }),
+            // "; " inside a message: it goes on.
+            (None, Some(last)) => {
+                last.message.push_str("; ");
+                last.message.push_str(piece);
+            }
+            (None, None) => out.push(Message {
+                line: 0,
+                column: 0,
+                message: piece.into(),
+            }),
+        }
+    }
+    out
+}
+
+/// A GLSL info log: lines such as `ERROR: 0:10: 'missing' : undeclared identifier`.
+pub fn glsl_messages(log: &str) -> Vec<Message> {
+    let mut out = Vec::new();
+    for l in log.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let rest = l.split_once(": ").map_or(l, |(_, r)| r);
+        let mut parts = rest.splitn(3, ':');
+        let line = match (parts.next(), parts.next(), parts.next()) {
+            (Some(_), Some(line), Some(text)) => line.parse().ok().map(|n| (n, text.trim())),
+            _ => None,
+        };
+        out.push(match line {
+            Some((line, text)) => Message {
+                line,
+                column: 0,
+                message: text.into(),
+            },
+            None => Message {
+                line: 0,
+                column: 0,
+                message: l.into(),
+            },
+        });
+    }
+    out
+}
+
+/// The timing size grows until one product of the learner's takes 40 ms (from 128,
+/// at most 2048): a few hundred on a CPU's software GPU, thousands on a real one.
+const TIMED_MS: f64 = 40.0;
+
+/// Median wall-clock ms of three products (after a warm-up), transfers included
+/// for both kernels alike, the learner's and the library's.
+async fn time(handle: &Handle, exercise: Exercise, program: &Supplied) -> Result<Timing> {
+    let max = handle.with(|e| Ok(e.max_dimension()))?.min(2048);
+    let mut n = 128.min(max);
+    let learner = |n: usize| {
+        let case = cases::case(exercise, 0, ([n; 3], false));
+        async move {
+            let ms = crate::sparse::timing::now_ms();
+            supplied::product(handle, program, case.dims, &case.a, &case.b).await?;
+            Ok::<f64, GpgpuError>(crate::sparse::timing::now_ms() - ms)
+        }
+    };
+    learner(n).await?;
+    while learner(n).await? < TIMED_MS && n * 2 <= max {
+        n *= 2;
+    }
+    let options = Options {
+        kernel: exercise.library_kernel(),
+        semiring: exercise.semiring(),
+        max_tile: None,
+    };
+    let case = cases::case(exercise, 0, ([n; 3], false));
+    let kernel = handle.with(|e| e.choose_kernel(options.kernel, Shape::square(n)))?;
+    let library = || async {
+        let ms = crate::sparse::timing::now_ms();
+        let run = handle.with(|e| {
+            let w = work::begin_product(e, [n; 3], &case.a, &case.b, &options)?;
+            work::finish_work_async(e, w)
+        })?;
+        run.wait().await?;
+        Ok::<f64, GpgpuError>(crate::sparse::timing::now_ms() - ms)
+    };
+    library().await?;
+    let (mut mine, mut theirs) = (Vec::new(), Vec::new());
+    for _ in 0..3 {
+        mine.push(learner(n).await?);
+        theirs.push(library().await?);
+    }
+    let speed = |mut ms: Vec<f64>| {
+        ms.sort_by(f64::total_cmp);
+        let ms = ms[1];
+        Speed {
+            ms,
+            gflops: 2.0 * (n as f64).powi(3) / ms / 1e6,
+        }
+    };
+    Ok(Timing {
+        dims: [n; 3],
+        learner: speed(mine),
+        kernel: kernel.name(),
+        reference: speed(theirs),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_round_trip_and_unknown_ones_are_bad_arguments() {
+        for e in EXERCISES {
+            assert_eq!(Exercise::parse(e.id()).unwrap(), e);
+        }
+        let err = Exercise::parse("tiles").unwrap_err();
+        assert_eq!(err.code(), "BAD_ARGUMENT");
+        assert!(err.to_string().contains("'tiled'"), "{err}");
+    }
+
+    #[test]
+    fn tiles_are_read_from_the_source_or_named_at_their_line() {
+        let s = "x\nconst TILE_ROWS: u32 = 16u;\n  const TILE_COLS = 8u;";
+        assert_eq!(tile(s).unwrap(), [16, 8]);
+        let m = tile("const TILE_ROWS: u32 = 4u;").unwrap_err();
+        assert!(m.message.contains("TILE_COLS"), "{m:?}");
+        let m = tile("const TILE_ROWS: u32 = 4u;\nconst TILE_COLS: u32 = 2u * 2u;").unwrap_err();
+        assert_eq!(m.line, 2);
+        assert_eq!(
+            tile("const TILE_ROWS = 0u;\nconst TILE_COLS = 1u;")
+                .unwrap_err()
+                .line,
+            1
+        );
+        assert_eq!(
+            tile("const TILE_ROWS = 4;\nconst TILE_COLS = 1u; // one").unwrap(),
+            [4, 1]
+        );
+    }
+
+    #[test]
+    fn compiler_logs_become_messages_at_their_lines() {
+        let m = wgsl_messages("11:15 unresolved value 'missing'; 12:3 a; b");
+        assert_eq!((m[0].line, m[0].column), (11, 15));
+        assert_eq!(m[0].message, "unresolved value 'missing'");
+        assert_eq!((m[1].line, m[1].message.as_str()), (12, "a; b"));
+        let g = glsl_messages(
+            "ERROR: 0:10: 'missing' : undeclared identifier\nERROR: 0:10: '=' : dimension mismatch\n",
+        );
+        assert_eq!(g.len(), 2);
+        assert_eq!((g[0].line, g[0].column), (10, 0));
+        assert_eq!(g[0].message, "'missing' : undeclared identifier");
+        assert_eq!(glsl_messages("link failed")[0].line, 0);
+    }
+}

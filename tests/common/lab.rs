@@ -1,0 +1,193 @@
+//! The kernel lab's check (`gpgpu_matrix::lab`) on the exercises' own files
+//! (www/lab/exercises/): every reference solution passes every case; every
+//! deliberately wrong solution fails at the case and element its first line names
+//! ("first wrong: case C (i, j)"), every case before it passing; a compile error
+//! lands on its line and the engine goes on; a passing kernel is timed beside the
+//! library's; the other backend's exercise is refused.
+
+use super::*;
+use gpgpu_matrix::lab::{self, CheckOptions, Exercise, LabResult};
+
+/// The lab checks, one test each, on `$backend`.
+macro_rules! lab_tests {
+    ($backend:expr) => {
+        checks!($backend; common::lab:
+            lab_reference_solutions_pass_and_starters_fail,
+            lab_wrong_solutions_fail_at_their_first_wrong_element,
+            lab_compile_errors_land_on_their_line,
+            lab_a_passing_kernel_is_timed_beside_the_library,
+        );
+    };
+}
+
+/// An exercise's starter, reference solution and wrong solutions.
+pub struct Files {
+    pub exercise: Exercise,
+    pub starter: &'static str,
+    pub solution: &'static str,
+    pub wrong: &'static [(&'static str, &'static str)],
+}
+
+macro_rules! files {
+    ($ex:ident, $id:literal, $ext:literal, [$($w:literal),+]) => {
+        Files {
+            exercise: Exercise::$ex,
+            starter: include_str!(concat!("../../www/lab/exercises/", $id, ".starter.", $ext)),
+            solution: include_str!(concat!("../../www/lab/exercises/", $id, ".solution.", $ext)),
+            wrong: &[$(($w, include_str!(concat!(
+                "../../www/lab/exercises/", $id, ".wrong-", $w, ".", $ext
+            )))),+],
+        }
+    };
+}
+
+pub const FILES: [Files; 7] = [
+    files!(Square, "square", "glsl", ["transposed", "short-loop"]),
+    files!(Multiply, "multiply", "glsl", ["swapped-xy", "rows-bound"]),
+    files!(Global, "global", "wgsl", ["transposed-b", "swapped-ids"]),
+    files!(Tiled, "tiled", "wgsl", ["drops-edge", "transposed-tile"]),
+    files!(
+        Register,
+        "register",
+        "wgsl",
+        ["short-write", "transposed-block"]
+    ),
+    files!(Boolean, "boolean", "wgsl", ["identity", "counts"]),
+    files!(MinPlus, "minplus", "wgsl", ["identity", "product"]),
+];
+
+const UNTIMED: CheckOptions = CheckOptions { time: false };
+
+fn of(backend: Backend) -> impl Iterator<Item = &'static Files> {
+    FILES
+        .iter()
+        .filter(move |f| f.exercise.backend() == backend)
+}
+
+/// "first wrong: case C (I, J)" of a wrong solution's comment.
+fn expected(source: &str) -> (usize, usize, usize) {
+    let s = &source[source.find("first wrong: case ").expect("an expectation") + 18..];
+    let nums: Vec<usize> = s
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|p| !p.is_empty())
+        .take(3)
+        .map(|p| p.parse().unwrap())
+        .collect();
+    (nums[0], nums[1], nums[2])
+}
+
+fn describe(r: &LabResult) -> String {
+    let cases: Vec<String> = r
+        .cases
+        .iter()
+        .map(|c| format!("{:?} {:?} nd={}", c.dims, c.first_wrong, c.nondeterministic))
+        .collect();
+    format!("{:?} {}", r.compile, cases.join("; "))
+}
+
+pub async fn lab_reference_solutions_pass_and_starters_fail(backend: Backend) {
+    if backend == Backend::Cpu {
+        return;
+    }
+    let g = on(backend).await;
+    for f in of(backend) {
+        let id = f.exercise.id();
+        let r = lab::check(&g.handle(), f.exercise, f.solution, UNTIMED)
+            .await
+            .unwrap();
+        assert!(r.pass, "{id}: {}", describe(&r));
+        assert!(
+            r.compile.ok && r.cases.len() >= 5 && r.timing.is_none(),
+            "{id}"
+        );
+        // Exact cases (integers, boolean) ask for every bit.
+        assert!(r.cases.iter().any(|c| c.tolerance == 0.0), "{id}");
+        // The starters compile (the learner begins from a runnable kernel) and fail.
+        let r = lab::check(&g.handle(), f.exercise, f.starter, UNTIMED)
+            .await
+            .unwrap();
+        assert!(r.compile.ok && !r.pass, "{id} starter: {}", describe(&r));
+    }
+}
+
+pub async fn lab_wrong_solutions_fail_at_their_first_wrong_element(backend: Backend) {
+    if backend == Backend::Cpu {
+        return;
+    }
+    let g = on(backend).await;
+    for f in of(backend) {
+        for (name, source) in f.wrong {
+            let what = format!("{} {name}", f.exercise.id());
+            let (case, i, j) = expected(source);
+            let r = lab::check(&g.handle(), f.exercise, source, UNTIMED)
+                .await
+                .unwrap();
+            assert!(r.compile.ok && !r.pass, "{what}: {}", describe(&r));
+            let first = r.cases.iter().position(|c| !c.passed()).unwrap();
+            let wrong = r.cases[first].first_wrong;
+            assert_eq!(
+                (first, wrong.map(|w| (w.0, w.1))),
+                (case, Some((i, j))),
+                "{what}: {}",
+                describe(&r)
+            );
+            assert!(
+                !r.cases[first].errors.is_empty(),
+                "{what}: the heatmap's errors"
+            );
+        }
+    }
+}
+
+pub async fn lab_compile_errors_land_on_their_line(backend: Backend) {
+    let (f, sum, other) = match backend {
+        Backend::WebGl => (&FILES[1], "float sum = 0.0;", Exercise::Global),
+        Backend::WebGpu => (&FILES[2], "var sum = 0.0;", Exercise::Square),
+        Backend::Cpu => return,
+    };
+    let g = on(backend).await;
+    let line = f.solution.lines().position(|l| l.contains(sum)).unwrap() as u32 + 1;
+    let broken = f.solution.replace(sum, &sum.replace("0.0", "missing"));
+    let r = lab::check(&g.handle(), f.exercise, &broken, UNTIMED)
+        .await
+        .unwrap();
+    assert!(!r.compile.ok && !r.pass && r.cases.is_empty(), "{r:?}");
+    let m = &r.compile.messages[0];
+    assert_eq!(m.line, line, "{r:?}");
+    assert!(m.message.contains("missing"), "{r:?}");
+    if backend == Backend::WebGpu {
+        assert!(m.column > 1, "WGSL names the column: {m:?}");
+        // No TILE_COLS: said at line 1, before anything compiles.
+        let untiled = f.solution.replace("const TILE_COLS: u32 = 8u;", "");
+        let r = lab::check(&g.handle(), f.exercise, &untiled, UNTIMED)
+            .await
+            .unwrap();
+        assert!(r.compile.messages[0].message.contains("TILE_COLS"), "{r:?}");
+    }
+    // The engine goes on: the solution passes after the error.
+    let r = lab::check(&g.handle(), f.exercise, f.solution, UNTIMED)
+        .await
+        .unwrap();
+    assert!(r.pass, "{}", describe(&r));
+    // The other backend's exercise is the caller's mistake.
+    let r = lab::check(&g.handle(), other, f.solution, UNTIMED).await;
+    assert_error(r, "BAD_ARGUMENT", "create one with backend");
+}
+
+pub async fn lab_a_passing_kernel_is_timed_beside_the_library(backend: Backend) {
+    let (f, kernel) = match backend {
+        Backend::WebGl => (&FILES[0], "naive"),
+        Backend::WebGpu => (&FILES[2], "global"),
+        Backend::Cpu => return,
+    };
+    let g = on(backend).await;
+    let r = lab::check(&g.handle(), f.exercise, f.solution, CheckOptions::default())
+        .await
+        .unwrap();
+    let t = r.timing.expect("a passing kernel is timed");
+    assert_eq!(t.kernel, kernel);
+    assert!(t.dims[0] >= 128, "{t:?}");
+    assert!(t.learner.ms > 0.0 && t.learner.gflops > 0.0, "{t:?}");
+    assert!(t.reference.ms > 0.0 && t.reference.gflops > 0.0, "{t:?}");
+    web_sys::console::log_1(&format!("lab timing {backend:?}: {t:?}").into());
+}

@@ -1,0 +1,131 @@
+// The kernel lab (www/lab.html): the exercise list (which need WebGPU), hints one at a
+// time, solutions hidden unless the link allows them, a starter that fails with its
+// first wrong element and heatmap, the learner's code in the address (deflate-raw +
+// base64url, decoded here with node's zlib) reproducing the check on reload, a compile
+// error marked at its line in the editor, a WGSL exercise passing on WebGPU with a
+// timing beside the library's kernel, and the progress exported as JSON and CSV.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { inflateRawSync, deflateRawSync } from 'node:zlib';
+import { after, before, test } from 'node:test';
+import { ROOT, launchBrowser, openPage, startServer, waitForStatus } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await startServer(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); server?.stop(); });
+
+const file = (name) => readFileSync(join(ROOT, 'www', 'lab', 'exercises', name), 'utf8');
+const encode = (text) => deflateRawSync(Buffer.from(text, 'utf8')).toString('base64url');
+const decode = (param) => inflateRawSync(Buffer.from(param, 'base64url')).toString('utf8');
+const RESULT_KEYS = ['cases', 'compile', 'exercise', 'timing', 'verdict'];
+const CASE_KEYS = ['cols', 'firstWrong', 'inner', 'maxAbsError', 'maxRelError', 'nondeterministic', 'rows', 'tolerance'];
+const editorText = (page) => page.$$eval('.cm-content .cm-line', (ls) => ls.map((l) => l.textContent).join('\n'));
+
+async function typeInto(page, text) {
+  await page.click('.cm-content');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.insertText(text);
+  await page.waitForFunction(() => document.body.dataset.address === 'saved');
+}
+
+async function checkNow(page) {
+  await page.click('#lab-check');
+  await page.waitForFunction(() => document.body.dataset.status !== 'checking' && document.body.dataset.verdict);
+  return waitForStatus(page);
+}
+
+test('a GLSL exercise: list, hints, a failing starter, the code in the address, a pass, a compile error at its line', async () => {
+  const page = await openPage(browser, `${server.origin}/www/lab.html?exercise=multiply`);
+  await waitForStatus(page, 60_000, ['ready']);
+  const items = await page.$$eval('#lab-exercises li', (ls) => ls.map((l) => l.textContent));
+  assert.equal(items.length, 7);
+  assert.equal(items.filter((t) => t.includes('WebGPU')).length, 5, items.join(' | '));
+  assert.match(await page.textContent('#lab-support'), /WGSL ones need WebGPU/);
+  assert.equal(await page.isVisible('#lab-show-solution'), false, 'solutions hidden by default');
+  assert.equal(await editorText(page), file('multiply.starter.glsl'));
+
+  // Hints one at a time.
+  assert.equal(await page.$$eval('#lab-hints li', (l) => l.length), 0);
+  await page.click('#lab-hint');
+  assert.equal(await page.$$eval('#lab-hints li', (l) => l.length), 1);
+  await page.click('#lab-hint');
+  assert.equal(await page.$$eval('#lab-hints li', (l) => l.length), 2);
+
+  // The starter compiles and fails: the first wrong element, its heatmap.
+  assert.equal(await checkNow(page), 'done');
+  let r = await page.evaluate(() => window.labResult);
+  assert.deepEqual(Object.keys(r).sort(), RESULT_KEYS);
+  assert.deepEqual(Object.keys(r.cases[0]).sort(), CASE_KEYS);
+  assert.equal(r.verdict, 'fail');
+  assert.equal(await page.evaluate(() => document.body.dataset.verdict), 'fail');
+  assert.deepEqual([r.cases[0].firstWrong.i, r.cases[0].firstWrong.j], [0, 0]);
+  assert.equal(r.timing, null);
+  assert.ok(await page.isVisible('#lab-heatmap'));
+  assert.match(await page.textContent('#lab-first-wrong'), /first wrong element is C\[0\]\[0\]/);
+
+  // The learner's code goes into the address, and the link reproduces it.
+  const wrong = file('multiply.wrong-swapped-xy.glsl');
+  await typeInto(page, wrong);
+  const code = new URL(page.url()).searchParams.get('code');
+  assert.equal(decode(code), wrong);
+  assert.equal(await checkNow(page), 'done');
+  r = await page.evaluate(() => window.labResult);
+  const bad = r.cases.findIndex((c) => c.firstWrong);
+  assert.deepEqual([bad, r.cases[bad].firstWrong.i, r.cases[bad].firstWrong.j], [1, 0, 1]);
+
+  const solution = file('multiply.solution.glsl');
+  const linked = await openPage(browser, `${server.origin}/www/lab.html?exercise=multiply&check=1&code=${encode(solution)}`);
+  assert.equal(await waitForStatus(linked), 'done');
+  assert.equal(await editorText(linked), solution);
+  r = await linked.evaluate(() => window.labResult);
+  assert.equal(r.verdict, 'pass', JSON.stringify(r.cases));
+  assert.equal(r.timing.reference.kernel, 'naive');
+  assert.ok(r.timing.gflops > 0 && r.timing.reference.gflops > 0);
+  assert.match(await linked.textContent('#lab-progress'), /multiply\s*passed/);
+
+  // A compile error: status error, the message at its line, marked in the editor.
+  const lines = solution.split('\n');
+  const at = lines.findIndex((l) => l.includes('float sum = 0.0;'));
+  lines[at] = lines[at].replace('0.0', 'missing');
+  await typeInto(linked, lines.join('\n'));
+  assert.equal(await checkNow(linked), 'error');
+  r = await linked.evaluate(() => window.labResult);
+  assert.equal(r.compile.ok, false);
+  assert.equal(r.compile.messages[0].line, at + 1);
+  assert.match(r.compile.messages[0].message, /missing/);
+  assert.ok(await linked.$('.cm-lintRange-error'), 'the error is marked in the editor');
+  assert.deepEqual(page.problems(), []);
+  assert.deepEqual(linked.problems(), []);
+  await page.context().close();
+  await linked.context().close();
+});
+
+test('a teacher\'s list with solutions: a WGSL kernel passes on WebGPU, timed; progress exported', async () => {
+  const page = await openPage(browser, `${server.origin}/www/lab.html?exercises=global,tiled&solutions=1&exercise=tiled`);
+  await waitForStatus(page, 60_000, ['ready']);
+  assert.deepEqual(await page.$$eval('#lab-exercises button', (b) => b.map((x) => x.dataset.id)), ['global', 'tiled']);
+  assert.ok(await page.isVisible('#lab-show-solution'));
+  await page.click('#lab-exercises button[data-id="global"]');
+  await page.waitForFunction(() => document.body.dataset.status === 'ready' && /one invocation per element/.test(document.getElementById('lab-title').textContent));
+  assert.equal(new URL(page.url()).searchParams.get('exercise'), 'global');
+  await page.click('#lab-show-solution');
+  await page.waitForFunction(() => /extra invocations do nothing/.test(document.querySelector('.cm-content').textContent));
+  assert.equal(await editorText(page), file('global.solution.wgsl'));
+  assert.equal(await checkNow(page), 'done');
+  const r = await page.evaluate(() => window.labResult);
+  assert.equal(r.verdict, 'pass', JSON.stringify(r.cases));
+  assert.ok(r.cases.length >= 6 && r.cases.every((c) => c.firstWrong === null && !c.nondeterministic));
+  assert.equal(r.timing.reference.kernel, 'global');
+
+  const [json] = await Promise.all([page.waitForEvent('download'), page.click('#lab-export-json')]);
+  const progress = JSON.parse(readFileSync(await json.path(), 'utf8'));
+  assert.equal(progress.exercises.global.passed, true);
+  assert.ok(progress.exercises.global.bestRatio > 0);
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.click('#lab-export-csv')]);
+  const rows = readFileSync(await csv.path(), 'utf8').trim().split('\n');
+  assert.match(rows[0], /^exercise,passed,checks,best_ms/);
+  assert.match(rows.find((l) => l.startsWith('global,')), /^global,true,1,/);
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});

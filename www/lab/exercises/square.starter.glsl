@@ -1,0 +1,16 @@
+#version 300 es
+// R = M·M: one fragment per element R[i][j] (the tutorial's kernel).
+precision highp float;
+uniform highp sampler2D A;  // M: the texel at x = k, y = i holds M[i][k]
+uniform highp sampler2D B;  // M again (for square, A and B are both M)
+uniform ivec3 dims;         // (rows, inner, cols) = (n, n, n)
+out vec4 result;            // result.r becomes R[i][j]
+
+void main() {
+    int i = int(gl_FragCoord.y);  // the row of R this fragment computes
+    int j = int(gl_FragCoord.x);  // and its column
+    float sum = 0.0;
+    // TODO: loop k from 0 to n (dims.y) and add M[i][k] * M[k][j] to sum.
+    //       texelFetch(A, ivec2(x, y), 0).r reads the texel at column x, row y.
+    result = vec4(sum, 0.0, 0.0, 0.0);
+}

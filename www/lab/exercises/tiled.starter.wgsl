@@ -1,0 +1,33 @@
+// C = A·B in 16×16 tiles: each workgroup stages a tile of A and a tile of B in
+// workgroup memory, waits at a barrier, and multiplies them (the chapter's
+// shared-memory CUDA kernel, MultiplyOptimise, with __shared__ As and Bs).
+struct Dims { rows: u32, inner: u32, cols: u32, pad: u32 }
+@group(0) @binding(0) var<storage, read> A: array<f32>;        // rows × inner, row-major
+@group(0) @binding(1) var<storage, read> B: array<f32>;        // inner × cols
+@group(0) @binding(2) var<storage, read_write> C: array<f32>;  // rows × cols
+@group(0) @binding(3) var<uniform> dims: Dims;
+
+const TILE_ROWS: u32 = 16u;
+const TILE_COLS: u32 = 16u;
+const T: u32 = 16u;
+var<workgroup> As: array<array<f32, 16>, 16>;
+var<workgroup> Bs: array<array<f32, 16>, 16>;
+
+@compute @workgroup_size(16, 16)
+fn main(@builtin(global_invocation_id) id: vec3u, @builtin(local_invocation_id) lid: vec3u) {
+    let i = id.y;
+    let j = id.x;
+    var sum = 0.0;
+    let tiles = 1u;  // TODO: how many tiles cover the inner dimension (not always a multiple of 16)?
+    for (var t = 0u; t < tiles; t++) {
+        let ka = t * T + lid.x;  // the column of A this invocation loads
+        let kb = t * T + lid.y;  // the row of B
+        // TODO: load 0 instead where (i, ka) is outside A or (kb, j) outside B.
+        As[lid.y][lid.x] = A[i * dims.inner + ka];
+        Bs[lid.y][lid.x] = B[kb * dims.cols + j];
+        // TODO: a barrier; 16 multiply-adds of row lid.y of As by column lid.x of Bs
+        //       into sum; another barrier (why?). Every invocation must reach each
+        //       workgroupBarrier(): no early return above them.
+    }
+    if (i < dims.rows && j < dims.cols) { C[i * dims.cols + j] = sum; }
+}

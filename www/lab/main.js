@@ -1,0 +1,231 @@
+// The kernel lab (www/lab.html): the learner writes the kernel, the library checks it
+// against float64 on seeded cases (Gpgpu.checkKernelAsync) and times it beside its
+// own. After a check: document.body.dataset.status 'done' (or 'error': the source did
+// not compile or link, or the device was lost), dataset.verdict 'pass' | 'fail', and
+// window.labResult (docs/page.md).
+import init, { Gpgpu } from '../pkg/gpgpu_matrix.js';
+import { EXERCISES, fileOf } from './exercises.js';
+import { createEditor } from './editor.js';
+import { readParams, encodeCode, decodeCode, updateAddress } from './url.js';
+import * as progress from './progress.js';
+import { renderResult, renderProgress } from './results.js';
+
+const $ = (id) => document.getElementById(id);
+const body = document.body;
+const params = readParams();
+const gpus = {}; // one Gpgpu per backend, made on first use
+let current = null;
+let hintsShown = 0;
+let addressTimer = 0;
+
+function setStatus(status) { body.dataset.status = status; }
+
+function say(text, alert = false) {
+  const el = $('lab-notice');
+  el.textContent = text;
+  el.hidden = !text;
+  el.setAttribute('role', alert ? 'alert' : 'status');
+}
+
+async function detect() {
+  const webgl = !!document.createElement('canvas').getContext('webgl2');
+  let webgpu = false;
+  try {
+    webgpu = !!(navigator.gpu && await navigator.gpu.requestAdapter());
+  } catch { /* no adapter */ }
+  return { webgl, webgpu };
+}
+
+const backendOf = (ex) => (ex.language === 'glsl' ? 'webgl' : 'webgpu');
+
+async function gpuFor(ex) {
+  const backend = backendOf(ex);
+  gpus[backend] ??= Gpgpu.create({ backend });
+  try {
+    return await gpus[backend];
+  } catch (e) {
+    delete gpus[backend];
+    throw e;
+  }
+}
+
+function forget(ex) {
+  const backend = backendOf(ex);
+  const g = gpus[backend];
+  delete gpus[backend];
+  g?.then((gpu) => gpu.free(), () => {});
+}
+
+const editor = createEditor($('lab-editor'), {
+  onChange(text) {
+    clearTimeout(addressTimer);
+    addressTimer = setTimeout(async () => {
+      updateAddress({ exercise: current.id, code: await encodeCode(text) });
+      body.dataset.address = 'saved';
+    }, 300);
+    body.dataset.address = 'pending';
+  },
+  onRun: () => check(),
+});
+
+// Loads into the editor happen in the order asked: a later one (a click on another
+// exercise, on the solution) wins over an earlier one still fetching.
+let loads = 0;
+async function load(ex, kind, text = null) {
+  const ticket = ++loads;
+  const t = text ?? await source(ex, kind);
+  if (ticket === loads && ex === current) editor.set(t, ex.language);
+}
+
+async function source(ex, kind) {
+  const r = await fetch(fileOf(ex, kind));
+  if (!r.ok) throw new Error(`${fileOf(ex, kind)}: ${r.status}`);
+  return r.text();
+}
+
+function showHints() {
+  const list = $('lab-hints');
+  list.replaceChildren(...current.hints.slice(0, hintsShown).map((h) => {
+    const li = document.createElement('li');
+    li.textContent = h;
+    return li;
+  }));
+  const left = current.hints.length - hintsShown;
+  $('lab-hint').disabled = left === 0;
+  $('lab-hint').textContent = left ? `Show a hint (${left} left)` : 'No more hints';
+}
+
+async function open(ex, code = null) {
+  current = ex;
+  hintsShown = 0;
+  for (const b of document.querySelectorAll('#lab-exercises button')) {
+    b.setAttribute('aria-current', String(b.dataset.id === ex.id));
+  }
+  $('lab-title').textContent = ex.title;
+  $('lab-language').textContent = ex.language === 'glsl'
+    ? 'GLSL ES 3.00 fragment shader · WebGL2' : 'WGSL compute shader · WebGPU';
+  $('lab-statement').innerHTML = ex.statement;
+  $('lab-source').textContent = `Source: ${ex.source}.`;
+  showHints();
+  $('lab-result').hidden = true;
+  await load(ex, 'starter', code);
+  delete body.dataset.verdict;
+  setStatus(available(ex) ? 'ready' : 'unavailable');
+  $('lab-check').disabled = !available(ex);
+  say(available(ex) ? '' : `“${ex.id}” needs ${ex.language === 'glsl' ? 'WebGL2' : 'WebGPU'}, which this browser does not give.`);
+}
+
+let support = { webgl: false, webgpu: false };
+const available = (ex) => (ex.language === 'glsl' ? support.webgl : support.webgpu);
+
+async function check() {
+  if (!available(current) || body.dataset.status === 'checking') return;
+  const ex = current;
+  setStatus('checking');
+  $('lab-check').disabled = true;
+  say('Checking…');
+  let result;
+  try {
+    const gpu = await gpuFor(ex);
+    result = await gpu.checkKernelAsync(ex.id, editor.text);
+  } catch (e) {
+    const lost = e?.code === 'DEVICE_LOST' || e?.code === 'CONTEXT_LOST';
+    if (lost) forget(ex);
+    say(lost
+      ? `Your kernel lost the ${ex.language === 'glsl' ? 'WebGL context' : 'WebGPU device'} (an endless loop, or one too long for the GPU's watchdog); the page has let it go, and the next check starts a new one.`
+      : `${e?.code ?? 'Error'}: ${e?.message ?? e}`, true);
+    window.labResult = { exercise: ex.id, verdict: 'fail', compile: { ok: true, messages: [] }, cases: [], timing: null };
+    body.dataset.verdict = 'fail';
+    setStatus('error');
+    $('lab-check').disabled = false;
+    return;
+  }
+  // The fixed shape; each failing case's error map stays with the page.
+  const maps = result.cases.map((c) => c.errors ?? null);
+  window.labResult = {
+    exercise: result.exercise,
+    verdict: result.verdict,
+    compile: result.compile,
+    cases: result.cases.map(({ errors, ...c }) => c),
+    timing: result.timing && {
+      ms: result.timing.ms, gflops: result.timing.gflops, reference: result.timing.reference,
+    },
+  };
+  const entry = progress.record(result);
+  say('');
+  editor.mark(result.compile.messages);
+  const gpu = await gpuFor(ex);
+  await renderResult({ ex, result, maps, gpu, entry, all: progress.load() });
+  renderProgress(EXERCISES, progress.load());
+  body.dataset.verdict = result.verdict;
+  setStatus(result.compile.ok ? 'done' : 'error');
+  $('lab-check').disabled = false;
+}
+
+function download(name, type, text) {
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(new Blob([text], { type }));
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+async function boot() {
+  setStatus('loading');
+  await init();
+  support = await detect();
+  const offered = params.exercises
+    ? EXERCISES.filter((e) => params.exercises.includes(e.id)) : EXERCISES;
+  if (!offered.length) {
+    say(`None of the exercises ${params.exercises.join(', ')} is known; the lab's are ${EXERCISES.map((e) => e.id).join(', ')}.`, true);
+    setStatus('error');
+    return;
+  }
+  $('lab-exercises').replaceChildren(...offered.map((ex) => {
+    const li = document.createElement('li');
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.dataset.id = ex.id;
+    b.textContent = ex.title;
+    b.addEventListener('click', () => {
+      updateAddress({ exercise: ex.id, code: null });
+      open(ex).catch(fail);
+    });
+    li.append(b);
+    if (ex.language === 'wgsl') {
+      const tag = document.createElement('span');
+      tag.className = 'lab-needs';
+      tag.textContent = support.webgpu ? 'WebGPU' : 'needs WebGPU (not in this browser)';
+      li.append(' ', tag);
+    }
+    return li;
+  }));
+  $('lab-support').textContent = `This browser: WebGL2 ${support.webgl ? 'yes' : 'no'}, WebGPU ${support.webgpu ? 'yes' : 'no'}. `
+    + 'The GLSL exercises (square, multiply) need WebGL2 only; the WGSL ones need WebGPU.';
+  $('lab-hint').addEventListener('click', () => { hintsShown++; showHints(); });
+  $('lab-check').addEventListener('click', () => check());
+  $('lab-reset').addEventListener('click', () => load(current, 'starter').catch(fail));
+  $('lab-show-solution').hidden = !params.solutions;
+  $('lab-show-solution').addEventListener('click', () => load(current, 'solution').catch(fail));
+  $('lab-export-json').addEventListener('click', () => download('lab-progress.json', 'application/json', progress.toJson()));
+  $('lab-export-csv').addEventListener('click', () => download('lab-progress.csv', 'text/csv', progress.toCsv()));
+  renderProgress(EXERCISES, progress.load());
+  const chosen = offered.find((e) => e.id === params.exercise) ?? offered[0];
+  let code = null;
+  let unreadable = false;
+  if (params.code && chosen.id === params.exercise) {
+    code = await decodeCode(params.code).catch(() => { unreadable = true; return null; });
+  }
+  await open(chosen, code);
+  if (unreadable) say('The link’s code parameter could not be read (cut short?): the starter is shown instead.', true);
+  if (params.check) await check();
+}
+
+function fail(e) {
+  say(`The lab could not start: ${e?.message ?? e}`, true);
+  setStatus('error');
+}
+
+boot().catch(fail);
