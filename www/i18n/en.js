@@ -1,0 +1,25 @@
+// The page's UI strings in English: the complete catalogue (www/i18n/index.js).
+export default {
+  name: 'English',
+  strings: {
+    'classroom.label': 'For the classroom',
+    'projector.switch': 'Projector mode',
+    'shortcuts.button': 'Keyboard shortcuts',
+    'shortcuts.title': 'Keyboard shortcuts',
+    'shortcuts.close': 'Close',
+    'shortcuts.keys': 'Keys',
+    'shortcuts.does': 'What they do',
+    'shortcuts.single': 'Single-key shortcuts (? and P) on',
+    'shortcuts.singleHelp': 'Turn them off if they get in the way of speech input or another tool; the other keys stay.',
+    'key.help': 'Open this list of keys',
+    'key.projector': 'Projector mode on or off',
+    'key.escape': 'Close this list',
+    'key.tab': 'The next or the previous control, in reading order (the first Tab reaches “Skip to the results”)',
+    'key.enterConfig': 'In a field of the configuration: Run (while stepping: a new step-through)',
+    'key.enterPart': 'In a field of a section’s part: that part’s Run',
+    'key.press': 'On a button: press it; on a check box: tick it',
+    'key.arrows': 'On a heatmap: move the cell whose value is read out; on a slider: one step',
+    'key.shiftArrows': 'On a heatmap: move by a tenth of the matrix',
+    'key.homeEnd': 'On a heatmap: the first or the last cell',
+  },
+};
