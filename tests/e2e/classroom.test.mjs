@@ -1,0 +1,78 @@
+// The classroom (www/classroom/): projector mode's colour map keeps the values' order in
+// greyscale and for colour-blind viewers and comes back exactly when switched off; the
+// mode is in the address and the permalink.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { launchBrowser, openPage, startServer, waitForStatus } from './harness.mjs';
+import { LIBRARY_DIVERGING, PROJECTOR_DIVERGING, colourAt, luminance } from '../../www/classroom/colours.js';
+
+let server, browser;
+before(async () => { server = await startServer(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); server?.stop(); });
+
+/** Colour-vision deficiencies at full severity (Machado, Oliveira, Fernandes 2009), on linear RGB. */
+const DEFICIENCIES = {
+  none: [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
+  protanopia: [[0.152286, 1.052583, -0.204868], [0.114503, 0.786281, 0.099216], [-0.003882, -0.048116, 1.051998]],
+  deuteranopia: [[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413], [-0.011820, 0.042940, 0.968881]],
+  tritanopia: [[1.255528, -0.076749, -0.178779], [-0.078411, 0.930809, 0.147602], [0.004733, 0.691367, 0.303900]],
+};
+const toLinear = (v) => { const c = v / 255; return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+const toByte = (c) => 255 * (c <= 0.0031308 ? 12.92 * c : 1.055 * c ** (1 / 2.4) - 0.055);
+const seenWith = (m, rgb) => { const l = rgb.map(toLinear); return m.map((row) => toByte(Math.min(1, Math.max(0, row[0] * l[0] + row[1] * l[1] + row[2] * l[2])))); };
+
+/** Whether `map`'s luminance rises along t (as seen with deficiency `m`), by at least `step` a sample. */
+const rises = (map, m, step = 0.002) => {
+  const ls = Array.from({ length: 41 }, (_, k) => luminance(seenWith(m, colourAt(map, -1 + k / 20))));
+  return ls.every((l, k) => k === 0 || l - ls[k - 1] >= step);
+};
+
+test('the projector colour map gets lighter with the value, in greyscale and with any colour vision; the screen one does not', () => {
+  for (const [name, m] of Object.entries(DEFICIENCIES)) assert.ok(rises(PROJECTOR_DIVERGING, m), name);
+  assert.ok(!rises(LIBRARY_DIVERGING, DEFICIENCIES.none), 'blue–white–red tells sign by hue alone');
+});
+
+test('projector mode recolours the heatmaps in value order and switches back exactly; it stays in the address', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=12&projector=1&ref=0`);
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  assert.equal(await page.evaluate(() => document.body.classList.contains('projector')), true);
+  assert.equal(await page.isChecked('#projector-switch'), true);
+  // The result's cells: their luminance rises with their value (n = 12: every entry drawn).
+  const cells = () => page.evaluate(() => {
+    const c = document.querySelector('#heatmaps figure:nth-child(2) canvas');
+    const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const n = 12, side = c.width / n, v = window.__page.last.gpu;
+    const out = [];
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
+      const k = (Math.floor((i + 0.5) * side) * c.width + Math.floor((j + 0.5) * side)) * 4;
+      out.push({ value: v[i * n + j], rgb: [px[k], px[k + 1], px[k + 2]] });
+    }
+    return out;
+  });
+  const order = (xs) => xs.slice().sort((a, b) => a.value - b.value).map((x) => luminance(x.rgb));
+  const projected = await cells();
+  const lum = order(projected);
+  assert.ok(lum.every((l, k) => k === 0 || l >= lum[k - 1] - 1e-3), 'luminance rises with the value');
+  assert.match(await page.getAttribute('#heatmaps figure:nth-child(2) .hm-legend', 'title'), /dark blue.*grey.*yellow/);
+  // A run keeps projector=1 in the address and the permalink.
+  await page.fill('#n', '11');
+  await page.click('#run');
+  await page.waitForFunction(() => document.body.dataset.status === 'done' && new URLSearchParams(location.search).get('n') === '11');
+  assert.equal(new URL(page.url()).searchParams.get('projector'), '1');
+  assert.equal(new URL(await page.getAttribute('#permalink', 'href'), page.url()).searchParams.get('projector'), '1');
+  await page.fill('#n', '12');
+  await page.click('#run');
+  await page.waitForFunction(() => document.body.dataset.status === 'done' && new URLSearchParams(location.search).get('n') === '12');
+  // Off: the library's own blue–white–red, exactly as it draws it.
+  await page.click('#projector-switch');
+  assert.equal(new URL(page.url()).searchParams.get('projector'), null);
+  const back = await cells();
+  await page.evaluate(() => document.getElementById('run').click());
+  await waitForStatus(page);
+  await page.waitForFunction(() => document.body.dataset.status === 'done');
+  const drawn = await cells();
+  assert.deepEqual(back.map((x) => x.rgb), drawn.map((x) => x.rgb));
+  assert.ok(!order(drawn).every((l, k, a) => k === 0 || l >= a[k - 1] - 1e-3), 'on a screen, sign is hue, not lightness');
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
