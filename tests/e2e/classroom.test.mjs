@@ -76,3 +76,56 @@ test('projector mode recolours the heatmaps in value order and switches back exa
   assert.deepEqual(page.problems(), []);
   await page.context().close();
 });
+
+/** The page's sections that are shown (laid out), by id. */
+const shownSections = (page) => page.evaluate(() => [...document.querySelectorAll('#run-panel, #config, .sections > section[id], .app-section[id]')]
+  .filter((s) => s.checkVisibility()).map((s) => s.id));
+
+for (const { sections, shown } of [
+  { sections: 'how,fibonacci', shown: ['config', 'run-panel', 'how', 'applications', 'fibonacci'] },
+  { sections: 'applications,compute', shown: ['config', 'run-panel', 'compute', 'applications', 'reachability', 'shortest-paths', 'fibonacci', 'inverse', 'eigen', 'jacobi'] },
+]) {
+  test(`sections=${sections} shows only those sections, with the demo`, async () => {
+    const page = await openPage(browser, `${server.origin}/index.html?n=4&ref=0&sections=${sections}`);
+    assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+    assert.deepEqual((await shownSections(page)).sort(), shown.slice().sort());
+    const toc = await page.$$eval('.app-toc a', (as) => as.filter((a) => a.checkVisibility()).map((a) => a.getAttribute('href').slice(1)));
+    assert.deepEqual(toc, shown.filter((id) => ['reachability', 'shortest-paths', 'fibonacci', 'inverse', 'eigen', 'jacobi'].includes(id)));
+    assert.equal(await page.isHidden('#notes'), true, 'no note');
+    // A run keeps the lesson in the address.
+    await page.click('#run');
+    await waitForStatus(page);
+    assert.equal(new URL(page.url()).searchParams.get('sections'), sections);
+    assert.deepEqual(page.problems(), []);
+    await page.context().close();
+  });
+}
+
+test('a sections=… naming no section is a note, and the whole page is shown', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=4&ref=0&sections=how,nosuch`);
+  assert.equal(await waitForStatus(page), 'done');
+  assert.match(await page.textContent('#notes'), /sections.*unknown section nosuch/s);
+  assert.ok((await shownSections(page)).length >= 16);
+  await page.context().close();
+});
+
+test('the link builder makes a lesson\'s link: this configuration, the sections ticked, projector mode', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=6&op=repeat&k=2&ref=0`);
+  assert.equal(await waitForStatus(page), 'done');
+  await page.click('#lesson-links summary');
+  await page.check('#lesson-page-sections-compute');
+  await page.check('#lesson-page-sections-jacobi');
+  await page.check('#lesson-page-projector');
+  const link = new URL(await page.inputValue('#lesson-link'));
+  assert.equal(link.pathname, '/index.html');
+  // The permalink's configuration (the page writes it whole), then the lesson's.
+  assert.deepEqual(Object.fromEntries(link.searchParams), { n: '6', input: 'uniform', seed: '1', op: 'repeat', k: '2', kernel: 'naive', ref: '0', sections: 'compute,jacobi', projector: '1' });
+  assert.equal(await page.getAttribute('#lesson-open', 'href'), link.href);
+  const lesson = await openPage(browser, link.href);
+  assert.equal(await waitForStatus(lesson), 'done');
+  assert.deepEqual((await shownSections(lesson)).sort(), ['applications', 'compute', 'config', 'jacobi', 'run-panel']);
+  assert.equal(await lesson.evaluate(() => document.body.classList.contains('projector')), true);
+  assert.deepEqual([...page.problems(), ...lesson.problems()], []);
+  await lesson.context().close();
+  await page.context().close();
+});

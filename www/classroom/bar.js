@@ -6,9 +6,12 @@ import { t } from '../i18n/index.js';
 import { mountShortcuts } from './shortcuts.js';
 import { projectorOn, setProjector } from './projector.js';
 import { keyboardScrolling } from './scrollable.js';
+import { applyLesson } from './lesson.js';
+import { mountLinkBuilder } from './links.js';
 
 export function mountClassroom(header) {
   setProjector(new URLSearchParams(location.search).get('projector') === '1', { write: false });
+  applyLesson();
   const toggle = el('input', { type: 'checkbox', role: 'switch', id: 'projector-switch' });
   toggle.checked = projectorOn();
   toggle.addEventListener('change', () => setProjector(toggle.checked));
@@ -18,7 +21,7 @@ export function mountClassroom(header) {
   keys.addEventListener('click', shortcuts.open);
   const bar = el('div', { class: 'classroom-bar', role: 'group', 'aria-label': t('classroom.label') },
     el('span', { class: 'switch' }, toggle, el('label', { for: 'projector-switch' }, t('projector.switch'))),
-    keys);
+    keys, mountLinkBuilder());
   header.append(bar);
   keyboardScrolling(document.getElementById('main'));
   return bar;

@@ -6,10 +6,10 @@ import { LANGUAGES } from '../i18n/index.js';
 /**
  * The parts of the page `sections=…` can name, each with the element it shows; the
  * demo (configuration and results) is always shown. An application named alone shows
- * the applications' panel with only that application.
+ * the applications' panel with only that application; `applications` shows all six.
  */
 export const LESSON_SECTIONS = {
-  timeline: 'timeline-section', precision: 'precision-section', shader: 'shader-section', how: 'how',
+  applications: 'applications', timeline: 'timeline-section', precision: 'precision-section', shader: 'shader-section', how: 'how',
   compute: 'compute', partitioned: 'partitioned', batched: 'batched', linear: 'linear', devices: 'devices',
   reachability: 'reachability', 'shortest-paths': 'shortest-paths', fibonacci: 'fibonacci',
   inverse: 'inverse', eigen: 'eigen', jacobi: 'jacobi',
