@@ -129,3 +129,25 @@ test('the link builder makes a lesson\'s link: this configuration, the sections 
   await lesson.context().close();
   await page.context().close();
 });
+
+test('a heatmap describes itself: shape, colour scale, NaN and ±Inf counts, updated with each draw', async () => {
+  // M¹⁶ of i·1000 + j overflows float32 (about 10⁷⁰): ±Inf entries to count.
+  const page = await openPage(browser, `${server.origin}/index.html?n=6&input=pattern&op=power&p=16&ref=0`);
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  const described = (k) => page.evaluate((k) => {
+    const c = document.querySelector(`#heatmaps figure:nth-child(${k}) canvas`);
+    return document.getElementById(c.getAttribute('aria-describedby')).textContent;
+  }, k);
+  const inf = await page.evaluate(() => window.__page.last.gpu.filter((v) => !Number.isFinite(v) && !Number.isNaN(v)).length);
+  assert.ok(inf > 0, 'the power overflows');
+  assert.match(await described(2), new RegExp(`^Heatmap of a 6×6 matrix, colour from −\\S+ \\(blue\\) through 0 \\(white\\) to \\+\\S+ \\(red\\); 0 NaN and ${inf} ±Inf entries; every entry drawn; focus it`));
+  // A new run, a new description; projector mode names its colours.
+  await page.click('#projector-switch');
+  await page.fill('#n', '3');
+  await page.selectOption('#op', 'square');
+  await page.click('#run');
+  await page.waitForFunction(() => document.body.dataset.status === 'done' && new URLSearchParams(location.search).get('n') === '3');
+  assert.match(await described(2), /^Heatmap of a 3×3 matrix, colour from −\S+ \(dark blue\) through 0 \(grey\) to \+\S+ \(yellow\); 0 NaN and 0 ±Inf entries/);
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});

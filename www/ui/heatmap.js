@@ -16,6 +16,8 @@ export function canvasSide(n, target) {
   return n <= target ? n * Math.floor(target / n) : target;
 }
 
+let described = 0;
+
 /** The view of each heatmap canvas, for projector mode's recolouring (www/classroom/colours.js). */
 const VIEWS = new WeakMap();
 document.addEventListener('projectorchange', () => {
@@ -46,8 +48,11 @@ export class HeatmapView {
     this.legend = el('div', { class: 'hm-legend' });
     this.sampling = el('p', { class: 'hm-sampling' });
     this.readout = el('p', { class: 'hm-readout', 'aria-live': 'polite' });
+    // What the picture shows, in words, for a screen reader (updated with each draw).
+    this.description = el('p', { class: 'visually-hidden hm-description', id: `hm-description-${++described}` });
+    this.canvas.setAttribute('aria-describedby', this.description.id);
     this.element = el('figure', { class: `heatmap${small ? ' small' : ''}` },
-      el('figcaption', {}, this.title), this.frame, this.legend, this.sampling, small ? null : this.readout);
+      el('figcaption', {}, this.title), this.frame, this.legend, this.sampling, small ? null : this.readout, this.description);
     if (!small) this.#interactive();
     giveKey(this.canvas, () => this.key);
     VIEWS.set(this.canvas, this);
@@ -58,6 +63,7 @@ export class HeatmapView {
     if (this.canvas.hasAttribute('data-figure-empty')) return;
     this.#palette();
     if (this.legendArgs) this.#legend(...this.legendArgs);
+    if (this.describeArgs) this.#describe(...this.describeArgs);
   }
 
   /** Whether the signed map is shown in a projector's colours (body.projector). */
@@ -98,6 +104,8 @@ export class HeatmapView {
     this.#palette();
     this.legendArgs = [range, stats];
     this.#legend(range, stats);
+    this.describeArgs = [range, stats, blockRows > 1 || blockCols > 1];
+    this.#describe(...this.describeArgs);
     // Shown with fewer CSS pixels than the picture has distinct cells, nearest-pixel
     // scaling would drop cells (moiré); smooth scaling averages them instead.
     const shown = this.canvas.clientWidth;
@@ -129,16 +137,29 @@ export class HeatmapView {
 
   clear() {
     this.legendArgs = null;
+    this.describeArgs = null;
     this.libraryPixels = null;
     const ctx = this.canvas.getContext('2d');
     ctx?.clearRect(0, 0, this.canvas.width, this.canvas.height);
     this.canvas.setAttribute('data-figure-empty', '');
     this.sampling.textContent = '';
     this.legend.replaceChildren();
+    this.description.textContent = '';
     this.key = null;
     this.valueAt = null;
     this.readout.textContent = '';
     this.box.hidden = true;
+  }
+
+  /** The text alternative: shape, colour scale, NaN and ±Inf counts, how it is drawn. */
+  #describe(range, stats, downsampled) {
+    const r = magnitude(range);
+    const scale = this.sequential ? `colour from 0 (pale) to ${r} (dark)`
+      : this.#projector ? `colour from −${r} (dark blue) through 0 (grey) to +${r} (yellow)` : `colour from −${r} (blue) through 0 (white) to +${r} (red)`;
+    const special = stats ? `${stats.nan || 0} ${this.nanLabel === 'NaN' ? 'NaN' : `“${this.nanLabel}”`} and ${stats.inf || 0} ±Inf entries` : 'NaN and ±Inf not counted';
+    const how = downsampled ? 'downsampled, each pixel the largest-magnitude entry of its block' : 'every entry drawn';
+    const keys = this.small ? '' : '; focus it and use the arrow keys to read each entry';
+    this.description.textContent = `Heatmap of a ${this.rows}×${this.cols} matrix, ${scale}; ${special}; ${how}${keys}.`;
   }
 
   #legend(range, stats) {
