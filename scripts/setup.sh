@@ -48,7 +48,11 @@ if ! command -v WebKitWebDriver >/dev/null || ! command -v xvfb-run >/dev/null; 
   apt-get update -q
   DEBIAN_FRONTEND=noninteractive apt-get install -y -q webkit2gtk-driver xvfb
 fi
-if [ ! -d node_modules/playwright-core ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "== installing npm packages (playwright-core drives Debian's chromium)"
+# Every devDependency (playwright-core drives Debian's chromium; axe-core checks the page's
+# accessibility): a node_modules from before one was added lacks it.
+missing=$(node -e 'const p = require("./package.json"), fs = require("fs");
+  console.log(Object.keys(p.devDependencies).filter((d) => !fs.existsSync(`node_modules/${d}/package.json`)).join(" "))')
+if [ -n "$missing" ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "== installing npm packages${missing:+ (missing: $missing)}"
   PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund
 fi

@@ -3,6 +3,7 @@
 // that a link reproduces a run. Pure module: no DOM, usable from Node.
 
 import { INPUT_KINDS } from './inputs.js';
+import { CLASSROOM_PARAMS } from './classroom/params.js';
 
 export const OPS = {
   // Short enough for the sidebar's select; the help line under it explains each.
@@ -176,6 +177,7 @@ export const VIEW_PARAMS = {
     what: 'the result panel alone (1), for an iframe on a slide',
     otherwise: 'the default, the whole page, is shown',
   },
+  ...CLASSROOM_PARAMS,
 };
 
 export const SECTION_PARAMS = {

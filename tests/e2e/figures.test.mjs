@@ -87,7 +87,7 @@ test('heatmaps save as PNGs of their own pixels; tables copy as CSV and Markdown
   await page.waitForFunction(() => document.querySelector('#timeline [data-action=csv]').dataset.done === 'Copied');
   // Said in a live region too: not every screen reader reads a button's new label.
   const said = await page.$eval('[role=status]#figure-tools-said', (r) => [r.textContent, r.className]);
-  assert.match(said[0], /^Copy 2 render-to-texture passes, each an n×n×n product \(.+ at n = 6\) as CSV: copied$/);
+  assert.match(said[0], /^Copy as CSV: 2 render-to-texture passes, each an n×n×n product \(.+ at n = 6\): copied$/);
   assert.equal(said[1], 'visually-hidden');
   const csv = parseCsv(await page.evaluate(() => navigator.clipboard.readText()));
   const shown = await table.evaluate((t) => [...t.rows].map((r) => [...r.cells].map((c) => {
@@ -178,10 +178,10 @@ test('every Copy as CSV / Markdown button says which table it copies: no two sha
   assert.ok(names.length >= 30, `${names.length} buttons`);
   const twice = names.filter((x, i) => names.indexOf(x) !== i);
   assert.deepEqual(twice, [], 'no two Copy buttons share a name');
-  for (const name of names) assert.match(name, /^Copy .+ as (CSV|Markdown)$/);
-  assert.ok(names.includes('Copy GPU against JavaScript as CSV'), 'the summary table, by its caption');
-  assert.ok(names.includes('Copy C₀₀, their sum as Markdown'), 'a table the worked example added');
-  assert.ok(names.some((x) => /^Copy 1 render-to-texture pass, an n×n×n product \(.+ at n = 4\) as CSV$/.test(x)), 'the timeline, by its caption\'s first sentence');
+  for (const name of names) assert.match(name, /^Copy as (CSV|Markdown): .+$/);
+  assert.ok(names.includes('Copy as CSV: GPU against JavaScript'), 'the summary table, by its caption');
+  assert.ok(names.includes('Copy as Markdown: C₀₀, their sum'), 'a table the worked example added');
+  assert.ok(names.some((x) => /^Copy as CSV: 1 render-to-texture pass, an n×n×n product \(.+ at n = 4\)$/.test(x)), 'the timeline, by its caption\'s first sentence');
   assert.deepEqual(page.problems(), []);
   await page.context().close();
 });
@@ -194,11 +194,11 @@ test('every Save PNG / SVG button says which picture it saves', async () => {
   const visible = '.figure-tools:not([hidden]) [data-action=png], .figure-tools:not([hidden]) [data-action=svg]';
   const names = (await accessibleNames(page, visible)).map((x) => x.name);
   assert.ok(names.length >= 10, `${names.length} buttons`);
-  for (const name of names) assert.match(name, /^Save .+ as (PNG|SVG)$/);
-  assert.ok(!names.some((x) => /^Save (the picture|this picture) as/.test(x)), names.join('\n'));
+  for (const name of names) assert.match(name, /^Save (PNG|SVG): .+$/);
+  assert.ok(!names.some((x) => /^Save (PNG|SVG): (the picture|this picture)$/.test(x)), names.join('\n'));
   const twice = names.filter((x, i) => names.indexOf(x) !== i);
   assert.deepEqual(twice, [], 'no two Save buttons share a name');
-  assert.ok(names.some((x) => /^Save 1 render-to-texture pass, an n×n×n product \(.+ at n = 4\) as SVG$/.test(x)), 'the timeline, by its caption\'s first sentence');
+  assert.ok(names.some((x) => /^Save SVG: 1 render-to-texture pass, an n×n×n product \(.+ at n = 4\)$/.test(x)), 'the timeline, by its caption\'s first sentence');
   assert.deepEqual(page.problems(), []);
   await page.context().close();
 });

@@ -38,6 +38,7 @@ import { Controls } from '../ui/controls.js';
 import { mountFigureTools } from '../ui/figures.js';
 import { applyEmbed, embedded, mountSlidesLink } from '../ui/slides.js';
 import computeSection from '../sections/compute.js';
+import { mountClassroom } from '../classroom/bar.js';
 
 /**
  * A link to a part of the page (index.html?…#linear) lands on it: the browser scrolls to
@@ -61,6 +62,8 @@ function keepFragmentInView() {
 
 async function main() {
   applyEmbed();
+  // Projector mode and a lesson's sections, before anything is drawn.
+  mountClassroom(document.querySelector('.page-header'));
   const landed = keepFragmentInView();
   // Save PNG/SVG and Copy as CSV/Markdown on every picture and table, now and later.
   mountFigureTools($('main'));

@@ -65,8 +65,8 @@ async function run(preset, ui, ctx) {
   const worst = rows.reduce((a, r) => (Number.isFinite(r.rel) && (!a || r.rel > a.rel) ? r : a), null);
   const disagreements = rows.filter((r) => !r.libAgrees).length;
 
-  const table = el('div', { class: 'scroll-x fib-scroll' }, el('table', { class: 'app-table fib-table', id: 'fibonacci-table' },
-    el('caption', {}, `F(k) on the ${G} (float32) against the exact value (BigInt).${rows.some((r) => r.k === 36 || r.k === 37) ? ' Highlighted: the 2²⁴ edge.' : ''}`),
+  const table = el('div', { class: 'scroll-x fib-scroll', tabindex: '0', role: 'region', 'aria-labelledby': 'fibonacci-table-caption' }, el('table', { class: 'app-table fib-table', id: 'fibonacci-table' },
+    el('caption', { id: 'fibonacci-table-caption' }, `F(k) on the ${G} (float32) against the exact value (BigInt).${rows.some((r) => r.k === 36 || r.k === 37) ? ' Highlighted: the 2²⁴ edge.' : ''}`),
     el('thead', {}, el('tr', {},
       ['k', 'F(k) exact', `${G} float32`, `${G} − F(k)`, 'relative error', 'passes', 'verdict'].map((h) => el('th', { scope: 'col' }, h)))),
     el('tbody', {}, rows.map((r) => el('tr', {

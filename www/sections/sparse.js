@@ -34,6 +34,9 @@ function table(caption, rows, head) {
     el('tbody', {}, ...rows.map((r) => el('tr', {}, ...r.map((c, i) => (i === 0 ? el('th', { scope: 'row' }, String(c)) : el('td', {}, String(c)))))))));
 }
 
+/** A column heading for screen readers only: the column's row names say what it holds to the eye. */
+const unseen = (text) => el('span', { class: 'visually-hidden' }, text);
+
 /** The 5×5 example, its CSR arrays, and a hand-written listing checked against them. */
 function csrExample(ctx) {
   const csr = ctx.Csr.fromDense(5, 5, new Float32Array(EXAMPLE.flat()));
@@ -44,7 +47,7 @@ function csrExample(ctx) {
   const out = el('div', { class: 'sparse-csr', 'data-wrong': wrong.join(',') },
     el('h3', {}, 'Compressed sparse row, derived from the matrix'),
     el('p', {}, 'CSR keeps the nonzeros row by row (values), the column of each (columns) and where each row starts in those two arrays, with the end last (rowOffsets: rows + 1 entries, never decreasing). Row i is values[rowOffsets[i] … rowOffsets[i+1]). Derived here by the library (Csr.fromDense) from this matrix:'),
-    table('The 5×5 matrix', EXAMPLE.map((r, i) => [`row ${i}`, ...r]), ['', 'col 0', 'col 1', 'col 2', 'col 3', 'col 4']),
+    table('The 5×5 matrix', EXAMPLE.map((r, i) => [`row ${i}`, ...r]), [unseen('row'), 'col 0', 'col 1', 'col 2', 'col 3', 'col 4']),
     table('Its CSR arrays (Csr.fromDense)', arrays),
     el('p', {}, `A listing with rowOffsets = [${[...listing.rowOffsets].join(', ')}] disagrees with the matrix in: ${wrong.join(', ') || 'nothing'}. `
       + `Row 1 holds one nonzero (the 4), so row 2 starts at 3, not 4: the right rowOffsets are [${[...csr.rowOffsets].join(', ')}]. `
@@ -188,7 +191,7 @@ async function sparseJacobi(ctx, st, output) {
       ['‖A·x − b‖ / ‖b‖ (float64, here)', r.converged ? sci(residual) : '—', r.converged ? 'x from float32: about 10⁻⁶ at best, as ε' : ''],
       ['time', msText(runMs), k ? `${msText(runMs / k)} an iteration, upload included` : ''],
       ['storage', `CSR ${bytesText(nnz * 8 + (n + 1) * 4)}`, `${int(nnz)} nonzeros; dense float32 would take ${bytesText(4 * n * n)}`],
-    ], ['', 'value', 'note']));
+    ], [unseen('quantity'), 'value', 'note']));
   output.dataset.iterations = String(k);
   output.dataset.converged = String(r.converged);
   output.dataset.diverged = String(r.diverged);

@@ -370,10 +370,14 @@ function firstSentence(text) {
   return text.replace(/\s+/g, ' ').trim().split(/(?<=\.) /)[0].replace(/\.$/, '');
 }
 
-/** Names the Save buttons in `bar` after `name` ("Save <caption> as PNG"), as the Copy ones. */
+/**
+ * Names the Save buttons in `bar` after `name` ("Save PNG: <caption>"), as the Copy ones:
+ * the name starts with the words the button shows, so speech input ("click Save PNG")
+ * finds it (WCAG 2.5.3, label in name).
+ */
 function nameSaveButtons(bar, name) {
   for (const b of bar.querySelectorAll('[data-action=png], [data-action=svg]')) {
-    b.setAttribute('aria-label', `Save ${name} as ${b.dataset.action.toUpperCase()}`);
+    b.setAttribute('aria-label', `Save ${b.dataset.action.toUpperCase()}: ${name}`);
   }
 }
 
@@ -387,7 +391,7 @@ function namePictureTools(host, bar) {
 }
 
 /**
- * Names the Copy buttons of `table` after it ("Copy <caption> as CSV"): the page has a
+ * Names the Copy buttons of `table` after it ("Copy as CSV: <caption>"): the page has a
  * pair for every table, and "Copy as CSV" twenty times over tells a screen reader's
  * list of buttons nothing. Run again when the page changes (a caption is filled in later).
  */
@@ -396,7 +400,7 @@ function nameTableTools(table, bar) {
   if (bar.dataset.named === name) return;
   bar.dataset.named = name;
   bar.setAttribute('aria-label', `Copy ${name}`);
-  for (const b of bar.querySelectorAll('[data-format]')) b.setAttribute('aria-label', `Copy ${name} as ${b.dataset.format}`);
+  for (const b of bar.querySelectorAll('[data-format]')) b.setAttribute('aria-label', `Copy as ${b.dataset.format}: ${name}`);
   // A table that is also a picture (the pass timeline) has Save buttons in the same bar.
   nameSaveButtons(bar, name);
 }

@@ -4,6 +4,7 @@
 // and a readout of the entry under the pointer or the keyboard cursor.
 import { el, magnitude } from './format.js';
 import { giveKey } from './canvas-key.js';
+import { LIBRARY_DIVERGING, PROJECTOR_DIVERGING, gradient, recolour } from '../classroom/colours.js';
 
 // The colours of glsl/heatmap/heatmap.frag, for the legend.
 const BLUE = 'rgb(33,102,171)', WHITE = 'rgb(247,247,247)', RED = 'rgb(179,23,43)';
@@ -14,6 +15,14 @@ const NAN = 'rgb(153,0,204)', POS_INF = 'rgb(230,159,0)', NEG_INF = 'rgb(0,158,1
 export function canvasSide(n, target) {
   return n <= target ? n * Math.floor(target / n) : target;
 }
+
+let described = 0;
+
+/** The view of each heatmap canvas, for projector mode's recolouring (www/classroom/colours.js). */
+const VIEWS = new WeakMap();
+document.addEventListener('projectorchange', () => {
+  for (const c of document.querySelectorAll('figure.heatmap canvas')) VIEWS.get(c)?.repaint();
+});
 
 export class HeatmapView {
   /**
@@ -39,10 +48,36 @@ export class HeatmapView {
     this.legend = el('div', { class: 'hm-legend' });
     this.sampling = el('p', { class: 'hm-sampling' });
     this.readout = el('p', { class: 'hm-readout', 'aria-live': 'polite' });
+    // What the picture shows, in words, for a screen reader (updated with each draw).
+    this.description = el('p', { class: 'visually-hidden hm-description', id: `hm-description-${++described}` });
+    this.canvas.setAttribute('aria-describedby', this.description.id);
     this.element = el('figure', { class: `heatmap${small ? ' small' : ''}` },
-      el('figcaption', {}, this.title), this.frame, this.legend, this.sampling, small ? null : this.readout);
+      el('figcaption', {}, this.title), this.frame, this.legend, this.sampling, small ? null : this.readout, this.description);
     if (!small) this.#interactive();
     giveKey(this.canvas, () => this.key);
+    VIEWS.set(this.canvas, this);
+  }
+
+  /** Projector mode changed: the drawn picture and its legend in the mode's colours. */
+  repaint() {
+    if (this.canvas.hasAttribute('data-figure-empty')) return;
+    this.#palette();
+    if (this.legendArgs) this.#legend(...this.legendArgs);
+    if (this.describeArgs) this.#describe(...this.describeArgs);
+  }
+
+  /** Whether the signed map is shown in a projector's colours (body.projector). */
+  get #projector() { return !this.sequential && document.body.classList.contains('projector'); }
+
+  /** Puts the drawn canvas in the colours the page's mode wants (the library draws its own). */
+  #palette() {
+    const want = this.#projector ? 'projector' : 'library';
+    const has = this.canvas.dataset.palette || 'library';
+    if (want === has || this.sequential) return;
+    // Back to the library's picture as it drew it (8-bit colours do not map back exactly).
+    if (want === 'library') this.canvas.getContext('2d').putImageData(this.libraryPixels, 0, 0);
+    else this.libraryPixels = recolour(this.canvas, LIBRARY_DIVERGING, PROJECTOR_DIVERGING);
+    this.canvas.dataset.palette = want;
   }
 
   setTitle(text) { this.title.textContent = text; }
@@ -65,7 +100,12 @@ export class HeatmapView {
   drawn(drawn, range, stats = null) {
     const { blockRows = 1, blockCols = 1, stride = 1 } = drawn || {};
     this.canvas.removeAttribute('data-figure-empty');
+    this.canvas.dataset.palette = 'library';
+    this.#palette();
+    this.legendArgs = [range, stats];
     this.#legend(range, stats);
+    this.describeArgs = [range, stats, blockRows > 1 || blockCols > 1];
+    this.#describe(...this.describeArgs);
     // Shown with fewer CSS pixels than the picture has distinct cells, nearest-pixel
     // scaling would drop cells (moiré); smooth scaling averages them instead.
     const shown = this.canvas.clientWidth;
@@ -96,15 +136,30 @@ export class HeatmapView {
   }
 
   clear() {
+    this.legendArgs = null;
+    this.describeArgs = null;
+    this.libraryPixels = null;
     const ctx = this.canvas.getContext('2d');
     ctx?.clearRect(0, 0, this.canvas.width, this.canvas.height);
     this.canvas.setAttribute('data-figure-empty', '');
     this.sampling.textContent = '';
     this.legend.replaceChildren();
+    this.description.textContent = '';
     this.key = null;
     this.valueAt = null;
     this.readout.textContent = '';
     this.box.hidden = true;
+  }
+
+  /** The text alternative: shape, colour scale, NaN and ±Inf counts, how it is drawn. */
+  #describe(range, stats, downsampled) {
+    const r = magnitude(range);
+    const scale = this.sequential ? `colour from 0 (pale) to ${r} (dark)`
+      : this.#projector ? `colour from −${r} (dark blue) through 0 (grey) to +${r} (yellow)` : `colour from −${r} (blue) through 0 (white) to +${r} (red)`;
+    const special = stats ? `${stats.nan || 0} ${this.nanLabel === 'NaN' ? 'NaN' : `“${this.nanLabel}”`} and ${stats.inf || 0} ±Inf entries` : 'NaN and ±Inf not counted';
+    const how = downsampled ? 'downsampled, each pixel the largest-magnitude entry of its block' : 'every entry drawn';
+    const keys = this.small ? '' : '; focus it and use the arrow keys to read each entry';
+    this.description.textContent = `Heatmap of a ${this.rows}×${this.cols} matrix, ${scale}; ${special}; ${how}${keys}.`;
   }
 
   #legend(range, stats) {
@@ -113,9 +168,10 @@ export class HeatmapView {
     // With no finite entry there is no scale: only the NaN / ±Inf colours mean anything.
     const noFinite = !!stats && this.rows > 0 && (stats.nan || 0) + (stats.inf || 0) >= this.rows * this.cols;
     const bar = el('span', { class: 'hm-bar' });
+    const signed = this.#projector ? PROJECTOR_DIVERGING.map(([, c]) => `rgb(${c.join(',')})`) : [BLUE, WHITE, RED];
     bar.style.background = this.sequential
       ? `linear-gradient(to right, ${SEQ[0]}, ${SEQ[1]}, ${SEQ[2]})`
-      : `linear-gradient(to right, ${BLUE}, ${WHITE}, ${RED})`;
+      : gradient(this.#projector ? PROJECTOR_DIVERGING : LIBRARY_DIVERGING);
     const items = this.sequential
       ? (range > 0 ? [el('span', {}, '0'), bar, el('span', {}, r)] : [el('span', {}, !stats || !stats.nan ? 'all 0: every entry correctly rounded' : stats.compared ? 'every entry finite on both sides is correctly rounded' : 'no entry is finite on both sides')])
       : noFinite ? [el('span', {}, 'no finite entry: no colour scale')]
@@ -130,10 +186,11 @@ export class HeatmapView {
     this.legend.replaceChildren(el('span', { class: 'hm-scale' }, ...items), ...shownExtras.map(([c, t]) => swatch(c, t)));
     // The same key for a saved PNG: the scale's colours and ends, or its one line of text.
     const scale = items.length === 3
-      ? { colours: this.sequential ? SEQ : [BLUE, WHITE, RED], from: items[0].textContent, to: items[2].textContent }
+      ? { colours: this.sequential ? SEQ : signed, from: items[0].textContent, to: items[2].textContent }
       : { text: items[0].textContent };
     this.key = [scale, ...shownExtras.map(([colour, text]) => ({ colour, text }))];
-    this.legend.title = this.sequential ? `colour: 0 (pale) to ${r} (dark)` : `colour: −${r} (blue) through 0 (white) to +${r} (red)`;
+    this.legend.title = this.sequential ? `colour: 0 (pale) to ${r} (dark)`
+      : this.#projector ? `colour: −${r} (dark blue) through 0 (grey) to +${r} (yellow)` : `colour: −${r} (blue) through 0 (white) to +${r} (red)`;
   }
 
   #interactive() {

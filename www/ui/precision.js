@@ -57,7 +57,7 @@ export function renderPrecision(container, state) {
   parts.push(el('div', { class: 'formats' },
     el('table', { class: 'formats-table' },
       el('caption', {}, 'The two number formats'),
-      el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, ''), el('th', { scope: 'col' }, `float32 (${dev})`), el('th', { scope: 'col' }, 'float64 (JS)'))),
+      el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, el('span', { class: 'visually-hidden' }, 'property')), el('th', { scope: 'col' }, `float32 (${dev})`), el('th', { scope: 'col' }, 'float64 (JS)'))),
       el('tbody', {},
         el('tr', {}, el('th', { scope: 'row' }, 'significand'), el('td', {}, '24 bits ≈ 7 digits'), el('td', {}, '53 bits ≈ 16 digits')),
         el('tr', {}, el('th', { scope: 'row' }, 'rounding step (unit roundoff)'), el('td', {}, '2^−24 ≈ 5.96e−8'), el('td', {}, '2^−53 ≈ 1.11e−16')),
