@@ -36,13 +36,13 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
   apt-get update -q
   DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver
 fi
-# Firefox ESR: the engine the Firefox page tests run in (tests/e2e/firefox.test.mjs).
+# Firefox ESR: one of the engines the page tests run in (tests/e2e/engines.mjs).
 if ! command -v firefox-esr >/dev/null; then
   echo "== installing firefox-esr from Debian"
   apt-get update -q
   DEBIAN_FRONTEND=noninteractive apt-get install -y -q firefox-esr
 fi
-# WebKitGTK: WebKitWebDriver and MiniBrowser, under Xvfb (tests/e2e/webkit.test.mjs).
+# WebKitGTK: WebKitWebDriver and MiniBrowser, under Xvfb (tests/e2e/engines.mjs).
 if ! command -v WebKitWebDriver >/dev/null || ! command -v xvfb-run >/dev/null; then
   echo "== installing webkit2gtk-driver and xvfb from Debian"
   apt-get update -q

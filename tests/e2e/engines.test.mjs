@@ -1,0 +1,60 @@
+// The library and the teaching page in the engines beside Chromium (tests/e2e/engines.mjs:
+// Firefox ESR and WebKitGTK), on each backend the engine has here. The CPU backend's Web
+// Workers failed in both ("wasm is null": a job reached a worker before its instance was
+// made); these tests would have caught it.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startServer } from './harness.mjs';
+import { ENGINES } from './engines.mjs';
+import { checkProduct, DIMS, inPage } from './product.mjs';
+
+/** The demo's outcome: data-status, the status line and the backend that ran. */
+async function demo() {
+  const until = Date.now() + 150_000;
+  while (!['done', 'error'].includes(document.body.dataset.status) && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    status: document.body.dataset.status,
+    text: document.querySelector('#status')?.textContent,
+    backend: window.__results?.backend,
+  };
+}
+
+let server;
+before(async () => { server = await startServer(); });
+after(() => server?.stop());
+
+for (const engine of ENGINES) {
+  describe(engine.name, { skip: engine.skip }, () => {
+    before(() => engine.start());
+    after(() => engine.stop());
+    for (const [backend, absent] of Object.entries(engine.backends)) {
+      const skip = absent || false;
+      if (absent) {
+        // The skip's reason holds: when the engine gains the backend, this says so.
+        test(`${backend} is absent here, as the skipped tests say`, async () => {
+          const tab = await engine.open(`${server.origin}/index.html?backend=cpu&n=4`);
+          const has = await tab.evaluate(async (b) => (b === 'webgpu' ? 'gpu' in navigator : true), backend);
+          assert.equal(has, false, `${engine.name} has ${backend} now: run its tests (tests/e2e/engines.mjs)`);
+          await tab.close();
+        });
+      }
+      test(`a product on ${backend} equals the float64 reference`, { skip }, async () => {
+        const tab = await engine.open(`${server.origin}/index.html?backend=${backend}&n=4`);
+        checkProduct(await tab.evaluate(inPage, [DIMS, backend]), backend);
+        assert.deepEqual(tab.errors, []);
+        await tab.close();
+      });
+      test(`the teaching page's demo runs on ${backend}, checked against float64`, { skip }, async () => {
+        const tab = await engine.open(`${server.origin}/index.html?backend=${backend}&n=64`);
+        const r = await tab.evaluate(demo);
+        assert.equal(r.status, 'done', r.text);
+        assert.equal(r.backend, backend, r.text);
+        assert.match(r.text, /of 4[,\u202f ]?096 entries correctly rounded/);
+        assert.deepEqual(tab.errors, []);
+        await tab.close();
+      });
+    }
+  });
+}
