@@ -12,21 +12,37 @@ const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 export const SMALL_PARTS = 'n=8&sparseN=16&sparseBlock=4&meshN=4&meshQ=2&ransacIters=64&prodBatch=16&svdBatch=16&cmpN=8&devN=128&sjN=100&luN=4';
 
 /**
- * Presses every Run button of every section below the demo (the compute measurement at
- * its smallest size only), one at a time, each to its end; returns what it pressed.
+ * In the page (any engine's evaluate takes it): presses every Run button of every
+ * section below the demo (the compute measurement at its smallest size only), one at a
+ * time, each to its end. Returns the buttons' labels, the parts that ended in an error
+ * (`id: text`) and the one still running after two minutes, if any.
  */
-export async function runEveryPart(page) {
-  await page.evaluate(() => document.querySelectorAll('#compute input[type=checkbox][id^=compute-n-]').forEach((b, i) => { b.checked = i === 0; }));
-  const labels = await page.evaluate(() => [...document.querySelectorAll('main button')]
-    .filter((b) => /^(Run|Measure|Sweep|Eliminate|Solve|Compute|Square)\b/.test(b.textContent.trim()) && !b.closest('#run-panel, .not-in-lesson'))
-    .map((b, i) => { b.dataset.partRun = String(i); return b.textContent.trim(); }));
-  for (let i = 0; i < labels.length; i++) {
-    await page.click(`[data-part-run="${i}"]`);
+export async function everyPartInPage() {
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  // The sections are built once the demo has run.
+  for (const until = Date.now() + 120_000; !['done', 'error'].includes(document.body.dataset.status) && Date.now() < until;) await sleep(100);
+  document.querySelectorAll('#compute input[type=checkbox][id^=compute-n-]').forEach((b, i) => { b.checked = i === 0; });
+  const buttons = [...document.querySelectorAll('main button')]
+    .filter((b) => /^(Run|Measure|Sweep|Eliminate|Solve|Compute|Square)\b/.test(b.textContent.trim()) && !b.closest('#run-panel, .not-in-lesson'));
+  let stuck = null;
+  for (const b of buttons) {
+    b.click();
     // A part says running on its next frame; then its end.
-    await page.waitForTimeout(100);
-    await page.waitForFunction(() => !document.querySelector('main [data-status=running]'), null, { timeout: 120_000, polling: 100 });
+    await sleep(100);
+    const until = Date.now() + 120_000;
+    while (document.querySelector('main [data-status=running]') && Date.now() < until) await sleep(100);
+    stuck ??= document.querySelector('main [data-status=running]')?.id ?? null;
   }
-  return labels;
+  const failed = [...document.querySelectorAll('main [data-status=error]')]
+    .map((e) => `${e.id}: ${e.textContent.trim().slice(0, 300)}`);
+  return { ran: buttons.map((b) => b.textContent.trim()), failed, stuck };
+}
+
+/** Presses every part's Run button on `page` (see everyPartInPage); returns the labels. */
+export async function runEveryPart(page) {
+  const { ran, stuck } = await page.evaluate(everyPartInPage);
+  if (stuck) throw new Error(`${stuck} was still running after two minutes`);
+  return ran;
 }
 
 /**

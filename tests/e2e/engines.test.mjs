@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { startServer } from './harness.mjs';
 import { ENGINES } from './engines.mjs';
 import { checkProduct, DIMS, inPage } from './product.mjs';
+import { SMALL_PARTS, everyPartInPage } from './a11y.mjs';
 
 /** The demo's outcome: data-status, the status line and the backend that ran. */
 async function demo() {
@@ -29,6 +30,15 @@ for (const engine of ENGINES) {
   describe(engine.name, { skip: engine.skip }, () => {
     before(() => engine.start());
     after(() => engine.stop());
+    test("every section's parts run to their end, none with an error (the backend 'auto' picks)", async () => {
+      const tab = await engine.open(`${server.origin}/index.html?${SMALL_PARTS}`);
+      const r = await tab.evaluate(everyPartInPage);
+      assert.ok(r.ran.length >= 15, r.ran.join(', '));
+      assert.equal(r.stuck, null);
+      assert.deepEqual(r.failed, []);
+      assert.deepEqual(tab.errors, []);
+      await tab.close();
+    });
     for (const [backend, absent] of Object.entries(engine.backends)) {
       const skip = absent || false;
       if (absent) {
