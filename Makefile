@@ -17,7 +17,7 @@ export WASM_BINDGEN_TEST_WEBDRIVER_JSON := $(CURDIR)/webdriver.json
 # (tests/browser_webgl.rs, tests/browser_webgpu.rs) that run for minutes on SwiftShader.
 export WASM_BINDGEN_TEST_TIMEOUT ?= 1200
 
-.PHONY: setup setup-test build pkg serve test lint test-native test-browser test-e2e bench bench-blocks bench-batched bench-devices report clean bench-lu bench-sparse
+.PHONY: setup setup-test build pkg serve test lint test-native test-browser test-e2e bench bench-blocks bench-batched bench-devices report clean bench-lu bench-sparse bench-lab
 
 setup:
 	@scripts/setup.sh build
@@ -86,6 +86,11 @@ bench-devices: setup-test build
 # backends, with the float64 residual): make bench-lu ARGS="--query 'sizes=64,256&backends=webgpu'"
 bench-lu: setup-test build
 	node scripts/bench-lu.mjs $(ARGS)
+
+# The kernel lab's reference solutions against the library's kernels, as GFLOP/s and ratio
+# (checkKernelAsync, timed at the size it picks): make bench-lab ARGS="--query 'exercises=tiled'"
+bench-lab: setup-test build
+	node scripts/bench-lab.mjs $(ARGS)
 
 # The SpMV bench (www/bench/index.html?suite=sparse: GB/s against nnz beside the same
 # device's streaming ceiling): make bench-sparse ARGS="--query 'nnzMax=1e6'"

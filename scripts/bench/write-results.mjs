@@ -51,7 +51,8 @@ export function writeResults(result, { outDir = RESULTS, tag = null, quiet = fal
   const files = {
     [`${stem}.json`]: json,
     [`${stem}.md`]: markdown,
-    [`${stem}.svg`]: svg,
+    // A bench whose table says it all draws no plot.
+    ...(svg ? { [`${stem}.svg`]: svg } : {}),
     'latest.json': latestIndex(outDir, label, stem),
   };
   const written = [];

@@ -10,6 +10,7 @@
 //   devices   the CPU backend and several devices (scripts/bench-devices.mjs)
 //   lu        the LU factorization (scripts/bench-lu.mjs)
 //   sparse    sparse matrix × vector (scripts/bench-sparse.mjs)
+//   lab       the kernel lab's reference solutions (scripts/bench-lab.mjs)
 
 const SUITES = {
   systems: () => import('./systems.js'),
@@ -18,6 +19,7 @@ const SUITES = {
   devices: () => import('./devices.js'),
   lu: () => import('./lu.js'),
   sparse: () => import('./sparse.js'),
+  lab: () => import('./lab.js'),
 };
 
 function refuse(text) {

@@ -1,0 +1,22 @@
+// The kernel lab bench's report (www/bench/lab.js): each exercise's reference solution
+// against the library's own kernel for it, as GFLOP/s and their ratio.
+
+// Three significant digits: 0.0123 GFLOP/s on a software adapter, 41,300 on an H100.
+const fmt = (v) => (Number.isFinite(v) ? (v >= 1000 ? Math.round(v).toLocaleString('en-US') : v.toPrecision(3)) : '—');
+
+export function labMarkdown(result) {
+  const rows = [
+    `Kernel lab: the reference solutions against the library's kernels — ${result.env?.renderer ?? ''}`,
+    '',
+    '| exercise | backend | verdict | n (timed) | solution ms | GFLOP/s | library kernel | ms | GFLOP/s | ratio |',
+    '|---|---|---|---:|---:|---:|---|---:|---:|---:|',
+  ];
+  for (const r of result.records) {
+    const t = r.timing;
+    rows.push(`| ${r.exercise} | ${r.backend} | ${r.error ? `error: ${r.error}` : r.verdict} | ${t?.n ?? '—'} | ${fmt(t?.ms)} | ${fmt(t?.gflops)} | ${t?.reference?.kernel ?? '—'} | ${fmt(t?.reference?.ms)} | ${fmt(t?.reference?.gflops)} | ${t ? fmt(t.gflops / t.reference.gflops) : '—'} |`);
+  }
+  return `${rows.join('\n')}\n`;
+}
+
+/** No plot: the table says it all (one row per exercise). */
+export const labPlot = () => '';
