@@ -18,6 +18,10 @@ pub mod stats;
 pub mod supplied;
 pub mod svd;
 
+// naga is a native dev-dependency only (the wasm test builds need not compile it).
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod portable;
+
 #[cfg(test)]
 mod tests {
     //! The engines cache programs by id: that is sound only if no two programs of
@@ -35,6 +39,16 @@ mod tests {
     use crate::plan::semiring::Semiring;
 
     const SEMIRINGS: [Semiring; 3] = [Semiring::Ordinary, Semiring::Boolean, Semiring::MinPlus];
+
+    /// The register kernel's forms a GPU runs (`RegisterParams::for_product` picks one per
+    /// product), and the one form a CPU-emulated adapter runs.
+    pub(super) const GPU_FORMS: [RegisterParams; 4] = [
+        RegisterParams::GPU,
+        RegisterParams::GPU_SMALL,
+        RegisterParams::GPU_NARROW,
+        RegisterParams::GPU_DOUBLE,
+    ];
+    pub(super) const CPU_FORMS: [RegisterParams; 1] = [RegisterParams::CPU];
 
     fn fragment_programs() -> Vec<Box<dyn FragmentProgram>> {
         let mut all: Vec<Box<dyn FragmentProgram>> = vec![];
@@ -75,18 +89,25 @@ mod tests {
         all
     }
 
+    /// The fits a product can have on a register form (`Fit::of` after
+    /// `RegisterParams::for_product`): the CPU form has no whole-tile variant, the 64 × 64
+    /// form keeps its checks on whole tiles, the double-buffered one runs whole tiles only.
+    fn fits(register: RegisterParams) -> &'static [Fit] {
+        match register {
+            RegisterParams::Cpu => &[Fit::Any, Fit::Vec4],
+            RegisterParams::Double => &[Fit::Tiles],
+            r if r == RegisterParams::GPU_SMALL => &[Fit::Any, Fit::Vec4],
+            _ => &[Fit::Any, Fit::Vec4, Fit::Tiles],
+        }
+    }
+
     /// The library's compute programs, the products in the register forms `forms`.
-    fn compute_programs(forms: &[RegisterParams]) -> Vec<Box<dyn ComputeProgram>> {
+    pub(super) fn compute_programs(forms: &[RegisterParams]) -> Vec<Box<dyn ComputeProgram>> {
         let mut all: Vec<Box<dyn ComputeProgram>> = vec![];
         for kernel in Kernel::WEBGPU {
             for semiring in SEMIRINGS {
                 for &register in forms {
-                    // The CPU form has no whole-tile variant: `Tiles` runs its vec4 one.
-                    let fits = match register {
-                        RegisterParams::Cpu => &[Fit::Any, Fit::Vec4][..],
-                        _ => &[Fit::Any, Fit::Vec4, Fit::Tiles][..],
-                    };
-                    for &fit in fits {
+                    for &fit in fits(register) {
                         let key = PipelineKey::Product {
                             kernel,
                             semiring,
@@ -124,6 +145,7 @@ mod tests {
             elementwise::webgpu::AFFINE,
             stats::webgpu::REDUCE,
             heatmap::webgpu::HEATMAP,
+            crate::engine::webgpu::FILL,
         ] {
             all.push(Box::new(p));
         }
@@ -163,13 +185,14 @@ mod tests {
     #[test]
     fn every_compute_program_has_its_own_id_name_and_source() {
         // Every form has its own id, whichever device runs it.
-        let all = compute_programs(&[RegisterParams::GPU, RegisterParams::CPU]);
+        let all = compute_programs(&[&GPU_FORMS[..], &CPU_FORMS].concat());
         distinct("id", all.iter().map(|p| p.id()));
-        // A device runs one form of the register kernel: among its programs the names
-        // are distinct, and so are the sources with their constants (products of one
-        // kernel differ by their constants only: the semiring is an override).
-        for form in [RegisterParams::GPU, RegisterParams::CPU] {
-            let device = compute_programs(&[form]);
+        // A device runs the GPU forms of the register kernel or the CPU one: among its
+        // programs the names are distinct, and so are the sources with their constants
+        // (products of one kernel differ by their constants only: the semiring is an
+        // override).
+        for forms in [&GPU_FORMS[..], &CPU_FORMS] {
+            let device = compute_programs(forms);
             assert!(device.len() > 25, "{}", device.len());
             distinct("name", device.iter().map(|p| p.name()));
             distinct(

@@ -39,7 +39,7 @@ use crate::webgpu::{
 };
 
 /// The engine's own program: every entry of a matrix set to one value (poisoning).
-const FILL: StaticWgsl = StaticWgsl::new("fill", || {
+pub(crate) const FILL: StaticWgsl = StaticWgsl::new("fill", || {
     include_str!("../../../wgsl/common/fill.wgsl").into()
 });
 
