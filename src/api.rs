@@ -16,8 +16,9 @@ use crate::batched::{self, ransac::Ransac};
 use crate::blocks::mesh::{self, MeshRun};
 use crate::blocks::sparse;
 use crate::cpu::CpuEngine;
+use crate::engine::webgpu::lost_at_once;
 use crate::engine::{Engine, GlEngine, GpuEngine, PendingRead};
-use crate::error::Result;
+use crate::error::{GpgpuError, Result};
 use crate::gl::capabilities::DeviceInfo;
 use crate::gl::context::Canvas;
 use crate::kernels::{Backend, Kernel};
@@ -32,7 +33,7 @@ use crate::plan::passes::{self, PassPlan};
 use crate::plan::shape::Shape;
 use crate::plan::svd::Svd;
 use crate::run::Run;
-use crate::webgpu::adapter::{is_software, request_adapter};
+use crate::webgpu::adapter::{is_software, request_adapter, request_device};
 use crate::webgpu::GpuInfo;
 use crate::work::{begin_plan, begin_product, finish_work, finish_work_async};
 
@@ -81,6 +82,26 @@ pub fn choose_backend(adapter_is_software: Option<bool>) -> Backend {
     }
 }
 
+/// An engine on a device of the hardware adapter `'auto'` chose, or why it cannot be
+/// used: `requestDevice` failed, or the device was lost before its first use (checked
+/// once its queue has answered, so that a device that came lost is not handed out).
+async fn usable_device(
+    adapter: &web_sys::GpuAdapter,
+    power: Option<web_sys::GpuPowerPreference>,
+) -> std::result::Result<GpuEngine, String> {
+    let device = match request_device(adapter).await {
+        Ok(device) => device,
+        Err(GpgpuError::NoWebGpu { detail }) => return Err(detail),
+        Err(e) => return Err(e.to_string()),
+    };
+    if let Some(why) = lost_at_once(&device).await {
+        return Err(format!(
+            "the WebGPU device was lost before its first use: {why}"
+        ));
+    }
+    Ok(GpuEngine::on_device(adapter.clone(), device, power))
+}
+
 /// What the device is: a WebGL2 context or a WebGPU adapter.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Info {
@@ -109,6 +130,8 @@ pub enum Info {
 /// device loss the library asks for a new device at once; async calls wait for it.
 pub struct Gpgpu {
     engine: Rc<RefCell<Engine>>,
+    /// Why `'auto'` made WebGL2 on a browser whose WebGPU adapter it would have used.
+    fallback: Option<String>,
 }
 
 impl Gpgpu {
@@ -125,7 +148,9 @@ impl Gpgpu {
     }
 
     /// A Gpgpu on the chosen backend; `Auto` follows [`choose_backend`], falling
-    /// back to the other backend when the preferred one cannot be made.
+    /// back to the other backend when the preferred one cannot be made: WebGL2 when
+    /// the hardware adapter's `requestDevice` fails or its device is lost before its
+    /// first use, which [`fallback`](Gpgpu::fallback) then tells.
     pub async fn create(options: CreateOptions) -> Result<Gpgpu> {
         let webgl = |canvas: Option<Canvas>| Gpgpu::new(canvas);
         match options.backend {
@@ -139,18 +164,24 @@ impl Gpgpu {
                 // The adapter decides; a device is asked for only if it will be used.
                 let adapter = request_adapter(power).await;
                 let software = adapter.as_ref().ok().map(is_software);
+                let mut fallback = None;
                 if let (Backend::WebGpu, Ok(adapter)) = (choose_backend(software), &adapter) {
-                    return Ok(Gpgpu::wrap(Engine::WebGpu(
-                        GpuEngine::on_adapter(adapter.clone(), power).await?,
-                    )));
+                    match usable_device(adapter, power).await {
+                        Ok(engine) => return Ok(Gpgpu::wrap(Engine::WebGpu(engine))),
+                        Err(why) => fallback = Some(why),
+                    }
                 }
-                match (webgl(options.canvas), adapter) {
-                    (Ok(g), _) => Ok(g),
+                match (webgl(options.canvas), adapter, fallback) {
+                    (Ok(g), _, fallback) => Ok(Gpgpu { fallback, ..g }),
+                    // Neither: why WebGPU failed, and why WebGL2 did.
+                    (Err(e), _, Some(why)) => Err(GpgpuError::NoWebGpu {
+                        detail: format!("{why}; and no WebGL2 to fall back on: {e}"),
+                    }),
                     // No WebGL2 either: a software WebGPU adapter still works.
-                    (Err(_), Ok(adapter)) => Ok(Gpgpu::wrap(Engine::WebGpu(
+                    (Err(_), Ok(adapter), None) => Ok(Gpgpu::wrap(Engine::WebGpu(
                         GpuEngine::on_adapter(adapter, power).await?,
                     ))),
-                    (Err(e), Err(_)) => Err(e),
+                    (Err(e), Err(_), None) => Err(e),
                 }
             }
         }
@@ -159,7 +190,15 @@ impl Gpgpu {
     fn wrap(engine: Engine) -> Gpgpu {
         Gpgpu {
             engine: Rc::new(RefCell::new(engine)),
+            fallback: None,
         }
+    }
+
+    /// Why `'auto'` made WebGL2 although the browser has a hardware WebGPU adapter
+    /// ("requestDevice() failed: …", "the WebGPU device was lost before its first use:
+    /// …"); None when it made what its rule picks, and on the other choices.
+    pub fn fallback(&self) -> Option<&str> {
+        self.fallback.as_deref()
     }
 
     /// The engine underneath, for stepping a [`Run`] and for the low-level

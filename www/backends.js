@@ -41,6 +41,7 @@ export class Backends {
     this.made = {}; // backend → Promise<Gpgpu>
     this.autoPick = null; // what 'auto' resolved to, once known
     this.autoMaking = null; // Promise of the first 'auto' instance
+    this.autoFallback = null; // why 'auto' fell back from a hardware WebGPU adapter, if it did
     this.webgpu = null; // probeWebgpu()'s answer, once known
     this.webgl = null; // probeWebgl()'s answer, once known
     this.instances = {}; // backend → Gpgpu, once made
@@ -84,6 +85,7 @@ export class Backends {
   async #auto() {
     const gpu = await this.Gpgpu.create({ backend: 'auto' });
     this.autoPick = gpu.backend;
+    this.autoFallback = gpu.info().fallback ?? null; // why WebGPU's device was not used
     if (this.made[gpu.backend]) {
       // The same backend was made meanwhile: keep that one.
       const other = await this.made[gpu.backend].catch(() => null);
@@ -105,6 +107,7 @@ export class Backends {
     if (!w) return '';
     // The library falls back to a software WebGPU adapter when WebGL2 cannot be made.
     if (this.autoPick === 'webgpu' && w.state !== 'hardware') return `WebGL2 cannot be used and ${w.text}`;
+    if (this.autoFallback) return `${w.text}, but WebGPU could not be used (${this.autoFallback}), so WebGL2 runs`;
     return w.text;
   }
 }

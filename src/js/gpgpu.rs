@@ -216,7 +216,8 @@ impl JsGpgpu {
 
     /// { backend, maxDimension, kernels, timerQuery, … }: WebGL adds renderer, vendor,
     /// versions and texture limits; WebGPU the adapter's description, limits and
-    /// features, and the register kernel's form on this device.
+    /// features, and the register kernel's form on this device; `fallback`, why 'auto'
+    /// made WebGL2 on a browser with a hardware WebGPU adapter.
     #[wasm_bindgen(unchecked_return_type = "DeviceInfo")]
     pub fn info(&self) -> Object {
         let o = Object::new();
@@ -230,6 +231,9 @@ impl JsGpgpu {
             .collect();
         set(&o, "kernels", kernels);
         drop(engine);
+        if let Some(why) = self.gpu.fallback() {
+            set(&o, "fallback", why);
+        }
         match self.gpu.info() {
             Info::WebGl(i) => {
                 set(&o, "renderer", i.renderer.as_str());

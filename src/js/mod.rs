@@ -97,9 +97,11 @@ export interface MatrixStats { maxAbs: number; nan: number; inf: number; sumAbs:
 export interface KernelInfo { name: KernelName; backend: BackendName; description: string;
   planes: number; file: string; }
 /** WebGL: renderer, versions and texture limits; WebGPU: the adapter and its limits;
- *  the CPU: threads and simd. */
+ *  the CPU: threads and simd. `fallback`: why 'auto' made WebGL2 although the browser
+ *  has a hardware WebGPU adapter ("requestDevice() failed: …", "the WebGPU device was
+ *  lost before its first use: …"); absent otherwise. */
 export interface DeviceInfo { backend: BackendName; maxDimension: number; kernels: KernelName[];
-  timerQuery: boolean;
+  timerQuery: boolean; fallback?: string;
   renderer?: string; vendor?: string; webglVersion?: string;
   glslVersion?: string; maxTextureSize?: number; maxViewportDims?: [number, number];
   maxDrawBuffers?: number; maxTextureUnits?: number; floatRenderable?: boolean;

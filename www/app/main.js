@@ -105,6 +105,8 @@ async function main() {
   }
   adopt(gpu);
   const info = page.info;
+  // 'auto' wanted the hardware WebGPU adapter but fell back to WebGL2: say why.
+  if (info.fallback) allNotes.push({ param: 'backend', value: 'auto', why: `WebGPU could not be used (${info.fallback}); WebGL2 runs instead` });
   setBackends(); // auto may be known now
   // A kernel of the other backend: the URL asked for it (a note) or it is the default (none).
   const explicit = new URLSearchParams(location.search).has('kernel') && !allNotes.some((x) => x.param === 'kernel');

@@ -14,6 +14,7 @@ use web_sys::{
 };
 
 use super::{Background, GpuEngine};
+use crate::common::next_tick;
 use crate::error::{GpgpuError, Result};
 use crate::webgpu::adapter::{self, describe_js};
 use crate::webgpu::Gpu;
@@ -117,10 +118,7 @@ pub(super) fn watch(
     let (gpu, replacement) = (gpu.clone(), replacement.clone());
     spawn_local(async move {
         let why = match lost.await {
-            Ok(info) => {
-                let info: GpuDeviceLostInfo = info.unchecked_into();
-                format!("{:?}: {}", info.reason(), info.message())
-            }
+            Ok(info) => describe_loss(info),
             Err(e) => describe_js(&e),
         };
         gpu.mark_lost(why);
@@ -129,6 +127,34 @@ pub(super) fn watch(
         }
     });
     on_error
+}
+
+/// The reason and message of a `GPUDeviceLostInfo`.
+fn describe_loss(info: JsValue) -> String {
+    let info: GpuDeviceLostInfo = info.unchecked_into();
+    format!("{:?}: {}", info.reason(), info.message())
+}
+
+/// Why `device` is lost, if it is once its queue has answered (a round trip to the GPU
+/// process) and the event loop has turned. A device can come lost (WebGPU's answer when
+/// the adapter cannot give one after all) or be lost as it starts (the GPU process
+/// gone); `'auto'` then falls back to WebGL2. Chromium resolves `lost` one round trip
+/// after the loss (about 2 ms after `destroy()` here), not at once; a healthy device's
+/// queue answers in about 0.15 ms.
+pub async fn lost_at_once(device: &GpuDevice) -> Option<String> {
+    let why = Rc::new(RefCell::new(None));
+    let lost = JsFuture::from(js_sys::Promise::from(JsValue::from(device.lost())));
+    let seen = why.clone();
+    // Left waiting while the device lives: it ends when the device goes.
+    spawn_local(async move {
+        if let Ok(info) = lost.await {
+            *seen.borrow_mut() = Some(describe_loss(info));
+        }
+    });
+    let done = js_sys::Promise::from(JsValue::from(device.queue().on_submitted_work_done()));
+    let _ = JsFuture::from(done).await; // a lost device may reject: lost says why
+    next_tick().await;
+    why.take()
 }
 
 /// Asks for a new adapter and device unless a request is already out.

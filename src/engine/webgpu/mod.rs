@@ -24,6 +24,7 @@ mod loss;
 mod read;
 mod state;
 
+pub use loss::lost_at_once;
 use loss::{watch, Asked, Replacement};
 pub use read::{read_parts, GpuRead};
 pub use state::DeviceState;
@@ -193,10 +194,16 @@ impl GpuEngine {
         power: Option<GpuPowerPreference>,
     ) -> Result<GpuEngine> {
         let device = adapter::request_device(&adapter).await?;
-        Ok(GpuEngine::on(adapter, device, power))
+        Ok(GpuEngine::on_device(adapter, device, power))
     }
 
-    fn on(adapter: GpuAdapter, device: GpuDevice, power: Option<GpuPowerPreference>) -> GpuEngine {
+    /// An engine on `device`, already asked of `adapter` (a loss asks `power`'s adapter
+    /// for its replacement).
+    pub fn on_device(
+        adapter: GpuAdapter,
+        device: GpuDevice,
+        power: Option<GpuPowerPreference>,
+    ) -> GpuEngine {
         let counts = Rc::new(Cell::new(LiveCounts::default()));
         let replacement = Rc::new(RefCell::new(Replacement {
             asked: 0,
