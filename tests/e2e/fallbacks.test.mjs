@@ -1,6 +1,7 @@
 // Where a browser differs from the Chromium the other tests run: a hardware WebGPU
-// adapter whose device cannot be had ('auto' falls back to WebGL2 and says why). Made
-// here by stubbing the browser before the page's scripts run.
+// adapter whose device cannot be had ('auto' falls back to WebGL2 and says why), and
+// no wasm SIMD (the pages say at once which browsers work). Each made here by stubbing
+// the browser before the page's scripts run.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { join } from 'node:path';
@@ -85,5 +86,55 @@ test("'auto' on SwiftShader's software adapter falls back from nothing: no reaso
     return out;
   });
   assert.deepEqual(fallback, ['webgl', false]);
+  assert.equal(await page.evaluate(() => window.gpgpuNoSimd), undefined);
   await page.context().close();
 });
+
+/**
+ * In the page, before its scripts: WebAssembly.validate says no to any module (as a
+ * browser without SIMD does to the probe); when body[data-status] first turns to
+ * 'error' is kept in window.__errorAt (ms since navigation).
+ */
+function noSimd() {
+  WebAssembly.validate = () => false;
+  new MutationObserver(() => {
+    if (window.__errorAt === undefined && document.body?.dataset.status === 'error') window.__errorAt = performance.now();
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-status'] });
+}
+
+const PAGES = [
+  ['index.html', '#banner'],
+  ['index.html?backend=cpu', '#banner'],
+  ['www/bench/index.html', '#status'],
+  ['www/bench/index.html?suite=lu', '#status'],
+];
+
+for (const [path, where] of PAGES) {
+  test(`no wasm SIMD: ${path} says which browsers work within a second`, async () => {
+    const wasm = [];
+    const page = await openPage(browser, `${server.origin}/${path}`, undefined, {
+      init: noSimd,
+      setup: (c) => c.on('request', (r) => { if (r.url().endsWith('.wasm')) wasm.push(r.url()); }),
+    });
+    await page.waitForFunction(() => window.__errorAt !== undefined, null, { timeout: 5000 });
+    const at = await page.evaluate(() => window.__errorAt);
+    assert.ok(at < 1000, `the message came after ${at} ms`);
+    const text = await page.$eval(where, (e) => e.textContent);
+    assert.match(text, /no WebAssembly SIMD/);
+    assert.match(text, /Chrome and Edge 91 or later, Firefox 89 or later, and Safari 16\.4 or later/);
+    assert.match(text, /Update this browser, or open the page in one of those/);
+    // And it stays so: nothing starts behind it.
+    await page.waitForTimeout(1500);
+    assert.equal(await page.evaluate(() => document.body.dataset.status), 'error');
+    assert.match(await page.$eval(where, (e) => e.textContent), /no WebAssembly SIMD/);
+    assert.deepEqual(wasm, [], 'the wasm is not fetched');
+    if (where === '#banner') {
+      assert.equal(await page.$eval('#banner', (b) => b.hidden), false);
+      assert.match(await page.$eval('#status', (e) => e.textContent), /^Not started: this browser has no WebAssembly SIMD/);
+      assert.equal(await page.isDisabled('#run'), true);
+      if (path === 'index.html') await page.screenshot({ path: join(ARTIFACTS, 'no-simd.png') });
+    }
+    assert.deepEqual(page.problems(), []);
+    await page.context().close();
+  });
+}

@@ -61,6 +61,7 @@ function keepFragmentInView() {
 }
 
 async function main() {
+  if (window.gpgpuNoSimd) return; // www/needs-simd.js has said why this browser cannot run it
   applyEmbed();
   // Projector mode and a lesson's sections, before anything is drawn.
   mountClassroom(document.querySelector('.page-header'));

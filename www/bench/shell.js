@@ -28,6 +28,7 @@ function refuse(text) {
 }
 
 async function main() {
+  if (window.gpgpuNoSimd) return; // ../needs-simd.js has said why this browser cannot run it
   const name = new URLSearchParams(location.search).get('suite') || 'systems';
   if (!Object.hasOwn(SUITES, name)) {
     refuse(`Not started: suite=${name}: expected one of ${Object.keys(SUITES).join(', ')}.`);
