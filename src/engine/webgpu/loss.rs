@@ -142,19 +142,17 @@ fn describe_loss(info: JsValue) -> String {
 /// after the loss (about 2 ms after `destroy()` here), not at once; a healthy device's
 /// queue answers in about 0.15 ms.
 pub async fn lost_at_once(device: &GpuDevice) -> Option<String> {
-    let why = Rc::new(RefCell::new(None));
-    let lost = JsFuture::from(js_sys::Promise::from(JsValue::from(device.lost())));
-    let seen = why.clone();
-    // Left waiting while the device lives: it ends when the device goes.
-    spawn_local(async move {
-        if let Ok(info) = lost.await {
-            *seen.borrow_mut() = Some(describe_loss(info));
-        }
-    });
-    let done = js_sys::Promise::from(JsValue::from(device.queue().on_submitted_work_done()));
+    use js_sys::Promise;
+    let done = Promise::from(JsValue::from(device.queue().on_submitted_work_done()));
     let _ = JsFuture::from(done).await; // a lost device may reject: lost says why
     next_tick().await;
-    why.take()
+    // Settled, `lost` wins the race (its reaction is queued first); pending, it loses.
+    let lost = Promise::from(JsValue::from(device.lost()));
+    let now = Promise::resolve(&JsValue::UNDEFINED);
+    let first = JsFuture::from(Promise::race(&js_sys::Array::of2(&lost, &now)))
+        .await
+        .ok()?;
+    (!first.is_undefined()).then(|| describe_loss(first))
 }
 
 /// Asks for a new adapter and device unless a request is already out.
