@@ -44,9 +44,18 @@ fn through_naga(program: &dyn ComputeProgram) -> Result<[u32; 3], String> {
     }
     let size = entry.workgroup_size;
     let entry_point = Some((ShaderStage::Compute, "main".to_string()));
+    // What Firefox asks of naga on Metal: every access checked, out-of-bounds reads
+    // zero and writes dropped (WebGPU's robustness).
+    let checked = naga::proc::BoundsCheckPolicy::ReadZeroSkipWrite;
     let options = msl::Options {
         // Metal 2.1: macOS 10.14 and iOS 12, below every Safari with WebGPU.
         lang_version: (2, 1),
+        bounds_check_policies: naga::proc::BoundsCheckPolicies {
+            index: checked,
+            buffer: checked,
+            image_load: checked,
+            binding_array: naga::proc::BoundsCheckPolicy::Unchecked,
+        },
         ..msl::Options::default()
     };
     let pipeline = msl::PipelineOptions {
