@@ -146,3 +146,28 @@ fn naga_refuses_what_firefox_would() {
     .with_constants(&[("N", 64.0)]);
     through_naga(&good).unwrap();
 }
+
+#[test]
+fn the_kernel_labs_wgsl_compiles_in_naga_too() {
+    // The lab's starters, reference solutions and wrong solutions (wrong in what they
+    // compute, not in how they compile) run through the same pipelines as a learner's
+    // kernel: each must compile where the lab is used.
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/www/lab/exercises");
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "wgsl"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 20, "{}", files.len());
+    let failures: Vec<String> = files
+        .iter()
+        .filter_map(|path| {
+            let source = std::fs::read_to_string(path).unwrap();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let e = through_naga(&Wgsl::new(name.clone(), source)).err()?;
+            Some(format!("{name}: {e}"))
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
