@@ -2,8 +2,12 @@
 // library's wasm uses SIMD128, so a browser without it (Safari before 16.4, say) cannot
 // compile it, and the page would stay at "loading". Here, at once, such a browser is
 // told which browsers work and what to do; the page's modules see
-// window.gpgpuNoSimd and do not start.
+// window.gpgpuNoSimd and do not start. The message goes in the alert banner whose id
+// the script element's data-banner names (default "banner"), if the page has it, and
+// in #status.
 (function () {
+  var script = document.currentScript;
+  var bannerId = (script && script.getAttribute('data-banner')) || 'banner';
   // The smallest module with a SIMD instruction: () -> v128 { i8x16.popcnt(i8x16.splat(0)) }.
   var PROBE = [0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0,
     65, 0, 253, 15, 253, 98, 11];
@@ -19,7 +23,7 @@
   window.gpgpuNoSimd = title + ' ' + text;
   function show() {
     // The teaching page's alert banner says it, where there is one; else the status line.
-    var banner = document.getElementById('banner');
+    var banner = document.getElementById(bannerId);
     var status = document.getElementById('status');
     if (status) {
       status.textContent = banner
@@ -34,6 +38,7 @@
     }
     if (banner) {
       banner.className = 'banner error';
+      banner.setAttribute('role', 'alert');
       banner.setAttribute('data-code', 'NO_WASM_SIMD');
       banner.innerHTML = '';
       var p1 = document.createElement('p');

@@ -107,6 +107,7 @@ const PAGES = [
   ['index.html?backend=cpu', '#banner'],
   ['www/bench/index.html', '#status'],
   ['www/bench/index.html?suite=lu', '#status'],
+  ['www/lab.html', '#lab-notice'],
 ];
 
 for (const [path, where] of PAGES) {
@@ -128,6 +129,7 @@ for (const [path, where] of PAGES) {
     assert.equal(await page.evaluate(() => document.body.dataset.status), 'error');
     assert.match(await page.$eval(where, (e) => e.textContent), /no WebAssembly SIMD/);
     assert.deepEqual(wasm, [], 'the wasm is not fetched');
+    if (where !== '#status') assert.equal(await page.$eval(where, (b) => b.hidden), false);
     if (where === '#banner') {
       assert.equal(await page.$eval('#banner', (b) => b.hidden), false);
       assert.match(await page.$eval('#status', (e) => e.textContent), /^Not started: this browser has no WebAssembly SIMD/);

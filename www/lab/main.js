@@ -173,6 +173,7 @@ function download(name, type, text) {
 }
 
 async function boot() {
+  if (window.gpgpuNoSimd) return; // ../needs-simd.js has said why this browser cannot run it
   setStatus('loading');
   await init();
   support = await detect();
