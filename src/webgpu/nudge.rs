@@ -14,7 +14,9 @@
 //! answers on the device's timeline (not after the queue's work), and the next is sent
 //! only once the last is answered, and at least `EVERY_MS` later: as fast as this
 //! machine's GPU process goes, never faster. A software adapter's "GPU process" is
-//! busy computing on the same cores, so engines there leave nudging off.
+//! busy computing on the same cores, so engines there leave nudging off; so do other
+//! browsers than Chromium's (Firefox's wgpu, Safari's WebKit), whose readbacks were
+//! never measured with it: [`helps`].
 
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
@@ -31,6 +33,28 @@ extern "C" {
 
     #[wasm_bindgen(method)]
     fn then(this: &Answer, resolve: &JsValue, reject: &JsValue);
+}
+
+/// Whether an engine nudges its readback waits: on a hardware adapter in a Chromium-based
+/// browser (Chrome, Edge), where it was measured to help.
+pub fn helps(info: &super::GpuInfo) -> bool {
+    !info.is_software() && is_chromium()
+}
+
+/// Chromium, Chrome or Edge: only their `navigator.userAgentData` exists, and its brands
+/// list "Chromium" (in a window or a worker; absent outside secure contexts, where the
+/// nudges then stay off).
+pub fn is_chromium() -> bool {
+    let field = |v: &JsValue, k: &str| js_sys::Reflect::get(v, &k.into()).ok();
+    let brands = field(&js_sys::global(), "navigator")
+        .and_then(|n| field(&n, "userAgentData"))
+        .and_then(|d| field(&d, "brands"))
+        .filter(js_sys::Array::is_array);
+    brands.is_some_and(|b| {
+        js_sys::Array::from(&b)
+            .iter()
+            .any(|b| field(&b, "brand").and_then(|s| s.as_string()).as_deref() == Some("Chromium"))
+    })
 }
 
 /// The least time between two nudges, in ms (besides the last being answered).

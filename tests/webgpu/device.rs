@@ -517,12 +517,17 @@ async fn large_transfers_reuse_their_staging_buffers_with_fresh_data() {
 
 #[wasm_bindgen_test]
 async fn nudged_readbacks_resolve_and_the_nudging_stops_when_nothing_waits() {
-    // `webgpu::nudge` is on for hardware adapters only; forced on here. While a read
+    // `webgpu::nudge` is on for hardware adapters in Chromium only (these suites run in
+    // Chromium, which its user-agent brands say); forced on here. While a read
     // waits the loop runs; once nothing waits it stops on its next turn. 1024 × 1024
     // comes back in 4 parts (`read_parts`), 33 × 33 and 1 × 1 in one.
     let g = on(Backend::WebGpu).await;
     let nudging = || g.engine().webgpu().unwrap().nudging();
     assert_eq!(nudging(), (false, false), "off on a software adapter");
+    assert!(
+        gpgpu_matrix::webgpu::nudge::is_chromium(),
+        "the brands name Chromium"
+    );
     g.engine().webgpu().unwrap().set_nudging(true);
     let options = Default::default();
     for n in [1usize, 33, 1024] {

@@ -52,7 +52,9 @@ impl GpuEngine {
                 self.background = Background::default();
                 self.states.clear();
                 self.gpu = Gpu::new(device, self.counts.clone());
-                self.gpu.nudger().set_enabled(!self.info.is_software());
+                self.gpu
+                    .nudger()
+                    .set_enabled(crate::webgpu::nudge::helps(&self.info));
                 self._on_error = watch(&self.gpu, &self.replacement, self.power);
                 self.generation = self.generation.wrapping_add(1);
                 Ok(())

@@ -211,7 +211,7 @@ impl GpuEngine {
         }));
         let info = adapter::describe(&adapter, &device);
         let gpu = Gpu::new(device, counts.clone());
-        gpu.nudger().set_enabled(!info.is_software());
+        gpu.nudger().set_enabled(crate::webgpu::nudge::helps(&info));
         let on_error = watch(&gpu, &replacement, power);
         GpuEngine {
             id: crate::common::next_engine_id(),
@@ -680,7 +680,7 @@ impl GpuEngine {
     }
 
     /// Turns the nudging of readback waits on or off (`webgpu::nudge`: on by default on
-    /// hardware adapters; tests turn it on under SwiftShader).
+    /// hardware adapters in Chromium-based browsers; tests turn it on under SwiftShader).
     pub fn set_nudging(&mut self, on: bool) {
         self.gpu.nudger().set_enabled(on);
     }
