@@ -42,7 +42,7 @@ use crate::work::{self, Options, Work};
 pub use args::to_js_error;
 use args::{
     array_len, canvas_arg, check_copies, drawn_object, held_checked, kernel_arg, kernel_names,
-    matrix_arg, matrix_held, number_arg, options_arg, options_object, set, string_arg,
+    matrix_arg, matrix_held, number_arg, objects, options_arg, options_object, set, string_arg,
     string_option, style_arg, Held, SEMIRING_NAMES,
 };
 pub use run::JsRun;
