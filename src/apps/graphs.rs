@@ -2,13 +2,12 @@
 //! (min, +) squaring: R = b[(I + A)^(n−1)] and D = W^(n−1), each in
 //! ⌈log2(n − 1)⌉ squarings on the GPU.
 
-use crate::apps::run_plan;
+use crate::apps::{run_plan, square_input};
 use crate::engine::Handle;
 use crate::error::Result;
 use crate::plan::graphs::squarings_for_paths;
 use crate::plan::passes;
 use crate::plan::semiring::{Semiring, NO_EDGE};
-use crate::plan::shape::{self, Shape};
 use crate::work::Options;
 
 /// What [`reachability`] found.
@@ -30,8 +29,7 @@ pub async fn reachability(
     adjacency: &[f32],
     options: &Options,
 ) -> Result<Reachability> {
-    let n = g.with(|e| e.dimension("n", n as f64))?;
-    shape::check_len("adjacency", Shape::square(n), adjacency.len())?;
+    let n = square_input(g, n, "adjacency", adjacency)?;
     let mut m: Vec<f32> = adjacency.iter().map(|&v| (v != 0.0) as u8 as f32).collect();
     for i in 0..n {
         m[i * n + i] = 1.0; // I + A: paths of length zero
@@ -72,8 +70,7 @@ pub async fn shortest_paths(
     weights: &[f32],
     options: &Options,
 ) -> Result<ShortestPaths> {
-    let n = g.with(|e| e.dimension("n", n as f64))?;
-    shape::check_len("weights", Shape::square(n), weights.len())?;
+    let n = square_input(g, n, "weights", weights)?;
     Semiring::MinPlus.check_domain("weights", weights)?;
     let mut w = Semiring::MinPlus.prepare(weights).into_owned();
     for i in 0..n {
