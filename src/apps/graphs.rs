@@ -22,6 +22,24 @@ pub struct Reachability {
     pub squarings: u32,
 }
 
+/// `m` squared ⌈log2(n − 1)⌉ times in `semiring` (its paths of up to n − 1 edges),
+/// and that count.
+async fn paths(
+    g: &Handle,
+    n: usize,
+    m: &[f32],
+    semiring: Semiring,
+    options: &Options,
+) -> Result<(Vec<f32>, u32)> {
+    let squarings = squarings_for_paths(n);
+    let options = Options {
+        semiring,
+        ..*options
+    };
+    let plan = passes::repeated_square(squarings as u64)?;
+    Ok((run_plan(g, n, m, plan, &options).await?, squarings))
+}
+
 /// Reachability of the graph with adjacency matrix `adjacency` (nonzero = edge i → j).
 pub async fn reachability(
     g: &Handle,
@@ -34,13 +52,7 @@ pub async fn reachability(
     for i in 0..n {
         m[i * n + i] = 1.0; // I + A: paths of length zero
     }
-    let squarings = squarings_for_paths(n);
-    let options = Options {
-        semiring: Semiring::Boolean,
-        ..*options
-    };
-    let plan = passes::repeated_square(squarings as u64)?;
-    let matrix = run_plan(g, n, &m, plan, &options).await?;
+    let (matrix, squarings) = paths(g, n, &m, Semiring::Boolean, options).await?;
     let connected = matrix.iter().all(|&v| v == 1.0);
     Ok(Reachability {
         matrix,
@@ -76,13 +88,7 @@ pub async fn shortest_paths(
     for i in 0..n {
         w[i * n + i] = w[i * n + i].min(0.0);
     }
-    let squarings = squarings_for_paths(n);
-    let options = Options {
-        semiring: Semiring::MinPlus,
-        ..*options
-    };
-    let plan = passes::repeated_square(squarings as u64)?;
-    let d = run_plan(g, n, &w, plan, &options).await?;
+    let (d, squarings) = paths(g, n, &w, Semiring::MinPlus, options).await?;
     // D (with +Inf for no path, as read back) holds paths of up to n − 1 edges; a negative cycle through i shows as a
     // path i → j plus the edge j → i of negative total (an O(n²) check on the CPU).
     let negative_cycle = (0..n).any(|i| {
