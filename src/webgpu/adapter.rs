@@ -145,7 +145,7 @@ pub async fn request_adapter(power: Option<GpuPowerPreference>) -> Result<GpuAda
         options.set_power_preference(p);
     }
     let adapter = requested(
-        gpu.request_adapter_with_options(&options),
+        gpu.request_adapter_with_options(&options).into(),
         "requestAdapter()",
     )
     .await?;
@@ -206,7 +206,7 @@ pub async fn request_device(adapter: &GpuAdapter) -> Result<GpuDevice> {
         descriptor.set_required_features(&[js_sys::JsString::from("timestamp-query")]);
     }
     let device = requested(
-        adapter.request_device_with_descriptor(&descriptor),
+        adapter.request_device_with_descriptor(&descriptor).into(),
         "requestDevice()",
     )
     .await?;
@@ -214,8 +214,8 @@ pub async fn request_device(adapter: &GpuAdapter) -> Result<GpuDevice> {
 }
 
 /// What the promise of `call` resolves to; its rejection is NoWebGpu.
-async fn requested(promise: impl Into<JsValue>, call: &str) -> Result<JsValue> {
-    JsFuture::from(js_sys::Promise::from(promise.into()))
+async fn requested(promise: JsValue, call: &str) -> Result<JsValue> {
+    JsFuture::from(js_sys::Promise::from(promise))
         .await
         .map_err(|e| GpgpuError::NoWebGpu {
             detail: format!("{call} failed: {}", describe_js(&e)),
