@@ -141,6 +141,15 @@ pub fn check_len(name: &str, shape: Shape, len: usize) -> Result<()> {
     Ok(())
 }
 
+/// The shapes of A (rows × inner), B (inner × cols) and their product, once the
+/// lengths of `a` and `b` are checked against the first two.
+pub fn product_shapes([rows, inner, cols]: [usize; 3], a: usize, b: usize) -> Result<[Shape; 3]> {
+    let (sa, sb) = (Shape::new(rows, inner), Shape::new(inner, cols));
+    check_len("a", sa, a)?;
+    check_len("b", sb, b)?;
+    Ok([sa, sb, Shape::new(rows, cols)])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,7 @@
 //! to a rank-two projection, never to one direction: the residual ‖Bv − λv‖ stays
 //! large and the pair is reported as not converging rather than as a wrong answer.
 
-use crate::apps::Workspace;
+use crate::apps::{square_input, Workspace};
 use crate::engine::Handle;
 use crate::engine::Matrix as DeviceMatrix;
 use crate::error::{GpgpuError, Result};
@@ -113,8 +113,7 @@ pub async fn eigen(
         1,
         MAX_EIGEN_SQUARINGS as f64,
     )?;
-    let n = g.with(|e| e.dimension("n", n as f64))?;
-    shape::check_len("a", Shape::square(n), a.len())?;
+    let n = square_input(g, n, "a", a)?;
     if k == 0 || k > n {
         return Err(bad_k(&k.to_string(), n));
     }

@@ -2,13 +2,12 @@
 //! (min, +) squaring: R = b[(I + A)^(n−1)] and D = W^(n−1), each in
 //! ⌈log2(n − 1)⌉ squarings on the GPU.
 
-use crate::apps::run_plan;
+use crate::apps::{run_plan, square_input};
 use crate::engine::Handle;
 use crate::error::Result;
 use crate::plan::graphs::squarings_for_paths;
 use crate::plan::passes;
 use crate::plan::semiring::{Semiring, NO_EDGE};
-use crate::plan::shape::{self, Shape};
 use crate::work::Options;
 
 /// What [`reachability`] found.
@@ -23,6 +22,24 @@ pub struct Reachability {
     pub squarings: u32,
 }
 
+/// `m` squared ⌈log2(n − 1)⌉ times in `semiring` (its paths of up to n − 1 edges),
+/// and that count.
+async fn paths(
+    g: &Handle,
+    n: usize,
+    m: &[f32],
+    semiring: Semiring,
+    options: &Options,
+) -> Result<(Vec<f32>, u32)> {
+    let squarings = squarings_for_paths(n);
+    let options = Options {
+        semiring,
+        ..*options
+    };
+    let plan = passes::repeated_square(squarings as u64)?;
+    Ok((run_plan(g, n, m, plan, &options).await?, squarings))
+}
+
 /// Reachability of the graph with adjacency matrix `adjacency` (nonzero = edge i → j).
 pub async fn reachability(
     g: &Handle,
@@ -30,19 +47,12 @@ pub async fn reachability(
     adjacency: &[f32],
     options: &Options,
 ) -> Result<Reachability> {
-    let n = g.with(|e| e.dimension("n", n as f64))?;
-    shape::check_len("adjacency", Shape::square(n), adjacency.len())?;
+    let n = square_input(g, n, "adjacency", adjacency)?;
     let mut m: Vec<f32> = adjacency.iter().map(|&v| (v != 0.0) as u8 as f32).collect();
     for i in 0..n {
         m[i * n + i] = 1.0; // I + A: paths of length zero
     }
-    let squarings = squarings_for_paths(n);
-    let options = Options {
-        semiring: Semiring::Boolean,
-        ..*options
-    };
-    let plan = passes::repeated_square(squarings as u64)?;
-    let matrix = run_plan(g, n, &m, plan, &options).await?;
+    let (matrix, squarings) = paths(g, n, &m, Semiring::Boolean, options).await?;
     let connected = matrix.iter().all(|&v| v == 1.0);
     Ok(Reachability {
         matrix,
@@ -72,20 +82,13 @@ pub async fn shortest_paths(
     weights: &[f32],
     options: &Options,
 ) -> Result<ShortestPaths> {
-    let n = g.with(|e| e.dimension("n", n as f64))?;
-    shape::check_len("weights", Shape::square(n), weights.len())?;
+    let n = square_input(g, n, "weights", weights)?;
     Semiring::MinPlus.check_domain("weights", weights)?;
     let mut w = Semiring::MinPlus.prepare(weights).into_owned();
     for i in 0..n {
         w[i * n + i] = w[i * n + i].min(0.0);
     }
-    let squarings = squarings_for_paths(n);
-    let options = Options {
-        semiring: Semiring::MinPlus,
-        ..*options
-    };
-    let plan = passes::repeated_square(squarings as u64)?;
-    let d = run_plan(g, n, &w, plan, &options).await?;
+    let (d, squarings) = paths(g, n, &w, Semiring::MinPlus, options).await?;
     // D (with +Inf for no path, as read back) holds paths of up to n − 1 edges; a negative cycle through i shows as a
     // path i → j plus the edge j → i of negative total (an O(n²) check on the CPU).
     let negative_cycle = (0..n).any(|i| {

@@ -11,7 +11,7 @@
 //! invertible A, so it converges whenever an inverse exists. In that form the
 //! doubling product is exactly the Newton–Schulz iteration X ← X(2I − AX).
 
-use crate::apps::Workspace;
+use crate::apps::{square_input, Workspace};
 use crate::engine::Handle;
 use crate::engine::Matrix as DeviceMatrix;
 use crate::error::{GpgpuError, Result};
@@ -113,8 +113,7 @@ pub async fn inverse(
     options: &Options,
 ) -> Result<Inverse> {
     stopping.check()?;
-    let n = g.with(|e| e.dimension("n", n as f64))?;
-    shape::check_len("a", Shape::square(n), a.len())?;
+    let n = square_input(g, n, "a", a)?;
     g.ready().await?;
     let mut ws = Workspace::new(g, options, Shape::square(n))?;
     if let InverseMethod::Series { d: Some(d) } = method {

@@ -5,7 +5,7 @@
 //! reading x. Converges for strictly diagonally dominant A; a growing Σ|Δx|
 //! is reported as divergence.
 
-use crate::apps::Workspace;
+use crate::apps::{square_input, Workspace};
 use crate::engine::Handle;
 use crate::error::{GpgpuError, Result};
 use crate::plan::shape::{self, Shape};
@@ -130,8 +130,7 @@ pub async fn jacobi(
     options: &Options,
 ) -> Result<Jacobi> {
     settings.check()?;
-    let n = g.with(|e| e.dimension("n", n as f64))?;
-    shape::check_len("a", Shape::square(n), a.len())?;
+    let n = square_input(g, n, "a", a)?;
     shape::check_len("b", Shape::new(n, 1), b.len())?;
     if let Some(i) = (0..n).find(|&i| a[i * n + i] == 0.0) {
         return Err(GpgpuError::BadArgument {

@@ -27,6 +27,14 @@ use crate::plan::semiring::Semiring;
 use crate::plan::shape::Shape;
 use crate::work::{self, Options};
 
+/// `n` as `g`'s engine takes a dimension, once the input `m`, named `name`, is
+/// checked to hold n × n values: the first check of every application.
+fn square_input(g: &Handle, n: usize, name: &str, m: &[f32]) -> Result<usize> {
+    let n = g.with(|e| e.dimension("n", n as f64))?;
+    crate::plan::shape::check_len(name, Shape::square(n), m.len())?;
+    Ok(n)
+}
+
 /// One kernel (and so one layout) for every matrix of an application.
 pub struct Workspace {
     /// The engine every matrix of the application lives on.

@@ -44,6 +44,13 @@ pub(crate) fn next_engine_id() -> u64 {
     NEXT_ENGINE_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
+/// Changes the value in `cell` by `f` (a backend's counts of live objects).
+pub(crate) fn adjust<T: Copy>(cell: &std::cell::Cell<T>, f: impl FnOnce(&mut T)) {
+    let mut value = cell.get();
+    f(&mut value);
+    cell.set(value);
+}
+
 #[cfg(test)]
 mod tests {
     use super::sort_short;

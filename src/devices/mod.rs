@@ -17,7 +17,7 @@ use crate::blocks::grid;
 use crate::engine::Handle;
 use crate::error::{GpgpuError, Result};
 use crate::kernels::Backend;
-use crate::plan::shape::{self, Shape};
+use crate::plan::shape;
 use crate::work::{self, Options};
 use plan::Balance;
 
@@ -147,13 +147,7 @@ impl Devices {
         for (name, v) in [("rows", rows), ("inner", inner), ("cols", cols)] {
             shape::dimension(name, v as f64, usize::MAX)?;
         }
-        let (sa, sb, out) = (
-            Shape::new(rows, inner),
-            Shape::new(inner, cols),
-            Shape::new(rows, cols),
-        );
-        shape::check_len("a", sa, a.len())?;
-        shape::check_len("b", sb, b.len())?;
+        let [sa, sb, out] = shape::product_shapes([rows, inner, cols], a.len(), b.len())?;
         // C is assembled here, in one array: past what one holds, the parts all ran
         // and then the assembly panicked ("capacity overflow" for an outer product of
         // two 23200-long vectors, whose parts of 1.08 GB each fit).

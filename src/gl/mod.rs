@@ -62,9 +62,7 @@ impl Gl {
     }
 
     pub(crate) fn adjust(&self, f: impl FnOnce(&mut LiveCounts)) {
-        let mut c = self.0.counts.get();
-        f(&mut c);
-        self.0.counts.set(c);
+        crate::common::adjust(&self.0.counts, f);
     }
 
     pub fn generation(&self) -> u32 {

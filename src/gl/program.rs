@@ -4,6 +4,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
+use wasm_bindgen::JsValue;
 use web_sys::WebGlUniformLocation;
 
 use super::objects::{ProgramObject, Shader};
@@ -25,25 +26,29 @@ fn compile(gl: &Gl, program: &str, stage: u32, source: &str) -> Result<Shader> {
     let shader = Shader::new(gl, stage)?;
     gl.shader_source(shader.raw(), source);
     gl.compile_shader(shader.raw());
-    let ok = gl
-        .get_shader_parameter(shader.raw(), GL::COMPILE_STATUS)
-        .as_bool()
-        .unwrap_or(false);
-    if !ok {
-        if gl.is_context_lost() {
-            return Err(GpgpuError::ContextLost);
-        }
-        return Err(GpgpuError::ShaderCompile {
-            program: program.into(),
-            stage: if stage == GL::VERTEX_SHADER {
-                "vertex"
-            } else {
-                "fragment"
-            },
-            log: gl.get_shader_info_log(shader.raw()).unwrap_or_default(),
-        });
-    }
+    let status = gl.get_shader_parameter(shader.raw(), GL::COMPILE_STATUS);
+    succeeded(gl, status, || GpgpuError::ShaderCompile {
+        program: program.into(),
+        stage: if stage == GL::VERTEX_SHADER {
+            "vertex"
+        } else {
+            "fragment"
+        },
+        log: gl.get_shader_info_log(shader.raw()).unwrap_or_default(),
+    })?;
     Ok(shader)
+}
+
+/// Ok for a true compile or link `status`; else ContextLost when the context is
+/// gone (which explains the failure), or `failure`.
+fn succeeded(gl: &Gl, status: JsValue, failure: impl FnOnce() -> GpgpuError) -> Result<()> {
+    if status.as_bool().unwrap_or(false) {
+        Ok(())
+    } else if gl.is_context_lost() {
+        Err(GpgpuError::ContextLost)
+    } else {
+        Err(failure())
+    }
 }
 
 impl Program {
@@ -58,19 +63,11 @@ impl Program {
         gl.bind_attrib_location(raw, ATTRIB_POSITION, "a_position");
         gl.bind_attrib_location(raw, ATTRIB_TEXCOORD, "a_texcoord");
         gl.link_program(raw);
-        let ok = gl
-            .get_program_parameter(raw, GL::LINK_STATUS)
-            .as_bool()
-            .unwrap_or(false);
-        if !ok {
-            if gl.is_context_lost() {
-                return Err(GpgpuError::ContextLost);
-            }
-            return Err(GpgpuError::ProgramLink {
-                program: name.into(),
-                log: gl.get_program_info_log(raw).unwrap_or_default(),
-            });
-        }
+        let status = gl.get_program_parameter(raw, GL::LINK_STATUS);
+        succeeded(gl, status, || GpgpuError::ProgramLink {
+            program: name.into(),
+            log: gl.get_program_info_log(raw).unwrap_or_default(),
+        })?;
         // The linked program keeps its code; the shader objects can go.
         gl.detach_shader(raw, vs.raw());
         gl.detach_shader(raw, fs.raw());

@@ -13,7 +13,7 @@ use crate::apps::inverse::{self, InverseMethod, Stopping};
 use crate::apps::jacobi::{self, JacobiSettings, MAX_ITERATIONS};
 use crate::error::{GpgpuError, Result};
 use crate::js::args::{
-    count_option, matrix_arg, matrix_pair, number_arg, number_option, options_with,
+    count_option, matrix_arg, matrix_pair, number_arg, number_option, objects, options_with,
     positive_option, set, string_option,
 };
 use crate::js::{pair, JsGpgpu, JsResult, Op};
@@ -50,16 +50,10 @@ pub(crate) fn jacobi_object(r: &jacobi::Jacobi) -> Object {
     set(&o, "iterations", r.deltas.len() as u32);
     set(&o, "deltas", f32_as_f64(&r.deltas));
     set(&o, "norms", f32_as_f64(&r.norms));
-    let history: Array = r
-        .history
-        .iter()
-        .map(|(k, x)| {
-            let h = Object::new();
-            set(&h, "iteration", *k as u32);
-            set(&h, "x", Float32Array::from(&x[..]));
-            JsValue::from(h)
-        })
-        .collect();
+    let history = objects(&r.history, |(k, x), h| {
+        set(h, "iteration", *k as u32);
+        set(h, "x", Float32Array::from(&x[..]));
+    });
     set(&o, "history", history);
     o
 }

@@ -33,6 +33,21 @@ pub(crate) fn set(obj: &Object, key: &str, value: impl Into<JsValue>) {
     let _ = Reflect::set(obj, &key.into(), &value.into());
 }
 
+/// An Array of one plain object per item, its fields set by `fields`.
+pub(crate) fn objects<'a, T: 'a>(
+    items: impl IntoIterator<Item = &'a T>,
+    fields: impl Fn(&T, &Object),
+) -> Array {
+    items
+        .into_iter()
+        .map(|item| {
+            let o = Object::new();
+            fields(item, &o);
+            JsValue::from(o)
+        })
+        .collect()
+}
+
 /// A matrix argument: a Float32Array, or any other numeric typed array or plain
 /// array of numbers (converted to float32, as the GPU computes in float32 anyway).
 /// One whose copy could not be made in WebAssembly memory is SIZE_OVER_LIMIT before

@@ -38,7 +38,12 @@ export interface BlockSquarings { result: BlockSparse; steps: BlockSquaring[];
 
 thread_local! {
     /// Every live BlockSparse by id (weak: the JS object owns the data).
-    static LIVE: Registry<BlockSparse> = Registry::new("__blockSparseId");
+    static LIVE: Registry<BlockSparse> = Registry::new(
+        "__blockSparseId",
+        "a BlockSparse (BlockSparse.fromDense or BlockSparse.fromBlocks)",
+        "this BlockSparse was freed (free() was called on it): make a new one with \
+         BlockSparse.fromDense or BlockSparse.fromBlocks",
+    );
 }
 
 /// A matrix cut into square blocks of which only the nonzero ones are stored (the
@@ -77,15 +82,7 @@ fn wrap(m: BlockSparse, products: Option<(u64, u64)>, gpu_ms: Option<f64>) -> Js
 /// The BlockSparse behind a JS value: BAD_ARGUMENT if it is not one, or if it was
 /// freed.
 fn lookup(name: &str, value: &JsValue) -> Result<Rc<BlockSparse>> {
-    LIVE.with(|live| {
-        live.find(
-            name,
-            value,
-            "a BlockSparse (BlockSparse.fromDense or BlockSparse.fromBlocks)",
-            "this BlockSparse was freed (free() was called on it): make a new one with \
-             BlockSparse.fromDense or BlockSparse.fromBlocks",
-        )
-    })
+    LIVE.with(|live| live.find(name, value))
 }
 
 /// B of a product: a BlockSparse, or a dense row-major matrix with `a`'s columns

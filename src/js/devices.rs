@@ -8,7 +8,7 @@ use js_sys::{Array, Float32Array, Object, Promise, Reflect};
 use wasm_bindgen::convert::TryFromJsValue;
 use wasm_bindgen::prelude::*;
 
-use super::args::{matrix_pair, number_arg, parse_options, set, to_js_error, unknown_key};
+use super::args::{matrix_pair, number_arg, objects, parse_options, set, to_js_error, unknown_key};
 use super::{op, promise, JsGpgpu, JsResult};
 use crate::devices::{Devices, Ratios, Split};
 use crate::engine::Handle;
@@ -132,17 +132,11 @@ fn split_keys(options: &JsValue) -> Result<()> {
 fn split_object(s: Split, rows: usize) -> Object {
     let o = Object::new();
     set(&o, "c", Float32Array::from(&s.c[..]));
-    let parts: Array = s
-        .parts
-        .iter()
-        .map(|p| {
-            let po = Object::new();
-            set(&po, "backend", p.backend.name());
-            set(&po, "rows", p.rows as f64);
-            set(&po, "ms", p.ms);
-            JsValue::from(po)
-        })
-        .collect();
+    let parts = objects(&s.parts, |p, po| {
+        set(po, "backend", p.backend.name());
+        set(po, "rows", p.rows as f64);
+        set(po, "ms", p.ms);
+    });
     set(&o, "parts", parts);
     set(&o, "totalMs", s.total_ms);
     set(&o, "rows", rows as f64);

@@ -305,18 +305,13 @@ impl JsGpgpu {
     /// [{ name, backend, description, planes, file }].
     #[wasm_bindgen(unchecked_return_type = "KernelInfo[]")]
     pub fn kernels() -> Array {
-        Kernel::ALL
-            .iter()
-            .map(|k| {
-                let o = Object::new();
-                set(&o, "name", k.name());
-                set(&o, "backend", k.backend().name());
-                set(&o, "description", k.description());
-                set(&o, "planes", k.layout().planes() as u32);
-                set(&o, "file", k.file());
-                JsValue::from(o)
-            })
-            .collect()
+        objects(&Kernel::ALL, |k, o| {
+            set(o, "name", k.name());
+            set(o, "backend", k.backend().name());
+            set(o, "description", k.description());
+            set(o, "planes", k.layout().planes() as u32);
+            set(o, "file", k.file());
+        })
     }
 
     /// The shader file of a kernel, as written (with its comments): GLSL for the

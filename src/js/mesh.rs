@@ -7,7 +7,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::blocks::mesh::{self, MeshRun};
 use crate::error::Result;
-use crate::js::args::{matrix_pair, number_arg, set};
+use crate::js::args::{matrix_pair, number_arg, objects, set};
 use crate::js::{op, promise, JsGpgpu};
 use crate::plan::mesh::{mesh_side, Algorithm, Index, MeshStep};
 
@@ -36,31 +36,19 @@ fn step_object(step: &MeshStep) -> Object {
     let o = Object::new();
     set(&o, "label", step.label.as_str());
     set(&o, "kind", step.kind.name());
-    let holds: Array = step
-        .holds
-        .iter()
-        .map(|h| {
-            let hold = Object::new();
-            set(&hold, "node", index(h.node));
-            set(&hold, "a", index(h.a));
-            set(&hold, "b", index(h.b));
-            JsValue::from(hold)
-        })
-        .collect();
+    let holds = objects(&step.holds, |h, hold| {
+        set(hold, "node", index(h.node));
+        set(hold, "a", index(h.a));
+        set(hold, "b", index(h.b));
+    });
     set(&o, "holds", holds);
-    let sends: Array = step
-        .messages
-        .iter()
-        .map(|m| {
-            let send = Object::new();
-            set(&send, "from", index(m.from));
-            set(&send, "to", index(m.to));
-            set(&send, "matrix", m.matrix.name());
-            set(&send, "block", index(m.block));
-            set(&send, "bytes", m.bytes as f64);
-            JsValue::from(send)
-        })
-        .collect();
+    let sends = objects(&step.messages, |m, send| {
+        set(send, "from", index(m.from));
+        set(send, "to", index(m.to));
+        set(send, "matrix", m.matrix.name());
+        set(send, "block", index(m.block));
+        set(send, "bytes", m.bytes as f64);
+    });
     set(&o, "sends", sends);
     o
 }

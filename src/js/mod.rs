@@ -43,7 +43,7 @@ use crate::work::{self, Options, Work};
 pub use args::to_js_error;
 use args::{
     array_len, canvas_arg, check_copies, drawn_object, held_checked, kernel_arg, kernel_names,
-    matrix_arg, matrix_held, number_arg, options_arg, options_object, set, string_arg,
+    matrix_arg, matrix_held, number_arg, objects, options_arg, options_object, set, string_arg,
     string_option, style_arg, Held, SEMIRING_NAMES,
 };
 pub use run::JsRun;
@@ -206,41 +206,49 @@ pub(crate) fn now(
 /// `run.read()` and so on.
 macro_rules! pair {
     (
-        @impl $class:ident $ty:ident [$($mut:ident)?] [$pre:tt $post:tt]
+        @impl $class:ident $ty:ident $mut:tt $names:tt
         $(#[doc = $doc:tt])*
         $now:ident $js_now:ident -> $T:ident as $ret:tt;
         $(#[doc = $adoc:tt])*
         $later:ident $js_later:ident as $promise:tt;
+        $params:tt => $($op:ident)::+
+    ) => {
+        pair! {
+            @fn now $class $ty $mut $names [$js_now $js_later]
+            $(#[doc = $doc])* $now $js_now as $ret -> JsResult<$T>; $params => $($op)::+
+        }
+        pair! {
+            @fn later $class $ty $mut $names [$js_now $js_later]
+            $(#[doc = $adoc])* $later $js_later as $promise -> Promise; $params => $($op)::+
+        }
+    };
+    // One of the two exports, its parameters declared as the pair gives them.
+    (
+        @fn $form:ident $class:ident $ty:ident [$($mut:ident)?] $names:tt $pair:tt
+        $(#[doc = $doc:tt])* $name:ident $js:ident as $ret:tt -> $R:ty;
         ($($arg:ident: $t:tt),* $(; $($opt:ident: $ot:tt),*)?) => $($op:ident)::+
     ) => {
         #[wasm_bindgen(js_class = $class)]
         impl $ty {
             $(#[doc = $doc])*
-            #[wasm_bindgen(js_name = $js_now, unchecked_return_type = $ret)]
-            pub fn $now(
+            #[wasm_bindgen(js_name = $js, unchecked_return_type = $ret)]
+            pub fn $name(
                 &$($mut)? self,
                 $(#[wasm_bindgen(unchecked_param_type = $t)] $arg: JsValue,)*
                 $($(#[wasm_bindgen(unchecked_optional_param_type = $ot)] $opt: JsValue,)*)?
-            ) -> JsResult<$T> {
-                let call = concat!($pre, stringify!($js_now), $post);
-                let instead = concat!($pre, stringify!($js_later), $post);
-                let handle = self.handle();
-                let mut op = || $($op)::+(self, $(&$arg,)* $($(&$opt,)*)?);
-                crate::js::now(&handle, call, instead, &mut op)
-                    .map(wasm_bindgen::JsCast::unchecked_into)
-            }
-
-            $(#[doc = $adoc])*
-            #[wasm_bindgen(js_name = $js_later, unchecked_return_type = $promise)]
-            pub fn $later(
-                &$($mut)? self,
-                $(#[wasm_bindgen(unchecked_param_type = $t)] $arg: JsValue,)*
-                $($(#[wasm_bindgen(unchecked_optional_param_type = $ot)] $opt: JsValue,)*)?
-            ) -> Promise {
-                crate::js::promise($($op)::+(self, $(&$arg,)* $($(&$opt,)*)?))
+            ) -> $R {
+                pair!(@$form self $names $pair $($op)::+(self, $(&$arg,)* $($(&$opt,)*)?))
             }
         }
     };
+    (@now $self:tt [$pre:tt $post:tt] [$js_now:ident $js_later:ident] $op:expr) => {{
+        let call = concat!($pre, stringify!($js_now), $post);
+        let instead = concat!($pre, stringify!($js_later), $post);
+        let handle = $self.handle();
+        crate::js::now(&handle, call, instead, &mut || $op)
+            .map(wasm_bindgen::JsCast::unchecked_into)
+    }};
+    (@later $self:tt $names:tt $pair:tt $op:expr) => { crate::js::promise($op) };
     (Run: $($rest:tt)*) => { pair! { @impl Run JsRun [mut] ["run." "()"] $($rest)* } };
     ($($rest:tt)*) => { pair! { @impl Gpgpu JsGpgpu [] ["" ""] $($rest)* } };
 }

@@ -13,14 +13,23 @@ use wasm_bindgen::{JsCast, JsValue};
 pub(crate) struct Registry<T> {
     /// The property of the JS object that carries its id.
     key: &'static str,
+    /// What a call expects, and what it says of a freed one (see `find`).
+    expected: &'static str,
+    freed: &'static str,
     live: RefCell<HashMap<u32, Weak<T>>>,
     next: Cell<u32>,
 }
 
 impl<T> Registry<T> {
-    pub(crate) fn new(key: &'static str) -> Registry<T> {
+    pub(crate) fn new(
+        key: &'static str,
+        expected: &'static str,
+        freed: &'static str,
+    ) -> Registry<T> {
         Registry {
             key,
+            expected,
+            freed,
             live: RefCell::new(HashMap::new()),
             next: Cell::new(1),
         }
@@ -56,22 +65,20 @@ impl<T> Registry<T> {
 
     /// The object behind `value` (argument `name`): BAD_ARGUMENT naming what was
     /// `expected` if it is not one, FREED_ARGUMENT saying `freed` if it was freed.
-    pub(crate) fn find(
-        &self,
-        name: &str,
-        value: &JsValue,
-        expected: &str,
-        freed: &str,
-    ) -> crate::error::Result<Rc<T>> {
+    pub(crate) fn find(&self, name: &str, value: &JsValue) -> crate::error::Result<Rc<T>> {
         let Some(found) = self.lookup(value) else {
             return Err(crate::error::GpgpuError::BadArgument {
                 name: name.into(),
-                detail: format!("expected {expected}, got {}", super::args::js_kind(value)),
+                detail: format!(
+                    "expected {}, got {}",
+                    self.expected,
+                    super::args::js_kind(value)
+                ),
             });
         };
         found.ok_or_else(|| crate::error::GpgpuError::FreedArgument {
             name: name.into(),
-            detail: freed.into(),
+            detail: self.freed.into(),
         })
     }
 

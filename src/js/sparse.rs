@@ -49,7 +49,11 @@ export interface PowerSparseResult { value: number; vector: Float32Array; conver
 
 thread_local! {
     /// Every live Csr by id (weak: the JS object owns the data).
-    static LIVE: Registry<Csr> = Registry::new("__csrId");
+    static LIVE: Registry<Csr> = Registry::new(
+        "__csrId",
+        "a Csr (Csr.fromArrays, Csr.fromDense, Csr.fromTriplets or Tridiagonal.toCsr)",
+        "this Csr was freed (free() was called on it): make a new one",
+    );
 }
 
 /// A sparse matrix in compressed sparse row form, as the chapter stores it: the
@@ -76,14 +80,7 @@ fn register(m: Csr) -> JsCsr {
 
 /// The Csr behind a JS value: BAD_ARGUMENT if it is not one or was freed.
 fn lookup(name: &str, value: &JsValue) -> Result<Rc<Csr>> {
-    LIVE.with(|live| {
-        live.find(
-            name,
-            value,
-            "a Csr (Csr.fromArrays, Csr.fromDense, Csr.fromTriplets or Tridiagonal.toCsr)",
-            "this Csr was freed (free() was called on it): make a new one",
-        )
-    })
+    LIVE.with(|live| live.find(name, value))
 }
 
 /// An array of whole numbers 0 ..= u32::MAX (a Uint32Array, another numeric typed

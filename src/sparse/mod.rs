@@ -257,6 +257,22 @@ impl DeviceCsr {
         e.spmv(self.rows, operands, long, timed)
     }
 
+    /// This matrix with what `make` uploads beside it (its vectors), or make's
+    /// error with the matrix freed.
+    pub fn and_vectors<T>(
+        self,
+        e: &mut Engine,
+        make: impl FnOnce(&DeviceCsr, &mut Engine) -> Result<T>,
+    ) -> Result<(DeviceCsr, T)> {
+        match make(&self, e) {
+            Ok(vectors) => Ok((self, vectors)),
+            Err(err) => {
+                self.free(e);
+                Err(err)
+            }
+        }
+    }
+
     pub fn free(self, e: &mut Engine) {
         e.recycle(self.values);
         e.recycle(self.columns);
@@ -367,13 +383,7 @@ pub async fn multiply_with(
     h.ready().await?;
     let (dev, xm) = h.with(|e| {
         let dev = DeviceCsr::upload_checked(e, a, long_from)?;
-        match dev.vector(e, x) {
-            Ok(xm) => Ok((dev, xm)),
-            Err(err) => {
-                dev.free(e);
-                Err(err)
-            }
-        }
+        dev.and_vectors(e, |dev, e| dev.vector(e, x))
     })?;
     let y = h.with(|e| dev.multiply(e, &xm, false));
     let out = match &y {
@@ -511,15 +521,12 @@ pub async fn pagerank(h: &Handle, graph: &Csr, s: PageRankSettings) -> Result<Pa
         // M is built from the checked graph.
         let long = long_default(e);
         let dev = DeviceCsr::upload_checked(e, &m, long)?;
-        let x = dev.vector(e, &vec![1.0 / n as f32; n]);
-        let ones = dev.vector(e, &vec![1.0; n]);
-        match both(e, x, ones) {
-            Ok((x, o)) => Ok((dev, x, o)),
-            Err(err) => {
-                dev.free(e);
-                Err(err)
-            }
-        }
+        let (dev, (x, ones)) = dev.and_vectors(e, |dev, e| {
+            let x = dev.vector(e, &vec![1.0 / n as f32; n]);
+            let ones = dev.vector(e, &vec![1.0; n]);
+            both(e, x, ones)
+        })?;
+        Ok((dev, x, ones))
     })?;
     let mut deltas = vec![];
     let mut converged = false;
@@ -565,15 +572,12 @@ pub async fn jacobi(h: &Handle, a: &Csr, b: &[f32], settings: JacobiSettings) ->
         // T is built from the checked A (jacobi_parts).
         let long = long_default(e);
         let dev = DeviceCsr::upload_checked(e, &t, long)?;
-        let cm = dev.vector(e, &c);
-        let x = dev.vector(e, &vec![0.0; n]);
-        match both(e, cm, x) {
-            Ok((cm, x)) => Ok((dev, cm, x)),
-            Err(err) => {
-                dev.free(e);
-                Err(err)
-            }
-        }
+        let (dev, (cm, x)) = dev.and_vectors(e, |dev, e| {
+            let cm = dev.vector(e, &c);
+            let x = dev.vector(e, &vec![0.0; n]);
+            both(e, cm, x)
+        })?;
+        Ok((dev, cm, x))
     })?;
     let mut r = Jacobi::start();
     let run = async {
@@ -628,13 +632,7 @@ pub async fn power(
     let (dev, mut x) = h.with(|e| {
         let long = long_default(e);
         let dev = DeviceCsr::upload_checked(e, a, long)?;
-        match dev.vector(e, &start) {
-            Ok(x) => Ok((dev, x)),
-            Err(err) => {
-                dev.free(e);
-                Err(err)
-            }
-        }
+        dev.and_vectors(e, |dev, e| dev.vector(e, &start))
     })?;
     let (mut history, mut residuals) = (vec![], vec![]);
     let mut converged = false;

@@ -109,13 +109,7 @@ pub async fn spmv(h: &Handle, a: &Csr, repeats: usize, long_from: Option<usize>)
     h.ready().await?;
     let (dev, xm) = h.with(|e| {
         let dev = DeviceCsr::upload_with(e, a, long_from)?;
-        match dev.vector(e, &x) {
-            Ok(xm) => Ok((dev, xm)),
-            Err(err) => {
-                dev.free(e);
-                Err(err)
-            }
-        }
+        dev.and_vectors(e, |dev, e| dev.vector(e, &x))
     })?;
     let y = h.with(|e| e.alloc(sparse::list_shape(a.rows, dev.width()), Layout::Scalar));
     let y = match y {

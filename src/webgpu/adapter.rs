@@ -144,13 +144,11 @@ pub async fn request_adapter(power: Option<GpuPowerPreference>) -> Result<GpuAda
     if let Some(p) = power {
         options.set_power_preference(p);
     }
-    let adapter = JsFuture::from(js_sys::Promise::from(JsValue::from(
-        gpu.request_adapter_with_options(&options),
-    )))
-    .await
-    .map_err(|e| GpgpuError::NoWebGpu {
-        detail: format!("requestAdapter() failed: {}", describe_js(&e)),
-    })?;
+    let adapter = requested(
+        gpu.request_adapter_with_options(&options).into(),
+        "requestAdapter()",
+    )
+    .await?;
     if adapter.is_null() || adapter.is_undefined() {
         return Err(GpgpuError::NoWebGpu {
             detail: "requestAdapter() gave no adapter: WebGPU is there but no GPU is usable \
@@ -207,14 +205,21 @@ pub async fn request_device(adapter: &GpuAdapter) -> Result<GpuDevice> {
     if adapter.features().has("timestamp-query") {
         descriptor.set_required_features(&[js_sys::JsString::from("timestamp-query")]);
     }
-    let device = JsFuture::from(js_sys::Promise::from(JsValue::from(
-        adapter.request_device_with_descriptor(&descriptor),
-    )))
-    .await
-    .map_err(|e| GpgpuError::NoWebGpu {
-        detail: format!("requestDevice() failed: {}", describe_js(&e)),
-    })?;
+    let device = requested(
+        adapter.request_device_with_descriptor(&descriptor).into(),
+        "requestDevice()",
+    )
+    .await?;
     Ok(device.unchecked_into())
+}
+
+/// What the promise of `call` resolves to; its rejection is NoWebGpu.
+async fn requested(promise: JsValue, call: &str) -> Result<JsValue> {
+    JsFuture::from(js_sys::Promise::from(promise))
+        .await
+        .map_err(|e| GpgpuError::NoWebGpu {
+            detail: format!("{call} failed: {}", describe_js(&e)),
+        })
 }
 
 /// A JS exception's message, or its string form.

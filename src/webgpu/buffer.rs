@@ -1,7 +1,6 @@
 //! GPUBuffer, destroyed on Drop (the GPU memory goes at once rather than whenever
 //! the garbage collector gets to the JavaScript object).
 
-use wasm_bindgen::JsCast;
 use web_sys::{gpu_buffer_usage, GpuBuffer, GpuBufferDescriptor};
 
 use super::Gpu;
@@ -98,10 +97,7 @@ impl Buffer {
     pub fn write_f32(&self, offset: u64, data: &[f32]) -> Result<()> {
         // SAFETY: the view is used at once, with no allocation in between.
         let view = unsafe { crate::wasm_view::f32_view(data) };
-        self.gpu
-            .queue()
-            .write_buffer_with_f64_and_buffer_source(&self.raw, offset as f64, view.unchecked_ref())
-            .map_err(|e| self.gpu.failure(format!("writeBuffer threw {e:?}")))
+        self.write_source(offset, &view)
     }
 
     /// Writes a JavaScript array's floats at byte `offset` through the queue.
@@ -117,19 +113,21 @@ impl Buffer {
             }
             false => data,
         };
-        self.gpu
-            .queue()
-            .write_buffer_with_f64_and_buffer_source(&self.raw, offset as f64, data.unchecked_ref())
-            .map_err(|e| self.gpu.failure(format!("writeBuffer threw {e:?}")))
+        self.write_source(offset, data)
     }
 
     /// Writes u32s at byte `offset` through the queue.
     pub fn write_u32(&self, offset: u64, data: &[u32]) -> Result<()> {
         // SAFETY: as in write_f32.
         let view = unsafe { crate::wasm_view::u32_view(data) };
+        self.write_source(offset, &view)
+    }
+
+    /// Writes a typed array at byte `offset` through the queue.
+    fn write_source(&self, offset: u64, source: &js_sys::Object) -> Result<()> {
         self.gpu
             .queue()
-            .write_buffer_with_f64_and_buffer_source(&self.raw, offset as f64, view.unchecked_ref())
+            .write_buffer_with_f64_and_buffer_source(&self.raw, offset as f64, source)
             .map_err(|e| self.gpu.failure(format!("writeBuffer threw {e:?}")))
     }
 }

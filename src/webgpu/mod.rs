@@ -87,9 +87,7 @@ impl Gpu {
     }
 
     pub(crate) fn adjust(&self, f: impl FnOnce(&mut LiveCounts)) {
-        let mut c = self.0.counts.get();
-        f(&mut c);
-        self.0.counts.set(c);
+        crate::common::adjust(&self.0.counts, f);
     }
 
     /// The error checks pending on this device (error scopes, compilation info).

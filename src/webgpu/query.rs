@@ -58,23 +58,14 @@ pub struct Timer {
 
 impl Timer {
     pub fn new(gpu: &Gpu) -> Result<Timer> {
+        use gpu_buffer_usage::{COPY_DST, COPY_SRC, MAP_READ, QUERY_RESOLVE};
         let set = QuerySet::timestamps(gpu, 2);
-        let resolved = Buffer::new(
-            gpu,
-            16,
-            gpu_buffer_usage::QUERY_RESOLVE | gpu_buffer_usage::COPY_SRC,
-            "timestamps",
-        )?;
-        let staging = Buffer::new(
-            gpu,
-            16,
-            gpu_buffer_usage::MAP_READ | gpu_buffer_usage::COPY_DST,
-            "timestamps (read)",
-        )?;
+        // Each holds the two 8-byte timestamps.
+        let buffer = |usage, label| Buffer::new(gpu, 16, usage, label).map(Rc::new);
         Ok(Timer {
             set: Rc::new(set),
-            resolved: Rc::new(resolved),
-            staging: Rc::new(staging),
+            resolved: buffer(QUERY_RESOLVE | COPY_SRC, "timestamps")?,
+            staging: buffer(MAP_READ | COPY_DST, "timestamps (read)")?,
             ms: Rc::new(Cell::new(None)),
         })
     }

@@ -26,7 +26,7 @@ use crate::error::{GpgpuError, Result};
 use crate::kernels::Backend;
 use crate::plan::layout::Layout;
 use crate::plan::semiring::Semiring;
-use crate::plan::shape::{self, Shape};
+use crate::plan::shape;
 
 /// A CPU form: C (rows × cols, zeroed by nobody: NaN) from A and B, row-major.
 pub type CpuKernel = fn(a: &[f32], b: &[f32], c: &mut [f32], dims: [usize; 3]);
@@ -118,13 +118,7 @@ pub async fn product(
             e.dimension("inner", inner as f64)?,
             e.dimension("cols", cols as f64)?,
         ];
-        let (sa, sb, sc) = (
-            Shape::new(rows, inner),
-            Shape::new(inner, cols),
-            Shape::new(rows, cols),
-        );
-        shape::check_len("a", sa, a.len())?;
-        shape::check_len("b", sb, b.len())?;
+        let [sa, sb, sc] = shape::product_shapes([rows, inner, cols], a.len(), b.len())?;
         let mut held: Vec<Matrix> = Vec::with_capacity(3);
         let queued = (|| {
             held.push(e.upload(sa, Layout::Scalar, a, 0.0)?);

@@ -423,6 +423,13 @@ mod tests {
     use super::*;
     use crate::webgpu::GpuLimits;
 
+    /// Fails naming the first of `parts` that `source` lacks.
+    fn assert_has(source: &str, parts: &[&str]) {
+        for part in parts {
+            assert!(source.contains(part), "missing {part:?}");
+        }
+    }
+
     fn info(software: bool, storage: u32, invocations: u32) -> GpuInfo {
         GpuInfo {
             vendor: if software { "google" } else { "nvidia" }.into(),
@@ -492,13 +499,17 @@ mod tests {
         assert_eq!((x, y), (16, 8));
         // The written-out file builds in the GPU parameters: check they agree.
         let aligned = p.source(Fit::Vec4);
-        assert!(aligned.contains("var<storage, read> a: array<vec4f>"));
-        assert!(aligned.contains("@workgroup_size(16, 8)"));
-        assert!(aligned
-            .contains("return Part(group.y * 128u, group.x * 128u, 0u, dims.inner, 0u, true);"));
-        assert!(aligned.contains("const BK: u32 = 16u;"));
-        assert!(aligned.contains("array<array<vec4f, 32>, 16>")); // BK x 128 / 4
-        assert!(aligned.contains("override EDGES: bool"));
+        assert_has(
+            &aligned,
+            &[
+                "var<storage, read> a: array<vec4f>",
+                "@workgroup_size(16, 8)",
+                "return Part(group.y * 128u, group.x * 128u, 0u, dims.inner, 0u, true);",
+                "const BK: u32 = 16u;",
+                "array<array<vec4f, 32>, 16>", // BK x 128 / 4
+                "override EDGES: bool",
+            ],
+        );
         assert_eq!(p.source(Fit::Tiles), aligned);
         let any = p.source(Fit::Any);
         assert!(any.starts_with("const BM: u32 = 128u;"));
@@ -591,13 +602,18 @@ mod tests {
         assert!(!source.contains(K_LOOP));
         assert_eq!(source.matches("{ let k = 15u;").count(), 2);
         // The file builds in what the engine assumes of it.
-        assert!(source.contains("@workgroup_size(8, 16)"));
-        assert!(source.contains("let row0 = group.y * 128u;"));
-        assert!(source.contains("let col0 = group.x * 32u;"));
-        assert!(source.contains("const BK: u32 = 16u;"));
-        assert!(source.contains("var<workgroup> a_tile: array<array<array<vec4f, 32>, 16>, 2>;"));
-        assert!(source.contains("var<workgroup> b_tile: array<array<array<vec4f, 8>, 16>, 2>;"));
-        assert!(source.contains("k0 += 2u * BK"));
+        assert_has(
+            &source,
+            &[
+                "@workgroup_size(8, 16)",
+                "let row0 = group.y * 128u;",
+                "let col0 = group.x * 32u;",
+                "const BK: u32 = 16u;",
+                "var<workgroup> a_tile: array<array<array<vec4f, 32>, 16>, 2>;",
+                "var<workgroup> b_tile: array<array<array<vec4f, 8>, 16>, 2>;",
+                "k0 += 2u * BK",
+            ],
+        );
         assert_eq!(
             Params::GPU_DOUBLE.file(Fit::Tiles),
             "wgsl/matmul/3_register_double.wgsl"
@@ -611,13 +627,18 @@ mod tests {
         assert_eq!(p.workgroup_size(), (16, 8));
         let s = p.source(Fit::Vec4);
         // The file's defaults are the 64 x 64 form's: it sets no constant.
-        assert!(s.contains("override TILE_N4: u32 = 16u;"));
-        assert!(s.contains("@workgroup_size(TILE_N4, 8)"));
-        assert!(s.contains("let row0 = group.y * 64u;"));
-        assert!(s.contains("let col0 = group.x * TILE_N4 * 4u;"));
-        assert!(s.contains("const BK: u32 = 16u;"));
-        // BK x 64 / 4 vec4s per tile, for both widths.
-        assert!(s.contains("array<array<vec4f, 16>, 16>"));
+        assert_has(
+            &s,
+            &[
+                "override TILE_N4: u32 = 16u;",
+                "@workgroup_size(TILE_N4, 8)",
+                "let row0 = group.y * 64u;",
+                "let col0 = group.x * TILE_N4 * 4u;",
+                "const BK: u32 = 16u;",
+                // BK x 64 / 4 vec4s per tile, for both widths.
+                "array<array<vec4f, 16>, 16>",
+            ],
+        );
         assert_eq!(p.workgroup_bytes(), 2 * 16 * 16 * 16);
         // Whole tiles keep the checked pipeline here (measured faster).
         assert_eq!(Fit::of(&p, 64, 16, 64), Fit::Vec4);
