@@ -122,6 +122,7 @@ export class Session {
     this.inputStats = await this.run.statsAsync('a');
     if (this.cancelled) return;
     await this.#draw(views.a, 'a', this.inputStats);
+    views.a.setNumbers(this.a);
     views.a.setValues((i, j) => `(${i}, ${j}): ${num(this.a[i * n + j])} (float32, as uploaded)`);
     if (product) {
       await nextFrame();
@@ -129,6 +130,7 @@ export class Session {
       const sb = await this.run.statsAsync('b');
       if (this.cancelled) return;
       await this.#draw(views.b, 'b', sb);
+      views.b.setNumbers(this.b);
       views.b.setValues((i, j) => `(${i}, ${j}): ${num(this.b[i * n + j])} (float32, as uploaded)`);
     }
     views.out.setTitle(this.passCount ? t('heatmap.noPassYet', { count: this.passCount }) : t('heatmap.output'));
@@ -237,6 +239,7 @@ export class Session {
     const final = idx === this.passCount - 1 || this.passCount === 0;
     const g = final && this.result ? this.result : this.gpuPass[idx];
     const r = final && this.ref ? this.ref : this.refPass[idx];
+    views.out.setNumbers(g ?? null);
     if (!g) {
       views.out.setValues(null, `At this size only the result is read back (when the run ends): the pictures of the passes come straight from the ${this.dev === 'CPU' ? 'CPU backend\'s memory' : 'GPU'}.`);
       return;
@@ -404,6 +407,7 @@ export class Session {
     const canvas = views.diff.prepare(n, n);
     const drawn = await page.gpu.drawHeatmapAsync(n, n, diff, canvas, { range, sequential: true });
     views.diff.drawn(drawn, max, { nan: uncompared, inf: 0, compared: n * n - uncompared });
+    views.diff.setNumbers(diff, { error: true, format: sci });
     views.diff.setTitle(t('heatmap.errorScale', { dev: this.dev, scale: format.magnitude(scale) }));
     views.diff.setValues((i, j) => {
       const g = this.result[i * n + j], x = this.ref[i * n + j], d = diff[i * n + j];
