@@ -122,6 +122,16 @@ test('the link builder makes a lesson\'s link: this configuration, the sections 
   // The permalink's configuration (the page writes it whole), then the lesson's.
   assert.deepEqual(Object.fromEntries(link.searchParams), { n: '6', input: 'uniform', seed: '1', op: 'repeat', k: '2', kernel: 'naive', ref: '0', sections: 'compute,jacobi', projector: '1' });
   assert.equal(await page.getAttribute('#lesson-open', 'href'), link.href);
+  // The kernel lab: the exercises ticked, its solutions; none of the page's configuration.
+  await page.selectOption('#lesson-page', 'lab');
+  await page.check('#lesson-lab-exercises-global');
+  await page.check('#lesson-lab-exercises-tiled');
+  await page.check('#lesson-lab-solutions');
+  const lab = new URL(await page.inputValue('#lesson-link'));
+  assert.equal(lab.pathname, '/www/lab.html');
+  assert.deepEqual(Object.fromEntries(lab.searchParams), { exercises: 'global,tiled', solutions: '1' });
+  await page.selectOption('#lesson-page', 'page');
+  assert.equal(new URL(await page.inputValue('#lesson-link')).href, link.href, 'back to this page, as it was');
   const lesson = await openPage(browser, link.href);
   assert.equal(await waitForStatus(lesson), 'done');
   assert.deepEqual((await shownSections(lesson)).sort(), ['applications', 'compute', 'config', 'jacobi', 'run-panel']);
