@@ -4,23 +4,25 @@
 // (Gpgpu.create({ backend: 'auto' })); what it resolved to is remembered, and
 // explained from the browser's WebGPU adapter (probe()).
 
+import { t } from './i18n/index.js';
+
 /** What the browser offers for WebGPU: { state, text, adapter } (state: none | no-adapter | software | hardware). */
 export async function probeWebgpu() {
   if (!('gpu' in navigator) || !navigator.gpu) {
-    return { state: 'none', text: 'this browser has no WebGPU (navigator.gpu is missing)' };
+    return { state: 'none', text: t('webgpu.none') };
   }
   let adapter = null;
   try {
     adapter = await navigator.gpu.requestAdapter();
   } catch { /* treated as no adapter */ }
-  if (!adapter) return { state: 'no-adapter', text: 'this browser has WebGPU but offers no adapter (requestAdapter() gave none)' };
+  if (!adapter) return { state: 'no-adapter', text: t('webgpu.noAdapter') };
   const info = adapter.info || {};
-  const name = [info.vendor, info.architecture].filter(Boolean).join(' ') || 'an adapter';
+  const name = [info.vendor, info.architecture].filter(Boolean).join(' ') || t('webgpu.anAdapter');
   // Chromium 156 reports it in adapter.info; older ones had adapter.isFallbackAdapter.
   const fallback = info.isFallbackAdapter ?? adapter.isFallbackAdapter ?? false;
   return fallback
-    ? { state: 'software', text: `the browser's WebGPU adapter (${name}) is a software one, running on the CPU`, name }
-    : { state: 'hardware', text: `the browser's WebGPU adapter (${name}) is a hardware GPU`, name };
+    ? { state: 'software', text: t('webgpu.software', { name }), name }
+    : { state: 'hardware', text: t('webgpu.hardware', { name }), name };
 }
 
 /**
@@ -30,9 +32,9 @@ export async function probeWebgpu() {
  */
 export function probeWebgl() {
   const gl = document.createElement('canvas').getContext('webgl2');
-  if (!gl) return { state: 'none', text: 'this browser gives no WebGL2 context' };
+  if (!gl) return { state: 'none', text: t('webgl.none') };
   gl.getExtension('WEBGL_lose_context')?.loseContext();
-  return { state: 'available', text: 'this browser gives WebGL2 contexts' };
+  return { state: 'available', text: t('webgl.available') };
 }
 
 export class Backends {
@@ -59,7 +61,7 @@ export class Backends {
 
   /** probeWebgl()'s answer, asked once (a WebGL instance made already answers without another context). */
   probeWebgl() {
-    if (!this.webgl) this.webgl = this.ready('webgl') ? { state: 'available', text: 'this browser gives WebGL2 contexts' } : probeWebgl();
+    if (!this.webgl) this.webgl = this.ready('webgl') ? { state: 'available', text: t('webgl.available') } : probeWebgl();
     return this.webgl;
   }
 
@@ -106,8 +108,8 @@ export class Backends {
     const w = this.webgpu;
     if (!w) return '';
     // The library falls back to a software WebGPU adapter when WebGL2 cannot be made.
-    if (this.autoPick === 'webgpu' && w.state !== 'hardware') return `WebGL2 cannot be used and ${w.text}`;
-    if (this.autoFallback) return `${w.text}, but WebGPU could not be used (${this.autoFallback}), so WebGL2 runs`;
+    if (this.autoPick === 'webgpu' && w.state !== 'hardware') return t('auto.noWebgl', { text: w.text });
+    if (this.autoFallback) return t('auto.fallback', { text: w.text, why: this.autoFallback });
     return w.text;
   }
 }

@@ -4,14 +4,10 @@
 
 import { INPUT_KINDS } from './inputs.js';
 import { CLASSROOM_PARAMS } from './classroom/params.js';
+import { t } from './i18n/index.js';
 
-export const OPS = {
-  // Short enough for the sidebar's select; the help line under it explains each.
-  square: { label: 'square: M·M' },
-  multiply: { label: 'multiply: A·B' },
-  repeat: { label: 'repeated squaring' },
-  power: { label: 'power: M^p' },
-};
+/** The operations (their menu labels and help lines: op.* in www/i18n/). */
+export const OPS = { square: {}, multiply: {}, repeat: {}, power: {} };
 
 /**
  * The devices the page can run on: WebGL2 (fragment shaders rendering into
@@ -39,7 +35,7 @@ export const KERNEL_NAMES = [...Object.keys(KERNEL_BACKEND), 'auto'];
 export const DEFAULT_KERNEL = { webgl: 'naive', webgpu: 'global', cpu: 'simd' };
 
 /** How each backend is named in a sentence. */
-export const BACKEND_NAMES = { webgl: 'WebGL', webgpu: 'WebGPU', cpu: 'the CPU' };
+export const backendName = (backend) => t(`backendName.${backend}`);
 
 export const N_PRESETS = [4, 8, 16, 64, 128, 256, 512, 1024, 2048];
 /** The largest n a URL may ask for; the device's own limit is checked by the library. */
@@ -74,31 +70,31 @@ export const DEFAULTS = Object.freeze({
 // "2.0" for k and a link must too, or a value typed there cannot be shared.
 const NUMERAL = /^-?(\d+|\d*\.\d+)([eE][-+]?\d+)?$/;
 const whole = (lo, hi) => (raw) => {
-  if (!NUMERAL.test(raw)) return { why: `must be a whole number from ${lo} to ${hi}` };
+  if (!NUMERAL.test(raw)) return { why: t('why.whole', { lo, hi }) };
   const v = Number(raw);
-  if (!Number.isSafeInteger(v) || v < lo || v > hi) return { why: `must be a whole number from ${lo} to ${hi}` };
+  if (!Number.isSafeInteger(v) || v < lo || v > hi) return { why: t('why.whole', { lo, hi }) };
   return { value: v };
 };
 const oneOf = (names) => (raw) => (names.includes(raw)
   ? { value: raw }
-  : { why: `must be one of ${names.join(', ')}` });
+  : { why: t('why.oneOf', { names: names.join(', ') }) });
 const probability = (raw) => {
   const v = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(v) || v < 0 || v > 1) return { why: 'must be a number from 0 to 1' };
+  if (raw.trim() === '' || !Number.isFinite(v) || v < 0 || v > 1) return { why: t('why.probability') };
   return { value: v };
 };
 
 /** A percentage from lo to hi (decimals allowed): 0.5 means 0.5 %. */
 const percent = (lo, hi) => (raw) => {
   const v = Number(raw);
-  if (raw === '' || !Number.isFinite(v) || v < lo || v > hi) return { why: `must be a percentage from ${lo} to ${hi}` };
+  if (raw === '' || !Number.isFinite(v) || v < lo || v > hi) return { why: t('why.percent', { lo, hi }) };
   return { value: v };
 };
 
 /** A number from lo to hi (decimals allowed). */
 const decimal = (lo, hi) => (raw) => {
   const v = Number(raw);
-  if (raw === '' || !Number.isFinite(v) || v < lo || v > hi) return { why: `must be a number from ${lo} to ${hi}` };
+  if (raw === '' || !Number.isFinite(v) || v < lo || v > hi) return { why: t('why.decimal', { lo, hi }) };
   return { value: v };
 };
 
@@ -158,12 +154,12 @@ export const SECTION_DEFAULTS = Object.freeze({
 /** One of `values` (numbers), given as digits. */
 const among = (values) => (raw) => (values.map(String).includes(raw)
   ? { value: Number(raw) }
-  : { why: `must be one of ${values.join(', ')}` });
+  : { why: t('why.oneOf', { names: values.join(', ') }) });
 
 /** A whole number from lo to hi in steps of `step` (a slider's values). */
 const steps = (lo, hi, step) => (raw) => {
   const r = whole(lo, hi)(raw);
-  return 'value' in r && r.value % step !== 0 ? { why: `must be a multiple of ${step} from ${lo} to ${hi}` } : r;
+  return 'value' in r && r.value % step !== 0 ? { why: t('why.multiple', { step, lo, hi }) } : r;
 };
 
 /**
@@ -173,9 +169,9 @@ const steps = (lo, hi, step) => (raw) => {
  */
 export const VIEW_PARAMS = {
   embed: {
-    parse: (raw) => (raw === '1' ? { value: raw } : { why: 'must be 1 (the result panel alone, for an iframe on a slide)' }),
+    parse: (raw) => (raw === '1' ? { value: raw } : { why: t('why.embed') }),
     what: 'the result panel alone (1), for an iframe on a slide',
-    otherwise: 'the default, the whole page, is shown',
+    otherwise: () => t('why.embedOtherwise'),
   },
   ...CLASSROOM_PARAMS,
 };
@@ -228,8 +224,8 @@ export function parseSectionQuery(search) {
     if (!all.length) continue;
     const r = SECTION_PARAMS[key].parse(all[0].trim());
     if ('value' in r) state[key] = r.value;
-    else notes.push({ param: key, value: all[0], why: `${r.why}; the default ${key}=${SECTION_DEFAULTS[key]} is used` });
-    if (all.length > 1) notes.push({ param: key, value: all[1], why: 'given twice; only the first one is read' });
+    else notes.push({ param: key, value: all[0], why: t('why.default', { why: r.why, param: `${key}=${SECTION_DEFAULTS[key]}` }) });
+    if (all.length > 1) notes.push({ param: key, value: all[1], why: t('why.twice') });
   }
   return { state, notes };
 }
@@ -303,22 +299,22 @@ export function parseQuery(search) {
     if (key in VIEW_PARAMS) {
       const view = VIEW_PARAMS[key];
       const r = view.parse(raw.trim());
-      if (!('value' in r)) notes.push({ param: key, value: raw, why: `${r.why}; ${view.otherwise}` });
+      if (!('value' in r)) notes.push({ param: key, value: raw, why: `${r.why}; ${view.otherwise()}` });
       continue;
     }
     const spec = PARAMS[key];
     if (!spec) {
-      notes.push({ param: key, value: raw, why: `unknown parameter (known: ${[...Object.keys(PARAMS), ...Object.keys(SECTION_PARAMS)].join(', ')})` });
+      notes.push({ param: key, value: raw, why: t('why.unknown', { known: [...Object.keys(PARAMS), ...Object.keys(SECTION_PARAMS)].join(', ') }) });
       continue;
     }
     if (seen.has(key)) {
-      notes.push({ param: key, value: raw, why: 'given twice; only the first one is read' });
+      notes.push({ param: key, value: raw, why: t('why.twice') });
       continue;
     }
     seen.add(key);
     const r = spec.parse(raw.trim());
     if ('value' in r) config[key] = r.value;
-    else notes.push({ param: key, value: raw, why: `${r.why}; the default ${key}=${DEFAULTS[key]} is used` });
+    else notes.push({ param: key, value: raw, why: t('why.default', { why: r.why, param: `${key}=${DEFAULTS[key]}` }) });
   }
   notes.push(...parseSectionQuery(search).notes);
   return { config, notes };
@@ -361,9 +357,8 @@ export function fitKernel(config, backend, explicit) {
   if (k === 'auto' || KERNEL_BACKEND[k] === backend) return null;
   config.kernel = DEFAULT_KERNEL[backend];
   if (!explicit) return null;
-  const theirs = { webgl: 'a WebGL kernel (a fragment shader)', webgpu: 'a WebGPU kernel (a compute shader)', cpu: 'the CPU kernel (SIMD128 in Web Workers)' }[KERNEL_BACKEND[k]];
   const names = Object.keys(KERNEL_BACKEND).filter((x) => KERNEL_BACKEND[x] === backend).join(', ');
-  return { param: 'kernel', value: k, why: `${k} is ${theirs} and this run uses ${BACKEND_NAMES[backend]} (kernels ${names}, auto); the default ${config.kernel} is used` };
+  return { param: 'kernel', value: k, why: t('why.otherBackend', { kernel: k, theirs: t(`why.kernelOf.${KERNEL_BACKEND[k]}`), backend: backendName(backend), names, fallback: config.kernel }) };
 }
 
 /** The operation and n of `config` in the page's words ("R = M^5, n = 64"). */
@@ -386,12 +381,12 @@ export function describeConfig(c) {
   const input = (kind, seed, prob) => {
     const k = INPUT_KINDS[kind];
     const params = [k.probability && `edge probability ${prob}`, k.seeded && `seed ${seed}`].filter(Boolean).join(', ');
-    return `${k.label}${params ? ` (${params})` : ''}`;
+    return `${t(`input.${kind}`)}${params ? ` (${params})` : ''}`;
   };
   const inputs = c.op === 'multiply'
     ? `A: ${input(c.input, c.seed, c.prob)}; B: ${input(c.bInput, c.bSeed, c.bProb)}`
     : `M: ${input(c.input, c.seed, c.prob)}`;
-  const where = c.backend === 'auto' ? 'the default backend (auto)' : BACKEND_NAMES[c.backend];
+  const where = c.backend === 'auto' ? 'the default backend (auto)' : backendName(c.backend);
   const kernel = c.kernel === 'auto' ? 'its default kernel' : `${c.kernel} kernel`;
   return `gpgpu-matrix: ${opText(c)}; ${inputs}; on ${where}, ${kernel}`;
 }

@@ -6,49 +6,40 @@ import { integerMatrix, mulberry32, uniformMatrix } from './reference.js';
 
 export const INTEGER_LO = -4;
 export const INTEGER_HI = 4;
-const minus = (v) => String(v).replaceAll('-', '−');
 
 /**
- * Every kind of input: `label` for the menu, `seeded` / `probability` name the
- * parameters it uses, `integer` says every entry (hence every exact product) is a
- * whole number, `make(n, seed, prob)` builds it, `describe(...)` says what it is.
+ * Every kind of input: `seeded` / `probability` name the parameters it uses, `integer`
+ * says every entry (hence every exact product) is a whole number, `make(n, seed, prob)`
+ * builds it. Its menu label and its description are input.KIND and input.about.KIND
+ * in the page's catalogues (www/i18n/).
  */
 export const INPUT_KINDS = {
   uniform: {
-    label: 'random in [−1, 1]',
     seeded: true,
     make: (n, seed) => uniformMatrix(seed, n * n, -1, 1),
-    describe: (seed) => `random uniform entries in [−1, 1] (seed ${seed})`,
   },
   identity: {
-    label: 'identity I',
     integer: true,
     make: (n) => {
       const m = new Float32Array(n * n);
       for (let i = 0; i < n; i++) m[i * n + i] = 1;
       return m;
     },
-    describe: () => 'the identity matrix',
   },
   integers: {
-    label: `integers ${minus(INTEGER_LO)}…${INTEGER_HI}`,
     seeded: true,
     integer: true,
     make: (n, seed) => integerMatrix(seed, n * n, INTEGER_LO, INTEGER_HI),
-    describe: (seed) => `random whole numbers from ${minus(INTEGER_LO)} to ${INTEGER_HI} (seed ${seed})`,
   },
   pattern: {
-    label: 'i·1000 + j',
     integer: true,
     make: (n) => {
       const m = new Float32Array(n * n);
       for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) m[i * n + j] = i * 1000 + j;
       return m;
     },
-    describe: () => 'the pattern M[i][j] = i·1000 + j',
   },
   graph: {
-    label: 'random graph',
     seeded: true,
     probability: true,
     integer: true,
@@ -63,10 +54,8 @@ export const INPUT_KINDS = {
       }
       return m;
     },
-    describe: (seed, prob) => `the adjacency matrix of a random undirected graph, edge probability ${prob} (seed ${seed}); entry (i, j) of M^p counts the walks of length p from i to j`,
   },
   fibonacci: {
-    label: 'Fibonacci [[1,1],[1,0]]',
     integer: true,
     make: (n) => {
       // Copies of F = [[1,1],[1,0]] down the diagonal: every 2×2 diagonal block of
@@ -78,10 +67,8 @@ export const INPUT_KINDS = {
       if (n % 2 === 1) m[n * n - 1] = 1;
       return m;
     },
-    describe: () => 'the Fibonacci matrix F = [[1,1],[1,0]], repeated down the diagonal (n = 2 gives F itself); the blocks of F^p hold Fibonacci numbers',
   },
   tridiagonal: {
-    label: 'tridiagonal (2, −1)',
     integer: true,
     make: (n) => {
       const m = new Float32Array(n * n);
@@ -92,7 +79,6 @@ export const INPUT_KINDS = {
       }
       return m;
     },
-    describe: () => 'the tridiagonal matrix with 2 on the diagonal and −1 beside it (the 1-D Laplacian)',
   },
 };
 
@@ -101,9 +87,4 @@ export function makeInput(kind, n, seed = 1, prob = 0.1) {
   const k = INPUT_KINDS[kind];
   if (!k) throw new Error(`unknown input '${kind}'`);
   return k.make(n, seed, prob);
-}
-
-/** One sentence saying what the input is. */
-export function describeInput(kind, seed, prob) {
-  return INPUT_KINDS[kind].describe(seed, prob);
 }

@@ -1,6 +1,7 @@
 // Accessibility measured: axe-core finds no serious or critical violation on the page with
 // every section's parts run, on a screen and in projector mode (where its colour-contrast
-// rule checks WCAG AA for text); every control is reached by Tab in reading order with a
+// rule checks WCAG AA for text), and on the kernel lab after a failing and a passing
+// check; every control is reached by Tab in reading order with a
 // visible focus; the keyboard shortcuts dialog; reduced motion.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -11,25 +12,64 @@ let server, browser;
 before(async () => { server = await startServer(); browser = await launchBrowser(); });
 after(async () => { await browser?.close(); server?.stop(); });
 
-test('axe-core: no serious or critical violation with every part run, on a screen and on a projector', async () => {
-  const page = await openPage(browser, `${server.origin}/index.html?${SMALL_PARTS}`);
-  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
-  const ran = await runEveryPart(page);
-  assert.ok(ran.length >= 20, `parts run: ${ran.join(', ')}`);
-  await page.click('#lesson-links summary'); // the link builder's controls too
-  for (const mode of ['screen', 'projector']) {
-    if (mode === 'projector') await page.click('#projector-switch');
-    assert.equal(await page.evaluate(() => document.body.classList.contains('projector')), mode === 'projector');
-    const { passes, violations } = await axeViolations(page);
-    console.log(`axe-core on a ${mode}: ${JSON.stringify(byImpact(violations))}`);
-    const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    assert.deepEqual(bad, [], `${mode}: ${JSON.stringify(bad, null, 1)}`);
-    // WCAG AA contrast of text was measured, not skipped.
-    assert.ok(passes.includes('color-contrast'), `${mode}: color-contrast ran`);
-  }
-  assert.deepEqual(page.problems(), []);
-  await page.context().close();
-});
+/** Presses the lab's Check and waits for its verdict (www/lab/main.js: body[data-verdict]). */
+async function checkLab(page) {
+  await page.evaluate(() => { delete document.body.dataset.verdict; });
+  await page.click('#lab-check');
+  await page.waitForFunction(() => document.body.dataset.status !== 'checking' && document.body.dataset.verdict, null, { timeout: 120_000 });
+  return page.evaluate(() => document.body.dataset.verdict);
+}
+
+/**
+ * The pages axe-core measures, each brought to the state that shows the most: `states`
+ * yields a name for each state to measure (after bringing the page to it).
+ */
+const AXE_PAGES = [
+  {
+    page: 'the teaching page with every part run',
+    url: `/index.html?${SMALL_PARTS}`,
+    async *states(page) {
+      assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+      const ran = await runEveryPart(page);
+      assert.ok(ran.length >= 20, `parts run: ${ran.join(', ')}`);
+      await page.click('#lesson-links summary'); // the link builder's controls too
+      // A heatmap's numbers as a table, too.
+      await page.click('#heatmaps figure:nth-child(2) details.hm-table summary');
+      yield 'a screen';
+      await page.click('#projector-switch');
+      assert.equal(await page.evaluate(() => document.body.classList.contains('projector')), true);
+      yield 'a projector';
+    },
+  },
+  {
+    page: 'the kernel lab after a check that fails and one that passes',
+    url: '/www/lab.html?exercise=square&solutions=1',
+    async *states(page) {
+      await waitForStatus(page, 60_000, ['ready']);
+      assert.equal(await checkLab(page), 'fail', 'the starter fails');
+      yield 'a failing check';
+      await page.click('#lab-show-solution');
+      assert.equal(await checkLab(page), 'pass', 'the reference solution passes');
+      yield 'a passing check';
+    },
+  },
+];
+
+for (const { page: what, url, states } of AXE_PAGES) {
+  test(`axe-core: no serious or critical violation on ${what}`, async () => {
+    const page = await openPage(browser, `${server.origin}${url}`);
+    for await (const state of states(page)) {
+      const { passes, violations } = await axeViolations(page);
+      console.log(`axe-core on ${what}, ${state}: ${JSON.stringify(byImpact(violations))}`);
+      const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      assert.deepEqual(bad, [], `${state}: ${JSON.stringify(bad, null, 1)}`);
+      // WCAG AA contrast of text was measured, not skipped.
+      assert.ok(passes.includes('color-contrast'), `${state}: color-contrast ran`);
+    }
+    assert.deepEqual(page.problems(), []);
+    await page.context().close();
+  });
+}
 
 test('Tab reaches every control in reading order, each with a visible focus', async () => {
   const page = await openPage(browser, `${server.origin}/index.html?n=4&ref=1`);

@@ -139,6 +139,10 @@ test('reachability: R, each squaring and the heatmap equal BFS exactly', async (
   // The graph is drawn (n vertices, every edge) beside R's heatmap ...
   assert.equal(await page.$$eval('#reachability svg.graph-svg .vertex', (v) => v.length), n);
   assert.equal(Number(await page.getAttribute('#reachability figure.graph', 'data-edges')), adjacency.reduce((s, v) => s + (v ? 1 : 0), 0));
+  // Its text alternative names every edge (a small graph), as drawn.
+  const said = [];
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) if (i !== j && adjacency[i * n + j] && (preset.directed || j > i)) said.push(`${i}${preset.directed ? '→' : '–'}${j}`);
+  if (said.length <= 40) assert.ok((await page.getAttribute('#reachability svg.graph-svg', 'aria-label')).includes(`: ${said.join(', ')}.`), said.join(', '));
   // ... and the heatmap's pixels are R: red where reachable, white where not.
   const pixels = await page.evaluate((n) => {
     const c = document.querySelector('#reachability figure.heatmap canvas');

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launchBrowser, openPage, startServer, waitForStatus } from './harness.mjs';
 import { LIBRARY_DIVERGING, PROJECTOR_DIVERGING, colourAt, luminance } from '../../www/classroom/colours.js';
+import { describeSeries } from '../../www/ui/plot.js';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launchBrowser(); });
@@ -121,6 +122,16 @@ test('the link builder makes a lesson\'s link: this configuration, the sections 
   // The permalink's configuration (the page writes it whole), then the lesson's.
   assert.deepEqual(Object.fromEntries(link.searchParams), { n: '6', input: 'uniform', seed: '1', op: 'repeat', k: '2', kernel: 'naive', ref: '0', sections: 'compute,jacobi', projector: '1' });
   assert.equal(await page.getAttribute('#lesson-open', 'href'), link.href);
+  // The kernel lab: the exercises ticked, its solutions; none of the page's configuration.
+  await page.selectOption('#lesson-page', 'lab');
+  await page.check('#lesson-lab-exercises-global');
+  await page.check('#lesson-lab-exercises-tiled');
+  await page.check('#lesson-lab-solutions');
+  const lab = new URL(await page.inputValue('#lesson-link'));
+  assert.equal(lab.pathname, '/www/lab.html');
+  assert.deepEqual(Object.fromEntries(lab.searchParams), { exercises: 'global,tiled', solutions: '1' });
+  await page.selectOption('#lesson-page', 'page');
+  assert.equal(new URL(await page.inputValue('#lesson-link')).href, link.href, 'back to this page, as it was');
   const lesson = await openPage(browser, link.href);
   assert.equal(await waitForStatus(lesson), 'done');
   assert.deepEqual((await shownSections(lesson)).sort(), ['applications', 'compute', 'config', 'jacobi', 'run-panel']);
@@ -150,4 +161,39 @@ test('a heatmap describes itself: shape, colour scale, NaN and ±Inf counts, upd
   assert.match(await described(2), /^Heatmap of a 3×3 matrix, colour from −\S+ \(dark blue\) through 0 \(grey\) to \+\S+ \(yellow\); 0 NaN and 0 ±Inf entries/);
   assert.deepEqual(page.problems(), []);
   await page.context().close();
+});
+
+test('a small heatmap\'s numbers open as a table, and its description says where the largest is; a large one has no table', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=5&input=integers&op=repeat&k=2&ref=1`);
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  const result = await page.evaluate(() => Array.from(window.__page.last.gpu));
+  let at = 0;
+  result.forEach((v, k) => { if (Math.abs(v) > Math.abs(result[at])) at = k; });
+  const figure = '#heatmaps figure:nth-child(2)';
+  const description = await page.evaluate((f) => { const c = document.querySelector(`${f} canvas`); return document.getElementById(c.getAttribute('aria-describedby')).textContent; }, figure);
+  assert.ok(description.includes(`largest |value| ${String(result[at]).replace('-', '−')} at (${Math.floor(at / 5)}, ${at % 5})`), description);
+  assert.equal(await page.isVisible(`${figure} table`), false, 'closed until asked for');
+  await page.click(`${figure} details.hm-table summary`);
+  const cells = await page.$$eval(`${figure} table.hm-numbers tbody td`, (tds) => tds.map((td) => Number(td.textContent.replace('−', '-'))));
+  assert.deepEqual(cells, result);
+  assert.match(await page.textContent(`${figure} table.hm-numbers caption`), /^Result M\^4 .*: its numbers$/);
+  // The error picture says where the largest error is, or nothing where every entry is exact.
+  assert.doesNotMatch(await page.textContent('#heatmaps figure:nth-child(3) .hm-description'), /largest error/);
+  // Past 32 a side: no table (the readout and the description remain).
+  await page.fill('#n', '33');
+  await page.click('#run');
+  await page.waitForFunction(() => document.body.dataset.status === 'done' && new URLSearchParams(location.search).get('n') === '33');
+  assert.equal(await page.isHidden(`${figure} details.hm-table`), true);
+  assert.match(await page.textContent(`${figure} .hm-description`), /largest \|value\| \S+ at \(\d+, \d+\)/);
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
+
+test('a plot\'s text alternative gives each series\' trend and extremes', () => {
+  const fmt = (v) => String(v);
+  assert.equal(describeSeries({ name: 'time', points: [[64, 1], [128, 3], [256, 2], [512, 9]] }, fmt, 'n'),
+    'time: 4 points, rises from 1 to 9, not steadily; lowest 1 at n 64, highest 9 at n 512');
+  assert.equal(describeSeries({ name: 'residual', points: [[1, 8], [2, 4], [3, 4], [4, 0.5]] }, fmt, 'sweep'),
+    'residual: 4 points, falls from 8 to 0.5; lowest 0.5 at sweep 4, highest 8 at sweep 1');
+  assert.equal(describeSeries({ name: 'x', points: [] }), 'x: no points');
 });

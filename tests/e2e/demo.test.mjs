@@ -218,6 +218,7 @@ test('hovering an entry of the error heatmap that could not be compared says why
   const page = await openPage(browser, `${server.origin}/index.html?n=4&input=pattern&op=power&p=20`);
   assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
   const canvas = page.locator('#heatmaps figure:nth-child(3) canvas');
+  await canvas.scrollIntoViewIfNeeded(); // a pointer outside the window moves nothing
   const box = await canvas.boundingBox();
   await page.mouse.move(box.x + box.width * (1.5 / 4), box.y + box.height * (2.5 / 4));
   const readout = await page.textContent('#heatmaps figure:nth-child(3) .hm-readout');

@@ -124,6 +124,10 @@ async function stepThrough(algorithm, steps, messages) {
     const s = await record(page, 'mesh');
     assert.equal(s.step, k);
     assert.equal(await page.$$eval('#partitioned-mesh-view .mesh-node', (g) => g.length), 9);
+    // The picture's text alternative follows the step: each send, what each node holds.
+    const said = await page.getAttribute('#partitioned-mesh-view svg.mesh-svg', 'aria-label');
+    assert.equal(said.match(/ from node \(/g)?.length ?? 0, await page.$$eval('#partitioned-mesh-view .mesh-send', (a) => a.length), said);
+    assert.equal(said.match(/node \(\d,\d\) A\(/g).length, 9, said);
     assert.equal(await page.$$eval('#partitioned-mesh-view path.mesh-send', (p) => p.length), s.stepSends, `arrows of step ${k}`);
     if (s.stepKind === 'multiply') assert.equal(s.stepSends, 0);
     sent += s.stepSends;

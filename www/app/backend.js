@@ -5,6 +5,7 @@
 import { $, page, ui } from './state.js';
 import { buttons, publish, setStatus, showBanner } from './status.js';
 import { N_CAP } from '../config.js';
+import { t } from '../i18n/index.js';
 import { deviceLine } from '../ui/device.js';
 
 /** The WebGL instances whose context the page watches. */
@@ -50,17 +51,15 @@ function watchContext(gpu, canvas) {
     // Only the demo's run is stopped, and only when it runs on this context.
     const s = page.gpu === gpu ? page.session : null;
     if (s) { s.cancelled = true; ui.refClient.cancel(); }
-    showBanner('context-lost', 'The WebGL context was lost (CONTEXT_LOST)',
-      'The browser took the GPU away from the page: a driver reset, a pass that ran too long, too many GPU pages, or a test. Nothing is lost on the page; when the browser gives the GPU back, this message says so and Run works again.');
+    showBanner('context-lost', t('banner.lostTitle'), t('banner.lost'));
     if (page.gpu !== gpu) return;
     buttons('idle');
-    setStatus('error', 'Stopped: the WebGL context was lost (CONTEXT_LOST).');
+    setStatus('error', t('status.contextLost'));
     publish({ ...(s ? s.record('error') : { status: 'error' }), error: { code: 'CONTEXT_LOST', message: 'the WebGL context was lost' } });
     if (s) { s.dispose(); page.session = null; }
   });
   canvas.addEventListener('webglcontextrestored', () => {
-    showBanner('context-restored', 'The WebGL context is back',
-      'The browser restored the GPU context; the library rebuilds its textures and shaders on the next call. Press Run.');
-    if (page.gpu === gpu) setStatus('cancelled', 'The WebGL context was restored: press Run.');
+    showBanner('context-restored', t('banner.backTitle'), t('banner.back'));
+    if (page.gpu === gpu) setStatus('cancelled', t('status.contextBack'));
   });
 }

@@ -39,6 +39,7 @@ import { mountFigureTools } from '../ui/figures.js';
 import { applyEmbed, embedded, mountSlidesLink } from '../ui/slides.js';
 import computeSection from '../sections/compute.js';
 import { mountClassroom } from '../classroom/bar.js';
+import { t } from '../i18n/index.js';
 
 /**
  * A link to a part of the page (index.html?…#linear) lands on it: the browser scrolls to
@@ -100,25 +101,25 @@ async function main() {
     // and the library's own choice.
     if (config.backend === 'auto') return noGpu(err);
     const d = describeError(err);
-    allNotes.push({ param: 'backend', value: config.backend, why: `${err.code === 'NO_WEBGPU' ? webgpu.text : `${d.title} (${d.code})`}; the default backend=auto is used` });
+    allNotes.push({ param: 'backend', value: config.backend, why: t('why.default', { why: err.code === 'NO_WEBGPU' ? webgpu.text : `${d.title} (${d.code})`, param: 'backend=auto' }) });
     config.backend = 'auto';
     try { gpu = await page.backends.get('auto'); } catch (err2) { showNotes(allNotes); return noGpu(err2); }
   }
   adopt(gpu);
   const info = page.info;
   // 'auto' wanted the hardware WebGPU adapter but fell back to WebGL2: say why.
-  if (info.fallback) allNotes.push({ param: 'backend', value: 'auto', why: `WebGPU could not be used (${info.fallback}); WebGL2 runs instead` });
+  if (info.fallback) allNotes.push({ param: 'backend', value: 'auto', why: t('why.autoFallback', { why: info.fallback }) });
   setBackends(); // auto may be known now
   // A kernel of the other backend: the URL asked for it (a note) or it is the default (none).
   const explicit = new URLSearchParams(location.search).has('kernel') && !allNotes.some((x) => x.param === 'kernel');
   const fitted = fitKernel(config, gpu.backend, explicit);
   if (fitted) allNotes.push(fitted);
   // An n=… that did not parse: its range is the device's, as the n field's help says.
-  for (const x of allNotes) if (x.param === 'n') x.why = x.why.replace(`from 1 to ${N_CAP};`, `from 1 to ${ui.controls.nMax} on this device;`);
+  for (const x of allNotes) if (x.param === 'n') x.why = x.why.replace(t('why.whole', { lo: 1, hi: N_CAP }), t('why.wholeHere', { lo: 1, hi: ui.controls.nMax }));
   // A kernel=… that did not parse fell back to the default of the backend that runs.
-  for (const x of allNotes) if (x.param === 'kernel') x.why = x.why.replace(`the default kernel=${DEFAULTS.kernel} `, `the default kernel=${DEFAULT_KERNEL[gpu.backend]} `);
+  for (const x of allNotes) if (x.param === 'kernel') x.why = x.why.replace(` kernel=${DEFAULTS.kernel}`, ` kernel=${DEFAULT_KERNEL[gpu.backend]}`);
   if (config.kernel !== 'auto' && !info.kernels.includes(config.kernel)) {
-    allNotes.push({ param: 'kernel', value: config.kernel, why: `this device cannot run it (it runs ${info.kernels.join(', ')}); the default ${DEFAULT_KERNEL[gpu.backend]} is used` });
+    allNotes.push({ param: 'kernel', value: config.kernel, why: t('why.notHere', { kernels: info.kernels.join(', '), fallback: DEFAULT_KERNEL[gpu.backend] }) });
     config.kernel = DEFAULT_KERNEL[gpu.backend];
   }
   ui.controls.set(config);
@@ -131,7 +132,7 @@ async function main() {
       setBackends();
       if (ui.controls.get().config.backend === choice) formDevice(g);
     } catch (err) {
-      showNotes([{ param: 'backend', value: choice, why: describeError(err).message }], 'This backend cannot be used here:');
+      showNotes([{ param: 'backend', value: choice, why: describeError(err).message }], t('notes.backendUnusable'));
     }
   };
 

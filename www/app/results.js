@@ -2,7 +2,8 @@
 // summary table ("GPU against JavaScript"), the precision panel, and the machine-readable
 // record that is published for the report script and the page tests (status.js publish()).
 import { $, page } from './state.js';
-import { INPUT_KINDS, describeInput } from '../inputs.js';
+import { INPUT_KINDS } from '../inputs.js';
+import { t } from '../i18n/index.js';
 import { toQuery } from '../config.js';
 import { productFlops } from '../chain.js';
 import { deviceName } from '../ui/device.js';
@@ -56,22 +57,35 @@ export function totals(s) {
   };
 }
 
+/** The summary table's rows (their data-key) and their headings in the catalogues. */
+const SUMMARY_LABELS = {
+  operation: 'summary.operation', kernel: 'summary.kernel', backend: 'summary.backend', renderer: 'summary.renderer',
+  'GPU time': 'summary.gpuTime', 'GPU wall time': 'summary.gpuWall', 'JS float64 time': 'summary.jsTime',
+  'GFLOP/s': 'summary.gflops', 'max abs error': 'summary.maxAbs', 'max relative error': 'summary.maxRel',
+  'relative Frobenius error': 'summary.frobenius', 'correctly rounded entries': 'summary.exact', 'NaN/Inf mismatches': 'summary.mismatch',
+};
+
+/** What input `kind` is, in the page's words. */
+const describeInput = (kind, seed, prob) => t(`input.about.${kind}`, { seed, prob });
+
 /** The summary table of finished run `s`: what ran, its times and its errors. */
 export function showSummary(s) {
   const c = s.config;
-  const t = totals(s);
+  const time = totals(s);
   const m = s.metrics;
   // With NaN/±Inf on one side only, the errors cover the entries finite on both.
   const over = m && m.nonfiniteMismatch ? ` (over the ${format.int(m.compared)} entries finite on both sides)` : '';
   const rows = [
-    ['operation', `${s.opText}; M is ${describeInput(c.input, c.seed, c.prob)}${c.op === 'multiply' ? `; B is ${describeInput(c.bInput, c.bSeed, c.bProb)}` : ''}`],
+    ['operation', `${s.opText}; ${c.op === 'multiply'
+      ? t('summary.inputsAB', { a: describeInput(c.input, c.seed, c.prob), b: describeInput(c.bInput, c.bSeed, c.bProb) })
+      : t('summary.inputs', { a: describeInput(c.input, c.seed, c.prob) })}`],
     ['kernel', `${s.kernel}${c.kernel === 'auto' ? ' (auto)' : ''}, ${s.passCount} pass${s.passCount === 1 ? '' : 'es'}`],
     ['backend', `${{ webgpu: 'WebGPU: compute shaders', cpu: 'CPU: a SIMD128 kernel in Web Workers (no GPU)' }[s.backend] ?? 'WebGL2: fragment shaders'}${c.backend === 'auto' ? ' (auto)' : ''}`],
     ['renderer', deviceName(page.info)],
-    ['GPU time', s.passCount ? `${ms(t.gpuMs)} (${t.gpuTimeKind})` : '— (no pass)'],
-    ['GPU wall time', `${ms(t.gpuWallMs)} (upload ${ms(s.uploadMs)} + passes + ${readbackKind(s.backend)} ${ms(s.readbackMs)}; ${s.backend === 'cpu' ? 'starting the workers' : 'compiling the shader'} took ${ms(s.compileMs)} before)`],
-    ['JS float64 time', t.jsMs !== null ? `${clockMs(t.jsMs)} (Web Worker, i-k-j loop)` : s.refState === 'off' ? 'not run (reference off)' : '—'],
-    ['GFLOP/s', s.passCount ? `${s.dev} ${rate(t.gpuGflops)} · JS ${rate(t.jsGflops)} (2n³ per pass)` : '—'],
+    ['GPU time', s.passCount ? `${ms(time.gpuMs)} (${time.gpuTimeKind})` : '— (no pass)'],
+    ['GPU wall time', `${ms(time.gpuWallMs)} (upload ${ms(s.uploadMs)} + passes + ${readbackKind(s.backend)} ${ms(s.readbackMs)}; ${s.backend === 'cpu' ? 'starting the workers' : 'compiling the shader'} took ${ms(s.compileMs)} before)`],
+    ['JS float64 time', time.jsMs !== null ? `${clockMs(time.jsMs)} (Web Worker, i-k-j loop)` : s.refState === 'off' ? 'not run (reference off)' : '—'],
+    ['GFLOP/s', s.passCount ? `${s.dev} ${rate(time.gpuGflops)} · JS ${rate(time.jsGflops)} (2n³ per pass)` : '—'],
     ['max abs error', m ? sci(m.maxAbs) + over : '—'],
     ['max relative error', m ? sci(m.maxRel) + over : '—'],
     ['relative Frobenius error', m ? sci(m.relFrobenius) + over : '—'],
@@ -80,15 +94,15 @@ export function showSummary(s) {
   if (m && m.nonfiniteMismatch) rows.push(['NaN/Inf mismatches', `${format.int(m.nonfiniteMismatch)} entries are NaN or ±Inf on one side only (the errors above cover the entries finite on both sides)`]);
   const table = $('summary');
   // Rows keep their keys (data-key); their labels name what computed: GPU or CPU.
-  const label = (k) => k.replace(/^GPU /, `${s.dev} `);
+  const label = (k) => t(SUMMARY_LABELS[k], { dev: s.dev });
   table.tBodies[0].replaceChildren(...rows.map(([k, v]) => el('tr', { 'data-key': k }, el('th', { scope: 'row' }, label(k)), el('td', {}, v))));
-  table.caption.textContent = `${s.dev} against JavaScript`;
+  table.caption.textContent = t('summary.caption', { dev: s.dev });
   table.hidden = false;
 }
 
 /** The machine-readable record of run `s`. */
 export function record(s, status, error = null) {
-  const t = s.passes.length || s.result ? totals(s) : null;
+  const sums = s.passes.length || s.result ? totals(s) : null;
   return {
     status,
     config: s.config,
@@ -105,7 +119,7 @@ export function record(s, status, error = null) {
     compileMs: s.compileMs ?? null,
     uploadMs: s.uploadMs ?? null,
     readbackMs: s.readbackMs ?? null,
-    totals: t,
+    totals: sums,
     reference: s.refState,
     metrics: s.metrics || null,
     warnings: [...document.querySelectorAll('#precision .warnings li')].map((li) => ({ kind: li.dataset.kind, level: li.className, text: li.textContent })),

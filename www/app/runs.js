@@ -11,6 +11,7 @@ import { demoRan } from './sections.js';
 import { fitKernel, referenceOn, relevantKeys, toQuery } from '../config.js';
 import * as format from '../ui/format.js';
 import { clockMs, el, ms, sci } from '../ui/format.js';
+import { locale, t, tn } from '../i18n/index.js';
 
 let busy = false;
 
@@ -29,8 +30,8 @@ function configFromForm(mode) {
     stopSession();
     clearResults();
     buttons('idle');
-    showNotes(blocking, 'Not run: fix these settings first.');
-    setStatus('error', `Not run: ${blocking.map((p) => `${p.param} ${p.why} (it is “${p.value}”)`).join('; ')}.`);
+    showNotes(blocking, t('notes.notRun'));
+    setStatus('error', t('status.notRun', { problems: blocking.map((p) => t('status.problem', p)).join('; ') }));
     $(blocking[0].param).focus();
     return null;
   }
@@ -75,13 +76,13 @@ function clearResults() {
   $('summary').hidden = true;
   $('heatmaps').replaceChildren();
   for (const k of Object.keys(views)) delete views[k];
-  $('timeline').replaceChildren(el('p', { class: 'help' }, 'Run or step to see the passes.'));
-  $('precision').replaceChildren(el('p', { class: 'help' }, 'The metrics appear when a run ends.'));
+  $('timeline').replaceChildren(el('p', { class: 'help', lang: locale }, t('run.timelineEmpty')));
+  $('precision').replaceChildren(el('p', { class: 'help', lang: locale }, t('run.precisionEmpty')));
 }
 
 /** Starts a session; in 'run' mode runs every pass, in 'step' mode stops before the first. */
 export async function start(config) {
-  setStatus('running', 'Starting…');
+  setStatus('running', t('status.starting'));
   await stopSession();
   clearBanner();
   const s = new Session(config);
@@ -124,12 +125,9 @@ export function formDiffers(s) {
 
 export function paused(s) {
   buttons('paused');
-  const next = `${s.passes.length} of ${s.passCount} passes done`;
-  if (formDiffers(s)) {
-    setStatus('paused', `Step-through: ${next}. The settings have changed since it started: “Step one pass” starts a new step-through with them; “Run the remaining passes” finishes this one and puts its settings back.`, 'warn');
-  } else {
-    setStatus('paused', `Step-through: ${next}. Press “Step one pass” for the next (${s.labels[s.passes.length]}), or “Run the remaining passes”.`);
-  }
+  const next = t('status.stepped', { done: s.passes.length, count: s.passCount });
+  if (formDiffers(s)) setStatus('paused', t('status.pausedChanged', { next }), 'warn');
+  else setStatus('paused', t('status.paused', { next, label: s.labels[s.passes.length] }));
   publish(s.record('paused'));
 }
 
@@ -137,9 +135,9 @@ async function runRemaining(s) {
   buttons('running');
   // A naive pass at large n can hold a software GPU (and the page's repaint) for seconds.
   const slow = s.kernel === 'naive' && s.n >= 1024
-    ? ` The naive kernel does ${sci(s.n ** 3)} multiply-adds a pass, one output entry per fragment: expect seconds per pass on a software GPU, during which the page may not repaint. kernel=auto picks the fastest kernel.`
+    ? ` ${t('status.naiveSlow', { adds: sci(s.n ** 3) })}`
     : '';
-  setStatus('running', `Running ${s.passCount} pass${s.passCount === 1 ? '' : 'es'} on the ${s.dev}…${slow}`);
+  setStatus('running', `${tn('status.running', s.passCount, { dev: s.dev })}${slow}`);
   try {
     while (!s.cancelled && s.run && s.run.passesDone < s.passCount) await s.stepOnce();
     if (s.cancelled) return;
@@ -183,16 +181,16 @@ async function complete(s) {
   page.last = { gpu: s.result, ref: s.ref };
   showShader(null, true);
   buttons('idle');
-  const t = s.totals();
   const m = s.metrics;
-  let text = `Done: ${s.opText} with the ${s.kernel} kernel, ${s.passCount} pass${s.passCount === 1 ? '' : 'es'}`;
-  if (s.passCount) text += `, ${s.dev} ${ms(t.gpuMs)}`;
-  if (t.jsMs !== null) text += `, JS float64 ${clockMs(t.jsMs)}`;
-  const over = m && m.nonfiniteMismatch ? ` over the ${format.int(m.compared)} entries finite on both sides` : '';
-  if (m && m.compared) text += `; relative Frobenius error ${sci(m.relFrobenius)}${over}, ${format.int(m.exact)} of ${format.count(m.total, 'entry', 'entries')} correctly rounded`;
-  else if (m) text += `; no entry is finite on both sides, so there is no error to measure`;
-  else if (s.refState === 'cancelled') text += '; float64 reference cancelled, so no error is measured';
-  if (m && m.nonfiniteMismatch) text += `, ${format.int(m.nonfiniteMismatch)} NaN/±Inf where the double is finite (or the reverse): float32 overflowed, see the precision panel`;
+  const time = s.totals();
+  let text = tn('status.done', s.passCount, { op: s.opText, kernel: s.kernel });
+  if (s.passCount) text += `, ${s.dev} ${ms(time.gpuMs)}`;
+  if (time.jsMs !== null) text += `, ${t('status.doneJs', { time: clockMs(time.jsMs) })}`;
+  const over = m && m.nonfiniteMismatch ? t('status.doneOver', { count: format.int(m.compared) }) : '';
+  if (m && m.compared) text += t('status.doneError', { error: sci(m.relFrobenius), over, exact: format.int(m.exact), total: tn('status.entries', m.total, { count: format.int(m.total) }) });
+  else if (m) text += t('status.doneNoneFinite');
+  else if (s.refState === 'cancelled') text += t('status.doneRefCancelled');
+  if (m && m.nonfiniteMismatch) text += t('status.doneMismatch', { count: format.int(m.nonfiniteMismatch) });
   setStatus('done', `${text}.`, m && m.nonfiniteMismatch ? 'warn' : '');
   if (m && m.compared) document.body.dataset.relFrobenius = String(m.relFrobenius);
   publish(s.record('done'));
@@ -212,7 +210,7 @@ export function fail(s, err) {
   if (d.code === 'SIZE_OVER_LIMIT') ui.controls.markInvalid(['n']);
   if (s) { s.cancelled = true; ui.refClient?.cancel(); s.dispose(); }
   buttons('idle');
-  setStatus('error', `Stopped: ${d.title} (${d.code}).`);
+  setStatus('error', t('status.stopped', d));
   const record = s ? s.record('error', { code: d.code, message: d.message }) : { status: 'error', error: { code: d.code, message: d.message } };
   publish(record);
 }
@@ -232,12 +230,13 @@ export async function cancelClicked() {
   buttons('idle');
   const passes = s.passes.length;
   if (views.out && passes < (s.passCount ?? 0)) {
-    views.out.setTitle(passes ? `Output of pass ${passes} of ${s.passCount}: ${s.labels[passes - 1]} (pass ${passes + 1} cancelled)` : 'Output: cancelled before the first pass');
+    views.out.setTitle(passes ? t('heatmap.cancelledAt', { pass: passes, count: s.passCount, label: s.labels[passes - 1], next: passes + 1 }) : t('heatmap.cancelledFirst'));
     // Nor does the error picture wait for a last pass that will not come.
-    if (views.diff && s.refState !== 'off') views.diff.setTitle('No error picture: the run was cancelled before its last pass');
+    if (views.diff && s.refState !== 'off') views.diff.setTitle(t('heatmap.noErrorRunCancelled'));
   }
-  setStatus('cancelled', `Cancelled after ${passes} of ${s.passCount ?? '?'} passes.${inFlight ? ` A pass already sent to the ${s.dev === 'CPU' ? 'CPU\'s workers' : 'GPU'} finishes in the background.` : ''}`);
-  $('ref-progress-text').textContent = s.refState === 'off' ? 'off for this run' : 'cancelled';
+  const background = inFlight ? ` ${t('status.cancelledInFlight', { where: t(`status.cancelledWhere.${s.dev}`) })}` : '';
+  setStatus('cancelled', `${t('status.cancelled', { done: passes, count: s.passCount ?? '?' })}${background}`);
+  $('ref-progress-text').textContent = s.refState === 'off' ? t('progress.off') : t('progress.cancelled');
   publish(s.record('cancelled'));
   page.session = null;
 }

@@ -13,6 +13,7 @@ import { HeatmapView } from '../ui/heatmap.js';
 import { describeError } from '../ui/errors.js';
 import * as format from '../ui/format.js';
 import { el } from '../ui/format.js';
+import { t } from '../i18n/index.js';
 import { mountSections, SECTIONS } from '../sections/index.js';
 import partitionedSection from '../sections/partitioned.js';
 import batchedSection from '../sections/batched.js';
@@ -54,7 +55,7 @@ export function mountPanels() {
       section.mount($(body), ctx);
       return { section, ctx };
     } catch (err) {
-      $(body).textContent = `This section could not start: ${err.message}`;
+      $(body).textContent = t('sections.couldNotStart', { message: err.message });
       return null;
     }
   }).filter(Boolean);
@@ -62,7 +63,7 @@ export function mountPanels() {
 
 /** No GPU backend could be made: each panel says that nothing in it can run. */
 export function panelsWithoutGpu() {
-  for (const [, body] of PANELS) $(body).replaceChildren(el('p', { class: 'help' }, 'No GPU backend could be made in this browser, so nothing here can run (see the message at the top).'));
+  for (const [, body] of PANELS) $(body).replaceChildren(el('p', { class: 'help' }, t('sections.noGpu')));
 }
 
 /** A run of the demo is done: the applications that follow it take its results. */

@@ -14,6 +14,7 @@ import { productFlops } from '../chain.js';
 import { HeatmapView } from '../ui/heatmap.js';
 import * as format from '../ui/format.js';
 import { ms, num, sci, ulp32 } from '../ui/format.js';
+import { t, tn } from '../i18n/index.js';
 
 /** Passes of at most this many multiply-adds are waited for by a blocking one-texel readback. */
 const SMALL_PASS = 256 ** 3;
@@ -70,7 +71,7 @@ export class Session {
     const autoKernel = gpu.defaultKernel(c.n);
     this.kernel = c.kernel === 'auto' ? autoKernel : c.kernel;
     this.opts = { kernel: this.kernel };
-    setStatus('running', `Building the ${c.n}×${c.n} input…`);
+    setStatus('running', t('status.building', { n: c.n }));
     await nextFrame();
     if (this.cancelled) return false;
     this.a = makeInput(c.input, c.n, c.seed, c.prob);
@@ -78,18 +79,18 @@ export class Session {
     await nextFrame();
     if (this.cancelled) return false;
     // Compile the kernel on a 1×1 product first, so no pass's time includes compiling it.
-    let t = performance.now();
+    let since = performance.now();
     await gpu.squareAsync(1, new Float32Array([1]), this.opts);
-    this.compileMs = performance.now() - t;
+    this.compileMs = performance.now() - since;
     if (this.cancelled) return false;
-    t = performance.now();
+    since = performance.now();
     const n = c.n;
     if (c.op === 'square') this.run = gpu.startSquare(n, this.a, this.opts);
     else if (c.op === 'multiply') this.run = gpu.startMultiply(n, n, n, this.a, this.b, this.opts);
     else if (c.op === 'repeat') this.run = gpu.startSquareRepeatedly(n, this.a, c.k, this.opts);
     else this.run = gpu.startPower(n, this.a, c.p, this.opts);
     await this.settle();
-    this.uploadMs = performance.now() - t;
+    this.uploadMs = performance.now() - since;
     if (this.cancelled) return false;
     this.labels = this.run.labels();
     this.passCount = this.run.passCount;
@@ -112,15 +113,16 @@ export class Session {
     const n = c.n;
     const product = c.op === 'multiply';
     const area = $('heatmaps');
-    const store = { webgpu: 'buffer', cpu: 'array in wasm memory' }[this.backend] ?? 'texture';
-    views.a = new HeatmapView({ title: product ? `A (input, ${store} 0)` : `M (input ${store})`, label: 'heatmap of the input matrix' });
-    views.b = product ? new HeatmapView({ title: `B (input, ${store} 1)`, label: 'heatmap of B' }) : null;
-    views.out = new HeatmapView({ title: 'Output', label: 'heatmap of the latest pass output' });
-    views.diff = new HeatmapView({ title: 'Error', sequential: true, label: 'heatmap of the error of each entry', nanLabel: 'NaN/±Inf: no error to measure' });
+    const store = t(`heatmap.store.${this.backend}`);
+    views.a = new HeatmapView({ title: t(product ? 'heatmap.inputA' : 'heatmap.input', { store }), label: t('heatmap.inputLabel') });
+    views.b = product ? new HeatmapView({ title: t('heatmap.inputB', { store }), label: t('heatmap.bLabel') }) : null;
+    views.out = new HeatmapView({ title: t('heatmap.output'), label: t('heatmap.outputLabel') });
+    views.diff = new HeatmapView({ title: t('heatmap.error'), sequential: true, label: t('heatmap.errorLabel'), nanLabel: t('heatmap.errorNan') });
     area.replaceChildren(...[views.a, views.b, views.out, views.diff].filter(Boolean).map((v) => v.element));
     this.inputStats = await this.run.statsAsync('a');
     if (this.cancelled) return;
     await this.#draw(views.a, 'a', this.inputStats);
+    views.a.setNumbers(this.a);
     views.a.setValues((i, j) => `(${i}, ${j}): ${num(this.a[i * n + j])} (float32, as uploaded)`);
     if (product) {
       await nextFrame();
@@ -128,10 +130,11 @@ export class Session {
       const sb = await this.run.statsAsync('b');
       if (this.cancelled) return;
       await this.#draw(views.b, 'b', sb);
+      views.b.setNumbers(this.b);
       views.b.setValues((i, j) => `(${i}, ${j}): ${num(this.b[i * n + j])} (float32, as uploaded)`);
     }
-    views.out.setTitle(this.passCount ? `Output: no pass has run yet (${this.passCount} to go)` : 'Output');
-    views.diff.setTitle(this.refState === 'off' ? 'Error: no float64 reference' : 'Error: drawn after the last pass, against the float64 reference');
+    views.out.setTitle(this.passCount ? t('heatmap.noPassYet', { count: this.passCount }) : t('heatmap.output'));
+    views.diff.setTitle(t(this.refState === 'off' ? 'heatmap.noReference' : 'heatmap.errorLater'));
   }
 
   async #draw(view, which, stats) {
@@ -177,8 +180,8 @@ export class Session {
     const idx = this.run.passesDone;
     if (idx >= this.passCount) return;
     // 'running' for a stepped pass too: body[data-status] kept 'paused' under it.
-    setStatus('running', `Pass ${idx + 1} of ${this.passCount} running on the ${this.dev}: ${this.labels[idx]}…`);
-    views.out.setTitle(`Output: pass ${idx + 1} of ${this.passCount} running…`);
+    setStatus('running', t('status.pass', { pass: idx + 1, count: this.passCount, dev: this.dev, label: this.labels[idx] }));
+    views.out.setTitle(t('heatmap.passRunning', { pass: idx + 1, count: this.passCount }));
     await nextFrame();
     const t0 = performance.now();
     // In flight from step() until the device says it is done (Cancel's message reads it).
@@ -209,7 +212,7 @@ export class Session {
     await this.#draw(views.out, 'latest', stats);
     if (this.cancelled) return;
     const done = idx + 1 === this.passCount;
-    views.out.setTitle(done ? `Result ${this.#resultName()} (${this.dev}, float32)` : `Output of pass ${idx + 1} of ${this.passCount}: ${this.labels[idx]}`);
+    views.out.setTitle(done ? t('heatmap.result', { name: this.#resultName(), dev: this.dev }) : t('heatmap.passOutput', { pass: idx + 1, count: this.passCount, label: this.labels[idx] }));
     if (this.keepPasses) {
       this.gpuPass[idx] = await this.run.readAsync('latest');
       if (this.cancelled) return;
@@ -236,6 +239,7 @@ export class Session {
     const final = idx === this.passCount - 1 || this.passCount === 0;
     const g = final && this.result ? this.result : this.gpuPass[idx];
     const r = final && this.ref ? this.ref : this.refPass[idx];
+    views.out.setNumbers(g ?? null);
     if (!g) {
       views.out.setValues(null, `At this size only the result is read back (when the run ends): the pictures of the passes come straight from the ${this.dev === 'CPU' ? 'CPU backend\'s memory' : 'GPU'}.`);
       return;
@@ -285,7 +289,7 @@ export class Session {
     const done = this.run ? this.run.passesDone : this.passCount;
     $('gpu-progress').max = Math.max(1, this.passCount);
     $('gpu-progress').value = this.passCount ? done : 1;
-    $('gpu-progress-text').textContent = this.passCount ? `${done} of ${this.passCount} pass${this.passCount === 1 ? '' : 'es'}` : 'no pass needed';
+    $('gpu-progress-text').textContent = this.passCount ? tn('progress.passes', this.passCount, { done }) : t('progress.none');
   }
 
   /** Starts the float64 reference in the worker (progress bar; per-pass results for small n). */
@@ -296,7 +300,7 @@ export class Session {
     const keepPasses = this.keepPasses;
     const bar = $('ref-progress');
     bar.value = 0;
-    $('ref-progress-text').textContent = 'running in a Web Worker…';
+    $('ref-progress-text').textContent = t('progress.refRunning');
     const t0 = performance.now();
     this.refPromise = ui.refClient.run(
       { op: c.op, n: c.n, a: this.a, b: this.b, p: c.p, labels: this.labels, keepPasses },
@@ -313,17 +317,17 @@ export class Session {
         },
       },
     ).then((out) => {
-      if (out.cancelled) { this.refState = 'cancelled'; $('ref-progress-text').textContent = 'cancelled'; return null; }
+      if (out.cancelled) { this.refState = 'cancelled'; $('ref-progress-text').textContent = t('progress.cancelled'); return null; }
       this.ref = out.result;
       this.refMs = out.ms;
       this.refState = 'done';
       bar.value = 1;
-      $('ref-progress-text').textContent = `done in ${ms(out.ms)}`;
+      $('ref-progress-text').textContent = t('progress.refDone', { time: ms(out.ms) });
       return out;
     }, (err) => {
       this.refState = 'error';
       this.refError = err;
-      $('ref-progress-text').textContent = `failed: ${err.message}`;
+      $('ref-progress-text').textContent = t('progress.refFailed', { message: err.message });
       return null;
     });
     return this.refPromise;
@@ -334,12 +338,12 @@ export class Session {
     const c = this.config;
     const n = c.n;
     // The last pass's "running" text would otherwise stay up through the readback.
-    setStatus('running', `${this.dev} done; reading the result back (${readbackKind(this.backend)})…`);
-    const t = performance.now();
+    setStatus('running', t('status.readingBack', { dev: this.dev, how: readbackKind(this.backend) }));
+    const since = performance.now();
     const result = await this.run.resultAsync();
     if (this.cancelled) return;
     this.result = result;
-    this.readbackMs = performance.now() - t;
+    this.readbackMs = performance.now() - since;
     if (this.passCount === 0) {
       // No pass ran: the answer (I or M) is drawn from the readback ('result' is not
       // a GPU texture of the run when p = 0).
@@ -347,7 +351,7 @@ export class Session {
       const range = this.resultStats.maxAbs > 0 ? this.resultStats.maxAbs : 1;
       const canvas = views.out.prepare(n, n);
       views.out.drawn(await page.gpu.drawHeatmapAsync(n, n, this.result, canvas, { range }), range, this.resultStats);
-      views.out.setTitle(`Result ${this.#resultName()} (no pass needed)`);
+      views.out.setTitle(t('heatmap.resultNoPass', { name: this.#resultName() }));
     } else {
       this.resultStats = this.passes[this.passes.length - 1].stats;
     }
@@ -359,15 +363,15 @@ export class Session {
     this.run = null;
     this.#hoverOut(this.passCount - 1);
     if (this.refState === 'waiting') {
-      setStatus('running', `${this.dev} done; the float64 reference is running in a Web Worker… (Cancel stops it and keeps the ${this.dev} result.)`);
+      setStatus('running', t('status.refRunning', { dev: this.dev }));
       this.startReference();
     }
     if (this.refPromise) {
-      if (this.refState === 'running') setStatus('running', `${this.dev} done; waiting for the float64 reference (Web Worker)… (Cancel stops it and keeps the ${this.dev} result.)`);
+      if (this.refState === 'running') setStatus('running', t('status.refWaiting', { dev: this.dev }));
       await this.refPromise;
       if (this.cancelled) return;
     }
-    if (this.ref) setStatus('running', `${this.dev} result read back; comparing it with the float64 reference…`);
+    if (this.ref) setStatus('running', t('status.comparing', { dev: this.dev }));
     if (this.ref) this.metrics = compare(this.result, this.ref);
     this.#hoverOut(this.passCount - 1);
     await nextFrame();
@@ -379,8 +383,7 @@ export class Session {
   async #drawDiff() {
     const n = this.n;
     if (!this.ref) {
-      views.diff.setTitle({ off: 'No error picture: the float64 reference is off', cancelled: 'No error picture: the float64 reference was cancelled' }[this.refState]
-        ?? 'No error picture: the reference did not finish');
+      views.diff.setTitle(t({ off: 'heatmap.noErrorOff', cancelled: 'heatmap.noErrorCancelled' }[this.refState] ?? 'heatmap.noErrorUnfinished'));
       views.diff.clear();
       return;
     }
@@ -404,7 +407,8 @@ export class Session {
     const canvas = views.diff.prepare(n, n);
     const drawn = await page.gpu.drawHeatmapAsync(n, n, diff, canvas, { range, sequential: true });
     views.diff.drawn(drawn, max, { nan: uncompared, inf: 0, compared: n * n - uncompared });
-    views.diff.setTitle(`Error: |${this.dev} − double rounded to float32| / ${format.magnitude(scale)}`);
+    views.diff.setNumbers(diff, { error: true, format: sci });
+    views.diff.setTitle(t('heatmap.errorScale', { dev: this.dev, scale: format.magnitude(scale) }));
     views.diff.setValues((i, j) => {
       const g = this.result[i * n + j], x = this.ref[i * n + j], d = diff[i * n + j];
       const head = `(${i}, ${j}): ${this.dev} ${num(g)} · double ${num(x, 12)}`;

@@ -6,6 +6,7 @@
 import { $, page, ui } from './state.js';
 import { describeError } from '../ui/errors.js';
 import { el } from '../ui/format.js';
+import { t } from '../i18n/index.js';
 import { embedded } from '../ui/slides.js';
 
 /**
@@ -13,8 +14,8 @@ import { embedded } from '../ui/slides.js';
  * the precision panel's heading: from the configuration at load, then from each run.
  */
 export function nameDevice(dev) {
-  document.querySelector('label[for="gpu-progress"]').textContent = `${dev} passes`;
-  $('precision-h').textContent = `Precision: float32 on the ${dev}, float64 in JavaScript`;
+  document.querySelector('label[for="gpu-progress"]').textContent = t('run.passes', { dev });
+  $('precision-h').textContent = t('run.precisionHeading', { dev });
 }
 
 /** `tone` 'warn' marks a finished run whose answer overflowed or turned NaN. */
@@ -24,7 +25,7 @@ export function setStatus(status, text, tone = '') {
   $('status').className = `status ${status}${tone ? ` ${tone}` : ''}`;
 }
 
-export function showNotes(notes, heading = 'Some settings were ignored:') {
+export function showNotes(notes, heading = t('notes.ignored')) {
   const box = $('notes');
   if (!notes.length) { box.hidden = true; box.replaceChildren(); return; }
   box.hidden = false;
@@ -37,7 +38,7 @@ export function showNotes(notes, heading = 'Some settings were ignored:') {
     el('button', { type: 'button', class: 'link', onclick: () => {
       box.hidden = true;
       (embedded() ? $('run') : document.querySelector('#config [aria-invalid="true"]') || $('n')).focus();
-    } }, 'Dismiss'));
+    } }, t('notes.dismiss')));
   page.notes = notes;
 }
 
@@ -56,7 +57,7 @@ export function showError(err, where = '') {
     el('button', { type: 'button', class: 'link', onclick: () => {
       banner.hidden = true;
       (document.querySelector('#config [aria-invalid="true"]') || $('n')).focus();
-    } }, 'Dismiss'));
+    } }, t('notes.dismiss')));
   return d;
 }
 

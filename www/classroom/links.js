@@ -4,13 +4,12 @@
 // a field being { name, kind: 'list' | 'flag' | 'choice', label, options }:
 // 'list' writes the ticked options comma-separated (sections=how,compute), 'flag'
 // writes name=1 when ticked, 'choice' the option picked (left out when it is the first).
-// The kernel lab (www/lab.html) joins with one entry:
-//   { id: 'lab', label: 'Kernel lab', path: 'www/lab.html', fields: [
-//       { name: 'exercises', kind: 'list', label: …, options: [[id, text], …] },
-//       { name: 'solutions', kind: 'flag', label: … }, ...COMMON_FIELDS] }
+// The kernel lab (www/lab.html) is one entry: its exercises and solutions (it has no
+// projector mode or language of its own yet: COMMON_FIELDS join it when it has).
 import { el } from '../ui/format.js';
 import { LANGUAGES, t } from '../i18n/index.js';
 import { LESSON_SECTIONS } from './params.js';
+import { EXERCISES } from '../lab/exercises.js';
 
 /** What every page of the site takes: projector mode and the language. */
 export const COMMON_FIELDS = [
@@ -25,6 +24,13 @@ export const TARGETS = [
     fields: [
       { name: 'sections', kind: 'list', label: () => t('links.sections'), options: () => Object.keys(LESSON_SECTIONS).map((s) => [s, t(`section.${s}`)]) },
       ...COMMON_FIELDS,
+    ],
+  },
+  {
+    id: 'lab', label: () => t('links.lab'), path: 'www/lab.html',
+    fields: [
+      { name: 'exercises', kind: 'list', label: () => t('links.exercises'), options: () => EXERCISES.map((x) => [x.id, x.title]) },
+      { name: 'solutions', kind: 'flag', label: () => t('links.solutions') },
     ],
   },
 ];

@@ -1,7 +1,7 @@
 // The classroom's URL parameters (projector=1, sections=…, locale=…): how the page is
 // shown, not what it runs, so they are kept in every address the page writes
 // (config.js takes them into VIEW_PARAMS) and in the permalink a teacher shares.
-import { LANGUAGES } from '../i18n/index.js';
+import { LANGUAGES, t } from '../i18n/index.js';
 
 /**
  * The parts of the page `sections=…` can name, each with the element it shows; the
@@ -22,25 +22,25 @@ export const APPLICATIONS = ['reachability', 'shortest-paths', 'fibonacci', 'inv
 export function parseSections(raw) {
   const names = raw.split(',').map((s) => s.trim()).filter(Boolean);
   const unknown = names.filter((s) => !Object.hasOwn(LESSON_SECTIONS, s));
-  if (!names.length) return { why: 'names no section' };
-  if (unknown.length) return { why: `unknown section ${unknown.join(', ')} (known: ${Object.keys(LESSON_SECTIONS).join(', ')})` };
+  if (!names.length) return { why: t('why.sectionsNone') };
+  if (unknown.length) return { why: t('why.sectionsUnknown', { names: unknown.join(', '), known: Object.keys(LESSON_SECTIONS).join(', ') }) };
   return { value: [...new Set(names)] };
 }
 
 export const CLASSROOM_PARAMS = {
   projector: {
-    parse: (raw) => (raw === '1' ? { value: raw } : { why: 'must be 1 (projector mode)' }),
+    parse: (raw) => (raw === '1' ? { value: raw } : { why: t('why.projector') }),
     what: 'projector mode (1): larger type, thicker lines, colours for a projector',
-    otherwise: 'the page is shown as on a screen',
+    otherwise: () => t('why.projectorOtherwise'),
   },
   sections: {
     parse: parseSections,
     what: 'the sections shown beside the demo, by name, separated by commas',
-    otherwise: 'every section is shown',
+    otherwise: () => t('why.sectionsOtherwise'),
   },
   locale: {
-    parse: (raw) => (Object.hasOwn(LANGUAGES, raw) ? { value: raw } : { why: `no such language (known: ${Object.keys(LANGUAGES).join(', ')})` }),
+    parse: (raw) => (Object.hasOwn(LANGUAGES, raw) ? { value: raw } : { why: t('why.locale', { known: Object.keys(LANGUAGES).join(', ') }) }),
     what: 'the language of the page\'s controls and messages',
-    otherwise: 'English is used',
+    otherwise: () => t('why.localeOtherwise'),
   },
 };

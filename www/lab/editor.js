@@ -70,7 +70,9 @@ export function createEditor(parent, { onChange, onRun }) {
           ...defaultKeymap, ...historyKeymap, indentWithTab]),
         language.of(languageOf('glsl')),
         EditorView.updateListener.of((u) => { if (u.docChanged) onChange(u.state.doc.toString()); }),
-        EditorView.contentAttributes.of({ 'aria-label': 'kernel source' }),
+        // tabindex: contenteditable is reached by Tab anyway; the attribute tells checkers
+        // (axe-core's scrollable-region-focusable) that the scrolling editor holds a focusable.
+        EditorView.contentAttributes.of({ 'aria-label': 'kernel source', tabindex: '0' }),
       ],
     }),
   });

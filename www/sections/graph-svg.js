@@ -7,6 +7,8 @@ import { svgLegend } from './svg-legend.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 export const MAX_DRAWN = 40;
+/** Up to this many edges the text alternative names each (with its length where drawn). */
+const MAX_EDGES_SAID = 40;
 // Colours of classes of two or more vertices; single vertices stay grey.
 const CLASS_COLOURS = ['#2563eb', '#dc2626', '#16a34a', '#9333ea', '#ea580c', '#0891b2', '#ca8a04', '#db2777'];
 let uid = 0;
@@ -74,11 +76,13 @@ export function graphFigure(n, m, { directed = true, weights = false, classes = 
   const labels = [];
   const placed = []; // label boxes so far, so that no two overlap
   let count = 0;
+  const said = []; // the edges in words, for the text alternative
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < n; j++) {
       if (i === j || !isEdge(m[i * n + j])) continue;
       const back = isEdge(m[j * n + i]);
       count++;
+      if (directed || j > i) said.push(`${i}${directed ? '→' : '–'}${j}${weights ? ` (${String(+m[i * n + j].toPrecision(3)).replaceAll('-', '−')})` : ''}`);
       if (back && j < i && !weights) continue; // drawn once, from the smaller end
       const [xi, yi] = pos[i], [xj, yj] = pos[j];
       const dx = xj - xi, dy = yj - yi, len = Math.hypot(dx, dy);
@@ -115,7 +119,7 @@ export function graphFigure(n, m, { directed = true, weights = false, classes = 
     ...(alone ? [{ marks: dot('#94a3b8'), text: 'grey: in a component of its own' }] : [])]
     : [{ marks: dot('#94a3b8'), text: 'No two vertices reach each other both ways: every vertex is grey.' }];
   const legend = svgLegend(keys, { x: 8, top: S, width: S - 16, size: 11 });
-  const pic = svg('svg', { viewBox: `0 0 ${S} ${S + legend.height + (keys.length ? 6 : 0)}`, role: 'img', class: 'graph-svg', 'aria-label': `${title}: ${n} vertices on a circle, numbered clockwise from the top, ${edgeWord}.${keys.length ? ` Colours: ${keys.map((k) => k.text).join('; ')}.` : ''}` },
+  const pic = svg('svg', { viewBox: `0 0 ${S} ${S + legend.height + (keys.length ? 6 : 0)}`, role: 'img', class: 'graph-svg', 'aria-label': `${title}: ${n} vertices on a circle, numbered clockwise from the top, ${edgeWord}${said.length && said.length <= MAX_EDGES_SAID ? `: ${said.join(', ')}` : ''}.${keys.length ? ` Colours: ${keys.map((k) => k.text).join('; ')}.` : ''}` },
     svg('defs', {}, marker('arrow', 'M0,1 L10,5 L0,9 z'), marker('arrow-start', 'M0,1 L10,5 L0,9 z')),
     svg('g', { class: 'edges' }, edges), svg('g', { class: 'weights' }, labels), svg('g', {}, nodes), legend.group);
   return el('figure', { class: 'graph', 'data-edges': String(directed ? count : count / 2) }, caption, pic);

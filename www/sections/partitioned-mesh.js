@@ -64,7 +64,11 @@ function drawMesh(q, step) {
       svg('title', {}, `${s.matrix}(${rc(s.block)}) from node (${rc(s.from)}) to (${rc(s.to)}), ${s.bytes} bytes`));
   });
   const legend = meshLegend(side);
-  return svg('svg', { class: 'mesh-svg', viewBox: `0 0 ${side} ${side + legend.height + PAD / 2}`, role: 'img', 'aria-label': `The ${q}×${q} mesh after this step: ${step.sends.length} messages` },
+  // The text alternative says what the picture draws: every send and what each node holds.
+  const sends = step.sends.map((s) => `${s.matrix}(${rc(s.block)}) from node (${rc(s.from)}) to (${rc(s.to)})`);
+  const holds = step.holds.map((h) => `node (${rc(h.node)}) A(${rc(h.a)}), B(${rc(h.b)})`);
+  const label = `The ${q}×${q} mesh after this step: ${step.sends.length} message${step.sends.length === 1 ? '' : 's'}${sends.length ? `: ${sends.join('; ')}` : ''}. Each node holds: ${holds.join('; ')}.${multiply ? ' Every node adds A·B to its block of C.' : ''}`;
+  return svg('svg', { class: 'mesh-svg', viewBox: `0 0 ${side} ${side + legend.height + PAD / 2}`, role: 'img', 'aria-label': label },
     defs, svg('g', {}, nodes), svg('g', {}, arrows), legend.group);
 }
 

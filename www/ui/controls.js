@@ -1,33 +1,20 @@
 // The configuration form: filled from a configuration, read back into one, and
 // showing only the fields the chosen input and operation use.
-import { DEFAULTS, DEFAULT_KERNEL, N_CAP, N_PRESETS, OPS, REF_AUTO_MAX_N, referenceOn } from '../config.js';
-import { INPUT_KINDS, describeInput } from '../inputs.js';
+import { BACKENDS, DEFAULTS, DEFAULT_KERNEL, N_CAP, N_PRESETS, OPS, REF_AUTO_MAX_N, referenceOn } from '../config.js';
+import { INPUT_KINDS } from '../inputs.js';
+import { t, tLibrary } from '../i18n/index.js';
 import { el } from './format.js';
-
-const OP_HELP = {
-  square: 'One pass: R = M·M, the tutorial\'s operation.',
-  multiply: 'One pass: C = A·B with two different matrices (the tutorial\'s open question). A is M; B is chosen with the B fields.',
-  repeat: 'k passes, each squaring the previous output on the GPU: M², M⁴, …, M^(2^k). One readback at the end.',
-  power: 'M^p by binary exponentiation: square for each bit of p after the leading one, and multiply by M where the bit is 1.',
-};
-
-const BACKEND_LABELS = {
-  auto: 'auto (library picks)',
-  webgl: 'webgl (fragment)',
-  webgpu: 'webgpu (compute)',
-  cpu: 'cpu (SIMD128)',
-};
 
 export class Controls {
   constructor(form) {
     this.form = form;
     this.f = (id) => form.querySelector(`#${id}`);
     for (const [name, kind] of Object.entries(INPUT_KINDS)) {
-      this.f('input').append(el('option', { value: name }, kind.label));
-      this.f('bInput').append(el('option', { value: name }, kind.label));
+      this.f('input').append(el('option', { value: name }, t(`input.${name}`)));
+      this.f('bInput').append(el('option', { value: name }, t(`input.${name}`)));
     }
-    for (const [name, op] of Object.entries(OPS)) this.f('op').append(el('option', { value: name }, op.label));
-    for (const [name, label] of Object.entries(BACKEND_LABELS)) this.f('backend').append(el('option', { value: name }, label));
+    for (const name of Object.keys(OPS)) this.f('op').append(el('option', { value: name }, t(`op.${name}`)));
+    for (const name of BACKENDS) this.f('backend').append(el('option', { value: name }, t(`backend.${name}`)));
     // Another backend lists other kernels: the kernel menu follows it.
     this.f('backend').addEventListener('change', () => {
       this.#fillKernels();
@@ -68,7 +55,7 @@ export class Controls {
     for (const [name, none] of Object.entries(missing)) {
       const option = this.f('backend').querySelector(`option[value="${name}"]`);
       option.disabled = !!none;
-      option.textContent = none ? `${BACKEND_LABELS[name]} (not in this browser)` : BACKEND_LABELS[name];
+      option.textContent = none ? t('backend.missing', { label: t(`backend.${name}`) }) : t(`backend.${name}`);
     }
     this.#fillKernels();
     this.#update();
@@ -114,9 +101,9 @@ export class Controls {
     select.replaceChildren();
     for (const k of this.kernels.filter((x) => x.backend === backend)) {
       const ok = !supported || supported.includes(k.name);
-      select.append(el('option', { value: k.name, disabled: !ok }, ok ? k.name : `${k.name} (not supported here)`));
+      select.append(el('option', { value: k.name, disabled: !ok }, ok ? k.name : t('kernel.unsupported', { name: k.name })));
     }
-    select.append(el('option', { value: 'auto' }, 'auto (library picks)'));
+    select.append(el('option', { value: 'auto' }, t('kernel.auto')));
     const fits = [...select.options].some((o) => o.value === was && !o.disabled);
     select.value = fits ? was : DEFAULT_KERNEL[backend];
   }
@@ -141,19 +128,19 @@ export class Controls {
     const config = { ...DEFAULTS };
     const problems = [];
     // A number field holding what does not parse ("1e", "--3") reads as "": say so, not “”.
-    const text = (key) => (this.f(key).validity.badInput ? 'not a number' : this.f(key).value.trim());
+    const text = (key) => (this.f(key).validity.badInput ? t('why.notNumber') : this.f(key).value.trim());
     const whole = (key, lo, hi) => {
       const raw = text(key);
       const v = Number(raw);
       if (raw === '' || !Number.isSafeInteger(v) || v < lo || v > hi) {
-        problems.push({ param: key, value: raw, why: `must be a whole number from ${lo} to ${hi}` });
+        problems.push({ param: key, value: raw, why: t('why.whole', { lo, hi }) });
       } else config[key] = v;
     };
     const prob = (key) => {
       const raw = text(key);
       const v = Number(raw);
       if (raw === '' || !Number.isFinite(v) || v < 0 || v > 1) {
-        problems.push({ param: key, value: raw, why: 'must be a number from 0 to 1' });
+        problems.push({ param: key, value: raw, why: t('why.probability') });
       } else config[key] = v;
     };
     whole('n', 1, this.nMax);
@@ -188,19 +175,19 @@ export class Controls {
     const w = this.backends.webgpu;
     if (choice === 'auto') {
       const to = this.backends.resolve('auto');
-      const here = this.backends.reason ? ` Here ${this.backends.reason}` : '';
-      return `auto: the library's rule, WebGPU on a hardware GPU, else WebGL2.${here}${to ? `${here ? ':' : ' Here:'} auto → ${to}.` : here ? '.' : ''}`;
+      const here = this.backends.reason ? t('backend.help.here', { reason: this.backends.reason }) : '';
+      // "Here <reason>: auto → webgl." / "Here <reason>." / "Here: auto → webgl."
+      const tail = to ? `${here || t('backend.help.here', { reason: '' }).trim()}: ${t('backend.help.autoTo', { backend: to })}` : here ? `${here}.` : '';
+      return `${t('backend.help.auto')}${tail ? ` ${tail}` : ''}`;
     }
     if (choice === 'webgl') {
-      const none = w && (w.state === 'none' || w.state === 'no-adapter') ? ` WebGPU cannot be chosen: ${w.text}.` : '';
-      const soft = /swiftshader/i.test(this.webglRenderer || '') ? ' Here WebGL runs on SwiftShader, a software renderer: every “GPU” time is CPU time.' : '';
-      return `WebGL2: each pass draws a full-screen quad; a fragment shader computes one texel of the output texture.${soft}${none}`;
+      const none = w && (w.state === 'none' || w.state === 'no-adapter') ? ` ${t('backend.help.noWebgpu', { why: w.text })}` : '';
+      const soft = /swiftshader/i.test(this.webglRenderer || '') ? ` ${t('backend.help.webglSoft')}` : '';
+      return `${t('backend.help.webgl')}${soft}${none}`;
     }
-    if (choice === 'cpu') {
-      return `CPU: no GPU at all, for comparison. Each product runs a SIMD128 kernel (Rust compiled to WebAssembly) in Web Workers, one per core (${navigator.hardwareConcurrency || '?'} here), each computing a block of C's rows; the other passes run on the page's thread.`;
-    }
-    const soft = w && w.state === 'software' ? ` Here ${w.text}: every “GPU” time is CPU time.` : '';
-    return `WebGPU: each pass dispatches a compute shader over storage buffers, in workgroups of invocations that share fast memory.${soft}`;
+    if (choice === 'cpu') return t('backend.help.cpu', { cores: navigator.hardwareConcurrency || '?' });
+    const soft = w && w.state === 'software' ? ` ${t('backend.help.webgpuSoft', { what: w.text })}` : '';
+    return `${t('backend.help.webgpu')}${soft}`;
   }
 
   #update() {
@@ -222,21 +209,21 @@ export class Controls {
     const n = Number(this.f('n').value);
     for (const b of this.form.querySelectorAll('.presets button')) b.setAttribute('aria-pressed', String(Number(b.dataset.n) === n));
     const seed = this.f('seed').value, p = this.f('prob').value;
-    this.f('input-help').textContent = INPUT_KINDS[input] ? `M is ${describeInput(input, seed, p)}.` : '';
-    this.f('op-help').textContent = OP_HELP[op] || '';
+    this.f('input-help').textContent = INPUT_KINDS[input] ? t('input.help', { what: t(`input.about.${input}`, { seed, prob: p }) }) : '';
+    this.f('op-help').textContent = OPS[op] ? t(`op.help.${op}`) : '';
     const kernel = this.f('kernel').value;
     const k = this.kernels.find((x) => x.name === kernel);
-    let help = k ? `${k.name}: ${k.description}.` : '';
+    let help = k ? `${k.name}: ${tLibrary(`kernel.about.${k.name}`, k.description)}.` : '';
     if (kernel === 'auto' && this.defaultKernelFor && Number.isInteger(n) && n >= 1 && n <= (this.maxN || 0)) {
-      help = `auto: the library's pick for this device, ${this.defaultKernelFor(n)} at n = ${n}.`;
+      help = t('kernel.help.auto', { kernel: this.defaultKernelFor(n), n });
     }
-    if (kernel === 'naive' && n >= 1024) help += ' The naive kernel is the slowest: at this n a software renderer needs many seconds per pass; auto or blocked8 are much faster.';
-    if (kernel === 'tiled16' && n >= 512 && this.backends.webgpu?.state === 'software') help += ' On a software adapter every barrier stops all the workgroup\'s invocations: expect seconds per pass at this n; register is much faster there.';
+    if (kernel === 'naive' && n >= 1024) help += ` ${t('kernel.help.naiveSlow')}`;
+    if (kernel === 'tiled16' && n >= 512 && this.backends.webgpu?.state === 'software') help += ` ${t('kernel.help.tiledSlow')}`;
     this.f('kernel-help').textContent = help;
     this.f('backend-help').textContent = this.#backendHelp();
     const refAuto = Number.isInteger(n) && n <= REF_AUTO_MAX_N;
     if (!this.refTouched) this.f('ref').checked = refAuto;
-    this.f('ref').title = refAuto ? '' : `Off by default above n = ${REF_AUTO_MAX_N}: the float64 reference needs n³ operations in JavaScript and 8n² bytes per matrix.`;
+    this.f('ref').title = refAuto ? '' : t('ref.offAbove', { n: REF_AUTO_MAX_N });
     this.onchange?.();
   }
 }

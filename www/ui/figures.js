@@ -20,6 +20,8 @@
 //
 // The pure parts (tableRows, toCsv, toMarkdown, svgMarkup) are exported for the tests.
 
+import { t } from '../i18n/index.js';
+
 const TOOLS = 'figure-tools';
 /** PNGs of vector pictures are drawn at this many pixels per CSS pixel (slides are big). */
 export const SVG_PNG_SCALE = 2;
@@ -197,15 +199,15 @@ function pictureTools(host, compact, pick = () => mainPicture(host), vector = dr
   const bar = document.createElement('div');
   bar.className = `${TOOLS}${compact ? ' compact' : ''}`;
   bar.setAttribute('role', 'group');
-  bar.setAttribute('aria-label', 'Save this picture');
-  const png = button(compact ? 'PNG' : 'Save PNG', 'Save the picture as a PNG file', async () => {
+  bar.setAttribute('aria-label', t('figure.saveGroup'));
+  const png = button(compact ? 'PNG' : t('figure.savePNG'), t('figure.pngTitle'), async () => {
     const p = pick();
     if (!p) return;
     try {
       download(await pngBlob(p), `${fileName(host, 'picture')}.png`);
-      flash(png, 'Saved');
+      flash(png, t('figure.saved'));
     } catch (err) {
-      flash(png, 'Failed');
+      flash(png, t('figure.failed'));
       console.warn('gpgpu-matrix: Save PNG:', err);
     }
   });
@@ -214,11 +216,11 @@ function pictureTools(host, compact, pick = () => mainPicture(host), vector = dr
   // Save SVG only where the picture is drawn as vectors (checked when clicked too: a
   // figure can change what it holds).
   if (vector) {
-    const svgButton = button(compact ? 'SVG' : 'Save SVG', 'Save the picture as an SVG file (vectors)', () => {
+    const svgButton = button(compact ? 'SVG' : t('figure.saveSVG'), t('figure.svgTitle'), () => {
       const p = pick();
       if (!(p instanceof SVGElement)) return;
       download(new Blob([svgMarkup(p)], { type: 'image/svg+xml' }), `${fileName(host, 'picture')}.svg`);
-      flash(svgButton, 'Saved');
+      flash(svgButton, t('figure.saved'));
     });
     svgButton.dataset.action = 'svg';
     bar.append(svgButton);
@@ -377,7 +379,7 @@ function firstSentence(text) {
  */
 function nameSaveButtons(bar, name) {
   for (const b of bar.querySelectorAll('[data-action=png], [data-action=svg]')) {
-    b.setAttribute('aria-label', `Save ${b.dataset.action.toUpperCase()}: ${name}`);
+    b.setAttribute('aria-label', `${t(`figure.save${b.dataset.action.toUpperCase()}`)}: ${name}`);
   }
 }
 
@@ -386,7 +388,7 @@ function namePictureTools(host, bar) {
   const name = pictureName(host);
   if (bar.dataset.named === name) return;
   bar.dataset.named = name;
-  bar.setAttribute('aria-label', `Save ${name}`);
+  bar.setAttribute('aria-label', t('figure.saveNamed', { name }));
   nameSaveButtons(bar, name);
 }
 
@@ -399,8 +401,8 @@ function nameTableTools(table, bar) {
   const name = tableName(table);
   if (bar.dataset.named === name) return;
   bar.dataset.named = name;
-  bar.setAttribute('aria-label', `Copy ${name}`);
-  for (const b of bar.querySelectorAll('[data-format]')) b.setAttribute('aria-label', `Copy as ${b.dataset.format}: ${name}`);
+  bar.setAttribute('aria-label', t('figure.copyNamed', { name }));
+  for (const b of bar.querySelectorAll('[data-format]')) b.setAttribute('aria-label', `${t('figure.copyAs', { format: b.dataset.format })}: ${name}`);
   // A table that is also a picture (the pass timeline) has Save buttons in the same bar.
   nameSaveButtons(bar, name);
 }
@@ -414,13 +416,13 @@ function tableTools(table) {
     ['csv', 'CSV', () => toCsv(typeof table.figureData === 'function' ? table.figureData().map((r) => r.map(String)) : tableRows(table))],
     ['markdown', 'Markdown', () => toMarkdown(tableRows(table), caption())],
   ]) {
-    const label = `Copy as ${format}`;
-    const b = button(label, `Copy the table as ${format} to the clipboard`, async () => {
+    const label = t('figure.copyAs', { format });
+    const b = button(label, t('figure.copyTitle', { format }), async () => {
       try {
         await copyText(make());
-        flash(b, 'Copied');
+        flash(b, t('figure.copied'));
       } catch (err) {
-        flash(b, 'Not copied');
+        flash(b, t('figure.notCopied'));
         console.warn('gpgpu-matrix: copy:', err);
       }
     });

@@ -2,7 +2,8 @@
 // GPU texture (run.drawHeatmap) or from a JS array (gpu.drawHeatmap), a legend of
 // the colour map and its range, an honest note when the matrix is downsampled,
 // and a readout of the entry under the pointer or the keyboard cursor.
-import { el, magnitude } from './format.js';
+import { el, magnitude, short } from './format.js';
+import { t } from '../i18n/index.js';
 import { giveKey } from './canvas-key.js';
 import { LIBRARY_DIVERGING, PROJECTOR_DIVERGING, gradient, recolour } from '../classroom/colours.js';
 
@@ -17,6 +18,9 @@ export function canvasSide(n, target) {
 }
 
 let described = 0;
+
+/** Matrices up to this side can be read as a table of their numbers ("Show as table"). */
+export const TABLE_MAX = 32;
 
 /** The view of each heatmap canvas, for projector mode's recolouring (www/classroom/colours.js). */
 const VIEWS = new WeakMap();
@@ -51,8 +55,12 @@ export class HeatmapView {
     // What the picture shows, in words, for a screen reader (updated with each draw).
     this.description = el('p', { class: 'visually-hidden hm-description', id: `hm-description-${++described}` });
     this.canvas.setAttribute('aria-describedby', this.description.id);
+    // The numbers themselves, for a small matrix whose numbers the page has (setNumbers).
+    this.tableBox = el('details', { class: 'hm-table', hidden: true, ontoggle: () => this.#fillTable() },
+      el('summary', {}, t('heatmap.showTable')));
     this.element = el('figure', { class: `heatmap${small ? ' small' : ''}` },
-      el('figcaption', {}, this.title), this.frame, this.legend, this.sampling, small ? null : this.readout, this.description);
+      el('figcaption', {}, this.title), this.frame, this.legend, this.sampling, small ? null : this.readout, this.description,
+      small ? null : this.tableBox);
     if (!small) this.#interactive();
     giveKey(this.canvas, () => this.key);
     VIEWS.set(this.canvas, this);
@@ -99,6 +107,8 @@ export class HeatmapView {
    */
   drawn(drawn, range, stats = null) {
     const { blockRows = 1, blockCols = 1, stride = 1 } = drawn || {};
+    this.numbers = null; // a new picture: its numbers come with setNumbers, if the page has them
+    this.#showNumbers();
     this.canvas.removeAttribute('data-figure-empty');
     this.canvas.dataset.palette = 'library';
     this.#palette();
@@ -128,6 +138,52 @@ export class HeatmapView {
     }
   }
 
+  /**
+   * The numbers the picture shows (row-major, rows×cols), where the page has them: the
+   * text alternative then says where the largest is, and a matrix up to TABLE_MAX a side
+   * can be opened as a table. `error`: the numbers are errors (the largest error, not
+   * |value|); `format` writes a cell. null: not known (not read back).
+   */
+  setNumbers(values, { error = false, format = (v) => short(v, 4) } = {}) {
+    this.numbers = values ? { values, error, format } : null;
+    this.#showNumbers();
+  }
+
+  #showNumbers() {
+    const x = this.numbers;
+    this.tableBox.hidden = !x || this.rows > TABLE_MAX || this.cols > TABLE_MAX;
+    this.tableBox.querySelector('table')?.remove();
+    this.#fillTable();
+    if (this.describeArgs) this.#describe(...this.describeArgs);
+  }
+
+  /** The table, made when it is opened (a closed one costs nothing). */
+  #fillTable() {
+    const x = this.numbers;
+    if (!x || !this.tableBox.open || this.tableBox.hidden || this.tableBox.querySelector('table')) return;
+    const cols = Array.from({ length: this.cols }, (_, j) => j);
+    const table = el('table', { class: 'hm-numbers' },
+      el('caption', {}, t('heatmap.tableCaption', { title: this.title.textContent })),
+      el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, t('heatmap.corner')), cols.map((j) => el('th', { scope: 'col' }, String(j))))),
+      el('tbody', {}, Array.from({ length: this.rows }, (_, i) => el('tr', {}, el('th', { scope: 'row' }, String(i)),
+        cols.map((j) => el('td', {}, x.format(x.values[i * this.cols + j])))))));
+    this.tableBox.append(el('div', { class: 'scroll-x' }, table));
+  }
+
+  /** Where the largest |value| (or error) is, in words: '' when the numbers are not known. */
+  #largest() {
+    const x = this.numbers;
+    if (!x) return '';
+    let at = -1;
+    for (let k = 0; k < x.values.length; k++) {
+      const v = Math.abs(x.values[k]);
+      if (Number.isFinite(v) && (at < 0 || v > Math.abs(x.values[at]))) at = k;
+    }
+    if (at < 0 || x.values[at] === 0) return ''; // all zero: no place stands out
+    const where = { value: x.format(x.values[at]), i: Math.floor(at / this.cols), j: at % this.cols };
+    return `; ${t(x.error ? 'heatmap.largestError' : 'heatmap.largest', where)}`;
+  }
+
   /** `fn(i, j)` → readout text for entry (i, j); null turns the readout off. */
   setValues(fn, hint = '') {
     this.valueAt = fn;
@@ -145,6 +201,8 @@ export class HeatmapView {
     this.sampling.textContent = '';
     this.legend.replaceChildren();
     this.description.textContent = '';
+    this.numbers = null;
+    this.tableBox.hidden = true;
     this.key = null;
     this.valueAt = null;
     this.readout.textContent = '';
@@ -159,7 +217,7 @@ export class HeatmapView {
     const special = stats ? `${stats.nan || 0} ${this.nanLabel === 'NaN' ? 'NaN' : `“${this.nanLabel}”`} and ${stats.inf || 0} ±Inf entries` : 'NaN and ±Inf not counted';
     const how = downsampled ? 'downsampled, each pixel the largest-magnitude entry of its block' : 'every entry drawn';
     const keys = this.small ? '' : '; focus it and use the arrow keys to read each entry';
-    this.description.textContent = `Heatmap of a ${this.rows}×${this.cols} matrix, ${scale}; ${special}; ${how}${keys}.`;
+    this.description.textContent = `Heatmap of a ${this.rows}×${this.cols} matrix, ${scale}; ${special}${this.#largest()}; ${how}${keys}.`;
   }
 
   #legend(range, stats) {

@@ -42,6 +42,25 @@ const minOf = (a) => a.reduce((m, v) => Math.min(m, v), Infinity);
 const maxOf = (a) => a.reduce((m, v) => Math.max(m, v), -Infinity);
 const fmtTick = (v) => (Math.abs(v) >= 1e5 || (v !== 0 && Math.abs(v) < 1e-3) ? sci(v) : String(+v.toPrecision(6)).replaceAll('-', '−'));
 
+/**
+ * A series in words, for the plot's text alternative: its trend (rising, falling, flat,
+ * and whether steadily) and its extremes with where they are, e.g. "time: 5 points,
+ * rises from 1.2 to 9.8, not steadily; lowest 1.2 at n 64, highest 9.8 at n 1024".
+ */
+export function describeSeries(s, fmt = String, xLabel = 'x') {
+  const pts = s.points.filter(([, y]) => Number.isFinite(y));
+  if (!pts.length) return `${s.name}: no points${s.points.length ? ' with a finite value' : ''}`;
+  const count = `${s.points.length} point${s.points.length === 1 ? '' : 's'}`;
+  if (pts.length === 1) return `${s.name}: ${count}, ${fmt(pts[0][1])} at ${xLabel} ${pts[0][0]}`;
+  const first = pts[0][1], last = pts[pts.length - 1][1];
+  const steps = pts.slice(1).map(([, y], k) => Math.sign(y - pts[k][1]));
+  const trend = last > first ? `rises from ${fmt(first)} to ${fmt(last)}` : last < first ? `falls from ${fmt(first)} to ${fmt(last)}` : `ends where it starts, at ${fmt(first)}`;
+  const steady = last > first ? steps.every((d) => d >= 0) : last < first ? steps.every((d) => d <= 0) : steps.every((d) => d === 0);
+  let lo = pts[0], hi = pts[0];
+  for (const p of pts) { if (p[1] < lo[1]) lo = p; if (p[1] > hi[1]) hi = p; }
+  return `${s.name}: ${count}, ${trend}${steady ? '' : ', not steadily'}; lowest ${fmt(lo[1])} at ${xLabel} ${lo[0]}, highest ${fmt(hi[1])} at ${xLabel} ${hi[0]}`;
+}
+
 export class LinePlot {
   /**
    * title: the caption; xLabel / yLabel: the axes; log: true, false or 'auto' (log
@@ -222,10 +241,7 @@ export class LinePlot {
       }
     });
 
-    const summary = series.map((s) => {
-      const last = s.points[s.points.length - 1];
-      return last ? `${s.name}: ${s.points.length} points, last ${this.opts.yFormat(last[1])} at ${this.opts.xLabel || 'x'} ${last[0]}` : `${s.name}: no points`;
-    }).join('; ');
+    const summary = series.map((s) => describeSeries(s, this.opts.yFormat, this.opts.xLabel || 'x')).join('; ');
     const legend = this.#legend(W, H + 2);
     parts.push(...legend.parts);
     const fullH = H + legend.height;

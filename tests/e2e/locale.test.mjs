@@ -1,0 +1,90 @@
+// The page in another language (locale=it, www/i18n/): every English string has an
+// Italian one with the same placeholders; the demo's controls, its status line, its notes
+// and the page's words around the library's errors are Italian (the library's message
+// stays English); the switch reloads the page in the language picked, the run kept.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { ROOT, launchBrowser, openPage, startServer, waitForStatus } from './harness.mjs';
+import en from '../../www/i18n/en.js';
+import it from '../../www/i18n/it.js';
+
+let server, browser;
+before(async () => { server = await startServer(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); server?.stop(); });
+
+const placeholders = (s) => [...new Set(s.match(/\{\w+\}/g) ?? [])].sort();
+
+test('every key of the English catalogue is in the Italian one, with the same placeholders', () => {
+  const missing = Object.keys(en.strings).filter((k) => !Object.hasOwn(it.strings, k));
+  assert.deepEqual(missing, []);
+  // Only the library's words (kernel.about.*), which English takes from the library.
+  const stray = Object.keys(it.strings).filter((k) => !Object.hasOwn(en.strings, k) && !k.startsWith('kernel.about.'));
+  assert.deepEqual(stray, [], 'keys English lacks');
+  for (const k of Object.keys(en.strings)) assert.deepEqual(placeholders(it.strings[k]), placeholders(en.strings[k]), k);
+  // Every key the page's HTML names is in the catalogue.
+  const html = readFileSync(join(ROOT, 'index.html'), 'utf8');
+  for (const [, key] of html.matchAll(/data-i18n(?:-label)?="([^"]+)"/g)) assert.ok(Object.hasOwn(en.strings, key), key);
+});
+
+/** The words of the demo's controls: headings, labels, legends, options, buttons, help lines. */
+const controlTexts = (page) => page.evaluate(() => [...document.querySelectorAll(
+  '#config :is(h2, legend, label, option, button, .help), #run-panel :is(h2, button, label), .classroom-bar :is(label, button, summary), .skip, h1')]
+  .filter((e) => e.checkVisibility() || e.tagName === 'OPTION')
+  .map((e) => ({ id: e.id || e.getAttribute('for') || e.getAttribute('value') || e.tagName, text: e.textContent.replace(/\s+/g, ' ').trim() })));
+
+test('locale=it: Italian controls (none left in English), an Italian run, note and error; the library\'s message stays English', async () => {
+  const query = 'n=4&ref=1&op=repeat&k=2';
+  const english = await openPage(browser, `${server.origin}/index.html?${query}`);
+  assert.equal(await waitForStatus(english), 'done');
+  const page = await openPage(browser, `${server.origin}/index.html?${query}&locale=it&seed=x`);
+  assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+  assert.equal(await page.getAttribute('html', 'lang'), 'it');
+  assert.equal(await page.getAttribute('.sections', 'lang'), 'en', 'the essays stay English, and say so');
+  assert.equal(await page.textContent('#run'), 'Esegui');
+  assert.equal(await page.textContent('label[for="op"]'), 'operazione');
+  assert.equal(await page.inputValue('#locale-switch'), 'it');
+  // Each control's words differ from the English page's, but for names and numbers
+  // that are the same in both (kernel and backend names, sizes, formulas).
+  const same = /^(\d+|n \(n×n\)|[a-z0-9]+|i·1000 \+ j|Fibonacci \[\[1,1\],\[1,0\]\]|webgl \(fragment\)|webgpu \(compute\)|cpu \(SIMD128\)|backend|kernel|English|Italiano|\?|.*\?)$/;
+  const before = Object.fromEntries((await controlTexts(english)).map((x) => [`${x.id}:${x.text}`, x.text]));
+  const now = await controlTexts(page);
+  assert.ok(now.length > 40, `${now.length} controls`);
+  const left = now.filter((x) => before[`${x.id}:${x.text}`] !== undefined && !same.test(x.text));
+  assert.deepEqual(left, [], 'controls still in English');
+  // The run's status, the notes about the address, the summary.
+  assert.match(await page.textContent('#status'), /^Fatto: R = M\^\(2\^2\) = M\^4, n = 4 con il kernel naive, 2 passi, .*arrotondati correttamente\.$/);
+  assert.match(await page.textContent('#notes'), /Alcune impostazioni sono state ignorate:.*seed=x — deve essere un numero intero da 0 a 4294967295; si usa il valore predefinito seed=1/s);
+  assert.equal(await page.textContent('#summary caption'), 'GPU a confronto con JavaScript');
+  // A field that does not parse stops the run, in Italian.
+  await page.fill('#n', '0');
+  await page.click('#run');
+  assert.match(await page.textContent('#status'), /^Non eseguito: n deve essere un numero intero da 1 a \d+ \(vale “0”\)\.$/);
+  // An error of the library: the page's title and advice in Italian, its message in English.
+  const max = Number(await page.textContent('#n-max'));
+  const failing = await openPage(browser, `${server.origin}/index.html?n=${max + 1}&ref=0&locale=it`);
+  assert.equal(await waitForStatus(failing), 'error');
+  assert.match(await failing.textContent('#status'), /^Interrotto: n è più grande di quanto questa GPU consenta \(SIZE_OVER_LIMIT\)\.$/);
+  assert.match(await failing.textContent('#banner'), /Scegli un n più piccolo/);
+  assert.match(await failing.textContent('#banner'), /is larger than this device's limit/, 'the library\'s own words');
+  assert.deepEqual([...english.problems(), ...page.problems(), ...failing.problems()], []);
+  for (const p of [english, page, failing]) await p.context().close();
+});
+
+test('the language switch reloads the page in the language picked, with its configuration; the link builder offers it', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=5&ref=0&projector=1`);
+  assert.equal(await waitForStatus(page), 'done');
+  await Promise.all([page.waitForEvent('load'), page.selectOption('#locale-switch', 'it')]);
+  assert.equal(await waitForStatus(page), 'done');
+  const url = new URL(page.url());
+  assert.deepEqual([url.searchParams.get('locale'), url.searchParams.get('n'), url.searchParams.get('projector')], ['it', '5', '1']);
+  assert.equal(await page.textContent('#run'), 'Esegui');
+  // The permalink keeps the language; the link builder writes it.
+  assert.equal(new URL(await page.getAttribute('#permalink', 'href'), page.url()).searchParams.get('locale'), 'it');
+  await page.click('#lesson-links summary');
+  await page.selectOption('#lesson-page-locale', 'it');
+  assert.equal(new URL(await page.inputValue('#lesson-link')).searchParams.get('locale'), 'it');
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
