@@ -43,8 +43,7 @@ export const EXERCISES = [
     statement: `<p>The same product as a WebGPU compute shader. Workgroups of
       <code>TILE_COLS</code>×<code>TILE_ROWS</code> invocations tile C; the grid has
       ⌈cols / TILE_COLS⌉ × ⌈rows / TILE_ROWS⌉ workgroups (x over columns), so it is
-      rounded up past the edges of C. Every binding must be used: WebGPU leaves an
-      unused one out of the pipeline's layout.</p>`,
+      rounded up past the edges of C.</p>`,
     hints: [
       'global_invocation_id.x is the column j, .y the row i.',
       'The grid covers whole workgroups: return early when i >= dims.rows or j >= dims.cols, or the invocation writes past the row into the next one.',
