@@ -17,6 +17,8 @@
 
 use std::hash::{Hash, Hasher};
 
+pub use crate::webgpu::Access;
+
 /// A program's identity: equal ids, equal compiled programs (the cache key).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ProgramId(u64);
@@ -50,6 +52,11 @@ pub trait ComputeProgram {
     /// as the commands that use them, instead of filling the cache with one-offs.
     fn uniform_follows_data(&self) -> bool {
         false
+    }
+    /// Group 0's bindings in order, where the program states them (None: WebGPU's
+    /// automatic layout, which drops a binding the shader does not use).
+    fn layout(&self) -> Option<Vec<Access>> {
+        None
     }
 }
 
@@ -103,6 +110,7 @@ pub struct Wgsl {
     name: String,
     source: String,
     constants: Vec<(String, f64)>,
+    layout: Option<Vec<Access>>,
 }
 
 impl Wgsl {
@@ -111,7 +119,14 @@ impl Wgsl {
             name: name.into(),
             source: source.into(),
             constants: Vec::new(),
+            layout: None,
         }
+    }
+
+    /// The same program with an explicit layout: `layout[i]` at binding i.
+    pub fn with_layout(mut self, layout: &[Access]) -> Wgsl {
+        self.layout = Some(layout.to_vec());
+        self
     }
 
     /// The same program with `override` constants set.
@@ -128,7 +143,7 @@ impl ComputeProgram for Wgsl {
             .iter()
             .map(|(k, v)| (k.as_str(), v.to_bits()))
             .collect();
-        ProgramId::of("wgsl", &(&self.source, constants))
+        ProgramId::of("wgsl", &(&self.source, constants, &self.layout))
     }
 
     fn name(&self) -> String {
@@ -141,6 +156,10 @@ impl ComputeProgram for Wgsl {
 
     fn constants(&self) -> Vec<(String, f64)> {
         self.constants.clone()
+    }
+
+    fn layout(&self) -> Option<Vec<Access>> {
+        self.layout.clone()
     }
 
     // A learner's uniform block holds dimensions: cached like the library's own.

@@ -14,7 +14,7 @@ use crate::lab::{self, CheckOptions, Exercise, LabResult, Speed};
 #[wasm_bindgen(typescript_custom_section)]
 const TS_LAB: &str = r#"
 export type LabExercise = "square" | "multiply" | "global" | "tiled" | "register"
-  | "boolean" | "minplus";
+  | "boolean" | "minplus" | "batched3x3" | "blocksparse" | "spmv";
 /** `time`: once every case passes, time the kernel beside the library's (default true). */
 export interface LabOptions { time?: boolean; }
 /** A compiler message at its line (1-based; column 0: the compiler named none; line 0:
@@ -28,10 +28,12 @@ export interface LabCase { rows: number; inner: number; cols: number; maxAbsErro
   maxRelError: number; tolerance: number;
   firstWrong: { i: number; j: number; got: number; want: number } | null;
   nondeterministic: boolean; errors?: Float32Array; }
-/** Median wall-clock ms of an n×n×n product (upload, run, readback) and GFLOP/s, the
- *  learner's and the library's `kernel`. */
-export interface LabTiming { n: number; ms: number; gflops: number;
-  reference: { kernel: KernelName; ms: number; gflops: number }; }
+/** Median ms of one run at size n (a product's n×n×n; batched: the count; spmv: the
+ *  rows) and GFLOP/s, the learner's and the library's `kernel`; `clock` "gpu": GPU
+ *  timestamps of the passes alone, "wall": the wall clock around upload, run and
+ *  readback (no timestamps, or the library's operation is not timed by them). */
+export interface LabTiming { n: number; ms: number; gflops: number; clock: "gpu" | "wall";
+  reference: { kernel: string; ms: number; gflops: number }; }
 export interface LabResult { exercise: LabExercise; verdict: "pass" | "fail";
   compile: { ok: boolean; messages: LabMessage[] }; cases: LabCase[];
   timing: LabTiming | null; }
@@ -106,6 +108,7 @@ fn result_object(r: LabResult) -> Object {
     let timing = r.timing.map_or(JsValue::NULL, |t| {
         let to = Object::new();
         set(&to, "n", t.dims[0] as f64);
+        set(&to, "clock", t.clock);
         speed(&to, &t.learner);
         let reference = Object::new();
         set(&reference, "kernel", t.kernel);
@@ -120,8 +123,8 @@ fn result_object(r: LabResult) -> Object {
 #[wasm_bindgen(js_class = Gpgpu)]
 impl JsGpgpu {
     /// Checks a learner's kernel for a lab exercise ('square', 'multiply': GLSL on a
-    /// WebGL Gpgpu; 'global', 'tiled', 'register', 'boolean', 'minplus': WGSL on a
-    /// WebGPU one) against the float64 reference on seeded cases, each run twice,
+    /// WebGL Gpgpu; 'global', 'tiled', 'register', 'boolean', 'minplus',
+    /// 'batched3x3', 'blocksparse', 'spmv': WGSL on a WebGPU one) against the float64 reference on seeded cases, each run twice,
     /// then times it beside the library's kernel. A compile error is in
     /// `compile.messages`; an unknown exercise or the other backend's exercise is
     /// BAD_ARGUMENT, a kernel that loses the device DEVICE_LOST (or CONTEXT_LOST).

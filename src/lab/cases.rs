@@ -134,11 +134,27 @@ pub fn compare(ex: Exercise, case: &Case, got: &[f32], again: &[f32]) -> Outcome
         _ => want.iter().map(|w| w.abs()).collect(),
     };
     let exact = case.integers || sr == Semiring::Boolean;
+    judge(case.dims, sr, exact, &want, &scale, got, again)
+}
+
+/// Compares `got` (the first run, `dims[0]` × `dims[2]` row-major) with `want`
+/// element by element, each within the tolerance of its `scale` (exact: equal);
+/// `again` is the second run, which must be the same bits.
+pub fn judge(
+    dims: [usize; 3],
+    sr: Semiring,
+    exact: bool,
+    want: &[f64],
+    scale: &[f64],
+    got: &[f32],
+    again: &[f32],
+) -> Outcome {
+    let cols = dims[2];
     let tolerance = if exact { 0.0 } else { TOLERANCE };
     let (mut max_abs, mut max_rel) = (0.0f64, 0.0f64);
     let mut first_wrong = None;
     let mut errors = Vec::with_capacity(got.len());
-    for (idx, (&g, &w)) in got.iter().zip(&want).enumerate() {
+    for (idx, (&g, &w)) in got.iter().zip(want).enumerate() {
         let (abs, rel) = if sr == Semiring::MinPlus && w >= NO_EDGE_FROM {
             // "No edge" wanted: any result past the threshold is right.
             let e = if g as f64 >= NO_EDGE_FROM {
@@ -177,7 +193,7 @@ pub fn compare(ex: Exercise, case: &Case, got: &[f32], again: &[f32]) -> Outcome
         .zip(again)
         .any(|(x, y)| x.to_bits() != y.to_bits() && !(x.is_nan() && y.is_nan()));
     let mut outcome = Outcome {
-        dims: case.dims,
+        dims,
         max_abs_error: max_abs,
         max_rel_error: max_rel,
         tolerance,

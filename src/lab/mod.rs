@@ -12,6 +12,7 @@
 //! Above the operations and the work layer; below `api` and `js`.
 
 pub mod cases;
+pub mod data;
 
 use crate::engine::program::{Glsl, Wgsl};
 use crate::engine::Handle;
@@ -33,9 +34,12 @@ pub enum Exercise {
     Register,
     Boolean,
     MinPlus,
+    Batched3x3,
+    BlockSparse,
+    Spmv,
 }
 
-pub const EXERCISES: [Exercise; 7] = [
+pub const EXERCISES: [Exercise; 10] = [
     Exercise::Square,
     Exercise::Multiply,
     Exercise::Global,
@@ -43,6 +47,9 @@ pub const EXERCISES: [Exercise; 7] = [
     Exercise::Register,
     Exercise::Boolean,
     Exercise::MinPlus,
+    Exercise::Batched3x3,
+    Exercise::BlockSparse,
+    Exercise::Spmv,
 ];
 
 impl Exercise {
@@ -55,6 +62,9 @@ impl Exercise {
             Exercise::Register => "register",
             Exercise::Boolean => "boolean",
             Exercise::MinPlus => "minplus",
+            Exercise::Batched3x3 => "batched3x3",
+            Exercise::BlockSparse => "blocksparse",
+            Exercise::Spmv => "spmv",
         }
     }
 
@@ -96,7 +106,28 @@ impl Exercise {
             Exercise::Global => Some(Kernel::Global),
             Exercise::Tiled => Some(Kernel::Tiled16),
             Exercise::Register => Some(Kernel::Register),
-            Exercise::Boolean | Exercise::MinPlus => None,
+            _ => None,
+        }
+    }
+
+    /// The exercises over other data than two dense matrices (their own bindings,
+    /// run by the general form of [`crate::ops::supplied`]): how many inputs they
+    /// bind, else None.
+    pub fn data_inputs(self) -> Option<usize> {
+        match self {
+            Exercise::Batched3x3 => Some(2),
+            Exercise::BlockSparse | Exercise::Spmv => Some(4),
+            _ => None,
+        }
+    }
+
+    /// The constant of the learner's source that sizes the grid of a data exercise
+    /// (the matrices one workgroup computes; the rows one workgroup takes).
+    fn per_group(self) -> Option<&'static str> {
+        match self {
+            Exercise::Batched3x3 => Some("MATRICES"),
+            Exercise::Spmv => Some("WORKGROUP"),
+            _ => None,
         }
     }
 }
@@ -127,10 +158,16 @@ pub struct Speed {
 /// The learner's kernel beside the library's (`kernel` names it).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Timing {
+    /// The size timed: n × n × n for a product; batched: [count, 3, 3]; spmv:
+    /// [rows, cols, 1].
     pub dims: [usize; 3],
     pub learner: Speed,
     pub kernel: &'static str,
     pub reference: Speed,
+    /// "gpu": both timed by GPU timestamps (the passes alone); "wall": by the wall
+    /// clock around upload, run and readback, where the device grants no timestamps
+    /// or the library's operation is not timed by them.
+    pub clock: &'static str,
 }
 
 /// What a check found: the fields of the page's `window.labResult`.
@@ -191,59 +228,17 @@ pub async fn check(
         cases: Vec::new(),
         timing: None,
     };
-    let (program, tile) = match exercise.backend() {
-        Backend::WebGl => (Supplied::Glsl(Glsl::new("learner", source)), [1, 1]),
-        _ => match tile(source) {
-            Ok(tile) => (
-                Supplied::Wgsl {
-                    program: Wgsl::new("learner", source),
-                    tile,
-                },
-                tile,
-            ),
-            Err(m) => return Ok(failed(vec![m])),
-        },
+    let ran = match exercise.data_inputs() {
+        Some(inputs) => data_cases(handle, exercise, source, inputs, options).await?,
+        None => product_cases(handle, exercise, source, options).await?,
     };
-    if let Err(e) = supplied::compile(handle, &program).await {
-        return compile_messages(e).map(failed);
-    }
-    let mut outcomes = Vec::new();
-    for (index, shape) in cases::shapes(exercise, tile).into_iter().enumerate() {
-        let case = cases::case(exercise, index, shape);
-        let mut runs = Vec::with_capacity(2);
-        for _ in 0..2 {
-            match supplied::product(handle, &program, case.dims, &case.a, &case.b).await {
-                Ok(c) => runs.push(c),
-                // A pipeline that compiles but does not fit the bindings (one the
-                // kernel never uses is left out of its layout) is the learner's link
-                // error; WebGPU reports it at a later readback, so in any case.
-                Err(GpgpuError::WebGpu { detail }) => {
-                    let message = format!(
-                        "the kernel does not fit the exercise's bindings (every one of them \
-                         must be used: WebGPU leaves an unused binding out of the layout): \
-                         {detail}"
-                    );
-                    let messages = vec![Message {
-                        line: 0,
-                        column: 0,
-                        message,
-                    }];
-                    return Ok(failed(messages));
-                }
-                Err(e) => return Err(e),
-            }
-        }
-        outcomes.push(cases::compare(exercise, &case, &runs[0], &runs[1]));
-    }
-    let pass = outcomes.iter().all(Outcome::passed);
-    let timing = if pass && options.time {
-        Some(time(handle, exercise, &program).await?)
-    } else {
-        None
+    let (outcomes, timing) = match ran {
+        Ok(ran) => ran,
+        Err(messages) => return Ok(failed(messages)),
     };
     Ok(LabResult {
         exercise,
-        pass,
+        pass: outcomes.iter().all(Outcome::passed),
         compile: Compile {
             ok: true,
             messages: Vec::new(),
@@ -253,36 +248,151 @@ pub async fn check(
     })
 }
 
+/// The outcomes and timing of a kernel that compiled, or the learner's messages.
+type Ran = std::result::Result<(Vec<Outcome>, Option<Timing>), Vec<Message>>;
+
+/// The learner's messages for a compile error, or for a pipeline that does not fit
+/// the exercise's bindings (WebGPU reports that at a later readback or in the
+/// compile's error scope); any other error stays one.
+fn learner_error(e: GpgpuError) -> Result<Vec<Message>> {
+    match e {
+        GpgpuError::WebGpu { detail } => Ok(vec![Message {
+            line: 0,
+            column: 0,
+            message: format!(
+                "the kernel does not fit the exercise's bindings (each declared as the \
+                 statement gives it: var<storage, read>, var<storage, read_write> or \
+                 var<uniform>, at its binding): {detail}"
+            ),
+        }]),
+        e => compile_messages(e),
+    }
+}
+
+async fn product_cases(
+    handle: &Handle,
+    exercise: Exercise,
+    source: &str,
+    options: CheckOptions,
+) -> Result<Ran> {
+    let (program, tile) = match exercise.backend() {
+        Backend::WebGl => (Supplied::Glsl(Glsl::new("learner", source)), [1, 1]),
+        _ => match tile(source) {
+            Ok(tile) => (
+                Supplied::Wgsl {
+                    program: Wgsl::new("learner", source).with_layout(&supplied::PRODUCT_LAYOUT),
+                    tile,
+                },
+                tile,
+            ),
+            Err(m) => return Ok(Err(vec![m])),
+        },
+    };
+    if let Err(e) = supplied::compile(handle, &program).await {
+        return learner_error(e).map(Err);
+    }
+    let mut outcomes = Vec::new();
+    for (index, shape) in cases::shapes(exercise, tile).into_iter().enumerate() {
+        let case = cases::case(exercise, index, shape);
+        let mut runs = Vec::with_capacity(2);
+        for _ in 0..2 {
+            match supplied::product(handle, &program, case.dims, &case.a, &case.b).await {
+                Ok(c) => runs.push(c),
+                Err(e) => return learner_error(e).map(Err),
+            }
+        }
+        outcomes.push(cases::compare(exercise, &case, &runs[0], &runs[1]));
+    }
+    let timing = if outcomes.iter().all(Outcome::passed) && options.time {
+        Some(time(handle, exercise, &program).await?)
+    } else {
+        None
+    };
+    Ok(Ok((outcomes, timing)))
+}
+
+async fn data_cases(
+    handle: &Handle,
+    exercise: Exercise,
+    source: &str,
+    inputs: usize,
+    options: CheckOptions,
+) -> Result<Ran> {
+    let per_group = match exercise.per_group() {
+        Some(name) => match constant(source, name, "how the page sizes the grid") {
+            Ok(v) => v,
+            Err(m) => return Ok(Err(vec![m])),
+        },
+        None => 1,
+    };
+    let wgsl = Wgsl::new("learner", source).with_layout(&supplied::layout(inputs));
+    if let Err(e) = supplied::compile(handle, &Supplied::Compute(wgsl.clone())).await {
+        return learner_error(e).map(Err);
+    }
+    let mut outcomes = Vec::new();
+    for (index, size) in data::sizes(exercise, per_group).into_iter().enumerate() {
+        let case = data::case(exercise, index, size, per_group)?;
+        let mut runs = Vec::with_capacity(2);
+        for _ in 0..2 {
+            let inputs: Vec<&[f32]> = case.inputs.iter().map(Vec::as_slice).collect();
+            let d = data::dispatch(&case, &inputs);
+            match supplied::dispatch(handle, &wgsl, &d, false).await {
+                Ok((got, _)) => runs.push(got),
+                Err(e) => return learner_error(e).map(Err),
+            }
+        }
+        outcomes.push(cases::judge(
+            case.dims,
+            Semiring::Ordinary,
+            case.integers,
+            &case.want,
+            &case.scale,
+            &runs[0],
+            &runs[1],
+        ));
+    }
+    let timing = if outcomes.iter().all(Outcome::passed) && options.time {
+        Some(data::time(handle, exercise, &wgsl, per_group).await?)
+    } else {
+        None
+    };
+    Ok(Ok((outcomes, timing)))
+}
+
 /// TILE_ROWS and TILE_COLS of a WGSL source: `const TILE_ROWS: u32 = 16u;` (a
 /// whole-number literal), else the message to show.
 pub fn tile(source: &str) -> std::result::Result<[usize; 2], Message> {
-    let read = |name: &str| {
-        let missing = || Message {
-            line: 1,
-            column: 1,
-            message: format!(
-                "declare `const {name}: u32 = …;` (a whole number ≥ 1): the block of C one \
-                 workgroup computes, by which the grid is sized"
-            ),
-        };
-        let (line, text) = source
-            .lines()
-            .enumerate()
-            .find(|(_, l)| l.trim_start().starts_with(&format!("const {name}")))
-            .ok_or_else(missing)?;
-        let value = text.split_once('=').map_or("", |(_, v)| v.trim_start());
-        let digits: String = value.chars().take_while(char::is_ascii_digit).collect();
-        let rest = value[digits.len()..].trim_start_matches('u').trim_start();
-        match digits.parse::<usize>() {
-            Ok(v) if v >= 1 && rest.starts_with(';') => Ok(v),
-            _ => Err(Message {
-                line: line as u32 + 1,
-                column: 1,
-                message: format!("{name} must be a whole-number literal ≥ 1, as `= 16u;`"),
-            }),
-        }
+    let what = "the block of C one workgroup computes, by which the grid is sized";
+    Ok([
+        constant(source, "TILE_ROWS", what)?,
+        constant(source, "TILE_COLS", what)?,
+    ])
+}
+
+/// The value of `const {name}: u32 = …;` in `source` (a whole-number literal ≥ 1),
+/// else the message to show; `what` says what it is for.
+pub fn constant(source: &str, name: &str, what: &str) -> std::result::Result<usize, Message> {
+    let missing = || Message {
+        line: 1,
+        column: 1,
+        message: format!("declare `const {name}: u32 = …;` (a whole number ≥ 1): {what}"),
     };
-    Ok([read("TILE_ROWS")?, read("TILE_COLS")?])
+    let (line, text) = source
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.trim_start().starts_with(&format!("const {name}")))
+        .ok_or_else(missing)?;
+    let value = text.split_once('=').map_or("", |(_, v)| v.trim_start());
+    let digits: String = value.chars().take_while(char::is_ascii_digit).collect();
+    let rest = value[digits.len()..].trim_start_matches('u').trim_start();
+    match digits.parse::<usize>() {
+        Ok(v) if v >= 1 && rest.starts_with(';') => Ok(v),
+        _ => Err(Message {
+            line: line as u32 + 1,
+            column: 1,
+            message: format!("{name} must be a whole-number literal ≥ 1, as `= 16u;`"),
+        }),
+    }
 }
 
 /// A compile or link error as the learner's messages; any other error stays one.
@@ -410,6 +520,7 @@ async fn time(handle: &Handle, exercise: Exercise, program: &Supplied) -> Result
         learner: speed(mine),
         kernel: kernel.name(),
         reference: speed(theirs),
+        clock: "wall",
     })
 }
 

@@ -23,7 +23,7 @@ pub use adapter::{GpuInfo, GpuLimits};
 pub use buffer::Buffer;
 pub use checks::Checks;
 pub use nudge::Nudger;
-pub use pipeline::{BindGroup, ComputePipeline};
+pub use pipeline::{Access, BindGroup, ComputePipeline};
 pub use query::Timer;
 pub use staging::StagingPool;
 

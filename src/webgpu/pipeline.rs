@@ -3,16 +3,34 @@
 //! counted all the same, so a leak of them shows in the live counts.
 
 use js_sys::{Object, Reflect};
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{
     GpuAutoLayoutMode, GpuBindGroup, GpuBindGroupDescriptor, GpuBindGroupEntry, GpuBindGroupLayout,
-    GpuBufferBinding, GpuComputePipeline, GpuComputePipelineDescriptor, GpuProgrammableStage,
-    GpuShaderModuleDescriptor,
+    GpuBindGroupLayoutDescriptor, GpuBindGroupLayoutEntry, GpuBufferBinding,
+    GpuBufferBindingLayout, GpuBufferBindingType, GpuComputePipeline, GpuComputePipelineDescriptor,
+    GpuPipelineLayoutDescriptor, GpuProgrammableStage, GpuShaderModuleDescriptor,
 };
 
 use super::{Buffer, Gpu};
 use crate::error::Result;
+
+/// How a binding of an explicit layout is bound. A supplied program (a learner's)
+/// gets one: WebGPU's automatic layout leaves out every binding the shader does not
+/// use, and a bind group naming it is then invalid, so an unfinished kernel that
+/// ignores one input could not run at all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Access {
+    /// `var<storage, read>`
+    Read,
+    /// `var<storage, read_write>`
+    ReadWrite,
+    /// `var<uniform>`
+    Uniform,
+}
+
+/// GPUShaderStage.COMPUTE
+const COMPUTE: u32 = 4;
 
 pub struct ComputePipeline {
     gpu: Gpu,
@@ -25,12 +43,19 @@ impl ComputePipeline {
     /// Compiles `source` (entry point `main`) with override `constants`. Compilation
     /// errors come with `getCompilationInfo()`'s messages at the next readback (or
     /// now, through [`ComputePipeline::compile`]).
-    pub fn new(gpu: &Gpu, name: &str, source: &str, constants: &[(&str, f64)]) -> ComputePipeline {
+    /// `layout`: group 0's bindings 0, 1, … as listed (None: WebGPU's automatic one).
+    pub fn new(
+        gpu: &Gpu,
+        name: &str,
+        source: &str,
+        constants: &[(&str, f64)],
+        layout: Option<&[Access]>,
+    ) -> ComputePipeline {
         let device = gpu.device();
         let (raw, layout) = gpu
             .checks()
             .scoped(device, &format!("compiling {name}"), || {
-                let descriptor = descriptor(gpu, name, source, constants, true);
+                let descriptor = descriptor(gpu, name, source, constants, true, layout);
                 let raw = device.create_compute_pipeline(&descriptor);
                 let layout = raw.get_bind_group_layout(0);
                 (raw, layout)
@@ -49,7 +74,7 @@ impl ComputePipeline {
         source: &str,
         constants: &[(&str, f64)],
     ) -> Option<ComputePipeline> {
-        let descriptor = descriptor(gpu, name, source, constants, false);
+        let descriptor = descriptor(gpu, name, source, constants, false, None);
         let promise = gpu.device().create_compute_pipeline_async(&descriptor);
         let raw: GpuComputePipeline = JsFuture::from(promise).await.ok()?.unchecked_into();
         let layout = raw.get_bind_group_layout(0);
@@ -82,7 +107,7 @@ impl ComputePipeline {
         source: &str,
         constants: &[(&str, f64)],
     ) -> Result<ComputePipeline> {
-        let pipeline = ComputePipeline::new(gpu, name, source, constants);
+        let pipeline = ComputePipeline::new(gpu, name, source, constants, None);
         gpu.checks().settle().await?;
         Ok(pipeline)
     }
@@ -130,6 +155,7 @@ fn descriptor(
     source: &str,
     constants: &[(&str, f64)],
     check: bool,
+    layout: Option<&[Access]>,
 ) -> GpuComputePipelineDescriptor {
     let module_descriptor = GpuShaderModuleDescriptor::new(source);
     module_descriptor.set_label(name);
@@ -146,12 +172,42 @@ fn descriptor(
         }
         stage.set_constants(o.unchecked_ref());
     }
-    let descriptor = GpuComputePipelineDescriptor::new_with_gpu_auto_layout_mode(
-        GpuAutoLayoutMode::Auto,
-        &stage,
-    );
+    let descriptor = match layout.and_then(|access| explicit(gpu, access)) {
+        Some(layout) => GpuComputePipelineDescriptor::new(&layout, &stage),
+        None => GpuComputePipelineDescriptor::new_with_gpu_auto_layout_mode(
+            GpuAutoLayoutMode::Auto,
+            &stage,
+        ),
+    };
     descriptor.set_label(name);
     descriptor
+}
+
+/// A pipeline layout of one group binding `access[i]` at binding i (None: the
+/// browser threw, which a descriptor of these entries never makes it do; the
+/// automatic layout then stands in).
+fn explicit(gpu: &Gpu, access: &[Access]) -> Option<web_sys::GpuPipelineLayout> {
+    let entries: Vec<GpuBindGroupLayoutEntry> = access
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            let buffer = GpuBufferBindingLayout::new();
+            buffer.set_type(match a {
+                Access::Read => GpuBufferBindingType::ReadOnlyStorage,
+                Access::ReadWrite => GpuBufferBindingType::Storage,
+                Access::Uniform => GpuBufferBindingType::Uniform,
+            });
+            let entry = GpuBindGroupLayoutEntry::new(i as u32, COMPUTE);
+            entry.set_buffer(&buffer);
+            entry
+        })
+        .collect();
+    let device = gpu.device();
+    let group = device
+        .create_bind_group_layout(&GpuBindGroupLayoutDescriptor::new(&entries))
+        .ok()?;
+    let groups = [JsValue::from(group).unchecked_into()];
+    Some(device.create_pipeline_layout(&GpuPipelineLayoutDescriptor::new(&groups)))
 }
 
 impl Drop for ComputePipeline {

@@ -39,8 +39,8 @@ test('a GLSL exercise: list, hints, a failing starter, the code in the address, 
   const page = await openPage(browser, `${server.origin}/www/lab.html?exercise=multiply`);
   await waitForStatus(page, 60_000, ['ready']);
   const items = await page.$$eval('#lab-exercises li', (ls) => ls.map((l) => l.textContent));
-  assert.equal(items.length, 7);
-  assert.equal(items.filter((t) => t.includes('WebGPU')).length, 5, items.join(' | '));
+  assert.equal(items.length, 11);
+  assert.equal(items.filter((t) => t.includes('WebGPU')).length, 8, items.join(' | '));
   assert.match(await page.textContent('#lab-support'), /WGSL ones need WebGPU/);
   assert.equal(await page.isVisible('#lab-show-solution'), false, 'solutions hidden by default');
   assert.equal(await editorText(page), file('multiply.starter.glsl'));
@@ -128,4 +128,33 @@ test('a teacher\'s list with solutions: a WGSL kernel passes on WebGPU, timed; p
   assert.match(rows.find((l) => l.startsWith('global,')), /^global,true,1,/);
   assert.deepEqual(page.problems(), []);
   await page.context().close();
+});
+
+test('without WebGPU: the WGSL exercises say they need it, GLSL and csr still check', async () => {
+  const noGpu = () => { Object.defineProperty(Navigator.prototype, 'gpu', { get: () => undefined }); };
+  const page = await openPage(browser, `${server.origin}/www/lab.html?exercise=csr&check=1`, undefined, { init: noGpu });
+  await page.waitForFunction(() => document.body.dataset.verdict);
+  const r = await page.evaluate(() => window.labResult);
+  // The chapter's printed rowOffsets (the starter) fail at index 1, and the page says where.
+  assert.equal(r.verdict, 'fail');
+  assert.deepEqual(r.cases.map((c) => c.firstWrong && c.firstWrong.j), [null, null, 1]);
+  assert.match(await page.textContent('#lab-notice'), /chapter.*rowOffsets\[1\] should be 1: row 0 holds 1 nonzero/);
+  const tags = await page.$$eval('.lab-needs', (t) => t.map((x) => x.textContent));
+  assert.equal(tags.length, 8);
+  assert.ok(tags.every((t) => /needs WebGPU/.test(t)));
+  await typeInto(page, file('csr.solution.txt'));
+  assert.equal(await checkNow(page), 'done');
+  assert.equal(await page.evaluate(() => window.labResult.verdict), 'pass');
+  await page.click('#lab-exercises button[data-id="spmv"]');
+  await waitForStatus(page, 10_000, ['unavailable']);
+  assert.ok(await page.isDisabled('#lab-check'));
+  assert.match(await page.textContent('#lab-notice'), /“spmv” needs WebGPU/);
+  await page.context().close();
+
+  const code = encode(file('square.solution.glsl'));
+  const glsl = await openPage(browser, `${server.origin}/www/lab.html?exercise=square&check=1&code=${code}`, undefined, { init: noGpu });
+  await glsl.waitForFunction(() => document.body.dataset.verdict, null, { timeout: 120_000 });
+  assert.equal(await glsl.evaluate(() => window.labResult.verdict), 'pass');
+  assert.deepEqual(glsl.problems(), []);
+  await glsl.context().close();
 });

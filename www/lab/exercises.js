@@ -6,6 +6,8 @@
 const TUTORIAL = 'the WebGL GPGPU tutorial (source 1, “squaring a matrix”)';
 const CHAPTER = 'the textbook chapter on parallel matrix operations (source 2)';
 const COURSE = 'the two-GPU course report (source 5)';
+const LOG = 'the batched SVD developer’s log (source 4)';
+const REPORT = 'the block-sparse CUDA report (source 3)';
 
 export const EXERCISES = [
   {
@@ -41,8 +43,7 @@ export const EXERCISES = [
     statement: `<p>The same product as a WebGPU compute shader. Workgroups of
       <code>TILE_COLS</code>×<code>TILE_ROWS</code> invocations tile C; the grid has
       ⌈cols / TILE_COLS⌉ × ⌈rows / TILE_ROWS⌉ workgroups (x over columns), so it is
-      rounded up past the edges of C. Every binding must be used: WebGPU leaves an
-      unused one out of the pipeline's layout.</p>`,
+      rounded up past the edges of C.</p>`,
     hints: [
       'global_invocation_id.x is the column j, .y the row i.',
       'The grid covers whole workgroups: return early when i >= dims.rows or j >= dims.cols, or the invocation writes past the row into the next one.',
@@ -100,9 +101,72 @@ export const EXERCISES = [
       'The semiring’s ⊗ is +: add the two weights; WGSL has min(a, b).',
     ],
   },
+  {
+    id: 'batched3x3', language: 'wgsl', title: 'Many 3×3 products, several per workgroup',
+    source: `${LOG}: “9 threads per SVD column … also allows me to implement a 3x3 matrix multiply in 4 lines”, with 63-thread work groups doing 7 multiplies at once`,
+    statement: `<p>count pairs of 3×3 matrices, each row-major, one after another: compute
+      every C<sub>s</sub> = A<sub>s</sub>·B<sub>s</sub> with one invocation per cell of
+      C<sub>s</sub> (9 per matrix) and <code>MATRICES</code> matrices per workgroup of
+      9·MATRICES invocations (the log's 63 = 7·9). The page dispatches
+      ⌈count / MATRICES⌉ workgroups; timed beside the library's batched product.</p>`,
+    hints: [
+      'local_invocation_index / 9u is the matrix within the workgroup; add workgroup_id.x * MATRICES for the matrix in the batch.',
+      'The last workgroup is not full: return when s >= dims.count.',
+      'cell = lid % 9u, r = cell / 3u, c = cell % 3u; matrix s starts at 9s in A, B and C.',
+    ],
+  },
+  {
+    id: 'blocksparse', language: 'wgsl', title: 'Block-sparse: skip the zero blocks',
+    source: `${REPORT}: “a boolean array for each (of size T²), indicating a non-zero element's presence in that block”, m ≤ 8, one CUDA block of m² threads per block of C`,
+    statement: `<p>A and B are cut into 4×4 blocks; <code>flagsA</code> and
+      <code>flagsB</code> hold 1 for a stored block and 0 for one that is all zero. One
+      workgroup of 4×4 invocations computes a block of C, skipping every pair of blocks
+      of which one is not stored: that is what makes the report's runtime grow with the
+      stored blocks k rather than n³. Here a block that is not stored holds NaN — memory a
+      sparse format never wrote — so a kernel that reads one shows. Timed beside the
+      library's block-sparse product.</p>`,
+    hints: [
+      'The grid of blocks has ⌈rows/4⌉ × ⌈inner/4⌉ flags for A (row-major), ⌈inner/4⌉ × ⌈cols/4⌉ for B.',
+      'Block (bi, bk) of A pairs with block (bk, bj) of B: skip it when either flag is 0u.',
+      'The last block of inner may be partial: k runs to min((kb + 1) · 4, inner).',
+    ],
+  },
+  {
+    id: 'spmv', language: 'wgsl', title: 'CSR times a vector: one invocation per row',
+    source: `${CHAPTER}: its Compressed Sparse Row struct (avals, cols, rowplaces); the library's SpMV kernel`,
+    statement: `<p>y = A·x for A in CSR form: <code>values</code> row by row, the
+      <code>columns</code> of each, and <code>offsets</code>, where row i's values are
+      values[offsets[i]] up to values[offsets[i + 1]] (offsets has rows + 1 entries, the
+      last nnz). One invocation per row; the page dispatches ⌈rows / WORKGROUP⌉
+      workgroups. Some rows are empty. Timed beside the library's SpMV.</p>`,
+    hints: [
+      'global_invocation_id.x is the row; return when it is ≥ dims.rows.',
+      'The indices are array<u32>: columns[k] is the column of values[k], so x[columns[k]] is the x it multiplies.',
+      'An empty row has offsets[row] == offsets[row + 1]: its y is 0, and it must still be written.',
+    ],
+  },
+  {
+    id: 'csr', language: 'none', title: 'Write the chapter’s 5×5 matrix in CSR',
+    source: `${CHAPTER}: the 5×5 matrix of its section on sparse matrices and its CSR arrays avals, cols and rowplaces`,
+    statement: `<p>No shader: write the three arrays of the chapter's 5×5 matrix in
+      Compressed Sparse Row form — <code>values</code> (its avals), <code>columns</code>
+      (cols) and <code>rowOffsets</code> (rowplaces: where each row starts in values, then
+      the count of values). The chapter prints them too, but one of its lines is wrong:
+      check it against the matrix.</p>
+      <pre>2 0 0 0 0
+1 1 8 0 0
+0 1 5 8 0
+0 0 0 8 8
+0 0 0 3 5</pre>`,
+    hints: [
+      'Read the matrix row by row, left to right: values are the nonzeros in that order, columns their column numbers (from 0).',
+      'rowOffsets[i + 1] − rowOffsets[i] is the number of nonzeros in row i.',
+      'Row 0 holds one nonzero (the 2): row 1 starts at 1, not at 2 as the chapter prints it.',
+    ],
+  },
 ];
 
 /** The file of an exercise: 'starter' or 'solution'. */
 export function fileOf(ex, kind) {
-  return new URL(`exercises/${ex.id}.${kind}.${ex.language}`, import.meta.url);
+  return new URL(`exercises/${ex.id}.${kind}.${ex.language === 'none' ? 'txt' : ex.language}`, import.meta.url);
 }

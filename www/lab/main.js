@@ -9,6 +9,7 @@ import { createEditor } from './editor.js';
 import { readParams, encodeCode, decodeCode, updateAddress } from './url.js';
 import * as progress from './progress.js';
 import { renderResult, renderProgress } from './results.js';
+import { checkCsr } from './csr.js';
 
 const $ = (id) => document.getElementById(id);
 const body = document.body;
@@ -102,8 +103,8 @@ async function open(ex, code = null) {
     b.setAttribute('aria-current', String(b.dataset.id === ex.id));
   }
   $('lab-title').textContent = ex.title;
-  $('lab-language').textContent = ex.language === 'glsl'
-    ? 'GLSL ES 3.00 fragment shader · WebGL2' : 'WGSL compute shader · WebGPU';
+  $('lab-language').textContent = { glsl: 'GLSL ES 3.00 fragment shader · WebGL2', wgsl: 'WGSL compute shader · WebGPU' }[ex.language]
+    ?? 'Three arrays · no shader: checked in the page';
   $('lab-statement').innerHTML = ex.statement;
   $('lab-source').textContent = `Source: ${ex.source}.`;
   showHints();
@@ -116,7 +117,7 @@ async function open(ex, code = null) {
 }
 
 let support = { webgl: false, webgpu: false };
-const available = (ex) => (ex.language === 'glsl' ? support.webgl : support.webgpu);
+const available = (ex) => ({ glsl: support.webgl, wgsl: support.webgpu }[ex.language] ?? true);
 
 async function check() {
   if (!available(current) || body.dataset.status === 'checking') return;
@@ -126,8 +127,8 @@ async function check() {
   say('Checking…');
   let result;
   try {
-    const gpu = await gpuFor(ex);
-    result = await gpu.checkKernelAsync(ex.id, editor.text);
+    const gpu = ex.language === 'none' ? null : await gpuFor(ex);
+    result = gpu ? await gpu.checkKernelAsync(ex.id, editor.text) : checkCsr(editor.text);
   } catch (e) {
     const lost = e?.code === 'DEVICE_LOST' || e?.code === 'CONTEXT_LOST';
     if (lost) forget(ex);
@@ -148,13 +149,13 @@ async function check() {
     compile: result.compile,
     cases: result.cases.map(({ errors, ...c }) => c),
     timing: result.timing && {
-      ms: result.timing.ms, gflops: result.timing.gflops, reference: result.timing.reference,
+      ms: result.timing.ms, gflops: result.timing.gflops, clock: result.timing.clock, reference: result.timing.reference,
     },
   };
   const entry = progress.record(result);
-  say('');
+  say(result.note ?? '');
   editor.mark(result.compile.messages);
-  const gpu = await gpuFor(ex);
+  const gpu = ex.language === 'none' ? null : await gpuFor(ex);
   await renderResult({ ex, result, maps, gpu, entry, all: progress.load() });
   renderProgress(EXERCISES, progress.load());
   body.dataset.verdict = result.verdict;
@@ -204,7 +205,7 @@ async function boot() {
     return li;
   }));
   $('lab-support').textContent = `This browser: WebGL2 ${support.webgl ? 'yes' : 'no'}, WebGPU ${support.webgpu ? 'yes' : 'no'}. `
-    + 'The GLSL exercises (square, multiply) need WebGL2 only; the WGSL ones need WebGPU.';
+    + 'The GLSL exercises (square, multiply) need WebGL2 only; the WGSL ones need WebGPU; csr needs neither.';
   $('lab-hint').addEventListener('click', () => { hintsShown++; showHints(); });
   $('lab-check').addEventListener('click', () => check());
   $('lab-reset').addEventListener('click', () => load(current, 'starter').catch(fail));

@@ -34,7 +34,9 @@ async function heatmap(gpu, c, map) {
 function timingText(ex, t, all) {
   if (!t) return '';
   const ratio = t.gflops / t.reference.gflops;
-  let text = `${t.n}×${t.n} · ${t.n}×${t.n}, upload and readback included, median of three: yours ${fmt(t.ms)} ms `
+  const size = { batched3x3: `${t.n} products of 3×3`, spmv: `${t.n} rows` }[ex.id] ?? `${t.n}×${t.n} · ${t.n}×${t.n}`;
+  const clock = t.clock === 'gpu' ? 'GPU timestamps of the passes alone' : 'wall clock, upload and readback included';
+  let text = `${size}, ${clock}, median of three: yours ${fmt(t.ms)} ms `
     + `(${fmt(t.gflops)} GFLOP/s); the library's ${t.reference.kernel} kernel ${fmt(t.reference.ms)} ms `
     + `(${fmt(t.reference.gflops)} GFLOP/s). Ratio: ${fmt(ratio)}.`;
   if (ex.goal) text += ratio >= ex.goal ? ` Goal (${ex.goal} of the library's) reached.` : ` Goal: ${ex.goal} of the library's.`;

@@ -770,5 +770,12 @@ enum Target<'a> {
 fn compile(gpu: &Gpu, program: &dyn ComputeProgram) -> ComputePipeline {
     let constants = program.constants();
     let constants: Vec<(&str, f64)> = constants.iter().map(|(k, v)| (k.as_str(), *v)).collect();
-    ComputePipeline::new(gpu, &program.name(), &program.source(), &constants)
+    let layout = program.layout();
+    ComputePipeline::new(
+        gpu,
+        &program.name(),
+        &program.source(),
+        &constants,
+        layout.as_deref(),
+    )
 }

@@ -12,6 +12,16 @@
 //!   point `main`; ⌈cols / tile cols⌉ × ⌈rows / tile rows⌉ workgroups, x over columns.
 //! * **CPU**: a Rust function over the slices.
 //!
+//! Besides the product, a **general WGSL form** ([`Supplied::Compute`], run by
+//! [`dispatch`]) for kernels over other data (the lab's batched, block-sparse and
+//! sparse exercises): its inputs bound `var<storage, read>` at bindings 0 … n − 1
+//! (integer lists as their bits: the kernel declares them `array<u32>`), the output
+//! `var<storage, read_write>` at n, one `var<uniform>` block of four u32 at n + 1,
+//! dispatched over the grid the caller gives.
+//!
+//! Supplied WGSL gets an explicit bind group layout of these bindings, so that a
+//! kernel that leaves one unused (an unfinished one) still runs.
+//!
 //! C is filled with NaN before the program runs, so an element it never writes
 //! shows. A source that does not compile is `SHADER_COMPILE` carrying the compiler's
 //! messages as `line:column message` (WGSL) or the driver's info log (GLSL).
@@ -20,7 +30,7 @@ mod cpu;
 mod webgl;
 mod webgpu;
 
-use crate::engine::program::{Glsl, Wgsl};
+use crate::engine::program::{Access, Glsl, Wgsl};
 use crate::engine::{Engine, Handle, Matrix};
 use crate::error::{GpgpuError, Result};
 use crate::kernels::Backend;
@@ -41,6 +51,33 @@ pub enum Supplied {
         tile: [usize; 2],
     },
     Cpu(CpuKernel),
+    /// A compute program of the general form, run by [`dispatch`].
+    Compute(Wgsl),
+}
+
+/// The bindings of a supplied WGSL product: A, B, C, dims.
+pub const PRODUCT_LAYOUT: [Access; 4] = [
+    Access::Read,
+    Access::Read,
+    Access::ReadWrite,
+    Access::Uniform,
+];
+
+/// The bindings of the general form with `inputs` inputs: those, the output, the
+/// uniform block.
+pub fn layout(inputs: usize) -> Vec<Access> {
+    let mut l = vec![Access::Read; inputs];
+    l.extend([Access::ReadWrite, Access::Uniform]);
+    l
+}
+
+/// One run of a general-form program: its inputs in binding order, the output's
+/// length, the uniform block's words and the grid of workgroups (x, y).
+pub struct Dispatch<'a> {
+    pub inputs: &'a [&'a [f32]],
+    pub output: usize,
+    pub words: [u32; 4],
+    pub groups: (usize, usize),
 }
 
 impl Supplied {
@@ -48,7 +85,7 @@ impl Supplied {
     pub fn backend(&self) -> Backend {
         match self {
             Supplied::Glsl(_) => Backend::WebGl,
-            Supplied::Wgsl { .. } => Backend::WebGpu,
+            Supplied::Wgsl { .. } | Supplied::Compute(_) => Backend::WebGpu,
             Supplied::Cpu(_) => Backend::Cpu,
         }
     }
@@ -78,7 +115,7 @@ pub async fn compile(handle: &Handle, program: &Supplied) -> Result<()> {
         check_backend(e, program)?;
         match (e, program) {
             (Engine::WebGl(e), Supplied::Glsl(p)) => e.program(p).map(|_| None),
-            (Engine::WebGpu(e), Supplied::Wgsl { program, .. }) => {
+            (Engine::WebGpu(e), Supplied::Wgsl { program, .. } | Supplied::Compute(program)) => {
                 e.prepare(program);
                 Ok(Some(e.gpu().clone()))
             }
@@ -89,7 +126,7 @@ pub async fn compile(handle: &Handle, program: &Supplied) -> Result<()> {
     let verdict = gpu.checks().settle().await;
     if verdict.is_err() {
         // A broken pipeline stays out of the cache: the next try compiles again.
-        if let Supplied::Wgsl { program, .. } = program {
+        if let Supplied::Wgsl { program, .. } | Supplied::Compute(program) = program {
             handle.with(|e| {
                 if let Engine::WebGpu(e) = e {
                     e.forget(program);
@@ -149,6 +186,48 @@ fn run(e: &mut Engine, program: &Supplied, m: [&Matrix; 3], dims: [usize; 3]) ->
         (Engine::Cpu(e), Supplied::Cpu(f), [Matrix::Cpu(a), Matrix::Cpu(b), Matrix::Cpu(c)]) => {
             cpu::run(e, *f, [a, b, c], dims)
         }
+        (_, Supplied::Compute(_), _) => Err(GpgpuError::BadArgument {
+            name: "program".into(),
+            detail: "a program of the general form is not a product: run it by dispatch, \
+                     with its inputs and grid"
+                .into(),
+        }),
         _ => Err(crate::engine::foreign()),
     }
+}
+
+/// Runs `program` (the general form) once: the output read back, NaN where the
+/// program wrote nothing, with the pass's GPU time in ms when `timed` and the
+/// device grants timestamps.
+pub async fn dispatch(
+    handle: &Handle,
+    program: &Wgsl,
+    d: &Dispatch<'_>,
+    timed: bool,
+) -> Result<(Vec<f32>, Option<f64>)> {
+    handle.ready().await?;
+    let (pending, timer) = handle.with(|e| {
+        let Engine::WebGpu(g) = e else {
+            return Err(GpgpuError::BadArgument {
+                name: "program".into(),
+                detail: format!(
+                    "a WGSL program cannot run on this {} Gpgpu: create one with backend \
+                     'webgpu'",
+                    e.backend().name()
+                ),
+            });
+        };
+        let (out, timer) = webgpu::dispatch(g, program, d, timed)?;
+        let out = Matrix::Gpu(out);
+        let read = e.read(&out, Semiring::Ordinary);
+        e.recycle(out);
+        Ok((read?, timer))
+    })?;
+    let mut out = pending.wait().await?;
+    out.truncate(d.output);
+    let ms = match timer {
+        Some(t) => handle.timer_ms(&crate::engine::Timer::Gpu(t)).await,
+        None => None,
+    };
+    Ok((out, ms))
 }

@@ -1,8 +1,12 @@
-//! A supplied compute program dispatched over C's tiles.
+//! A supplied compute program dispatched over C's tiles, or over the grid of the
+//! general form.
 
+use super::Dispatch;
 use crate::engine::program::Wgsl;
 use crate::engine::webgpu::{GpuEngine, GpuMatrix};
 use crate::error::{GpgpuError, Result};
+use crate::plan::shape::Shape;
+use crate::webgpu::{Buffer, Timer};
 
 pub fn run(
     e: &mut GpuEngine,
@@ -31,4 +35,43 @@ pub fn run(
         groups,
         None,
     )
+}
+
+/// Uploads the inputs and runs `p` once over `d.groups` into a NaN-filled output,
+/// which comes back (the inputs go back to the pool) with the pass's timer.
+pub fn dispatch(
+    e: &mut GpuEngine,
+    p: &Wgsl,
+    d: &Dispatch<'_>,
+    timed: bool,
+) -> Result<(GpuMatrix, Option<Timer>)> {
+    e.ensure()?;
+    let mut held: Vec<GpuMatrix> = Vec::with_capacity(d.inputs.len() + 1);
+    let queued = (|| {
+        for data in d.inputs {
+            // WebGPU binds no empty buffer: an empty list is one unused float.
+            held.push(match data.is_empty() {
+                true => e.upload(Shape::new(1, 1), &[0.0])?,
+                false => e.upload(Shape::new(1, data.len()), data)?,
+            });
+        }
+        held.push(e.alloc(Shape::new(1, d.output.max(1)))?);
+        e.fill(&held[held.len() - 1], f32::NAN)?;
+        let timer = if timed { e.timer()? } else { None };
+        let buffers: Vec<&Buffer> = held.iter().map(GpuMatrix::buffer).collect();
+        e.dispatch(p, &buffers, &d.words, d.groups, timer.as_ref())?;
+        if let Some(t) = &timer {
+            e.collect(t)?;
+        }
+        Ok(timer)
+    })();
+    let out = match queued {
+        Ok(_) => held.pop(),
+        Err(_) => None,
+    };
+    for m in held {
+        e.recycle(m);
+    }
+    let timer = queued?;
+    Ok((out.expect("pushed above when queued"), timer))
 }
