@@ -85,6 +85,11 @@ test('the language switch reloads the page in the language picked, with its conf
   await page.click('#lesson-links summary');
   await page.selectOption('#lesson-page-locale', 'it');
   assert.equal(new URL(await page.inputValue('#lesson-link')).searchParams.get('locale'), 'it');
+  // The lab's entry offers the language too.
+  await page.selectOption('#lesson-page', 'lab');
+  await page.selectOption('#lesson-lab-locale', 'it');
+  const lab = new URL(await page.inputValue('#lesson-link'));
+  assert.deepEqual([lab.pathname, lab.searchParams.get('locale')], ['/www/lab.html', 'it']);
   assert.deepEqual(page.problems(), []);
   await page.context().close();
 });
@@ -141,3 +146,28 @@ for (const [lang, suffix] of [['en', ''], ['it', '&locale=it']]) {
     await page.context().close();
   });
 }
+
+test('the kernel lab in Italian: its controls, status, verdict, case table and progress; the exercises\' statements and hints stay English, and say so', async () => {
+  const page = await openPage(browser, `${server.origin}/www/lab.html?exercise=square&locale=it`);
+  await waitForStatus(page, 60_000, ['ready']);
+  assert.equal(await page.getAttribute('html', 'lang'), 'it');
+  for (const [sel, text] of [['h1', 'Laboratorio dei kernel: scrivi il kernel'], ['#lab-check', 'Verifica (Ctrl+Invio)'],
+    ['#lab-reset', 'Torna al codice iniziale'], ['#lab-progress-title', 'I tuoi progressi'], ['#lab-export-csv', 'Esporta CSV'],
+    ['#lab-language', 'fragment shader GLSL ES 3.00 · WebGL2']]) assert.equal((await page.textContent(sel)).trim(), text, sel);
+  assert.match(await page.textContent('#lab-support'), /^Questo browser: WebGL2 sì, WebGPU (sì|no)\./);
+  assert.match(await page.textContent('#lab-hint'), /^Mostra un suggerimento \(ne restano \d+\)$/);
+  assert.deepEqual(await page.$$eval('#lab-cases-table th', (th) => th.map((x) => x.textContent)),
+    ['caso', 'forma', 'tolleranza', 'max |errore|', 'errore max / scala', 'primo elemento sbagliato']);
+  for (const sel of ['#lab-statement', '#lab-hints', '#lab-title', '.page-header .lead']) assert.equal(await page.getAttribute(sel, 'lang'), 'en', sel);
+  // The starter fails: the verdict, the case rows and the first wrong element in Italian.
+  await page.click('#lab-check');
+  await page.waitForFunction(() => document.body.dataset.verdict, null, { timeout: 120_000 });
+  assert.equal(await page.textContent('#lab-verdict'), 'Non superato');
+  assert.match(await page.textContent('#lab-cases tr:first-child td:last-child'), /atteso|superato|diverso/);
+  assert.match(await page.textContent('#lab-first-wrong'), /^Caso \d+.*La mappa di calore mostra/);
+  assert.match(await page.textContent('#lab-progress'), /non ancora/);
+  // The address the lab writes as the learner types keeps the language.
+  assert.equal(new URL(page.url()).searchParams.get('locale'), 'it');
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
