@@ -380,15 +380,15 @@ export function opText(c) {
 export function describeConfig(c) {
   const input = (kind, seed, prob) => {
     const k = INPUT_KINDS[kind];
-    const params = [k.probability && `edge probability ${prob}`, k.seeded && `seed ${seed}`].filter(Boolean).join(', ');
+    const params = [k.probability && t('slides.prob', { prob }), k.seeded && t('slides.seed', { seed })].filter(Boolean).join(', ');
     return `${t(`input.${kind}`)}${params ? ` (${params})` : ''}`;
   };
   const inputs = c.op === 'multiply'
     ? `A: ${input(c.input, c.seed, c.prob)}; B: ${input(c.bInput, c.bSeed, c.bProb)}`
     : `M: ${input(c.input, c.seed, c.prob)}`;
-  const where = c.backend === 'auto' ? 'the default backend (auto)' : backendName(c.backend);
-  const kernel = c.kernel === 'auto' ? 'its default kernel' : `${c.kernel} kernel`;
-  return `gpgpu-matrix: ${opText(c)}; ${inputs}; on ${where}, ${kernel}`;
+  const where = c.backend === 'auto' ? t('slides.autoBackend') : backendName(c.backend);
+  const kernel = c.kernel === 'auto' ? t('slides.autoKernel') : t('slides.kernel', { kernel: c.kernel });
+  return t('slides.title', { op: opText(c), inputs, where, kernel });
 }
 
 /** Whether the float64 reference runs for this configuration. */

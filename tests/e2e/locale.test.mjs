@@ -85,6 +85,89 @@ test('the language switch reloads the page in the language picked, with its conf
   await page.click('#lesson-links summary');
   await page.selectOption('#lesson-page-locale', 'it');
   assert.equal(new URL(await page.inputValue('#lesson-link')).searchParams.get('locale'), 'it');
+  // The lab's entry offers the language too.
+  await page.selectOption('#lesson-page', 'lab');
+  await page.selectOption('#lesson-lab-locale', 'it');
+  const lab = new URL(await page.inputValue('#lesson-link'));
+  assert.deepEqual([lab.pathname, lab.searchParams.get('locale')], ['/www/lab.html', 'it']);
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
+
+/**
+ * The demo's words beyond its controls, each read from a finished run: `read(page)` gives
+ * the text, `en` and `it` what each language must show (the English page is checked too,
+ * so that moving a string into the catalogues changed nothing there).
+ */
+const RUN_TEXTS = [
+  { what: 'a heatmap\'s description', read: (p) => p.textContent('#heatmaps figure:nth-child(2) .hm-description'),
+    en: /^Heatmap of a 4×4 matrix, colour from −\S+ \(blue\) through 0 \(white\) to \+\S+ \(red\); 0 NaN and 0 ±Inf entries.*every entry drawn; focus it/,
+    it: /^Mappa di calore di una matrice 4×4, colore da −\S+ \(blu\) passando per 0 \(bianco\) fino a \+\S+ \(rosso\); 0 elementi NaN e 0 ±Inf.*ogni elemento disegnato; selezionala/ },
+  { what: 'a heatmap\'s readout by the arrow keys', async read(p) {
+    await p.focus('#heatmaps figure:nth-child(2) canvas');
+    await p.keyboard.press('ArrowRight');
+    return p.textContent('#heatmaps figure:nth-child(2) .hm-readout');
+  }, en: /^\(0, 1\): GPU \S+ · double \S+ · (difference|correctly rounded)/, it: /^\(0, 1\): GPU \S+ · double \S+ · (differenza|arrotondato correttamente)/ },
+  { what: 'the error heatmap\'s readout', async read(p) {
+    await p.focus('#heatmaps figure:nth-child(3) canvas');
+    await p.keyboard.press('End');
+    return p.textContent('#heatmaps figure:nth-child(3) .hm-readout');
+  }, en: /^\(3, 3\): GPU .* · double .*(correctly rounded: the float32 nearest|of the scale from the float32 nearest)/, it: /^\(3, 3\): GPU .* · double .*(arrotondato correttamente: il float32 più vicino|della scala dal float32 più vicino)/ },
+  { what: 'the summary\'s kernel, backend and exact rows', read: (p) => p.$$eval('#summary tbody tr:is([data-key=kernel], [data-key=backend], [data-key="correctly rounded entries"], [data-key="GPU wall time"]) td', (td) => td.map((x) => x.textContent).join(' | ')),
+    en: /^naive, 2 passes \| WebGL2: fragment shaders \| .*\(upload .* \+ passes \+ readPixels .*compiling the shader took .*\| \d+ of 16 equal the double rounded to float32$/,
+    it: /^naive, 2 passi \| WebGL2: fragment shader \| .*\(caricamento .* \+ passi \+ readPixels .*la compilazione dello shader ha preso .*\| \d+ su 16 uguali al double arrotondato a float32$/ },
+  { what: 'the timeline\'s caption and headings', read: (p) => p.$eval('#timeline table', (t) => `${t.caption.textContent} | ${[...t.tHead.rows[0].cells].map((c) => c.textContent).join(', ')}`),
+    en: /^2 render-to-texture passes, each an n×n×n product .* Error vs double: .* \| pass, computes, (GPU time|time).*, wall time, GFLOP\/s, max \|value\|, NaN \/ ±Inf, error vs double, output$/,
+    it: /^2 passi render-to-texture, ciascuno un prodotto n×n×n .* Errore vs double: .* \| passo, calcola, (tempo GPU|tempo).*, tempo reale, GFLOP\/s, max \|valore\|, NaN \/ ±Inf, errore vs double, uscita$/ },
+  { what: 'the precision panel', read: (p) => p.$eval('#precision', (e) => `${e.querySelector('#metrics caption').textContent} | ${e.querySelector('.warnings li').textContent.slice(0, 40)} | ${e.querySelector('.formats-table caption').textContent}`),
+    en: /^GPU \(float32\) against JavaScript \(float64\), final result \| No value passed 2\^24 .* \| The two number formats$/,
+    it: /^GPU \(float32\) a confronto con JavaScript \(float64\), risultato finale \| Nessun valore ha superato 2\^24 .* \| I due formati numerici$/ },
+  { what: 'the shader panel\'s words', read: (p) => p.evaluate(() => ['#shader-h', 'label[for=shader-kernel]', '#shader-about', '#shader-notes h3', '#program-summary'].map((s) => document.querySelector(s).textContent).join(' | ')),
+    en: /^The shader that ran \| show the kernel \| .*This is the kernel that ran\. The vertex shader only passes .* \| Key lines \| The complete fragment shader the GPU compiles/,
+    it: /^Lo shader eseguito \| mostra il kernel \| .*Questo è il kernel che è stato eseguito\. Il vertex shader si limita .* \| Righe chiave \| Il fragment shader completo che la GPU compila/ },
+  { what: 'the footer\'s device line', read: (p) => p.textContent('#device'), en: /^Device: .* · textures up to \d+² · .* · kernels: naive/, it: /^Dispositivo: .* · texture fino a \d+² · .* · kernel: naive/ },
+  { what: 'the slides iframe\'s title', async read(p) {
+    await p.click('#slides-link');
+    return (await p.inputValue('#slides-box textarea')).match(/title="([^"]*)"/)[1];
+  }, en: /^gpgpu-matrix: .*; M: random in \[−1, 1\] \(seed 1\); on WebGL, naive kernel$/, it: /^gpgpu-matrix: .*; M: .* \(seed 1\); su WebGL, kernel naive$/ },
+  { what: 'a section\'s "Not run" line', async read(p) {
+    await p.fill('#sparseN', '0');
+    await p.click('#partitioned-sparse-run');
+    return p.textContent('#partitioned-sparse .app-status');
+  }, en: /^Not run: .*\.$/, it: /^Non eseguito: [^A-Z]*\.$/ },
+];
+
+for (const [lang, suffix] of [['en', ''], ['it', '&locale=it']]) {
+  test(`the run's words beyond the controls are in ${lang === 'en' ? 'English, as before' : 'Italian'}: ${RUN_TEXTS.map((c) => c.what).join(', ')}`, async () => {
+    const page = await openPage(browser, `${server.origin}/index.html?n=4&ref=1&op=repeat&k=2&backend=webgl${suffix}`);
+    assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+    for (const c of RUN_TEXTS) assert.match(await c.read(page), c[lang], c.what);
+    assert.deepEqual(page.problems(), []);
+    await page.context().close();
+  });
+}
+
+test('the kernel lab in Italian: its controls, status, verdict, case table and progress; the exercises\' statements and hints stay English, and say so', async () => {
+  const page = await openPage(browser, `${server.origin}/www/lab.html?exercise=square&locale=it`);
+  await waitForStatus(page, 60_000, ['ready']);
+  assert.equal(await page.getAttribute('html', 'lang'), 'it');
+  for (const [sel, text] of [['h1', 'Laboratorio dei kernel: scrivi il kernel'], ['#lab-check', 'Verifica (Ctrl+Invio)'],
+    ['#lab-reset', 'Torna al codice iniziale'], ['#lab-progress-title', 'I tuoi progressi'], ['#lab-export-csv', 'Esporta CSV'],
+    ['#lab-language', 'fragment shader GLSL ES 3.00 · WebGL2']]) assert.equal((await page.textContent(sel)).trim(), text, sel);
+  assert.match(await page.textContent('#lab-support'), /^Questo browser: WebGL2 sì, WebGPU (sì|no)\./);
+  assert.match(await page.textContent('#lab-hint'), /^Mostra un suggerimento \(ne restano \d+\)$/);
+  assert.deepEqual(await page.$$eval('#lab-cases-table th', (th) => th.map((x) => x.textContent)),
+    ['caso', 'forma', 'tolleranza', 'max |errore|', 'errore max / scala', 'primo elemento sbagliato']);
+  for (const sel of ['#lab-statement', '#lab-hints', '#lab-title', '.page-header .lead']) assert.equal(await page.getAttribute(sel, 'lang'), 'en', sel);
+  // The starter fails: the verdict, the case rows and the first wrong element in Italian.
+  await page.click('#lab-check');
+  await page.waitForFunction(() => document.body.dataset.verdict, null, { timeout: 120_000 });
+  assert.equal(await page.textContent('#lab-verdict'), 'Non superato');
+  assert.match(await page.textContent('#lab-cases tr:first-child td:last-child'), /atteso|superato|diverso/);
+  assert.match(await page.textContent('#lab-first-wrong'), /^Caso \d+.*La mappa di calore mostra/);
+  assert.match(await page.textContent('#lab-progress'), /non ancora/);
+  // The address the lab writes as the learner types keeps the language.
+  assert.equal(new URL(page.url()).searchParams.get('locale'), 'it');
   assert.deepEqual(page.problems(), []);
   await page.context().close();
 });

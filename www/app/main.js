@@ -214,7 +214,7 @@ async function main() {
 function noGpu(err) {
   fail(null, err);
   panelsWithoutGpu();
-  $('device').textContent = err?.code === 'NO_WEBGL2' ? 'Device: no usable WebGL2 context.' : `Device: none usable (${describeError(err).code}).`;
+  $('device').textContent = err?.code === 'NO_WEBGL2' ? t('device.noWebgl2') : t('device.none', { code: describeError(err).code });
   for (const b of ['run', 'step']) $(b).disabled = true;
 }
 

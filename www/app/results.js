@@ -3,7 +3,7 @@
 // record that is published for the report script and the page tests (status.js publish()).
 import { $, page } from './state.js';
 import { INPUT_KINDS } from '../inputs.js';
-import { t } from '../i18n/index.js';
+import { t, tn } from '../i18n/index.js';
 import { toQuery } from '../config.js';
 import { productFlops } from '../chain.js';
 import { deviceName } from '../ui/device.js';
@@ -13,7 +13,7 @@ import { renderPrecision } from '../ui/precision.js';
 
 /** How the result comes back to JavaScript on `backend`, in the page's words. */
 export function readbackKind(backend) {
-  return { webgpu: 'readback (copy, mapAsync)', cpu: 'copy out of wasm memory' }[backend] ?? 'readPixels';
+  return t(`summary.readback.${backend === 'webgpu' || backend === 'cpu' ? backend : 'webgl'}`);
 }
 
 /** The precision panel (www/ui/precision.js) of run `s` as it stands. */
@@ -47,9 +47,8 @@ export function totals(s) {
     flops,
     gpuMs,
     gpuTimeKind: allTimed
-      ? (s.backend === 'webgpu' ? 'GPU timestamp queries (timestamp-query) around each compute pass, sum of passes' : 'GPU timer query (EXT_disjoint_timer_query_webgl2), sum of passes')
-      : s.backend === 'cpu' ? 'CPU: wall time around each pass (step, then whenDone running it on the Web Workers), sum of passes'
-        : 'wall time around a synchronisation, sum of passes',
+      ? t(s.backend === 'webgpu' ? 'summary.clock.timestamp' : 'summary.clock.timer')
+      : t(s.backend === 'cpu' ? 'summary.clock.cpu' : 'summary.clock.wall'),
     gpuWallMs: s.uploadMs + wallSum + s.readbackMs,
     gpuGflops: gflops(flops, gpuMs),
     jsMs: s.refMs ?? null,
@@ -74,24 +73,24 @@ export function showSummary(s) {
   const time = totals(s);
   const m = s.metrics;
   // With NaN/±Inf on one side only, the errors cover the entries finite on both.
-  const over = m && m.nonfiniteMismatch ? ` (over the ${format.int(m.compared)} entries finite on both sides)` : '';
+  const over = m && m.nonfiniteMismatch ? t('summary.over', { count: format.int(m.compared) }) : '';
   const rows = [
     ['operation', `${s.opText}; ${c.op === 'multiply'
       ? t('summary.inputsAB', { a: describeInput(c.input, c.seed, c.prob), b: describeInput(c.bInput, c.bSeed, c.bProb) })
       : t('summary.inputs', { a: describeInput(c.input, c.seed, c.prob) })}`],
-    ['kernel', `${s.kernel}${c.kernel === 'auto' ? ' (auto)' : ''}, ${s.passCount} pass${s.passCount === 1 ? '' : 'es'}`],
-    ['backend', `${{ webgpu: 'WebGPU: compute shaders', cpu: 'CPU: a SIMD128 kernel in Web Workers (no GPU)' }[s.backend] ?? 'WebGL2: fragment shaders'}${c.backend === 'auto' ? ' (auto)' : ''}`],
+    ['kernel', `${s.kernel}${c.kernel === 'auto' ? ' (auto)' : ''}, ${tn('summary.passes', s.passCount)}`],
+    ['backend', `${t(`summary.backend.${s.backend === 'webgpu' || s.backend === 'cpu' ? s.backend : 'webgl'}`)}${c.backend === 'auto' ? ' (auto)' : ''}`],
     ['renderer', deviceName(page.info)],
-    ['GPU time', s.passCount ? `${ms(time.gpuMs)} (${time.gpuTimeKind})` : '— (no pass)'],
-    ['GPU wall time', `${ms(time.gpuWallMs)} (upload ${ms(s.uploadMs)} + passes + ${readbackKind(s.backend)} ${ms(s.readbackMs)}; ${s.backend === 'cpu' ? 'starting the workers' : 'compiling the shader'} took ${ms(s.compileMs)} before)`],
-    ['JS float64 time', time.jsMs !== null ? `${clockMs(time.jsMs)} (Web Worker, i-k-j loop)` : s.refState === 'off' ? 'not run (reference off)' : '—'],
-    ['GFLOP/s', s.passCount ? `${s.dev} ${rate(time.gpuGflops)} · JS ${rate(time.jsGflops)} (2n³ per pass)` : '—'],
+    ['GPU time', s.passCount ? `${ms(time.gpuMs)} (${time.gpuTimeKind})` : t('summary.noPass')],
+    ['GPU wall time', t(s.backend === 'cpu' ? 'summary.wallCpu' : 'summary.wall', { total: ms(time.gpuWallMs), upload: ms(s.uploadMs), readback: readbackKind(s.backend), back: ms(s.readbackMs), before: ms(s.compileMs) })],
+    ['JS float64 time', time.jsMs !== null ? t('summary.jsClock', { time: clockMs(time.jsMs) }) : s.refState === 'off' ? t('summary.refOff') : '—'],
+    ['GFLOP/s', s.passCount ? t('summary.rates', { dev: s.dev, gpu: rate(time.gpuGflops), js: rate(time.jsGflops) }) : '—'],
     ['max abs error', m ? sci(m.maxAbs) + over : '—'],
     ['max relative error', m ? sci(m.maxRel) + over : '—'],
     ['relative Frobenius error', m ? sci(m.relFrobenius) + over : '—'],
-    ['correctly rounded entries', m ? `${format.int(m.exact)} of ${format.int(m.total)} equal the double rounded to float32` : '—'],
+    ['correctly rounded entries', m ? t('summary.exactOf', { exact: format.int(m.exact), total: format.int(m.total) }) : '—'],
   ];
-  if (m && m.nonfiniteMismatch) rows.push(['NaN/Inf mismatches', `${format.int(m.nonfiniteMismatch)} entries are NaN or ±Inf on one side only (the errors above cover the entries finite on both sides)`]);
+  if (m && m.nonfiniteMismatch) rows.push(['NaN/Inf mismatches', t('summary.mismatches', { count: format.int(m.nonfiniteMismatch) })]);
   const table = $('summary');
   // Rows keep their keys (data-key); their labels name what computed: GPU or CPU.
   const label = (k) => t(SUMMARY_LABELS[k], { dev: s.dev });

@@ -26,9 +26,9 @@ const KEEP_PASS_BYTES = 64 * 1024 * 1024;
 
 /** Why GPU value `g` has no error against the double `x` (one of them is not finite). */
 function unmeasured(g, x) {
-  if (Number.isFinite(x)) return 'float32 overflowed (or turned NaN) where the double is finite';
-  if (g === x || (Number.isNaN(g) && Number.isNaN(x))) return 'the double is ±Inf/NaN too: no error to measure';
-  return 'NaN or ±Inf on one side only';
+  if (Number.isFinite(x)) return t('read.overflowed');
+  if (g === x || (Number.isNaN(g) && Number.isNaN(x))) return t('read.bothNonFinite');
+  return t('read.oneSide');
 }
 
 /** { maxAbs, nan, inf } of a JS array, as run.stats() gives them for GPU matrices. */
@@ -123,7 +123,7 @@ export class Session {
     if (this.cancelled) return;
     await this.#draw(views.a, 'a', this.inputStats);
     views.a.setNumbers(this.a);
-    views.a.setValues((i, j) => `(${i}, ${j}): ${num(this.a[i * n + j])} (float32, as uploaded)`);
+    views.a.setValues((i, j) => t('read.input', { i, j, value: num(this.a[i * n + j]) }));
     if (product) {
       await nextFrame();
       if (this.cancelled) return;
@@ -131,7 +131,7 @@ export class Session {
       if (this.cancelled) return;
       await this.#draw(views.b, 'b', sb);
       views.b.setNumbers(this.b);
-      views.b.setValues((i, j) => `(${i}, ${j}): ${num(this.b[i * n + j])} (float32, as uploaded)`);
+      views.b.setValues((i, j) => t('read.input', { i, j, value: num(this.b[i * n + j]) }));
     }
     views.out.setTitle(this.passCount ? t('heatmap.noPassYet', { count: this.passCount }) : t('heatmap.output'));
     views.diff.setTitle(t(this.refState === 'off' ? 'heatmap.noReference' : 'heatmap.errorLater'));
@@ -241,22 +241,22 @@ export class Session {
     const r = final && this.ref ? this.ref : this.refPass[idx];
     views.out.setNumbers(g ?? null);
     if (!g) {
-      views.out.setValues(null, `At this size only the result is read back (when the run ends): the pictures of the passes come straight from the ${this.dev === 'CPU' ? 'CPU backend\'s memory' : 'GPU'}.`);
+      views.out.setValues(null, t(this.dev === 'CPU' ? 'read.onlyResultCpu' : 'read.onlyResult'));
       return;
     }
     views.out.setValues((i, j) => {
       const v = g[i * n + j];
-      let s = `(${i}, ${j}): ${this.dev} ${num(v)}`;
+      let s = t('read.output', { i, j, dev: this.dev, value: num(v) });
       if (r) {
         const x = r[i * n + j];
-        s += ` · double ${num(x, 12)}`;
+        s += t('read.double', { value: num(x, 12) });
         if (Number.isFinite(v) && Number.isFinite(x)) {
           const d = v - x;
-          s += ` · difference ${sci(d)}`;
-          if (d !== 0 && x !== 0) s += ` (${num(Math.abs(d) / ulp32(x), 2)} float32 steps)`;
-          if (Math.fround(x) === v) s += ' · correctly rounded';
+          s += t('read.difference', { d: sci(d) });
+          if (d !== 0 && x !== 0) s += t('read.steps', { steps: num(Math.abs(d) / ulp32(x), 2) });
+          if (Math.fround(x) === v) s += t('read.rounded');
         } else s += ` · ${unmeasured(v, x)}`;
-      } else if (this.refState !== 'off') s += ' · double: not computed yet';
+      } else if (this.refState !== 'off') s += t('read.notYet');
       return s;
     });
   }
@@ -411,11 +411,11 @@ export class Session {
     views.diff.setTitle(t('heatmap.errorScale', { dev: this.dev, scale: format.magnitude(scale) }));
     views.diff.setValues((i, j) => {
       const g = this.result[i * n + j], x = this.ref[i * n + j], d = diff[i * n + j];
-      const head = `(${i}, ${j}): ${this.dev} ${num(g)} · double ${num(x, 12)}`;
+      const head = `${t('read.output', { i, j, dev: this.dev, value: num(g) })}${t('read.double', { value: num(x, 12) })}`;
       if (Number.isNaN(d)) return `${head} · ${unmeasured(g, x)}`;
-      if (d === 0) return `${head} · correctly rounded: the float32 nearest the double`;
+      if (d === 0) return `${head}${t('read.nearest')}`;
       const steps = Math.round(Math.abs(g - Math.fround(x)) / format.ulp32(x));
-      return `${head} · ${sci(d)} of the scale from the float32 nearest the double (${steps} float32 step${steps === 1 ? '' : 's'})`;
+      return `${head}${tn('read.scaleSteps', steps, { d: sci(d) })}`;
     });
   }
 

@@ -20,7 +20,9 @@ function applyLanguage() {
   if (locale === 'en') return;
   document.documentElement.lang = locale;
   for (const e of document.querySelectorAll('.page-header .lead, .sections, .page-footer')) e.lang = 'en';
-  for (const e of document.querySelectorAll('.sections [data-i18n], #precision-h')) e.lang = locale;
+  // The demo's own panels (timeline, precision, the shader's words but not its source) and
+  // the footer's device line are in the page's language too.
+  for (const e of document.querySelectorAll('.sections [data-i18n], #precision-h, #timeline, #precision, #shader-about, #program-summary, #device')) e.lang = locale;
 }
 
 /** The language switch: another language reloads the page in it (the address keeps the run). */

@@ -4,8 +4,8 @@
 // a field being { name, kind: 'list' | 'flag' | 'choice', label, options }:
 // 'list' writes the ticked options comma-separated (sections=how,compute), 'flag'
 // writes name=1 when ticked, 'choice' the option picked (left out when it is the first).
-// The kernel lab (www/lab.html) is one entry: its exercises and solutions (it has no
-// projector mode or language of its own yet: COMMON_FIELDS join it when it has).
+// The kernel lab (www/lab.html) is one entry: its exercises, solutions and language (it
+// has no projector mode yet: that field joins it when it has).
 import { el } from '../ui/format.js';
 import { LANGUAGES, t } from '../i18n/index.js';
 import { LESSON_SECTIONS } from './params.js';
@@ -31,6 +31,8 @@ export const TARGETS = [
     fields: [
       { name: 'exercises', kind: 'list', label: () => t('links.exercises'), options: () => EXERCISES.map((x) => [x.id, x.title]) },
       { name: 'solutions', kind: 'flag', label: () => t('links.solutions') },
+      // The lab speaks the page's languages; it has no projector mode.
+      ...COMMON_FIELDS.filter((f) => f.name === 'locale'),
     ],
   },
 ];

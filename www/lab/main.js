@@ -10,6 +10,7 @@ import { readParams, encodeCode, decodeCode, updateAddress } from './url.js';
 import * as progress from './progress.js';
 import { renderResult, renderProgress } from './results.js';
 import { checkCsr } from './csr.js';
+import { locale, t, translateStatic } from '../i18n/index.js';
 
 const $ = (id) => document.getElementById(id);
 const body = document.body;
@@ -93,7 +94,7 @@ function showHints() {
   }));
   const left = current.hints.length - hintsShown;
   $('lab-hint').disabled = left === 0;
-  $('lab-hint').textContent = left ? `Show a hint (${left} left)` : 'No more hints';
+  $('lab-hint').textContent = left ? t('lab.hintLeft', { left }) : t('lab.noHints');
 }
 
 async function open(ex, code = null) {
@@ -103,17 +104,16 @@ async function open(ex, code = null) {
     b.setAttribute('aria-current', String(b.dataset.id === ex.id));
   }
   $('lab-title').textContent = ex.title;
-  $('lab-language').textContent = { glsl: 'GLSL ES 3.00 fragment shader · WebGL2', wgsl: 'WGSL compute shader · WebGPU' }[ex.language]
-    ?? 'Three arrays · no shader: checked in the page';
+  $('lab-language').textContent = t(`lab.language.${ex.language === 'glsl' || ex.language === 'wgsl' ? ex.language : 'none'}`);
   $('lab-statement').innerHTML = ex.statement;
-  $('lab-source').textContent = `Source: ${ex.source}.`;
+  $('lab-source').textContent = t('lab.source', { source: ex.source });
   showHints();
   $('lab-result').hidden = true;
   await load(ex, 'starter', code);
   delete body.dataset.verdict;
   setStatus(available(ex) ? 'ready' : 'unavailable');
   $('lab-check').disabled = !available(ex);
-  say(available(ex) ? '' : `“${ex.id}” needs ${ex.language === 'glsl' ? 'WebGL2' : 'WebGPU'}, which this browser does not give.`);
+  say(available(ex) ? '' : t('lab.needs', { id: ex.id, api: ex.language === 'glsl' ? 'WebGL2' : 'WebGPU' }));
 }
 
 let support = { webgl: false, webgpu: false };
@@ -124,7 +124,7 @@ async function check() {
   const ex = current;
   setStatus('checking');
   $('lab-check').disabled = true;
-  say('Checking…');
+  say(t('lab.checking'));
   let result;
   try {
     const gpu = ex.language === 'none' ? null : await gpuFor(ex);
@@ -133,8 +133,8 @@ async function check() {
     const lost = e?.code === 'DEVICE_LOST' || e?.code === 'CONTEXT_LOST';
     if (lost) forget(ex);
     say(lost
-      ? `Your kernel lost the ${ex.language === 'glsl' ? 'WebGL context' : 'WebGPU device'} (an endless loop, or one too long for the GPU's watchdog); the page has let it go, and the next check starts a new one.`
-      : `${e?.code ?? 'Error'}: ${e?.message ?? e}`, true);
+      ? t(ex.language === 'glsl' ? 'lab.lostWebgl' : 'lab.lostWebgpu')
+      : `${e?.code ?? t('lab.error')}: ${e?.message ?? e}`, true);
     window.labResult = { exercise: ex.id, verdict: 'fail', compile: { ok: true, messages: [] }, cases: [], timing: null };
     body.dataset.verdict = 'fail';
     setStatus('error');
@@ -175,13 +175,17 @@ function download(name, type, text) {
 
 async function boot() {
   if (window.gpgpuNoSimd) return; // ../needs-simd.js has said why this browser cannot run it
+  // The lab's UI in the page's language (locale=…); the exercises' statements, hints and
+  // the page's introduction stay English, and say so (lang="en" in lab.html).
+  translateStatic();
+  document.documentElement.lang = locale;
   setStatus('loading');
   await init();
   support = await detect();
   const offered = params.exercises
     ? EXERCISES.filter((e) => params.exercises.includes(e.id)) : EXERCISES;
   if (!offered.length) {
-    say(`None of the exercises ${params.exercises.join(', ')} is known; the lab's are ${EXERCISES.map((e) => e.id).join(', ')}.`, true);
+    say(t('lab.unknownExercises', { asked: params.exercises.join(', '), known: EXERCISES.map((e) => e.id).join(', ') }), true);
     setStatus('error');
     return;
   }
@@ -199,13 +203,12 @@ async function boot() {
     if (ex.language === 'wgsl') {
       const tag = document.createElement('span');
       tag.className = 'lab-needs';
-      tag.textContent = support.webgpu ? 'WebGPU' : 'needs WebGPU (not in this browser)';
+      tag.textContent = support.webgpu ? 'WebGPU' : t('lab.needsWebgpu');
       li.append(' ', tag);
     }
     return li;
   }));
-  $('lab-support').textContent = `This browser: WebGL2 ${support.webgl ? 'yes' : 'no'}, WebGPU ${support.webgpu ? 'yes' : 'no'}. `
-    + 'The GLSL exercises (square, multiply) need WebGL2 only; the WGSL ones need WebGPU; csr needs neither.';
+  $('lab-support').textContent = t('lab.support', { webgl: t(support.webgl ? 'lab.yes' : 'lab.no'), webgpu: t(support.webgpu ? 'lab.yes' : 'lab.no') });
   $('lab-hint').addEventListener('click', () => { hintsShown++; showHints(); });
   $('lab-check').addEventListener('click', () => check());
   $('lab-reset').addEventListener('click', () => load(current, 'starter').catch(fail));
@@ -221,12 +224,12 @@ async function boot() {
     code = await decodeCode(params.code).catch(() => { unreadable = true; return null; });
   }
   await open(chosen, code);
-  if (unreadable) say('The link’s code parameter could not be read (cut short?): the starter is shown instead.', true);
+  if (unreadable) say(t('lab.unreadable'), true);
   if (params.check) await check();
 }
 
 function fail(e) {
-  say(`The lab could not start: ${e?.message ?? e}`, true);
+  say(t('lab.couldNotStart', { message: e?.message ?? e }), true);
   setStatus('error');
 }
 

@@ -1,6 +1,8 @@
 // What a check shows: the verdict, compiler messages, a table of the cases, the first
 // wrong element with its error heatmap (the library's), the timing beside the
 // library's kernel; and the progress table.
+// (i18n.t, not t: a check's timing is `t` here.)
+import * as i18n from '../i18n/index.js';
 
 const $ = (id) => document.getElementById(id);
 const fmt = (v, digits = 3) => (Number.isFinite(v) ? Number(v.toPrecision(digits)).toString() : String(v));
@@ -15,10 +17,10 @@ function caseRow(c, index) {
   const ok = !c.firstWrong && !c.nondeterministic;
   tr.className = ok ? 'lab-ok' : 'lab-bad';
   const w = c.firstWrong;
-  const status = c.nondeterministic && !w ? 'differs between two runs (a race? a missing barrier?)'
-    : w ? `C[${w.i}][${w.j}] = ${fmt(w.got, 7)}, want ${fmt(w.want, 7)}` + (c.nondeterministic ? '; and the two runs differ' : '')
-      : 'pass';
-  for (const text of [index, `${c.rows}×${c.inner} · ${c.inner}×${c.cols}`, c.tolerance === 0 ? 'exact' : fmt(c.tolerance, 2),
+  const status = c.nondeterministic && !w ? i18n.t('lab.differs')
+    : w ? i18n.t('lab.wrong', { i: w.i, j: w.j, got: fmt(w.got, 7), want: fmt(w.want, 7) }) + (c.nondeterministic ? i18n.t('lab.andDiffers') : '')
+      : i18n.t('lab.casePass');
+  for (const text of [index, `${c.rows}×${c.inner} · ${c.inner}×${c.cols}`, c.tolerance === 0 ? i18n.t('lab.exact') : fmt(c.tolerance, 2),
     fmt(c.maxAbsError), fmt(c.maxRelError), status]) tr.append(el('td', String(text)));
   return tr;
 }
@@ -34,14 +36,14 @@ async function heatmap(gpu, c, map) {
 function timingText(ex, t, all) {
   if (!t) return '';
   const ratio = t.gflops / t.reference.gflops;
-  const size = { batched3x3: `${t.n} products of 3×3`, spmv: `${t.n} rows` }[ex.id] ?? `${t.n}×${t.n} · ${t.n}×${t.n}`;
-  const clock = t.clock === 'gpu' ? 'GPU timestamps of the passes alone' : 'wall clock, upload and readback included';
-  let text = `${size}, ${clock}, median of three: yours ${fmt(t.ms)} ms `
-    + `(${fmt(t.gflops)} GFLOP/s); the library's ${t.reference.kernel} kernel ${fmt(t.reference.ms)} ms `
-    + `(${fmt(t.reference.gflops)} GFLOP/s). Ratio: ${fmt(ratio)}.`;
-  if (ex.goal) text += ratio >= ex.goal ? ` Goal (${ex.goal} of the library's) reached.` : ` Goal: ${ex.goal} of the library's.`;
+  const size = { batched3x3: i18n.t('lab.size.batched3x3', { n: t.n }), spmv: i18n.t('lab.size.spmv', { n: t.n }) }[ex.id] ?? `${t.n}×${t.n} · ${t.n}×${t.n}`;
+  const clock = i18n.t(t.clock === 'gpu' ? 'lab.clock.gpu' : 'lab.clock.wall');
+  let text = i18n.t('lab.timing', {
+    size, clock, ms: fmt(t.ms), gflops: fmt(t.gflops), kernel: t.reference.kernel, refMs: fmt(t.reference.ms), refGflops: fmt(t.reference.gflops), ratio: fmt(ratio),
+  });
+  if (ex.goal) text += i18n.t(ratio >= ex.goal ? 'lab.goalReached' : 'lab.goal', { goal: ex.goal });
   if (ex.id === 'tiled' && all.global?.bestGflops) {
-    text += ` Your global kernel's best: ${fmt(all.global.bestGflops)} GFLOP/s (this one ${fmt(t.gflops / all.global.bestGflops)}× it; the course report measured 3–4.7× on a K40).`;
+    text += i18n.t('lab.globalBest', { gflops: fmt(all.global.bestGflops), times: fmt(t.gflops / all.global.bestGflops) });
   }
   return text;
 }
@@ -49,11 +51,11 @@ function timingText(ex, t, all) {
 export async function renderResult({ ex, result, maps, gpu, entry, all }) {
   $('lab-result').hidden = false;
   const pass = result.verdict === 'pass';
-  $('lab-verdict').textContent = !result.compile.ok ? 'Does not compile'
-    : pass ? `Pass: all ${result.cases.length} cases` : 'Fail';
+  $('lab-verdict').textContent = !result.compile.ok ? i18n.t('lab.verdict.compile')
+    : pass ? i18n.t('lab.verdict.pass', { count: result.cases.length }) : i18n.t('lab.verdict.fail');
   $('lab-verdict').className = pass ? 'lab-pass' : 'lab-fail';
   $('lab-messages').replaceChildren(...result.compile.messages.map((m) => el('li',
-    m.line ? `line ${m.line}${m.column ? `:${m.column}` : ''}: ${m.message}` : m.message)));
+    m.line ? i18n.t('lab.line', { at: `${m.line}${m.column ? `:${m.column}` : ''}`, message: m.message }) : m.message)));
   $('lab-cases').replaceChildren(...result.cases.map(caseRow));
   $('lab-cases-table').hidden = result.cases.length === 0;
   const bad = result.cases.findIndex((c) => c.firstWrong || c.nondeterministic);
@@ -64,18 +66,18 @@ export async function renderResult({ ex, result, maps, gpu, entry, all }) {
     const range = await heatmap(gpu, c, maps[bad]);
     const w = c.firstWrong;
     $('lab-first-wrong').textContent = (w
-      ? `Case ${bad} (${c.rows}×${c.inner} · ${c.inner}×${c.cols}): the first wrong element is C[${w.i}][${w.j}] = ${fmt(w.got, 7)}, the float64 reference ${fmt(w.want, 7)}. `
-      : `Case ${bad}: `) + `The heatmap shows each element's error over its scale (0 to ${fmt(range, 2)}); NaN marks an element never written.`;
+      ? i18n.t('lab.firstWrong', { bad, shape: `${c.rows}×${c.inner} · ${c.inner}×${c.cols}`, i: w.i, j: w.j, got: fmt(w.got, 7), want: fmt(w.want, 7) })
+      : i18n.t('lab.case', { bad })) + i18n.t('lab.heatmap', { range: fmt(range, 2) });
   }
   $('lab-timing').textContent = pass ? timingText(ex, result.timing, all) : '';
-  if (pass && entry.bestRatio !== null) $('lab-timing').textContent += ` Your best: ${fmt(entry.bestMs)} ms, ratio ${fmt(entry.bestRatio)}.`;
+  if (pass && entry.bestRatio !== null) $('lab-timing').textContent += i18n.t('lab.best', { ms: fmt(entry.bestMs), ratio: fmt(entry.bestRatio) });
 }
 
 export function renderProgress(exercises, all) {
   $('lab-progress').replaceChildren(...exercises.map((ex) => {
     const e = all[ex.id];
     const tr = el('tr');
-    for (const text of [ex.id, e ? (e.passed ? 'passed' : 'not yet') : '—', e?.checks ?? 0,
+    for (const text of [ex.id, e ? i18n.t(e.passed ? 'lab.passed' : 'lab.notYet') : '—', e?.checks ?? 0,
       e?.bestMs != null ? fmt(e.bestMs) : '', e?.bestRatio != null ? fmt(e.bestRatio) : '']) tr.append(el('td', String(text)));
     return tr;
   }));

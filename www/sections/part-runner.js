@@ -5,6 +5,7 @@
 import { backendName, disableWhileBusy, nextFrame } from './common.js';
 import { el } from '../ui/format.js';
 import { partStatus } from './partitioned-ui.js';
+import { t } from '../i18n/index.js';
 
 const STALE = 'The fields changed (Back or Forward): the results shown were for other ones. Press the button to run these.';
 const AGAIN = 'Back or Forward: these fields ran here before; running them again…';
@@ -78,7 +79,7 @@ export function partRunner(ctx, part, statusId, initial, { read, work, output, b
     shown = null;
     const r = read();
     if (r.bad) {
-      status.set('error', `Not run: ${r.bad.join('; ')}.`);
+      status.set('error', t('status.notRun', { problems: r.bad.join('; ') }));
       return;
     }
     running = true;

@@ -5,6 +5,7 @@ import { count, el, int } from '../ui/format.js';
 import { integerMatrix } from '../reference.js';
 import { backendName, disableWhileBusy, msText, nextFrame, timedAsync, devName } from './common.js';
 import { svgLegend } from './svg-legend.js';
+import { t } from '../i18n/index.js';
 import { maxError, numberField, partStatus, publishPart, readNumber, selectField } from './partitioned-ui.js';
 import { fieldGroup, runOnEnter } from './part-runner.js';
 
@@ -171,9 +172,9 @@ export function meshPart(ctx, state) {
     const bad = [rn, rq].filter((r) => 'why' in r).map((r) => r.why);
     if (!bad.length && rq.value > rn.value) {
       qField.input.setAttribute('aria-invalid', 'true');
-      bad.push(`q must be at most n (q = ${rq.value}, n = ${rn.value}): every node needs a block`);
+      bad.push(t('mesh.qOverN', { q: rq.value, n: rn.value }));
     }
-    if (bad.length) { status.set('error', `Not run: ${bad.join('; ')}.`); return; }
+    if (bad.length) { status.set('error', t('status.notRun', { problems: bad.join('; ') })); return; }
     const n = rn.value, q = rq.value;
     busy = true;
     pending = null;

@@ -122,18 +122,18 @@ export class HeatmapView {
     const cells = Math.min(this.cols, this.canvas.width);
     const shrunk = shown > 0 && shown < cells;
     this.canvas.style.imageRendering = shrunk ? 'auto' : '';
-    const onScreen = shrunk ? ` Shown ${shown} px wide, fewer than its ${cells} columns, so the page blends neighbouring ones: hover for exact values.` : '';
+    const onScreen = shrunk ? t('heatmap.blended', { shown, cells }) : '';
     if (blockRows > 1 || blockCols > 1) {
       // Pixel p covers entries [p·n/w, (p+1)·n/w): blocks of ⌊n/w⌋ or ⌈n/w⌉ entries.
       const side = (n, px) => (n % px === 0 ? `${n / px}` : `${Math.floor(n / px)}–${Math.ceil(n / px)}`);
       const block = `${side(this.rows, this.canvas.height)}×${side(this.cols, this.canvas.width)}`;
-      let s = `Downsampled: ${this.rows}×${this.cols} entries on ${this.canvas.width}×${this.canvas.height} pixels; each pixel shows the largest-magnitude entry of its block of ${block} entries`;
-      if (stride > 1) s += `, looking at every ${stride}th row and column of the block`;
+      let s = t('heatmap.downsampled', { rows: this.rows, cols: this.cols, w: this.canvas.width, h: this.canvas.height, block });
+      if (stride > 1) s += t('heatmap.stride', { stride });
       this.sampling.textContent = `${s}.${onScreen}`;
       this.sampling.classList.add('downsampled');
     } else {
       const px = Math.floor(this.canvas.width / this.cols);
-      this.sampling.textContent = this.small ? '' : `Every entry drawn (${px}×${px} canvas pixels each).${onScreen}`;
+      this.sampling.textContent = this.small ? '' : `${t('heatmap.everyEntry', { px })}${onScreen}`;
       this.sampling.classList.remove('downsampled');
     }
   }
@@ -187,7 +187,7 @@ export class HeatmapView {
   /** `fn(i, j)` → readout text for entry (i, j); null turns the readout off. */
   setValues(fn, hint = '') {
     this.valueAt = fn;
-    if (!this.small) this.readout.textContent = hint || (fn ? 'Point at a cell (or focus the picture and use the arrow keys) to read its value.' : '');
+    if (!this.small) this.readout.textContent = hint || (fn ? t('heatmap.hint') : '');
     if (this.cursor) this.#show(this.cursor.i, this.cursor.j);
   }
 
@@ -212,12 +212,16 @@ export class HeatmapView {
   /** The text alternative: shape, colour scale, NaN and ±Inf counts, how it is drawn. */
   #describe(range, stats, downsampled) {
     const r = magnitude(range);
-    const scale = this.sequential ? `colour from 0 (pale) to ${r} (dark)`
-      : this.#projector ? `colour from −${r} (dark blue) through 0 (grey) to +${r} (yellow)` : `colour from −${r} (blue) through 0 (white) to +${r} (red)`;
-    const special = stats ? `${stats.nan || 0} ${this.nanLabel === 'NaN' ? 'NaN' : `“${this.nanLabel}”`} and ${stats.inf || 0} ±Inf entries` : 'NaN and ±Inf not counted';
-    const how = downsampled ? 'downsampled, each pixel the largest-magnitude entry of its block' : 'every entry drawn';
-    const keys = this.small ? '' : '; focus it and use the arrow keys to read each entry';
-    this.description.textContent = `Heatmap of a ${this.rows}×${this.cols} matrix, ${scale}; ${special}${this.#largest()}; ${how}${keys}.`;
+    const scale = t(`heatmap.scale.${this.#scaleName()}`, { r });
+    const special = stats ? t('heatmap.special', { nan: stats.nan || 0, what: this.nanLabel === 'NaN' ? 'NaN' : `“${this.nanLabel}”`, inf: stats.inf || 0 }) : t('heatmap.specialNone');
+    const how = t(downsampled ? 'heatmap.howDownsampled' : 'heatmap.howEvery');
+    const keys = this.small ? '' : t('heatmap.howKeys');
+    this.description.textContent = t('heatmap.description', { rows: this.rows, cols: this.cols, scale, special, largest: this.#largest(), how, keys });
+  }
+
+  /** Which colour scale is drawn: the error map's, the projector's or the screen's. */
+  #scaleName() {
+    return this.sequential ? 'sequential' : this.#projector ? 'projector' : 'screen';
   }
 
   #legend(range, stats) {
@@ -247,8 +251,7 @@ export class HeatmapView {
       ? { colours: this.sequential ? SEQ : signed, from: items[0].textContent, to: items[2].textContent }
       : { text: items[0].textContent };
     this.key = [scale, ...shownExtras.map(([colour, text]) => ({ colour, text }))];
-    this.legend.title = this.sequential ? `colour: 0 (pale) to ${r} (dark)`
-      : this.#projector ? `colour: −${r} (dark blue) through 0 (grey) to +${r} (yellow)` : `colour: −${r} (blue) through 0 (white) to +${r} (red)`;
+    this.legend.title = t(`heatmap.legend.${this.#scaleName()}`, { r });
   }
 
   #interactive() {

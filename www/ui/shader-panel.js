@@ -7,15 +7,9 @@
 import { el, registerForm } from './format.js';
 import { foldWrittenOut, renderSource } from './shader.js';
 import { describeError } from './errors.js';
+import { t } from '../i18n/index.js';
 
-const GROUPS = {
-  webgl: 'WebGL2: fragment shaders (GLSL)',
-  webgpu: 'WebGPU: compute shaders (WGSL)',
-  cpu: 'CPU: Rust, SIMD128, Web Workers',
-};
-/** A backend's kernel, and the backend, in a sentence. */
-const KERNEL_OF = { webgl: 'WebGL2 fragment shader', webgpu: 'WebGPU compute shader', cpu: 'CPU kernel' };
-const ON = { webgl: 'WebGL2', webgpu: 'WebGPU', cpu: 'the CPU backend' };
+const GROUPS = ['webgl', 'webgpu', 'cpu'];
 
 /**
  * The kernel's own file inside a complete WGSL shader: from its `// Kernel "name"`
@@ -32,13 +26,13 @@ export function kernelPart(full, name) {
 function ranText(name, backend, ran) {
   if (!ran?.kernel) return '';
   if (ran.kernel === name) {
-    if (ran.idle) return 'The answer needed no pass (M^0 = I, M^1 = M, or M^(2^0) = M): this is the kernel that would run.';
-    return ran.finished ? 'This is the kernel that ran.' : 'This is the kernel the run uses.';
+    if (ran.idle) return t('shader.wouldRun');
+    return t(ran.finished ? 'shader.ran' : 'shader.uses');
   }
-  const other = ran.finished ? `The kernel that ran is ${ran.kernel}` : `The run uses ${ran.kernel}`;
+  const other = t(ran.finished ? 'shader.otherRan' : 'shader.otherUses', { kernel: ran.kernel });
   // A kernel of another backend cannot run on the run's: it is there for comparison.
   if (ran.backend && backend !== ran.backend) {
-    return `This ${KERNEL_OF[backend]} did not run here; it is shown for comparison. ${other}, on ${ON[ran.backend]}.`;
+    return t('shader.comparison', { what: t(`shader.kernelOf.${backend}`), other, on: t(`shader.on.${ran.backend}`) });
   }
   return `${other}.`;
 }
@@ -61,7 +55,7 @@ export class ShaderPanel {
 
   mount() {
     const { select } = this.parts;
-    select.replaceChildren(...Object.entries(GROUPS).map(([backend, label]) => el('optgroup', { label },
+    select.replaceChildren(...GROUPS.map((backend) => el('optgroup', { label: t(`shader.group.${backend}`) },
       this.kernels.filter((k) => k.backend === backend).map((k) => el('option', { value: k.name }, k.name)))));
     select.addEventListener('change', () => this.show(null, this.ran));
   }
@@ -82,7 +76,7 @@ export class ShaderPanel {
     }
     const { code: pre, notes: list } = renderSource(name, shown.source);
     code.replaceChildren(pre);
-    notes.replaceChildren(el('h3', {}, 'Key lines'), list);
+    notes.replaceChildren(el('h3', {}, t('shader.keyLines')), list);
     about.textContent = `${shown.file} — ${k ? k.description : ''}. ${ranText(name, k?.backend ?? 'webgl', ran)} ${shown.tail}`.replace(/\s+$/, '');
     summary.textContent = shown.summary;
     program.textContent = shown.program;
@@ -96,9 +90,9 @@ export class ShaderPanel {
     return {
       source: this.Gpgpu.kernelSource(name),
       file: `glsl/matmul/${{ naive: '1_naive', packed: '2_packed' }[name] ?? '3_blocked'}.frag`,
-      tail: 'The vertex shader only passes the quad\'s positions and texture coordinates through.',
-      summary: 'The complete fragment shader the GPU compiles (with the semiring and layout code)',
-      label: `The complete GLSL fragment shader of the ${name} kernel`,
+      tail: t('shader.tail.webgl'),
+      summary: t('shader.summary.webgl'),
+      label: t('shader.label.webgl', { kernel: name }),
       program: prog,
     };
   }
@@ -109,10 +103,10 @@ export class ShaderPanel {
       // The file without its native tests: the kernel is what the workers run.
       source: this.Gpgpu.kernelSource(k.name).split('\n#[cfg(test)]')[0],
       file: k.file,
-      tail: 'No shader: Rust compiled to WebAssembly (SIMD128), run by each Web Worker on its block of C\'s rows.',
-      summary: 'What the workers run: the same WebAssembly module as the page, this function called with their rows of A',
-      label: `What the Web Workers run for the ${k.name} kernel (no shader)`,
-      program: `${k.file} is compiled into the library's .wasm; each Web Worker instantiates that module and calls gpgpu_cpu_rows (src/cpu/mod.rs) on its rows.`,
+      tail: t('shader.tail.cpu'),
+      summary: t('shader.summary.cpu'),
+      label: t('shader.label.cpu', { kernel: k.name }),
+      program: t('shader.program.cpu', { file: k.file }),
     };
   }
 
@@ -128,12 +122,12 @@ export class ShaderPanel {
       return {
         source: written,
         file: k.file,
-        tail: 'A compute shader: there is no vertex shader and no quad; a pass dispatches workgroups of invocations.',
-        summary: 'The complete compute shader a device compiles',
-        label: `The complete WGSL compute shader of the ${k.name} kernel: ${missing ? 'not here, no WebGPU device' : 'a WebGPU device is being made'}`,
+        tail: t('shader.tail.webgpu'),
+        summary: t('shader.summary.webgpuFile'),
+        label: t(missing ? 'shader.label.webgpuMissing' : 'shader.label.webgpuMaking', { kernel: k.name }),
         program: missing
-          ? `No WebGPU device here (${missing}): this is the file as written; the register kernel's form and tile sizes depend on the device.`
-          : 'Making a WebGPU device to show the shader as it compiles it…',
+          ? t('shader.noDevice', { missing })
+          : t('shader.making'),
       };
     }
     // The register kernel's form depends on the device and on n (the run's, or the
@@ -144,14 +138,14 @@ export class ShaderPanel {
     const info = gpu.info();
     const file = gpu.shaderFile(k.name, n);
     // "CPU form" there is the WebGPU kernel's form for software adapters, not the CPU backend.
-    const form = k.name === 'register' && info.registerKernel ? ` On this device: ${registerForm(info)}.` : '';
+    const form = k.name === 'register' && info.registerKernel ? t('shader.form', { form: registerForm(info) }) : '';
     return {
       // The 128 × 128 and double forms' written-out k loops, folded (the whole text is in `program`).
       source: foldWrittenOut(own ?? written),
       file,
-      tail: `A compute shader: there is no vertex shader and no quad; a pass dispatches workgroups of invocations.${form}`,
-      summary: 'The complete compute shader this device compiles (the semiring code, then the kernel; for register also its tile sizes and load/store functions)',
-      label: `The complete WGSL compute shader of the ${k.name} kernel, as this device compiles it`,
+      tail: `${t('shader.tail.webgpu')}${form}`,
+      summary: t('shader.summary.webgpu'),
+      label: t('shader.label.webgpu', { kernel: k.name }),
       program: full,
     };
   }

@@ -1,6 +1,7 @@
 // "Link for slides": an iframe snippet of the current configuration that shows the result
 // panel alone (`?embed=1`). It is the same page, so it runs the configuration, works
 // offline once loaded, and keeps its Run/Step buttons for a live demonstration.
+import { t } from '../i18n/index.js';
 
 /** Whether this page was opened as the embedded result panel. */
 export function embedded(search = location.search) {
@@ -50,12 +51,12 @@ export function mountSlidesLink(toggle, box, link) {
     refresh();
     try {
       await navigator.clipboard.writeText(text.value);
-      copy.textContent = 'Copied';
+      copy.textContent = t('links.copied');
     } catch {
       text.select();
-      copy.textContent = document.execCommand('copy') ? 'Copied' : 'Select and copy it';
+      copy.textContent = document.execCommand('copy') ? t('links.copied') : t('slides.selectCopy');
     }
-    setTimeout(() => { copy.textContent = 'Copy'; }, 1500);
+    setTimeout(() => { copy.textContent = t('form.slidesCopy'); }, 1500);
   });
   return { refresh };
 }

@@ -5,6 +5,7 @@
 // NaN/Inf counts, its error against the float64 pass, and a thumbnail of its output.
 import { el, flops, gflops, magnitude, ms, num, rate, sci } from './format.js';
 import { HeatmapView } from './heatmap.js';
+import { t, tn } from '../i18n/index.js';
 
 export class Timeline {
   constructor(container) {
@@ -23,60 +24,55 @@ export class Timeline {
     this.rows = [];
     this.settled = false;
     const head = el('tr', {},
-      el('th', { scope: 'col' }, 'pass'),
-      el('th', { scope: 'col' }, 'computes'),
-      el('th', { scope: 'col' }, timer ? `GPU time (${backend === 'webgpu' ? 'timestamps' : 'timer query'})` : 'time'),
-      el('th', { scope: 'col' }, 'wall time'),
+      el('th', { scope: 'col' }, t('timeline.pass')),
+      el('th', { scope: 'col' }, t('timeline.computes')),
+      el('th', { scope: 'col' }, timer ? t(backend === 'webgpu' ? 'timeline.gpuTimestamps' : 'timeline.gpuTimer') : t('timeline.time')),
+      el('th', { scope: 'col' }, t('timeline.wallTime')),
       el('th', { scope: 'col' }, 'GFLOP/s'),
-      el('th', { scope: 'col' }, 'max |value|'),
+      el('th', { scope: 'col' }, t('timeline.max')),
       el('th', { scope: 'col' }, 'NaN / ±Inf'),
-      el('th', { scope: 'col', title: 'relative Frobenius error against the float64 pass' }, 'error vs double'),
-      el('th', { scope: 'col' }, 'output'));
+      el('th', { scope: 'col', title: t('timeline.errorTitle') }, t('timeline.error')),
+      el('th', { scope: 'col' }, t('timeline.output')));
     const body = el('tbody');
     labels.forEach((label, idx) => {
-      const thumb = new HeatmapView({ title: '', target: 72, small: true, label: `output of pass ${idx + 1}: ${label}` });
+      const thumb = new HeatmapView({ title: '', target: 72, small: true, label: t('timeline.thumb', { pass: idx + 1, label }) });
       // data-label: the column's name, shown beside the value when the table is
       // stacked on narrow screens.
       const cells = {
-        gpu: el('td', { class: 'num time', 'data-label': timer ? 'GPU time' : 'time' }, el('span', { class: 'bar' }), el('span', { class: 'v' }, '—')),
-        wall: el('td', { class: 'num', 'data-label': 'wall' }, '—'),
+        gpu: el('td', { class: 'num time', 'data-label': t(timer ? 'timeline.gpuTime' : 'timeline.time') }, el('span', { class: 'bar' }), el('span', { class: 'v' }, '—')),
+        wall: el('td', { class: 'num', 'data-label': t('timeline.wall') }, '—'),
         rate: el('td', { class: 'num', 'data-label': 'GFLOP/s' }, '—'),
-        max: el('td', { class: 'num', 'data-label': 'max |value|' }, '—'),
+        max: el('td', { class: 'num', 'data-label': t('timeline.max') }, '—'),
         bad: el('td', { class: 'num', 'data-label': 'NaN / ±Inf' }, '—'),
-        err: el('td', { class: 'num', 'data-label': 'error vs double' }, reference ? '—' : 'off'),
+        err: el('td', { class: 'num', 'data-label': t('timeline.error') }, reference ? '—' : t('timeline.off')),
         pic: el('td', { class: 'pic' }, thumb.element),
       };
       const tr = el('tr', { class: 'pending', 'data-pass': String(idx + 1) },
         el('th', { scope: 'row' }, String(idx + 1)),
-        el('td', { class: 'label', 'data-label': 'computes' }, label),
+        el('td', { class: 'label', 'data-label': t('timeline.computes') }, label),
         cells.gpu, cells.wall, cells.rate, cells.max, cells.bad, cells.err, cells.pic);
       body.append(tr);
       this.rows.push({ tr, cells, thumb, wallMs: null, gpuMs: null });
     });
     const gpuWebgpu = backend === 'webgpu';
-    const how = gpuWebgpu
-      ? 'onSubmittedWorkDone, awaited through run.whenDone()'
-      : 'a synchronising one-texel readback for small passes, a fence for large ones';
-    let note = !this.timer
-      ? `This ${gpuWebgpu ? 'device grants no timestamp queries (timestamp-query)' : 'browser offers no GPU timer (EXT_disjoint_timer_query_webgl2)'}, so the times are wall times around a synchronisation: from issuing the pass until the GPU reported it finished (${how}).`
-      : gpuWebgpu
-        ? `GPU time: measured on the GPU by timestamp queries (timestamp-query) written at the start and the end of the pass's compute pass; the first passes of a run can also hold one-time work (pipeline and buffer set-up at a new size), so compare later passes. Wall time: from issuing the pass until the GPU reported it finished (${how}).`
-        : `GPU time: measured on the GPU by EXT_disjoint_timer_query_webgl2 around the pass's draw call; the first passes of a run can also hold one-time driver work (on SwiftShader, the software GPU of headless Chromium, the first draws at a new size measured several times longer than later ones), so compare later passes. Wall time: from issuing the pass until the GPU reported it finished (${how}).`;
-    let wallNote = ` A wall time also holds the hand-over to the GPU and any GPU work queued before the pass (on a software ${gpuWebgpu ? 'adapter' : 'renderer'} such as SwiftShader, drawing the page itself); the first pass of a run often also holds one-time set-up (its output ${gpuWebgpu ? 'buffer' : 'texture'}, and driver work on the first ${gpuWebgpu ? 'dispatch' : 'draw'} at this size).`;
-    let kind = gpuWebgpu ? 'compute' : 'render-to-texture';
+    const api = gpuWebgpu ? 'webgpu' : 'webgl';
+    const how = t(`timeline.how.${api}`);
+    let note = t(`timeline.${this.timer ? 'timer' : 'noTimer'}.${api}`, { how });
+    let wallNote = t(`timeline.wallNote.${api}`);
+    let kind = t(`timeline.kind.${api}`);
     if (backend === 'cpu') {
-      note = 'The CPU has no GPU timer: the times are wall times from step() until run.whenDone() resolved, which sends the pass\'s product to the Web Workers (C\'s rows split among them) and waits for every part.';
-      wallNote = ' A wall time also holds copying A and B into the workers\' messages and C back out; the first pass of a run often also holds each worker compiling the module.';
+      note = t('timeline.noTimer.cpu');
+      wallNote = t('timeline.wallNote.cpu');
       kind = 'CPU';
     }
     // With the reference off no double is computed: the column says "off", and the
     // caption says why rather than explaining an error nobody measures.
     const errorNote = reference
-      ? `Error vs double: ‖${backend === 'cpu' ? 'CPU' : 'GPU'} − double‖_F / ‖double‖_F of the pass's output, the double being the same pass in float64.`
-      : 'Error vs double: not measured, the float64 reference is off for this run.';
+      ? t('timeline.errorNote', { dev: backend === 'cpu' ? 'CPU' : 'GPU' })
+      : t('timeline.errorOff');
     const caption = el('caption', {}, labels.length
-      ? `${labels.length} ${kind} pass${labels.length > 1 ? 'es' : ''}, ${labels.length > 1 ? 'each ' : ''}an n×n×n product (${flops(flopsPerPass)} at n = ${n}). ${errorNote}`
-      : 'No pass: the answer needs no product (M^0 = I, M^1 = M, M^(2^0) = M).');
+      ? `${tn('timeline.caption', labels.length, { kind, flops: flops(flopsPerPass), n })} ${errorNote}`
+      : t('timeline.none'));
     const table = labels.length ? el('table', { class: 'timeline' }, caption, el('thead', {}, head), body) : el('p', {}, caption.textContent);
     // The timeline as a picture too (www/ui/figures.js: Save PNG / Save SVG beside Copy).
     if (labels.length) table.figureSvg = () => this.svg();
@@ -96,8 +92,8 @@ export class Timeline {
     this.rows[idx + 1]?.tr.classList.add('next');
     r.cells.wall.textContent = ms(wallMs);
     const finite = stats.nan + stats.inf < this.entries;
-    r.cells.max.textContent = !finite ? (stats.inf ? 'Inf (no finite entry)' : 'NaN (no finite entry)')
-      : stats.inf > 0 ? `Inf (finite ≤ ${magnitude(stats.maxAbs)})` : magnitude(stats.maxAbs);
+    r.cells.max.textContent = !finite ? t('timeline.noFinite', { what: stats.inf ? 'Inf' : 'NaN' })
+      : stats.inf > 0 ? t('timeline.infFinite', { max: magnitude(stats.maxAbs) }) : magnitude(stats.maxAbs);
     r.cells.bad.textContent = `${stats.nan} / ${stats.inf}`;
     if (stats.nan || stats.inf) r.cells.bad.classList.add('warn');
     if (stats.maxAbs > 16777216) r.cells.max.classList.add('over');
@@ -118,9 +114,9 @@ export class Timeline {
     if (!r) return;
     // An error over the finite entries only must say so: a tiny number beside a pass
     // whose entries mostly overflowed would mislead.
-    const finite = m.compared < m.total ? ` (${m.compared} of ${m.total} finite)` : '';
-    r.cells.err.textContent = m.compared === 0 ? '— (no finite entry)' : `${sci(m.relFrobenius)}${finite}`;
-    r.cells.err.title = `${m.exact} of ${m.total} entries equal the float64 value rounded to float32`;
+    const finite = m.compared < m.total ? t('timeline.finiteOf', { compared: m.compared, total: m.total }) : '';
+    r.cells.err.textContent = m.compared === 0 ? t('timeline.noFiniteEntry') : `${sci(m.relFrobenius)}${finite}`;
+    r.cells.err.title = t('timeline.exactTitle', { exact: m.exact, total: m.total });
   }
 
   /** No more timer results will come: passes without one show their wall time. */
@@ -141,8 +137,8 @@ export class Timeline {
     const ROW = 44, THUMB = 36, W = 720, LABEL = 190, BAR = 300, TOP = 30;
     const svg = node('svg', { xmlns: NS, viewBox: `0 0 ${W} ${TOP + ROW * this.rows.length + 8}`, width: W, height: TOP + ROW * this.rows.length + 8, 'font-family': 'system-ui, sans-serif', 'font-size': 13 });
     svg.append(node('rect', { x: 0, y: 0, width: '100%', height: '100%', fill: '#fff' }));
-    const kind = this.timer ? 'GPU time' : 'time (wall)';
-    svg.append(node('text', { x: 8, y: 18, 'font-weight': 600 }, `Pass timeline: ${this.rows.length} pass${this.rows.length === 1 ? '' : 'es'}, ${kind}`));
+    const kind = t(this.timer ? 'timeline.gpuTime' : 'timeline.wallKind');
+    svg.append(node('text', { x: 8, y: 18, 'font-weight': 600 }, tn('timeline.svgTitle', this.rows.length, { kind })));
     const times = this.rows.map((r) => this.shownTime(r));
     const max = Math.max(1e-9, ...times.filter((t) => t !== null));
     this.rows.forEach((r, i) => {
