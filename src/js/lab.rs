@@ -15,23 +15,26 @@ use crate::lab::{self, CheckOptions, Exercise, LabResult, Speed};
 const TS_LAB: &str = r#"
 export type LabExercise = "square" | "multiply" | "global" | "tiled" | "register"
   | "boolean" | "minplus" | "batched3x3" | "blocksparse" | "spmv";
-/** `time`: once every case passes, time the kernel beside the library's (default true). */
-export interface LabOptions { time?: boolean; }
+/** `time`: once every case passes, time the kernel beside the library's (default true);
+ *  `wallClock`: by the wall clock even where the device grants GPU timestamps. */
+export interface LabOptions { time?: boolean; wallClock?: boolean; }
 /** A compiler message at its line (1-based; column 0: the compiler named none; line 0:
  *  no line, as a link error). */
 export interface LabMessage { line: number; column: number; message: string; }
 /** One seeded case: its shape, its largest absolute error and the largest error as a
  *  share of its element's scale (Σ|a·b|; min-plus |want|), the tolerance of that share
  *  (0: exact), the first element outside it (row-major), whether the two runs differed.
- *  `errors` (failed cases only): each element's error share, for a heatmap. */
+ *  `errors` (failed cases only): each element's error share, for a heatmap; `nnz`
+ *  (spmv): the matrix's stored nonzeros. */
 export interface LabCase { rows: number; inner: number; cols: number; maxAbsError: number;
   maxRelError: number; tolerance: number;
   firstWrong: { i: number; j: number; got: number; want: number } | null;
-  nondeterministic: boolean; errors?: Float32Array; }
+  nondeterministic: boolean; errors?: Float32Array; nnz?: number; }
 /** Median ms of one run at size n (a product's n×n×n; batched: the count; spmv: the
  *  rows) and GFLOP/s, the learner's and the library's `kernel`; `clock` "gpu": GPU
- *  timestamps of the passes alone, "wall": the wall clock around upload, run and
- *  readback (no timestamps, or the library's operation is not timed by them). */
+ *  timestamps of the passes alone, "wall": the wall clock (no timestamps, the library's
+ *  operation is not timed by them, or `wallClock`): for a product from each pass's
+ *  submission to the GPU's idle on resident inputs, else around upload, run, readback. */
 export interface LabTiming { n: number; ms: number; gflops: number; clock: "gpu" | "wall";
   reference: { kernel: string; ms: number; gflops: number }; }
 export interface LabResult { exercise: LabExercise; verdict: "pass" | "fail";
@@ -40,12 +43,16 @@ export interface LabResult { exercise: LabExercise; verdict: "pass" | "fail";
 "#;
 
 fn options(value: &JsValue) -> Result<CheckOptions> {
-    known_keys(value, &["time"], "{ time: false }")?;
+    known_keys(value, &["time", "wallClock"], "{ time: false }")?;
     let mut o = CheckOptions::default();
     if !value.is_undefined() && !value.is_null() {
         let time = guard::field(value, "options", "time")?;
         if !time.is_undefined() {
             o.time = flag_arg("options.time", &time)?;
+        }
+        let wall = guard::field(value, "options", "wallClock")?;
+        if !wall.is_undefined() {
+            o.wall_clock = flag_arg("options.wallClock", &wall)?;
         }
     }
     Ok(o)
@@ -98,6 +105,9 @@ fn result_object(r: LabResult) -> Object {
             });
             set(&co, "firstWrong", wrong);
             set(&co, "nondeterministic", c.nondeterministic);
+            if let Some(nnz) = c.nnz {
+                set(&co, "nnz", nnz as f64);
+            }
             if !c.errors.is_empty() {
                 set(&co, "errors", Float32Array::from(&c.errors[..]));
             }

@@ -39,6 +39,8 @@ pub struct Outcome {
     /// Each element's error over its scale (NaN where nothing was written; 0 for
     /// two "no edge"s): what the heatmap shows. Empty when the case passed.
     pub errors: Vec<f32>,
+    /// The stored nonzeros of an spmv case's matrix (its label is rows × cols, nnz).
+    pub nnz: Option<usize>,
 }
 
 impl Outcome {
@@ -200,6 +202,7 @@ pub fn judge(
         first_wrong,
         nondeterministic,
         errors,
+        nnz: None,
     };
     if outcome.passed() {
         outcome.errors = Vec::new();

@@ -113,8 +113,9 @@ fn inputs(
         }
         Exercise::BlockSparse => {
             let [rows, inner, cols] = size;
-            let (a, fa) = block_matrix(seed, rows, inner, integers);
-            let (b, fb) = block_matrix(seed + 1, inner, cols, integers);
+            let (flags_a, flags_b) = zero_blocks(size);
+            let (a, fa) = block_matrix(seed, rows, inner, integers, flags_a);
+            let (b, fb) = block_matrix(seed + 1, inner, cols, integers, flags_b);
             c.inputs = vec![a, b, fa, fb];
             c.words = [rows as u32, inner as u32, cols as u32, 0];
             c.groups = (cols.div_ceil(BLOCK), rows.div_ceil(BLOCK));
@@ -225,12 +226,22 @@ pub fn random_csr(seed: u32, rows: usize, cols: usize, integers: bool) -> Csr {
 /// as u32 bits: the kernel reads array<u32>). The blocks not stored are NaN in what
 /// is bound — memory a sparse format never wrote: a kernel that reads a block whose
 /// flag is 0 gets NaN — and zero for the library and the reference.
-fn block_matrix(seed: u32, r: usize, c: usize, integers: bool) -> (Vec<f32>, Vec<f32>) {
+/// `stored`, where given, instead of the drawn flags.
+fn block_matrix(
+    seed: u32,
+    r: usize,
+    c: usize,
+    integers: bool,
+    stored: Option<&[bool]>,
+) -> (Vec<f32>, Vec<f32>) {
     let side = |n: usize| n.div_ceil(BLOCK);
-    let flags: Vec<bool> = random::uniform(seed + 9, side(r) * side(c), 0.0, 1.0)
-        .iter()
-        .map(|&u| u < 0.55)
-        .collect();
+    let flags: Vec<bool> = match stored {
+        Some(s) => s.to_vec(),
+        None => random::uniform(seed + 9, side(r) * side(c), 0.0, 1.0)
+            .iter()
+            .map(|&u| u < 0.55)
+            .collect(),
+    };
     let mut values = match integers {
         true => random::integers(seed, r * c, -3, 3),
         false => random::uniform(seed, r * c, -1.0, 1.0),
@@ -244,6 +255,19 @@ fn block_matrix(seed: u32, r: usize, c: usize, integers: bool) -> (Vec<f32>, Vec
     }
     let flags = flags.iter().map(|&f| f32::from_bits(f as u32)).collect();
     (values, flags)
+}
+
+/// The flags of A and B in the first two cases, whatever the draw, so that skipping
+/// shows from the start: in case 0 (1×1·1×1) B's only block is not stored (C is 0;
+/// a kernel that reads it gets NaN); in case 1 (3×5·5×2) A's first block along k is
+/// not stored and its second is (C is that block's product: a kernel that drops the
+/// partial last block gets 0).
+fn zero_blocks(size: [usize; 3]) -> (Option<&'static [bool]>, Option<&'static [bool]>) {
+    match size {
+        [1, 1, 1] => (Some(&[true]), Some(&[false])),
+        [3, 5, 2] => (Some(&[false, true]), Some(&[true, true])),
+        _ => (None, None),
+    }
 }
 
 /// The block-sparse operands of a case as the library takes them (NaN read as the
@@ -280,7 +304,13 @@ const TIMED_MS: f64 = 40.0;
 /// Times the learner's kernel beside the library's own for the same operation
 /// (batched products, the block-sparse product, SpMV): the median of three after a
 /// warm-up, by GPU timestamps where both sides have them, else the wall clock.
-pub async fn time(handle: &Handle, ex: Exercise, wgsl: &Wgsl, per_group: usize) -> Result<Timing> {
+pub async fn time(
+    handle: &Handle,
+    ex: Exercise,
+    wgsl: &Wgsl,
+    per_group: usize,
+    wall: bool,
+) -> Result<Timing> {
     let max_groups = 65535;
     let (mut size, max, kernel) = match ex {
         Exercise::Batched3x3 => (
@@ -313,17 +343,10 @@ pub async fn time(handle: &Handle, ex: Exercise, wgsl: &Wgsl, per_group: usize) 
         mine.push(learner_run(handle, wgsl, &c).await?);
         theirs.push(library().await?);
     }
-    let gpu = mine.iter().chain(&theirs).all(|(_, g)| g.is_some());
-    let speed = |runs: Vec<(f64, Option<f64>)>| {
-        let mut ms: Vec<f64> = runs
-            .iter()
-            .map(|(wall, g)| if gpu { g.unwrap_or(*wall) } else { *wall })
-            .collect();
-        ms.sort_by(f64::total_cmp);
-        Speed {
-            ms: ms[1],
-            gflops: c.flops / ms[1] / 1e6,
-        }
+    let (clock, mine, theirs) = super::timing::medians(&mine, &theirs, wall);
+    let speed = |ms: f64| Speed {
+        ms,
+        gflops: c.flops / ms / 1e6,
     };
     Ok(Timing {
         dims: if ex == Exercise::Batched3x3 {
@@ -334,7 +357,7 @@ pub async fn time(handle: &Handle, ex: Exercise, wgsl: &Wgsl, per_group: usize) 
         learner: speed(mine),
         kernel,
         reference: speed(theirs),
-        clock: if gpu { "gpu" } else { "wall" },
+        clock,
     })
 }
 
@@ -394,6 +417,17 @@ mod tests {
         )
         .unwrap();
         assert!(c.inputs[0].iter().any(|v| v.is_nan()));
+        // Cases 0 and 1 hold blocks that are not stored, whatever the draw.
+        for index in 0..2 {
+            let size = sizes(Exercise::BlockSparse, 7)[index];
+            let c = case(Exercise::BlockSparse, index, size, 7).unwrap();
+            let flags = || c.inputs[2].iter().chain(&c.inputs[3]).map(|v| v.to_bits());
+            assert!(
+                flags().any(|f| f == 0) && flags().any(|f| f == 1),
+                "{index}"
+            );
+            assert!(c.want.iter().all(|&w| w == 0.0) == (index == 0), "{index}");
+        }
         let csr = library_csr(&case(Exercise::Spmv, 2, sizes(Exercise::Spmv, 64)[2], 64).unwrap());
         csr.check().unwrap();
         assert_eq!(csr.row_offsets[1], csr.row_offsets[2], "row 1 is empty");

@@ -13,6 +13,7 @@
 
 pub mod cases;
 pub mod data;
+pub mod timing;
 
 use crate::engine::program::{Glsl, Wgsl};
 use crate::engine::Handle;
@@ -20,8 +21,6 @@ use crate::error::{GpgpuError, Result};
 use crate::kernels::{Backend, Kernel};
 use crate::ops::supplied::{self, Supplied};
 use crate::plan::semiring::Semiring;
-use crate::plan::shape::Shape;
-use crate::work::{self, Options};
 pub use cases::{Outcome, NO_EDGE_FROM, TOLERANCE};
 
 /// The exercises the library checks (ids fixed: links and autograders use them).
@@ -165,8 +164,10 @@ pub struct Timing {
     pub kernel: &'static str,
     pub reference: Speed,
     /// "gpu": both timed by GPU timestamps (the passes alone); "wall": by the wall
-    /// clock around upload, run and readback, where the device grants no timestamps
-    /// or the library's operation is not timed by them.
+    /// clock, where the device grants no timestamps, the library's operation is not
+    /// timed by them or the caller asked for it (products: from a pass's submission
+    /// to the GPU's idle, inputs resident; other data: around upload, run and
+    /// readback).
     pub clock: &'static str,
 }
 
@@ -180,15 +181,21 @@ pub struct LabResult {
     pub timing: Option<Timing>,
 }
 
-/// `check`'s options: `time` the kernel once it passes (default true).
+/// `check`'s options: `time` the kernel once it passes (default true); `wall_clock`
+/// times it by the wall clock even where the device grants GPU timestamps (default
+/// false: a course comparing devices, or a test of that path).
 #[derive(Clone, Copy, Debug)]
 pub struct CheckOptions {
     pub time: bool,
+    pub wall_clock: bool,
 }
 
 impl Default for CheckOptions {
     fn default() -> Self {
-        CheckOptions { time: true }
+        CheckOptions {
+            time: true,
+            wall_clock: false,
+        }
     }
 }
 
@@ -304,7 +311,7 @@ async fn product_cases(
         outcomes.push(cases::compare(exercise, &case, &runs[0], &runs[1]));
     }
     let timing = if outcomes.iter().all(Outcome::passed) && options.time {
-        Some(time(handle, exercise, &program).await?)
+        Some(timing::time(handle, exercise, &program, options.wall_clock).await?)
     } else {
         None
     };
@@ -341,7 +348,7 @@ async fn data_cases(
                 Err(e) => return learner_error(e).map(Err),
             }
         }
-        outcomes.push(cases::judge(
+        let mut outcome = cases::judge(
             case.dims,
             Semiring::Ordinary,
             case.integers,
@@ -349,10 +356,14 @@ async fn data_cases(
             &case.scale,
             &runs[0],
             &runs[1],
-        ));
+        );
+        if exercise == Exercise::Spmv {
+            outcome.nnz = Some(case.words[2] as usize);
+        }
+        outcomes.push(outcome);
     }
     let timing = if outcomes.iter().all(Outcome::passed) && options.time {
-        Some(data::time(handle, exercise, &wgsl, per_group).await?)
+        Some(data::time(handle, exercise, &wgsl, per_group, options.wall_clock).await?)
     } else {
         None
     };
@@ -462,66 +473,6 @@ pub fn glsl_messages(log: &str) -> Vec<Message> {
         });
     }
     out
-}
-
-/// The timing size grows until one product of the learner's takes 40 ms (from 128,
-/// at most 2048): a few hundred on a CPU's software GPU, thousands on a real one.
-const TIMED_MS: f64 = 40.0;
-
-/// Median wall-clock ms of three products (after a warm-up), transfers included
-/// for both kernels alike, the learner's and the library's.
-async fn time(handle: &Handle, exercise: Exercise, program: &Supplied) -> Result<Timing> {
-    let max = handle.with(|e| Ok(e.max_dimension()))?.min(2048);
-    let mut n = 128.min(max);
-    let learner = |n: usize| {
-        let case = cases::case(exercise, 0, ([n; 3], false));
-        async move {
-            let ms = crate::sparse::timing::now_ms();
-            supplied::product(handle, program, case.dims, &case.a, &case.b).await?;
-            Ok::<f64, GpgpuError>(crate::sparse::timing::now_ms() - ms)
-        }
-    };
-    learner(n).await?;
-    while learner(n).await? < TIMED_MS && n * 2 <= max {
-        n *= 2;
-    }
-    let options = Options {
-        kernel: exercise.library_kernel(),
-        semiring: exercise.semiring(),
-        max_tile: None,
-    };
-    let case = cases::case(exercise, 0, ([n; 3], false));
-    let kernel = handle.with(|e| e.choose_kernel(options.kernel, Shape::square(n)))?;
-    let library = || async {
-        let ms = crate::sparse::timing::now_ms();
-        let run = handle.with(|e| {
-            let w = work::begin_product(e, [n; 3], &case.a, &case.b, &options)?;
-            work::finish_work_async(e, w)
-        })?;
-        run.wait().await?;
-        Ok::<f64, GpgpuError>(crate::sparse::timing::now_ms() - ms)
-    };
-    library().await?;
-    let (mut mine, mut theirs) = (Vec::new(), Vec::new());
-    for _ in 0..3 {
-        mine.push(learner(n).await?);
-        theirs.push(library().await?);
-    }
-    let speed = |mut ms: Vec<f64>| {
-        ms.sort_by(f64::total_cmp);
-        let ms = ms[1];
-        Speed {
-            ms,
-            gflops: 2.0 * (n as f64).powi(3) / ms / 1e6,
-        }
-    };
-    Ok(Timing {
-        dims: [n; 3],
-        learner: speed(mine),
-        kernel: kernel.name(),
-        reference: speed(theirs),
-        clock: "wall",
-    })
 }
 
 #[cfg(test)]

@@ -46,7 +46,12 @@ pub const FILES: [Files; 10] = [
     files!(Square, "square", "glsl", ["transposed", "short-loop"]),
     files!(Multiply, "multiply", "glsl", ["swapped-xy", "rows-bound"]),
     files!(Global, "global", "wgsl", ["transposed-b", "swapped-ids"]),
-    files!(Tiled, "tiled", "wgsl", ["drops-edge", "transposed-tile"]),
+    files!(
+        Tiled,
+        "tiled",
+        "wgsl",
+        ["drops-edge", "transposed-tile", "no-barrier"]
+    ),
     files!(
         Register,
         "register",
@@ -70,7 +75,10 @@ pub const FILES: [Files; 10] = [
     files!(Spmv, "spmv", "wgsl", ["local-id", "skips-empty-rows"]),
 ];
 
-const UNTIMED: CheckOptions = CheckOptions { time: false };
+const UNTIMED: CheckOptions = CheckOptions {
+    time: false,
+    wall_clock: false,
+};
 
 fn of(backend: Backend) -> impl Iterator<Item = &'static Files> {
     FILES
@@ -208,7 +216,27 @@ pub async fn lab_a_passing_kernel_is_timed_beside_the_library(backend: Backend) 
     assert!(t.dims[0] >= 128, "{t:?}");
     assert!(t.learner.ms > 0.0 && t.learner.gflops > 0.0, "{t:?}");
     assert!(t.reference.ms > 0.0 && t.reference.gflops > 0.0, "{t:?}");
+    // The passes alone are timed on the GPU where the device grants timestamps; the
+    // wall clock where it does not (SwiftShader may do either).
+    let granted = match g.info() {
+        gpgpu_matrix::Info::WebGl(i) => i.timer_query,
+        gpgpu_matrix::Info::WebGpu(i) => i.timestamp_query,
+        _ => false,
+    };
+    assert_eq!(t.clock, if granted { "gpu" } else { "wall" }, "{t:?}");
+    assert!(t.dims[0] <= lab::timing::MAX_N, "{t:?}");
     web_sys::console::log_1(&format!("lab timing {backend:?}: {t:?}").into());
+    // Asked for the wall clock, the check uses it even where timestamps come.
+    let wall = CheckOptions {
+        wall_clock: true,
+        ..CheckOptions::default()
+    };
+    let r = lab::check(&g.handle(), f.exercise, f.solution, wall)
+        .await
+        .unwrap();
+    let t = r.timing.expect("timed by the wall clock");
+    assert_eq!(t.clock, "wall", "{t:?}");
+    assert!(t.learner.gflops > 0.0 && t.reference.gflops > 0.0, "{t:?}");
     if backend == Backend::WebGpu {
         // An exercise over other data, beside the library's own SpMV; the clock is
         // GPU timestamps only where the library's side has them too.

@@ -158,3 +158,14 @@ test('without WebGPU: the WGSL exercises say they need it, GLSL and csr still ch
   assert.deepEqual(glsl.problems(), []);
   await glsl.context().close();
 });
+
+test('the csr exercise\'s hints lead to the chapter\'s wrong entry without giving the right one', async () => {
+  const { pathToFileURL } = await import('node:url');
+  const { EXERCISES } = await import(pathToFileURL(join(ROOT, 'www', 'lab', 'exercises.js')).href);
+  const hints = EXERCISES.find((e) => e.id === 'csr').hints;
+  assert.equal(hints.length, 3);
+  for (const h of hints) {
+    // The right value of an entry, or where a row starts, is the learner's to find.
+    assert.doesNotMatch(h, /\bstarts at \d|\bnot at \d|\brow \d\b|\[0, ?\d/, h);
+  }
+});

@@ -161,7 +161,7 @@ export const EXERCISES = [
     hints: [
       'Read the matrix row by row, left to right: values are the nonzeros in that order, columns their column numbers (from 0).',
       'rowOffsets[i + 1] − rowOffsets[i] is the number of nonzeros in row i.',
-      'Row 0 holds one nonzero (the 2): row 1 starts at 1, not at 2 as the chapter prints it.',
+      'One entry of the chapter\u2019s printed row-offset line is wrong: build rowOffsets yourself as a running count (0, then add each row\u2019s nonzeros in turn) and compare it with the chapter\u2019s entry by entry.',
     ],
   },
 ];

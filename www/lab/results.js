@@ -12,7 +12,15 @@ const el = (tag, text) => {
   return e;
 };
 
-function caseRow(c, index) {
+// A case's size as its exercise states it: products rows×inner · inner×cols; batched
+// the count of 3×3 products (C comes back as their 3·count × 3 stack); spmv the
+// matrix's rows × cols and its nonzeros.
+const caseSize = (ex, c) => ({
+  batched3x3: () => i18n.t('lab.size.batched3x3', { n: c.rows / 3 }),
+  spmv: () => i18n.t('lab.case.spmv', { rows: c.rows, cols: c.inner, nnz: c.nnz }),
+}[ex?.id]?.() ?? `${c.rows}×${c.inner} · ${c.inner}×${c.cols}`);
+
+function caseRow(c, index, ex) {
   const tr = el('tr');
   const ok = !c.firstWrong && !c.nondeterministic;
   tr.className = ok ? 'lab-ok' : 'lab-bad';
@@ -20,7 +28,7 @@ function caseRow(c, index) {
   const status = c.nondeterministic && !w ? i18n.t('lab.differs')
     : w ? i18n.t('lab.wrong', { i: w.i, j: w.j, got: fmt(w.got, 7), want: fmt(w.want, 7) }) + (c.nondeterministic ? i18n.t('lab.andDiffers') : '')
       : i18n.t('lab.casePass');
-  for (const text of [index, `${c.rows}×${c.inner} · ${c.inner}×${c.cols}`, c.tolerance === 0 ? i18n.t('lab.exact') : fmt(c.tolerance, 2),
+  for (const text of [index, `caseSize(ex, c)`, c.tolerance === 0 ? i18n.t('lab.exact') : fmt(c.tolerance, 2),
     fmt(c.maxAbsError), fmt(c.maxRelError), status]) tr.append(el('td', String(text)));
   return tr;
 }
@@ -37,8 +45,11 @@ function timingText(ex, t, all) {
   if (!t) return '';
   const ratio = t.gflops / t.reference.gflops;
   const size = { batched3x3: i18n.t('lab.size.batched3x3', { n: t.n }), spmv: i18n.t('lab.size.spmv', { n: t.n }) }[ex.id] ?? `${t.n}×${t.n} · ${t.n}×${t.n}`;
-  const clock = i18n.t(t.clock === 'gpu' ? 'lab.clock.gpu' : 'lab.clock.wall');
-  let text = i18n.t('lab.timing', {
+  // Product exercises are timed pass by pass on inputs uploaded once (five of each side);
+  // the others as whole calls, transfers included (three).
+  const product = !['batched3x3', 'blocksparse', 'spmv'].includes(ex.id);
+  const clock = i18n.t(t.clock === 'gpu' ? 'lab.clock.gpu' : product ? 'lab.clock.wallPass' : 'lab.clock.wall');
+  let text = i18n.t(product ? 'lab.timing.five' : 'lab.timing', {
     size, clock, ms: fmt(t.ms), gflops: fmt(t.gflops), kernel: t.reference.kernel, refMs: fmt(t.reference.ms), refGflops: fmt(t.reference.gflops), ratio: fmt(ratio),
   });
   if (ex.goal) text += i18n.t(ratio >= ex.goal ? 'lab.goalReached' : 'lab.goal', { goal: ex.goal });
@@ -56,7 +67,7 @@ export async function renderResult({ ex, result, maps, gpu, entry, all }) {
   $('lab-verdict').className = pass ? 'lab-pass' : 'lab-fail';
   $('lab-messages').replaceChildren(...result.compile.messages.map((m) => el('li',
     m.line ? i18n.t('lab.line', { at: `${m.line}${m.column ? `:${m.column}` : ''}`, message: m.message }) : m.message)));
-  $('lab-cases').replaceChildren(...result.cases.map(caseRow));
+  $('lab-cases').replaceChildren(...result.cases.map((c, i) => caseRow(c, i, ex)));
   $('lab-cases-table').hidden = result.cases.length === 0;
   const bad = result.cases.findIndex((c) => c.firstWrong || c.nondeterministic);
   const figure = $('lab-heatmap-figure');
@@ -66,7 +77,7 @@ export async function renderResult({ ex, result, maps, gpu, entry, all }) {
     const range = await heatmap(gpu, c, maps[bad]);
     const w = c.firstWrong;
     $('lab-first-wrong').textContent = (w
-      ? i18n.t('lab.firstWrong', { bad, shape: `${c.rows}×${c.inner} · ${c.inner}×${c.cols}`, i: w.i, j: w.j, got: fmt(w.got, 7), want: fmt(w.want, 7) })
+      ? i18n.t('lab.firstWrong', { bad, shape: caseSize(ex, c), i: w.i, j: w.j, got: fmt(w.got, 7), want: fmt(w.want, 7) })
       : i18n.t('lab.case', { bad })) + i18n.t('lab.heatmap', { range: fmt(range, 2) });
   }
   $('lab-timing').textContent = pass ? timingText(ex, result.timing, all) : '';

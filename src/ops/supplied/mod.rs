@@ -31,7 +31,7 @@ mod webgl;
 mod webgpu;
 
 use crate::engine::program::{Access, Glsl, Wgsl};
-use crate::engine::{Engine, Handle, Matrix};
+use crate::engine::{gl_timed, gpu_timed, Engine, Handle, Matrix, Timer};
 use crate::error::{GpgpuError, Result};
 use crate::kernels::Backend;
 use crate::plan::layout::Layout;
@@ -149,27 +149,73 @@ pub async fn product(
 ) -> Result<Vec<f32>> {
     handle.ready().await?;
     let pending = handle.with(|e| {
-        check_backend(e, program)?;
-        let dims = [
-            e.dimension("rows", rows as f64)?,
-            e.dimension("inner", inner as f64)?,
-            e.dimension("cols", cols as f64)?,
-        ];
-        let [sa, sb, sc] = shape::product_shapes([rows, inner, cols], a.len(), b.len())?;
-        let mut held: Vec<Matrix> = Vec::with_capacity(3);
-        let queued = (|| {
-            held.push(e.upload(sa, Layout::Scalar, a, 0.0)?);
-            held.push(e.upload(sb, Layout::Scalar, b, 0.0)?);
-            held.push(e.alloc(sc, Layout::Scalar)?);
-            run(e, program, [&held[0], &held[1], &held[2]], dims)?;
-            e.read(&held[2], Semiring::Ordinary)
-        })();
+        let (held, dims) = upload_product(e, program, [rows, inner, cols], a, b)?;
+        let queued = run(e, program, [&held[0], &held[1], &held[2]], dims)
+            .and_then(|_| e.read(&held[2], Semiring::Ordinary));
         for m in held {
             e.recycle(m);
         }
         queued
     })?;
     pending.wait().await
+}
+
+/// A and B uploaded for `program` and C allocated (rows × cols), with the checked
+/// dimensions: what [`pass`] runs over, again and again when timing.
+pub fn upload_product(
+    e: &mut Engine,
+    program: &Supplied,
+    [rows, inner, cols]: [usize; 3],
+    a: &[f32],
+    b: &[f32],
+) -> Result<([Matrix; 3], [usize; 3])> {
+    check_backend(e, program)?;
+    let dims = [
+        e.dimension("rows", rows as f64)?,
+        e.dimension("inner", inner as f64)?,
+        e.dimension("cols", cols as f64)?,
+    ];
+    let [sa, sb, sc] = shape::product_shapes([rows, inner, cols], a.len(), b.len())?;
+    let mut held: Vec<Matrix> = Vec::with_capacity(3);
+    let made = (|| {
+        held.push(e.upload(sa, Layout::Scalar, a, 0.0)?);
+        held.push(e.upload(sb, Layout::Scalar, b, 0.0)?);
+        held.push(e.alloc(sc, Layout::Scalar)?);
+        Ok(())
+    })();
+    if let Err(err) = made {
+        for m in held {
+            e.recycle(m);
+        }
+        return Err(err);
+    }
+    let [a, b, c]: [Matrix; 3] = held.try_into().map_err(|_| crate::engine::foreign())?;
+    Ok(([a, b, c], dims))
+}
+
+/// One pass of `program` over resident matrices (those of [`upload_product`]),
+/// timed on the GPU when `timed` and the device grants it (a WebGL timer query,
+/// WebGPU timestamps): the timer comes back.
+pub fn pass(
+    e: &mut Engine,
+    program: &Supplied,
+    m: [&Matrix; 3],
+    dims: [usize; 3],
+    timed: bool,
+) -> Result<Option<Timer>> {
+    match (e, program, m) {
+        (Engine::WebGl(e), Supplied::Glsl(p), [Matrix::Gl(a), Matrix::Gl(b), Matrix::Gl(c)]) => {
+            gl_timed(e, timed, |e| webgl::run(e, p, [a, b, c], dims))
+        }
+        (
+            Engine::WebGpu(e),
+            Supplied::Wgsl { program, tile },
+            [Matrix::Gpu(a), Matrix::Gpu(b), Matrix::Gpu(c)],
+        ) => gpu_timed(e, timed, |e, t| {
+            webgpu::run(e, program, *tile, [a, b, c], dims, t)
+        }),
+        (e, program, m) => run(e, program, m, dims).map(|_| None),
+    }
 }
 
 /// Runs `program` once over resident A, B and C.
@@ -182,7 +228,7 @@ fn run(e: &mut Engine, program: &Supplied, m: [&Matrix; 3], dims: [usize; 3]) ->
             Engine::WebGpu(e),
             Supplied::Wgsl { program, tile },
             [Matrix::Gpu(a), Matrix::Gpu(b), Matrix::Gpu(c)],
-        ) => webgpu::run(e, program, *tile, [a, b, c], dims),
+        ) => webgpu::run(e, program, *tile, [a, b, c], dims, None),
         (Engine::Cpu(e), Supplied::Cpu(f), [Matrix::Cpu(a), Matrix::Cpu(b), Matrix::Cpu(c)]) => {
             cpu::run(e, *f, [a, b, c], dims)
         }

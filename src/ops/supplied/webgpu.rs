@@ -14,6 +14,7 @@ pub fn run(
     [tile_rows, tile_cols]: [usize; 2],
     [a, b, c]: [&GpuMatrix; 3],
     [rows, inner, cols]: [usize; 3],
+    timer: Option<&Timer>,
 ) -> Result<()> {
     if tile_rows == 0 || tile_cols == 0 {
         return Err(GpgpuError::BadArgument {
@@ -33,7 +34,7 @@ pub fn run(
         &[a.buffer(), b.buffer(), c.buffer()],
         &words,
         groups,
-        None,
+        timer,
     )
 }
 

@@ -1,4 +1,4 @@
-// wrong: the block count rounded down, so the partial last block of inner is never added. first wrong: case 0 (0, 0)
+// wrong: the block count rounded down, so the partial last block of inner is never added. first wrong: case 1 (0, 0)
 // C = A·B for block-sparse A and B: the CUDA report's kernel, one workgroup of 4×4
 // invocations per 4×4 block of C, an invocation per element, skipping every pair of
 // blocks of which one is all zero (the per-block flags say which are stored).

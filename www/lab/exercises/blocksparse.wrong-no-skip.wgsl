@@ -1,4 +1,4 @@
-// wrong: no block is skipped, so the blocks that are not stored (NaN here: memory nobody wrote) are read. first wrong: case 2 (0, 0)
+// wrong: no block is skipped, so the blocks that are not stored (NaN here: memory nobody wrote) are read. first wrong: case 0 (0, 0)
 // C = A·B for block-sparse A and B: the CUDA report's kernel, one workgroup of 4×4
 // invocations per 4×4 block of C, an invocation per element, skipping every pair of
 // blocks of which one is all zero (the per-block flags say which are stored).
