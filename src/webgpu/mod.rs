@@ -129,6 +129,23 @@ impl Gpu {
         }
     }
 
+    /// Awaits the pending checks. A failure on a device lost meanwhile is its loss:
+    /// Firefox fails a destroyed device's shader modules as compile errors ("Parent
+    /// device is lost") before `device.lost` resolves, so a failure waits for the
+    /// queue to answer and then asks `lost`.
+    pub async fn settle(&self) -> crate::error::Result<()> {
+        let checked = self.0.checks.settle().await;
+        if checked.is_err() && !self.is_lost() && !self.0.released.get() {
+            if let Some(why) = crate::engine::webgpu::lost_at_once(self.device()).await {
+                self.mark_lost(why);
+            }
+        }
+        match checked {
+            Err(_) if self.is_lost() || self.0.released.get() => Err(self.gone()),
+            other => other,
+        }
+    }
+
     /// The error for a failed call: a lost device explains most of them.
     pub fn failure(&self, detail: impl Into<String>) -> GpgpuError {
         if self.is_lost() || self.0.released.get() {
