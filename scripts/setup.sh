@@ -2,7 +2,7 @@
 # Installs what the build and the tests need, skipping what is already there.
 #   scripts/setup.sh build    rust wasm target + the pinned wasm-bindgen-cli
 #   scripts/setup.sh test     the above + Debian chromium/chromedriver, firefox-esr, webkit2gtk-driver
-#                             and xvfb + npm packages
+#                             and xvfb, geckodriver (crates.io) + npm packages
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WASM_BINDGEN_VERSION=0.2.130
@@ -47,6 +47,12 @@ if ! command -v WebKitWebDriver >/dev/null || ! command -v xvfb-run >/dev/null; 
   echo "== installing webkit2gtk-driver and xvfb from Debian"
   apt-get update -q
   DEBIAN_FRONTEND=noninteractive apt-get install -y -q webkit2gtk-driver xvfb
+fi
+# geckodriver: wasm-bindgen-test-runner drives Firefox through it (make test-browser-firefox).
+# Not in Debian 12; crates.io's, about 10 minutes to build on 2 cores.
+if ! command -v geckodriver >/dev/null; then
+  echo "== installing geckodriver from crates.io (about 10 minutes)"
+  cargo install geckodriver --locked
 fi
 # Every devDependency (playwright-core drives Debian's chromium; axe-core checks the page's
 # accessibility): a node_modules from before one was added lacks it.

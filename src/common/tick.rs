@@ -12,21 +12,26 @@ use crate::error::{GpgpuError, Result};
 
 /// Resolves on the next macrotask (setTimeout 0), in a window or a worker.
 pub async fn next_tick() {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
+    let _ = JsFuture::from(timer(0)).await;
+}
+
+/// A promise that resolves (to undefined) after `ms` milliseconds (setTimeout), in a
+/// window or a worker; at once where there is no setTimeout.
+pub fn timer(ms: u32) -> js_sys::Promise {
+    js_sys::Promise::new(&mut |resolve, _| {
         let global = js_sys::global();
         let set_timeout = js_sys::Reflect::get(&global, &"setTimeout".into())
             .ok()
             .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
         match set_timeout {
             Some(f) => {
-                let _ = f.call2(&global, &resolve, &0.into());
+                let _ = f.call2(&global, &resolve, &ms.into());
             }
             None => {
                 let _ = resolve.call0(&global);
             }
         }
-    });
-    let _ = JsFuture::from(promise).await;
+    })
 }
 
 thread_local! {

@@ -716,7 +716,7 @@ impl Idle {
             Idle::Gl(gl) => webgl_readback::gpu_idle(&gl).await,
             Idle::Gpu(gpu, done) => {
                 let finished = done.await;
-                gpu.checks().settle().await?;
+                gpu.settle().await?;
                 // onSubmittedWorkDone resolves on a destroyed device too, the work
                 // lost; the loss is reported before its queue finishes.
                 if gpu.is_lost() {

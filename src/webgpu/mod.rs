@@ -129,6 +129,25 @@ impl Gpu {
         }
     }
 
+    /// Awaits the pending checks. A failure on a device lost meanwhile is its loss:
+    /// Firefox fails a destroyed device's shader modules as compile errors ("Parent
+    /// device is lost") before `device.lost` resolves, so a failure gives `lost`
+    /// LOSS_WAIT_MS to resolve (a genuine error, such as a WGSL one, comes that much later).
+    pub async fn settle(&self) -> crate::error::Result<()> {
+        const LOSS_WAIT_MS: u32 = 200;
+        let checked = self.0.checks.settle().await;
+        if checked.is_err() && !self.is_lost() && !self.0.released.get() {
+            if let Some(why) = crate::engine::webgpu::lost_within(self.device(), LOSS_WAIT_MS).await
+            {
+                self.mark_lost(why);
+            }
+        }
+        match checked {
+            Err(_) if self.is_lost() || self.0.released.get() => Err(self.gone()),
+            other => other,
+        }
+    }
+
     /// The error for a failed call: a lost device explains most of them.
     pub fn failure(&self, detail: impl Into<String>) -> GpgpuError {
         if self.is_lost() || self.0.released.get() {

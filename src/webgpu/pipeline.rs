@@ -108,7 +108,7 @@ impl ComputePipeline {
         constants: &[(&str, f64)],
     ) -> Result<ComputePipeline> {
         let pipeline = ComputePipeline::new(gpu, name, source, constants, None);
-        gpu.checks().settle().await?;
+        gpu.settle().await?;
         Ok(pipeline)
     }
 

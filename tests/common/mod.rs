@@ -44,6 +44,9 @@ macro_rules! checks {
         async fn $check() {
             let check = checks!(@fn $path $check);
             let name = concat!(module_path!(), "::", stringify!($check));
+            if crate::common::skipped_without(crate::common::Runs::runs_on(&$param), name) {
+                return;
+            }
             crate::common::timed(name, check($param)).await
         }
     )+};
@@ -89,6 +92,50 @@ pub async fn timed(name: &str, check: impl std::future::Future<Output = ()>) {
     check.await;
     let ms = js_sys::Date::now() - start;
     web_sys::console::log_1(&format!("{name}: {ms:.0} ms").into());
+}
+
+/// The backend a check's parameter runs it on (for `checks!`'s skip).
+pub trait Runs {
+    fn runs_on(&self) -> Backend;
+}
+
+impl Runs for Backend {
+    fn runs_on(&self) -> Backend {
+        *self
+    }
+}
+
+impl Runs for Setup {
+    fn runs_on(&self) -> Backend {
+        self.backend()
+    }
+}
+
+impl Runs for JsSetup {
+    fn runs_on(&self) -> Backend {
+        self.backend()
+    }
+}
+
+/// Whether `test` needs a backend this browser lacks (WebKitGTK on Linux has no
+/// WebGPU): it then logs why and the caller returns, passing. The same test binaries
+/// run in every engine (the Makefile's test-browser-* targets pass --nocapture, which
+/// shows the line), so an engine's gaps are found at run time, not by a copy of a suite.
+pub fn skipped_without(backend: Backend, test: &str) -> bool {
+    let navigator = Reflect::get(&js_sys::global(), &"navigator".into()).expect("a navigator");
+    let why = match backend {
+        Backend::WebGpu if !Reflect::has(&navigator, &"gpu".into()).unwrap_or(false) => {
+            "this browser has no WebGPU (navigator.gpu is missing)"
+        }
+        _ => return false,
+    };
+    let agent = Reflect::get(&navigator, &"userAgent".into())
+        .ok()
+        .and_then(|a| a.as_string());
+    web_sys::console::log_1(
+        &format!("SKIPPED {test}: {why} ({})", agent.unwrap_or_default()).into(),
+    );
+    true
 }
 
 /// Where a parameterised check runs.

@@ -40,6 +40,12 @@ fn integer_product(rows: usize, inner: usize, cols: usize) -> (Vec<f32>, Vec<f32
 
 #[wasm_bindgen_test]
 async fn every_ratio_gives_the_single_device_product() {
+    if skipped_without(
+        Backend::WebGpu,
+        "every_ratio_gives_the_single_device_product",
+    ) {
+        return;
+    }
     let (_gs, d) = three().await;
     // Integers: every device's float32 sum is exact, so the parts must agree
     // exactly with float64; odd rows so that ratios leave remainders.
@@ -81,6 +87,12 @@ async fn every_ratio_gives_the_single_device_product() {
 
 #[wasm_bindgen_test]
 async fn auto_ratios_follow_measured_throughput_and_random_inputs_match() {
+    if skipped_without(
+        Backend::WebGpu,
+        "auto_ratios_follow_measured_throughput_and_random_inputs_match",
+    ) {
+        return;
+    }
     let (_gs, d) = three().await;
     assert_eq!(d.auto_ratios(), [1.0 / 3.0; 3]);
     let (rows, inner, cols) = (65, 48, 40);
@@ -261,6 +273,9 @@ async fn zero_sizes_are_refused_in_rust_as_in_javascript() {
 
 #[wasm_bindgen_test]
 async fn a_freed_device_fails_its_part_with_freed() {
+    if skipped_without(Backend::WebGpu, "a_freed_device_fails_its_part_with_freed") {
+        return;
+    }
     let (mut gs, d) = three().await;
     gs.remove(2);
     let a = vec![1.0; 9];
@@ -304,6 +319,12 @@ async fn a_freed_device_fails_its_part_with_freed() {
 /// that call with DEVICE_LOST, and the freed one every later call with FREED.
 #[wasm_bindgen_test]
 async fn auto_leaves_out_a_device_lost_during_the_call_or_freed() {
+    if skipped_without(
+        Backend::WebGpu,
+        "auto_leaves_out_a_device_lost_during_the_call_or_freed",
+    ) {
+        return;
+    }
     let (mut gs, d) = three().await;
     let (rows, inner, cols) = (9, 5, 7);
     let (a, b, want) = integer_product(rows, inner, cols);

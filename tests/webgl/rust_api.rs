@@ -329,6 +329,9 @@ mod checks {
             Backend::WebGl => Backend::WebGpu,
             Backend::WebGpu | Backend::Cpu => Backend::WebGl,
         };
+        if skipped_without(other_backend, "a_run_belongs_to_the_gpgpu_that_started_it") {
+            return;
+        }
         let (g1, g2, g3) = (
             on(backend).await,
             on(backend).await,

@@ -157,6 +157,19 @@ pub async fn lost_at_once(device: &GpuDevice) -> Option<String> {
     (!first.is_undefined()).then(|| describe_loss(first))
 }
 
+/// Why `device` is lost, if `lost` resolves within `ms` milliseconds. Firefox resolves it
+/// some time after `destroy()` (a round trip to its GPU process), and meanwhile fails the
+/// device's work as if it were wrong ("Parent device is lost" as a compile error).
+pub async fn lost_within(device: &GpuDevice, ms: u32) -> Option<String> {
+    use js_sys::Promise;
+    let lost = Promise::from(JsValue::from(device.lost()));
+    let timer = crate::common::tick::timer(ms);
+    let first = JsFuture::from(Promise::race(&js_sys::Array::of2(&lost, &timer)))
+        .await
+        .ok()?;
+    (!first.is_undefined()).then(|| describe_loss(first))
+}
+
 /// Asks for a new adapter and device unless a request is already out.
 pub(super) fn request_replacement(
     replacement: &Rc<RefCell<Replacement>>,

@@ -101,7 +101,7 @@ impl GpuRead {
         } = self;
         // The GPU process is nudged until every map (and the checks) have resolved.
         let _waiting = gpu.nudger().wait();
-        let mut checked = Some(gpu.checks().settle().await);
+        let mut checked = Some(gpu.settle().await);
         for part in parts {
             let map = part.mapped.await;
             if let Some(checked) = checked.take() {

@@ -123,7 +123,7 @@ pub async fn compile(handle: &Handle, program: &Supplied) -> Result<()> {
         }
     })?;
     let Some(gpu) = gpu else { return Ok(()) };
-    let verdict = gpu.checks().settle().await;
+    let verdict = gpu.settle().await;
     if verdict.is_err() {
         // A broken pipeline stays out of the cache: the next try compiles again.
         if let Supplied::Wgsl { program, .. } | Supplied::Compute(program) = program {
