@@ -16,7 +16,7 @@ use crate::work::{self, Options};
 
 /// The size doubles from 128 until one pass of the learner's takes this long, or
 /// reaches [`MAX_N`] (or the device's limit).
-const TIMED_MS: f64 = 40.0;
+pub const TIMED_MS: f64 = 40.0;
 
 /// The largest timing size: a 4096³ product is 137 GFLOP, milliseconds on the
 /// fastest GPUs (enough for timestamps), and its inputs (64 MiB each) fit wasm
@@ -24,7 +24,7 @@ const TIMED_MS: f64 = 40.0;
 pub const MAX_N: usize = 4096;
 
 /// Passes timed at the timing size, after the warm-up.
-const REPEATS: usize = 5;
+pub const REPEATS: usize = 5;
 
 /// One timed pass: wall ms from submission to idle, and GPU ms where granted.
 pub type Clocked = (f64, Option<f64>);
