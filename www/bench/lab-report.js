@@ -8,12 +8,12 @@ export function labMarkdown(result) {
   const rows = [
     `Kernel lab: the reference solutions against the library's kernels — ${result.env?.renderer ?? ''}`,
     '',
-    '| exercise | backend | verdict | n (timed) | solution ms | GFLOP/s | library kernel | ms | GFLOP/s | ratio |',
-    '|---|---|---|---:|---:|---:|---|---:|---:|---:|',
+    '| exercise | backend | verdict | clock | n (timed) | solution ms | GFLOP/s | library kernel | ms | GFLOP/s | ratio |',
+    '|---|---|---|---|---:|---:|---:|---|---:|---:|---:|',
   ];
   for (const r of result.records) {
     const t = r.timing;
-    rows.push(`| ${r.exercise} | ${r.backend} | ${r.error ? `error: ${r.error}` : r.verdict} | ${t?.n ?? '—'} | ${fmt(t?.ms)} | ${fmt(t?.gflops)} | ${t?.reference?.kernel ?? '—'} | ${fmt(t?.reference?.ms)} | ${fmt(t?.reference?.gflops)} | ${t ? fmt(t.gflops / t.reference.gflops) : '—'} |`);
+    rows.push(`| ${r.exercise} | ${r.backend} | ${r.error ? `error: ${r.error}` : r.verdict} | ${t?.clock ?? '—'} | ${t?.n ?? '—'} | ${fmt(t?.ms)} | ${fmt(t?.gflops)} | ${t?.reference?.kernel ?? '—'} | ${fmt(t?.reference?.ms)} | ${fmt(t?.reference?.gflops)} | ${t ? fmt(t.gflops / t.reference.gflops) : '—'} |`);
   }
   return `${rows.join('\n')}\n`;
 }

@@ -44,7 +44,7 @@ export async function runLabBench(params) {
         const ms = median(runs.map((x) => x.timing.ms)), refMs = median(runs.map((x) => x.timing.reference.ms));
         const flops = last.timing.gflops * last.timing.ms;
         record.timing = {
-          n: last.timing.n, ms, gflops: flops / ms,
+          n: last.timing.n, clock: last.timing.clock, ms, gflops: flops / ms,
           reference: { kernel: last.timing.reference.kernel, ms: refMs, gflops: (last.timing.reference.gflops * last.timing.reference.ms) / refMs },
           runs: runs.map((x) => x.timing),
         };
