@@ -36,6 +36,12 @@ pub(crate) fn sort_short<T>(items: &mut [T], before: impl Fn(&T, &T) -> bool) {
     }
 }
 
+/// The median of a few timings (the upper one of an even count), None for none.
+pub(crate) fn median(mut ms: Vec<f64>) -> Option<f64> {
+    sort_short(&mut ms, |a, b| a < b);
+    ms.get(ms.len() / 2).copied()
+}
+
 /// Source of engine ids, shared by every backend: a run checks its engine by id.
 static NEXT_ENGINE_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
@@ -65,5 +71,8 @@ mod tests {
         let mut descending = [0.5, 2.0, -1.0, 2.0];
         sort_short(&mut descending, |a, b| a > b);
         assert_eq!(descending, [2.0, 2.0, 0.5, -1.0]);
+        assert_eq!(super::median(vec![3.0, 1.0, 2.0]), Some(2.0));
+        assert_eq!(super::median(vec![4.0, 1.0]), Some(4.0));
+        assert_eq!(super::median(vec![]), None);
     }
 }

@@ -39,12 +39,10 @@ pub fn medians(learner: &[Clocked], library: &[Clocked], wall: bool) -> (&'stati
             .chain(library)
             .all(|(_, g)| g.is_some_and(|g| g > 0.0));
     let median = |runs: &[Clocked]| {
-        let mut ms: Vec<f64> = runs
+        let ms = runs
             .iter()
-            .map(|&(w, g)| if gpu { g.unwrap_or(w) } else { w })
-            .collect();
-        ms.sort_by(f64::total_cmp);
-        ms.get(ms.len() / 2).copied().unwrap_or(f64::NAN)
+            .map(|&(w, g)| if gpu { g.unwrap_or(w) } else { w });
+        crate::common::median(ms.collect()).unwrap_or(f64::NAN)
     };
     let clock = if gpu { "gpu" } else { "wall" };
     (clock, median(learner), median(library))

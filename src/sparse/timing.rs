@@ -70,8 +70,7 @@ async fn median_gpu_ms(h: &Handle, timers: Vec<Timer>) -> Option<f64> {
             ms.push(v);
         }
     }
-    crate::common::sort_short(&mut ms, |a, b| a < b);
-    ms.get(ms.len() / 2).copied()
+    crate::common::median(ms)
 }
 
 /// Times `pass`, which writes `out`: one warm-up; GPU timestamps of up to 8 passes
