@@ -319,7 +319,7 @@ impl Run {
         self.check_alive(engine)?;
         self.check_done()?;
         match self.plan.result {
-            Some(_) => crate::work::read(engine, self.result_matrix()?, self.semiring),
+            Some(_) => crate::engine::read_for_caller(engine, self.result_matrix()?, self.semiring),
             None => Ok(PendingRead::ready(self.identity_data())),
         }
     }

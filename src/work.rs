@@ -6,7 +6,7 @@
 use crate::blocks::grid::{self, TiledRun};
 use std::future::Future;
 
-use crate::engine::{Engine, Handle, Input, Matrix, PendingRead};
+use crate::engine::{Engine, Handle, Input, PendingRead};
 use crate::error::{GpgpuError, Result};
 use crate::kernels::{Backend, Kernel};
 use crate::plan::passes::{self, PassPlan};
@@ -277,7 +277,7 @@ pub fn finish_work(engine: &mut Engine, work: Work) -> Result<Vec<f32>> {
 /// The blocking form of an operation, derived from its async form: WebGPU, which
 /// cannot block, is NeedsAsync before anything is queued (the future is not yet
 /// polled); WebGL and the CPU complete on the first poll, their reads being
-/// synchronous under [`crate::common::now`] (see [`read`]).
+/// synchronous under [`crate::common::now`] (see [`crate::engine::read_for_caller`]).
 pub fn now<T>(
     handle: &Handle,
     op: impl Future<Output = Result<T>>,
@@ -295,16 +295,4 @@ pub fn can_block(handle: &Handle, call: &'static str, instead: &'static str) -> 
         Backend::WebGpu => Err(GpgpuError::NeedsAsync { call, instead }),
         _ => e.ensure(),
     })
-}
-
-/// Starts reading `m` back, decoded for `semiring`. Under a blocking call on WebGL
-/// the pixels are read at once: [`crate::common::now`] polls only once, and a
-/// fenced read completes on a later turn of the event loop.
-pub fn read(e: &mut Engine, m: &Matrix, semiring: Semiring) -> Result<PendingRead> {
-    if crate::common::blocking() && e.backend() == Backend::WebGl {
-        // WebGL never answers NeedsAsync: the names are not shown.
-        let data = e.download(m, "read", "readAsync")?;
-        return Ok(PendingRead::ready(semiring.decode(data)));
-    }
-    e.read(m, semiring)
 }

@@ -210,7 +210,7 @@ async fn run(handle: &Handle, job: Job<'_>) -> Result<Vec<f32>> {
         let Some((m, atlas)) = queue(e, &job)? else {
             return Ok(None);
         };
-        let read = crate::work::read(e, &m, Semiring::Ordinary);
+        let read = crate::engine::read_for_caller(e, &m, Semiring::Ordinary);
         e.recycle(m);
         Ok(Some((read?, atlas)))
     })?;

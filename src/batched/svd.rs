@@ -84,8 +84,8 @@ fn queue_jacobi(e: &mut Engine, p: &SvdPlan, a: &[f32]) -> Result<(PendingRead, 
         made.push(e.alloc(p.scalars.shape(count), Layout::Scalar)?);
         e.svd_jacobi(p, [&made[0], &made[1], &made[2]])?;
         Ok((
-            crate::work::read(e, &made[1], Semiring::Ordinary)?,
-            crate::work::read(e, &made[2], Semiring::Ordinary)?,
+            crate::engine::read_for_caller(e, &made[1], Semiring::Ordinary)?,
+            crate::engine::read_for_caller(e, &made[2], Semiring::Ordinary)?,
         ))
     })();
     // The reads have copied what they need: the pool may have these back.
@@ -247,7 +247,7 @@ async fn svd_of(handle: &Handle, shape: SvdShape, a: &[f32]) -> Result<Svd> {
         loop {
             let read = handle.with(|e| {
                 let m = run.measure(e)?;
-                crate::work::read(e, m, Semiring::Ordinary)
+                crate::engine::read_for_caller(e, m, Semiring::Ordinary)
             })?;
             let measured = read.wait().await?;
             if !run.observe(&measured) {
@@ -257,7 +257,7 @@ async fn svd_of(handle: &Handle, shape: SvdShape, a: &[f32]) -> Result<Svd> {
         }
         let read = handle.with(|e| {
             let out = run.finish(e)?;
-            let read = crate::work::read(e, &out, Semiring::Ordinary);
+            let read = crate::engine::read_for_caller(e, &out, Semiring::Ordinary);
             e.recycle(out);
             read
         })?;

@@ -213,8 +213,8 @@ pub async fn multiply(handle: &Handle, a: &BlockSparse, b: &BlockSparse) -> Resu
     let (q, atlas, reads) = handle.with(|e| {
         let q = prepare(e, a, b)?;
         let reads = (
-            crate::work::read(e, &q.out.atlas, Semiring::Ordinary),
-            crate::work::read(e, &q.flags, Semiring::Ordinary),
+            crate::engine::read_for_caller(e, &q.out.atlas, Semiring::Ordinary),
+            crate::engine::read_for_caller(e, &q.flags, Semiring::Ordinary),
         );
         let atlas = atlas(e, a.block_size);
         // The reads have copied what they need: the pool may have these back.
@@ -290,7 +290,7 @@ pub async fn square_repeatedly(
         for _ in 0..times {
             let (next, flags_read) = handle.with(|e| {
                 let q = queue(e, &current, &current, bs, false)?;
-                let read = crate::work::read(e, &q.flags, Semiring::Ordinary);
+                let read = crate::engine::read_for_caller(e, &q.flags, Semiring::Ordinary);
                 e.recycle(q.flags);
                 steps.push(Squaring {
                     stored_blocks: q.out.pattern.stored(),
@@ -322,7 +322,8 @@ pub async fn square_repeatedly(
             step.nonzero_blocks = current.pattern.stored();
             step.density = current.pattern.density();
         }
-        let read = handle.with(|e| crate::work::read(e, &current.atlas, Semiring::Ordinary))?;
+        let read = handle
+            .with(|e| crate::engine::read_for_caller(e, &current.atlas, Semiring::Ordinary))?;
         read.wait().await
     };
     let data = squared.await;

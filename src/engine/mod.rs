@@ -729,6 +729,19 @@ impl Idle {
     }
 }
 
+/// Starts reading `m` back for the calling operation, decoded for `semiring` (the
+/// algorithms' read, below `work` and `run`, which use it). Under a blocking call on WebGL
+/// the pixels are read at once: [`crate::common::now`] polls only once, and a
+/// fenced read completes on a later turn of the event loop.
+pub fn read_for_caller(e: &mut Engine, m: &Matrix, semiring: Semiring) -> Result<PendingRead> {
+    if crate::common::blocking() && e.backend() == Backend::WebGl {
+        // WebGL never answers NeedsAsync: the names are not shown.
+        let data = e.download(m, "read", "readAsync")?;
+        return Ok(PendingRead::ready(semiring.decode(data)));
+    }
+    e.read(m, semiring)
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;

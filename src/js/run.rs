@@ -238,7 +238,8 @@ fn stats_op(r: &mut JsRun, which: &JsValue) -> Result<Op> {
 }
 
 fn read_op(r: &mut JsRun, which: &JsValue) -> Result<Op> {
-    let p = r.try_with(|e, run| crate::work::read(e, pick(run, which)?, run.semiring()))?;
+    let p =
+        r.try_with(|e, run| crate::engine::read_for_caller(e, pick(run, which)?, run.semiring()))?;
     op(async move { Ok(p.wait_js().await?.into()) })
 }
 

@@ -223,8 +223,11 @@ pub async fn lu(handle: &Handle, n: usize, a: &[f32], steps: usize) -> Result<Lu
     let done = async {
         let (w, state) = handle.with(|e| {
             run.eliminate(e, steps)?;
-            let w = crate::work::read(e, &run.work[0], Semiring::Ordinary)?;
-            Ok((w, crate::work::read(e, &run.state[0], Semiring::Ordinary)?))
+            let w = crate::engine::read_for_caller(e, &run.work[0], Semiring::Ordinary)?;
+            Ok((
+                w,
+                crate::engine::read_for_caller(e, &run.state[0], Semiring::Ordinary)?,
+            ))
         })?;
         let (w, state) = (w.wait().await?, state.wait().await?);
         Ok(run.lu(w, &state, steps))
@@ -250,8 +253,11 @@ pub async fn solve(
         let (x, state) = handle.with(|e| {
             run.eliminate(e, n)?;
             run.back(e)?;
-            let x = crate::work::read(e, &run.x[run.x_at], Semiring::Ordinary)?;
-            Ok((x, crate::work::read(e, &run.state[0], Semiring::Ordinary)?))
+            let x = crate::engine::read_for_caller(e, &run.x[run.x_at], Semiring::Ordinary)?;
+            Ok((
+                x,
+                crate::engine::read_for_caller(e, &run.state[0], Semiring::Ordinary)?,
+            ))
         })?;
         let (x, state) = (x.wait().await?, state.wait().await?);
         Ok(run.solution(x, &state, a, b))

@@ -7,6 +7,7 @@
 pub mod adapter;
 pub mod buffer;
 pub mod checks;
+pub mod lost;
 pub mod nudge;
 pub mod pipeline;
 pub mod query;
@@ -137,8 +138,7 @@ impl Gpu {
         const LOSS_WAIT_MS: u32 = 200;
         let checked = self.0.checks.settle().await;
         if checked.is_err() && !self.is_lost() && !self.0.released.get() {
-            if let Some(why) = crate::engine::webgpu::lost_within(self.device(), LOSS_WAIT_MS).await
-            {
+            if let Some(why) = lost::lost_within(self.device(), LOSS_WAIT_MS).await {
                 self.mark_lost(why);
             }
         }

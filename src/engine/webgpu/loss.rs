@@ -9,12 +9,9 @@ use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::{spawn_local, JsFuture};
-use web_sys::{
-    GpuAdapter, GpuDevice, GpuDeviceLostInfo, GpuPowerPreference, GpuUncapturedErrorEvent,
-};
+use web_sys::{GpuAdapter, GpuDevice, GpuPowerPreference, GpuUncapturedErrorEvent};
 
 use super::{Background, GpuEngine};
-use crate::common::next_tick;
 use crate::error::{GpgpuError, Result};
 use crate::webgpu::adapter::{self, describe_js};
 use crate::webgpu::Gpu;
@@ -120,7 +117,7 @@ pub(super) fn watch(
     let (gpu, replacement) = (gpu.clone(), replacement.clone());
     spawn_local(async move {
         let why = match lost.await {
-            Ok(info) => describe_loss(info),
+            Ok(info) => crate::webgpu::lost::describe_loss(info),
             Err(e) => describe_js(&e),
         };
         gpu.mark_lost(why);
@@ -129,45 +126,6 @@ pub(super) fn watch(
         }
     });
     on_error
-}
-
-/// The reason and message of a `GPUDeviceLostInfo`.
-fn describe_loss(info: JsValue) -> String {
-    let info: GpuDeviceLostInfo = info.unchecked_into();
-    format!("{:?}: {}", info.reason(), info.message())
-}
-
-/// Why `device` is lost, if it is once its queue has answered (a round trip to the GPU
-/// process) and the event loop has turned. A device can come lost (WebGPU's answer when
-/// the adapter cannot give one after all) or be lost as it starts (the GPU process
-/// gone); `'auto'` then falls back to WebGL2. Chromium resolves `lost` one round trip
-/// after the loss (about 2 ms after `destroy()` here), not at once; a healthy device's
-/// queue answers in about 0.15 ms.
-pub async fn lost_at_once(device: &GpuDevice) -> Option<String> {
-    use js_sys::Promise;
-    let done = Promise::from(JsValue::from(device.queue().on_submitted_work_done()));
-    let _ = JsFuture::from(done).await; // a lost device may reject: lost says why
-    next_tick().await;
-    // Settled, `lost` wins the race (its reaction is queued first); pending, it loses.
-    let lost = Promise::from(JsValue::from(device.lost()));
-    let now = Promise::resolve(&JsValue::UNDEFINED);
-    let first = JsFuture::from(Promise::race(&js_sys::Array::of2(&lost, &now)))
-        .await
-        .ok()?;
-    (!first.is_undefined()).then(|| describe_loss(first))
-}
-
-/// Why `device` is lost, if `lost` resolves within `ms` milliseconds. Firefox resolves it
-/// some time after `destroy()` (a round trip to its GPU process), and meanwhile fails the
-/// device's work as if it were wrong ("Parent device is lost" as a compile error).
-pub async fn lost_within(device: &GpuDevice, ms: u32) -> Option<String> {
-    use js_sys::Promise;
-    let lost = Promise::from(JsValue::from(device.lost()));
-    let timer = crate::common::tick::timer(ms);
-    let first = JsFuture::from(Promise::race(&js_sys::Array::of2(&lost, &timer)))
-        .await
-        .ok()?;
-    (!first.is_undefined()).then(|| describe_loss(first))
 }
 
 /// Asks for a new adapter and device unless a request is already out.

@@ -24,7 +24,7 @@ mod loss;
 mod read;
 mod state;
 
-pub use loss::{lost_at_once, lost_within};
+pub use crate::webgpu::lost::{lost_at_once, lost_within};
 use loss::{watch, Asked, Replacement};
 pub use read::{read_parts, GpuRead};
 pub use state::DeviceState;
