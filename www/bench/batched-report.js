@@ -3,7 +3,7 @@
 //   derive: the RANSAC targets, the null-vector comparison, the failed checks
 //   markdown report, and an SVG with two log-log panels: SVDs/s against the batch,
 //   GFLOP/s of the batched products against k
-import { fmtMs, median, resultDay } from './systems-report.js';
+import { clockLine, fmtMs, median, resultDay } from './systems-report.js';
 import { esc, niceTicks, tickLabel } from './systems-plot.js';
 
 export { median };
@@ -54,7 +54,7 @@ export function batchedMarkdown(result) {
   const p = result.params || {};
   const e = result.env || {};
   const L = [];
-  L.push(`# Batched small matrices: ${result.label || ''} (${resultDay(result)})`, '');
+  L.push(`# Batched small matrices: ${result.label || ''} (${resultDay(result)})`, '', clockLine(result), '');
   L.push(`WebGL renderer: ${e.renderer || '?'} (timer queries: ${e.webgl?.timerQuery ?? '?'}); WebGPU adapter: ${[e.webgpu?.vendor, e.webgpu?.architecture, e.webgpu?.description].filter(Boolean).join(' ') || e.webgpu?.reason || '?'}` +
     `${e.webgpu?.fallback ? ' (fallback adapter)' : ''} (timestamps: ${e.webgpu?.timestamps ?? '?'}).`);
   L.push(`Whole-call times are the wall time of \`await\`ing the call (upload, GPU, readback, unpacking into JavaScript arrays), median of ` +

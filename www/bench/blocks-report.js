@@ -4,7 +4,7 @@
 //   spread: max/min of t/P over the upper two decades of P
 //   crossover: the density where the block-sparse call gets as slow as the dense one
 //   markdown report and a log-log SVG plot of t against P
-import { fmtMs, median, resultDay } from './systems-report.js';
+import { clockLine, fmtMs, median, resultDay } from './systems-report.js';
 import { esc, niceTicks, tickLabel } from './systems-plot.js';
 
 export { median };
@@ -127,7 +127,7 @@ export function blocksMarkdown(result) {
   const d = result.derived || derive(result);
   const L = [];
   const e = result.env || {};
-  L.push(`# Block-sparse products: ${result.label || ''} (${resultDay(result)})`, '');
+  L.push(`# Block-sparse products: ${result.label || ''} (${resultDay(result)})`, '', clockLine(result), '');
   L.push(`WebGL renderer: ${e.renderer || '?'}; WebGPU adapter: ${[e.webgpu?.vendor, e.webgpu?.architecture, e.webgpu?.description].filter(Boolean).join(' ') || e.webgpu?.reason || '?'}` +
     `${e.webgpu?.fallback ? ' (fallback adapter)' : ''}.`);
   L.push(`Times: the whole \`await gpu.multiplyBlockSparseAsync(a, b)\` (symbolic phase + upload + GPU + readback + assembly), ` +

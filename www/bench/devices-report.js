@@ -13,6 +13,7 @@
 //   all    'auto' over every device at once against the best single device
 
 import { oneOf, queryReader, whole } from './query.js';
+import { clockLine } from './systems-report.js';
 
 const PROFILES = {
   swiftshader: { sizes: [1024, 2048], sweepN: 1024, pair: ['webgl', 'cpu'], repeats: 3, threadSweep: [] },
@@ -75,7 +76,7 @@ export function deriveDevices(result) {
 }
 
 export function devicesMarkdown(result) {
-  const L = [`# Several devices: ${result.label || ''}`, ''];
+  const L = [`# Several devices: ${result.label || ''}`, '', clockLine(result), ''];
   const e = result.env || {};
   L.push(`- ${result.date || ''}; ${e.userAgent || ''}`);
   L.push(`- hardwareConcurrency ${e.hardwareConcurrency}; crossOriginIsolated ${e.crossOriginIsolated}; wasm profile: ${e.wasmProfile || 'release (opt-level 3, lto)'}`);

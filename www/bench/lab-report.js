@@ -1,5 +1,6 @@
 // The kernel lab bench's report (www/bench/lab.js): each exercise's reference solution
 // against the library's own kernel for it, as GFLOP/s and their ratio.
+import { clockLine } from './systems-report.js';
 
 // Three significant digits: 0.0123 GFLOP/s on a software adapter, 41,300 on an H100.
 const fmt = (v) => (Number.isFinite(v) ? (v >= 1000 ? Math.round(v).toLocaleString('en-US') : v.toPrecision(3)) : '—');
@@ -7,6 +8,8 @@ const fmt = (v) => (Number.isFinite(v) ? (v >= 1000 ? Math.round(v).toLocaleStri
 export function labMarkdown(result) {
   const rows = [
     `Kernel lab: the reference solutions against the library's kernels — ${result.env?.renderer ?? ''}`,
+    '',
+    clockLine(result),
     '',
     '| exercise | backend | verdict | clock | n (timed) | solution ms | GFLOP/s | library kernel | ms | GFLOP/s | ratio |',
     '|---|---|---|---|---:|---:|---:|---|---:|---:|---:|',

@@ -60,6 +60,18 @@ export function deriveLabel(renderer) {
   return clean(r).slice(0, 32);
 }
 
+/**
+ * The report's line on the clock: the timer resolution the page measured at start-up
+ * (result.timerResolutionMs, www/ui/clock.js) and what it bounds.
+ */
+export function clockLine(result) {
+  const res = result?.timerResolutionMs;
+  if (!Number.isFinite(res)) return 'Timer resolution: not recorded (a result from before timerResolutionMs).';
+  return `Timer resolution: ${Number(res.toPrecision(2))} ms (performance.now(), measured at the page's start). ` +
+    'Wall-clock figures are readings of this clock: one reading is good to that step, a mean over k passes to the step / k; ' +
+    'GPU-timed figures (timer queries, timestamps) are not limited by it.';
+}
+
 /** YYYY-MM-DD of the result's date (UTC), for file names. */
 export function resultDay(result) {
   const d = new Date(result?.date || Date.now());
@@ -150,7 +162,7 @@ export function envSummary(result) {
   const e = result.env || {};
   const p = result.params || {};
   const lines = [];
-  lines.push(`- renderer: ${e.renderer || '?'}`);
+  lines.push(`- renderer: ${e.renderer || '?'}`, `- ${clockLine(result)}`);
   if (e.userAgent) lines.push(`- browser: ${e.userAgent}`);
   if (e.hardwareConcurrency) lines.push(`- CPU threads visible to the page: ${e.hardwareConcurrency}; cross-origin isolated: ${!!e.crossOriginIsolated}`);
   // Recorded by scripts/bench.mjs: runs on SwiftShader depend on the host CPU and its load.
