@@ -35,6 +35,16 @@ test('the resolution is the smallest step of the clock; figures are rounded to i
   assert.equal(clock.resolutionText(0.1), '0.1 ms');
 });
 
+test('bench reports state the resolution a result recorded and round its wall times to it', async () => {
+  const { clockLine, wallFmt } = await import(pathToFileURL(join(ROOT, 'www', 'bench', 'systems-report.js')).href);
+  assert.match(clockLine({ timerResolutionMs: 1 }), /^Timer resolution: 1 ms \(performance\.now\(\)/);
+  assert.match(clockLine({}), /not recorded/);
+  const wall = wallFmt({ timerResolutionMs: 1 });
+  assert.deepEqual([wall(0.4), wall(4.567), wall(4.567, 100), wall(23.4)], ['< 1 ms', '5 ms', '4.57 ms', '23 ms']);
+  // A result from before the field: the digits it always had.
+  assert.equal(wallFmt({})(4.567), '4.57 ms');
+});
+
 /** In the page, before its scripts: performance.now() in whole ms, and no GPU timers. */
 function coarseClock() {
   const real = performance.now.bind(performance);

@@ -72,6 +72,25 @@ export function clockLine(result) {
     'GPU-timed figures (timer queries, timestamps) are not limited by it.';
 }
 
+/**
+ * fmtMs for the wall-clock figures of `result`: `(ms, over)` rounded to the timer
+ * resolution it recorded, or to resolution / `over` for a mean over `over` readings
+ * taken as one (a batch), and no digit finer; fmtMs as it was for a result without one.
+ */
+export function wallFmt(result) {
+  const res = result?.timerResolutionMs;
+  return (ms, over = 1) => {
+    if (!Number.isFinite(res) || !Number.isFinite(ms)) return fmtMs(ms);
+    const step = res / (over || 1);
+    const places = Math.max(0, Math.ceil(-Math.log10(step) - 1e-9));
+    if (ms < step) return `< ${step.toFixed(places)} ms`;
+    const v = Math.round(ms / step) * step;
+    if (v >= 1000) return fmtMs(v);
+    // fmtMs's digits by size, but none finer than the step.
+    return `${v.toFixed(Math.min(v >= 100 ? 0 : v >= 10 ? 1 : v >= 1 ? 2 : 3, places))} ms`;
+  };
+}
+
 /** YYYY-MM-DD of the result's date (UTC), for file names. */
 export function resultDay(result) {
   const d = new Date(result?.date || Date.now());
