@@ -217,12 +217,18 @@ impl JsGpgpu {
     /// { backend, maxDimension, kernels, timerQuery, … }: WebGL adds renderer, vendor,
     /// versions and texture limits; WebGPU the adapter's description, limits and
     /// features, and the register kernel's form on this device; `fallback`, why 'auto'
-    /// made WebGL2 on a browser with a hardware WebGPU adapter.
+    /// made WebGL2 on a browser with a hardware WebGPU adapter; `timerResolutionMs`,
+    /// the resolution of the wall clock the library's timings read (measured once).
     #[wasm_bindgen(unchecked_return_type = "DeviceInfo")]
     pub fn info(&self) -> Object {
         let o = Object::new();
         let engine = self.gpu.engine();
         set(&o, "backend", engine.backend().name());
+        set(
+            &o,
+            "timerResolutionMs",
+            crate::common::clock::resolution_ms(),
+        );
         set(&o, "maxDimension", engine.max_dimension() as f64);
         let kernels: Array = engine
             .kernels()

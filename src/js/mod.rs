@@ -99,9 +99,12 @@ export interface KernelInfo { name: KernelName; backend: BackendName; descriptio
 /** WebGL: renderer, versions and texture limits; WebGPU: the adapter and its limits;
  *  the CPU: threads and simd. `fallback`: why 'auto' made WebGL2 although the browser
  *  has a hardware WebGPU adapter ("requestDevice() failed: …", "the WebGPU device was
- *  lost before its first use: …"); absent otherwise. */
+ *  lost before its first use: …"); absent otherwise. `timerResolutionMs`: the step of
+ *  performance.now() in this browser (1 ms in Firefox unless cross-origin isolated,
+ *  0.1 ms in Chromium), measured once: the library's wall-clock figures are returned
+ *  unrounded, and one reading is good to this step only. */
 export interface DeviceInfo { backend: BackendName; maxDimension: number; kernels: KernelName[];
-  timerQuery: boolean; fallback?: string;
+  timerQuery: boolean; timerResolutionMs: number; fallback?: string;
   renderer?: string; vendor?: string; webglVersion?: string;
   glslVersion?: string; maxTextureSize?: number; maxViewportDims?: [number, number];
   maxDrawBuffers?: number; maxTextureUnits?: number; floatRenderable?: boolean;
