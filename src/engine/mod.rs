@@ -303,14 +303,12 @@ impl Engine {
                 let limit = crate::cpu::MAX_DIMENSION;
                 // No GPU here: the limit is WebAssembly's memory, and the message says so.
                 if value.is_finite() && value > limit as f64 && value.fract() == 0.0 {
-                    return Err(GpgpuError::DeviceLimit {
-                        what: format!("{name} = {}", crate::error::js_number(value)),
-                        needed: value,
-                        unit: "rows or columns",
-                        limit_name: "the CPU backend's limit (info().maxDimension)",
-                        limit: limit as f64,
+                    return Err(shape::SideBound {
+                        limit,
+                        named: "the CPU backend's limit (info().maxDimension)",
                         hint: crate::error::CPU_LIMIT_HINT,
-                    });
+                    }
+                    .refuse(name, value));
                 }
                 shape::dimension(name, value, limit)
             }
@@ -725,6 +723,24 @@ impl Idle {
                 finished.map(|_| ()).map_err(|_| gpu.gone())
             }
             Idle::Cpu(queue) => queue.wait().await,
+        }
+    }
+}
+
+/// Fills `held` with device matrices by `make`; if that fails part way, `release`
+/// gives back what it had made before the error is returned (a multi-pass run's
+/// start, which allocates several matrices, any of which may be refused).
+pub fn made_or_released<T>(
+    e: &mut Engine,
+    mut held: T,
+    make: impl FnOnce(&mut T, &mut Engine) -> Result<()>,
+    release: impl FnOnce(&mut T, &mut Engine),
+) -> Result<T> {
+    match make(&mut held, e) {
+        Ok(()) => Ok(held),
+        Err(err) => {
+            release(&mut held, e);
+            Err(err)
         }
     }
 }
