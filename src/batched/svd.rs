@@ -20,7 +20,7 @@
 
 use crate::blocks::grid;
 use crate::engine::Handle;
-use crate::engine::{made_or_released, Engine, Matrix, PendingRead};
+use crate::engine::{Engine, Matrix, PendingRead};
 use crate::error::Result;
 use crate::kernels::Backend;
 use crate::plan::layout::Layout;
@@ -123,7 +123,7 @@ impl GlJacobi {
     /// Uploads the [A; I] tiles and makes the other atlas and the measure's output.
     fn start(e: &mut Engine, plan: SvdPlan, a: &[f32]) -> Result<GlJacobi> {
         let count = plan.shape.count;
-        let run = GlJacobi {
+        let mut run = GlJacobi {
             plan,
             work: vec![],
             rotations: None,
@@ -132,7 +132,7 @@ impl GlJacobi {
             done: vec![false; count],
             sweeps: vec![0; count],
         };
-        let make = |run: &mut GlJacobi, e: &mut Engine| {
+        let made = (|| {
             let shape = plan.work.shape(count);
             let tiles = plan.work.pack(&plan.augmented(a)?);
             run.work.push(e.upload(shape, Layout::Scalar, &tiles, 0.0)?);
@@ -140,8 +140,14 @@ impl GlJacobi {
             run.rotations = Some(e.alloc(plan.rotations.shape(count), Layout::Scalar)?);
             run.measure = Some(e.alloc(plan.scalars.shape(count), Layout::Scalar)?);
             Ok(())
-        };
-        made_or_released(e, run, make, GlJacobi::release)
+        })();
+        match made {
+            Ok(()) => Ok(run),
+            Err(err) => {
+                run.release(e);
+                Err(err)
+            }
+        }
     }
 
     /// Queues the measure pass over the current tiles; its output is `self.measure`.

@@ -727,24 +727,6 @@ impl Idle {
     }
 }
 
-/// Fills `held` with device matrices by `make`; if that fails part way, `release`
-/// gives back what it had made before the error is returned (a multi-pass run's
-/// start, which allocates several matrices, any of which may be refused).
-pub fn made_or_released<T>(
-    e: &mut Engine,
-    mut held: T,
-    make: impl FnOnce(&mut T, &mut Engine) -> Result<()>,
-    release: impl FnOnce(&mut T, &mut Engine),
-) -> Result<T> {
-    match make(&mut held, e) {
-        Ok(()) => Ok(held),
-        Err(err) => {
-            release(&mut held, e);
-            Err(err)
-        }
-    }
-}
-
 /// Starts reading `m` back for the calling operation, decoded for `semiring` (the
 /// algorithms' read, below `work` and `run`, which use it). Under a blocking call on WebGL
 /// the pixels are read at once: [`crate::common::now`] polls only once, and a

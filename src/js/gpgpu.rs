@@ -151,31 +151,31 @@ impl JsGpgpu {
 }
 
 export! {
-    /// `square` as a `Run` whose passes the caller steps through.
+    #[doc = " `square` as a `Run` whose passes the caller steps through."]
     start_square startSquare -> JsResult<JsRun>;
     [&self] (n: "number", m: "Matrix"; options: "RunOptions")
-        => self.stepwise(|g| start::square(g, &n, &m, &options, false))
+        => self.stepwise(|g| start::on_square(g, [&n, &m], None, &options, false))
 }
 
 export! {
-    /// `multiply` as a `Run`.
+    #[doc = " `multiply` as a `Run`."]
     start_multiply startMultiply -> JsResult<JsRun>;
     [&self] (rows: "number", inner: "number", cols: "number", a: "Matrix", b: "Matrix"; options: "RunOptions")
         => self.stepwise(|g| start::multiply(g, [&rows, &inner, &cols], &a, &b, &options, false))
 }
 
 export! {
-    /// `squareRepeatedly` as a `Run`.
+    #[doc = " `squareRepeatedly` as a `Run`."]
     start_square_repeatedly startSquareRepeatedly -> JsResult<JsRun>;
     [&self] (n: "number", m: "Matrix", times: "number"; options: "RunOptions")
-        => self.stepwise(|g| start::repeat(g, &n, &m, &times, &options, false))
+        => self.stepwise(|g| start::on_square(g, [&n, &m], Some((&start::TIMES, &times)), &options, false))
 }
 
 export! {
-    /// `power` as a `Run`.
+    #[doc = " `power` as a `Run`."]
     start_power startPower -> JsResult<JsRun>;
     [&self] (n: "number", m: "Matrix", p: "number"; options: "RunOptions")
-        => self.stepwise(|g| start::power(g, &n, &m, &p, &options, false))
+        => self.stepwise(|g| start::on_square(g, [&n, &m], Some((&start::POWER, &p)), &options, false))
 }
 
 #[wasm_bindgen(js_class = Gpgpu)]
@@ -381,7 +381,7 @@ impl JsGpgpu {
 }
 
 export! {
-    /// The kernel `auto` picks for an n×n product on this device.
+    #[doc = " The kernel `auto` picks for an n×n product on this device."]
     default_kernel defaultKernel as "KernelName" -> JsResult<String>;
     [&self] (n: "number") => {
         let pick = || {

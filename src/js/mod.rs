@@ -202,7 +202,9 @@ pub(crate) fn now(
 /// type (`as "…"`, where not the Rust type's) and Rust return type; the receiver in
 /// brackets; the parameters as `name: "TypeScript type"`, the optional ones after a
 /// `;`, each arriving as a `JsValue` of that name; then the body. On `Gpgpu` unless
-/// the declaration starts with `Class JsType:`.
+/// the declaration starts with `Class JsType:`. Docs are written `#[doc = " …"]`: a
+/// `///` comment passed through a macro reaches wasm-bindgen as a raw string, whose
+/// `r"` it would copy into the .d.ts.
 macro_rules! export {
     (
         $class:ident $ty:ident:

@@ -15,7 +15,7 @@
 //! live in a state row on the GPU and come back with the result. The residual
 //! ‖A·x − b‖ / ‖b‖ is computed in float64 on the CPU from the x read back.
 
-use crate::engine::{made_or_released, Engine, Handle, Matrix};
+use crate::engine::{Engine, Handle, Matrix};
 use crate::error::{GpgpuError, Result};
 use crate::kernels::Backend;
 use crate::plan::layout::Layout;
@@ -91,7 +91,7 @@ struct Run {
 impl Run {
     /// Uploads [A | B] and the initial state.
     fn start(e: &mut Engine, plan: LuPlan, a: &[f32], b: &[f32]) -> Result<Run> {
-        let run = Run {
+        let mut run = Run {
             plan,
             work: vec![],
             state: vec![],
@@ -99,7 +99,7 @@ impl Run {
             x_at: 0,
             passes: 0,
         };
-        let make = |run: &mut Run, e: &mut Engine| {
+        let made = (|| {
             let w = Shape::new(plan.shape.n, plan.cols());
             e.check_shape(w)?;
             run.work
@@ -111,8 +111,14 @@ impl Run {
                 run.state.push(e.alloc(plan.state(), Layout::Scalar)?);
             }
             Ok(())
-        };
-        made_or_released(e, run, make, Run::release)
+        })();
+        match made {
+            Ok(()) => Ok(run),
+            Err(err) => {
+                run.release(e);
+                Err(err)
+            }
+        }
     }
 
     /// Queues the first `steps` steps of elimination.
