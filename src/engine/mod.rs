@@ -537,29 +537,8 @@ impl Engine {
     /// Live GPU objects of this engine, by kind (for leak checks).
     pub fn live_objects(&self) -> Vec<(&'static str, u32)> {
         match self {
-            Engine::WebGl(e) => {
-                let c = e.live_objects();
-                vec![
-                    ("textures", c.textures),
-                    ("framebuffers", c.framebuffers),
-                    ("programs", c.programs),
-                    ("shaders", c.shaders),
-                    ("buffers", c.buffers),
-                    ("vertexArrays", c.vertex_arrays),
-                    ("queries", c.queries),
-                    ("syncs", c.syncs),
-                ]
-            }
-            Engine::WebGpu(e) => {
-                let c = e.live_objects();
-                vec![
-                    ("buffers", c.buffers),
-                    ("pipelines", c.pipelines),
-                    ("shaderModules", c.shader_modules),
-                    ("bindGroups", c.bind_groups),
-                    ("querySets", c.query_sets),
-                ]
-            }
+            Engine::WebGl(e) => e.live_objects().named(),
+            Engine::WebGpu(e) => e.live_objects().named(),
             Engine::Cpu(e) => vec![
                 ("buffers", e.live_matrices()),
                 ("workers", e.live_workers()),

@@ -94,7 +94,7 @@ pub const TIMES: Count = Count {
 
 pub const POWER: Count = Count {
     name: "p",
-    max: MAX_COUNT as f64,
+    max: MAX_COUNT,
     plan: |p| Ok(passes::power(p)),
 };
 
