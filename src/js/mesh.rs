@@ -91,21 +91,26 @@ impl JsGpgpu {
     }
 }
 
-export! {
+/// Fox's and Cannon's exports: the same parameters and result, one algorithm each.
+macro_rules! mesh_exports {
+    ($($(#[doc = $doc:tt])* $name:ident $js:ident $algorithm:ident;)*) => {$(
+        export! {
+            $(#[doc = $doc])*
+            $name $js as "Promise<MeshResult>" -> Promise;
+            [&self] (n: "number", a: "Matrix", b: "Matrix", q: "number")
+                => self.mesh_async(Algorithm::$algorithm, [&n, &a, &b, &q])
+        }
+    )*};
+}
+
+mesh_exports! {
     #[doc = " A·B by Fox's algorithm, simulated on a q×q mesh of virtual nodes (q a whole"]
     #[doc = " number from 1 to 8, q ≤ n): at stage k node (i, (i+k) mod q) broadcasts its A"]
     #[doc = " block along row i, every node multiplies it into its C on the GPU, and B rolls"]
     #[doc = " up one node. Resolves to { result, q, steps, messages, bytes, blockProducts }."]
-    fox_async foxAsync as "Promise<MeshResult>" -> Promise;
-    [&self] (n: "number", a: "Matrix", b: "Matrix", q: "number")
-        => self.mesh_async(Algorithm::Fox, [&n, &a, &b, &q])
-}
-
-export! {
+    fox_async foxAsync Fox;
     #[doc = " A·B by Cannon's algorithm on a q×q mesh: a skew (row i of A left by i, column"]
     #[doc = " j of B up by j), then q multiply steps with A rolling left and B up between"]
     #[doc = " them. Resolves like foxAsync."]
-    cannon_async cannonAsync as "Promise<MeshResult>" -> Promise;
-    [&self] (n: "number", a: "Matrix", b: "Matrix", q: "number")
-        => self.mesh_async(Algorithm::Cannon, [&n, &a, &b, &q])
+    cannon_async cannonAsync Cannon;
 }
