@@ -24,6 +24,27 @@ macro_rules! shader {
 }
 pub(crate) use shader;
 
+/// A backend's counts of live GPU objects (for leak checks), one `u32` field each,
+/// with the name `liveObjects()` gives it on the page: the struct and its
+/// `named` list from one list of fields.
+macro_rules! live_counts {
+    ($(#[doc = $doc:tt])* $($field:ident $js:literal),* $(,)?) => {
+        $(#[doc = $doc])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct LiveCounts {
+            $(pub $field: u32,)*
+        }
+
+        impl LiveCounts {
+            /// Each count by the name the page gives it.
+            pub fn named(&self) -> Vec<(&'static str, u32)> {
+                vec![$(($js, self.$field)),*]
+            }
+        }
+    };
+}
+pub(crate) use live_counts;
+
 /// Sorts a short list (a few dozen items at most: an adapter's features, a handful of
 /// timings or devices) by insertion, stably: the core sort's code is 4-6 KB of wasm for
 /// each type it sorts, this is a few hundred bytes.
