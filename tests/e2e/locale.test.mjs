@@ -32,7 +32,9 @@ test('every key the sections name (www/sections/) is in both catalogues', () => 
   const dir = join(ROOT, 'www', 'sections');
   const used = new Set();
   for (const f of readdirSync(dir).filter((x) => x.endsWith('.js'))) {
-    for (const [, key] of readFileSync(join(dir, f), 'utf8').matchAll(/\bt\('([\w.]+)'/g)) used.add(key);
+    const text = readFileSync(join(dir, f), 'utf8');
+    for (const [, key] of text.matchAll(/\bt\('([\w.]+)'/g)) used.add(key);
+    for (const [, key] of text.matchAll(/\btn\('([\w.]+)'/g)) used.add(`${key}.one`).add(`${key}.other`);
   }
   assert.ok(used.size > 80, `${used.size} keys`);
   assert.deepEqual([...used].filter((k) => !Object.hasOwn(en.strings, k) || !Object.hasOwn(it.strings, k)), []);
@@ -74,6 +76,10 @@ test('locale=it: every section\'s Run buttons, labels and status lines are Itali
     assert.equal(await page.textContent(`#${id}-status`), 'Scegli un esempio e premi Esegui.');
     assert.equal(await page.textContent(`label[for=${id}-preset]`), 'esempio');
   }
+  // The compute section's own check of its fields, in Italian.
+  for (const box of await page.$$('#compute input[type=checkbox]:checked')) await box.uncheck();
+  await page.click('#compute-run');
+  assert.equal(await page.textContent('#compute-status'), 'Seleziona almeno una dimensione.');
   // A section's run, in Italian: its status line and column headings.
   await page.click('#fibonacci-run');
   await page.waitForFunction(() => /done|error/.test(document.getElementById('fibonacci').dataset.status));

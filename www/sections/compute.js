@@ -11,7 +11,7 @@ import { clockMs, clockNote, el, int, ms, rate, registerForm } from '../ui/forma
 import { sideBySide } from './cuda-wgsl.js';
 import { K40, KERNELS, MAX_BATCH, measure, signedPermutation } from './compute-measure.js';
 import { disableWhileBusy, nextFrame, stoppedText } from './common.js';
-import { t } from '../i18n/index.js';
+import { t, tn } from '../i18n/index.js';
 
 const ID = 'compute';
 /** The sizes offered: the course report's (BRIEF.md §5), so every row has its K40 figures. */
@@ -100,9 +100,11 @@ function measurement(section, ctx, { noWebgpu, software, webgpu, onMeasured }) {
   const stop = el('button', { type: 'button', id: 'compute-stop', disabled: true }, t('sec.stop'));
   const status = el('p', { class: 'status app-status idle', role: 'status', id: 'compute-status' }, t('sec.compute.idle'));
   const tableSlot = el('div', { class: 'scroll-x', id: 'compute-table-box' });
-  const set = (state, text, tone = '') => {
+  // `underway`: the measurement a running line names, for what Stop says.
+  const set = (state, text, tone = '', underway = '') => {
     section.dataset.status = state;
     status.textContent = text;
+    status.dataset.underway = underway;
     status.className = `status app-status ${state}${tone ? ` ${tone}` : ''}`;
   };
   const note = noWebgpu
@@ -113,9 +115,9 @@ function measurement(section, ctx, { noWebgpu, software, webgpu, onMeasured }) {
   let stopAsked = false;
   run.addEventListener('click', async () => {
     const sizes = boxes.map((b) => b.querySelector('input')).filter((i) => i.checked).map((i) => Number(i.value));
-    if (!sizes.length) { set('error', 'Tick at least one size.'); return; }
+    if (!sizes.length) { set('error', t('sec.compute.noSize')); return; }
     stopAsked = false;
-    set('running', 'Preparing the GPU backends…');
+    set('running', t('sec.compute.preparing'));
     const fromMeasure = document.activeElement === run;
     const release = disableWhileBusy([run, ...boxes.map((b) => b.querySelector('input'))]);
     stop.disabled = false;
@@ -126,9 +128,10 @@ function measurement(section, ctx, { noWebgpu, software, webgpu, onMeasured }) {
       onMeasured();
       window.__compute = out;
       const count = out.cells.filter((c) => c.ms !== null).length;
-      const measurements = `${count} measurement${count === 1 ? '' : 's'}`;
-      if (out.status === 'cancelled') set('cancelled', `Stopped after ${measurements}; the cells not reached say “stopped”.`);
-      else set('done', `Done: ${measurements} at n = ${sizes.join(', ')}${out.cells.some((c) => c.wrong) ? '; some results were WRONG (marked ✗)' : ', every result exact'}.`, out.cells.some((c) => c.wrong) ? 'warn' : '');
+      const measurements = tn('sec.compute.measurements', count);
+      const wrong = out.cells.some((c) => c.wrong);
+      if (out.status === 'cancelled') set('cancelled', t('sec.compute.cancelled', { measurements }));
+      else set('done', t(wrong ? 'sec.compute.doneWrong' : 'sec.compute.done', { measurements, sizes: sizes.join(', ') }), wrong ? 'warn' : '');
     } catch (err) {
       const d = ctx.describeError(err);
       set('error', stoppedText(d));
@@ -145,8 +148,8 @@ function measurement(section, ctx, { noWebgpu, software, webgpu, onMeasured }) {
     if (stopAsked || stop.disabled) return;
     stopAsked = true;
     stop.setAttribute('aria-disabled', 'true');
-    const now = /^Measuring (.*): \d+ of \d+…$/.exec(status.textContent);
-    set('running', now ? `Stopping: the measurement under way (${now[1]}) finishes first…` : 'Stopping…');
+    const now = status.dataset.underway;
+    set('running', now ? t('sec.compute.stopping', { now }) : t('sec.stopping'));
   });
   return el('div', { class: 'compute-measure' },
     el('p', {}, 'Square a matrix with each kernel at a few sizes, here, and compare with the course report\'s CUDA kernels on an NVIDIA K40 (global memory vs shared memory): on a real GPU staging tiles in shared memory pays 3 to 4.7 times at n ≤ 1024.'),
@@ -196,7 +199,8 @@ async function measureAll(ctx, sizes, { noWebgpu, tableSlot, set, stopped }) {
         table.fill(n, k.name, cell);
         continue;
       }
-      set('running', `Measuring ${k.name} (${k.backend === 'webgpu' ? 'WebGPU' : 'WebGL2'}) at n = ${n}: ${done} of ${total}…`);
+      const what = `${k.name} (${k.backend === 'webgpu' ? 'WebGPU' : 'WebGL2'}) ${t('sec.compute.atN', { n })}`;
+      set('running', t('sec.compute.measuring', { what, done, total }), '', what);
       table.pending(n, k.name);
       await nextFrame();
       try {
@@ -314,7 +318,7 @@ function resultsTable(sizes, gpus) {
     element,
     pending(n, kernel) {
       const td = byKey.get(`${n}/${kernel}`);
-      td.textContent = 'measuring…';
+      td.textContent = t('sec.compute.cellMeasuring');
       td.classList.add('pending');
     },
     fill(n, kernel, c) {
@@ -343,8 +347,8 @@ function resultsTable(sizes, gpus) {
         if (td.dataset.ms || td.classList.contains('na')) continue;
         td.classList.remove('pending');
         td.classList.add('na');
-        td.textContent = 'stopped';
-        td.title = 'not measured: Stop was pressed before this kernel and n';
+        td.textContent = t('sec.compute.cellStopped');
+        td.title = t('sec.compute.cellStoppedWhy');
       }
     },
     ratio(n, cells) {
