@@ -69,9 +69,11 @@ test('locale=it: every section\'s Run buttons, labels and status lines are Itali
     (b) => b.map((x) => [x.id, x.textContent, x.getAttribute('aria-label')]));
   assert.ok(runs.length >= 17, JSON.stringify(runs));
   for (const [id, text, label] of runs) {
-    assert.match(text, /^(Esegui|Misura|Elimina|Risolvi|Calcola|Eleva|Ferma|Prova)/, id);
+    assert.match(text, /^(Esegui|Misura|Elimina|Risolvi|Calcola|Eleva|Ferma|Esplora)/, id);
     if (label) assert.match(label, /^Esegui: /, id);
   }
+  // Marked as Italian, so that a screen reader reads them in Italian inside the English essays.
+  assert.deepEqual(await page.$$eval('#devices-run, #reachability-run, label[for=fibonacci-preset], #jacobi-status', (e) => e.map((x) => x.lang)), ['it', 'it', 'it', 'it']);
   for (const id of ['reachability', 'fibonacci', 'jacobi']) {
     assert.equal(await page.textContent(`#${id}-status`), 'Scegli un esempio e premi Esegui.');
     assert.equal(await page.textContent(`label[for=${id}-preset]`), 'esempio');

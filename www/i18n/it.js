@@ -637,7 +637,7 @@ export default {
     'sec.compute.ratioHelp': 'tempo di global ÷ tempo di tiled16 su questo dispositivo',
     'sec.compute.k40': 'K40, tempi dei kernel CUDA (relazione del corso)',
     'sec.devices.run': 'Esegui con questa ripartizione',
-    'sec.devices.sweep': 'Prova da 0 a 100 % e bilancia',
+    'sec.devices.sweep': 'Esplora da 0 a 100 % e bilancia',
     'sec.devices.first': 'primo dispositivo',
     'sec.devices.second': 'secondo dispositivo',
     'sec.devices.size': 'dimensione',
