@@ -11,6 +11,7 @@ import { ROOT, startServer } from './harness.mjs';
 import { ENGINES } from './engines.mjs';
 import { checkProduct, DIMS, inPage } from './product.mjs';
 import { AXE_PAGES, assertAxeClean } from './a11y.mjs';
+import { loseOnCue } from './lose.mjs';
 
 /** The demo's outcome: data-status, the status line, the backend that ran and the clock's step. */
 async function demo() {
@@ -100,16 +101,8 @@ for (const engine of ENGINES) {
       }, loseAfter);
       await tab.evaluate(async () => {
         while (document.body.dataset.status !== 'ready') await new Promise((r) => setTimeout(r, 100));
-        const devices = [];
-        const request = GPUAdapter.prototype.requestDevice;
-        GPUAdapter.prototype.requestDevice = async function (...args) { const d = await request.apply(this, args); devices.push(d); return d; };
-        const submit = GPUQueue.prototype.submit;
-        GPUQueue.prototype.submit = function (...args) {
-          const r = submit.apply(this, args);
-          if (window.loseAfter > 0 && --window.loseAfter === 0) { window.lost = true; for (const d of devices) d.destroy(); }
-          return r;
-        };
       });
+      await tab.evaluate(loseOnCue);
       const lost = await check(3);
       assert.deepEqual([lost.status, lost.lost, lost.result.error.code, lost.result.error.recovered], ['error', true, 'DEVICE_LOST', true], JSON.stringify(lost));
       assert.match(lost.notice, /stop responding \(DEVICE_LOST\).*The page has recovered/);

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { after, before, test } from 'node:test';
 import { ROOT, launchBrowser, openPage, startServer, waitForStatus } from './harness.mjs';
+import { loseOnCue } from './lose.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launchBrowser(); });
@@ -19,32 +20,6 @@ after(async () => { await browser?.close(); server?.stop(); });
 
 const file = (name) => readFileSync(join(ROOT, 'www', 'lab', 'exercises', name), 'utf8');
 const encode = (text) => deflateRawSync(Buffer.from(text, 'utf8')).toString('base64url');
-
-/** In the page: `window.loseAfter = k` loses the GPU at the k-th submission or draw. */
-function loseOnCue() {
-  const devices = [];
-  const due = () => window.loseAfter > 0 && --window.loseAfter === 0;
-  if (globalThis.GPUAdapter) {
-    const request = GPUAdapter.prototype.requestDevice;
-    GPUAdapter.prototype.requestDevice = async function (...args) {
-      const device = await request.apply(this, args);
-      devices.push(device);
-      return device;
-    };
-    const submit = GPUQueue.prototype.submit;
-    GPUQueue.prototype.submit = function (...args) {
-      const r = submit.apply(this, args);
-      if (due()) { window.lost = true; for (const d of devices) d.destroy(); }
-      return r;
-    };
-  }
-  const draw = WebGL2RenderingContext.prototype.drawArrays;
-  WebGL2RenderingContext.prototype.drawArrays = function (...args) {
-    const r = draw.apply(this, args);
-    if (due()) { window.lost = true; this.getExtension('WEBGL_lose_context').loseContext(); }
-    return r;
-  };
-}
 
 async function check(page) {
   await page.evaluate(() => { delete document.body.dataset.verdict; });
