@@ -12,6 +12,7 @@ import { ENGINES } from './engines.mjs';
 import { checkProduct, DIMS, inPage } from './product.mjs';
 import { AXE_PAGES, assertAxeClean } from './a11y.mjs';
 import { loseOnCue } from './lose.mjs';
+import { LAB_CHECKS, PAGE_CHECKS } from './engine-pages.mjs';
 
 /** The demo's outcome: data-status, the status line, the backend that ran and the clock's step. */
 async function demo() {
@@ -47,6 +48,16 @@ for (const engine of ENGINES) {
           assert.ok(seen.parts.ran.length >= 15, seen.parts.ran.join(', '));
           assert.deepEqual(seen.parts.failed, []);
         }
+        assert.deepEqual(tab.errors, []);
+        await tab.close();
+      });
+    }
+    // Figures and copy, errors and notes, the lab's exercises (engine-pages.mjs), each on
+    // the backend it needs; skipped with the engine's reason where it has none.
+    for (const check of [...PAGE_CHECKS, ...LAB_CHECKS]) {
+      test(check.name, { skip: engine.backends[check.needs] || false }, async () => {
+        const tab = await engine.open(`${server.origin}${check.url}`);
+        await check.run(tab, (line) => console.log(`${line} (${engine.name})`), engine);
         assert.deepEqual(tab.errors, []);
         await tab.close();
       });
