@@ -24,6 +24,7 @@ use crate::error::{GpgpuError, Result};
 use crate::ops::block_sparse::resident::{self as pass, Lines};
 use crate::plan::blockgen::{self, Generated};
 use crate::plan::blocks::{block_size as check_block_size, BlockSparse};
+use crate::sparse::timing::now_ms;
 use crate::webgpu::buffer::check_size;
 use crate::webgpu::Buffer;
 
@@ -43,6 +44,9 @@ pub struct GpuBlocks {
     stored: usize,
     capacity: usize,
     products: Option<u64>,
+    /// For a product: ms of its symbolic phase (until C's size came back) and of the
+    /// numeric phase after it (until the GPU finished).
+    phase_ms: Option<[f64; 2]>,
     generated: Option<Generated>,
     /// The engine and device generation the buffers belong to.
     owner: (u64, u32),
@@ -124,6 +128,7 @@ impl GpuBlocks {
             stored: 0,
             capacity,
             products: None,
+            phase_ms: None,
             generated: None,
             owner: (g.id(), g.generation()),
             last: None,
@@ -253,6 +258,11 @@ impl GpuBlocks {
     /// Block products computed, for a product.
     pub fn products(&self) -> Option<u64> {
         self.products
+    }
+
+    /// For a product: ms of the symbolic phase, then of the numeric phase.
+    pub fn phase_ms(&self) -> Option<[f64; 2]> {
+        self.phase_ms
     }
 
     /// The generator's description, for a generated matrix.
@@ -423,6 +433,7 @@ pub async fn multiply(handle: &Handle, a: &GpuBlocks, b: &GpuBlocks) -> Result<G
         ));
     }
     handle.ready().await?;
+    let t0 = now_ms();
     let (s, reads) = handle.with(|e| {
         b.on(e)?;
         let g = a.on(e)?;
@@ -439,7 +450,8 @@ pub async fn multiply(handle: &Handle, a: &GpuBlocks, b: &GpuBlocks) -> Result<G
         .zip(&b_rows)
         .map(|(x, y)| x.to_bits() as u64 * y.to_bits() as u64)
         .sum();
-    let (c, idle) = handle.with(|e| {
+    let t1 = now_ms();
+    let (mut c, idle) = handle.with(|e| {
         let g = a.on(e)?;
         let made = numeric(g, a, b, &s, stored).map(|mut c| {
             c.products = Some(products);
@@ -450,6 +462,7 @@ pub async fn multiply(handle: &Handle, a: &GpuBlocks, b: &GpuBlocks) -> Result<G
     })?;
     drop(s);
     idle.wait().await?;
+    c.phase_ms = Some([t1 - t0, now_ms() - t1]);
     Ok(c)
 }
 

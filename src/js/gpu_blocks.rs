@@ -118,6 +118,13 @@ impl JsGpuBlockSparse {
         self.inner.borrow().products().map(|p| p as f64)
     }
 
+    /// For a product: ms of its symbolic phase (until C's size was known) and of its
+    /// numeric phase (until the GPU finished), as [symbolic, numeric].
+    #[wasm_bindgen(getter, js_name = phaseMs)]
+    pub fn phase_ms(&self) -> Option<Vec<f64>> {
+        self.inner.borrow().phase_ms().map(|p| p.to_vec())
+    }
+
     /// Bytes of the GPU buffers this matrix holds.
     #[wasm_bindgen(getter, js_name = gpuBytes)]
     pub fn gpu_bytes(&self) -> f64 {
@@ -289,6 +296,8 @@ impl JsGpgpu {
         js_name = multiplyGpuBlockSparseAsync,
         unchecked_return_type = "Promise<GpuBlockSparse>"
     )]
+    // The borrows hold A and B for the call: a writeBlocks meanwhile is refused as busy.
+    #[allow(clippy::await_holding_refcell_ref)]
     pub fn multiply_gpu_block_sparse_async(
         &self,
         #[wasm_bindgen(unchecked_param_type = "GpuBlockSparse")] a: JsValue,

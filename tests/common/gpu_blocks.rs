@@ -22,6 +22,7 @@ macro_rules! gpu_block_tests {
             generated_matrices_match_the_cpu_generator,
             gpu_products_match_the_cpu_symbolic_phase_and_reference,
             a_grid_past_two_scan_levels_matches_the_cpu,
+            a_product_of_several_numeric_dispatches,
             blocks_uploaded_in_parts_multiply,
             gpu_block_sparse_from_javascript,
             gpu_block_sparse_errors,
@@ -217,6 +218,32 @@ pub async fn a_grid_past_two_scan_levels_matches_the_cpu(backend: Backend) {
         worst = worst.max(relative_error(&values[s..s + 1], &r));
     }
     assert!(worst < 1e-6, "{worst}");
+}
+
+pub async fn a_product_of_several_numeric_dispatches(backend: Backend) {
+    let g = on(backend).await;
+    // C: ≈ 430000 blocks of 8×8, past the 2^24 entries of one numeric dispatch.
+    let (n, bs, t, ka, kb) = (5600, 8, 700u32, 2100, 245_000);
+    let a = g.generate_block_sparse_async(n, bs, ka, 21).await.unwrap();
+    let b = g.generate_block_sparse_async(n, bs, kb, 22).await.unwrap();
+    let c = g.multiply_gpu_block_sparse_async(&a, &b).await.unwrap();
+    assert!(c.stored() * 64 > 1 << 24, "{}", c.stored());
+    let (ga, gb) = (
+        Generated::new(t, 8, ka as u32, 21),
+        Generated::new(t, 8, kb as u32, 22),
+    );
+    let mut rng = gpgpu_matrix::plan::random::Mulberry32::new(5);
+    let mut slots: Vec<usize> = (0..24)
+        .map(|_| (rng.next_f64() * c.stored() as f64) as usize)
+        .collect();
+    slots.extend([0, (1 << 24) / 64 - 1, (1 << 24) / 64, c.stored() - 1]);
+    for s in slots {
+        let p = g.read_blocks_async(&c, s, 1).await.unwrap();
+        let (r, products) = reference_block(&ga, &gb, p.rows[0], p.cols[0]);
+        assert!(products > 0, "slot {s}: a block of C with no products");
+        let err = relative_error(&p.values, &r);
+        assert!(err < 1e-6, "slot {s}: {err}");
+    }
 }
 
 pub async fn blocks_uploaded_in_parts_multiply(backend: Backend) {

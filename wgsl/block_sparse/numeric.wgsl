@@ -1,8 +1,10 @@
 // C's stored blocks, the CUDA report's kernel on GPU-resident matrices: one invocation
 // per entry (r, col) of stored block s of C, at cell (i, j): the sum over A's stored
 // blocks A_ik of block row i (CSR) whose B_kj is stored (B's map) of
-// (A_ik·B_kj)[r, col]. Blocks are m×m, row-major, one after another by slot.
-struct Params { t: u32, m: u32, count: u32, groups_x: u32 }
+// (A_ik·B_kj)[r, col]. Blocks are m×m, row-major, one after another by slot. A
+// dispatch covers the entries first..count (large products take several: no single
+// dispatch runs for seconds).
+struct Params { t: u32, m: u32, count: u32, groups_x: u32, first: u32, unused0: u32, unused1: u32, unused2: u32 }
 
 @group(0) @binding(0) var<storage, read> a: array<f32>;
 @group(0) @binding(1) var<storage, read> b: array<f32>;
@@ -15,7 +17,7 @@ struct Params { t: u32, m: u32, count: u32, groups_x: u32 }
 
 @compute @workgroup_size(256)
 fn main(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_index) li: u32) {
-    let g = (wg.y * u.groups_x + wg.x) * 256u + li;
+    let g = u.first + (wg.y * u.groups_x + wg.x) * 256u + li;
     if (g >= u.count) { return; }
     let b2 = u.m * u.m;
     let e = g % b2;

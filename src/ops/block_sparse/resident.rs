@@ -223,6 +223,10 @@ pub fn c_map(e: &mut GpuEngine, [sums, map, cells]: [&Buffer; 3], count: usize) 
     )
 }
 
+/// Entries of C one numeric dispatch computes at most (16M): a product of 10⁷ blocks
+/// in one dispatch would keep the GPU busy for seconds without a break.
+const NUMERIC_PART: usize = 1 << 24;
+
 /// C's `stored` blocks of m×m; `m` is [A's blocks, B's blocks, B's map, A's row
 /// ends, A's pairs, C's slot cells, C's blocks].
 pub fn numeric(
@@ -232,13 +236,17 @@ pub fn numeric(
     bs: usize,
     stored: usize,
 ) -> Result<()> {
+    // Below 2^32: C's blocks fit one binding.
     let count = stored * bs * bs;
-    over(
-        e,
-        &NUMERIC,
-        &m,
-        count,
-        [t as u32, bs as u32, count as u32, 0],
-        3,
-    )
+    let mut first = 0;
+    loop {
+        let part = NUMERIC_PART.min(count - first);
+        let groups = line_workgroups(part, e.max_workgroups());
+        let words = [t, bs, count, groups.0, first, 0, 0, 0].map(|w| w as u32);
+        e.dispatch(&NUMERIC, &m, &words, groups, None)?;
+        first += part;
+        if first >= count {
+            return Ok(());
+        }
+    }
 }
