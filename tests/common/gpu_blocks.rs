@@ -44,6 +44,13 @@ async fn read_all(g: &Gpgpu, m: &GpuBlocks, part: usize) -> (Vec<(u32, u32)>, Ve
     (at, values)
 }
 
+/// A·B of square CPU block-sparse matrices, dense, in float64.
+fn dense_product(a: &BlockSparse, b: &BlockSparse) -> Vec<f64> {
+    let n = a.shape.rows;
+    let (a, b) = (to_f64(&a.to_dense().unwrap()), to_f64(&b.to_dense().unwrap()));
+    reference::multiply(Semiring::Ordinary, n, n, n, &a, &b)
+}
+
 /// A CPU BlockSparse of `m`'s blocks (in slot order, which for a product is
 /// row-major).
 fn to_cpu(n: usize, bs: usize, at: &[(u32, u32)], values: &[f32]) -> BlockSparse {
@@ -110,14 +117,7 @@ async fn check_product(g: &Gpgpu, what: &str, a: &BlockSparse, b: &BlockSparse) 
         .collect();
     assert_eq!(at, cells, "{what}: C's pattern");
     let n = a.shape.rows;
-    let dense = reference::multiply(
-        Semiring::Ordinary,
-        n,
-        n,
-        n,
-        &to_f64(&a.to_dense().unwrap()),
-        &to_f64(&b.to_dense().unwrap()),
-    );
+    let dense = dense_product(a, b);
     let got = to_cpu(n, a.block_size, &at, &values).to_dense().unwrap();
     assert_close(what, &got, &dense, FROBENIUS_TOL);
 }
@@ -289,14 +289,7 @@ pub async fn blocks_uploaded_in_parts_multiply(backend: Backend) {
     let gb = g.upload_block_sparse(&b).unwrap();
     let c = g.multiply_gpu_block_sparse_async(&ga, &gb).await.unwrap();
     let (at, values) = read_all(&g, &c, 1000).await;
-    let want = reference::multiply(
-        Semiring::Ordinary,
-        n,
-        n,
-        n,
-        &to_f64(&a.to_dense().unwrap()),
-        &to_f64(&b.to_dense().unwrap()),
-    );
+    let want = dense_product(&a, &b);
     let got = to_cpu(n, bs, &at, &values).to_dense().unwrap();
     assert_close("uploaded in parts", &got, &want, FROBENIUS_TOL);
 }
