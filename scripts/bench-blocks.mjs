@@ -27,9 +27,9 @@ import { labelOf, writeResults } from './bench/write-results.mjs';
 /** The CUDA report's table on its own: { rows, … } with the run's environment. */
 function writeCudaReport(result, args) {
   if (!result?.cudaReport) return;
-  const { rows, leftOut, seconds, error } = result.cudaReport;
+  const { rows, leftOut, seconds, gpuBytes, error } = result.cudaReport;
   const label = `cuda-report-${labelOf(result).replace(/^blocks-/, '')}`;
-  const table = { label, date: result.date, rows, leftOut, seconds, error, env: result.env, params: result.params };
+  const table = { label, date: result.date, rows, leftOut, seconds, gpuBytes, error, env: result.env, params: result.params };
   writeResults(table, { outDir: args.out, report: cudaReportMarkdown, plot: () => null });
 }
 

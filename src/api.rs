@@ -14,7 +14,7 @@ use std::rc::Rc;
 use crate::batched::{self, ransac::Ransac};
 
 use crate::blocks::mesh::{self, MeshRun};
-use crate::blocks::resident::{self, GpuBlocks};
+use crate::blocks::resident::{self, GpuBlocks, NumericPath};
 use crate::blocks::sparse;
 use crate::cpu::CpuEngine;
 use crate::engine::webgpu::lost_at_once;
@@ -324,13 +324,15 @@ impl Gpgpu {
         resident::upload(&mut self.engine(), m)
     }
 
-    /// A·B for GPU-resident A and B, both phases on the GPU (WebGPU only).
+    /// A·B for GPU-resident A and B, both phases on the GPU (WebGPU only), the
+    /// numeric phase by `path`.
     pub async fn multiply_gpu_block_sparse_async(
         &self,
         a: &GpuBlocks,
         b: &GpuBlocks,
+        path: NumericPath,
     ) -> Result<GpuBlocks> {
-        resident::multiply(&self.handle(), a, b).await
+        resident::multiply(&self.handle(), a, b, path).await
     }
 
     /// Blocks `start..start + count` of a GPU-resident matrix, with their coordinates.

@@ -16,14 +16,20 @@
 //! of C walking A's block row and skipping the A_ik whose B_kj is not stored. Only
 //! two lines of counts and one word come back between the phases (for P and C's
 //! size). C keeps every block its pattern has, also one whose products cancelled.
-//! [`GpuBlocks::read`] reads a range of slots back.
+//! Where the blocks are dense enough for the dense product to win
+//! ([`dense_pays`]), the numeric phase writes A and B out dense and runs the dense
+//! product kernel instead ([`NumericPath`]). [`GpuBlocks::read`] reads a range of
+//! slots back.
 
 use crate::engine::webgpu::{GpuEngine, GpuRead};
 use crate::engine::{Engine, Handle};
 use crate::error::{GpgpuError, Result};
+use crate::kernels::Kernel;
 use crate::ops::block_sparse::resident::{self as pass, Lines};
 use crate::plan::blockgen::{self, Generated};
 use crate::plan::blocks::{block_size as check_block_size, BlockSparse};
+use crate::plan::semiring::Semiring;
+use crate::plan::shape::Shape;
 use crate::sparse::timing::now_ms;
 use crate::webgpu::buffer::check_size;
 use crate::webgpu::Buffer;
@@ -44,6 +50,10 @@ pub struct GpuBlocks {
     stored: usize,
     capacity: usize,
     products: Option<u64>,
+    /// For a product: whether its numeric phase ran dense, and the bytes of the
+    /// temporary buffers it held besides A, B and C.
+    dense: Option<bool>,
+    scratch: u64,
     /// For a product: ms of its symbolic phase (until C's size came back) and of the
     /// numeric phase after it (until the GPU finished).
     phase_ms: Option<[f64; 2]>,
@@ -128,6 +138,8 @@ impl GpuBlocks {
             stored: 0,
             capacity,
             products: None,
+            dense: None,
+            scratch: 0,
             phase_ms: None,
             generated: None,
             owner: (g.id(), g.generation()),
@@ -258,6 +270,16 @@ impl GpuBlocks {
     /// Block products computed, for a product.
     pub fn products(&self) -> Option<u64> {
         self.products
+    }
+
+    /// For a product: whether its numeric phase ran on the dense product kernel.
+    pub fn ran_dense(&self) -> Option<bool> {
+        self.dense
+    }
+
+    /// For a product: bytes of the temporary buffers the call held besides A, B and C.
+    pub fn scratch_bytes(&self) -> u64 {
+        self.scratch
     }
 
     /// For a product: ms of the symbolic phase, then of the numeric phase.
@@ -419,9 +441,34 @@ fn symbolic(g: &mut GpuEngine, a: &GpuBlocks, b: &GpuBlocks) -> Result<(Symbolic
     Ok((s, reads))
 }
 
+/// How a product's numeric phase runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NumericPath {
+    /// Dense where [`dense_pays`] says so and the dense forms fit the device, else sparse.
+    Auto,
+    /// numeric.wgsl: each entry of C's blocks walks A's block row.
+    Sparse,
+    /// A and B written out dense, the dense product kernel, C's blocks read from its
+    /// result (three n×n buffers more).
+    Dense,
+}
+
+/// Whether the dense product beats the block-sparse numeric pass: when the block
+/// products' multiply-adds P·m³ reach n³/32. On the H100 the register kernel computes
+/// about 35 TFLOP/s (bench/NOTES.md), the block-sparse pass about 0.7 (1.4 ns per 8×8
+/// block product, bench/results/2026-11-24-blocks-h100.md): some 50× apart.
+pub fn dense_pays(n: usize, bs: usize, products: u64) -> bool {
+    products as f64 * (bs * bs * bs) as f64 * 32.0 >= (n as f64).powi(3)
+}
+
 /// A·B for square GPU-resident A and B of one size and block size: C on the GPU,
 /// with its block products counted. Resolves once the GPU has computed C.
-pub async fn multiply(handle: &Handle, a: &GpuBlocks, b: &GpuBlocks) -> Result<GpuBlocks> {
+pub async fn multiply(
+    handle: &Handle,
+    a: &GpuBlocks,
+    b: &GpuBlocks,
+    path: NumericPath,
+) -> Result<GpuBlocks> {
     if (a.n, a.block_size) != (b.n, b.block_size) {
         return Err(bad(
             "b",
@@ -452,8 +499,17 @@ pub async fn multiply(handle: &Handle, a: &GpuBlocks, b: &GpuBlocks) -> Result<G
         .sum();
     let t1 = now_ms();
     let (mut c, idle) = handle.with(|e| {
+        let fits = e.check_shape(Shape::square(a.n)).is_ok();
+        let dense = match path {
+            NumericPath::Auto => fits && dense_pays(a.n, a.block_size, products),
+            p => p == NumericPath::Dense,
+        };
+        let kernel = match dense {
+            true => Some(e.choose_kernel(None, Shape::square(a.n))?),
+            false => None,
+        };
         let g = a.on(e)?;
-        let made = numeric(g, a, b, &s, stored).map(|mut c| {
+        let made = numeric(g, a, b, &s, stored, kernel).map(|mut c| {
             c.products = Some(products);
             c
         });
@@ -466,21 +522,59 @@ pub async fn multiply(handle: &Handle, a: &GpuBlocks, b: &GpuBlocks) -> Result<G
     Ok(c)
 }
 
-/// Queues C's map and blocks, `stored` of them, after the symbolic phase `s`.
+/// Queues C's map and blocks, `stored` of them, after the symbolic phase `s`: by
+/// the dense product `kernel` if given, else by numeric.wgsl.
 fn numeric(
     g: &mut GpuEngine,
     a: &GpuBlocks,
     b: &GpuBlocks,
     s: &Symbolic,
     stored: usize,
+    kernel: Option<Kernel>,
 ) -> Result<GpuBlocks> {
     let (bs, t) = (a.block_size, a.grid);
     let mut c = GpuBlocks::alloc(g, a.n, bs, stored)?;
+    (c.stored, c.last, c.dense) = (stored, Some(t * t), Some(kernel.is_some()));
     pass::c_map(g, [&s.flags, &c.map, &c.cells], t * t)?;
-    let m = [
-        &a.blocks, &b.blocks, &b.map, &s.ends, &s.csr, &c.cells, &c.blocks,
-    ];
-    pass::numeric(g, m, t, bs, stored)?;
-    (c.stored, c.last) = (stored, Some(t * t));
+    c.scratch = [&s.ends, &s.csr, &s.a_cols, &s.b_rows, &s.flags]
+        .iter()
+        .map(|b| b.size())
+        .sum();
+    match kernel {
+        Some(kernel) => {
+            c.scratch += 3 * (a.n * a.n * 4) as u64;
+            dense(g, [a, b, &c], kernel)?;
+        }
+        None => {
+            let m = [
+                &a.blocks, &b.blocks, &b.map, &s.ends, &s.csr, &c.cells, &c.blocks,
+            ];
+            pass::numeric(g, m, t, bs, stored)?;
+        }
+    }
     Ok(c)
+}
+
+/// C's blocks through the dense product: A and B written out dense (zeros between
+/// their blocks), multiplied by `kernel`, C's blocks read from the result.
+fn dense(g: &mut GpuEngine, [a, b, c]: [&GpuBlocks; 3], kernel: Kernel) -> Result<()> {
+    let shape = Shape::square(a.n);
+    let mut made = vec![];
+    let ran = (|| {
+        for _ in 0..3 {
+            made.push(g.alloc(shape)?);
+        }
+        let dims = |m: &GpuBlocks| [m.grid, m.block_size, m.stored];
+        for (m, d) in [(a, &made[0]), (b, &made[1])] {
+            g.fill(d, 0.0)?;
+            pass::block_dense(g, [&m.cells, &m.blocks, d.buffer()], dims(m), true)?;
+        }
+        let [x, y, z] = [&made[0], &made[1], &made[2]];
+        g.product(kernel, Semiring::Ordinary, [x, y, z], None)?;
+        pass::block_dense(g, [&c.cells, &c.blocks, z.buffer()], dims(c), false)
+    })();
+    for m in made {
+        g.recycle(m);
+    }
+    ran
 }

@@ -8,12 +8,12 @@ use super::registry::Registry;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use js_sys::{Float32Array, Float64Array, Object, Promise, Uint32Array};
+use js_sys::{Float32Array, Float64Array, Object, Promise, Reflect, Uint32Array};
 use wasm_bindgen::prelude::*;
 
-use super::args::{number_arg, set, to_js_error};
+use super::args::{known_keys, number_arg, options_object, set, string_option, to_js_error};
 use super::{op, promise, JsGpgpu, JsResult};
-use crate::blocks::resident::{self, coordinates, GpuBlocks};
+use crate::blocks::resident::{self, coordinates, GpuBlocks, NumericPath};
 use crate::engine::Handle;
 use crate::error::{GpgpuError, Result};
 use crate::plan::blockgen::{reference_block, Generated};
@@ -84,6 +84,27 @@ fn size_args(n: &JsValue, bs: &JsValue) -> Result<(usize, usize)> {
     Ok((n, bs))
 }
 
+/// `{ numeric }` of multiplyGpuBlockSparseAsync: 'auto' (the default), 'sparse' or 'dense'.
+fn numeric_path(options: &JsValue) -> Result<NumericPath> {
+    const ACCEPTED: &str = "'auto', 'sparse' or 'dense'";
+    known_keys(options, &["numeric"], "{ numeric: 'dense' }")?;
+    let Some(obj) = options_object(options, "options", "{ numeric: 'dense' }")? else {
+        return Ok(NumericPath::Auto);
+    };
+    if Reflect::get(obj, &"numeric".into()).is_ok_and(|v| v.is_undefined()) {
+        return Ok(NumericPath::Auto);
+    }
+    match string_option(obj, "numeric", ACCEPTED)?.as_str() {
+        "auto" => Ok(NumericPath::Auto),
+        "sparse" => Ok(NumericPath::Sparse),
+        "dense" => Ok(NumericPath::Dense),
+        other => Err(GpgpuError::BadArgument {
+            name: "options.numeric".into(),
+            detail: format!("'{other}': use {ACCEPTED}"),
+        }),
+    }
+}
+
 #[wasm_bindgen(js_class = GpuBlockSparse)]
 impl JsGpuBlockSparse {
     #[wasm_bindgen(getter)]
@@ -123,6 +144,21 @@ impl JsGpuBlockSparse {
     #[wasm_bindgen(getter, js_name = phaseMs)]
     pub fn phase_ms(&self) -> Option<Vec<f64>> {
         self.inner.borrow().phase_ms().map(|p| p.to_vec())
+    }
+
+    /// For a product: 'dense' if its numeric phase ran on the dense product kernel,
+    /// else 'sparse' (undefined for other matrices).
+    #[wasm_bindgen(getter, js_name = numericPath)]
+    pub fn numeric_path(&self) -> Option<String> {
+        let dense = self.inner.borrow().ran_dense()?;
+        Some(if dense { "dense" } else { "sparse" }.into())
+    }
+
+    /// For a product: bytes of the temporary GPU buffers the call held besides A, B
+    /// and C (the symbolic phase's, and the dense forms where it ran dense).
+    #[wasm_bindgen(getter, js_name = scratchBytes)]
+    pub fn scratch_bytes(&self) -> f64 {
+        self.inner.borrow().scratch_bytes() as f64
     }
 
     /// Bytes of the GPU buffers this matrix holds.
@@ -291,7 +327,10 @@ impl JsGpgpu {
 
     /// A·B for GpuBlockSparse A and B of one size and block size, on the GPU: the
     /// symbolic and numeric phases both run there. Resolves to C (its
-    /// `blockProducts` counted) once the GPU has computed it.
+    /// `blockProducts` counted) once the GPU has computed it. `options.numeric`:
+    /// 'dense' writes A and B out dense and runs the dense product kernel, 'sparse'
+    /// walks A's block rows; 'auto' (the default) takes the dense one where the block
+    /// products' multiply-adds reach n³/32 and the dense forms fit the device.
     #[wasm_bindgen(
         js_name = multiplyGpuBlockSparseAsync,
         unchecked_return_type = "Promise<GpuBlockSparse>"
@@ -302,13 +341,15 @@ impl JsGpgpu {
         &self,
         #[wasm_bindgen(unchecked_param_type = "GpuBlockSparse")] a: JsValue,
         #[wasm_bindgen(unchecked_param_type = "GpuBlockSparse")] b: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "{ numeric?: 'auto' | 'sparse' | 'dense' }")]
+        options: JsValue,
     ) -> Promise {
-        let args = || Ok((lookup("a", &a)?, lookup("b", &b)?));
-        promise(args().and_then(|(a, b)| {
+        let args = || Ok((lookup("a", &a)?, lookup("b", &b)?, numeric_path(&options)?));
+        promise(args().and_then(|(a, b, path)| {
             self.work(move |h| async move {
                 let (ra, rb) = (a.try_borrow(), b.try_borrow());
                 let (ra, rb) = (ra.map_err(|_| busy("a"))?, rb.map_err(|_| busy("b"))?);
-                let c = resident::multiply(&h, &ra, &rb).await?;
+                let c = resident::multiply(&h, &ra, &rb, path).await?;
                 Ok(wrap(c, h))
             })
         }))

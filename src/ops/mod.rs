@@ -149,6 +149,7 @@ mod tests {
             block_sparse::resident::SYMBOLIC,
             block_sparse::resident::C_MAP,
             block_sparse::resident::NUMERIC,
+            block_sparse::resident::BLOCK_DENSE,
             block_sparse::resident::SCATTER,
             svd::webgpu::JACOBI,
             elementwise::webgpu::AFFINE,

@@ -6,7 +6,7 @@
 //! the CPU, the error that says WebGPU is needed.
 
 use super::*;
-use gpgpu_matrix::blocks::resident::GpuBlocks;
+use gpgpu_matrix::blocks::resident::{dense_pays, GpuBlocks, NumericPath};
 use gpgpu_matrix::plan::blockgen::{reference_block, relative_error, Generated};
 use gpgpu_matrix::plan::blocks::{symbolic, BlockSparse, Pattern};
 use gpgpu_matrix::plan::reference::{self, to_f64};
@@ -47,29 +47,30 @@ async fn read_all(g: &Gpgpu, m: &GpuBlocks, part: usize) -> (Vec<(u32, u32)>, Ve
 /// A·B of square CPU block-sparse matrices, dense, in float64.
 fn dense_product(a: &BlockSparse, b: &BlockSparse) -> Vec<f64> {
     let n = a.shape.rows;
-    let (a, b) = (to_f64(&a.to_dense().unwrap()), to_f64(&b.to_dense().unwrap()));
+    let (a, b) = (
+        to_f64(&a.to_dense().unwrap()),
+        to_f64(&b.to_dense().unwrap()),
+    );
     reference::multiply(Semiring::Ordinary, n, n, n, &a, &b)
 }
 
 /// A CPU BlockSparse of `m`'s blocks (in slot order, which for a product is
 /// row-major).
 fn to_cpu(n: usize, bs: usize, at: &[(u32, u32)], values: &[f32]) -> BlockSparse {
-    let b2 = bs * bs;
-    let blocks: Vec<(usize, usize, &[f32])> = at
-        .iter()
-        .enumerate()
-        .map(|(s, &(i, j))| (i as usize, j as usize, &values[s * b2..(s + 1) * b2]))
-        .collect();
-    let mut m = BlockSparse::from_blocks(Shape::new(n, n), bs, &blocks).unwrap();
-    // from_blocks drops blocks of zeros; the GPU keeps its pattern's blocks.
-    m.pattern = Pattern::from_occupancy(n / bs, n / bs, &{
-        let t = n / bs;
-        let mut o = vec![false; t * t];
-        at.iter()
-            .for_each(|&(i, j)| o[i as usize * t + j as usize] = true);
-        o
-    });
-    m
+    let t = n / bs;
+    let mut o = vec![false; t * t];
+    at.iter()
+        .for_each(|&(i, j)| o[i as usize * t + j as usize] = true);
+    let pattern = Pattern::from_occupancy(t, t, &o);
+    // Slots in row-major order of their cells, as the pattern stores them.
+    assert!(at.windows(2).all(|w| w[0] < w[1]), "C's slots out of order");
+    let (shape, block_size, values) = (Shape::new(n, n), bs, values.to_vec());
+    BlockSparse {
+        shape,
+        block_size,
+        pattern,
+        values,
+    }
 }
 
 pub async fn generated_matrices_match_the_cpu_generator(backend: Backend) {
@@ -105,21 +106,30 @@ async fn check_product(g: &Gpgpu, what: &str, a: &BlockSparse, b: &BlockSparse) 
         g.upload_block_sparse(a).unwrap(),
         g.upload_block_sparse(b).unwrap(),
     );
-    let c = g.multiply_gpu_block_sparse_async(&ga, &gb).await.unwrap();
     let want = symbolic(&a.pattern, &b.pattern).unwrap();
-    assert_eq!(c.products(), Some(want.products), "{what}: block products");
-    assert_eq!(c.stored(), want.out.stored(), "{what}: stored blocks");
-    let (at, values) = read_all(g, &c, 5).await;
     let cells: Vec<(u32, u32)> = want
         .out
         .coordinates()
         .map(|(i, j)| (i as u32, j as u32))
         .collect();
-    assert_eq!(at, cells, "{what}: C's pattern");
     let n = a.shape.rows;
     let dense = dense_product(a, b);
-    let got = to_cpu(n, a.block_size, &at, &values).to_dense().unwrap();
-    assert_close(what, &got, &dense, FROBENIUS_TOL);
+    for path in [NumericPath::Sparse, NumericPath::Dense, NumericPath::Auto] {
+        let what = format!("{what}, {path:?}");
+        let c = g
+            .multiply_gpu_block_sparse_async(&ga, &gb, path)
+            .await
+            .unwrap();
+        assert_eq!(c.products(), Some(want.products), "{what}: block products");
+        assert_eq!(c.stored(), want.out.stored(), "{what}: stored blocks");
+        let ran_dense = path == NumericPath::Dense
+            || (path == NumericPath::Auto && dense_pays(n, a.block_size, want.products));
+        assert_eq!(c.ran_dense(), Some(ran_dense), "{what}");
+        let (at, values) = read_all(g, &c, 5).await;
+        assert_eq!(at, cells, "{what}: C's pattern");
+        let got = to_cpu(n, a.block_size, &at, &values).to_dense().unwrap();
+        assert_close(&what, &got, &dense, FROBENIUS_TOL);
+    }
 }
 
 /// A pattern with rows and columns of the grid left empty and values in [-1, 1).
@@ -186,7 +196,10 @@ pub async fn a_grid_past_two_scan_levels_matches_the_cpu(backend: Backend) {
     let (ka, kb) = (2500, 3000);
     let a = g.generate_block_sparse_async(n, bs, ka, 11).await.unwrap();
     let b = g.generate_block_sparse_async(n, bs, kb, 12).await.unwrap();
-    let c = g.multiply_gpu_block_sparse_async(&a, &b).await.unwrap();
+    let c = g
+        .multiply_gpu_block_sparse_async(&a, &b, NumericPath::Sparse)
+        .await
+        .unwrap();
     let (ga, gb) = (
         Generated::new(t, 1, ka as u32, 11),
         Generated::new(t, 1, kb as u32, 12),
@@ -226,7 +239,10 @@ pub async fn a_product_of_several_numeric_dispatches(backend: Backend) {
     let (n, bs, t, ka, kb) = (5600, 8, 700u32, 2100, 245_000);
     let a = g.generate_block_sparse_async(n, bs, ka, 21).await.unwrap();
     let b = g.generate_block_sparse_async(n, bs, kb, 22).await.unwrap();
-    let c = g.multiply_gpu_block_sparse_async(&a, &b).await.unwrap();
+    let c = g
+        .multiply_gpu_block_sparse_async(&a, &b, NumericPath::Sparse)
+        .await
+        .unwrap();
     assert!(c.stored() * 64 > 1 << 24, "{}", c.stored());
     let (ga, gb) = (
         Generated::new(t, 8, ka as u32, 21),
@@ -287,7 +303,10 @@ pub async fn blocks_uploaded_in_parts_multiply(backend: Backend) {
     );
     assert_error(r, "BAD_ARGUMENT", "larger capacity");
     let gb = g.upload_block_sparse(&b).unwrap();
-    let c = g.multiply_gpu_block_sparse_async(&ga, &gb).await.unwrap();
+    let c = g
+        .multiply_gpu_block_sparse_async(&ga, &gb, NumericPath::Auto)
+        .await
+        .unwrap();
     let (at, values) = read_all(&g, &c, 1000).await;
     let want = dense_product(&a, &b);
     let got = to_cpu(n, bs, &at, &values).to_dense().unwrap();
@@ -321,6 +340,38 @@ pub async fn gpu_block_sparse_from_javascript(backend: Backend) {
     .unwrap();
     let stored = get(&c, "storedBlocks");
     assert!(stored > 0.0 && get(&c, "blockProducts") > 0.0);
+    // 'auto': dense where the block products' multiply-adds reach n³/32.
+    let auto = match dense_pays(64, 4, get(&c, "blockProducts") as u64) {
+        true => "dense",
+        false => "sparse",
+    };
+    assert_eq!(prop(&c, "numericPath").as_string().as_deref(), Some(auto));
+    assert!(get(&c, "scratchBytes") > 0.0);
+    // The dense path gives the same blocks, up to rounding.
+    let dense = options(&[("numeric", "dense")]);
+    let d = call(
+        &g,
+        "multiplyGpuBlockSparseAsync",
+        &[a.clone(), b.clone(), dense],
+    );
+    let d = settle(d.unwrap().into()).await.unwrap();
+    assert_eq!(
+        prop(&d, "numericPath").as_string().as_deref(),
+        Some("dense")
+    );
+    assert_eq!(get(&d, "storedBlocks"), stored);
+    let bad = options(&[("numeric", "fast")]);
+    let r = settle(
+        call(
+            &g,
+            "multiplyGpuBlockSparseAsync",
+            &[a.clone(), b.clone(), bad],
+        )
+        .unwrap()
+        .into(),
+    )
+    .await;
+    assert_js_error(r, "BAD_ARGUMENT", "'auto', 'sparse' or 'dense'");
     let part = settle(
         call(&c, "readBlocksAsync", &[num(0.0), num(stored)])
             .unwrap()
@@ -369,7 +420,7 @@ pub async fn gpu_block_sparse_from_javascript(backend: Backend) {
     )
     .await;
     assert_js_error(r, "FREED", "GpuBlockSparse was freed");
-    for m in [b, c] {
+    for m in [b, c, d] {
         call(&m, "free", &[]).unwrap();
     }
 }
@@ -412,7 +463,9 @@ pub async fn gpu_block_sparse_errors(backend: Backend) {
         g.generate_block_sparse_async(16, 4, 3, 1).await.unwrap(),
         g.generate_block_sparse_async(32, 4, 3, 1).await.unwrap(),
     );
-    let r = g.multiply_gpu_block_sparse_async(&a, &b).await;
+    let r = g
+        .multiply_gpu_block_sparse_async(&a, &b, NumericPath::Auto)
+        .await;
     assert_error(r, "BAD_ARGUMENT", "one size and block size");
     assert_error(
         g.read_blocks_async(&a, 2, 2).await,

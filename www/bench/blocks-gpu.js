@@ -26,11 +26,11 @@ function relError(got, want) {
   return den > 0 ? Math.sqrt(num / den) : Math.sqrt(num);
 }
 
-/** One row: generate, multiply (timed), check sampled blocks, free. */
-async function reportRow(gpu, row, params, memory) {
+/** One row: generate, multiply (timed) by `numeric` ('auto', 'sparse' or 'dense'), check sampled blocks, free. */
+async function reportRow(gpu, row, numeric, params, memory) {
   const { n, m, k, k40S } = row;
   const seedA = (params.seed * 2654435761 + n + m) >>> 0, seedB = (seedA + 1) >>> 0;
-  const out = { n, m, k, k40Seconds: k40S, seedA, seedB };
+  const out = { n, m, k, k40Seconds: k40S, numericAsked: numeric, seedA, seedB };
   const watch = params.watchdogS * 1000;
   const held = [];
   try {
@@ -49,7 +49,7 @@ async function reportRow(gpu, row, params, memory) {
       c?.free();
       c = null;
       t0 = performance.now();
-      c = await guard(gpu.multiplyGpuBlockSparseAsync(a, b), watch, 'multiplyGpuBlockSparseAsync');
+      c = await guard(gpu.multiplyGpuBlockSparseAsync(a, b, { numeric }), watch, 'multiplyGpuBlockSparseAsync');
       const ms = performance.now() - t0;
       if (r === 0) out.firstSeconds = ms / 1000;
       else times.push(ms);
@@ -64,7 +64,10 @@ async function reportRow(gpu, row, params, memory) {
     out.numericSeconds = last[1] / 1000;
     out.products = c.blockProducts;
     out.cBlocks = c.storedBlocks;
-    out.gpuBytes = a.gpuBytes + b.gpuBytes + c.gpuBytes;
+    out.numericPath = c.numericPath;
+    // Held during the call: A, B, C and the call's temporaries (the symbolic phase's, the dense forms).
+    out.gpuBytes = a.gpuBytes + b.gpuBytes + c.gpuBytes + c.scratchBytes;
+    out.gpuHeldBytes = a.gpuBytes + b.gpuBytes + c.gpuBytes;
     // Sampled blocks of C against float64 products of the generator's blocks.
     const next = mulberry32(params.seed + 29);
     let worst = 0;
@@ -78,7 +81,7 @@ async function reportRow(gpu, row, params, memory) {
     out.samples = params.reportSamples;
     out.wasmPeakBytes = memory.buffer.byteLength;
     out.status = 'ok';
-    log(`report n=${n} m=${m} k=${k}: ${fmtMs(out.seconds * 1000)} (symbolic ${fmtMs(last[0])}, numeric ${fmtMs(last[1])}; first call ${fmtMs(out.firstSeconds * 1000)}), P=${out.products}, C blocks ${out.cBlocks}, max rel. err ${worst.toExponential(1)}, GPU ${(out.gpuBytes / 2 ** 20).toFixed(0)} MiB, wasm ${(out.wasmPeakBytes / 2 ** 20).toFixed(0)} MiB; K40 ${k40S} s`);
+    log(`report n=${n} m=${m} k=${k} ${out.numericPath}: ${fmtMs(out.seconds * 1000)} (symbolic ${fmtMs(last[0])}, numeric ${fmtMs(last[1])}; first call ${fmtMs(out.firstSeconds * 1000)}), P=${out.products}, C blocks ${out.cBlocks}, max rel. err ${worst.toExponential(1)}, GPU ${(out.gpuBytes / 2 ** 20).toFixed(0)} MiB, wasm ${(out.wasmPeakBytes / 2 ** 20).toFixed(0)} MiB; K40 ${k40S} s`);
   } catch (e) {
     out.status = 'error';
     out.reason = errText(e);
@@ -93,7 +96,11 @@ async function reportRow(gpu, row, params, memory) {
 /** Part `report`: the table's rows up to reportMaxN on WebGPU, into result.cudaReport. */
 export async function cudaReport(run, result, memory) {
   const gpu = run.gpus.get('webgpu');
-  const report = { rows: [], leftOut: [], seconds: 'the whole multiplyGpuBlockSparseAsync call (generating A and B excluded); median of the calls after the first' };
+  const report = {
+    rows: [], leftOut: [],
+    seconds: 'the whole multiplyGpuBlockSparseAsync call (generating A and B excluded); median of the calls after the first',
+    gpuBytes: 'GPU buffers held during the call: A, B, C and the call\'s temporaries',
+  };
   result.cudaReport = report;
   if (!gpu || run.broken.has('webgpu')) {
     report.error = `no WebGPU: ${run.broken.get('webgpu') || 'not among the backends'}`;
@@ -103,7 +110,9 @@ export async function cudaReport(run, result, memory) {
   for (const row of CUDA_ROWS) {
     if (row.n > run.params.reportMaxN) { report.leftOut.push({ ...row, reason: `n > reportMaxN = ${run.params.reportMaxN}` }); continue; }
     if (run.late()) { report.leftOut.push({ ...row, reason: 'the run\'s deadline' }); continue; }
-    report.rows.push(await reportRow(gpu, row, run.params, memory));
-    await flush();
+    for (const numeric of run.params.reportPaths) {
+      report.rows.push(await reportRow(gpu, row, numeric, run.params, memory));
+      await flush();
+    }
   }
 }

@@ -51,6 +51,7 @@ export function readBlocksParams(search) {
     cudaMaxN: num('cudaMaxN', base.cudaMaxN, { min: 0, whole: true }),          // part 3: rows up to this n
     reportMaxN: num('reportMaxN', base.reportMaxN, { min: 0, whole: true }),    // part 4 (GPU-resident, WebGPU): rows up to this n
     reportSamples: num('reportSamples', 8, { min: 1, max: 1000, whole: true }), // part 4: blocks of C checked in float64
+    reportPaths: list('reportPaths', ['auto'], oneOf(['auto', 'sparse', 'dense'])), // part 4: numeric phases run (each row once per path)
     repeats: num('repeats', 3, { min: 1, max: 100, whole: true }),              // timed calls after a warm-up (median)
     capS: num('cap', base.capS, { min: 0 }),                                    // a warm-up longer than this: no repeats
     skipFactor: num('skipFactor', 4, { min: 0 }),                               // predicted call > this × cap: not run

@@ -301,16 +301,16 @@ export function cudaReportMarkdown(result) {
   const lines = [
     `# The CUDA report's table on GPU-resident block-sparse matrices (${result.label || ''})`,
     '',
-    `${result.env?.webgpu ? `WebGPU: ${[result.env.webgpu.vendor, result.env.webgpu.architecture, result.env.webgpu.description].filter(Boolean).join(' ')}. ` : ''}seconds: ${r.seconds || 'the whole call'}. maxRelError: relative Frobenius error of sampled blocks of C against float64 products computed on the CPU from the generator.`,
+    `${result.env?.webgpu ? `WebGPU: ${[result.env.webgpu.vendor, result.env.webgpu.architecture, result.env.webgpu.description].filter(Boolean).join(' ')}. ` : ''}seconds: ${r.seconds || 'the whole call'}. numeric: the numeric phase's path (dense: A and B written out dense and the dense product kernel; auto takes it where P·m³ ≥ n³/32). GPU MiB: ${r.gpuBytes || 'GPU buffers held'}. maxRelError: relative Frobenius error of sampled blocks of C against float64 products computed on the CPU from the generator.`,
     '',
-    '| n | m | k | block products | seconds | K40 s | speed-up | symbolic s | numeric s | first call s | C blocks | max rel. error | wasm MiB | GPU MiB |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| n | m | k | block products | numeric | seconds | K40 s | speed-up | symbolic s | numeric s | first call s | C blocks | max rel. error | wasm MiB | GPU MiB |',
+    '|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const x of r.rows || []) {
-    if (x.status !== 'ok') { lines.push(`| ${x.n} | ${x.m} | ${x.k} | – | ${x.status}: ${String(x.reason).slice(0, 120)} | ${x.k40Seconds} | | | | | | | ${mib(x.wasmPeakBytes)} | |`); continue; }
-    lines.push(`| ${x.n} | ${x.m} | ${x.k} | ${x.products} | ${x.seconds.toPrecision(3)} | ${x.k40Seconds} | ${(x.k40Seconds / x.seconds).toFixed(1)}× | ${x.symbolicSeconds.toPrecision(3)} | ${x.numericSeconds.toPrecision(3)} | ${x.firstSeconds.toPrecision(3)} | ${x.cBlocks} | ${sci(x.maxRelError)} | ${mib(x.wasmPeakBytes)} | ${mib(x.gpuBytes)} |`);
+    if (x.status !== 'ok') { lines.push(`| ${x.n} | ${x.m} | ${x.k} | – | ${x.numericAsked} | ${x.status}: ${String(x.reason).slice(0, 120)} | ${x.k40Seconds} | | | | | | | ${mib(x.wasmPeakBytes)} | |`); continue; }
+    lines.push(`| ${x.n} | ${x.m} | ${x.k} | ${x.products} | ${x.numericPath}${x.numericAsked === 'auto' ? ' (auto)' : ''} | ${x.seconds.toPrecision(3)} | ${x.k40Seconds} | ${(x.k40Seconds / x.seconds).toFixed(1)}× | ${x.symbolicSeconds.toPrecision(3)} | ${x.numericSeconds.toPrecision(3)} | ${x.firstSeconds.toPrecision(3)} | ${x.cBlocks} | ${sci(x.maxRelError)} | ${mib(x.wasmPeakBytes)} | ${mib(x.gpuBytes)} |`);
   }
-  for (const x of r.leftOut || []) lines.push(`| ${x.n} | ${x.m} | ${x.k} | – | left out: ${x.reason} | ${x.k40S} | | | | | | | | |`);
+  for (const x of r.leftOut || []) lines.push(`| ${x.n} | ${x.m} | ${x.k} | – | | left out: ${x.reason} | ${x.k40S} | | | | | | | | |`);
   if (r.error) lines.push('', `Not run: ${r.error}`);
   return `${lines.join('\n')}\n`;
 }

@@ -4,7 +4,8 @@
 //! The generator (wgsl/block_sparse/gen_map.wgsl, gen_values.wgsl), the uploaded
 //! parts' map entries (scatter.wgsl), the symbolic phase (lines.wgsl: A's block rows
 //! as CSR; symbolic.wgsl: C's flags; scan.wgsl and scan_add.wgsl: their prefix sum;
-//! c_map.wgsl: C's map) and the numeric phase (numeric.wgsl).
+//! c_map.wgsl: C's map) and the numeric phase (numeric.wgsl, or block_dense.wgsl
+//! around the dense product kernel).
 
 use crate::engine::program::StaticWgsl;
 use crate::engine::webgpu::{line_workgroups, GpuEngine};
@@ -52,6 +53,11 @@ program!(
 );
 program!(C_MAP, "block-c-map", "wgsl/block_sparse/c_map.wgsl");
 program!(NUMERIC, "block-numeric", "wgsl/block_sparse/numeric.wgsl");
+program!(
+    BLOCK_DENSE,
+    "block-dense",
+    "wgsl/block_sparse/block_dense.wgsl"
+);
 /// Its words change with every part: they live with the commands that use them.
 pub const SCATTER: StaticWgsl = StaticWgsl::new("block-scatter", || {
     crate::common::shader!("wgsl/block_sparse/scatter.wgsl").into()
@@ -249,4 +255,19 @@ pub fn numeric(
             return Ok(());
         }
     }
+}
+
+/// `dense` (n×n, n = t·bs) ← the `stored` blocks at `cells` (`to_dense`), or the
+/// blocks ← their entries of `dense`.
+pub fn block_dense(
+    e: &mut GpuEngine,
+    [cells, blocks, dense]: [&Buffer; 3],
+    [t, bs, stored]: [usize; 3],
+    to_dense: bool,
+) -> Result<()> {
+    let count = stored * bs * bs;
+    let groups = line_workgroups(count, e.max_workgroups());
+    let mode = usize::from(!to_dense);
+    let words = [t, bs, count, groups.0, mode, 0, 0, 0].map(|w| w as u32);
+    e.dispatch(&BLOCK_DENSE, &[cells, blocks, dense], &words, groups, None)
 }
