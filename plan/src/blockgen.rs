@@ -263,13 +263,13 @@ mod tests {
             for j in 0..t {
                 let (block, products) = reference_block(&a, &b, i, j);
                 total += products;
-                for e in 0..(m * m) as usize {
+                for (e, got) in block.iter().enumerate() {
                     let (r, c) = (
                         (i * m) as usize + e / m as usize,
                         (j * m) as usize + e % m as usize,
                     );
                     let want: f64 = (0..n).map(|q| da[r * n + q] * db[q * n + c]).sum();
-                    assert!((block[e] - want).abs() < 1e-12);
+                    assert!((got - want).abs() < 1e-12);
                 }
             }
         }

@@ -170,7 +170,7 @@ impl GpuBlocks {
         Ok(m)
     }
 
-    /// Adds blocks at (rows[b], cols[b]) with values[b·m²..(b+1)·m²], after those
+    /// Adds blocks at (`rows[b]`, `cols[b]`) with `values[b·m²..(b+1)·m²]`, after those
     /// written before; cells must come in strictly increasing row-major order across
     /// all parts (so no block is written twice).
     pub fn write(

@@ -167,7 +167,7 @@ impl JsGpuBlockSparse {
         self.inner.borrow().gpu_bytes() as f64
     }
 
-    /// Adds blocks after those written before: rows[b], cols[b] on the block grid,
+    /// Adds blocks after those written before: `rows[b]`, `cols[b]` on the block grid,
     /// data blockSize² values per block, row-major. The blocks of all parts come in
     /// increasing row-major order, each once.
     #[wasm_bindgen(js_name = writeBlocks)]

@@ -148,7 +148,7 @@ pub fn generate_values(
     )
 }
 
-/// map[cells[s]] = s for slots `from..from + count`.
+/// `map[cells[s]] = s` for slots `from..from + count`.
 pub fn scatter(
     e: &mut GpuEngine,
     cells: &Buffer,
