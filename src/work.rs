@@ -145,14 +145,12 @@ pub fn tiled_dimension(name: &str, value: f64) -> Result<usize> {
     // A 1×2^30 float32 matrix alone fills wasm32's 4 GiB.
     const MAX: f64 = (1u64 << 30) as f64;
     if value.is_finite() && value > MAX {
-        return Err(GpgpuError::DeviceLimit {
-            what: format!("{name} = {}", crate::error::js_number(value)),
-            needed: value,
-            unit: "rows or columns",
-            limit_name: "what 4 GiB of WebAssembly memory holds (2^30 floats)",
-            limit: MAX,
+        return Err(shape::SideBound {
+            limit: MAX as usize,
+            named: "what 4 GiB of WebAssembly memory holds (2^30 floats)",
             hint: "Use smaller matrices: WebAssembly in a browser holds at most 4 GiB.",
-        });
+        }
+        .refuse(name, value));
     }
     shape::dimension(name, value, MAX as usize)
 }

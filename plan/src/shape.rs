@@ -61,6 +61,30 @@ fn number_problem(value: f64) -> Option<NumberProblem> {
     }
 }
 
+/// A bound on rows or columns other than the device's (WebAssembly's memory, a
+/// format's own), named in the SIZE_OVER_LIMIT error of a dimension past it.
+pub struct SideBound {
+    pub limit: usize,
+    /// What the limit is, as the error names it.
+    pub named: &'static str,
+    /// What to do instead.
+    pub hint: &'static str,
+}
+
+impl SideBound {
+    /// The error for dimension `name` = `value`, past this bound.
+    pub fn refuse(&self, name: &str, value: f64) -> GpgpuError {
+        GpgpuError::DeviceLimit {
+            what: format!("{name} = {}", crate::error::js_number(value)),
+            needed: value,
+            unit: "rows or columns",
+            limit_name: self.named,
+            limit: self.limit as f64,
+            hint: self.hint,
+        }
+    }
+}
+
 /// A dimension: a whole number in 1..=limit (limit = the device's texture/viewport limit).
 pub fn dimension(name: &str, value: f64, limit: usize) -> Result<usize> {
     let bad = |problem| GpgpuError::BadDimension {

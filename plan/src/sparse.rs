@@ -10,7 +10,7 @@
 //! limits them there.
 
 use crate::error::{js_number, GpgpuError, Result};
-use crate::shape::Shape;
+use crate::shape::{Shape, SideBound};
 
 /// Largest index (row, column, offset) a WebGL texture holds exactly as a float.
 pub const F32_EXACT: usize = 1 << 24;
@@ -52,15 +52,13 @@ pub const MAX_SIDE: usize = 1 << 27;
 /// A Csr's rows or columns (`name`): a dimension from 1 to [`MAX_SIDE`].
 pub fn side(name: &str, value: f64) -> Result<usize> {
     if value.is_finite() && value > MAX_SIDE as f64 {
-        return Err(GpgpuError::DeviceLimit {
-            what: format!("{name} = {}", js_number(value)),
-            needed: value,
-            unit: "rows or columns",
-            limit_name: "what a Csr takes (2^27: its row offsets and vectors live in \
-                         WebAssembly's 4 GiB memory)",
-            limit: MAX_SIDE as f64,
+        return Err(SideBound {
+            limit: MAX_SIDE,
+            named: "what a Csr takes (2^27: its row offsets and vectors live in \
+                    WebAssembly's 4 GiB memory)",
             hint: "Use a smaller matrix, or split it into blocks of rows.",
-        });
+        }
+        .refuse(name, value));
     }
     crate::shape::dimension(name, value, MAX_SIDE)
 }

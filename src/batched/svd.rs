@@ -20,7 +20,7 @@
 
 use crate::blocks::grid;
 use crate::engine::Handle;
-use crate::engine::{Engine, Matrix, PendingRead};
+use crate::engine::{kept_or_released, Engine, Matrix, PendingRead};
 use crate::error::Result;
 use crate::kernels::Backend;
 use crate::plan::layout::Layout;
@@ -141,13 +141,7 @@ impl GlJacobi {
             run.measure = Some(e.alloc(plan.scalars.shape(count), Layout::Scalar)?);
             Ok(())
         })();
-        match made {
-            Ok(()) => Ok(run),
-            Err(err) => {
-                run.release(e);
-                Err(err)
-            }
-        }
+        kept_or_released(e, run, made, GlJacobi::release)
     }
 
     /// Queues the measure pass over the current tiles; its output is `self.measure`.

@@ -437,22 +437,18 @@ impl TiledRun {
 mod tests {
     use super::*;
 
+    /// The refusal of holding one square of `side` and its result on `backend`.
+    fn refusal_of_a_square(backend: Backend, side: usize) -> String {
+        let side = Shape::square(side);
+        check_memory_on(backend, "this operation", &[side], side, SMALLER_MATRICES)
+            .unwrap_err()
+            .to_string()
+    }
+
     #[test]
     fn the_cpu_limit_is_named_for_what_it_is() {
         // 2 × (16000² + 16000²) floats: 4.096e9 bytes, under 4 GiB but over 4 GiB less 256 MiB.
-        let side = Shape {
-            rows: 16000,
-            cols: 16000,
-        };
-        let err = check_memory_on(
-            Backend::Cpu,
-            "this operation",
-            &[side],
-            side,
-            SMALLER_MATRICES,
-        )
-        .unwrap_err();
-        let message = err.to_string();
+        let message = refusal_of_a_square(Backend::Cpu, 16000);
         assert!(
             message.contains("needs 3.81 GiB (4,096,000,000 bytes) of WebAssembly memory"),
             "{message}"
@@ -468,22 +464,10 @@ mod tests {
         );
         assert!(!message.contains("wasm32 of"), "{message}");
         // Other backends hold the whole 4 GiB for the matrices: that one is named so.
-        let big = Shape {
-            rows: 33000,
-            cols: 33000,
-        };
-        let err = check_memory_on(
-            Backend::WebGl,
-            "this operation",
-            &[big],
-            big,
-            SMALLER_MATRICES,
-        )
-        .unwrap_err();
+        let message = refusal_of_a_square(Backend::WebGl, 33000);
         assert!(
-            err.to_string()
-                .contains("over the address space of wasm32 of 4 GiB (4,294,967,296 bytes)."),
-            "{err}"
+            message.contains("over the address space of wasm32 of 4 GiB (4,294,967,296 bytes)."),
+            "{message}"
         );
     }
 

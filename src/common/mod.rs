@@ -1,9 +1,10 @@
 //! Backend-neutral pieces that every layer may use: a matrix's statistics, the
-//! heatmap's style, the event loop's next turn and the blocking adaptor, and the safe
-//! reading of the caller's JavaScript values and typed arrays. Nothing here knows a
-//! backend or an operation; it imports only the error type.
+//! heatmap's style, the event loop's next turn and the blocking adaptor, the wall clock
+//! and its resolution, and the safe reading of the caller's JavaScript values and typed
+//! arrays. Nothing here knows a backend or an operation; it imports only the error type.
 
 pub mod arrays;
+pub mod clock;
 pub mod guard;
 pub mod stats;
 pub mod style;
@@ -22,6 +23,27 @@ macro_rules! shader {
     };
 }
 pub(crate) use shader;
+
+/// A backend's counts of live GPU objects (for leak checks), one `u32` field each,
+/// with the name `liveObjects()` gives it on the page: the struct and its
+/// `named` list from one list of fields.
+macro_rules! live_counts {
+    ($(#[doc = $doc:tt])* $($field:ident $js:literal),* $(,)?) => {
+        $(#[doc = $doc])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct LiveCounts {
+            $(pub $field: u32,)*
+        }
+
+        impl LiveCounts {
+            /// Each count by the name the page gives it.
+            pub fn named(&self) -> Vec<(&'static str, u32)> {
+                vec![$(($js, self.$field)),*]
+            }
+        }
+    };
+}
+pub(crate) use live_counts;
 
 /// Sorts a short list (a few dozen items at most: an adapter's features, a handful of
 /// timings or devices) by insertion, stably: the core sort's code is 4-6 KB of wasm for

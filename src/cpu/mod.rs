@@ -299,23 +299,15 @@ impl CpuEngine {
         run: impl FnOnce([&[f32]; I], [&mut [f32]; O]) + 'static,
     ) -> Result<()> {
         let poison = self.shared.poison.get();
-        self.record(inputs, outputs, poison, run)
+        self.pass_with(inputs, outputs, poison, run)
     }
 
-    /// Records a pass that updates `outputs` in place (never poisoned: it reads
-    /// them), as Gaussian elimination's steps do.
-    pub fn update<const I: usize, const O: usize>(
-        &mut self,
-        inputs: [&CpuMatrix; I],
-        outputs: [&CpuMatrix; O],
-        run: impl FnOnce([&[f32]; I], [&mut [f32]; O]) + 'static,
-    ) -> Result<()> {
-        self.record(inputs, outputs, None, run)
-    }
-
+    /// Records a pass whose outputs are filled with `poison` first where it is
+    /// Some: `pass` gives this engine's; a pass that updates its outputs in place
+    /// reads them, so gives None (Gaussian elimination's steps, a supplied kernel).
     /// A matrix both read and written is refused: the GPU passes never alias (and
     /// here it would be borrowed twice).
-    fn record<const I: usize, const O: usize>(
+    pub fn pass_with<const I: usize, const O: usize>(
         &mut self,
         inputs: [&CpuMatrix; I],
         outputs: [&CpuMatrix; O],

@@ -19,17 +19,10 @@ use crate::error::GpgpuError;
 
 pub use web_sys::WebGl2RenderingContext as GL;
 
-/// Live GL objects created through this layer and not yet dropped.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct LiveCounts {
-    pub textures: u32,
-    pub framebuffers: u32,
-    pub programs: u32,
-    pub shaders: u32,
-    pub buffers: u32,
-    pub vertex_arrays: u32,
-    pub queries: u32,
-    pub syncs: u32,
+crate::common::live_counts! {
+    #[doc = " Live GL objects created through this layer and not yet dropped."]
+    textures "textures", framebuffers "framebuffers", programs "programs", shaders "shaders",
+    buffers "buffers", vertex_arrays "vertexArrays", queries "queries", syncs "syncs",
 }
 
 struct Inner {

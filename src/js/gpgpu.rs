@@ -148,56 +148,38 @@ impl JsGpgpu {
     pub fn backend(&self) -> String {
         self.gpu.backend().name().into()
     }
+}
 
-    /// `square` as a `Run` whose passes the caller steps through.
-    #[wasm_bindgen(js_name = startSquare)]
-    pub fn start_square(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "RunOptions")] options: JsValue,
-    ) -> JsResult<JsRun> {
-        self.stepwise(|g| start::square(g, &n, &m, &options, false))
-    }
+export! {
+    #[doc = " `square` as a `Run` whose passes the caller steps through."]
+    start_square startSquare -> JsResult<JsRun>;
+    [&self] (n: "number", m: "Matrix"; options: "RunOptions")
+        => self.stepwise(|g| start::on_square(g, [&n, &m], None, &options, false))
+}
 
-    /// `multiply` as a `Run`.
-    #[wasm_bindgen(js_name = startMultiply)]
-    pub fn start_multiply(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "number")] rows: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number")] inner: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number")] cols: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Matrix")] b: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "RunOptions")] options: JsValue,
-    ) -> JsResult<JsRun> {
-        self.stepwise(|g| start::multiply(g, [&rows, &inner, &cols], &a, &b, &options, false))
-    }
+export! {
+    #[doc = " `multiply` as a `Run`."]
+    start_multiply startMultiply -> JsResult<JsRun>;
+    [&self] (rows: "number", inner: "number", cols: "number", a: "Matrix", b: "Matrix"; options: "RunOptions")
+        => self.stepwise(|g| start::multiply(g, [&rows, &inner, &cols], &a, &b, &options, false))
+}
 
-    /// `squareRepeatedly` as a `Run`.
-    #[wasm_bindgen(js_name = startSquareRepeatedly)]
-    pub fn start_square_repeatedly(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number")] times: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "RunOptions")] options: JsValue,
-    ) -> JsResult<JsRun> {
-        self.stepwise(|g| start::repeat(g, &n, &m, &times, &options, false))
-    }
+export! {
+    #[doc = " `squareRepeatedly` as a `Run`."]
+    start_square_repeatedly startSquareRepeatedly -> JsResult<JsRun>;
+    [&self] (n: "number", m: "Matrix", times: "number"; options: "RunOptions")
+        => self.stepwise(|g| start::on_square(g, [&n, &m], Some((&start::TIMES, &times)), &options, false))
+}
 
-    /// `power` as a `Run`.
-    #[wasm_bindgen(js_name = startPower)]
-    pub fn start_power(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Matrix")] m: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number")] p: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "RunOptions")] options: JsValue,
-    ) -> JsResult<JsRun> {
-        self.stepwise(|g| start::power(g, &n, &m, &p, &options, false))
-    }
+export! {
+    #[doc = " `power` as a `Run`."]
+    start_power startPower -> JsResult<JsRun>;
+    [&self] (n: "number", m: "Matrix", p: "number"; options: "RunOptions")
+        => self.stepwise(|g| start::on_square(g, [&n, &m], Some((&start::POWER, &p)), &options, false))
+}
 
+#[wasm_bindgen(js_class = Gpgpu)]
+impl JsGpgpu {
     /// Throws what `startMultiply(rows, inner, cols, …)` (inner and cols left out:
     /// `startSquare(rows, …)`, or a power of it) would throw for these sizes, with no
     /// arrays: SIZE_OVER_LIMIT past the device's limit or WebAssembly memory,
@@ -217,12 +199,18 @@ impl JsGpgpu {
     /// { backend, maxDimension, kernels, timerQuery, … }: WebGL adds renderer, vendor,
     /// versions and texture limits; WebGPU the adapter's description, limits and
     /// features, and the register kernel's form on this device; `fallback`, why 'auto'
-    /// made WebGL2 on a browser with a hardware WebGPU adapter.
+    /// made WebGL2 on a browser with a hardware WebGPU adapter; `timerResolutionMs`,
+    /// the resolution of the wall clock the library's timings read (measured once).
     #[wasm_bindgen(unchecked_return_type = "DeviceInfo")]
     pub fn info(&self) -> Object {
         let o = Object::new();
         let engine = self.gpu.engine();
         set(&o, "backend", engine.backend().name());
+        set(
+            &o,
+            "timerResolutionMs",
+            crate::common::clock::resolution_ms(),
+        );
         set(&o, "maxDimension", engine.max_dimension() as f64);
         let kernels: Array = engine
             .kernels()
@@ -396,13 +384,12 @@ impl JsGpgpu {
         };
         file().map_err(to_js_error)
     }
+}
 
-    /// The kernel `auto` picks for an n×n product on this device.
-    #[wasm_bindgen(js_name = defaultKernel, unchecked_return_type = "KernelName")]
-    pub fn default_kernel(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
-    ) -> JsResult<String> {
+export! {
+    #[doc = " The kernel `auto` picks for an n×n product on this device."]
+    default_kernel defaultKernel as "KernelName" -> JsResult<String>;
+    [&self] (n: "number") => {
         let pick = || {
             let n = self.lookup_size(&n)?;
             let k = self.gpu.engine().choose_kernel(None, Shape::square(n))?;
@@ -410,7 +397,10 @@ impl JsGpgpu {
         };
         pick().map_err(to_js_error)
     }
+}
 
+#[wasm_bindgen(js_class = Gpgpu)]
+impl JsGpgpu {
     /// Live GPU objects created by this instance (for leak checks): WebGL textures,
     /// framebuffers, …; WebGPU buffers, pipelines, bind groups, query sets.
     #[wasm_bindgen(js_name = liveObjects, unchecked_return_type = "LiveObjects")]

@@ -34,8 +34,11 @@ export interface LabCase { rows: number; inner: number; cols: number; maxAbsErro
  *  rows) and GFLOP/s, the learner's and the library's `kernel`; `clock` "gpu": GPU
  *  timestamps of the passes alone, "wall": the wall clock (no timestamps, the library's
  *  operation is not timed by them, or `wallClock`): for a product from each pass's
- *  submission to the GPU's idle on resident inputs, else around upload, run, readback. */
+ *  submission to the GPU's idle on resident inputs, else around upload, run, readback.
+ *  `timerResolutionMs`: the wall clock's step (info()'s): a "wall" ms is unrounded,
+ *  good to this step; a "gpu" one is not limited by it. */
 export interface LabTiming { n: number; ms: number; gflops: number; clock: "gpu" | "wall";
+  timerResolutionMs: number;
   reference: { kernel: string; ms: number; gflops: number }; }
 export interface LabResult { exercise: LabExercise; verdict: "pass" | "fail";
   compile: { ok: boolean; messages: LabMessage[] }; cases: LabCase[];
@@ -119,6 +122,11 @@ fn result_object(r: LabResult) -> Object {
         let to = Object::new();
         set(&to, "n", t.dims[0] as f64);
         set(&to, "clock", t.clock);
+        set(
+            &to,
+            "timerResolutionMs",
+            crate::common::clock::resolution_ms(),
+        );
         speed(&to, &t.learner);
         let reference = Object::new();
         set(&reference, "kernel", t.kernel);

@@ -8,7 +8,7 @@ use wasm_bindgen::prelude::*;
 use crate::blocks::mesh::{self, MeshRun};
 use crate::error::Result;
 use crate::js::args::{matrix_pair, number_arg, objects, set};
-use crate::js::{op, promise, JsGpgpu};
+use crate::js::{export, op, promise, JsGpgpu};
 use crate::plan::mesh::{mesh_side, Algorithm, Index, MeshStep};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -91,34 +91,26 @@ impl JsGpgpu {
     }
 }
 
-#[wasm_bindgen(js_class = Gpgpu)]
-impl JsGpgpu {
-    /// A·B by Fox's algorithm, simulated on a q×q mesh of virtual nodes (q a whole
-    /// number from 1 to 8, q ≤ n): at stage k node (i, (i+k) mod q) broadcasts its A
-    /// block along row i, every node multiplies it into its C on the GPU, and B rolls
-    /// up one node. Resolves to { result, q, steps, messages, bytes, blockProducts }.
-    #[wasm_bindgen(js_name = foxAsync, unchecked_return_type = "Promise<MeshResult>")]
-    pub fn fox_async(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Matrix")] b: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number")] q: JsValue,
-    ) -> Promise {
-        self.mesh_async(Algorithm::Fox, [&n, &a, &b, &q])
-    }
+/// Fox's and Cannon's exports: the same parameters and result, one algorithm each.
+macro_rules! mesh_exports {
+    ($($(#[doc = $doc:tt])* $name:ident $js:ident $algorithm:ident;)*) => {$(
+        export! {
+            $(#[doc = $doc])*
+            $name $js as "Promise<MeshResult>" -> Promise;
+            [&self] (n: "number", a: "Matrix", b: "Matrix", q: "number")
+                => self.mesh_async(Algorithm::$algorithm, [&n, &a, &b, &q])
+        }
+    )*};
+}
 
-    /// A·B by Cannon's algorithm on a q×q mesh: a skew (row i of A left by i, column
-    /// j of B up by j), then q multiply steps with A rolling left and B up between
-    /// them. Resolves like foxAsync.
-    #[wasm_bindgen(js_name = cannonAsync, unchecked_return_type = "Promise<MeshResult>")]
-    pub fn cannon_async(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Matrix")] a: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Matrix")] b: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number")] q: JsValue,
-    ) -> Promise {
-        self.mesh_async(Algorithm::Cannon, [&n, &a, &b, &q])
-    }
+mesh_exports! {
+    #[doc = " A·B by Fox's algorithm, simulated on a q×q mesh of virtual nodes (q a whole"]
+    #[doc = " number from 1 to 8, q ≤ n): at stage k node (i, (i+k) mod q) broadcasts its A"]
+    #[doc = " block along row i, every node multiplies it into its C on the GPU, and B rolls"]
+    #[doc = " up one node. Resolves to { result, q, steps, messages, bytes, blockProducts }."]
+    fox_async foxAsync Fox;
+    #[doc = " A·B by Cannon's algorithm on a q×q mesh: a skew (row i of A left by i, column"]
+    #[doc = " j of B up by j), then q multiply steps with A rolling left and B up between"]
+    #[doc = " them. Resolves like foxAsync."]
+    cannon_async cannonAsync Cannon;
 }

@@ -100,9 +100,12 @@ export interface KernelInfo { name: KernelName; backend: BackendName; descriptio
 /** WebGL: renderer, versions and texture limits; WebGPU: the adapter and its limits;
  *  the CPU: threads and simd. `fallback`: why 'auto' made WebGL2 although the browser
  *  has a hardware WebGPU adapter ("requestDevice() failed: …", "the WebGPU device was
- *  lost before its first use: …"); absent otherwise. */
+ *  lost before its first use: …"); absent otherwise. `timerResolutionMs`: the step of
+ *  performance.now() in this browser (1 ms in Firefox unless cross-origin isolated,
+ *  0.1 ms in Chromium), measured once: the library's wall-clock figures are returned
+ *  unrounded, and one reading is good to this step only. */
 export interface DeviceInfo { backend: BackendName; maxDimension: number; kernels: KernelName[];
-  timerQuery: boolean; fallback?: string;
+  timerQuery: boolean; timerResolutionMs: number; fallback?: string;
   renderer?: string; vendor?: string; webglVersion?: string;
   glslVersion?: string; maxTextureSize?: number; maxViewportDims?: [number, number];
   maxDrawBuffers?: number; maxTextureUnits?: number; floatRenderable?: boolean;
@@ -199,6 +202,37 @@ pub(crate) fn now(
         .map_err(to_js_error)
 }
 
+/// One export from one declaration: its docs, Rust and JS names, TypeScript return
+/// type (`as "…"`, where not the Rust type's) and Rust return type; the receiver in
+/// brackets; the parameters as `name: "TypeScript type"`, the optional ones after a
+/// `;`, each arriving as a `JsValue` of that name; then the body. On `Gpgpu` unless
+/// the declaration starts with `Class JsType:`. Docs are written `#[doc = " …"]`: a
+/// `///` comment passed through a macro reaches wasm-bindgen as a raw string, whose
+/// `r"` it would copy into the .d.ts.
+macro_rules! export {
+    (
+        $class:ident $ty:ident:
+        $(#[doc = $doc:tt])*
+        $name:ident $js:ident $(as $ret:tt)? -> $R:ty;
+        [$($recv:tt)+] ($($arg:ident: $t:tt),* $(; $($opt:ident: $ot:tt),*)?) => $body:expr
+    ) => {
+        #[wasm_bindgen(js_class = $class)]
+        impl $ty {
+            $(#[doc = $doc])*
+            #[wasm_bindgen(js_name = $js $(, unchecked_return_type = $ret)?)]
+            pub fn $name(
+                $($recv)+,
+                $(#[wasm_bindgen(unchecked_param_type = $t)] $arg: JsValue,)*
+                $($(#[wasm_bindgen(unchecked_optional_param_type = $ot)] $opt: JsValue,)*)?
+            ) -> $R {
+                $body
+            }
+        }
+    };
+    ($($rest:tt)*) => { crate::js::export! { Gpgpu JsGpgpu: $($rest)* } };
+}
+pub(crate) use export;
+
 /// Both forms of one operation from one declaration: the blocking export (WebGL
 /// and the CPU; NEEDS_ASYNC on WebGPU, naming the other) and its Promise export,
 /// with the same parameters (`name: "TypeScript type"`, the optional ones after a
@@ -224,22 +258,16 @@ macro_rules! pair {
         }
     };
     // One of the two exports, its parameters declared as the pair gives them.
+    // One of the two exports, its parameters declared as the pair gives them.
     (
         @fn $form:ident $class:ident $ty:ident [$($mut:ident)?] $names:tt $pair:tt
         $(#[doc = $doc:tt])* $name:ident $js:ident as $ret:tt -> $R:ty;
         ($($arg:ident: $t:tt),* $(; $($opt:ident: $ot:tt),*)?) => $($op:ident)::+
     ) => {
-        #[wasm_bindgen(js_class = $class)]
-        impl $ty {
-            $(#[doc = $doc])*
-            #[wasm_bindgen(js_name = $js, unchecked_return_type = $ret)]
-            pub fn $name(
-                &$($mut)? self,
-                $(#[wasm_bindgen(unchecked_param_type = $t)] $arg: JsValue,)*
-                $($(#[wasm_bindgen(unchecked_optional_param_type = $ot)] $opt: JsValue,)*)?
-            ) -> $R {
-                pair!(@$form self $names $pair $($op)::+(self, $(&$arg,)* $($(&$opt,)*)?))
-            }
+        crate::js::export! {
+            $class $ty: $(#[doc = $doc])* $name $js as $ret -> $R;
+            [&$($mut)? self] ($($arg: $t),* $(; $($opt: $ot),*)?)
+                => pair!(@$form self $names $pair $($op)::+(self, $(&$arg,)* $($(&$opt,)*)?))
         }
     };
     (@now $self:tt [$pre:tt $post:tt] [$js_now:ident $js_later:ident] $op:expr) => {{

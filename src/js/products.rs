@@ -2,9 +2,10 @@
 //! [`JsGpgpu::product`].
 
 use super::*;
+use start::{POWER, TIMES};
 
 pub fn square(g: &JsGpgpu, n: &JsValue, m: &JsValue, o: &JsValue) -> Result<Op> {
-    g.product(start::square(&g.gpu, n, m, o, true))
+    g.product(start::on_square(&g.gpu, [n, m], None, o, true))
 }
 
 pub fn multiply(
@@ -20,11 +21,11 @@ pub fn multiply(
 }
 
 pub fn repeat(g: &JsGpgpu, n: &JsValue, m: &JsValue, t: &JsValue, o: &JsValue) -> Result<Op> {
-    g.product(start::repeat(&g.gpu, n, m, t, o, true))
+    g.product(start::on_square(&g.gpu, [n, m], Some((&TIMES, t)), o, true))
 }
 
 pub fn power(g: &JsGpgpu, n: &JsValue, m: &JsValue, p: &JsValue, o: &JsValue) -> Result<Op> {
-    g.product(start::power(&g.gpu, n, m, p, o, true))
+    g.product(start::on_square(&g.gpu, [n, m], Some((&POWER, p)), o, true))
 }
 
 /// WebGL has drawn when this returns; the CPU colours the pixels when awaited.

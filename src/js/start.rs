@@ -78,18 +78,48 @@ pub fn run_size(g: &Gpgpu, [rows, inner, cols]: [&JsValue; 3]) -> Result<()> {
     check_sizes(g, &inputs, out, false)
 }
 
-pub fn square(
+/// The count a run on one n×n matrix reads after n (`times` of squareRepeatedly, `p`
+/// of power), its bound, and the plan it makes.
+pub struct Count {
+    name: &'static str,
+    max: f64,
+    plan: fn(u64) -> Result<PassPlan>,
+}
+
+pub const TIMES: Count = Count {
+    name: "times",
+    max: passes::MAX_SQUARINGS as f64,
+    plan: passes::repeated_square,
+};
+
+pub const POWER: Count = Count {
+    name: "p",
+    max: MAX_COUNT,
+    plan: |p| Ok(passes::power(p)),
+};
+
+/// A run on one n×n matrix `m`: squared once without `count`, else as `count` says
+/// with the value given for it.
+pub fn on_square(
     g: &Gpgpu,
-    n: &JsValue,
-    m: &JsValue,
+    [n, m]: [&JsValue; 2],
+    count: Option<(&Count, &JsValue)>,
     options: &JsValue,
     tiles: bool,
 ) -> Result<Start> {
     let n = dim(g, "n", n, tiles)?;
+    let count = match count {
+        Some((c, v)) => Some((c, shape::count(c.name, number_arg(c.name, v)?, c.max)?)),
+        None => None,
+    };
     check_sizes(g, &[Shape::square(n)], Shape::square(n), tiles)?;
     let m = matrix_held("m", m, direct(g))?;
     let options = options_arg(options)?;
-    Ok(plan(n, m, passes::power(2), options, tiles))
+    let passes = match count {
+        Some((c, k)) => (c.plan)(k)?,
+        None => passes::power(2),
+    };
+    Ok(plan(n, m, passes, options, tiles))
 }
 
 pub fn multiply(
@@ -122,37 +152,4 @@ pub fn multiply(
         true => work::begin_product(e, dims, a.input(), b.input(), &options),
         false => work::start_product(e, dims, a.input(), b.input(), &options).map(Work::Whole),
     }))
-}
-
-pub fn repeat(
-    g: &Gpgpu,
-    n: &JsValue,
-    m: &JsValue,
-    times: &JsValue,
-    options: &JsValue,
-    tiles: bool,
-) -> Result<Start> {
-    let n = dim(g, "n", n, tiles)?;
-    let max = passes::MAX_SQUARINGS as f64;
-    let times = shape::count("times", number_arg("times", times)?, max)?;
-    check_sizes(g, &[Shape::square(n)], Shape::square(n), tiles)?;
-    let m = matrix_held("m", m, direct(g))?;
-    let options = options_arg(options)?;
-    Ok(plan(n, m, passes::repeated_square(times)?, options, tiles))
-}
-
-pub fn power(
-    g: &Gpgpu,
-    n: &JsValue,
-    m: &JsValue,
-    p: &JsValue,
-    options: &JsValue,
-    tiles: bool,
-) -> Result<Start> {
-    let n = dim(g, "n", n, tiles)?;
-    let p = shape::count("p", number_arg("p", p)?, MAX_COUNT)?;
-    check_sizes(g, &[Shape::square(n)], Shape::square(n), tiles)?;
-    let m = matrix_held("m", m, direct(g))?;
-    let options = options_arg(options)?;
-    Ok(plan(n, m, passes::power(p), options, tiles))
 }

@@ -4,6 +4,7 @@
 //! grid, and the float64 reference from the plan crate.
 
 use super::{Exercise, Speed, Timing};
+use crate::common::clock::now_ms;
 use crate::engine::program::Wgsl;
 use crate::engine::Handle;
 use crate::error::Result;
@@ -14,7 +15,6 @@ use crate::plan::random;
 use crate::plan::reference;
 use crate::plan::shape::Shape;
 use crate::plan::sparse::{self, Csr};
-use crate::sparse::timing::now_ms;
 
 /// The blocks of `blocksparse` (the CUDA report's m = 4), one workgroup each.
 pub const BLOCK: usize = 4;

@@ -6,12 +6,12 @@
 //! a 2048³ register product read 696 GFLOP/s against the kernel's 46 TFLOP/s.
 
 use super::{cases, Exercise, Speed, Timing};
+use crate::common::clock::now_ms;
 use crate::engine::{Engine, Handle, Timer};
 use crate::error::Result;
 use crate::kernels::Kernel;
 use crate::ops::supplied::{self, Supplied};
 use crate::plan::shape::Shape;
-use crate::sparse::timing::now_ms;
 use crate::work::{self, Options};
 
 /// The size doubles from 128 until one pass of the learner's takes this long, or

@@ -15,7 +15,7 @@
 //! live in a state row on the GPU and come back with the result. The residual
 //! ‖A·x − b‖ / ‖b‖ is computed in float64 on the CPU from the x read back.
 
-use crate::engine::{Engine, Handle, Matrix};
+use crate::engine::{kept_or_released, Engine, Handle, Matrix};
 use crate::error::{GpgpuError, Result};
 use crate::kernels::Backend;
 use crate::plan::layout::Layout;
@@ -112,13 +112,7 @@ impl Run {
             }
             Ok(())
         })();
-        match made {
-            Ok(()) => Ok(run),
-            Err(err) => {
-                run.release(e);
-                Err(err)
-            }
-        }
+        kept_or_released(e, run, made, Run::release)
     }
 
     /// Queues the first `steps` steps of elimination.

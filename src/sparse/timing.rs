@@ -2,10 +2,8 @@
 //! `make bench-sparse`), and of a streaming pass over plain vectors on the same
 //! device: the bandwidth ceiling SpMV's GB/s is compared with.
 
-use js_sys::{Function, Reflect};
-use wasm_bindgen::JsCast;
-
 use super::{free, stats, DeviceCsr};
+use crate::common::clock::now_ms;
 use crate::engine::Handle;
 use crate::engine::{Matrix, Timer};
 use crate::error::{GpgpuError, Result};
@@ -48,19 +46,6 @@ pub fn check_bench_len(name: &str, value: f64) -> Result<()> {
 pub struct Timing {
     pub wall_ms: f64,
     pub gpu_ms: Option<f64>,
-}
-
-/// performance.now() in a page or a worker (Date.now() where there is none).
-pub fn now_ms() -> f64 {
-    let global = js_sys::global();
-    Reflect::get(&global, &"performance".into())
-        .ok()
-        .filter(|p| p.is_object())
-        .and_then(|p| {
-            let now: Function = Reflect::get(&p, &"now".into()).ok()?.dyn_into().ok()?;
-            now.call0(&p).ok()?.as_f64()
-        })
-        .unwrap_or_else(js_sys::Date::now)
 }
 
 async fn median_gpu_ms(h: &Handle, timers: Vec<Timer>) -> Option<f64> {

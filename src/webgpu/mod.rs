@@ -28,14 +28,10 @@ pub use pipeline::{Access, BindGroup, ComputePipeline};
 pub use query::Timer;
 pub use staging::StagingPool;
 
-/// Live WebGPU objects created through this layer and not yet dropped.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct LiveCounts {
-    pub buffers: u32,
-    pub pipelines: u32,
-    pub shader_modules: u32,
-    pub bind_groups: u32,
-    pub query_sets: u32,
+crate::common::live_counts! {
+    #[doc = " Live WebGPU objects created through this layer and not yet dropped."]
+    buffers "buffers", pipelines "pipelines", shader_modules "shaderModules",
+    bind_groups "bindGroups", query_sets "querySets",
 }
 
 struct Inner {

@@ -9,7 +9,7 @@ import { ENGINES } from './engines.mjs';
 import { checkProduct, DIMS, inPage } from './product.mjs';
 import { AXE_PAGES, assertAxeClean } from './a11y.mjs';
 
-/** The demo's outcome: data-status, the status line and the backend that ran. */
+/** The demo's outcome: data-status, the status line, the backend that ran and the clock's step. */
 async function demo() {
   const until = Date.now() + 150_000;
   while (!['done', 'error'].includes(document.body.dataset.status) && Date.now() < until) {
@@ -19,6 +19,8 @@ async function demo() {
     status: document.body.dataset.status,
     text: document.querySelector('#status')?.textContent,
     backend: window.__results?.backend,
+    resolution: window.__results?.timerResolutionMs,
+    clockNote: document.querySelector('#summary-clock')?.textContent,
   };
 }
 
@@ -62,12 +64,19 @@ for (const engine of ENGINES) {
         assert.deepEqual(tab.errors, []);
         await tab.close();
       });
-      test(`the teaching page's demo runs on ${backend}, checked against float64`, { skip }, async () => {
+      test(`the teaching page's demo runs on ${backend}, checked against float64, and states the timer's resolution`, { skip }, async (t) => {
         const tab = await engine.open(`${server.origin}/index.html?backend=${backend}&n=64`);
         const r = await tab.evaluate(demo);
         assert.equal(r.status, 'done', r.text);
         assert.equal(r.backend, backend, r.text);
         assert.match(r.text, /of 4[,\u202f ]?096 entries correctly rounded/);
+        // This engine's own clock (www/ui/clock.js), stated under the summary; the JS
+        // float64 time in the status line has no digit finer than it.
+        t.diagnostic(`${engine.name}: performance.now() resolution ${r.resolution} ms (cross-origin isolated page)`);
+        assert.ok(r.resolution > 0 && r.resolution <= 50, String(r.resolution));
+        assert.ok(r.clockNote.includes(`resolution, ${Number(r.resolution.toPrecision(2))} ms`), r.clockNote);
+        const js = r.text.match(/JS float64 (?:< )?([\d.]+) ms/)[1];
+        assert.ok((js.split('.')[1] ?? '').length <= Math.max(0, Math.ceil(-Math.log10(r.resolution) - 1e-9)), `${js} ms with a ${r.resolution} ms clock`);
         assert.deepEqual(tab.errors, []);
         await tab.close();
       });

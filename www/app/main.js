@@ -40,6 +40,7 @@ import { applyEmbed, embedded, mountSlidesLink } from '../ui/slides.js';
 import computeSection from '../sections/compute.js';
 import { mountClassroom } from '../classroom/bar.js';
 import { t } from '../i18n/index.js';
+import { timerResolutionMs } from '../ui/clock.js';
 
 /**
  * A link to a part of the page (index.html?…#linear) lands on it: the browser scrolls to
@@ -63,6 +64,8 @@ function keepFragmentInView() {
 
 async function main() {
   if (window.gpgpuNoSimd) return; // www/needs-simd.js has said why this browser cannot run it
+  // The clock's resolution, measured before the page gets busy (www/ui/clock.js).
+  timerResolutionMs();
   applyEmbed();
   // Projector mode and a lesson's sections, before anything is drawn.
   mountClassroom(document.querySelector('.page-header'));

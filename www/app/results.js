@@ -8,7 +8,8 @@ import { toQuery } from '../config.js';
 import { productFlops } from '../chain.js';
 import { deviceName } from '../ui/device.js';
 import * as format from '../ui/format.js';
-import { clockMs, el, gflops, ms, rate, sci } from '../ui/format.js';
+import { clockMs, clockNote, el, gflops, ms, rate, sci } from '../ui/format.js';
+import { timerResolutionMs } from '../ui/clock.js';
 import { renderPrecision } from '../ui/precision.js';
 
 /** How the result comes back to JavaScript on `backend`, in the page's words. */
@@ -46,6 +47,7 @@ export function totals(s) {
   return {
     flops,
     gpuMs,
+    gpuTimed: allTimed,
     gpuTimeKind: allTimed
       ? t(s.backend === 'webgpu' ? 'summary.clock.timestamp' : 'summary.clock.timer')
       : t(s.backend === 'cpu' ? 'summary.clock.cpu' : 'summary.clock.wall'),
@@ -55,6 +57,12 @@ export function totals(s) {
     jsGflops: s.refMs ? gflops(flops, s.refMs) : null,
   };
 }
+
+/** A wall-clock figure of a table whose caption states the resolution (clockNote()). */
+const wall = (v) => clockMs(v, { bare: true });
+
+/** The GPU time of totals `time`: a GPU timer's to its precision, else the wall clock's, bare. */
+export const gpuTimeText = (time) => (time.gpuTimed ? ms(time.gpuMs) : wall(time.gpuMs));
 
 /** The summary table's rows (their data-key) and their headings in the catalogues. */
 const SUMMARY_LABELS = {
@@ -81,9 +89,9 @@ export function showSummary(s) {
     ['kernel', `${s.kernel}${c.kernel === 'auto' ? ' (auto)' : ''}, ${tn('summary.passes', s.passCount)}`],
     ['backend', `${t(`summary.backend.${s.backend === 'webgpu' || s.backend === 'cpu' ? s.backend : 'webgl'}`)}${c.backend === 'auto' ? ' (auto)' : ''}`],
     ['renderer', deviceName(page.info)],
-    ['GPU time', s.passCount ? `${ms(time.gpuMs)} (${time.gpuTimeKind})` : t('summary.noPass')],
-    ['GPU wall time', t(s.backend === 'cpu' ? 'summary.wallCpu' : 'summary.wall', { total: ms(time.gpuWallMs), upload: ms(s.uploadMs), readback: readbackKind(s.backend), back: ms(s.readbackMs), before: ms(s.compileMs) })],
-    ['JS float64 time', time.jsMs !== null ? t('summary.jsClock', { time: clockMs(time.jsMs) }) : s.refState === 'off' ? t('summary.refOff') : '—'],
+    ['GPU time', s.passCount ? `${gpuTimeText(time)} (${time.gpuTimeKind})` : t('summary.noPass')],
+    ['GPU wall time', t(s.backend === 'cpu' ? 'summary.wallCpu' : 'summary.wall', { total: wall(time.gpuWallMs), upload: wall(s.uploadMs), readback: readbackKind(s.backend), back: wall(s.readbackMs), before: wall(s.compileMs) })],
+    ['JS float64 time', time.jsMs !== null ? t('summary.jsClock', { time: wall(time.jsMs) }) : s.refState === 'off' ? t('summary.refOff') : '—'],
     ['GFLOP/s', s.passCount ? t('summary.rates', { dev: s.dev, gpu: rate(time.gpuGflops), js: rate(time.jsGflops) }) : '—'],
     ['max abs error', m ? sci(m.maxAbs) + over : '—'],
     ['max relative error', m ? sci(m.maxRel) + over : '—'],
@@ -96,6 +104,9 @@ export function showSummary(s) {
   const label = (k) => t(SUMMARY_LABELS[k], { dev: s.dev });
   table.tBodies[0].replaceChildren(...rows.map(([k, v]) => el('tr', { 'data-key': k }, el('th', { scope: 'row' }, label(k)), el('td', {}, v))));
   table.caption.textContent = t('summary.caption', { dev: s.dev });
+  // The wall-clock figures above are bare: the line under the table states the resolution once.
+  $('summary-clock').textContent = clockNote();
+  $('summary-clock').hidden = false;
   table.hidden = false;
 }
 
@@ -115,6 +126,7 @@ export function record(s, status, error = null) {
     passesDone: s.passes.length,
     passes: s.passes.map((p) => ({ label: p.label, gpuMs: p.gpuMs, wallMs: p.wallMs, maxAbs: p.stats.maxAbs, nan: p.stats.nan, inf: p.stats.inf, relFrobenius: p.relFrobenius ?? null })),
     timerQuery: !!page.info?.timerQuery,
+    timerResolutionMs: timerResolutionMs(),
     compileMs: s.compileMs ?? null,
     uploadMs: s.uploadMs ?? null,
     readbackMs: s.readbackMs ?? null,

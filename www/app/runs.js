@@ -74,6 +74,7 @@ async function stopSession() {
 function clearResults() {
   page.last = null;
   $('summary').hidden = true;
+  $('summary-clock').hidden = true;
   $('heatmaps').replaceChildren();
   for (const k of Object.keys(views)) delete views[k];
   $('timeline').replaceChildren(el('p', { class: 'help', lang: locale }, t('run.timelineEmpty')));
@@ -184,7 +185,7 @@ async function complete(s) {
   const m = s.metrics;
   const time = s.totals();
   let text = tn('status.done', s.passCount, { op: s.opText, kernel: s.kernel });
-  if (s.passCount) text += `, ${s.dev} ${ms(time.gpuMs)}`;
+  if (s.passCount) text += `, ${s.dev} ${time.gpuTimed ? ms(time.gpuMs) : clockMs(time.gpuMs)}`;
   if (time.jsMs !== null) text += `, ${t('status.doneJs', { time: clockMs(time.jsMs) })}`;
   const over = m && m.nonfiniteMismatch ? t('status.doneOver', { count: format.int(m.compared) }) : '';
   if (m && m.compared) text += t('status.doneError', { error: sci(m.relFrobenius), over, exact: format.int(m.exact), total: tn('status.entries', m.total, { count: format.int(m.total) }) });

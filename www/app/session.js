@@ -13,7 +13,7 @@ import { opText, referenceOn } from '../config.js';
 import { productFlops } from '../chain.js';
 import { HeatmapView } from '../ui/heatmap.js';
 import * as format from '../ui/format.js';
-import { ms, num, sci, ulp32 } from '../ui/format.js';
+import { clockMs, ms, num, sci, ulp32 } from '../ui/format.js';
 import { t, tn } from '../i18n/index.js';
 
 /** Passes of at most this many multiply-adds are waited for by a blocking one-texel readback. */
@@ -307,7 +307,7 @@ export class Session {
       {
         onProgress: (f) => {
           bar.value = f;
-          $('ref-progress-text').textContent = `${(100 * f).toFixed(0)} % (${ms(performance.now() - t0)})`;
+          $('ref-progress-text').textContent = `${(100 * f).toFixed(0)} % (${clockMs(performance.now() - t0, { bare: true })})`;
         },
         onPass: (idx, data) => {
           this.refPass[idx] = data;
@@ -322,7 +322,7 @@ export class Session {
       this.refMs = out.ms;
       this.refState = 'done';
       bar.value = 1;
-      $('ref-progress-text').textContent = t('progress.refDone', { time: ms(out.ms) });
+      $('ref-progress-text').textContent = t('progress.refDone', { time: clockMs(out.ms) });
       return out;
     }, (err) => {
       this.refState = 'error';

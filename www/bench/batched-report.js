@@ -3,7 +3,7 @@
 //   derive: the RANSAC targets, the null-vector comparison, the failed checks
 //   markdown report, and an SVG with two log-log panels: SVDs/s against the batch,
 //   GFLOP/s of the batched products against k
-import { fmtMs, median, resultDay } from './systems-report.js';
+import { clockLine, fmtMs, median, resultDay, wallFmt } from './systems-report.js';
 import { esc, niceTicks, tickLabel } from './systems-plot.js';
 
 export { median };
@@ -54,7 +54,8 @@ export function batchedMarkdown(result) {
   const p = result.params || {};
   const e = result.env || {};
   const L = [];
-  L.push(`# Batched small matrices: ${result.label || ''} (${resultDay(result)})`, '');
+  const wall = wallFmt(result);
+  L.push(`# Batched small matrices: ${result.label || ''} (${resultDay(result)})`, '', clockLine(result), '');
   L.push(`WebGL renderer: ${e.renderer || '?'} (timer queries: ${e.webgl?.timerQuery ?? '?'}); WebGPU adapter: ${[e.webgpu?.vendor, e.webgpu?.architecture, e.webgpu?.description].filter(Boolean).join(' ') || e.webgpu?.reason || '?'}` +
     `${e.webgpu?.fallback ? ' (fallback adapter)' : ''} (timestamps: ${e.webgpu?.timestamps ?? '?'}).`);
   L.push(`Whole-call times are the wall time of \`await\`ing the call (upload, GPU, readback, unpacking into JavaScript arrays), median of ` +
@@ -73,7 +74,7 @@ export function batchedMarkdown(result) {
     if (!timed(r)) { L.push(`| ${r.backend} | ${r.status}: ${why(r)} | | | | | | | | | | | |`); continue; }
     const c = r.check || {};
     const dr = d.ransac.find((x) => x.backend === r.backend) || {};
-    L.push(`| ${r.backend} | ${r.fitMs == null ? 'null (no timer)' : fmtMs(r.fitMs)} | ${r.scoreMs == null ? 'null (no timer)' : fmtMs(r.scoreMs)} | ${fmtMs(r.whole.medianMs)} | ${runs(r.whole)} | ` +
+    L.push(`| ${r.backend} | ${r.fitMs == null ? 'null (no timer)' : fmtMs(r.fitMs)} | ${r.scoreMs == null ? 'null (no timer)' : fmtMs(r.scoreMs)} | ${wall(r.whole.medianMs, r.whole.batch)} | ${runs(r.whole)} | ` +
       `${yes(dr.fitTarget)} | ${yes(dr.scoreTarget)} | ${r.bestCount} / ${c.trueInliers} | ${c.found} | ${g3(c.worstTrueInlierError)} | ${c.hypothesesChecked}: ≤ ${c.maxScoreDiff} | ${c.fitOff} (degenerate mismatches ${c.degenerateMismatch}) | ${chk(c)} |`);
   }
   L.push('');
@@ -89,14 +90,14 @@ export function batchedMarkdown(result) {
   for (const r of result.nullvec || []) {
     if (!timed(r)) { L.push(`| ${r.backend} | ${r.kind} | ${r.status}: ${why(r)} | | | | |`); continue; }
     const c = r.check;
-    L.push(`| ${r.backend} | ${r.kind} | ${fmtMs(r.whole.medianMs)} | ${runs(r.whole)} | ${c.meanSweeps.toFixed(2)} / ${c.maxSweeps} | ${chk(c)} (${g3(c.recon)}, ${g3(c.orth)}, ${g3(c.sErr)}) | ` +
+    L.push(`| ${r.backend} | ${r.kind} | ${wall(r.whole.medianMs, r.whole.batch)} | ${runs(r.whole)} | ${c.meanSweeps.toFixed(2)} / ${c.maxSweeps} | ${chk(c)} (${g3(c.recon)}, ${g3(c.orth)}, ${g3(c.sErr)}) | ` +
       `${r.nullVector ? `${g3(r.nullVector.median)} / ${g3(r.nullVector.max)}` : ''} |`);
   }
   L.push('');
   L.push('| backend | random 9×9 | − floor | DLT systems | − floor | floor (diagonal) | exact solve: fit pass (GPU) | RANSAC whole call (fit + score + transfers + refit) |');
   L.push('|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const n of d.nullvec) {
-    L.push(`| ${n.backend} | ${fmtMs(n.randomMs)} | ${fmtMs(n.randomLessFloorMs)} | ${fmtMs(n.dltMs)} | ${fmtMs(n.dltLessFloorMs)} | ${fmtMs(n.floorMs)} | ${n.fitMs == null ? '–' : fmtMs(n.fitMs)} | ${fmtMs(n.ransacWholeMs)} |`);
+    L.push(`| ${n.backend} | ${wall(n.randomMs)} | ${wall(n.randomLessFloorMs)} | ${wall(n.dltMs)} | ${wall(n.dltLessFloorMs)} | ${wall(n.floorMs)} | ${n.fitMs == null ? '–' : fmtMs(n.fitMs)} | ${wall(n.ransacWholeMs)} |`);
   }
   L.push('');
   }
@@ -107,7 +108,7 @@ export function batchedMarkdown(result) {
   L.push('|---|---|---:|---:|---:|---:|---:|---|');
   for (const r of [...(result.svd || [])].sort((x, y) => x.backend.localeCompare(y.backend) || x.rows - y.rows || x.batch - y.batch)) {
     if (!timed(r)) { L.push(`| ${r.backend} | ${r.rows}×${r.cols} | ${r.batch} | ${r.status}: ${why(r)} | | | | |`); continue; }
-    L.push(`| ${r.backend} | ${r.rows}×${r.cols} | ${r.batch} | ${fmtMs(r.whole.medianMs)} | ${g3(r.perS)} | ${runs(r.whole)} | ${r.check.meanSweeps.toFixed(2)} / ${r.check.maxSweeps} | ${chk(r.check)} |`);
+    L.push(`| ${r.backend} | ${r.rows}×${r.cols} | ${r.batch} | ${wall(r.whole.medianMs, r.whole.batch)} | ${g3(r.perS)} | ${runs(r.whole)} | ${r.check.meanSweeps.toFixed(2)} / ${r.check.maxSweeps} | ${chk(r.check)} |`);
   }
   L.push('');
   }
@@ -121,10 +122,10 @@ export function batchedMarkdown(result) {
   L.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const r of [...(result.products || [])].sort((x, y) => x.backend.localeCompare(y.backend) || x.k - y.k)) {
     const c = (result.chains || []).find((x) => x.backend === r.backend && x.k === r.k);
-    const chain = c?.many ? `${fmtMs(c.one.medianMs)} | ${fmtMs(c.many.medianMs)} | ${fmtMs(c.perPassMs)} | ${c.gflops ? g3(c.gflops) : '–'} | ${chk(c.check)}`
+    const chain = c?.many ? `${wall(c.one.medianMs, c.one.batch)} | ${wall(c.many.medianMs, c.many.batch)} | ${fmtMs(c.perPassMs)} | ${c.gflops ? g3(c.gflops) : '–'} | ${chk(c.check)}`
       : c ? `${c.status}: ${why(c)} | | | | ` : ' | | | | ';
     if (!timed(r)) { L.push(`| ${r.backend} | ${r.k} | ${r.batch} | ${r.status}: ${why(r)} | | | | ${chain} |`); continue; }
-    L.push(`| ${r.backend} | ${r.k} | ${r.batch} | ${fmtMs(r.whole.medianMs)} | ${g3(r.gflops)} | ${runs(r.whole)} | ${g3(r.check.relErr)} ${chk(r.check)} | ${chain} |`);
+    L.push(`| ${r.backend} | ${r.k} | ${r.batch} | ${wall(r.whole.medianMs, r.whole.batch)} | ${g3(r.gflops)} | ${runs(r.whole)} | ${g3(r.check.relErr)} ${chk(r.check)} | ${chain} |`);
   }
   L.push('');
   }

@@ -4,7 +4,7 @@
 //   spread: max/min of t/P over the upper two decades of P
 //   crossover: the density where the block-sparse call gets as slow as the dense one
 //   markdown report and a log-log SVG plot of t against P
-import { fmtMs, median, resultDay } from './systems-report.js';
+import { clockLine, median, resultDay, wallFmt } from './systems-report.js';
 import { esc, niceTicks, tickLabel } from './systems-plot.js';
 
 export { median };
@@ -127,7 +127,8 @@ export function blocksMarkdown(result) {
   const d = result.derived || derive(result);
   const L = [];
   const e = result.env || {};
-  L.push(`# Block-sparse products: ${result.label || ''} (${resultDay(result)})`, '');
+  const wall = wallFmt(result);
+  L.push(`# Block-sparse products: ${result.label || ''} (${resultDay(result)})`, '', clockLine(result), '');
   L.push(`WebGL renderer: ${e.renderer || '?'}; WebGPU adapter: ${[e.webgpu?.vendor, e.webgpu?.architecture, e.webgpu?.description].filter(Boolean).join(' ') || e.webgpu?.reason || '?'}` +
     `${e.webgpu?.fallback ? ' (fallback adapter)' : ''}.`);
   L.push(`Times: the whole \`await gpu.multiplyBlockSparseAsync(a, b)\` (symbolic phase + upload + GPU + readback + assembly), ` +
@@ -144,7 +145,7 @@ export function blocksMarkdown(result) {
     L.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of recs) {
       if (!timed(r)) { L.push(`| ${g3(r.P)} | ${g3(r.density)} | ${r.kA ?? '–'} | | ${r.status}: ${why(r)} | | | | | |`); continue; }
-      L.push(`| ${r.P} | ${g3(r.density)} | ${r.kA} | ${r.cBlocks} | ${fmtMs(r.whole.medianMs)} | ${fmtMs(r.plan?.medianMs)} | ${fmtMs(r.whole.medianMs - r.plan?.medianMs)} | ` +
+      L.push(`| ${r.P} | ${g3(r.density)} | ${r.kA} | ${r.cBlocks} | ${wall(r.whole.medianMs, r.whole.batch)} | ${wall(r.plan?.medianMs, r.plan?.batch)} | ${wall(r.whole.medianMs - r.plan?.medianMs)} | ` +
         `${g3((1000 * r.whole.medianMs) / r.P)} | ${runs(r.whole)} | ${r.relErr == null ? '' : g3(r.relErr)} |`);
     }
     L.push('');
@@ -177,7 +178,7 @@ export function blocksMarkdown(result) {
     L.push('|---|---:|---:|---:|---:|---|---|');
     for (const c of d.cross) {
       const dd = c.status === 'ok' ? g3(c.density) : c.status === 'no data' ? '–' : c.below ? `> ${c.below}` : `< ${c.above}`;
-      L.push(`| ${c.backend} | ${c.n} | ${fmtMs(c.denseMs)} | ${c.m} | ${dd} | ${c.between ? `${c.between[0]} – ${c.between[1]}` : c.status} | ${c.tBetween ? `${fmtMs(c.tBetween[0])} – ${fmtMs(c.tBetween[1])}` : ''} |`);
+      L.push(`| ${c.backend} | ${c.n} | ${wall(c.denseMs)} | ${c.m} | ${dd} | ${c.between ? `${c.between[0]} – ${c.between[1]}` : c.status} | ${c.tBetween ? `${wall(c.tBetween[0])} – ${wall(c.tBetween[1])}` : ''} |`);
     }
     for (const x of result.dense || []) if (x.status === 'error' || x.status === 'skipped') L.push(`| ${x.backend} | ${x.n} | ${x.status}: ${why(x)} | | | | |`);
     L.push('');
@@ -186,7 +187,7 @@ export function blocksMarkdown(result) {
     L.push('|---|---:|---:|---:|---:|---:|---:|');
     for (const [key, recs] of sweeps(result, 'cross')) {
       const [backend, m] = key.split('|');
-      for (const r of recs) L.push(`| ${backend} | ${m} | ${r.density} | ${r.P ?? '–'} | ${r.cBlocks ?? '–'} | ${timed(r) ? fmtMs(r.whole.medianMs) : `${r.status}: ${why(r)}`} | ${fmtMs(r.plan?.medianMs)} |`);
+      for (const r of recs) L.push(`| ${backend} | ${m} | ${r.density} | ${r.P ?? '–'} | ${r.cBlocks ?? '–'} | ${timed(r) ? wall(r.whole.medianMs, r.whole.batch) : `${r.status}: ${why(r)}`} | ${wall(r.plan?.medianMs, r.plan?.batch)} |`);
     }
     L.push('');
   }
@@ -207,7 +208,7 @@ export function blocksMarkdown(result) {
         if (!timed(r)) return `${r.status}: ${why(r)} | –`;
         return `${(r.whole.medianMs / 1000).toPrecision(3)} s${r.whole.status === 'single' ? ' (1 run)' : ''}${r.relErr != null ? `, err ${g3(r.relErr)}` : ''} | ${g3(r.whole.medianMs / 1000 / r0.k40S)}`;
       });
-      L.push(`| ${r0.n} | ${r0.m} | ${r0.kTarget} | ${r0.P ?? '–'} | ${r0.cBlocks ?? '–'} | ${r0.k40S} s | ${plan ? fmtMs(plan.medianMs) : '–'} | ${cells.join(' | ')} |`);
+      L.push(`| ${r0.n} | ${r0.m} | ${r0.kTarget} | ${r0.P ?? '–'} | ${r0.cBlocks ?? '–'} | ${r0.k40S} s | ${plan ? wall(plan.medianMs, plan.batch) : '–'} | ${cells.join(' | ')} |`);
     }
     for (const x of result.cudaLeftOut || []) L.push(`| ${x.n} | ${x.m} | ${x.k} | | | ${x.k40S} s | | left out: ${x.reason} |`);
     L.push('');

@@ -13,6 +13,8 @@
 //   all    'auto' over every device at once against the best single device
 
 import { oneOf, queryReader, whole } from './query.js';
+import { clockLine } from './systems-report.js';
+import { wallNumber } from '../ui/clock.js';
 
 const PROFILES = {
   swiftshader: { sizes: [1024, 2048], sweepN: 1024, pair: ['webgl', 'cpu'], repeats: 3, threadSweep: [] },
@@ -75,7 +77,10 @@ export function deriveDevices(result) {
 }
 
 export function devicesMarkdown(result) {
-  const L = [`# Several devices: ${result.label || ''}`, ''];
+  const L = [`# Several devices: ${result.label || ''}`, '', clockLine(result), ''];
+  // Every time here is wall-clock (CPU workers, whole calls): no finer than the recorded resolution.
+  const res = result.timerResolutionMs;
+  const m = (x) => (Number.isFinite(res) && Number.isFinite(x) ? wallNumber(x, { res }) : f(x));
   const e = result.env || {};
   L.push(`- ${result.date || ''}; ${e.userAgent || ''}`);
   L.push(`- hardwareConcurrency ${e.hardwareConcurrency}; crossOriginIsolated ${e.crossOriginIsolated}; wasm profile: ${e.wasmProfile || 'release (opt-level 3, lto)'}`);
@@ -87,7 +92,7 @@ export function devicesMarkdown(result) {
     L.push('| n | threads | ours ms | ours GFLOP/s | kernel max ms | overhead ms | kernel sum / (threads × max) | TF.js WASM ms | TF.js GFLOP/s | ours / TF.js |');
     L.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of result.cpu) {
-      L.push(`| ${r.n} | ${r.threads} | ${f(r.oursMs)} | ${f(r.oursGflops, 2)} | ${f(r.kernelMaxMs)} | ${f(r.overheadMs)} | ${f(r.kernelSumMs / (r.workers * r.kernelMaxMs), 2)} | ${f(r.tfMs)} | ${f(r.tfGflops, 2)} | ${f(r.oursGflops / r.tfGflops, 2)} |`);
+      L.push(`| ${r.n} | ${r.threads} | ${m(r.oursMs)} | ${f(r.oursGflops, 2)} | ${m(r.kernelMaxMs)} | ${m(r.overheadMs)} | ${f(r.kernelSumMs / (r.workers * r.kernelMaxMs), 2)} | ${m(r.tfMs)} | ${f(r.tfGflops, 2)} | ${f(r.oursGflops / r.tfGflops, 2)} |`);
     }
     L.push('', 'kernel max: the slowest worker\'s time in the kernel (median over the timed calls); overhead: the whole call less that (messages, copies of A\'s rows and B, assembling C); the last column 1 when the workers are balanced.');
     if (result.tfWasm) L.push('', `TF.js WASM: SIMD ${result.tfWasm.simd}, threads ${result.tfWasm.threads} (${result.tfWasm.threadsCount} thread(s))`);
@@ -99,21 +104,21 @@ export function devicesMarkdown(result) {
     L.push(`## The course report's table: n = ${s.n}, C's rows split between ${d0} and ${d1}`, '');
     L.push(`| share of ${d0} | rows ${d0} | rows ${d1} | ${d0} ms | ${d1} ms | total ms | GFLOP/s |`);
     L.push('|---:|---:|---:|---:|---:|---:|---:|');
-    const row = (label, p) => L.push(`| ${label} | ${p.rows[0]} | ${p.rows[1]} | ${f(p.ms[0])} | ${f(p.ms[1])} | ${f(p.totalMs)} | ${f(2 * s.n ** 3 / p.totalMs / 1e6, 2)} |`);
+    const row = (label, p) => L.push(`| ${label} | ${p.rows[0]} | ${p.rows[1]} | ${m(p.ms[0])} | ${m(p.ms[1])} | ${m(p.totalMs)} | ${f(2 * s.n ** 3 / p.totalMs / 1e6, 2)} |`);
     for (const p of s.points) row(f(p.ratio, 2), p);
     if (s.auto) row(`auto (${f(s.auto.ratios[0], 3)})`, s.auto);
     if (s.bestAgain) row(`${f(s.bestAgain.ratio, 2)} again, alternating with auto`, s.bestAgain);
     const d = deriveDevices(result).sweep;
-    L.push('', `Best ratio ${f(d.bestRatio, 2)}: ${f(d.bestMs)} ms; best single device ${d.bestSingle}: ${f(d.bestSingleMs)} ms; the split's gain ${f(d.gain, 2)}x; auto ${f(d.autoMs)} ms = ${f(d.autoOverBest, 3)}x the best ratio's${d.bestAgainMs ? ` (${f(d.bestAgainMs)} ms, timed alternately with auto)` : ''}.`);
+    L.push('', `Best ratio ${f(d.bestRatio, 2)}: ${m(d.bestMs)} ms; best single device ${d.bestSingle}: ${m(d.bestSingleMs)} ms; the split's gain ${f(d.gain, 2)}x; auto ${m(d.autoMs)} ms = ${f(d.autoOverBest, 3)}x the best ratio's${d.bestAgainMs ? ` (${m(d.bestAgainMs)} ms, timed alternately with auto)` : ''}.`);
     L.push('');
   }
   if (result.all) {
     const a = result.all;
     L.push(`## 'auto' over every device, n = ${a.n}`, '');
     L.push('| device | rows | ms | alone ms | alone GFLOP/s |', '|---|---:|---:|---:|---:|');
-    a.devices.forEach((name, i) => L.push(`| ${name} | ${a.auto.rows[i]} | ${f(a.auto.ms[i])} | ${f(a.aloneMs[i])} | ${f(2 * a.n ** 3 / a.aloneMs[i] / 1e6, 2)} |`));
+    a.devices.forEach((name, i) => L.push(`| ${name} | ${a.auto.rows[i]} | ${m(a.auto.ms[i])} | ${m(a.aloneMs[i])} | ${f(2 * a.n ** 3 / a.aloneMs[i] / 1e6, 2)} |`));
     const best = Math.min(...a.aloneMs);
-    L.push('', `Together ${f(a.auto.totalMs)} ms against ${f(best)} ms on the best device alone: gain ${f(best / a.auto.totalMs, 2)}x.`);
+    L.push('', `Together ${m(a.auto.totalMs)} ms against ${m(best)} ms on the best device alone: gain ${f(best / a.auto.totalMs, 2)}x.`);
     L.push('');
   }
   return L.join('\n');

@@ -2,7 +2,7 @@
 // (scripts/bench-lu.mjs) both import it. A markdown table (per backend and n: the
 // whole luAsync call, GFLOP/s at 2n³/3 flops, passes, the float64 residual of a
 // solve and ‖PA − LU‖/‖A‖) and an SVG of GFLOP/s against n, log-log.
-import { fmtMs, resultDay } from './systems-report.js';
+import { clockLine, resultDay, wallFmt } from './systems-report.js';
 import { esc, niceTicks, tickLabel } from './systems-plot.js';
 
 /** Flops of an LU factorization of order n (plan::lu::LuShape::flops). */
@@ -18,7 +18,8 @@ const g3 = (x) => (Number.isFinite(x) ? (Math.abs(x) >= 1e5 || (Math.abs(x) < 1e
 export function luMarkdown(result) {
   const e = result.env || {};
   const L = [];
-  L.push(`# LU factorization: ${result.label || ''} (${resultDay(result)})`, '');
+  const wall = wallFmt(result);
+  L.push(`# LU factorization: ${result.label || ''} (${resultDay(result)})`, '', clockLine(result), '');
   L.push(`WebGL renderer: ${e.renderer || '?'}; WebGPU adapter: ${[e.webgpu?.vendor, e.webgpu?.architecture, e.webgpu?.description].filter(Boolean).join(' ') || e.webgpu?.reason || '?'}.`);
   L.push('Time: the whole `await gpu.luAsync(n, A)` (upload, 2 passes per pivot step, readback of LU and the pivots), median of the repeats after a warm-up; GFLOP/s at Σ(m + 2m²), m = n − k − 1 (≈ 2n³/3). ' +
     'Residual: ‖A·x − b‖/‖b‖ in float64 of `gpu.solveAsync(n, A, b)` (one right-hand side); factor error: ‖P·A − L·U‖/‖A‖ in float64. A: uniform in [−1, 1), seeded.', '');
@@ -26,7 +27,7 @@ export function luMarkdown(result) {
   L.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of result.records || []) {
     if (!ok(r)) { L.push(`| ${r.backend} | ${r.n} | ${r.status}: ${String(r.reason || '').slice(0, 120)} | | | | | | |`); continue; }
-    L.push(`| ${r.backend} | ${r.n} | ${fmtMs(r.lu.medianMs)} | ${g3(r.gflops)} | ${r.passes} | ${r.lu.status === 'single' ? '1 (over cap)' : r.lu.timesMs.length} | ${g3(r.residual)} | ${r.factorError == null ? '–' : g3(r.factorError)} | ${fmtMs(r.solveMs)} |`);
+    L.push(`| ${r.backend} | ${r.n} | ${wall(r.lu.medianMs, r.lu.batch)} | ${g3(r.gflops)} | ${r.passes} | ${r.lu.status === 'single' ? '1 (over cap)' : r.lu.timesMs.length} | ${g3(r.residual)} | ${r.factorError == null ? '–' : g3(r.factorError)} | ${wall(r.solveMs)} |`);
   }
   if (result.error) L.push('', `Stopped: ${result.error}`);
   L.push('', `Total ${result.totalS ? result.totalS.toFixed(0) : '?'} s.`);

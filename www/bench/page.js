@@ -6,6 +6,7 @@
 // gpu-browser protocol, as www/bench/systems.js speaks it).
 
 import { mountFigureTools } from '../ui/figures.js';
+import { timerResolutionMs } from '../ui/clock.js';
 
 window.benchLog = [];
 const posts = new Set();
@@ -64,6 +65,8 @@ export function probeRenderer() {
 
 /** Shows `result` with its report and plot, and posts it (after the progress lines). */
 async function finish(result, { markdown, plot }) {
+  // Every result says the clock its wall times were read by (the reports state it).
+  result.timerResolutionMs ??= timerResolutionMs();
   window.benchResult = result;
   const t = document.getElementById('table'), pl = document.getElementById('plot');
   try {
@@ -84,6 +87,7 @@ async function finish(result, { markdown, plot }) {
 export async function runPage({ readParams, paramsFile, run, empty, markdown, plot }) {
   // Save PNG/SVG on the plots, Copy as CSV/Markdown on the tables.
   mountFigureTools(document.body);
+  timerResolutionMs(); // measured before the bench gets busy
   const params = readParams(location.search);
   if (params.problems.length) { setStatus(`Not started: ${params.problems.join('; ')}.`, 'error'); return; }
   if (!params.autostart) { setStatus(`Add ?run=1 (and any parameter of ${paramsFile}) to run.`, 'idle'); return; }

@@ -5,7 +5,7 @@
 //   ceiling measured in the same run (p + q → out over 12·nnz bytes, same device);
 //   ns per nonzero and the log-log slope of time against nnz over the upper two decades
 //   (1: time ∝ nnz); a markdown report and an SVG plot of GB/s against nnz.
-import { fmtMs, fmtNum, resultDay } from './systems-report.js';
+import { clockLine, fmtMs, fmtNum, resultDay, wallFmt } from './systems-report.js';
 import { esc, niceTicks, tickLabel } from './systems-plot.js';
 
 export const spmvBytes = (rows, nnz) => 12 * nnz + 8 * rows + 4;
@@ -56,7 +56,8 @@ export function derive(result) {
 export function sparseMarkdown(result) {
   const d = result.derived || derive(result);
   const lines = [];
-  lines.push(`# SpMV bench: GB/s against nnz, ${resultDay(result)} — ${result.label || ''}`, '');
+  const wall = wallFmt(result);
+  lines.push(`# SpMV bench: GB/s against nnz, ${resultDay(result)} — ${result.label || ''}`, '', clockLine(result), '');
   lines.push(`Renderer: ${result.env?.renderer || '?'}; WebGPU: ${[result.env?.webgpu?.vendor, result.env?.webgpu?.architecture, result.env?.webgpu?.description].filter(Boolean).join(' ') || '–'}.`, '');
   lines.push('One pass y = A·x with A in CSR resident on the GPU (one invocation / fragment per row). Bytes per pass: 12·nnz + 8·rows (value, column and x entry per nonzero; offset and y entry per row). "GPU" times are the device\'s timestamps of one pass (where it has them), "wall" the wall clock per pass over back-to-back passes. The ceiling: an element-wise p + q → out pass over the same 12·nnz bytes, same device, same run, timed the same way (GPU time where the device has timestamps). GB/s use the GPU time where there is one, else the wall clock. uniform: perRow nonzeros in every row at random columns; skewed: row i\'s share ∝ 1/(i+1) (a few hub rows); skewed-long (WebGPU): the same matrices with rows past longRow entries by a workgroup of 256 each (wgsl/spmv/long.wgsl), the rest one invocation each.', '');
   for (const [key, recs] of series(result)) {
@@ -68,7 +69,7 @@ export function sparseMarkdown(result) {
     lines.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of recs) {
       if (!ok(r)) { lines.push(`| ${r.nnz} | ${r.rows ?? '–'} | – | ${r.status}: ${String(r.reason || '').slice(0, 120)} | | | | | |`); continue; }
-      lines.push(`| ${r.nnz} | ${r.rows} | ${r.maxRow} | ${fmtMs(r.wallMs)} | ${fmtMs(r.gpuMs)} | ${fmtNum(r.GBs)} | ${fmtNum((1e6 * timeOf(r)) / r.nnz)} | ${fmtNum(r.streamGBs)} | ${Number.isFinite(r.streamGBs) ? `${Math.round((100 * r.GBs) / r.streamGBs)} %` : '–'} |`);
+      lines.push(`| ${r.nnz} | ${r.rows} | ${r.maxRow} | ${wall(r.wallMs, r.repeats)} | ${fmtMs(r.gpuMs)} | ${fmtNum(r.GBs)} | ${fmtNum((1e6 * timeOf(r)) / r.nnz)} | ${fmtNum(r.streamGBs)} | ${Number.isFinite(r.streamGBs) ? `${Math.round((100 * r.GBs) / r.streamGBs)} %` : '–'} |`);
     }
     lines.push('');
   }

@@ -60,6 +60,37 @@ export function deriveLabel(renderer) {
   return clean(r).slice(0, 32);
 }
 
+/**
+ * The report's line on the clock: the timer resolution the page measured at start-up
+ * (result.timerResolutionMs, www/ui/clock.js) and what it bounds.
+ */
+export function clockLine(result) {
+  const res = result?.timerResolutionMs;
+  if (!Number.isFinite(res)) return 'Timer resolution: not recorded (a result from before timerResolutionMs).';
+  return `Timer resolution: ${Number(res.toPrecision(2))} ms (performance.now(), measured at the page's start). ` +
+    'Wall-clock figures are readings of this clock: one reading is good to that step, a mean over k passes to the step / k; ' +
+    'GPU-timed figures (timer queries, timestamps) are not limited by it.';
+}
+
+/**
+ * fmtMs for the wall-clock figures of `result`: `(ms, over)` rounded to the timer
+ * resolution it recorded, or to resolution / `over` for a mean over `over` readings
+ * taken as one (a batch), and no digit finer; fmtMs as it was for a result without one.
+ */
+export function wallFmt(result) {
+  const res = result?.timerResolutionMs;
+  return (ms, over = 1) => {
+    if (!Number.isFinite(res) || !Number.isFinite(ms)) return fmtMs(ms);
+    const step = res / (over || 1);
+    const places = Math.max(0, Math.ceil(-Math.log10(step) - 1e-9));
+    if (ms < step) return `< ${step.toFixed(places)} ms`;
+    const v = Math.round(ms / step) * step;
+    if (v >= 1000) return fmtMs(v);
+    // fmtMs's digits by size, but none finer than the step.
+    return `${v.toFixed(Math.min(v >= 100 ? 0 : v >= 10 ? 1 : v >= 1 ? 2 : 3, places))} ms`;
+  };
+}
+
 /** YYYY-MM-DD of the result's date (UTC), for file names. */
 export function resultDay(result) {
   const d = new Date(result?.date || Date.now());
@@ -150,7 +181,7 @@ export function envSummary(result) {
   const e = result.env || {};
   const p = result.params || {};
   const lines = [];
-  lines.push(`- renderer: ${e.renderer || '?'}`);
+  lines.push(`- renderer: ${e.renderer || '?'}`, `- ${clockLine(result)}`);
   if (e.userAgent) lines.push(`- browser: ${e.userAgent}`);
   if (e.hardwareConcurrency) lines.push(`- CPU threads visible to the page: ${e.hardwareConcurrency}; cross-origin isolated: ${!!e.crossOriginIsolated}`);
   // Recorded by scripts/bench.mjs: runs on SwiftShader depend on the host CPU and its load.

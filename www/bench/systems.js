@@ -12,6 +12,7 @@ import { uniformMatrix, compare, mulberry32 } from '../reference.js';
 import { BASELINE, WEBGPU_BASELINE, deriveLabel, fmtErr, fmtMs, fmtNum, gflops, markdownReport, median } from './systems-report.js';
 import { renderPlot } from './systems-plot.js';
 import { mountFigureTools } from '../ui/figures.js';
+import { timerResolutionMs } from '../ui/clock.js';
 import { PEER_SCRIPTS, readParams } from './systems-params.js';
 import {
   CHAIN_EXTRAS, gpgpuSystems, gpgpuWebgpuSystems, gpujsSystem, jsSystem, nextTick, tfjsSystems, toFlat,
@@ -455,6 +456,8 @@ function showResult(result) {
 }
 
 async function finish(result) {
+  // Every result says the clock its wall times were read by (the report states it).
+  result.timerResolutionMs ??= timerResolutionMs();
   window.benchResult = result;
   showResult(result);
   if (postEnabled) {
@@ -523,6 +526,7 @@ async function show(name) {
 export function start() {
   // Save PNG/SVG on the plot, Copy as CSV/Markdown on the tables.
   mountFigureTools(document.body);
+  timerResolutionMs(); // measured before the bench gets busy
   const params = readParams(location.search);
   if (params.show) {
     show(params.show).catch((e) => setStatus(`Error: ${e.message}`, 'error'));

@@ -388,6 +388,8 @@ export default {
     'summary.wall': '{total} (upload {upload} + passes + {readback} {back}; compiling the shader took {before} before)',
     'summary.wallCpu': '{total} (upload {upload} + passes + {readback} {back}; starting the workers took {before} before)',
     'summary.jsClock': '{time} (Web Worker, i-k-j loop)',
+    'clock.figure': '{time} (timer resolution {res})',
+    'clock.note': 'Wall-clock times (performance.now()) are rounded to this browser\u2019s timer resolution, {res}, measured at start-up; GPU-timed figures keep their precision.',
     'summary.refOff': 'not run (reference off)',
     'summary.rates': '{dev} {gpu} · JS {js} (2n³ per pass)',
     'summary.over': ' (over the {count} entries finite on both sides)',

@@ -391,6 +391,8 @@ export default {
     'summary.wall': '{total} (caricamento {upload} + passi + {readback} {back}; la compilazione dello shader ha preso {before} prima)',
     'summary.wallCpu': '{total} (caricamento {upload} + passi + {readback} {back}; l’avvio dei worker ha preso {before} prima)',
     'summary.jsClock': '{time} (Web Worker, ciclo i-k-j)',
+    'clock.figure': '{time} (risoluzione del timer {res})',
+    'clock.note': 'I tempi misurati con l\u2019orologio (performance.now()) sono arrotondati alla risoluzione del timer di questo browser, {res}, misurata all\u2019avvio; i tempi misurati dalla GPU conservano la loro precisione.',
     'summary.refOff': 'non eseguito (riferimento spento)',
     'summary.rates': '{dev} {gpu} · JS {js} (2n³ per passo)',
     'summary.over': ' (sui {count} elementi finiti da entrambe le parti)',

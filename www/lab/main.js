@@ -11,10 +11,13 @@ import * as progress from './progress.js';
 import { renderResult, renderProgress } from './results.js';
 import { checkCsr } from './csr.js';
 import { locale, t, translateStatic } from '../i18n/index.js';
+import { timerResolutionMs } from '../ui/clock.js';
 
 const $ = (id) => document.getElementById(id);
 const body = document.body;
 const params = readParams();
+// The clock's resolution, measured before the lab gets busy: wall-clock timings are rounded to it.
+timerResolutionMs();
 const gpus = {}; // one Gpgpu per backend, made on first use
 let current = null;
 let hintsShown = 0;
@@ -150,6 +153,8 @@ async function check() {
     cases: result.cases.map(({ errors, ...c }) => c),
     timing: result.timing && {
       ms: result.timing.ms, gflops: result.timing.gflops, clock: result.timing.clock, reference: result.timing.reference,
+      // The step of the clock a "wall" time was read by (the library measures it too).
+      timerResolutionMs: result.timing.timerResolutionMs,
     },
   };
   const entry = progress.record(result);

@@ -3,6 +3,7 @@
 // library's kernel; and the progress table.
 // (i18n.t, not t: a check's timing is `t` here.)
 import * as i18n from '../i18n/index.js';
+import { resolutionText, wallNumber } from '../ui/clock.js';
 
 const $ = (id) => document.getElementById(id);
 const fmt = (v, digits = 3) => (Number.isFinite(v) ? Number(v.toPrecision(digits)).toString() : String(v));
@@ -48,9 +49,13 @@ function timingText(ex, t, all) {
   // Product exercises are timed pass by pass on inputs uploaded once (five of each side);
   // the others as whole calls, transfers included (three).
   const product = !['batched3x3', 'blocksparse', 'spmv'].includes(ex.id);
-  const clock = i18n.t(t.clock === 'gpu' ? 'lab.clock.gpu' : product ? 'lab.clock.wallPass' : 'lab.clock.wall');
+  const label = i18n.t(t.clock === 'gpu' ? 'lab.clock.gpu' : product ? 'lab.clock.wallPass' : 'lab.clock.wall');
+  // GPU timestamps keep their digits; the wall clock's are no finer than its resolution, stated.
+  const wall = t.clock !== 'gpu';
+  const clock = wall ? i18n.t('clock.figure', { time: label, res: resolutionText() }) : label;
+  const time = wall ? (v) => wallNumber(v) : fmt;
   let text = i18n.t(product ? 'lab.timing.five' : 'lab.timing', {
-    size, clock, ms: fmt(t.ms), gflops: fmt(t.gflops), kernel: t.reference.kernel, refMs: fmt(t.reference.ms), refGflops: fmt(t.reference.gflops), ratio: fmt(ratio),
+    size, clock, ms: time(t.ms), gflops: fmt(t.gflops), kernel: t.reference.kernel, refMs: time(t.reference.ms), refGflops: fmt(t.reference.gflops), ratio: fmt(ratio),
   });
   if (ex.goal) text += i18n.t(ratio >= ex.goal ? 'lab.goalReached' : 'lab.goal', { goal: ex.goal });
   if (ex.id === 'tiled' && all.global?.bestGflops) {
@@ -81,7 +86,7 @@ export async function renderResult({ ex, result, maps, gpu, entry, all }) {
       : i18n.t('lab.case', { bad })) + i18n.t('lab.heatmap', { range: fmt(range, 2) });
   }
   $('lab-timing').textContent = pass ? timingText(ex, result.timing, all) : '';
-  if (pass && entry.bestRatio !== null) $('lab-timing').textContent += i18n.t('lab.best', { ms: fmt(entry.bestMs), ratio: fmt(entry.bestRatio) });
+  if (pass && entry.bestRatio !== null) $('lab-timing').textContent += i18n.t('lab.best', { ms: result.timing?.clock === 'wall' ? wallNumber(entry.bestMs) : fmt(entry.bestMs), ratio: fmt(entry.bestRatio) });
 }
 
 export function renderProgress(exercises, all) {

@@ -4,6 +4,7 @@
 // products shown, the time for this batch and for 100 000, and batched powers;
 // every product checked against float64.
 import { el, int, sci } from '../ui/format.js';
+import { resolutionText, timerResolutionMs } from '../ui/clock.js';
 import { backendName, msText, nextFrame, timedAsync, workItems, devName } from './common.js';
 import { numberField, partitionedGrid, readNumber } from './partitioned-ui.js';
 import { publishBatched, readFields, uniformMatrices } from './batched-ui.js';
@@ -164,9 +165,9 @@ async function productsDemo(ctx, s, output, progress) {
     el('div', { class: 'scroll-x' }, el('table', { class: 'app-results', id: 'batched-products-table' },
       el('caption', {}, `Batched 3×3 products on ${backendName(gpu)}, against float64 products computed here`),
       el('tbody', {}, [
-        ['batch', products(batch), `${msText(ms)} (${perProduct(ms, batch)} per product)`, `one pass, ${int(batch * 9)} ${workItems(gpu)}; the atlas ${Math.min(batch, perRow) * N} × ${bands(batch) * N} floats (${bands(batch)} band${bands(batch) === 1 ? '' : 's'} of ${int(perRow)} tiles); wall time, upload and readback included`],
+        ['batch', products(batch), `${msText(ms, { bare: true })} (${perProduct(ms, batch)} per product; timer resolution ${resolutionText()})`, `one pass, ${int(batch * 9)} ${workItems(gpu)}; the atlas ${Math.min(batch, perRow) * N} × ${bands(batch) * N} floats (${bands(batch)} band${bands(batch) === 1 ? '' : 's'} of ${int(perRow)} tiles); wall time, upload and readback included`],
         ['batch-error', `max error, ${products(batch)}`, `${sci(err.rel)} relative (${sci(err.abs)} absolute)`, 'largest |C − float64 AB| of a matrix over its largest |entry|, the worst of the batch: float32 rounding', ok(err.rel, 1e-5)],
-        ['big', `${int(BIG)} products`, `${msText(bigMs)} (${perProduct(bigMs, BIG)} per product)`, `the same pass, ${int(BIG * 9)} ${workItems(gpu)}; atlas ${perRow * N} × ${bands(BIG) * N} floats`],
+        ['big', `${int(BIG)} products`, `${msText(bigMs, { bare: true })} (${perProduct(bigMs, BIG)} per product; timer resolution ${resolutionText()})`, `the same pass, ${int(BIG * 9)} ${workItems(gpu)}; atlas ${perRow * N} × ${bands(BIG) * N} floats`],
         ['big-error', `max error, ${int(BIG)} products`, `${sci(bigErr.rel)} relative`, 'the same measure', ok(bigErr.rel, 1e-5)],
         ['power', `powers M^${p}`, `${msText(powMs)}; max error ${sci(powErr.rel)} relative to |M|^${p}`, `gpu.powerBatchedAsync(${batch}, 3, m, ${p}): ${squarings} squaring${squarings === 1 ? '' : 's'} and ${Math.max(0, ones - 1)} product${ones - 1 === 1 ? '' : 's'} with the result, each a pass over the whole batch; each M scaled to a largest entry of 1. The error: largest |M^p − float64 M^p| of a matrix over the largest entry of |M|^p (the power of its absolute values), since float32's rounding in a product AB is bounded by |A|·|B|, not by AB: M^p can cancel far below its factors, or vanish below float32's range`, ok(powErr.rel, 1e-4)],
       ].map(([key, k, v, note, cls]) => el('tr', { 'data-key': key }, el('th', { scope: 'row' }, k, el('span', { class: 'what' }, note)), el('td', { class: cls || null }, v)))))),
@@ -181,6 +182,10 @@ const products = (k) => `${int(k)} product${k === 1 ? '' : 's'}`;
 function perProduct(ms, count) {
   const us = (ms * 1000) / count;
   // toPrecision(3) writes 13 600 µs as "1.36e+4": a millisecond or more is given in ms.
-  if (us >= 1000) return msText(us / 1000);
-  return us >= 1 ? `${us.toPrecision(3)} µs` : `${(us * 1000).toPrecision(3)} ns`;
+  if (us >= 1000) return msText(us / 1000, { bare: true, over: count });
+  // One clock reading over `count` products: no digit finer than the clock's step over count.
+  const step = (timerResolutionMs() * 1000) / count;
+  if (us < step) return `< ${step >= 1 ? `${step.toPrecision(2)} µs` : `${(step * 1000).toPrecision(2)} ns`}`;
+  const digits = Math.max(1, Math.min(3, Math.floor(Math.log10(us / step)) + 1));
+  return us >= 1 ? `${us.toPrecision(digits)} µs` : `${(us * 1000).toPrecision(digits)} ns`;
 }

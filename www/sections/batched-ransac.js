@@ -4,7 +4,7 @@
 // wrong matches; gpu.ransacHomographyAsync fits a batch of 4-point hypotheses in one
 // pass and scores them all against every correspondence in another; everything it
 // returns is checked here in float64.
-import { el, int, sci } from '../ui/format.js';
+import { el, int, ms, sci } from '../ui/format.js';
 import { mulberry32 } from '../reference.js';
 import { backendName, msText, nextFrame, timedAsync, untimedWhy, devName } from './common.js';
 import { numberField, partitionedGrid, pct, readNumber } from './partitioned-ui.js';
@@ -151,7 +151,7 @@ async function ransacDemo(ctx, s, output) {
   };
   output.replaceChildren(...ransacView(scene, r, check, record, ctx));
   publishBatched('ransac', record);
-  const times = record.timed ? `fit pass ${msText(r.fitMs)}, scoring pass ${msText(r.scoreMs)} (GPU timers)` : `the passes not timed (${untimedWhy(gpu)})`;
+  const times = record.timed ? `fit pass ${ms(r.fitMs)}, scoring pass ${ms(r.scoreMs)} (GPU timers)` : `the passes not timed (${untimedWhy(gpu)})`;
   return r.h === null
     ? `Done on ${backendName(gpu)}: every sample was degenerate, no homography.`
     : `Done on ${backendName(gpu)}: ${int(r.iterations)} ${r.iterations === 1 ? 'hypothesis' : 'hypotheses'}, the best with ${r.bestCount} inliers; ${check.trueFound} of ${scene.n - scene.outliers} true inliers found; the found map within ${px(check.trueMapError)} of the true one${good ? '' : ' (not within 2 px)'}; ${times}; ${msText(wallMs)} in all.`;
@@ -206,7 +206,7 @@ function ransacView(scene, r, check, record, ctx) {
   const clean = cleanChance(n, outliers);
   const expected = clean * r.iterations;
   const none = Math.pow(1 - clean, r.iterations);
-  const timer = (v) => (v == null ? 'not timed' : msText(v));
+  const timer = (v) => (v == null ? 'not timed' : ms(v)); // GPU timers: their own precision
   const why = untimedWhy(ctx.gpu);
   const ok = (b) => (b ? 'ok' : 'bad');
   const fmtH = (v) => (Math.abs(v) < 0.01 && v !== 0 ? v.toExponential(2) : v.toFixed(3)).replaceAll('-', '−');

@@ -175,7 +175,7 @@ export const untimedWhy = (gpu) => ({
   cpu: 'the CPU backend has no GPU timer',
 }[gpu.backend] ?? 'this context has no EXT_disjoint_timer_query_webgl2');
 
-/** "12.3 ms", or "< 0.1 ms" below the clock's resolution (wall-clock times). */
+/** A wall-clock time rounded to the timer resolution, saying it (format.js clockMs). */
 export const msText = clockMs;
 
 /**

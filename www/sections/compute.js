@@ -7,7 +7,7 @@
 //
 //   section#compute[data-status]   idle | running | done | cancelled | error
 //   window.__compute               the last measurement: { status, sizes, cells: [...], ratios }
-import { el, int, ms, rate, registerForm } from '../ui/format.js';
+import { clockMs, clockNote, el, int, ms, rate, registerForm } from '../ui/format.js';
 import { sideBySide } from './cuda-wgsl.js';
 import { K40, KERNELS, MAX_BATCH, measure, signedPermutation } from './compute-measure.js';
 import { disableWhileBusy, nextFrame } from './common.js';
@@ -232,6 +232,9 @@ function ratioAt(n, cells) {
   return a.kind === b.kind ? { ratio: a.ms / b.ms, kind: a.kind } : { ratio: g.ms / t.ms, kind: 'wall' };
 }
 
+/** Cell `c`'s wall time per product, to the clock's step over its batch (the caption says the resolution). */
+const wall = (c) => clockMs(c.ms, { bare: true, over: c.count });
+
 const gflopsOf = (n, millis) => (2 * n ** 3) / (millis * 1e6);
 
 /**
@@ -301,7 +304,7 @@ function resultsTable(sizes, gpus) {
       ] : [el('td', { class: 'num' }, '—'), el('td', { class: 'num' }, '—'), el('td', { class: 'num' }, '—')]);
   }));
   const element = el('table', { class: 'app-table compute-table', id: 'compute-table' },
-    el('caption', {}, 'Time per product (C = M·M, float32; the GPU\'s own time where it has a timer) and GFLOP/s on this device, beside the K40\'s CUDA kernels'),
+    el('caption', {}, 'Time per product (C = M·M, float32; the GPU\'s own time where it has a timer) and GFLOP/s on this device, beside the K40\'s CUDA kernels. ', el('span', { class: 'clock-note' }, `${clockNote()} A wall time per product is a batch's over its size, so its step is the resolution over the batch size.`)),
     el('thead', {}, head1, head2), body);
   const measured = new Map();
   // A cell holds a time, its GFLOP/s and a wall time: a spreadsheet wants one number a column.
@@ -328,10 +331,10 @@ function resultsTable(sizes, gpus) {
       td.dataset.shownMs = String(shown.ms);
       td.dataset.kind = shown.kind;
       td.replaceChildren(
-        el('span', { class: 'main' }, ms(shown.ms), ' ', c.wrong ? el('span', { class: 'bad', title: `${int(c.wrong)} entries differ from the exact answer` }, '✗') : el('span', { class: 'ok', title: 'the result equals the exact answer' }, '✓')),
+        el('span', { class: 'main' }, shown.kind === 'wall' ? wall(c) : ms(shown.ms), ' ', c.wrong ? el('span', { class: 'bad', title: `${int(c.wrong)} entries differ from the exact answer` }, '✗') : el('span', { class: 'ok', title: 'the result equals the exact answer' }, '✓')),
         el('span', { class: 'sub' }, `${rate(gflopsOf(n, shown.ms))} GFLOP/s`),
-        el('span', { class: 'sub wall' }, shown.kind === 'wall' ? 'wall (no GPU timer)' : `wall ${ms(c.ms)}`));
-      td.title = `${shown.kind === 'wall' ? 'wall time per product' : 'GPU time per product (median of the batch\'s passes)'}; batch of ${c.count} product${c.count === 1 ? '' : 's'}, wall time per product ${ms(c.ms)}`;
+        el('span', { class: 'sub wall' }, shown.kind === 'wall' ? 'wall (no GPU timer)' : `wall ${wall(c)}`));
+      td.title = `${shown.kind === 'wall' ? 'wall time per product' : 'GPU time per product (median of the batch\'s passes)'}; batch of ${c.count} product${c.count === 1 ? '' : 's'}, wall time per product ${wall(c)}`;
     },
     /** After Stop: every cell not measured (still "…", or "measuring…") says it was not. */
     stopped() {

@@ -8,7 +8,8 @@
 // The controls live in the address (config.js SECTION_PARAMS: dev*): a link runs the
 // split it names. window.__devices holds the last results for the page tests.
 import { Devices } from '../pkg/gpgpu_matrix.js';
-import { el } from '../ui/format.js';
+import { clockNote, el } from '../ui/format.js';
+import { resolutionText, wallNumber } from '../ui/clock.js';
 import { disableWhileBusy } from './common.js';
 import { svgLegend } from './svg-legend.js';
 import { splitSummary, timedSplits } from '../split-timing.js';
@@ -51,7 +52,8 @@ function maxError(n, a, b, c) {
   return worst;
 }
 
-const fmt = (ms) => (ms >= 100 ? ms.toFixed(0) : ms.toFixed(1));
+// Wall-clock ms, no finer than the timer's resolution (stated once by each status, chart and table).
+const fmt = (ms) => wallNumber(ms);
 
 /**
  * The devices this browser cannot give, each with why: WebGPU without navigator.gpu or
@@ -270,7 +272,7 @@ export default {
       this.drawBars(names, p, `At the slider's share: ${Math.round(s * 100)} % of the rows on ${NAMES[names[0]]}`);
       this.shown = key;
       this.shownShare = String(Math.round(s * 100));
-      this.setStatus(`n = ${n}: ${p.rows.map((rows, i) => `${NAMES[names[i]]} ${rows} rows in ${fmt(p.ms[i])} ms`).join(', ')}; C assembled in ${fmt(p.totalMs)} ms (the second of two calls). Largest error against float64: ${err} (integer inputs: exact).`, 'done');
+      this.setStatus(`n = ${n}: ${p.rows.map((rows, i) => `${NAMES[names[i]]} ${rows} rows in ${fmt(p.ms[i])} ms`).join(', ')}; C assembled in ${fmt(p.totalMs)} ms (the second of two calls; timer resolution ${resolutionText()}). Largest error against float64: ${err} (integer inputs: exact).`, 'done');
     });
   },
 
@@ -314,7 +316,7 @@ export default {
       this.drawBars(names, balanced, `Balanced ('auto'): ${share} % of the rows on ${NAMES[names[0]]}${other}`);
       this.drawTable(names, points, balanced);
       this.shown = this.sweepShown = key;
-      this.setStatus(`n = ${n}, each time the median of ${SWEEP_REPEATS} calls: the fastest share of ${NAMES[names[0]]} was ${Math.round(best.share * 100)} % (${fmt(best.totalMs)} ms); balanced ('auto'): ${(balanced.share * 100).toFixed(0)} %, ${fmt(balanced.totalMs)} ms.`, 'done');
+      this.setStatus(`n = ${n}, each time the median of ${SWEEP_REPEATS} calls: the fastest share of ${NAMES[names[0]]} was ${Math.round(best.share * 100)} % (${fmt(best.totalMs)} ms); balanced ('auto'): ${(balanced.share * 100).toFixed(0)} %, ${fmt(balanced.totalMs)} ms (timer resolution ${resolutionText()}).`, 'done');
     });
   },
 
@@ -324,6 +326,8 @@ export default {
     const rows = [...p.ms.map((ms, i) => ({ label: `${NAMES[names[i]]}: ${p.rows[i]} rows`, ms, color: COLORS[i] })), { label: 'total (C assembled)', ms: p.totalMs, color: '#444' }];
     const top = 18;
     this.bars.replaceChildren(svgEl('text', { class: 'caption', x: 0, y: 12, 'font-size': 12, 'font-weight': 600 }, caption),
+      // The bars' times are wall-clock ones: the picture states the clock's resolution.
+      svgEl('text', { class: 'clock', x: 0, y: 160, 'font-size': 11 }, `wall-clock times; timer resolution ${resolutionText()}`),
       ...rows.flatMap((row, i) => [
         svgEl('text', { x: 0, y: top + 22 + 40 * i, 'font-size': 12 }, row.label),
         svgEl('rect', { class: 'bar', x: 180, y: top + 8 + 40 * i, width: Math.max(1, (row.ms / max) * 240), height: 20, fill: row.color }),
@@ -338,7 +342,7 @@ export default {
     const x = (s) => L + s * (W - L - 20);
     const y = (ms) => H - B - (ms / max) * (H - B - T);
     const bw = (W - L - 20) / 11 / 3;
-    const parts = [svgEl('text', { x: 4, y: 12, 'font-size': 11 }, `n = ${n}: each device's ms (bars), the total (line), by ${NAMES[names[0]]}'s share; medians of ${SWEEP_REPEATS} calls`)];
+    const parts = [svgEl('text', { x: 4, y: 12, 'font-size': 11 }, `n = ${n}: each device's ms (bars), the total (line), by ${NAMES[names[0]]}'s share; medians of ${SWEEP_REPEATS} calls; timer resolution ${resolutionText()}`)];
     for (const p of points) {
       p.ms.forEach((ms, k) => parts.push(svgEl('rect', { class: 'bar', x: x(p.share) - bw + k * bw, y: y(ms), width: bw - 1, height: H - B - y(ms), fill: COLORS[k] })));
       parts.push(svgEl('text', { x: x(p.share), y: H - B + 14, 'text-anchor': 'middle', 'font-size': 11 }, `${Math.round(p.share * 100)}%`));
@@ -377,7 +381,7 @@ export default {
     const data = (run, p) => [run, Number((p.share * 100).toPrecision(3)), p.rows[0], p.rows[1], ...[...p.ms, p.totalMs].map((ms) => Number(ms.toPrecision(3)))];
     this.table.figureData = () => [['run', `share of ${one} (%)`, `rows on ${one}`, `rows on ${two}`, `${one} (ms)`, `${two} (ms)`, 'total (ms)'],
       ...points.map((p) => data('sweep', p)), data('balanced (auto)', balanced)];
-    this.table.replaceChildren(el('caption', {}, `The course report's table, live: rows per device, each device's time, the total; each time the median of ${SWEEP_REPEATS} timed calls after a warm-up`),
+    this.table.replaceChildren(el('caption', {}, `The course report's table, live: rows per device, each device's time, the total; each time the median of ${SWEEP_REPEATS} timed calls after a warm-up. `, el('span', { class: 'clock-note' }, clockNote())),
       el('thead', {}, head), el('tbody', {}, ...points.map((p) => row(`${Math.round(p.share * 100)} %`, p, String(Math.round(p.share * 100)))), row(`balanced (${(balanced.share * 100).toFixed(0)} %)`, balanced, 'balanced')));
   },
 };

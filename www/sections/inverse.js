@@ -4,7 +4,7 @@
 // invertible A; the chapter's form needs every eigenvalue of I − dA inside the unit
 // circle. Shown: the residual ‖AX − I‖ per doubling for each method, and a float64
 // check of the final X (its residual, and its distance to Gauss–Jordan's inverse).
-import { el, int, minusSigns, num, sci } from '../ui/format.js';
+import { clockNote, el, int, minusSigns, num, sci } from '../ui/format.js';
 import { LinePlot } from '../ui/plot.js';
 import { condition1, gaussInverse, inverseResidual, relativeFrobenius, seriesMatrix, spectralRadius } from '../reference-apps.js';
 import { INVERSE } from './presets.js';
@@ -68,12 +68,12 @@ async function run(preset, ui, ctx) {
     el('td', { class: 'num', 'data-label': `best ‖AX − I‖ (${G})` }, sci(best(r))),
     el('td', { class: 'num', 'data-label': 'residual (float64)' }, sci(r.check)),
     el('td', { class: 'num', 'data-label': 'vs float64 inverse' }, r.distance === null ? 'no inverse' : sci(r.distance)),
-    el('td', { class: 'num', 'data-label': 'time' }, msText(r.ms))));
+    el('td', { class: 'num', 'data-label': 'time' }, msText(r.ms, { bare: true }))));
   const seriesRuns = runs.filter((r) => r.rho !== undefined);
   const small = n <= 6;
   ui.output.replaceChildren(
     el('div', { class: 'scroll-x' }, el('table', { class: 'app-table inverse-runs', id: 'inverse-runs' },
-      el('caption', {}, `Each method on the ${G} (float32); converged means the ${G}'s ‖AX − I‖_F fell below 10⁻³. Checked in float64: ‖AX − I‖_F recomputed from the X the ${G} returned (the best of its doublings), and ‖X − A⁻¹‖_F / ‖A⁻¹‖_F against Gauss–Jordan.`),
+      el('caption', {}, `Each method on the ${G} (float32); converged means the ${G}'s ‖AX − I‖_F fell below 10⁻³. Checked in float64: ‖AX − I‖_F recomputed from the X the ${G} returned (the best of its doublings), and ‖X − A⁻¹‖_F / ‖A⁻¹‖_F against Gauss–Jordan. `, el('span', { class: 'clock-note' }, clockNote())),
       el('thead', {}, el('tr', {}, ['method', 'converged', 'd', 'doublings run (best after)', `best ‖AX − I‖ (${G})`, '‖AX − I‖ of X in float64', 'error vs float64 A⁻¹', 'time'].map((h) => el('th', { scope: 'col' }, h)))),
       el('tbody', {}, rows))),
     el('div', { class: 'app-figures wide' }, plot.element,

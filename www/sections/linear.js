@@ -8,7 +8,7 @@
 // shows the same run. www/app/sections.js mounts this on #linear-body. Each part marks its
 // element's data-status (idle | running | done | error) and leaves its last run in
 // window.__linear[part] for the page tests.
-import { count, el, int, sci } from '../ui/format.js';
+import { clockNote, count, el, int, sci } from '../ui/format.js';
 import { backendName, msText, nextFrame, timedAsync, devName } from './common.js';
 import { numberField, readNumber, selectField } from './partitioned-ui.js';
 import { fieldGroup, partRunner } from './part-runner.js';
@@ -163,13 +163,13 @@ async function compareDemo(ctx, { n, seed, kind }, output) {
     jacobiSaid = jac.converged ? `Jacobi converged (residual ${sci(rows[2].residual)})` : jac.diverged ? 'Jacobi diverged' : 'Jacobi stopped at 1000 iterations';
   }
   output.replaceChildren(el('div', { class: 'scroll-x' }, el('table', { class: 'app-results', id: 'linear-compare-table' },
-    el('caption', {}, `A: ${KINDS[kind].label}, n = ${n}, on ${backendName(gpu)}`),
+    el('caption', {}, `A: ${KINDS[kind].label}, n = ${n}, on ${backendName(gpu)}. `, el('span', { class: 'clock-note' }, clockNote())),
     el('thead', {}, el('tr', {}, ['method', 'residual ‖Ax − b‖/‖b‖', 'passes / doublings / iterations', 'time', 'note'].map((h) => el('th', {}, h)))),
     el('tbody', {}, rows.map((x) => el('tr', { 'data-applicable': String(x.applicable !== false) },
       el('td', {}, x.method, el('br'), el('code', {}, x.call)),
       el('td', { class: 'num' }, x.residual === null ? '—' : sci(x.residual)),
       el('td', { class: 'num' }, x.passes === null ? '—' : int(x.passes)),
-      el('td', { class: 'num' }, x.ms === null ? '—' : msText(x.ms)),
+      el('td', { class: 'num' }, x.ms === null ? '—' : msText(x.ms, { bare: true })),
       el('td', {}, x.note))))),
   ), el('p', { class: 'help' }, 'Which suits which: elimination solves any non-singular matrix in a fixed n steps (on a GPU each step is a pivot pass and an update pass, then back substitution follows: 2n short passes on WebGPU, 3n on WebGL, so small systems are latency-bound) and says when the matrix is singular; Jacobi needs diagonal dominance (more exactly, D⁻¹O of spectral radius below 1) and then takes few cheap passes; the power-series inverse converges for every invertible A in exact arithmetic, but needs log₂ of the condition number doublings of n³ products, computes all of A⁻¹ to answer one b, and in float32 its ‖AX − I‖ stops near cond(A)·2⁻²⁴ (2⁻²⁴ ≈ 6·10⁻⁸, the float32 rounding step), so it fails to reach the 10⁻³ that counts as converged once cond(A) is much above 10⁴. Hilbert matrices (condition numbers σ_max/σ_min 5.2·10², 1.6·10⁴, 4.8·10⁵, 1.5·10⁷, 4.8·10⁸, 1.5·10¹⁰ for n = 3 to 8; the inverse\'s section gives ‖A‖₁·‖A⁻¹‖₁, which is larger: 9.4·10⁵ at n = 5) show these limits. Jacobi diverges at every n from 3, in any precision: a Hilbert matrix is not diagonally dominant (the spectral radius of D⁻¹O is 1.7 at n = 3, 6 at n = 8). The inverse converges up to n = 4; from n = 5 it stalls (‖AX − I‖ ≈ 0.007 at n = 5, 0.1 at n = 6, about 1 from n = 7). Elimination still gives a small residual up to n = 5 (x itself off by up to cond(A)·2⁻²⁴); from n = 6 (condition ≈ 1.5·10⁷ ≈ 1/2⁻²⁴) a pivot falls under the threshold and elimination says singular.'));
   publish('compare', { status: 'done', backend: gpu.backend, n, kind, rows: rows.map(({ method, residual: res, passes, ms, note, applicable = true }) => ({ method, residual: res, passes, ms, note, applicable })) });

@@ -2,7 +2,7 @@
 // GPU, shown as the graph (nodes and edges) beside R's heatmap, a timeline of the
 // squarings (paths of at most 2^t edges after squaring t) and a check of every
 // entry against breadth-first search from every vertex in JavaScript.
-import { el, int } from '../ui/format.js';
+import { clockNote, el, int } from '../ui/format.js';
 import { bfsHops, edgeCount, mutualClasses, pairsWithin } from '../reference-apps.js';
 import { REACHABILITY } from './presets.js';
 import { graphFigure } from './graph-svg.js';
@@ -54,7 +54,7 @@ async function run(preset, ui, ctx) {
   const graphSlot = el('div', { class: 'graph-slot' });
   const tbody = el('tbody');
   const timeline = el('div', { class: 'scroll-x' }, el('table', { class: 'app-timeline' },
-    el('caption', {}, T ? `${T} boolean squaring${T > 1 ? 's' : ''} (⌈log₂(${n} − 1)⌉), one ${G} pass each.` : `n = ${n}: no squaring needed, I + A already holds every path.`),
+    el('caption', {}, T ? `${T} boolean squaring${T > 1 ? 's' : ''} (⌈log₂(${n} − 1)⌉), one ${G} pass each.` : `n = ${n}: no squaring needed, I + A already holds every path.`, ' ', el('span', { class: 'clock-note' }, clockNote())),
     el('thead', {}, el('tr', {},
       el('th', { scope: 'col' }, 'pass'), el('th', { scope: 'col' }, 'computes'), el('th', { scope: 'col' }, 'paths of'),
       el('th', { scope: 'col' }, 'time'), el('th', { scope: 'col' }, `reachable pairs (${G})`),
@@ -98,7 +98,7 @@ async function run(preset, ui, ctx) {
         el('th', { scope: 'row' }, String(t + 1)),
         el('td', { class: 'label', 'data-label': 'computes' }, labels[t].replace(/M/g, '(I+A)')),
         el('td', { class: 'num', 'data-label': 'paths of' }, `≤ ${int(2 ** (t + 1))} edges`),
-        el('td', { class: 'num', 'data-label': 'time' }, msText(wallMs)),
+        el('td', { class: 'num', 'data-label': 'time' }, msText(wallMs, { bare: true })),
         el('td', { class: 'num', 'data-label': `${G} pairs` }, int(pairs)),
         el('td', { class: `num ${ok ? 'ok' : 'bad'}`, 'data-label': 'BFS pairs' }, `${int(refPairs)} ${ok ? '✓' : '✗'}`),
         el('td', { class: 'pic' }, thumb.element)));

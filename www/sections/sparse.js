@@ -5,7 +5,7 @@
 // computed here on the CPU. www/app/sections.js mounts this on #sparse-body.
 // The PageRank part marks its element's data-status idle | running | done | error, as
 // every other part of the page does.
-import { el, int, ms, num, sci } from '../ui/format.js';
+import { el, int, num, sci } from '../ui/format.js';
 import { backendName, devName, disableWhileBusy, msText, timedAsync } from './common.js';
 import { embedded } from '../ui/slides.js';
 import { LinePlot } from '../ui/plot.js';
@@ -124,7 +124,7 @@ function pagerankPart(ctx) {
       for (let i = 0; i < g.n; i++) maxDiff = Math.max(maxDiff, Math.abs(gpu.ranks[i] - ref.ranks[i]));
       const order = [...gpu.ranks.keys()].sort((a, b) => gpu.ranks[b] - gpu.ranks[a]).slice(0, 15);
       results.replaceChildren(
-        el('p', {}, `${ctx.gpu.backend === 'cpu' ? 'CPU' : `GPU (${backendName(ctx.gpu)})`}, float32: ${gpu.iterations} iterations to Σ|Δx| < 10⁻⁶, ${gpu.converged ? 'converged' : 'not converged'} (last Σ|Δx| = ${num(gpu.deltas[gpu.deltas.length - 1], 3)}), ${ms(gpuMs)} with the upload; float64 on the CPU (csr.pagerankReference: the library's Rust, compiled to WebAssembly): ${ref.iterations} iterations to the stricter 10⁻¹⁰ (float32 could not go that far), ${ms(refMs)}. Largest |${dev} − float64| over all ranks: ${num(maxDiff, 3)} (ranks average 1/n = ${num(1 / g.n, 3)}; float32 keeps about 7 digits).`),
+        el('p', {}, `${ctx.gpu.backend === 'cpu' ? 'CPU' : `GPU (${backendName(ctx.gpu)})`}, float32: ${gpu.iterations} iterations to Σ|Δx| < 10⁻⁶, ${gpu.converged ? 'converged' : 'not converged'} (last Σ|Δx| = ${num(gpu.deltas[gpu.deltas.length - 1], 3)}), ${msText(gpuMs)} with the upload; float64 on the CPU (csr.pagerankReference: the library's Rust, compiled to WebAssembly): ${ref.iterations} iterations to the stricter 10⁻¹⁰ (float32 could not go that far), ${msText(refMs)}. Largest |${dev} − float64| over all ranks: ${num(maxDiff, 3)} (ranks average 1/n = ${num(1 / g.n, 3)}; float32 keeps about 7 digits).`),
         table('The 15 highest ranks', order.map((i, r) => [r + 1, g.names[i], num(gpu.ranks[i], 5), num(ref.ranks[i], 5)]), ['#', 'synset (first lemma.pos)', `rank (${dev})`, 'rank (float64)']));
       results.dataset.maxDiff = String(maxDiff);
       status.textContent = 'Done.';
@@ -189,7 +189,7 @@ async function sparseJacobi(ctx, st, output) {
       ['iterations', int(k), rho < 1 ? `ρᵏ falls to ε at k = ${int(Math.ceil(predicted))} (the test compares Σ|Δx| with ε·Σ|x|, not with the first Σ|Δx|)` : 'ρ ≥ 1: the error grows'],
       ['ρ(T) = (2/d)·cos(π/(n + 1))', num(rho, 6), rho < 1 ? `the error shrinks by this factor per iteration` : 'no convergence: d must exceed 2·cos(π/(n + 1)) ≈ 2'],
       ['‖A·x − b‖ / ‖b‖ (float64, here)', r.converged ? sci(residual) : '—', r.converged ? 'x from float32: about 10⁻⁶ at best, as ε' : ''],
-      ['time', msText(runMs), k ? `${msText(runMs / k)} an iteration, upload included` : ''],
+      ['time', msText(runMs), k ? `${msText(runMs / k, { over: k })} an iteration, upload included` : ''],
       ['storage', `CSR ${bytesText(nnz * 8 + (n + 1) * 4)}`, `${int(nnz)} nonzeros; dense float32 would take ${bytesText(4 * n * n)}`],
     ], [unseen('quantity'), 'value', 'note']));
   output.dataset.iterations = String(k);

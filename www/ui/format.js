@@ -1,4 +1,6 @@
 // Number formatting shared by the page's panels.
+import { t } from '../i18n/index.js';
+import { resolutionText, wallMs } from './clock.js';
 
 /** A value as the page shows it: exact integers whole, others to `digits` significant digits. */
 export function num(v, digits = 7) {
@@ -39,14 +41,21 @@ export function ms(v) {
 }
 
 /**
- * A time measured with performance.now(), which the browser coarsens to 0.1 ms
- * unless the page is cross-origin isolated (then 5 µs): below that it says so
- * instead of printing a 0. GPU timer-query times go through ms().
+ * A time measured with performance.now() (wall clock), rounded to this browser's timer
+ * resolution (clock.js) and saying it: "12 ms (timer resolution 1 ms)". `bare`: the
+ * figure alone, for a table whose caption states the resolution once (clockNote()).
+ * `over`: the figure is a mean over that many readings of one clock (clock.js wallMs).
+ * GPU timer-query times go through ms().
  */
-export function clockMs(v) {
-  const tick = globalThis.crossOriginIsolated ? 0.005 : 0.1;
-  if (Number.isFinite(v) && v >= 0 && v < tick) return `< ${tick} ms`;
-  return ms(v);
+export function clockMs(v, { bare = false, over = 1 } = {}) {
+  const time = wallMs(v, { over });
+  if (bare || time === '—') return time;
+  return t('clock.figure', { time, res: resolutionText() });
+}
+
+/** The sentence a table of wall-clock figures (clockMs(v, { bare: true })) carries once. */
+export function clockNote() {
+  return t('clock.note', { res: resolutionText() });
 }
 
 /** A flop count: "128 flop", "33.55 MFLOP", "2.147 GFLOP". */

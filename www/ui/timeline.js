@@ -3,7 +3,8 @@
 // time (GPU timer query where the browser has one, else wall time around a
 // synchronisation, labelled as such), its speed, the largest |value| it produced,
 // NaN/Inf counts, its error against the float64 pass, and a thumbnail of its output.
-import { el, flops, gflops, magnitude, ms, num, rate, sci } from './format.js';
+import { resolutionText } from './clock.js';
+import { clockMs, clockNote, el, flops, gflops, magnitude, ms, num, rate, sci } from './format.js';
 import { HeatmapView } from './heatmap.js';
 import { t, tn } from '../i18n/index.js';
 
@@ -78,7 +79,7 @@ export class Timeline {
     if (labels.length) table.figureSvg = () => this.svg();
     // Its files' name: what it is, whole (its caption's first sentence is long).
     if (labels.length) table.dataset.figureName = `pass timeline ${labels.length} ${kind} pass${labels.length > 1 ? 'es' : ''} n ${n}`;
-    this.container.replaceChildren(el('div', { class: 'scroll-x' }, table), labels.length ? el('p', { class: 'help' }, note + wallNote) : '');
+    this.container.replaceChildren(el('div', { class: 'scroll-x' }, table), labels.length ? el('p', { class: 'help' }, `${note}${wallNote} ${clockNote()}`) : '');
     if (this.rows.length) this.rows[0].tr.classList.add('next');
   }
 
@@ -90,7 +91,7 @@ export class Timeline {
     r.tr.classList.remove('pending', 'next');
     r.tr.classList.add('ran');
     this.rows[idx + 1]?.tr.classList.add('next');
-    r.cells.wall.textContent = ms(wallMs);
+    r.cells.wall.textContent = clockMs(wallMs, { bare: true });
     const finite = stats.nan + stats.inf < this.entries;
     r.cells.max.textContent = !finite ? t('timeline.noFinite', { what: stats.inf ? 'Inf' : 'NaN' })
       : stats.inf > 0 ? t('timeline.infFinite', { max: magnitude(stats.maxAbs) }) : magnitude(stats.maxAbs);
@@ -138,7 +139,9 @@ export class Timeline {
     const svg = node('svg', { xmlns: NS, viewBox: `0 0 ${W} ${TOP + ROW * this.rows.length + 8}`, width: W, height: TOP + ROW * this.rows.length + 8, 'font-family': 'system-ui, sans-serif', 'font-size': 13 });
     svg.append(node('rect', { x: 0, y: 0, width: '100%', height: '100%', fill: '#fff' }));
     const kind = t(this.timer ? 'timeline.gpuTime' : 'timeline.wallKind');
-    svg.append(node('text', { x: 8, y: 18, 'font-weight': 600 }, tn('timeline.svgTitle', this.rows.length, { kind })));
+    const title = tn('timeline.svgTitle', this.rows.length, { kind });
+    // A picture of wall times states the clock's resolution, as the table's note does.
+    svg.append(node('text', { x: 8, y: 18, 'font-weight': 600 }, this.timer ? title : t('clock.figure', { time: title, res: resolutionText() })));
     const times = this.rows.map((r) => this.shownTime(r));
     const max = Math.max(1e-9, ...times.filter((t) => t !== null));
     this.rows.forEach((r, i) => {
@@ -150,7 +153,7 @@ export class Timeline {
       const t = times[i];
       if (t !== null) {
         svg.append(node('rect', { x: LABEL + 30, y: y + 12, width: Math.max(1, (BAR * t) / max), height: ROW - 24, fill: '#c7d2fe' }));
-        svg.append(node('text', { x: LABEL + 36 + BAR, y: mid }, ms(t)));
+        svg.append(node('text', { x: LABEL + 36 + BAR, y: mid }, this.timeText(r, t)));
       }
       if (r.thumb.canvas.width > 1) {
         svg.append(node('image', { x: W - THUMB - 8, y: y + (ROW - THUMB) / 2, width: THUMB, height: THUMB, href: r.thumb.canvas.toDataURL('image/png'), 'image-rendering': 'pixelated' }));
@@ -158,6 +161,9 @@ export class Timeline {
     });
     return svg;
   }
+
+  /** Time `t` of row `r` as text: a GPU timer's to its precision, a wall time to the clock's. */
+  timeText(r, t) { return this.timer && r.gpuMs !== null ? ms(t) : clockMs(t, { bare: true }); }
 
   /** Time shown per pass: the GPU timer's where it has one, else the wall time. */
   shownTime(r) { return this.timer && r.gpuMs !== null ? r.gpuMs : r.wallMs; }
@@ -170,8 +176,8 @@ export class Timeline {
       const v = r.cells.gpu.querySelector('.v');
       const bar = r.cells.gpu.querySelector('.bar');
       if (t === null) continue;
-      if (this.timer && r.gpuMs === null) v.textContent = this.settled ? `${ms(t)} (wall; no timer result)` : 'pending…';
-      else v.textContent = ms(t);
+      if (this.timer && r.gpuMs === null) v.textContent = this.settled ? `${clockMs(t, { bare: true })} (wall; no timer result)` : 'pending…';
+      else v.textContent = this.timeText(r, t);
       bar.style.width = `${(100 * t) / max}%`;
       r.cells.rate.textContent = rate(gflops(this.flopsPerPass, t));
     }

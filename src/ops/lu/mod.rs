@@ -31,7 +31,7 @@ impl Engine {
             webgl: |e: &mut _, m| webgl::step(e, &p, k, m),
             webgpu: |e: &mut _, [w, s, _, _]: [_; 4]| webgpu::lu_step(e, &p, k, [w, s]),
             cpu: |e: &mut CpuEngine, [w, s, _, _]: [_; 4]| {
-                e.update([], [w, s], move |[], ws| passes::lu_step(&p, k, ws))
+                e.pass_with([], [w, s], None, move |[], ws| passes::lu_step(&p, k, ws))
             },
         };
         self.by_backend(m, forms)
