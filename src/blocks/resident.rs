@@ -30,7 +30,7 @@ use crate::plan::blockgen::{self, Generated};
 use crate::plan::blocks::{block_size as check_block_size, BlockSparse};
 use crate::plan::semiring::Semiring;
 use crate::plan::shape::Shape;
-use crate::sparse::timing::now_ms;
+use crate::common::clock::now_ms;
 use crate::webgpu::buffer::check_size;
 use crate::webgpu::Buffer;
 
