@@ -95,7 +95,7 @@ async function reportRow(gpu, row, numeric, params, memory) {
 
 /** Part `report`: the table's rows up to reportMaxN on WebGPU, into result.cudaReport. */
 export async function cudaReport(run, result, memory) {
-  const gpu = run.gpus.get('webgpu');
+  const gpu = run.gpus.get('webgpu') || run.gpus.get('resident');
   const report = {
     rows: [], leftOut: [],
     seconds: 'the whole multiplyGpuBlockSparseAsync call (generating A and B excluded); median of the calls after the first',

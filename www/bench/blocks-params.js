@@ -36,7 +36,7 @@ export const CROSS_DENSITIES = [0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7
 
 export function readBlocksParams(search) {
   const { q, problems, profile: profileName, base, num, list } = queryReader(search, PROFILES);
-  const backends = list('backends', ['webgl', 'webgpu'], oneOf(['webgl', 'webgpu']));
+  const backends = list('backends', ['webgl', 'webgpu'], oneOf(['webgl', 'webgpu', 'resident']));
   const parts = list('parts', ['fit', 'cross', 'cuda', 'report'], oneOf(['fit', 'cross', 'cuda', 'report']));
   const p = {
     profile: profileName,
