@@ -21,6 +21,7 @@
 //! product kernel instead ([`NumericPath`]). [`GpuBlocks::read`] reads a range of
 //! slots back.
 
+use crate::common::clock::now_ms;
 use crate::engine::webgpu::{GpuEngine, GpuRead};
 use crate::engine::{Engine, Handle};
 use crate::error::{GpgpuError, Result};
@@ -30,7 +31,6 @@ use crate::plan::blockgen::{self, Generated};
 use crate::plan::blocks::{block_size as check_block_size, BlockSparse};
 use crate::plan::semiring::Semiring;
 use crate::plan::shape::Shape;
-use crate::common::clock::now_ms;
 use crate::webgpu::buffer::check_size;
 use crate::webgpu::Buffer;
 
