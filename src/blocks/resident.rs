@@ -578,3 +578,23 @@ fn dense(g: &mut GpuEngine, [a, b, c]: [&GpuBlocks; 3], kernel: Kernel) -> Resul
     }
     ran
 }
+
+#[cfg(test)]
+mod tests {
+    use super::dense_pays;
+
+    #[test]
+    fn the_cuda_reports_dense_rows_take_the_dense_product() {
+        // (n, m, block products of the bench's seeded operands): rows 2 and 3 walk
+        // A's block rows; rows 4 and 5 (P·m³ past n³/32) and the tiny row 1 go dense.
+        for (n, m, p, dense) in [
+            (256, 4, 15_540, true),
+            (2048, 8, 390_408, false),
+            (4096, 4, 9_767_836, false),
+            (16384, 8, 490_000_000, true),
+            (16384, 4, 24_000_000_000, true),
+        ] {
+            assert_eq!(dense_pays(n, m, p), dense, "n = {n}");
+        }
+    }
+}
