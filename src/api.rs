@@ -116,7 +116,9 @@ pub enum Info {
 
 /// One WebGL2 context or WebGPU device with its compiled programs and a pool of GPU
 /// memory: the handle every operation goes through. Dropping it frees the context or
-/// device (browsers keep only about 16 WebGL contexts per page).
+/// device (browsers keep only about 16 WebGL contexts per page); a context on a canvas
+/// of the library's own is kept for the next `Gpgpu` instead (WebKit counts a lost
+/// context against that limit until it is garbage collected).
 ///
 /// The blocking calls ([`square`](Gpgpu::square), [`multiply`](Gpgpu::multiply),
 /// [`square_repeatedly`](Gpgpu::square_repeatedly), [`power`](Gpgpu::power)) wait for
@@ -143,7 +145,7 @@ impl Gpgpu {
     pub fn new(canvas: Option<Canvas>) -> Result<Gpgpu> {
         let (canvas, owned) = match canvas {
             Some(c) => (c, false),
-            None => (Canvas::create()?, true),
+            None => (Canvas::for_engine()?, true),
         };
         Ok(Gpgpu::wrap(Engine::WebGl(GlEngine::new(canvas, owned)?)))
     }

@@ -402,12 +402,33 @@ impl Drop for GlEngine {
                 .remove_event_listener_with_callback(name, listener.as_ref().unchecked_ref());
         }
         // Browsers keep about 16 live WebGL contexts and take the oldest away when a
-        // page makes more; a context nobody can reach any more must not count. Its
+        // page makes more; a context nobody can reach any more must not count. The
+        // library's own is kept for its next engine (Canvas::keep_for_next says why),
+        // with the state a new context has where a pass sets it and undoes it; this
+        // engine's objects are deleted as its fields drop. Else it is lost, and its
         // objects die with it (their Drops see the loss and skip the deletes).
         if self.owns_canvas {
-            if let Ok(Some(ext)) = self.gl.get_extension("WEBGL_lose_context") {
-                ext.unchecked_into::<web_sys::WebglLoseContext>()
-                    .lose_context();
+            let raw: &GL = &self.gl;
+            if !raw.is_context_lost() {
+                raw.disable(GL::BLEND);
+                raw.bind_framebuffer(GL::FRAMEBUFFER, None);
+                raw.bind_buffer(GL::PIXEL_PACK_BUFFER, None);
+                for (name, value) in [
+                    (GL::PACK_ALIGNMENT, 4),
+                    (GL::UNPACK_ALIGNMENT, 4),
+                    (GL::PACK_ROW_LENGTH, 0),
+                    (GL::PACK_SKIP_PIXELS, 0),
+                    (GL::UNPACK_ROW_LENGTH, 0),
+                    (GL::UNPACK_SKIP_PIXELS, 0),
+                ] {
+                    raw.pixel_storei(name, value);
+                }
+            }
+            if raw.is_context_lost() || !self.canvas.keep_for_next() {
+                if let Ok(Some(ext)) = self.gl.get_extension("WEBGL_lose_context") {
+                    ext.unchecked_into::<web_sys::WebglLoseContext>()
+                        .lose_context();
+                }
             }
         }
     }

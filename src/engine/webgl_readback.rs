@@ -180,7 +180,8 @@ impl GlRead {
 async fn wait_for(gl: &Gl, fence: &Fence) -> Result<()> {
     loop {
         // Lost, or lost and already restored between two polls: the fence is gone.
-        if !fence.is_alive() {
+        // Freed: the context may live on for another engine, but this work ends.
+        if !fence.is_alive() || gl.is_context_lost() {
             return Err(gl.gone());
         }
         match gl.client_wait_sync_with_u32(fence.raw(), 0, 0) {

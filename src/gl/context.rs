@@ -1,9 +1,20 @@
 //! Getting a WebGL2 context from a canvas, the caller's or our own.
 
+use std::cell::RefCell;
+
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{EventTarget, HtmlCanvasElement, OffscreenCanvas, WebGl2RenderingContext};
 
 use crate::error::{GpgpuError, Result};
+
+thread_local! {
+    /// Canvases of freed engines, each with its live context (`Canvas::keep_for_next`).
+    static SPARES: RefCell<Vec<Canvas>> = const { RefCell::new(Vec::new()) };
+}
+
+/// At most this many contexts wait for an engine: as many as a page (or a test) holds
+/// at once, in the usual case, while leaving most of a browser's 16 to the page.
+const MAX_SPARES: usize = 4;
 
 /// The canvas a context lives on: an element on the page or an OffscreenCanvas
 /// (in a worker, where there is no document).
@@ -30,7 +41,18 @@ impl Canvas {
         }
     }
 
-    /// A small canvas of our own: the work happens in textures, not on the canvas.
+    /// A canvas for an engine of the library's own: one a freed engine left (see
+    /// [`Canvas::keep_for_next`]) if its context lives, else a new one.
+    pub fn for_engine() -> Result<Canvas> {
+        while let Some(spare) = SPARES.with(|s| s.borrow_mut().pop()) {
+            if spare.webgl2().is_ok_and(|gl| !gl.is_context_lost()) {
+                return Ok(spare);
+            }
+        }
+        Canvas::create()
+    }
+
+    /// A small new canvas of our own: the work happens in textures, not on the canvas.
     pub fn create() -> Result<Canvas> {
         if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
             let el = doc
@@ -48,6 +70,25 @@ impl Canvas {
             .map_err(|e| GpgpuError::NoWebGl2 {
                 detail: format!("no document and no OffscreenCanvas: {e:?}"),
             })
+    }
+
+    /// Keeps a canvas of the library's own, its context alive, for the next engine;
+    /// false when enough are kept already (the caller then loses the context). WebKit
+    /// counts a context against its limit of live contexts (16) until it is garbage
+    /// collected, WEBGL_lose_context or not, and takes the oldest away when a page
+    /// makes one more: a page that made and freed engines one after another lost the
+    /// one it still held.
+    pub fn keep_for_next(&self) -> bool {
+        self.set_size(1, 1);
+        SPARES.with(|s| {
+            let mut s = s.borrow_mut();
+            if s.len() < MAX_SPARES {
+                s.push(self.clone());
+                true
+            } else {
+                false
+            }
+        })
     }
 
     pub fn event_target(&self) -> &EventTarget {

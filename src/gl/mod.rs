@@ -74,9 +74,17 @@ impl Gl {
         generation == self.generation() && !self.0.gl.is_context_lost()
     }
 
-    /// Records that the owner let the context go (before losing it on purpose).
+    /// Records that the owner let the context go (before losing it on purpose, or
+    /// keeping it for the next engine).
     pub fn release(&self) {
         self.0.released.set(true);
+    }
+
+    /// Whether this handle's context is gone to it: lost, or let go by its owner (a
+    /// context kept for the next engine lives on, but not for work of this one's).
+    /// Shadows the context's own `isContextLost`.
+    pub fn is_context_lost(&self) -> bool {
+        self.0.released.get() || self.0.gl.is_context_lost()
     }
 
     /// Why the context's objects are gone: freed by its owner, or lost.
@@ -90,7 +98,7 @@ impl Gl {
 
     /// The error for a failed GL call: context loss explains most of them.
     pub fn failure(&self, detail: impl Into<String>) -> GpgpuError {
-        if self.0.gl.is_context_lost() {
+        if self.is_context_lost() {
             self.gone()
         } else {
             GpgpuError::Gl {
@@ -101,7 +109,7 @@ impl Gl {
 
     /// Fails with ContextLost if the context is gone, else with the GL error if any.
     pub fn check(&self, what: &str) -> Result<(), GpgpuError> {
-        if self.0.gl.is_context_lost() {
+        if self.is_context_lost() {
             return Err(self.gone());
         }
         match self.0.gl.get_error() {

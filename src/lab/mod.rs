@@ -260,8 +260,18 @@ type Ran = std::result::Result<(Vec<Outcome>, Option<Timing>), Vec<Message>>;
 
 /// The learner's messages for a compile error, or for a pipeline that does not fit
 /// the exercise's bindings (WebGPU reports that at a later readback or in the
-/// compile's error scope); any other error stays one.
-fn learner_error(e: GpgpuError) -> Result<Vec<Message>> {
+/// compile's error scope); any other error stays one. A WebGPU failure on a device
+/// lost meanwhile is the loss (DEVICE_LOST), not the learner's bindings: Firefox
+/// fails a lost device's work before it reports the loss.
+async fn learner_error(handle: &Handle, e: GpgpuError) -> Result<Vec<Message>> {
+    if let GpgpuError::WebGpu { .. } = e {
+        let gpu = handle.with(|engine| Ok(engine.webgpu().map(|w| w.gpu().clone())))?;
+        if let Some(gpu) = gpu {
+            if gpu.lost_after_failure().await {
+                return Err(gpu.gone());
+            }
+        }
+    }
     match e {
         GpgpuError::WebGpu { detail } => Ok(vec![Message {
             line: 0,
@@ -296,7 +306,7 @@ async fn product_cases(
         },
     };
     if let Err(e) = supplied::compile(handle, &program).await {
-        return learner_error(e).map(Err);
+        return learner_error(handle, e).await.map(Err);
     }
     let mut outcomes = Vec::new();
     for (index, shape) in cases::shapes(exercise, tile).into_iter().enumerate() {
@@ -305,7 +315,7 @@ async fn product_cases(
         for _ in 0..2 {
             match supplied::product(handle, &program, case.dims, &case.a, &case.b).await {
                 Ok(c) => runs.push(c),
-                Err(e) => return learner_error(e).map(Err),
+                Err(e) => return learner_error(handle, e).await.map(Err),
             }
         }
         outcomes.push(cases::compare(exercise, &case, &runs[0], &runs[1]));
@@ -334,7 +344,7 @@ async fn data_cases(
     };
     let wgsl = Wgsl::new("learner", source).with_layout(&supplied::layout(inputs));
     if let Err(e) = supplied::compile(handle, &Supplied::Compute(wgsl.clone())).await {
-        return learner_error(e).map(Err);
+        return learner_error(handle, e).await.map(Err);
     }
     let mut outcomes = Vec::new();
     for (index, size) in data::sizes(exercise, per_group).into_iter().enumerate() {
@@ -345,7 +355,7 @@ async fn data_cases(
             let d = data::dispatch(&case, &inputs);
             match supplied::dispatch(handle, &wgsl, &d, false).await {
                 Ok((got, _)) => runs.push(got),
-                Err(e) => return learner_error(e).map(Err),
+                Err(e) => return learner_error(handle, e).await.map(Err),
             }
         }
         let mut outcome = cases::judge(

@@ -128,20 +128,30 @@ impl Gpu {
 
     /// Awaits the pending checks. A failure on a device lost meanwhile is its loss:
     /// Firefox fails a destroyed device's shader modules as compile errors ("Parent
-    /// device is lost") before `device.lost` resolves, so a failure gives `lost`
-    /// LOSS_WAIT_MS to resolve (a genuine error, such as a WGSL one, comes that much later).
+    /// device is lost") before `device.lost` resolves, so a failure gives `lost` a
+    /// moment to resolve ([`Self::lost_after_failure`]).
     pub async fn settle(&self) -> crate::error::Result<()> {
-        const LOSS_WAIT_MS: u32 = 200;
         let checked = self.0.checks.settle().await;
-        if checked.is_err() && !self.is_lost() && !self.0.released.get() {
-            if let Some(why) = lost::lost_within(self.device(), LOSS_WAIT_MS).await {
-                self.mark_lost(why);
-            }
+        if checked.is_err() {
+            self.lost_after_failure().await;
         }
         match checked {
             Err(_) if self.is_lost() || self.0.released.get() => Err(self.gone()),
             other => other,
         }
+    }
+
+    /// Whether the device is gone after a failure: lost already, or lost within
+    /// LOSS_WAIT_MS (Firefox fails a destroyed device's work before `device.lost`
+    /// resolves); a genuine error waits that much longer to be reported.
+    pub async fn lost_after_failure(&self) -> bool {
+        const LOSS_WAIT_MS: u32 = 200;
+        if !self.is_lost() && !self.0.released.get() {
+            if let Some(why) = lost::lost_within(self.device(), LOSS_WAIT_MS).await {
+                self.mark_lost(why);
+            }
+        }
+        self.is_lost() || self.0.released.get()
     }
 
     /// The error for a failed call: a lost device explains most of them.

@@ -3,7 +3,8 @@
 //! deliberately wrong solution fails at the case and element its first line names
 //! ("first wrong: case C (i, j)"), every case before it passing; a compile error
 //! lands on its line and the engine goes on; a passing kernel is timed beside the
-//! library's; the other backend's exercise is refused.
+//! library's; the other backend's exercise is refused; a device or context lost during
+//! a check is DEVICE_LOST or CONTEXT_LOST, and the next check on the same Gpgpu passes.
 
 use super::*;
 use gpgpu_matrix::lab::{self, CheckOptions, Exercise, LabResult};
@@ -17,6 +18,7 @@ macro_rules! lab_tests {
             lab_compile_errors_land_on_their_line,
             lab_a_passing_kernel_is_timed_beside_the_library,
             lab_a_kernel_that_leaves_a_binding_unused_still_runs,
+            lab_a_loss_during_a_check_is_its_error_and_the_next_check_passes,
         );
     };
 }
@@ -281,4 +283,113 @@ pub async fn lab_a_kernel_that_leaves_a_binding_unused_still_runs(backend: Backe
         .unwrap();
     assert!(!r.pass && r.cases.is_empty(), "{}", describe(&r));
     assert!(r.compile.messages[0].message.contains("bindings"), "{r:?}");
+}
+
+/// The GPU of a Gpgpu lost at the `k`-th submission (WebGPU: the device destroyed, as
+/// a driver reset or the watchdog of a GPU running an endless loop does) or draw
+/// (WebGL: WEBGL_lose_context) from its making: the queue's `submit` or the context's
+/// `drawArrays` is shadowed on that one object (wasm-bindgen calls them as its
+/// methods) until this is dropped.
+struct LoseAt {
+    target: JsValue,
+    method: &'static str,
+    _shadow: wasm_bindgen::closure::Closure<dyn FnMut(JsValue, JsValue, JsValue) -> JsValue>,
+}
+
+impl LoseAt {
+    fn new(g: &Gpgpu, k: u32) -> LoseAt {
+        let (target, method, lose): (JsValue, _, Box<dyn Fn()>) = match g.backend() {
+            Backend::WebGl => {
+                let gl = gl_of(g);
+                let ext: web_sys::WebglLoseContext = gl
+                    .get_extension("WEBGL_lose_context")
+                    .unwrap()
+                    .expect("WEBGL_lose_context")
+                    .unchecked_into();
+                let target = JsValue::from((*gl).clone());
+                (target, "drawArrays", Box::new(move || ext.lose_context()))
+            }
+            _ => {
+                let gpu = gpu_of(g);
+                let device = gpu.device().clone();
+                let target = JsValue::from(gpu.queue().clone());
+                (target, "submit", Box::new(move || device.destroy()))
+            }
+        };
+        let original: js_sys::Function = Reflect::get(&target, &method.into())
+            .unwrap()
+            .unchecked_into();
+        let (this, mut left) = (target.clone(), k);
+        let shadow = wasm_bindgen::closure::Closure::new(move |a, b, c| {
+            let r = original
+                .call3(&this, &a, &b, &c)
+                .unwrap_or(JsValue::UNDEFINED);
+            left = left.saturating_sub(1);
+            if left == 0 {
+                lose();
+            }
+            r
+        });
+        Reflect::set(&target, &method.into(), shadow.as_ref()).unwrap();
+        LoseAt {
+            target,
+            method,
+            _shadow: shadow,
+        }
+    }
+}
+
+impl Drop for LoseAt {
+    fn drop(&mut self) {
+        let target: &Object = self.target.unchecked_ref();
+        Reflect::delete_property(target, &self.method.into()).unwrap();
+    }
+}
+
+pub async fn lab_a_loss_during_a_check_is_its_error_and_the_next_check_passes(backend: Backend) {
+    let (f, code) = match backend {
+        Backend::WebGl => (&FILES[0], "CONTEXT_LOST"),
+        Backend::WebGpu => (&FILES[2], "DEVICE_LOST"),
+        Backend::Cpu => return,
+    };
+    let g = on(backend).await;
+    let gl = (backend == Backend::WebGl).then(|| gl_of(&g));
+    let restore = gl.as_ref().map(|gl| {
+        let ext: web_sys::WebglLoseContext = gl
+            .get_extension("WEBGL_lose_context")
+            .unwrap()
+            .expect("WEBGL_lose_context")
+            .unchecked_into();
+        ext
+    });
+    // Inside the first case: each case runs twice, and every exercise has five or more.
+    let losing = LoseAt::new(&g, 3);
+    let r = lab::check(&g.handle(), f.exercise, f.solution, UNTIMED).await;
+    drop(losing);
+    let err = match r {
+        Err(e) => e,
+        Ok(r) => panic!(
+            "the loss is the check's error, not a result: {}",
+            describe(&r)
+        ),
+    };
+    assert_eq!(err.code(), code, "{err}");
+    if let (Some(gl), Some(ext)) = (&gl, &restore) {
+        // The browser gives a lost context back (here when asked, once the loss's
+        // event has come); the engine rebuilds.
+        sleep(50).await;
+        ext.restore_context();
+        for _ in 0..200 {
+            if !gl.is_context_lost() {
+                break;
+            }
+            sleep(10).await;
+        }
+        assert!(!gl.is_context_lost(), "the context came back");
+    }
+    // The same Gpgpu checks again: WebGPU on the new device the library asked for.
+    let r = lab::check(&g.handle(), f.exercise, f.solution, UNTIMED)
+        .await
+        .unwrap();
+    assert!(r.pass && r.cases.len() >= 5, "{}", describe(&r));
 }

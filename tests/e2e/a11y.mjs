@@ -62,7 +62,7 @@ export async function axeViolations(tab, options = {}) {
 let axeSource;
 
 /** In the page: waits until body[data-status] is one of `states`; returns it. */
-async function statusInPage([states, timeout]) {
+export async function statusInPage([states, timeout]) {
   for (const until = Date.now() + timeout; !states.includes(document.body.dataset.status) && Date.now() < until;) {
     await new Promise((r) => setTimeout(r, 50));
   }

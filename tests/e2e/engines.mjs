@@ -1,6 +1,7 @@
 // The browser engines beside Chromium, each behind one small interface so that a test is
 // written once and run in every engine: `start()`, `open(url)` giving a tab with
-// `evaluate(fn, arg)` (fn runs in the page; async allowed) and `close()`, and `stop()`.
+// `evaluate(fn, arg)` (fn runs in the page; async allowed), `click(selector)` (the user's
+// click, with the activation a script's click lacks) and `close()`, and `stop()`.
 // Each engine says which backends it has here, and why not where it has none, so that a
 // skipped test names its reason.
 //
@@ -54,7 +55,7 @@ export const firefox = {
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(url);
-    return { errors, evaluate: (fn, arg) => page.evaluate(fn, arg), close: () => page.close() };
+    return { errors, evaluate: (fn, arg) => page.evaluate(fn, arg), click: (selector) => page.click(selector), close: () => page.close() };
   },
   async stop() {
     await this.browser?.close();
@@ -101,7 +102,13 @@ export const webkit = {
       script: `const done = arguments[arguments.length - 1];
         Promise.resolve().then(() => (${fn})(arguments[0])).then(done, (e) => done({ error: 'threw: ' + e }));`,
     });
-    return { errors: [], evaluate, close: async () => {} };
+    // A click through WebDriver is the user's (an element.click() from a script is not:
+    // the clipboard refuses it).
+    const click = async (selector) => {
+      const found = await this.call('POST', `${this.session}/element`, { using: 'css selector', value: selector });
+      await this.call('POST', `${this.session}/element/${Object.values(found)[0]}/click`, {});
+    };
+    return { errors: [], evaluate, click, close: async () => {} };
   },
   async stop() {
     if (this.session) await this.call('DELETE', this.session).catch(() => {});
@@ -109,4 +116,32 @@ export const webkit = {
   },
 };
 
-export const ENGINES = [firefox, webkit];
+// Chromium behind the same interface, for running the engines' checks there too
+// (E2E_ENGINES=chromium,firefox,webkit): its own test files cover it in make test.
+export const chromium = {
+  name: 'Chromium',
+  skip: false,
+  backends: { webgl: false, webgpu: false, cpu: false },
+  async start() {
+    const { launchBrowser } = await import('./harness.mjs');
+    this.browser = await launchBrowser();
+  },
+  async open(url) {
+    const { openPage } = await import('./harness.mjs');
+    const page = await openPage(this.browser, url);
+    return {
+      get errors() { return page.problems(); },
+      evaluate: (fn, arg) => page.evaluate(fn, arg),
+      click: (selector) => page.click(selector),
+      close: () => page.context().close(),
+    };
+  },
+  async stop() { await this.browser?.close(); },
+};
+
+const BY_NAME = { chromium, firefox, webkit };
+/** The engines engines.test.mjs runs: E2E_ENGINES (names, comma-separated), else Firefox and WebKit. */
+export const ENGINES = (process.env.E2E_ENGINES || 'firefox,webkit').split(',').map((n) => {
+  if (!BY_NAME[n.trim()]) throw new Error(`E2E_ENGINES: no engine ${n} (${Object.keys(BY_NAME).join(', ')})`);
+  return BY_NAME[n.trim()];
+});

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { accessibleNames, launchBrowser, openPage, startServer, waitForStatus } from './harness.mjs';
 import { decodePng } from './png.mjs';
+import { numbersIn, parseCsv, pixelsOf } from './engine-pages.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launchBrowser(); });
@@ -20,28 +21,6 @@ async function downloadOf(page, button) {
   return { name: dl.suggestedFilename(), bytes: readFileSync(await dl.path()) };
 }
 
-/** RFC 4180 CSV, as a spreadsheet reads it. */
-function parseCsv(text) {
-  const rows = [];
-  let row = [], cell = '', quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { cell += '"'; i++; } else if (c === '"') quoted = false; else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') { row.push(cell); cell = ''; } else if (c === '\r' && text[i + 1] === '\n') { row.push(cell); rows.push(row); row = []; cell = ''; i++; } else cell += c;
-  }
-  if (cell || row.length) { row.push(cell); rows.push(row); }
-  return rows;
-}
-
-/** The RGBA bytes of a w×h region of a decoded PNG, from (x, y). */
-function pixelsOf(png, x, y, w, h) {
-  const out = [];
-  for (let r = y; r < y + h; r++) out.push(...png.pixels.subarray((r * png.width + x) * 4, (r * png.width + x + w) * 4));
-  return out;
-}
-
 /** The opaque colours of a decoded PNG below row `top` (its key), as [r, g, b]. */
 function keyColours(png, top) {
   const seen = new Map();
@@ -53,8 +32,6 @@ function keyColours(png, top) {
 
 const near = (c, rgb, tol = 4) => c.every((v, i) => Math.abs(v - rgb[i]) <= tol);
 
-/** The numbers a cell's text shows (its own minus sign, digit groups and exponents read). */
-const numbersIn = (s) => (s.replace(/\u2212/g, '-').replace(/(\d)[\s\u00a0\u202f\u2009](?=\d{3}\b)/g, '$1').match(/-?\d+(\.\d+)?(e[-+]?\d+)?/gi) || []).map(Number);
 
 test('heatmaps save as PNGs of their own pixels; tables copy as CSV and Markdown with their numbers', async () => {
   const page = await openPage(browser, `${server.origin}/index.html?n=6&input=integers&op=repeat&k=2&kernel=packed`, undefined, clipboard);

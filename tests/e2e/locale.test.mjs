@@ -3,7 +3,7 @@
 // and the page's words around the library's errors are Italian (the library's message
 // stays English); the switch reloads the page in the language picked, the run kept.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { ROOT, launchBrowser, openPage, startServer, waitForStatus } from './harness.mjs';
@@ -26,6 +26,71 @@ test('every key of the English catalogue is in the Italian one, with the same pl
   // Every key the page's HTML names is in the catalogue.
   const html = readFileSync(join(ROOT, 'index.html'), 'utf8');
   for (const [, key] of html.matchAll(/data-i18n(?:-label)?="([^"]+)"/g)) assert.ok(Object.hasOwn(en.strings, key), key);
+});
+
+test('every key the sections name (www/sections/) is in both catalogues', () => {
+  const dir = join(ROOT, 'www', 'sections');
+  const used = new Set();
+  for (const f of readdirSync(dir).filter((x) => x.endsWith('.js'))) {
+    const text = readFileSync(join(dir, f), 'utf8');
+    for (const [, key] of text.matchAll(/\bt\('([\w.]+)'/g)) used.add(key);
+    for (const [, key] of text.matchAll(/\btn\('([\w.]+)'/g)) used.add(`${key}.one`).add(`${key}.other`);
+  }
+  assert.ok(used.size > 80, `${used.size} keys`);
+  assert.deepEqual([...used].filter((k) => !Object.hasOwn(en.strings, k) || !Object.hasOwn(it.strings, k)), []);
+});
+
+/**
+ * The sections' own widgets in document order: buttons, labels, legends, summaries,
+ * their status lines and column headings, each as its accessible label and text.
+ */
+const sectionControls = (page) => page.evaluate(() => [...document.querySelectorAll(
+  ':is(#compute, #partitioned, #batched, #linear, #devices, #applications) :is(button, label, legend, summary, [role=status], th[scope=col], nav[aria-label])')]
+  .map((e) => ({ id: e.id || e.getAttribute('for') || e.closest('[id]').id, text: `${e.getAttribute('aria-label') ?? ''}|${e.textContent.replace(/\s+/g, ' ').trim()}` })));
+
+test('locale=it: every section\'s Run buttons, labels and status lines are Italian', async () => {
+  const mounted = async (p) => {
+    assert.equal(await waitForStatus(p), 'done');
+    await p.waitForSelector('#devices-run', { state: 'attached', timeout: 60_000 });
+    await p.waitForSelector('#jacobi-run', { state: 'attached', timeout: 60_000 });
+    return sectionControls(p);
+  };
+  const english = await openPage(browser, `${server.origin}/index.html?n=4&ref=0`);
+  const page = await openPage(browser, `${server.origin}/index.html?n=4&ref=0&locale=it`);
+  const [before, now] = [await mounted(english), await mounted(page)];
+  assert.equal(now.length, before.length, 'the same widgets');
+  assert.ok(now.length > 60, `${now.length} widgets`);
+  // Names, symbols and numbers read the same in both languages.
+  const same = /^\|?(|n|k|d|batch|n \(n×n\)|CUDA|WebGPU \(WGSL\)|WebGL2 fragment shader|global|shared|tiled16 \(shared\)|naive\w*|register\w*|[\w ]*\d+ ?(×|\(|\)|[\w×]*)*)$/;
+  const left = now.filter((x, i) => x.text === before[i].text && !same.test(x.text.replace(/^\|/, '')));
+  assert.deepEqual(left, [], 'widgets still in English');
+  // Each section's Run buttons: the applications' "Run", and the parts' own.
+  const runs = await page.$$eval(':is(#compute, #partitioned, #batched, #linear, #devices, #applications) button.primary, #devices-sweep-run, #partitioned-fill-run, #compute-stop, #batched-svd-stop',
+    (b) => b.map((x) => [x.id, x.textContent, x.getAttribute('aria-label')]));
+  assert.ok(runs.length >= 17, JSON.stringify(runs));
+  for (const [id, text, label] of runs) {
+    assert.match(text, /^(Esegui|Misura|Elimina|Risolvi|Calcola|Eleva|Ferma|Esplora)/, id);
+    if (label) assert.match(label, /^Esegui: /, id);
+  }
+  // Marked as Italian, so that a screen reader reads them in Italian inside the English essays.
+  assert.deepEqual(await page.$$eval('#devices-run, #reachability-run, label[for=fibonacci-preset], #jacobi-status', (e) => e.map((x) => x.lang)), ['it', 'it', 'it', 'it']);
+  for (const id of ['reachability', 'fibonacci', 'jacobi']) {
+    assert.equal(await page.textContent(`#${id}-status`), 'Scegli un esempio e premi Esegui.');
+    assert.equal(await page.textContent(`label[for=${id}-preset]`), 'esempio');
+  }
+  // The compute section's own check of its fields, in Italian.
+  for (const box of await page.$$('#compute input[type=checkbox]:checked')) await box.uncheck();
+  await page.click('#compute-run');
+  assert.equal(await page.textContent('#compute-status'), 'Seleziona almeno una dimensione.');
+  // A section's run, in Italian: its status line and column headings.
+  await page.click('#fibonacci-run');
+  await page.waitForFunction(() => /done|error/.test(document.getElementById('fibonacci').dataset.status));
+  assert.match(await page.textContent('#fibonacci-status'), / Su WebGL2\.$/);
+  const heads = await page.$$eval('#fibonacci thead th', (th) => th.map((x) => x.textContent));
+  assert.ok(heads.includes('F(k) esatto'), heads.join(', '));
+  assert.deepEqual(heads.slice(-3), ['errore relativo', 'passi', 'esito']);
+  assert.deepEqual([...english.problems(), ...page.problems()], []);
+  for (const p of [english, page]) await p.context().close();
 });
 
 /** The words of the demo's controls: headings, labels, legends, options, buttons, help lines. */

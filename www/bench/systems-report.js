@@ -157,10 +157,13 @@ function statusCell(r) {
   return null;
 }
 
-function timeCell(r, perPass) {
+/** A record's wall-clock time, no finer than the clock allows: a sample is the mean of
+ *  `batch` calls, and a chain's pass one of `passes` (`wall` is wallFmt(result)). */
+function timeCell(r, perPass, wall, passes) {
   const s = statusCell(r);
   if (s) return s;
-  const t = fmtMs(perPass ? r.perPassMs : r.medianMs);
+  const batch = r.batch || 1;
+  const t = perPass ? wall(r.perPassMs, batch * passes) : wall(r.medianMs, batch);
   return r.status === 'single' ? `≈${t}` : t;
 }
 
@@ -246,6 +249,8 @@ export function markdownReport(result) {
   out.push(envSummary(result));
   if (result.error) out.push(`\n**The run ended early with an error:** ${result.error}`);
   const sizes = result.params?.sizes || [...new Set((result.records || []).map((r) => r.n))].sort((a, b) => a - b);
+  const wall = wallFmt(result);
+  const passes = result.params?.passes ?? 4;
   for (const mode of Object.keys(MODES)) {
     const idx = indexRecords(result, mode);
     if (idx.size === 0) continue;
@@ -267,7 +272,7 @@ export function markdownReport(result) {
         const r = idx.get(id)?.get(n);
         if (!r) continue;
         const b = base?.get(n);
-        const cells = [n, systemLabel(result, id), timeCell(r, mode === 'chain'),
+        const cells = [n, systemLabel(result, id), timeCell(r, mode === 'chain', wall, passes),
           hasTime(r) ? fmtNum(r.gflops) : '–', id === BASELINE ? (hasTime(r) ? '1.00×' : '–') : ratio(r, b)];
         if (mode === 'single') cells.push(fmtErr(r.relFrobenius));
         else {
@@ -356,18 +361,24 @@ export function webgpuTables(result, sizes) {
   }
   // The compute-only records in detail.
   const chain = indexRecords(result, 'chain');
+  const wall = wallFmt(result);
+  const passes = result.params?.passes ?? 4;
   const detail = [];
   for (const n of sizes) {
     for (const id of [...ids, WEBGPU_BASELINE, WEBGL_CONTRAST]) {
       const r = chain.get(id)?.get(n);
       if (!r?.compute) continue;
       const c = r.compute;
-      const part = (ms, status, why) => (Number.isFinite(ms) ? `${fmtMs(ms)}${status === 'single' ? ' (1 run)' : ''}`
+      // fmt: wall-clock figures no finer than the clock (a mean over a batch of chains);
+      // GPU timestamps as measured.
+      const part = (ms, status, why, fmt) => (Number.isFinite(ms) ? `${fmt(ms)}${status === 'single' ? ' (1 run)' : ''}`
         : `${status || '–'}${why ? ` (${String(why).slice(0, 60)})` : ''}`);
       const runs = [c.wallTimesMs?.length ? `wall ${c.wallTimesMs.length}${c.wallBatch > 1 ? `×${c.wallBatch}` : ''}` : '',
         c.gpuRunsMs?.length ? `GPU ${c.gpuRunsMs.length}` : ''].filter(Boolean).join(', ');
-      detail.push(`| ${n} | ${systemLabel(result, id)} | ${hasTime(r) ? fmtMs(r.perPassMs) : '–'} | ` +
-        `${part(c.wallMsPerPass, c.wallStatus, c.wallReason || c.reason)} | ${part(c.gpuMsPerPass, c.gpuStatus, c.gpuReason || c.reason)} | ` +
+      const wallPass = (ms) => wall(ms, (c.wallBatch || 1) * passes);
+      detail.push(`| ${n} | ${systemLabel(result, id)} | ${hasTime(r) ? wall(r.perPassMs, (r.batch || 1) * passes) : '–'} | ` +
+        `${part(c.wallMsPerPass, c.wallStatus, c.wallReason || c.reason, wallPass)} | ` +
+        `${part(c.gpuMsPerPass, c.gpuStatus, c.gpuReason || c.reason, fmtMs)} | ` +
         `${fmtErr(c.wallRelFrobenius)} / ${fmtErr(c.gpuRelFrobenius)} | ${runs} |`);
     }
   }

@@ -23,6 +23,15 @@ function applyLanguage() {
   // The demo's own panels (timeline, precision, the shader's words but not its source) and
   // the footer's device line are in the page's language too.
   for (const e of document.querySelectorAll('.sections [data-i18n], #precision-h, #timeline, #precision, #shader-about, #program-summary, #device')) e.lang = locale;
+  // The sections' own widgets, made as they mount and run, come from the catalogue too.
+  const WIDGETS = 'button, label, legend, summary, [role=status], th[scope=col]';
+  const mark = (node) => {
+    if (!(node instanceof Element)) return;
+    if (node.matches(WIDGETS)) node.lang = locale;
+    for (const e of node.querySelectorAll(WIDGETS)) e.lang = locale;
+  };
+  const observer = new MutationObserver((changes) => { for (const c of changes) c.addedNodes.forEach(mark); });
+  for (const e of document.querySelectorAll('.sections')) observer.observe(e, { childList: true, subtree: true });
 }
 
 /** The language switch: another language reloads the page in it (the address keeps the run). */

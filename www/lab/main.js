@@ -54,6 +54,16 @@ async function gpuFor(ex) {
   }
 }
 
+// After a loss the page gets its GPU back before it says so: WebGPU's Gpgpu asks for a
+// new device itself and its next call waits for it (a 1×1 product proves it came);
+// a lost WebGL context comes back only when the browser restores it, if ever, so a
+// new Gpgpu (a new canvas and context) takes its place.
+async function recover(ex) {
+  if (backendOf(ex) === 'webgl') forget(ex);
+  const gpu = await gpuFor(ex);
+  if (backendOf(ex) === 'webgpu') await gpu.squareAsync(1, new Float32Array([1]));
+}
+
 function forget(ex) {
   const backend = backendOf(ex);
   const g = gpus[backend];
@@ -134,11 +144,16 @@ async function check() {
     result = gpu ? await gpu.checkKernelAsync(ex.id, editor.text) : checkCsr(editor.text);
   } catch (e) {
     const lost = e?.code === 'DEVICE_LOST' || e?.code === 'CONTEXT_LOST';
-    if (lost) forget(ex);
-    say(lost
-      ? t(ex.language === 'glsl' ? 'lab.lostWebgl' : 'lab.lostWebgpu')
-      : `${e?.code ?? t('lab.error')}: ${e?.message ?? e}`, true);
-    window.labResult = { exercise: ex.id, verdict: 'fail', compile: { ok: true, messages: [] }, cases: [], timing: null };
+    let unrecovered = null;
+    if (lost) unrecovered = await recover(ex).then(() => null, (again) => again);
+    say(!lost ? `${e?.code ?? t('lab.error')}: ${e?.message ?? e}`
+      : unrecovered ? t('lab.notRecovered', { code: e.code, message: `${unrecovered?.code ?? t('lab.error')}: ${unrecovered?.message ?? unrecovered}` })
+        : t('lab.lost', { code: e.code }), true);
+    // The fixed shape, and what stopped the check.
+    window.labResult = {
+      exercise: ex.id, verdict: 'fail', compile: { ok: true, messages: [] }, cases: [], timing: null,
+      error: { code: e?.code ?? null, message: String(e?.message ?? e), recovered: lost && !unrecovered },
+    };
     body.dataset.verdict = 'fail';
     setStatus('error');
     $('lab-check').disabled = false;

@@ -9,6 +9,7 @@ import { backendName, msText, nextFrame, timedAsync, workItems, devName } from '
 import { numberField, partitionedGrid, readNumber } from './partitioned-ui.js';
 import { publishBatched, readFields, uniformMatrices } from './batched-ui.js';
 import { fieldGroup, partHandle, partRunner } from './part-runner.js';
+import { t } from '../i18n/index.js';
 
 const N = 3;
 const BIG = 100000;
@@ -17,13 +18,13 @@ const SHOWN = 3;
 export function productsPart(ctx, state, lock) {
   const part = el('div', { class: 'part', id: 'batched-products' });
   const f = {
-    prodBatch: numberField('prodBatch', 'batch', { min: 1, max: 200000, value: state.prodBatch }),
-    prodPower: numberField('prodPower', 'power p', { min: 0, max: 64, value: state.prodPower }),
-    prodSeed: numberField('prodSeed', 'seed', { min: 0, max: 4294967295, value: state.prodSeed }),
+    prodBatch: numberField('prodBatch', t('sec.f.batch'), { min: 1, max: 200000, value: state.prodBatch }),
+    prodPower: numberField('prodPower', t('sec.f.powerP'), { min: 0, max: 64, value: state.prodPower }),
+    prodSeed: numberField('prodSeed', t('sec.f.seed'), { min: 0, max: 4294967295, value: state.prodSeed }),
   };
-  const button = el('button', { type: 'button', class: 'primary', id: 'batched-products-run' }, 'Run the batched products');
+  const button = el('button', { type: 'button', class: 'primary', id: 'batched-products-run' }, t('sec.batched.products'));
   const output = el('div', { class: 'part-output', id: 'batched-products-output' });
-  const runner = partRunner(ctx, part, 'batched-products-status', `Choose the batch and press Run (a batch of ${int(BIG)} is timed as well).`, {
+  const runner = partRunner(ctx, part, 'batched-products-status', t('sec.batched.productsIdle', { big: int(BIG) }), {
     buttons: [button],
     output,
     lock,

@@ -11,6 +11,7 @@ import { numberField, partitionedGrid, pct, readNumber } from './partitioned-ui.
 import { applyH, barChart, homographyFrom4, publishBatched, readFields, svg } from './batched-ui.js';
 import { fieldGroup, partRunner } from './part-runner.js';
 import { svgLegend } from './svg-legend.js';
+import { t } from '../i18n/index.js';
 
 /** The sheet (source image) and the view of it (destination image), in pixels. */
 export const SHEET = { w: 400, h: 300 };
@@ -78,15 +79,15 @@ function cleanChance(n, outliers) {
 export function ransacPart(ctx, state, lock) {
   const part = el('div', { class: 'part', id: 'batched-ransac' });
   const f = {
-    ransacNoise: numberField('ransacNoise', 'noise σ, px', { min: 0, max: 20, step: 0.1, value: state.ransacNoise }),
-    ransacOutliers: numberField('ransacOutliers', 'outliers, %', { min: 0, max: 80, step: 1, value: state.ransacOutliers }),
-    ransacIters: numberField('ransacIters', 'hypotheses', { min: 1, max: 100000, value: state.ransacIters }),
-    ransacThreshold: numberField('ransacThreshold', 'threshold, px', { min: 0.1, max: 50, step: 0.1, value: state.ransacThreshold }),
-    ransacSeed: numberField('ransacSeed', 'seed', { min: 0, max: 4294967295, value: state.ransacSeed }),
+    ransacNoise: numberField('ransacNoise', t('sec.f.noise'), { min: 0, max: 20, step: 0.1, value: state.ransacNoise }),
+    ransacOutliers: numberField('ransacOutliers', t('sec.f.outliers'), { min: 0, max: 80, step: 1, value: state.ransacOutliers }),
+    ransacIters: numberField('ransacIters', t('sec.f.hypotheses'), { min: 1, max: 100000, value: state.ransacIters }),
+    ransacThreshold: numberField('ransacThreshold', t('sec.f.threshold'), { min: 0.1, max: 50, step: 0.1, value: state.ransacThreshold }),
+    ransacSeed: numberField('ransacSeed', t('sec.f.seed'), { min: 0, max: 4294967295, value: state.ransacSeed }),
   };
-  const button = el('button', { type: 'button', class: 'primary', id: 'batched-ransac-run' }, 'Run RANSAC');
+  const button = el('button', { type: 'button', class: 'primary', id: 'batched-ransac-run' }, t('sec.batched.ransac'));
   const output = el('div', { class: 'part-output', id: 'batched-ransac-output' });
-  const runner = partRunner(ctx, part, 'batched-ransac-status', 'Choose the noise, the share of wrong matches and the seed, and press Run.', {
+  const runner = partRunner(ctx, part, 'batched-ransac-status', t('sec.batched.ransacIdle'), {
     buttons: [button],
     output,
     lock,

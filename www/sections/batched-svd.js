@@ -9,21 +9,22 @@ import { backendName, msText, nextFrame, timedAsync, devName } from './common.js
 import { numberField, readNumber } from './partitioned-ui.js';
 import { barChart, publishBatched, readFields, uniformMatrices } from './batched-ui.js';
 import { fieldGroup, partHandle, partRunner } from './part-runner.js';
+import { t } from '../i18n/index.js';
 
 export function svdPart(ctx, state, lock) {
   const part = el('div', { class: 'part', id: 'batched-svd' });
   const f = {
-    svdBatch: numberField('svdBatch', 'batch', { min: 1, max: 20000, value: state.svdBatch }),
-    svdRows: numberField('svdRows', 'rows', { min: 1, max: 32, value: state.svdRows }),
-    svdCols: numberField('svdCols', 'columns', { min: 1, max: 16, value: state.svdCols }),
-    svdSeed: numberField('svdSeed', 'seed', { min: 0, max: 4294967295, value: state.svdSeed }),
+    svdBatch: numberField('svdBatch', t('sec.f.batch'), { min: 1, max: 20000, value: state.svdBatch }),
+    svdRows: numberField('svdRows', t('sec.f.rows'), { min: 1, max: 32, value: state.svdRows }),
+    svdCols: numberField('svdCols', t('sec.f.columns'), { min: 1, max: 16, value: state.svdCols }),
+    svdSeed: numberField('svdSeed', t('sec.f.seed'), { min: 0, max: 4294967295, value: state.svdSeed }),
   };
-  const button = el('button', { type: 'button', class: 'primary', id: 'batched-svd-run' }, 'Run the batched SVD');
-  const stopButton = el('button', { type: 'button', id: 'batched-svd-stop', disabled: true }, 'Stop');
+  const button = el('button', { type: 'button', class: 'primary', id: 'batched-svd-run' }, t('sec.batched.svd'));
+  const stopButton = el('button', { type: 'button', id: 'batched-svd-stop', disabled: true }, t('sec.stop'));
   // The call under way, for the status while Stop waits for it: { from, to } (1-based).
   const underway = { from: 0, to: 0 };
   const output = el('div', { class: 'part-output', id: 'batched-svd-output' });
-  const runner = partRunner(ctx, part, 'batched-svd-status', 'Choose the batch and the matrices\' shape (rows ≥ columns), and press Run.', {
+  const runner = partRunner(ctx, part, 'batched-svd-status', t('sec.batched.svdIdle'), {
     buttons: [button],
     output,
     lock,

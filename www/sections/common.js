@@ -5,6 +5,7 @@
 //   section.dataset.status   idle | running | done | error   (on the <section>)
 //   window.__apps[id]        the last run's record (see each section's run())
 import { el, clockMs } from '../ui/format.js';
+import { t } from '../i18n/index.js';
 
 export const nextFrame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
 
@@ -45,11 +46,11 @@ export function sectionFrame(container, ctx, { id, intro, presets, run }) {
   const selectId = `${id}-preset`;
   // Seven buttons read "Run" and six menus "preset": their accessible names say which.
   const title = section.querySelector('h2, h3')?.textContent || id;
-  const select = el('select', { id: selectId, 'aria-describedby': `${id}-preset-help`, 'aria-label': `preset: ${title}` },
+  const select = el('select', { id: selectId, 'aria-describedby': `${id}-preset-help`, 'aria-label': t('sec.presetOf', { title }) },
     presets.map((p) => el('option', { value: p.id }, p.label)));
   const help = el('p', { class: 'help', id: `${id}-preset-help` });
-  const button = el('button', { type: 'button', class: 'primary', id: `${id}-run`, 'aria-label': `Run: ${title}` }, 'Run');
-  const status = el('p', { class: 'status app-status', role: 'status', id: `${id}-status` }, 'Choose a preset and press Run.');
+  const button = el('button', { type: 'button', class: 'primary', id: `${id}-run`, 'aria-label': t('sec.runOf', { title }) }, t('sec.run'));
+  const status = el('p', { class: 'status app-status', role: 'status', id: `${id}-status` }, t('sec.choose'));
   const output = el('div', { class: 'app-output', id: `${id}-output` });
   const showHelp = () => { help.textContent = presets.find((p) => p.id === select.value)?.help || ''; };
   select.addEventListener('change', showHelp);
@@ -71,17 +72,17 @@ export function sectionFrame(container, ctx, { id, intro, presets, run }) {
     const preset = presets.find((p) => p.id === select.value) || presets[0];
     section.dataset.preset = preset.id;
     // The backend the demo runs on (the configuration's backend): the section uses it too.
-    const where = ctx.gpu ? ` (${backendName(ctx.gpu)})` : '';
-    ui.setStatus('running', `Running “${preset.label}” on the GPU${where}…`);
+    const where = ctx.gpu ? ` (${backendWords(ctx.gpu)})` : '';
+    ui.setStatus('running', t('sec.running', { label: preset.label, where }));
     try {
       await nextFrame();
       const out = await run(preset, ui);
       const { text, tone } = typeof out === 'object' && out !== null ? out : { text: out };
-      ui.setStatus('done', `${text || `Done: ${preset.label}.`}${where ? ` On ${backendName(ctx.gpu)}.` : ''}`, tone);
+      ui.setStatus('done', `${text || t('sec.done', { label: preset.label })}${where ? t('sec.on', { backend: backendWords(ctx.gpu) }) : ''}`, tone);
       if (window.__apps?.[id] && ctx.gpu) window.__apps[id].backend = ctx.gpu.backend;
     } catch (err) {
       const d = ctx.describeError(err);
-      ui.setStatus('error', `Stopped: ${d.title} (${d.code}): ${d.message}`);
+      ui.setStatus('error', stoppedText(d));
       publish(id, { preset: preset.id, status: 'error', error: { code: d.code, message: d.message } });
     } finally {
       busy = false;
@@ -92,7 +93,7 @@ export function sectionFrame(container, ctx, { id, intro, presets, run }) {
   container.append(
     el('div', { class: 'app-intro' }, intro),
     el('div', { class: 'buttons app-controls' },
-      el('label', { for: selectId }, 'preset'), select, button),
+      el('label', { for: selectId }, t('sec.preset')), select, button),
     help, status, output);
   return ui;
 }
@@ -163,6 +164,12 @@ export async function timedAsync(f) {
 /** "WebGPU", "WebGL2" or "the CPU": the backend a section's run used. */
 export const backendName = (gpu) => ({ webgpu: 'WebGPU', cpu: 'the CPU' }[gpu.backend] ?? 'WebGL2');
 
+/** backendName in the page's language, for its own sentences (status lines). */
+export const backendWords = (gpu) => (gpu.backend === 'cpu' ? t('sec.theCpu') : backendName(gpu));
+
+/** A section's status line for an error the run stopped on (`d`: ctx.describeError's). */
+export const stoppedText = (d) => t('sec.stopped', { title: d.title, code: d.code, message: d.message });
+
 /** "CPU" or "GPU": what computed a section's float32 side, for its labels. */
 export const devName = (gpu) => (gpu?.backend === 'cpu' ? 'CPU' : 'GPU');
 
@@ -190,4 +197,4 @@ export function matrixTable(caption, rows, cols, data, fmt) {
 }
 
 /** "yes" / "no" text for a boolean. */
-export const yesNo = (b) => (b ? 'yes' : 'no');
+export const yesNo = (b) => t(b ? 'sec.yes' : 'sec.no');

@@ -10,7 +10,8 @@
 import { clockMs, clockNote, el, int, ms, rate, registerForm } from '../ui/format.js';
 import { sideBySide } from './cuda-wgsl.js';
 import { K40, KERNELS, MAX_BATCH, measure, signedPermutation } from './compute-measure.js';
-import { disableWhileBusy, nextFrame } from './common.js';
+import { disableWhileBusy, nextFrame, stoppedText } from './common.js';
+import { t, tn } from '../i18n/index.js';
 
 const ID = 'compute';
 /** The sizes offered: the course report's (BRIEF.md §5), so every row has its K40 figures. */
@@ -43,7 +44,7 @@ function termsTable() {
   ];
   return el('div', { class: 'scroll-x' }, el('table', { class: 'app-table compute-terms' },
     el('caption', {}, 'The same ideas in CUDA, WebGPU (WGSL) and a WebGL2 fragment shader'),
-    el('thead', {}, el('tr', {}, ['', 'CUDA', 'WebGPU (WGSL)', 'WebGL2 fragment shader'].map((h, i) => el('th', { scope: 'col' }, i ? h : el('span', { class: 'visually-hidden' }, 'concept'))))),
+    el('thead', {}, el('tr', {}, ['', 'CUDA', 'WebGPU (WGSL)', 'WebGL2 fragment shader'].map((h, i) => el('th', { scope: 'col' }, i ? h : el('span', { class: 'visually-hidden' }, t('sec.compute.concept')))))),
     el('tbody', {}, rows.map(([what, ...cells]) => el('tr', {}, el('th', { scope: 'row' }, what), cells.map((c) => el('td', {}, c)))))));
 }
 
@@ -95,13 +96,15 @@ function measurement(section, ctx, { noWebgpu, software, webgpu, onMeasured }) {
   const max = software || noWebgpu ? DEFAULT_MAX.software : DEFAULT_MAX.hardware;
   const boxes = SIZES.map((n) => el('label', { class: 'size' },
     el('input', { type: 'checkbox', id: `compute-n-${n}`, value: String(n), checked: n <= max }), ` ${int(n)}`));
-  const run = el('button', { type: 'button', class: 'primary', id: 'compute-run' }, 'Measure on this device');
-  const stop = el('button', { type: 'button', id: 'compute-stop', disabled: true }, 'Stop');
-  const status = el('p', { class: 'status app-status idle', role: 'status', id: 'compute-status' }, 'Choose the sizes and press “Measure on this device”.');
+  const run = el('button', { type: 'button', class: 'primary', id: 'compute-run' }, t('sec.compute.measure'));
+  const stop = el('button', { type: 'button', id: 'compute-stop', disabled: true }, t('sec.stop'));
+  const status = el('p', { class: 'status app-status idle', role: 'status', id: 'compute-status' }, t('sec.compute.idle'));
   const tableSlot = el('div', { class: 'scroll-x', id: 'compute-table-box' });
-  const set = (state, text, tone = '') => {
+  // `underway`: the measurement a running line names, for what Stop says.
+  const set = (state, text, tone = '', underway = '') => {
     section.dataset.status = state;
     status.textContent = text;
+    status.dataset.underway = underway;
     status.className = `status app-status ${state}${tone ? ` ${tone}` : ''}`;
   };
   const note = noWebgpu
@@ -112,9 +115,9 @@ function measurement(section, ctx, { noWebgpu, software, webgpu, onMeasured }) {
   let stopAsked = false;
   run.addEventListener('click', async () => {
     const sizes = boxes.map((b) => b.querySelector('input')).filter((i) => i.checked).map((i) => Number(i.value));
-    if (!sizes.length) { set('error', 'Tick at least one size.'); return; }
+    if (!sizes.length) { set('error', t('sec.compute.noSize')); return; }
     stopAsked = false;
-    set('running', 'Preparing the GPU backends…');
+    set('running', t('sec.compute.preparing'));
     const fromMeasure = document.activeElement === run;
     const release = disableWhileBusy([run, ...boxes.map((b) => b.querySelector('input'))]);
     stop.disabled = false;
@@ -125,12 +128,13 @@ function measurement(section, ctx, { noWebgpu, software, webgpu, onMeasured }) {
       onMeasured();
       window.__compute = out;
       const count = out.cells.filter((c) => c.ms !== null).length;
-      const measurements = `${count} measurement${count === 1 ? '' : 's'}`;
-      if (out.status === 'cancelled') set('cancelled', `Stopped after ${measurements}; the cells not reached say “stopped”.`);
-      else set('done', `Done: ${measurements} at n = ${sizes.join(', ')}${out.cells.some((c) => c.wrong) ? '; some results were WRONG (marked ✗)' : ', every result exact'}.`, out.cells.some((c) => c.wrong) ? 'warn' : '');
+      const measurements = tn('sec.compute.measurements', count);
+      const wrong = out.cells.some((c) => c.wrong);
+      if (out.status === 'cancelled') set('cancelled', t('sec.compute.cancelled', { measurements }));
+      else set('done', t(wrong ? 'sec.compute.doneWrong' : 'sec.compute.done', { measurements, sizes: sizes.join(', ') }), wrong ? 'warn' : '');
     } catch (err) {
       const d = ctx.describeError(err);
-      set('error', `Stopped: ${d.title} (${d.code}): ${d.message}`);
+      set('error', stoppedText(d));
       window.__compute = { status: 'error', error: { code: d.code, message: d.message } };
     } finally {
       stop.disabled = true;
@@ -144,14 +148,14 @@ function measurement(section, ctx, { noWebgpu, software, webgpu, onMeasured }) {
     if (stopAsked || stop.disabled) return;
     stopAsked = true;
     stop.setAttribute('aria-disabled', 'true');
-    const now = /^Measuring (.*): \d+ of \d+…$/.exec(status.textContent);
-    set('running', now ? `Stopping: the measurement under way (${now[1]}) finishes first…` : 'Stopping…');
+    const now = status.dataset.underway;
+    set('running', now ? t('sec.compute.stopping', { now }) : t('sec.stopping'));
   });
   return el('div', { class: 'compute-measure' },
     el('p', {}, 'Square a matrix with each kernel at a few sizes, here, and compare with the course report\'s CUDA kernels on an NVIDIA K40 (global memory vs shared memory): on a real GPU staging tiles in shared memory pays 3 to 4.7 times at n ≤ 1024.'),
     el('p', { class: 'help' }, `For comparison, this table measured once in headless Chromium on an NVIDIA H100 (GPU times, November 2026): global ÷ shared 2.9 at n = 1024 and 5.3 at n = 3072 and 5120; at n = 5120 the register kernel ran at about ${int(30000)} GFLOP/s, tiled16 at ${int(8000)}, global at ${int(1500)}, WebGL's blocked8 at 680 and naive at 62.`),
     note,
-    el('fieldset', { class: 'compute-sizes' }, el('legend', {}, 'n (the report\'s sizes)'), boxes),
+    el('fieldset', { class: 'compute-sizes' }, el('legend', {}, t('sec.compute.sizes')), boxes),
     el('p', { class: 'help', id: 'compute-sizes-help' }, software || noWebgpu
       ? 'On a software GPU (such as SwiftShader) n = 1024 takes about a minute and 3072 or 5120 much longer: the naive kernel alone needs seconds per product there.'
       : 'n = 3072 and 5120 take a while with the naive kernel (n³ multiply-adds per product, one output per fragment).'),
@@ -195,7 +199,8 @@ async function measureAll(ctx, sizes, { noWebgpu, tableSlot, set, stopped }) {
         table.fill(n, k.name, cell);
         continue;
       }
-      set('running', `Measuring ${k.name} (${k.backend === 'webgpu' ? 'WebGPU' : 'WebGL2'}) at n = ${n}: ${done} of ${total}…`);
+      const what = `${k.name} (${k.backend === 'webgpu' ? 'WebGPU' : 'WebGL2'}) ${t('sec.compute.atN', { n })}`;
+      set('running', t('sec.compute.measuring', { what, done, total }), '', what);
       table.pending(n, k.name);
       await nextFrame();
       try {
@@ -280,11 +285,11 @@ function resultsTable(sizes, gpus) {
     el('th', { scope: 'col', rowspan: '2' }, 'n'),
     el('th', { scope: 'colgroup', colspan: '3' }, `${name('webgpu')}${adapter ? ` (${adapter})` : ''}`),
     el('th', { scope: 'colgroup', colspan: '2' }, name('webgl')),
-    el('th', { scope: 'col', rowspan: '2', title: 'time of global ÷ time of tiled16 on this device' }, 'global ÷ shared, here'),
-    el('th', { scope: 'colgroup', colspan: '3' }, 'K40, CUDA kernel times (course report)'));
+    el('th', { scope: 'col', rowspan: '2', title: t('sec.compute.ratioHelp') }, t('sec.compute.ratioHere')),
+    el('th', { scope: 'colgroup', colspan: '3' }, t('sec.compute.k40')));
   const head2 = el('tr', {},
     KERNELS.map((k) => el('th', { scope: 'col', title: k.what }, k.name === 'tiled16' ? 'tiled16 (shared)' : k.name)),
-    el('th', { scope: 'col' }, 'global'), el('th', { scope: 'col' }, 'shared'), el('th', { scope: 'col' }, 'ratio'));
+    el('th', { scope: 'col' }, 'global'), el('th', { scope: 'col' }, 'shared'), el('th', { scope: 'col' }, t('sec.ratio')));
   const body = el('tbody', {}, sizes.map((n) => {
     const k40 = K40[n];
     const ratio = el('td', { class: 'num ratio', 'data-ratio': '' }, '—');
@@ -313,7 +318,7 @@ function resultsTable(sizes, gpus) {
     element,
     pending(n, kernel) {
       const td = byKey.get(`${n}/${kernel}`);
-      td.textContent = 'measuring…';
+      td.textContent = t('sec.compute.cellMeasuring');
       td.classList.add('pending');
     },
     fill(n, kernel, c) {
@@ -342,8 +347,8 @@ function resultsTable(sizes, gpus) {
         if (td.dataset.ms || td.classList.contains('na')) continue;
         td.classList.remove('pending');
         td.classList.add('na');
-        td.textContent = 'stopped';
-        td.title = 'not measured: Stop was pressed before this kernel and n';
+        td.textContent = t('sec.compute.cellStopped');
+        td.title = t('sec.compute.cellStoppedWhy');
       }
     },
     ratio(n, cells) {

@@ -6,6 +6,7 @@
 // numbers), so the pairing follows the files as they change. If a marker is not
 // found, the two listings are shown side by side unaligned, and say so.
 import { el } from '../ui/format.js';
+import { t } from '../i18n/index.js';
 
 /** The code lines a kernel file quotes in its header comment: `//   ` + code, indentation kept. */
 export function quotedListing(source) {
@@ -167,8 +168,8 @@ export function sideBySide(tiledSource, globalSource) {
     el('div', { class: 'scroll-x' }, el('table', { class: 'cuda-wgsl-table', id: 'cuda-wgsl' },
       el('caption', { class: 'visually-hidden' }, title),
       el('thead', {}, el('tr', {},
-        el('th', { scope: 'col' }, 'CUDA (the chapter\'s listing)'),
-        el('th', { scope: 'col' }, 'WGSL (wgsl/matmul/2_tiled16.wgsl), and under each pair what changes'))),
+        el('th', { scope: 'col' }, t('sec.cuda.listing')),
+        el('th', { scope: 'col' }, t('sec.cuda.wgsl')))),
       el('tbody', {}, rows))),
     el('p', { class: 'help' }, '¹ From the chapter\'s first kernel (one thread per element, quoted in wgsl/matmul/1_global.wgsl): the shared-memory listing gives only the loop. ² Not in either listing: how CUDA would launch it. The CUDA lines are the ones the WGSL file quotes in its header comment; the WGSL is the file as the library ships it.'));
 }

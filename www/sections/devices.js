@@ -15,6 +15,7 @@ import { svgLegend } from './svg-legend.js';
 import { splitSummary, timedSplits } from '../split-timing.js';
 import { DEVICE_SIZES as SIZES } from '../config.js';
 import { probeWebgl } from '../backends.js';
+import { t } from '../i18n/index.js';
 
 const ID = 'devices';
 const NAMES = { webgl: 'GPU (WebGL)', webgpu: 'GPU (WebGPU, high-performance)', 'webgpu-low-power': 'GPU (WebGPU, low-power)', cpu: 'CPU (Web Workers)' };
@@ -88,17 +89,17 @@ export default {
     this.first = select('devices-first');
     this.second = select('devices-second');
     this.size = el('select', { id: 'devices-n' }, ...SIZES.map((n) => el('option', { value: String(n) }, `n = ${n}`)));
-    this.slider = el('input', { type: 'range', id: 'devices-ratio', min: '0', max: '100', step: '5', 'aria-label': 'share of the first device' });
+    this.slider = el('input', { type: 'range', id: 'devices-ratio', min: '0', max: '100', step: '5', 'aria-label': t('sec.devices.share') });
     this.share = el('output', { id: 'devices-share', for: 'devices-ratio' });
-    this.status = el('p', { id: 'devices-status', class: 'help', 'data-status': 'idle', role: 'status' }, 'Choose two devices and a share, then Run.');
+    this.status = el('p', { id: 'devices-status', class: 'help', 'data-status': 'idle', role: 'status' }, t('sec.devices.idle'));
     this.set(ctx.url.state());
     this.slider.addEventListener('input', () => { this.share.textContent = `${this.slider.value} %`; });
     this.slider.addEventListener('change', () => this.run());
     this.bars = svgEl('svg', { id: 'devices-bars', width: '100%', style: 'max-width: 640px', viewBox: '0 0 480 168', role: 'img', 'aria-label': 'each device\'s time' });
     this.chart = svgEl('svg', { id: 'devices-sweep', width: '100%', style: 'max-width: 800px', viewBox: '0 0 600 240', role: 'img', 'aria-label': 'times against the share' });
     this.table = el('table', { id: 'devices-table', class: 'data' });
-    const runButton = el('button', { type: 'button', class: 'primary', id: 'devices-run' }, 'Run at this share');
-    const sweepButton = el('button', { type: 'button', id: 'devices-sweep-run' }, 'Sweep 0 … 100 % and balance');
+    const runButton = el('button', { type: 'button', class: 'primary', id: 'devices-run' }, t('sec.devices.run'));
+    const sweepButton = el('button', { type: 'button', id: 'devices-sweep-run' }, t('sec.devices.sweep'));
     runButton.addEventListener('click', () => this.run());
     sweepButton.addEventListener('click', () => this.sweep());
     this.buttons = [runButton, sweepButton];
@@ -110,8 +111,8 @@ export default {
         el('p', {}, 'A course report split the rows of C = A·B between two unequal GPUs (a K40 and a GTX 750) at a configurable ratio: at n = 3072 the best split, about half and half, took the time from about 0.6 s on one GPU to about 0.2 s. The chapter does the same loop over CPU threads with OpenMP\'s parallel-for. A browser page has several devices too: the GPU through WebGL, the GPU (or a second adapter, on dual-GPU laptops) through WebGPU, and the CPU\'s cores through Web Workers.'),
         el('p', {}, el('code', {}, "new Devices([gl, cpu]).multiplySplitAsync(n, n, n, a, b, { ratios: [s, 1 - s] })"), ' gives the first device the first s·n rows of A and C and the second the rest; both parts start at once, each a plain product on its own device, and C is assembled in row order. ', el('code', {}, "ratios: 'auto'"), ' balances by each device\'s measured throughput and refines after every run. The CPU backend (', el('code', {}, "Gpgpu.create({ backend: 'cpu' })"), ') runs a blocked, register-tiled SIMD128 kernel in one Web Worker per core, each worker computing a block of C\'s rows as OpenMP\'s static schedule would. Where the GPU is a software one (SwiftShader, as on a machine without a GPU), every device runs on the same cores, and the split shows it: each part slows the other down.')),
       el('div', { class: 'part-controls' },
-        el('label', {}, 'first device ', this.first), el('label', {}, 'second device ', this.second), el('label', {}, 'size ', this.size),
-        el('label', {}, 'share of the first device ', this.slider, ' ', this.share)),
+        el('label', {}, `${t('sec.devices.first')} `, this.first), el('label', {}, `${t('sec.devices.second')} `, this.second),
+        el('label', {}, `${t('sec.devices.size')} `, this.size), el('label', {}, `${t('sec.devices.share')} `, this.slider, ' ', this.share)),
       el('div', { class: 'buttons' }, ...this.buttons),
       this.status, this.bars, this.chart, el('div', { class: 'scroll-x' }, this.table));
   },
@@ -244,7 +245,7 @@ export default {
       return Promise.resolve();
     }
     return this.guarded(async (key) => {
-      this.setStatus('Running…', 'running');
+      this.setStatus(t('sec.runningShort'), 'running');
       this.writeUrl('run', how);
       // A sweep of other devices or another n (set without a change event: a link, Back)
       // does not belong under this run.
@@ -371,7 +372,7 @@ export default {
   },
 
   drawTable(names, points, balanced) {
-    const head = el('tr', {}, ...[`share of ${NAMES[names[0]]}`, `rows ${NAMES[names[0]]}`, `rows ${NAMES[names[1]]}`, `${NAMES[names[0]]} ms`, `${NAMES[names[1]]} ms`, 'total ms'].map((h) => el('th', { scope: 'col' }, h)));
+    const head = el('tr', {}, ...[t('sec.devices.shareOf', { device: NAMES[names[0]] }), t('sec.devices.rowsOf', { device: NAMES[names[0]] }), t('sec.devices.rowsOf', { device: NAMES[names[1]] }), `${NAMES[names[0]]} ms`, `${NAMES[names[1]]} ms`, t('sec.devices.totalMs')].map((h) => el('th', { scope: 'col' }, h)));
     // Each row keeps the totals its median is of, for whoever wants the spread.
     const samples = (p) => p.samplesMs.map((ms) => ms.toPrecision(3)).join(' ');
     const row = (label, p, key) => el('tr', { 'data-key': key, 'data-samples-ms': samples(p) }, el('th', { scope: 'row' }, label), ...[p.rows[0], p.rows[1], fmt(p.ms[0]), fmt(p.ms[1]), fmt(p.totalMs)].map((v) => el('td', {}, String(v))));

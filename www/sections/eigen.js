@@ -7,6 +7,7 @@ import { LinePlot } from '../ui/plot.js';
 import { column, eigenResidual, sinAngle } from '../reference-apps.js';
 import { EIGEN } from './presets.js';
 import { msText, nextFrame, notes, publish, resultsTable, sectionFrame, timed, timedAsync, devName } from './common.js';
+import { t } from '../i18n/index.js';
 
 const ID = 'eigen';
 const TOLERANCE = 1e-4; // the library's RESIDUAL_TOLERANCE (src/apps/eigen.rs)
@@ -61,7 +62,7 @@ async function run(preset, ui, ctx) {
   const resPlot = new LinePlot({ title: 'Residual ‖Bv − λ̂v‖ / ‖B‖_F (the stopping test)', xLabel: 'squaring t', yLabel: 'relative residual', log: true, label: 'residual per squaring' });
   const table = el('div', { class: 'scroll-x' }, el('table', { class: 'app-table eigen-pairs', id: 'eigen-pairs' },
     el('caption', {}, `${pairs.length} of the ${k} pair${k > 1 ? 's' : ''} asked for computed (the run stops at the first that does not converge). Known λ: from Λ; the float64 residual uses the original A.`),
-    el('thead', {}, el('tr', {}, ['pair', 'known λ', `${G} λ̂`, '|λ̂ − λ|', 'sin ∠(v̂, v)', `residual (${G})`, 'residual (float64)', 'squarings', 'converged'].map((h) => el('th', { scope: 'col' }, h)))),
+    el('thead', {}, el('tr', {}, [t('sec.th.pair'), t('sec.th.knownLambda'), `${G} λ̂`, '|λ̂ − λ|', 'sin ∠(v̂, v)', t('sec.th.residualOf', { dev: G }), t('sec.th.residualOf', { dev: 'float64' }), t('sec.th.squarings'), t('sec.th.converged')].map((h) => el('th', { scope: 'col' }, h)))),
     el('tbody', {}, pairs.map((p, i) => el('tr', { 'data-pair': String(i + 1) },
       el('th', { scope: 'row' }, String(i + 1)),
       el('td', { class: 'num', 'data-label': 'known λ' }, p.ambiguous ? `±${num(Math.abs(p.truth), 8)}` : num(p.truth, 8)),

@@ -6,6 +6,7 @@ import { LinePlot } from '../ui/plot.js';
 import { fibonacciBig, float32SpacingBig, nearestFloat32Big } from '../reference-apps.js';
 import { FIBONACCI } from './presets.js';
 import { msText, nextFrame, notes, publish, resultsTable, sectionFrame, devName } from './common.js';
+import { t } from '../i18n/index.js';
 
 const ID = 'fibonacci';
 const LIMIT = 16777216n;
@@ -68,7 +69,7 @@ async function run(preset, ui, ctx) {
   const table = el('div', { class: 'scroll-x fib-scroll', tabindex: '0', role: 'region', 'aria-labelledby': 'fibonacci-table-caption' }, el('table', { class: 'app-table fib-table', id: 'fibonacci-table' },
     el('caption', { id: 'fibonacci-table-caption' }, `F(k) on the ${G} (float32) against the exact value (BigInt).${rows.some((r) => r.k === 36 || r.k === 37) ? ' Highlighted: the 2²⁴ edge.' : ''}`),
     el('thead', {}, el('tr', {},
-      ['k', 'F(k) exact', `${G} float32`, `${G} − F(k)`, 'relative error', 'passes', 'verdict'].map((h) => el('th', { scope: 'col' }, h)))),
+      ['k', t('sec.th.fExact'), `${G} float32`, `${G} − F(k)`, t('sec.th.relError'), t('sec.th.passes'), t('sec.th.verdict')].map((h) => el('th', { scope: 'col' }, h)))),
     el('tbody', {}, rows.map((r) => el('tr', {
       'data-k': String(r.k),
       class: `${r.gpuBig === r.exact ? 'exact' : r.gpuBig === null ? 'overflow' : 'inexact'}${r.k === 36 || r.k === 37 ? ' edge' : ''}`,

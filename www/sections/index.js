@@ -47,6 +47,7 @@ import fibonacci from './fibonacci.js';
 import inverse from './inverse.js';
 import eigen from './eigen.js';
 import jacobi from './jacobi.js';
+import { t } from '../i18n/index.js';
 
 export const SECTIONS = [reachability, shortestPaths, fibonacci, inverse, eigen, jacobi];
 
@@ -56,7 +57,7 @@ export function mountSections(container, ctx) {
   // A table of contents of the sections (links to their ids).
   const toc = document.createElement('nav');
   toc.className = 'app-toc';
-  toc.setAttribute('aria-label', 'Applications');
+  toc.setAttribute('aria-label', t('sec.applications'));
   const list = document.createElement('ul');
   for (const s of SECTIONS) {
     const li = document.createElement('li');
@@ -81,7 +82,7 @@ export function mountSections(container, ctx) {
       s.mount(body, ctx);
       mounted.push(s);
     } catch (err) {
-      body.textContent = `This section could not start: ${err.message}`;
+      body.textContent = t('sections.couldNotStart', { message: err.message });
     }
   }
   return mounted;

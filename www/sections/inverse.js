@@ -9,6 +9,7 @@ import { LinePlot } from '../ui/plot.js';
 import { condition1, gaussInverse, inverseResidual, relativeFrobenius, seriesMatrix, spectralRadius } from '../reference-apps.js';
 import { INVERSE } from './presets.js';
 import { matrixTable, msText, nextFrame, notes, publish, resultsTable, sectionFrame, timed, timedAsync, devName } from './common.js';
+import { t } from '../i18n/index.js';
 
 const ID = 'inverse';
 
@@ -74,7 +75,7 @@ async function run(preset, ui, ctx) {
   ui.output.replaceChildren(
     el('div', { class: 'scroll-x' }, el('table', { class: 'app-table inverse-runs', id: 'inverse-runs' },
       el('caption', {}, `Each method on the ${G} (float32); converged means the ${G}'s ‖AX − I‖_F fell below 10⁻³. Checked in float64: ‖AX − I‖_F recomputed from the X the ${G} returned (the best of its doublings), and ‖X − A⁻¹‖_F / ‖A⁻¹‖_F against Gauss–Jordan. `, el('span', { class: 'clock-note' }, clockNote())),
-      el('thead', {}, el('tr', {}, ['method', 'converged', 'd', 'doublings run (best after)', `best ‖AX − I‖ (${G})`, '‖AX − I‖ of X in float64', 'error vs float64 A⁻¹', 'time'].map((h) => el('th', { scope: 'col' }, h)))),
+      el('thead', {}, el('tr', {}, [t('sec.th.method'), t('sec.th.converged'), 'd', t('sec.th.doublings'), t('sec.th.bestAx', { dev: G }), t('sec.th.axFloat64'), t('sec.th.vsInverse'), t('sec.th.time')].map((h) => el('th', { scope: 'col' }, h)))),
       el('tbody', {}, rows))),
     el('div', { class: 'app-figures wide' }, plot.element,
       el('div', {},

@@ -14,6 +14,7 @@ import { numberField, readNumber, selectField } from './partitioned-ui.js';
 import { fieldGroup, partRunner } from './part-runner.js';
 import { KINDS, residual, stepCanvas, times, uniform } from './linear-matrices.js';
 import { CMP_KINDS, LU_KINDS } from '../config.js';
+import { t } from '../i18n/index.js';
 
 function publish(part, record) {
   window.__linear = window.__linear || {};
@@ -28,9 +29,9 @@ const kindOptions = (keys) => keys.map((k) => [k, KINDS[k].label]);
  */
 function sizeFields(prefix, kinds, maxN, state) {
   const f = {
-    kind: selectField(`${prefix}Kind`, 'matrix', kindOptions(kinds), state[`${prefix}Kind`]),
+    kind: selectField(`${prefix}Kind`, t('sec.f.matrix'), kindOptions(kinds), state[`${prefix}Kind`]),
     n: numberField(`${prefix}N`, 'n', { min: 1, max: maxN, value: state[`${prefix}N`] }),
-    seed: numberField(`${prefix}Seed`, 'seed', { min: 0, max: 4294967295, value: state[`${prefix}Seed`] }),
+    seed: numberField(`${prefix}Seed`, t('sec.f.seed'), { min: 0, max: 4294967295, value: state[`${prefix}Seed`] }),
   };
   return {
     f,
@@ -57,9 +58,9 @@ function stepsPart(ctx, state) {
   const part = el('div', { class: 'part', id: 'linear-steps' });
   const fields = sizeFields('lu', LU_KINDS, 12, state);
   const { f } = fields;
-  const button = el('button', { type: 'button', class: 'primary', id: 'linear-steps-run' }, 'Eliminate step by step');
+  const button = el('button', { type: 'button', class: 'primary', id: 'linear-steps-run' }, t('sec.linear.steps'));
   const output = el('div', { class: 'part-output', id: 'linear-steps-output' });
-  const r = partRunner(ctx, part, 'linear-steps-status', 'Choose a matrix and press the button.', {
+  const r = partRunner(ctx, part, 'linear-steps-status', t('sec.chooseMatrix'), {
     buttons: [button], output, read: fields.read, work: (s) => stepsDemo(ctx, fields.of(s), output), onError: (record) => publish('steps', record),
   });
   button.addEventListener('click', r.run);
@@ -111,9 +112,9 @@ function comparePart(ctx, state) {
   const part = el('div', { class: 'part', id: 'linear-compare' });
   const fields = sizeFields('cmp', CMP_KINDS, 512, state);
   const { f } = fields;
-  const button = el('button', { type: 'button', class: 'primary', id: 'linear-compare-run' }, 'Solve three ways');
+  const button = el('button', { type: 'button', class: 'primary', id: 'linear-compare-run' }, t('sec.linear.compare'));
   const output = el('div', { class: 'part-output', id: 'linear-compare-output' });
-  const r = partRunner(ctx, part, 'linear-compare-status', 'Choose a matrix and press the button.', {
+  const r = partRunner(ctx, part, 'linear-compare-status', t('sec.chooseMatrix'), {
     buttons: [button], output, read: fields.read, work: (s) => compareDemo(ctx, fields.of(s), output), onError: (record) => publish('compare', record),
   });
   button.addEventListener('click', r.run);
@@ -164,7 +165,7 @@ async function compareDemo(ctx, { n, seed, kind }, output) {
   }
   output.replaceChildren(el('div', { class: 'scroll-x' }, el('table', { class: 'app-results', id: 'linear-compare-table' },
     el('caption', {}, `A: ${KINDS[kind].label}, n = ${n}, on ${backendName(gpu)}. `, el('span', { class: 'clock-note' }, clockNote())),
-    el('thead', {}, el('tr', {}, ['method', 'residual ‖Ax − b‖/‖b‖', 'passes / doublings / iterations', 'time', 'note'].map((h) => el('th', {}, h)))),
+    el('thead', {}, el('tr', {}, ['method', 'residual', 'passesDoublings', 'time', 'note'].map((h) => el('th', {}, t(`sec.th.${h}`))))),
     el('tbody', {}, rows.map((x) => el('tr', { 'data-applicable': String(x.applicable !== false) },
       el('td', {}, x.method, el('br'), el('code', {}, x.call)),
       el('td', { class: 'num' }, x.residual === null ? '—' : sci(x.residual)),

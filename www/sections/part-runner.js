@@ -2,13 +2,13 @@
 // products), in one place: read the fields, put them in the address, show running /
 // done / error, one run at a time, and on Back / Forward take down results that were
 // computed for other fields.
-import { backendName, disableWhileBusy, nextFrame } from './common.js';
+import { backendWords, disableWhileBusy, nextFrame, stoppedText } from './common.js';
 import { el } from '../ui/format.js';
 import { partStatus } from './partitioned-ui.js';
 import { t } from '../i18n/index.js';
 
-const STALE = 'The fields changed (Back or Forward): the results shown were for other ones. Press the button to run these.';
-const AGAIN = 'Back or Forward: these fields ran here before; running them again…';
+const STALE = () => t('sec.stale');
+const AGAIN = () => t('sec.again');
 
 /**
  * A part's runner. `read()` → { state } (the fields, keyed by their URL parameters)
@@ -53,7 +53,7 @@ export function partRunner(ctx, part, statusId, initial, { read, work, output, b
     if (state.ran?.includes(part.id)) {
       shown = null;
       output.replaceChildren();
-      status.set('idle', AGAIN);
+      status.set('idle', AGAIN());
       // Run when its turn comes, if Back / Forward has not moved on meanwhile.
       ctx.url.replay(() => {
         const now = ctx.url.state();
@@ -65,7 +65,7 @@ export function partRunner(ctx, part, statusId, initial, { read, work, output, b
     if (!shown) return;
     shown = null;
     output.replaceChildren();
-    status.set('idle', STALE);
+    status.set('idle', STALE());
   };
   /**
    * `how.replay`: no visitor's new Run but the address's own fields (Back / Forward, a
@@ -89,7 +89,7 @@ export function partRunner(ctx, part, statusId, initial, { read, work, output, b
     // Another part of the section holds the GPU: this click waits its turn, so that
     // neither part's times hold the other's work.
     while (lock.busy) {
-      status.set('running', `Waiting for ${lock.owner} to finish…`);
+      status.set('running', t('sec.waiting', { owner: lock.owner }));
       await lock.turn;
     }
     // Buttons shared with that part came back on when it finished.
@@ -97,7 +97,7 @@ export function partRunner(ctx, part, statusId, initial, { read, work, output, b
     const done = lock.take(name);
     // The fields go into the address (config.js SECTION_PARAMS): a link reproduces the run.
     ctx.url.set(r.state, { run: part.id, replay: how?.replay === true });
-    status.set('running', `Running on ${backendName(ctx.gpu)}…`);
+    status.set('running', t('sec.runningOn', { backend: backendWords(ctx.gpu) }));
     if (stop) {
       asking.asked = false;
       stop.button.disabled = false;
@@ -113,7 +113,7 @@ export function partRunner(ctx, part, statusId, initial, { read, work, output, b
       shown = r.state;
     } catch (err) {
       const d = ctx.describeError(err);
-      status.set('error', `Stopped: ${d.title} (${d.code}): ${d.message}`);
+      status.set('error', stoppedText(d));
       onError({ status: 'error', error: { code: d.code, message: d.message } });
     } finally {
       running = false;

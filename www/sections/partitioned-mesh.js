@@ -3,7 +3,7 @@
 // drawn step by step: which blocks of A and B each node holds, which it sends.
 import { count, el, int } from '../ui/format.js';
 import { integerMatrix } from '../reference.js';
-import { backendName, disableWhileBusy, msText, nextFrame, timedAsync, devName } from './common.js';
+import { backendName, disableWhileBusy, msText, nextFrame, stoppedText, timedAsync, devName } from './common.js';
 import { svgLegend } from './svg-legend.js';
 import { t } from '../i18n/index.js';
 import { maxError, numberField, partStatus, publishPart, readNumber, selectField } from './partitioned-ui.js';
@@ -91,13 +91,13 @@ function meshLegend(side) {
 
 export function meshPart(ctx, state) {
   const part = el('div', { class: 'part', id: 'partitioned-mesh' });
-  const alg = selectField('mesh', 'algorithm', Object.entries(ALGORITHMS), state.mesh);
-  const nField = numberField('meshN', 'n (n×n)', { min: 1, max: 64, value: state.meshN });
-  const qField = numberField('meshQ', 'q (q×q nodes)', { min: 1, max: 8, value: state.meshQ });
-  const status = partStatus(part, 'partitioned-mesh-status', 'Choose the algorithm, n and q, and press Run.');
-  const button = el('button', { type: 'button', class: 'primary', id: 'partitioned-mesh-run' }, 'Run on the mesh');
-  const prev = el('button', { type: 'button', id: 'partitioned-mesh-prev', disabled: true, 'aria-label': 'Previous step' }, '◀ Previous');
-  const next = el('button', { type: 'button', id: 'partitioned-mesh-next', disabled: true, 'aria-label': 'Next step' }, 'Next ▶');
+  const alg = selectField('mesh', t('sec.f.algorithm'), Object.entries(ALGORITHMS), state.mesh);
+  const nField = numberField('meshN', t('sec.f.nSquare'), { min: 1, max: 64, value: state.meshN });
+  const qField = numberField('meshQ', t('sec.f.qNodes'), { min: 1, max: 8, value: state.meshQ });
+  const status = partStatus(part, 'partitioned-mesh-status', t('sec.mesh.idle'));
+  const button = el('button', { type: 'button', class: 'primary', id: 'partitioned-mesh-run' }, t('sec.mesh.run'));
+  const prev = el('button', { type: 'button', id: 'partitioned-mesh-prev', disabled: true, 'aria-label': t('sec.mesh.prevStep') }, t('sec.mesh.prev'));
+  const next = el('button', { type: 'button', id: 'partitioned-mesh-next', disabled: true, 'aria-label': t('sec.mesh.nextStep') }, t('sec.mesh.next'));
   const stepText = el('span', { class: 'mesh-step', id: 'partitioned-mesh-step', 'aria-live': 'polite' }, '');
   const view = el('div', { class: 'mesh-view', id: 'partitioned-mesh-view' });
   const summary = el('div', { class: 'part-output', id: 'partitioned-mesh-summary' });
@@ -122,7 +122,7 @@ export function meshPart(ctx, state) {
       el('p', { class: 'help' }, step.sends.length
         ? `${step.sends.length} message${step.sends.length === 1 ? '' : 's'} in this step, ${int(bytes)} bytes: arrows from sender to receiver, blue for A blocks, orange for B. Each node shows the blocks it holds after the step.`
         : `No message: every node multiplies the blocks it holds, C(i, j) += A·B, one ${devName(ctx.gpu)} product pass per node (${shown.q ** 2} in this step).`),
-      step.sends.length ? el('details', {}, el('summary', {}, 'The messages of this step'),
+      step.sends.length ? el('details', {}, el('summary', {}, t('sec.mesh.messages')),
         el('ul', { class: 'mesh-sends' }, step.sends.map((s) => el('li', {}, `${s.matrix}(${rc(s.block)}): node (${rc(s.from)}) → (${rc(s.to)}), ${s.bytes} bytes`)))) : null,
       el('ol', { class: 'mesh-steps' }, steps.map((s, k) => el('li', { 'aria-current': k === shown.index ? 'step' : null },
         el('button', { type: 'button', class: 'link', onclick: () => show(k) }, `${s.kind}`), ` ${s.label}`)))].filter(Boolean));
@@ -209,7 +209,7 @@ export function meshPart(ctx, state) {
       status.set('done', `Done on ${backendName(ctx.gpu)}: ${count(res.steps.length, 'step')}, ${int(res.messages)} messages (the formula says ${f.messages}), ${int(res.bytes)} bytes, max error ${err === 0 ? '0' : err}. Step through with the buttons.`);
     } catch (err) {
       const d = ctx.describeError(err);
-      status.set('error', `Stopped: ${d.title} (${d.code}): ${d.message}`);
+      status.set('error', stoppedText(d));
       publishPart('mesh', { status: 'error', error: { code: d.code, message: d.message } });
     } finally {
       busy = false;

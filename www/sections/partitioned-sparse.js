@@ -9,6 +9,7 @@ import {
   maxError, numberField, occupancyFigure, pct, publishPart, readNumber, sparseReference,
 } from './partitioned-ui.js';
 import { fieldGroup, partLock, partRunner } from './part-runner.js';
+import { t } from '../i18n/index.js';
 
 /** The path graph of the fill-in demo: n vertices, M = (I + adjacency) / 3. */
 const FILL_N = 64;
@@ -52,13 +53,13 @@ function pathMatrix(n) {
 export function sparsePart(ctx, state) {
   const part = el('div', { class: 'part', id: 'partitioned-sparse' });
   const f = {
-    n: numberField('sparseN', 'n (n×n)', { min: 8, max: 1024, value: state.sparseN }),
-    block: numberField('sparseBlock', 'block size', { min: 1, max: 32, value: state.sparseBlock }),
-    density: numberField('sparseDensity', 'density, %', { min: 0.1, max: 100, step: 0.1, value: state.sparseDensity }),
-    seed: numberField('sparseSeed', 'seed', { min: 0, max: 4294967295, value: state.sparseSeed }),
+    n: numberField('sparseN', t('sec.f.nSquare'), { min: 8, max: 1024, value: state.sparseN }),
+    block: numberField('sparseBlock', t('sec.f.blockSize'), { min: 1, max: 32, value: state.sparseBlock }),
+    density: numberField('sparseDensity', t('sec.f.density'), { min: 0.1, max: 100, step: 0.1, value: state.sparseDensity }),
+    seed: numberField('sparseSeed', t('sec.f.seed'), { min: 0, max: 4294967295, value: state.sparseSeed }),
   };
-  const button = el('button', { type: 'button', class: 'primary', id: 'partitioned-sparse-run' }, 'Run: A·B block-sparse and dense');
-  const fillButton = el('button', { type: 'button', id: 'partitioned-fill-run' }, `Square a path of ${FILL_N} vertices repeatedly`);
+  const button = el('button', { type: 'button', class: 'primary', id: 'partitioned-sparse-run' }, t('sec.sparseBlocks.run'));
+  const fillButton = el('button', { type: 'button', id: 'partitioned-fill-run' }, t('sec.sparseBlocks.fill', { n: FILL_N }));
   const output = el('div', { class: 'part-output', id: 'partitioned-sparse-output' });
   const fillPart = el('div', { class: 'part', id: 'partitioned-fill' });
   const fillOutput = el('div', { class: 'part-output', id: 'partitioned-fill-output' });
@@ -71,10 +72,10 @@ export function sparsePart(ctx, state) {
   // The two parts share the fields, so they take turns; the fill-in reads the block size only.
   const lock = partLock();
   const buttons = [button, fillButton];
-  const sparse = partRunner(ctx, part, 'partitioned-sparse-status', 'Choose n, the block size and the share of nonzero blocks, and press Run.', {
+  const sparse = partRunner(ctx, part, 'partitioned-sparse-status', t('sec.sparseBlocks.idle'), {
     read, output, buttons, lock, name: 'the block-sparse product', work: (s) => multiplyDemo(ctx, s, output), onError: (record) => publishPart('sparse', record),
   });
-  const filling = partRunner(ctx, fillPart, 'partitioned-fill-status', `The fill-in uses the block size above on a ${FILL_N}×${FILL_N} matrix.`, {
+  const filling = partRunner(ctx, fillPart, 'partitioned-fill-status', t('sec.sparseBlocks.fillIdle', { n: FILL_N }), {
     read, output: fillOutput, buttons, lock, name: 'the fill-in', keys: ['sparseBlock'], work: (s) => fillDemo(ctx, s, fillOutput), onError: (record) => publishPart('fill', record),
   });
   button.addEventListener('click', sparse.run);
@@ -217,7 +218,7 @@ async function fillDemo(ctx, s, output) {
         occupancyFigure(`M^${2 ** FILL_SQUARINGS}: nonzero blocks`, result.gridRows, result.gridCols, result.occupancy(), { id: 'partitioned-fill-after', dark: 'nonzero block' })),
       el('div', { class: 'scroll-x' }, el('table', { class: 'app-table', id: 'partitioned-fill-table' },
         el('caption', {}, `Squaring a ${n}×${n} path matrix in blocks of ${bs} (${m.gridRows}×${m.gridCols} = ${total} blocks)`),
-        el('thead', {}, el('tr', {}, ['squaring', 'power', 'stored blocks', 'nonzero blocks', 'density', 'block products'].map((h) => el('th', { scope: 'col' }, h)))),
+        el('thead', {}, el('tr', {}, ['squaring', 'power', 'storedBlocks', 'nonzeroBlocks', 'density', 'blockProducts'].map((h) => el('th', { scope: 'col' }, t(`sec.th.${h}`))))),
         el('tbody', {}, rows.map(([k, p, stored, nz, dens, prods]) => el('tr', { 'data-k': String(k), class: denseAt === k ? 'dense' : null },
           el('th', { scope: 'row' }, k ? String(k) : 'M'), el('td', { class: 'num' }, `M^${p}`), el('td', { class: 'num' }, int(stored)),
           el('td', { class: 'num' }, int(nz)), el('td', { class: 'num' }, pct(dens)), el('td', { class: 'num' }, k ? int(prods) : '—')))))),

@@ -11,6 +11,7 @@ import { backendName, disableWhileBusy, nextFrame, devName } from './common.js';
 import { partStatus, partitionedGrid, publishPart } from './partitioned-ui.js';
 import { sparsePart } from './partitioned-sparse.js';
 import { meshPart } from './partitioned-mesh.js';
+import { t } from '../i18n/index.js';
 
 const ID = 'partitioned';
 // The chapter's example (BRIEF.md §2), partitioned 2+1.
@@ -42,8 +43,8 @@ function intro() {
 
 function workedPart(ctx) {
   const part = el('div', { class: 'part', id: 'partitioned-worked' });
-  const status = partStatus(part, 'partitioned-worked-status', 'Press the button to compute the blocks on the demo\'s device (the GPU, or the CPU with backend=cpu).');
-  const button = el('button', { type: 'button', class: 'primary', id: 'partitioned-worked-run' }, 'Compute C₀₀');
+  const status = partStatus(part, 'partitioned-worked-status', t('sec.partitioned.idle'));
+  const button = el('button', { type: 'button', class: 'primary', id: 'partitioned-worked-run' }, t('sec.partitioned.run'));
   const output = el('div', { class: 'part-output', id: 'partitioned-worked-output' });
   let busy = false, done = false;
   const run = async () => {
@@ -60,7 +61,7 @@ function workedPart(ctx) {
       done = true;
     } catch (err) {
       const d = ctx.describeError(err);
-      status.set('error', `Stopped: ${d.title} (${d.code}): ${d.message}`);
+      status.set('error', stoppedText(d));
       publishPart('worked', { status: 'error', error: { code: d.code, message: d.message } });
     } finally {
       busy = false;

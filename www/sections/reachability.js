@@ -7,6 +7,7 @@ import { bfsHops, edgeCount, mutualClasses, pairsWithin } from '../reference-app
 import { REACHABILITY } from './presets.js';
 import { graphFigure } from './graph-svg.js';
 import { binaryLegend, drawMatrix, msText, nextFrame, notes, publish, resultsTable, sectionFrame, timed, timedAsync, yesNo, devName } from './common.js';
+import { t } from '../i18n/index.js';
 
 const ID = 'reachability';
 
@@ -56,9 +57,8 @@ async function run(preset, ui, ctx) {
   const timeline = el('div', { class: 'scroll-x' }, el('table', { class: 'app-timeline' },
     el('caption', {}, T ? `${T} boolean squaring${T > 1 ? 's' : ''} (⌈log₂(${n} − 1)⌉), one ${G} pass each.` : `n = ${n}: no squaring needed, I + A already holds every path.`, ' ', el('span', { class: 'clock-note' }, clockNote())),
     el('thead', {}, el('tr', {},
-      el('th', { scope: 'col' }, 'pass'), el('th', { scope: 'col' }, 'computes'), el('th', { scope: 'col' }, 'paths of'),
-      el('th', { scope: 'col' }, 'time'), el('th', { scope: 'col' }, `reachable pairs (${G})`),
-      el('th', { scope: 'col' }, 'pairs ≤ 2^t hops (BFS)'), el('th', { scope: 'col' }, 'output'))),
+      ...[t('sec.th.pass'), t('sec.th.computes'), t('sec.th.pathsOf'), t('sec.th.time'), t('sec.th.reachable', { dev: G }),
+        t('sec.th.hops'), t('sec.th.output')].map((h) => el('th', { scope: 'col' }, h)))),
     tbody));
   const tableSlot = el('div');
   const notesSlot = el('div');

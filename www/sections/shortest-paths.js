@@ -8,6 +8,7 @@ import { SHORTEST_PATHS } from './presets.js';
 import { graphFigure } from './graph-svg.js';
 import { squaringsFor } from './reachability.js';
 import { drawMatrix, msText, notes, publish, resultsTable, sectionFrame, timed, timedAsync, yesNo, devName } from './common.js';
+import { t } from '../i18n/index.js';
 
 const ID = 'shortest-paths';
 const dist = (v) => (v === Infinity ? '∞' : num(v, 6));
@@ -120,7 +121,7 @@ async function run(preset, ui, ctx) {
 /** The distance matrix as numbers (n ≤ 12): ∞ where there is no path; cells that differ from Floyd–Warshall are marked. */
 function distanceTable(n, d, ref) {
   return el('div', { class: 'scroll-x' }, el('table', { class: 'app-matrix distances', id: 'shortest-paths-matrix' },
-    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'from \\ to'), Array.from({ length: n }, (_, j) => el('th', { scope: 'col' }, String(j))))),
+    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, t('sec.th.fromTo')), Array.from({ length: n }, (_, j) => el('th', { scope: 'col' }, String(j))))),
     el('tbody', {}, Array.from({ length: n }, (_, i) => el('tr', {}, el('th', { scope: 'row' }, String(i)),
       Array.from({ length: n }, (_, j) => {
         const g = d[i * n + j], f = ref ? ref[i * n + j] : g;

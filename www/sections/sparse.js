@@ -13,6 +13,7 @@ import { uniformVector } from '../reference-apps.js';
 import { numberField, readNumber } from './partitioned-ui.js';
 import { readFields } from './batched-ui.js';
 import { fieldGroup, partHandle, partRunner } from './part-runner.js';
+import { t } from '../i18n/index.js';
 
 const EXAMPLE = [
   [3, 0, 0, 1, 0],
@@ -92,9 +93,9 @@ async function loadGraph() {
 }
 
 function pagerankPart(ctx) {
-  const status = el('p', { class: 'status', role: 'status' }, 'Not run yet.');
+  const status = el('p', { class: 'status', role: 'status' }, t('sec.notRunYet'));
   const results = el('div', { class: 'sparse-pagerank-results' });
-  const button = el('button', { type: 'button' }, 'Run PageRank on WordNet');
+  const button = el('button', { type: 'button' }, t('sec.sparse.pagerank'));
   const part = el('div', { class: 'sparse-pagerank', 'data-status': 'idle' },
     el('h3', {}, 'PageRank on a real graph: WordNet 3.0'),
     el('p', {}, 'PageRank is the power method\'s best-known use: the ranks x are the dominant eigenvector of the Google matrix, found by x ← d·Mᵀx + (1 − Σ d·Mᵀx)/n, where M divides each node\'s links by their count and d = 0.85 is the chance of following a link rather than jumping anywhere. Mᵀ is sparse: one sparse matrix × vector pass per iteration (one invocation or fragment per row), the ranks staying on the GPU; only two sums come back per iteration. The graph: WordNet 3.0\'s synsets (117,659) and their pointers (361,638 links), from Debian\'s wordnet-base (licence and conversion in www/data/README.md).'),
@@ -103,7 +104,7 @@ function pagerankPart(ctx) {
     part.dataset.status = 'running';
     const release = disableWhileBusy([button]);
     try {
-      status.textContent = 'Loading the graph…';
+      status.textContent = t('sec.sparse.loading');
       const g = await loadGraph();
       const csr = ctx.Csr.fromTriplets(g.n, g.n, g.src, g.dst, new Float32Array(g.m).fill(1));
       // The float32 side: the GPU, or the CPU backend when the demo runs there.
@@ -127,7 +128,7 @@ function pagerankPart(ctx) {
         el('p', {}, `${ctx.gpu.backend === 'cpu' ? 'CPU' : `GPU (${backendName(ctx.gpu)})`}, float32: ${gpu.iterations} iterations to Σ|Δx| < 10⁻⁶, ${gpu.converged ? 'converged' : 'not converged'} (last Σ|Δx| = ${num(gpu.deltas[gpu.deltas.length - 1], 3)}), ${msText(gpuMs)} with the upload; float64 on the CPU (csr.pagerankReference: the library's Rust, compiled to WebAssembly): ${ref.iterations} iterations to the stricter 10⁻¹⁰ (float32 could not go that far), ${msText(refMs)}. Largest |${dev} − float64| over all ranks: ${num(maxDiff, 3)} (ranks average 1/n = ${num(1 / g.n, 3)}; float32 keeps about 7 digits).`),
         table('The 15 highest ranks', order.map((i, r) => [r + 1, g.names[i], num(gpu.ranks[i], 5), num(ref.ranks[i], 5)]), ['#', 'synset (first lemma.pos)', `rank (${dev})`, 'rank (float64)']));
       results.dataset.maxDiff = String(maxDiff);
-      status.textContent = 'Done.';
+      status.textContent = t('sec.doneShort');
       part.dataset.status = 'done';
     } catch (err) {
       status.textContent = `PageRank failed: ${err.message}`;
@@ -206,12 +207,12 @@ async function sparseJacobi(ctx, st, output) {
 function sparseJacobiPart(ctx, state) {
   const part = el('div', { class: 'part', id: 'sparse-jacobi' });
   const f = {
-    sjN: numberField('sjN', 'n (unknowns)', { min: 3, max: 2000000, value: state.sjN }),
-    sjDiag: numberField('sjDiag', 'diagonal d', { min: 1, max: 10, step: 0.05, value: state.sjDiag }),
+    sjN: numberField('sjN', t('sec.f.unknowns'), { min: 3, max: 2000000, value: state.sjN }),
+    sjDiag: numberField('sjDiag', t('sec.f.diagonal'), { min: 1, max: 10, step: 0.05, value: state.sjDiag }),
   };
-  const button = el('button', { type: 'button', class: 'primary', id: 'sparse-jacobi-run' }, 'Run Jacobi');
+  const button = el('button', { type: 'button', class: 'primary', id: 'sparse-jacobi-run' }, t('sec.sparse.jacobi'));
   const output = el('div', { class: 'part-output', id: 'sparse-jacobi-output' });
-  const runner = partRunner(ctx, part, 'sparse-jacobi-status', 'Choose n and d, and press Run.', {
+  const runner = partRunner(ctx, part, 'sparse-jacobi-status', t('sec.sparse.jacobiIdle'), {
     buttons: [button],
     output,
     read: () => readFields({ sjN: [f.sjN.input, 3, 2000000, true], sjDiag: [f.sjDiag.input, 1, 10, false] }, readNumber),
