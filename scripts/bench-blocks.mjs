@@ -8,6 +8,10 @@
 //       [--timeout-min 60] [--out DIR]
 //     e.g. --query 'parts=fit&blocks=8&pmax=1e5'; default profile=swiftshader, label blocks-<renderer>
 //   node scripts/bench-blocks.mjs --from-json RESULT.json [--out DIR]   post-process a result (the GPU's)
+//   With part `report` (the CUDA report's table through GPU-resident matrices, WebGPU) the
+//   result's table also goes to bench/results/<day>-cuda-report-<label>.{json,md} (<label>
+//   without its blocks- prefix: --label h100 gives cuda-report-h100), e.g. on SwiftShader
+//     node scripts/bench-blocks.mjs --query 'parts=report&backends=webgpu' --label swiftshader
 //   node scripts/bench-blocks.mjs --stage-gpu [--query ...] [--secs 540]
 //       copies www/pkg and the page's own modules into .gpuchrome/extra/ (GPUCHROME_DIR=…/.gpuchrome
 //       stages into another checkout's folder: the device tool sends the checkout the session
@@ -17,7 +21,17 @@
 //       (?watchdog=), so it always posts
 import { runPageBench } from './bench/page-bench.mjs';
 import { readBlocksParams } from '../www/bench/blocks-params.js';
-import { blocksMarkdown, blocksPlot } from '../www/bench/blocks-report.js';
+import { blocksMarkdown, blocksPlot, cudaReportMarkdown } from '../www/bench/blocks-report.js';
+import { labelOf, writeResults } from './bench/write-results.mjs';
+
+/** The CUDA report's table on its own: { rows, … } with the run's environment. */
+function writeCudaReport(result, args) {
+  if (!result?.cudaReport) return;
+  const { rows, leftOut, seconds, gpuBytes, error } = result.cudaReport;
+  const label = `cuda-report-${labelOf(result).replace(/^blocks-/, '')}`;
+  const table = { label, date: result.date, rows, leftOut, seconds, gpuBytes, error, env: result.env, params: result.params };
+  writeResults(table, { outDir: args.out, report: cudaReportMarkdown, plot: () => null });
+}
 
 runPageBench({
   name: 'bench-blocks',
@@ -27,5 +41,6 @@ runPageBench({
   timeoutMin: 60,
   readParams: readBlocksParams,
   render: { report: blocksMarkdown, plot: blocksPlot },
-  measured: (result) => result?.records?.length > 0,
+  measured: (result) => result?.records?.length > 0 || result?.cudaReport?.rows?.length > 0,
+  after: writeCudaReport,
 });

@@ -14,6 +14,7 @@ use std::rc::Rc;
 use crate::batched::{self, ransac::Ransac};
 
 use crate::blocks::mesh::{self, MeshRun};
+use crate::blocks::resident::{self, GpuBlocks, NumericPath};
 use crate::blocks::sparse;
 use crate::cpu::CpuEngine;
 use crate::engine::webgpu::lost_at_once;
@@ -283,6 +284,67 @@ impl Gpgpu {
         times: usize,
     ) -> Result<sparse::Squarings> {
         sparse::square_repeatedly(&self.handle(), m, times).await
+    }
+
+    /// An n×n block-sparse matrix resident on the GPU with exactly `k` distinct
+    /// stored blocks of `block_size` at seeded random cells (WebGPU only; see
+    /// [`crate::blocks::resident`]).
+    pub async fn generate_block_sparse_async(
+        &self,
+        n: usize,
+        block_size: usize,
+        k: usize,
+        seed: u32,
+    ) -> Result<GpuBlocks> {
+        resident::generate(&self.handle(), n, block_size, k, seed).await
+    }
+
+    /// An empty n×n GPU-resident block-sparse matrix with room for `capacity`
+    /// blocks, which [`GpuBlocks::write`] fills in parts (WebGPU only).
+    pub fn gpu_block_sparse(
+        &self,
+        n: usize,
+        block_size: usize,
+        capacity: usize,
+    ) -> Result<GpuBlocks> {
+        GpuBlocks::empty(&mut self.engine(), n, block_size, capacity)
+    }
+
+    /// Adds a part of blocks to `m` (see [`GpuBlocks::write`]).
+    pub fn write_blocks(
+        &self,
+        m: &mut GpuBlocks,
+        rows: &[u32],
+        cols: &[u32],
+        values: &[f32],
+    ) -> Result<()> {
+        m.write(&mut self.engine(), rows, cols, values)
+    }
+
+    /// A square CPU block-sparse matrix copied to the GPU (WebGPU only).
+    pub fn upload_block_sparse(&self, m: &BlockSparse) -> Result<GpuBlocks> {
+        resident::upload(&mut self.engine(), m)
+    }
+
+    /// A·B for GPU-resident A and B, both phases on the GPU (WebGPU only), the
+    /// numeric phase by `path`.
+    pub async fn multiply_gpu_block_sparse_async(
+        &self,
+        a: &GpuBlocks,
+        b: &GpuBlocks,
+        path: NumericPath,
+    ) -> Result<GpuBlocks> {
+        resident::multiply(&self.handle(), a, b, path).await
+    }
+
+    /// Blocks `start..start + count` of a GPU-resident matrix, with their coordinates.
+    pub async fn read_blocks_async(
+        &self,
+        m: &GpuBlocks,
+        start: usize,
+        count: usize,
+    ) -> Result<resident::Part> {
+        m.read(&self.handle(), start, count).await
     }
 
     /// The first `steps` steps of [`lu_async`](Gpgpu::lu_async) (the elimination

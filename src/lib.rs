@@ -114,8 +114,8 @@ pub mod ops;
 /// phases, Fox's and Cannon's algorithms as data. None of it touches WebGL or WebGPU.
 pub mod plan {
     pub use gpgpu_matrix_plan::{
-        batched, blocks, decimal, graphs, homography, layout, linalg, lu, mesh, metrics, passes,
-        random, reference, semiring, shape, sparse, stream_k, svd, tiles,
+        batched, blockgen, blocks, decimal, graphs, homography, layout, linalg, lu, mesh, metrics,
+        passes, random, reference, semiring, shape, sparse, stream_k, svd, tiles,
     };
 }
 pub mod run;

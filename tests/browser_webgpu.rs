@@ -26,6 +26,8 @@ mod chains_staged;
 mod device;
 #[path = "webgpu/errors.rs"]
 mod errors;
+#[path = "webgpu/gpu_blocks.rs"]
+mod gpu_blocks;
 #[path = "webgpu/graphs.rs"]
 mod graphs;
 #[path = "webgpu/iterations.rs"]

@@ -9,6 +9,7 @@
 //! built for size (the workspace's Cargo.toml says why).
 
 pub mod batched;
+pub mod blockgen;
 pub mod blocks;
 pub mod cpu;
 pub mod decimal;

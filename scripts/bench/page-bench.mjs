@@ -119,6 +119,7 @@ async function runLocal(b, args) {
     if (!b.measured(result)) { console.log(`${b.name}: nothing was measured${result?.error ? ` (${result.error})` : ''}`); return 1; }
     result.env = { ...result.env, runner: `scripts/${b.name}.mjs`, chromiumVersion: browser.version(), chromiumArgs };
     writeResults(result, { outDir: args.out, ...b.render });
+    b.after?.(result, args);
     return status === 'done' ? 0 : 1;
   } finally {
     await browser?.close();
@@ -133,6 +134,7 @@ async function main(b) {
   if (args.fromJson) {
     const result = JSON.parse(readFileSync(args.fromJson, 'utf8'));
     writeResults(result, { outDir: args.out, ...b.render });
+    b.after?.(result, args);
     return result.error ? 1 : 0;
   }
   const { problems } = b.readParams(`?${args.query}`);
@@ -145,8 +147,8 @@ async function main(b) {
  * Runs a bench page's command line (`--query`, `--label`, `--from-json`, `--stage-gpu`, …,
  * documented in each script's header): `b` names the script (`name`, `script` = its
  * import.meta.url for --help), its suite of the bench page (www/bench/index.html), files the
- * page needs besides its modules, the default timeout, how to read the page's parameters, how to render its result, and
- * whether a result measured anything.
+ * page needs besides its modules, the default timeout, how to read the page's parameters, how to render its result,
+ * whether a result measured anything, and (`after`, optional) what else to write from a result.
  */
 export function runPageBench(b) {
   main(b).then((code) => process.exit(code), (e) => { console.error(`${b.name}: ${e?.stack || e}`); process.exit(1); });

@@ -8,4 +8,5 @@
 
 pub mod grid;
 pub mod mesh;
+pub mod resident;
 pub mod sparse;

@@ -81,7 +81,7 @@ fn wrap(m: BlockSparse, products: Option<(u64, u64)>, gpu_ms: Option<f64>) -> Js
 
 /// The BlockSparse behind a JS value: BAD_ARGUMENT if it is not one, or if it was
 /// freed.
-fn lookup(name: &str, value: &JsValue) -> Result<Rc<BlockSparse>> {
+pub(crate) fn lookup(name: &str, value: &JsValue) -> Result<Rc<BlockSparse>> {
     LIVE.with(|live| live.find(name, value))
 }
 

@@ -12,6 +12,7 @@ pub mod batched;
 pub mod blocks;
 pub mod cpu;
 pub mod devices;
+pub mod gpu_blocks;
 pub mod lab;
 pub mod linear;
 pub mod mesh;

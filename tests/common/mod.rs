@@ -62,6 +62,8 @@ pub mod batched;
 #[macro_use]
 pub mod blocks;
 #[macro_use]
+pub mod gpu_blocks;
+#[macro_use]
 pub mod errors;
 #[macro_use]
 pub mod lab;

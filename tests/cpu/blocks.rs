@@ -53,3 +53,6 @@ async fn a_block_sparse_product_no_block_sparse_could_hold_is_refused() {
     let occupancy: js_sys::Uint8Array = call0(&c, "occupancy").unwrap().dyn_into().unwrap();
     assert_eq!(occupancy.length(), 400);
 }
+
+// GPU-resident block-sparse matrices: WebGPU only, an error here.
+gpu_block_tests!(errors: Backend::Cpu);

@@ -151,3 +151,16 @@ test('the report compares the WebGPU kernels with TF.js WebGPU and WebGL blocked
   assert.doesNotMatch(markdownReport(old), /WebGPU side by side/);
   assert.doesNotMatch(renderPlot(old), /compute only/);
 });
+
+test('the CUDA report\'s table (GPU-resident part of the blocks bench) shows each row beside the K40 and what was left out', async () => {
+  const { cudaReportMarkdown } = await import('../../www/bench/blocks-report.js');
+  const table = JSON.parse(readFileSync(join(RESULTS, '2026-12-06-cuda-report-swiftshader.json'), 'utf8'));
+  assert.deepEqual(table.rows.map((r) => [r.n, r.m, r.k]), [[256, 4, 1000], [2048, 8, 10000], [4096, 4, 100000]]);
+  for (const r of table.rows) {
+    for (const key of ['products', 'seconds', 'k40Seconds', 'maxRelError', 'wasmPeakBytes', 'gpuBytes']) assert.ok(Number.isFinite(r[key]), `${r.n}: ${key}`);
+    assert.ok(r.maxRelError < 1e-5, `${r.n}: ${r.maxRelError}`);
+  }
+  const md = cudaReportMarkdown(table);
+  assert.match(md, /\| 4096 \| 4 \| 100000 \| 9767836 \| sparse \(auto\) \| 60\.3 \| 3\.913 \|/);
+  assert.match(md, /\| 16384 \| 4 \| 10000000 \| – \| \| left out: n > reportMaxN = 4096 \| 321\.053 \|/);
+});

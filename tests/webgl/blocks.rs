@@ -5,3 +5,6 @@
 use crate::common::*;
 
 block_tests!(Setup::WebGl);
+
+// GPU-resident block-sparse matrices: WebGPU only, an error here.
+gpu_block_tests!(errors: Backend::WebGl);

@@ -13,20 +13,20 @@ export const CUDA_ROWS = [
   { n: 256, m: 4, k: 1000, k40S: 0.193 },
   { n: 2048, m: 8, k: 1e4, k40S: 0.546 },
   { n: 4096, m: 4, k: 1e5, k40S: 3.913 },
-  { n: 16384, m: 8, k: 1e6, k40S: 44.8 },
-  { n: 16384, m: 4, k: 1e7, k40S: 321 },
+  { n: 16384, m: 8, k: 1e6, k40S: 44.841 },
+  { n: 16384, m: 4, k: 1e7, k40S: 321.053 },
 ];
 
 const PROFILES = {
   swiftshader: {
     n: 2048, blocks: [4, 8], pmin: 1e3, pmax: 1e6,
     crossN: 1024, crossBlocks: [4, 8, 16, 32],
-    cudaMaxN: 4096, capS: 20, deadlineS: Infinity,
+    cudaMaxN: 4096, reportMaxN: 4096, capS: 20, deadlineS: Infinity,
   },
   gpu: {
     n: 16384, blocks: [8, 16], pmin: 1e3, pmax: 2e6,
     crossN: 4096, crossBlocks: [4, 8, 16, 32],
-    cudaMaxN: 16384, capS: 10, deadlineS: Infinity,
+    cudaMaxN: 16384, reportMaxN: 16384, capS: 10, deadlineS: Infinity,
   },
 };
 
@@ -36,8 +36,8 @@ export const CROSS_DENSITIES = [0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7
 
 export function readBlocksParams(search) {
   const { q, problems, profile: profileName, base, num, list } = queryReader(search, PROFILES);
-  const backends = list('backends', ['webgl', 'webgpu'], oneOf(['webgl', 'webgpu']));
-  const parts = list('parts', ['fit', 'cross', 'cuda'], oneOf(['fit', 'cross', 'cuda']));
+  const backends = list('backends', ['webgl', 'webgpu'], oneOf(['webgl', 'webgpu', 'resident']));
+  const parts = list('parts', ['fit', 'cross', 'cuda', 'report'], oneOf(['fit', 'cross', 'cuda', 'report']));
   const p = {
     profile: profileName,
     backends,
@@ -49,6 +49,9 @@ export function readBlocksParams(search) {
     crossN: num('crossN', base.crossN, { min: 16, max: 65536, whole: true }),   // part 2: n
     crossBlocks: list('crossBlocks', base.crossBlocks, whole(1, 64)).map(Number),
     cudaMaxN: num('cudaMaxN', base.cudaMaxN, { min: 0, whole: true }),          // part 3: rows up to this n
+    reportMaxN: num('reportMaxN', base.reportMaxN, { min: 0, whole: true }),    // part 4 (GPU-resident, WebGPU): rows up to this n
+    reportSamples: num('reportSamples', 8, { min: 1, max: 1000, whole: true }), // part 4: blocks of C checked in float64
+    reportPaths: list('reportPaths', ['auto'], oneOf(['auto', 'sparse', 'dense'])), // part 4: numeric phases run (each row once per path)
     repeats: num('repeats', 3, { min: 1, max: 100, whole: true }),              // timed calls after a warm-up (median)
     capS: num('cap', base.capS, { min: 0 }),                                    // a warm-up longer than this: no repeats
     skipFactor: num('skipFactor', 4, { min: 0 }),                               // predicted call > this × cap: not run

@@ -213,6 +213,7 @@ export function blocksMarkdown(result) {
     for (const x of result.cudaLeftOut || []) L.push(`| ${x.n} | ${x.m} | ${x.k} | | | ${x.k40S} s | | left out: ${x.reason} |`);
     L.push('');
   }
+  if (result.cudaReport) L.push(`## 4. ${cudaReportMarkdown(result).replace(/^# /, '')}`);
   if (result.error) L.push(`**The run ended with an error:** ${result.error}`, '');
   return `${L.join('\n')}\n`;
 }
@@ -289,4 +290,28 @@ export function blocksPlot(result, opts = {}) {
     `median of ${result.params?.repeats ?? '?'} calls after a warm-up`].forEach((t, k) => s.push(`<text x="${lx}" y="${ly + 14 * k}" font-size="10.5" fill="#555">${esc(t)}</text>`));
   s.push('</svg>');
   return `${s.join('\n')}\n`;
+}
+
+// The CUDA report's table through GPU-resident matrices (www/bench/blocks-gpu.js).
+const sci = (x) => (x == null ? '–' : x.toExponential(1));
+const mib = (x) => (x == null ? '–' : `${(x / 2 ** 20).toFixed(0)}`);
+
+/** The table beside the K40's, as markdown. */
+export function cudaReportMarkdown(result) {
+  const r = result.cudaReport || result;
+  const lines = [
+    `# The CUDA report's table on GPU-resident block-sparse matrices (${result.label || ''})`,
+    '',
+    `${result.env?.webgpu ? `WebGPU: ${[result.env.webgpu.vendor, result.env.webgpu.architecture, result.env.webgpu.description].filter(Boolean).join(' ')}. ` : ''}seconds: ${r.seconds || 'the whole call'}. numeric: the numeric phase's path (dense: A and B written out dense and the dense product kernel; auto takes it where P·m³ ≥ n³/32). GPU MiB: ${r.gpuBytes || 'GPU buffers held'}. maxRelError: relative Frobenius error of sampled blocks of C against float64 products computed on the CPU from the generator.`,
+    '',
+    '| n | m | k | block products | numeric | seconds | K40 s | speed-up | symbolic s | numeric s | first call s | C blocks | max rel. error | wasm MiB | GPU MiB |',
+    '|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const x of r.rows || []) {
+    if (x.status !== 'ok') { lines.push(`| ${x.n} | ${x.m} | ${x.k} | – | ${x.numericAsked} | ${x.status}: ${String(x.reason).slice(0, 120)} | ${x.k40Seconds} | | | | | | | ${mib(x.wasmPeakBytes)} | |`); continue; }
+    lines.push(`| ${x.n} | ${x.m} | ${x.k} | ${x.products} | ${x.numericPath}${x.numericAsked === 'auto' ? ' (auto)' : ''} | ${x.seconds.toPrecision(3)} | ${x.k40Seconds} | ${(x.k40Seconds / x.seconds).toFixed(1)}× | ${x.symbolicSeconds.toPrecision(3)} | ${x.numericSeconds.toPrecision(3)} | ${x.firstSeconds.toPrecision(3)} | ${x.cBlocks} | ${sci(x.maxRelError)} | ${mib(x.wasmPeakBytes)} | ${mib(x.gpuBytes)} |`);
+  }
+  for (const x of r.leftOut || []) lines.push(`| ${x.n} | ${x.m} | ${x.k} | – | | left out: ${x.reason} | ${x.k40S} | | | | | | | | |`);
+  if (r.error) lines.push('', `Not run: ${r.error}`);
+  return `${lines.join('\n')}\n`;
 }

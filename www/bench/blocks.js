@@ -2,6 +2,9 @@
 //   fit    t against P (block products) at a fixed n, densities spanning decades of P
 //   cross  the density where the dense product gets faster, per block size
 //   cuda   the CUDA report's table (n, m, k) run again
+//   report the whole table through GPU-resident matrices (WebGPU; www/bench/blocks-gpu.js)
+// Backends: webgl, webgpu (multiplyBlockSparseAsync) and resident (WebGPU, GpuBlockSparse
+// operands, multiplyGpuBlockSparseAsync with the sparse numeric pass).
 // Each point: the whole `await gpu.multiplyBlockSparseAsync(a, b)` and, apart, the
 // symbolic phase alone (`BlockSparse.productPlan(a, b)`); median of `repeats` timed
 // calls after a warm-up. Parameters: www/bench/blocks-params.js. Progress lines go to the
@@ -9,6 +12,7 @@
 // window.benchResult and, with ?post=1, POST /result (the gpu-browser protocol, as
 // www/bench/systems.js). Driven by scripts/bench-blocks.mjs.
 import init, { BlockSparse, Gpgpu } from '../pkg/gpgpu_matrix.js';
+import { cudaReport } from './blocks-gpu.js';
 import { uniformMatrix } from '../reference.js';
 import { deriveLabel, fmtMs } from './systems-report.js';
 import { errText, flush, guard, log, probeRenderer, runPage, setBench } from './page.js';
@@ -92,25 +96,31 @@ class Run {
     const gpu = this.gpus.get(backend);
     let last = null;
     const gpuTimes = [];
+    // 'resident': A and B copied into GpuBlockSparse first (not timed), the product's
+    // both phases on the GPU with the sparse numeric pass (t against P, not the dense path).
+    const resident = backend === 'resident' ? [] : null;
     try {
+      if (resident) resident.push(gpu.uploadBlockSparse(a.sparse), gpu.uploadBlockSparse(b.sparse));
       rec.whole = await measure(async () => {
-        const c = await gpu.multiplyBlockSparseAsync(a.sparse, b.sparse);
+        const c = resident
+          ? await gpu.multiplyGpuBlockSparseAsync(resident[0], resident[1], { numeric: 'sparse' })
+          : await gpu.multiplyBlockSparseAsync(a.sparse, b.sparse);
         if (c.gpuMs !== undefined) gpuTimes.push(c.gpuMs);
         last?.free();
         last = c;
-      }, this.params, `${backend} multiplyBlockSparseAsync`);
+      }, this.params, `${backend} ${resident ? 'multiplyGpuBlockSparseAsync' : 'multiplyBlockSparseAsync'}`);
       rec.status = rec.whole.status;
       // The numeric pass alone, from GPU timestamps (timer queries on WebGL) where the device has them.
       if (gpuTimes.length) rec.gpuMs = gpuTimes.sort((x, y) => x - y)[gpuTimes.length >> 1];
       rec.blockProducts = last.blockProducts;
-      rec.cNonzero = last.nonzeroBlocks;
-      if (verify) rec.relErr = checkProduct(last, a, b, { seed: this.params.seed, maxN: this.params.verifyMaxN });
+      rec.cNonzero = resident ? last.storedBlocks : last.nonzeroBlocks;
+      if (verify && !resident) rec.relErr = checkProduct(last, a, b, { seed: this.params.seed, maxN: this.params.verifyMaxN });
     } catch (e) {
       rec.status = 'error';
       rec.reason = errText(e);
       if (e?.hung) this.broken.set(backend, `an earlier call did not answer (${e.message})`);
     } finally {
-      try { last?.free(); } catch { /* freed */ }
+      for (const x of [last, ...(resident || [])]) { try { x?.free(); } catch { /* freed */ } }
     }
     return rec;
   }
@@ -269,14 +279,14 @@ export async function runBlocksBench(params) {
     records: [], dense: [], cudaLeftOut: [],
   };
   const run = new Run(params);
-  await init();
+  const wasm = await init();
   log('wasm ready');
   await flush();
   for (const be of params.backends) {
     try {
       log(`${be}: creating`);
       await flush();
-      const gpu = await Gpgpu.create({ backend: be });
+      const gpu = await Gpgpu.create({ backend: be === 'resident' ? 'webgpu' : be });
       run.gpus.set(be, gpu);
       const i = gpu.info();
       if (be === 'webgpu') result.env.webgpu = { vendor: i.vendor, architecture: i.architecture, description: i.description, fallback: i.fallbackAdapter, maxDimension: i.maxDimension, maxBufferSize: i.maxBufferSize, maxStorageBufferBindingSize: i.maxStorageBufferBindingSize };
@@ -291,6 +301,7 @@ export async function runBlocksBench(params) {
   log(`parts ${params.parts.join(',')}; fit n=${params.n} m=${params.blocks.join(',')} P ${params.pmin}..${params.pmax}; cross n=${params.crossN} m=${params.crossBlocks.join(',')}; cuda up to n=${params.cudaMaxN}; repeats ${params.repeats}, cap ${params.capS} s, deadline ${params.deadlineS} s`);
   try {
     for (const part of ['fit', 'cross', 'cuda']) if (params.parts.includes(part)) await run[part](result);
+    if (params.parts.includes('report')) await cudaReport(run, result, wasm.memory);
   } catch (e) {
     result.error = errText(e);
     log(`FATAL: ${e?.stack || e}`);
@@ -309,9 +320,9 @@ export const about = {
 <p>Block-sparse A·B (<code>gpu.multiplyBlockSparseAsync</code>) on WebGL2 and WebGPU: time against
 the block products P at a fixed n, the density where the dense product (<code>gpu.multiplyAsync</code>)
 becomes faster, and the CUDA report's table. Runs with <code>?run=1</code>; parameters
-(<code>profile=swiftshader|gpu</code>, <code>parts=fit,cross,cuda</code>, <code>backends=</code>, <code>n=</code>,
+(<code>profile=swiftshader|gpu</code>, <code>parts=fit,cross,cuda,report</code>, <code>backends=webgl,webgpu,resident</code>, <code>n=</code>,
 <code>blocks=</code>, <code>pmin=</code>, <code>pmax=</code>, <code>crossN=</code>, <code>crossBlocks=</code>,
-<code>cudaMaxN=</code>, <code>repeats=</code>, <code>cap=</code>, <code>deadline=</code>, <code>seed=</code>,
+<code>cudaMaxN=</code>, <code>reportMaxN=</code>, <code>reportSamples=</code>, <code>reportPaths=</code>, <code>repeats=</code>, <code>cap=</code>, <code>deadline=</code>, <code>seed=</code>,
 <code>post=1</code>): <code>www/bench/blocks-params.js</code>. From a shell: <code>make bench-blocks</code>.</p>
 `,
 };

@@ -14,6 +14,11 @@ impl GpuEngine {
     /// Copies `bytes` of `source` into kept mappable buffers, in parts (`read_parts`),
     /// and asks to map them.
     pub fn read_buffer(&mut self, source: &Buffer, bytes: u64) -> Result<GpuRead> {
+        self.read_range(source, 0, bytes)
+    }
+
+    /// `read_buffer` of `bytes` from byte `from` (a multiple of 4) of `source`.
+    pub fn read_range(&mut self, source: &Buffer, from: u64, bytes: u64) -> Result<GpuRead> {
         let copied_bytes = bytes.div_ceil(4) * 4;
         let (count, part) = read_parts(copied_bytes);
         let mut parts = Vec::with_capacity(count as usize);
@@ -24,7 +29,7 @@ impl GpuEngine {
                 .encoder()
                 .copy_buffer_to_buffer_with_f64_and_f64_and_f64(
                     source.raw(),
-                    offset as f64,
+                    (from + offset) as f64,
                     staging.raw(),
                     0.0,
                     part.min(copied_bytes - offset) as f64,

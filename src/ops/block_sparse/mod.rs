@@ -3,6 +3,7 @@
 //! C's occupancy flags. WebGL: glsl/block_sparse/block_sparse.frag, glsl/block_sparse/block_flags.frag;
 //! WebGPU: wgsl/block_sparse/block_sparse.wgsl, wgsl/block_sparse/block_flags.wgsl; CPU: `plan::cpu::passes`.
 
+pub mod resident;
 pub mod webgl;
 pub mod webgpu;
 

@@ -1,0 +1,273 @@
+//! The passes of block-sparse matrices that live on the GPU (WebGPU only,
+//! [`crate::blocks::resident`]): a matrix is a map of its T×T cells (each block's
+//! slot, or none), the cell of each slot, and its blocks one after another by slot.
+//! The generator (wgsl/block_sparse/gen_map.wgsl, gen_values.wgsl), the uploaded
+//! parts' map entries (scatter.wgsl), the symbolic phase (lines.wgsl: A's block rows
+//! as CSR; symbolic.wgsl: C's flags; scan.wgsl and scan_add.wgsl: their prefix sum;
+//! c_map.wgsl: C's map) and the numeric phase (numeric.wgsl, or block_dense.wgsl
+//! around the dense product kernel).
+
+use crate::engine::program::StaticWgsl;
+use crate::engine::webgpu::{line_workgroups, GpuEngine};
+use crate::error::{GpgpuError, Result};
+use crate::plan::blockgen::Permutation;
+use crate::webgpu::buffer::MATRIX;
+use crate::webgpu::Buffer;
+
+const HASH: &str = crate::common::shader!("wgsl/block_sparse/hash.wgsl");
+
+macro_rules! program {
+    ($name:ident, $label:literal, $file:literal) => {
+        pub const $name: StaticWgsl =
+            StaticWgsl::new($label, || crate::common::shader!($file).into());
+    };
+}
+
+pub const GEN_MAP: StaticWgsl = StaticWgsl::new("block-gen-map", || {
+    [
+        HASH,
+        crate::common::shader!("wgsl/block_sparse/gen_map.wgsl"),
+    ]
+    .concat()
+})
+.following_data();
+pub const GEN_VALUES: StaticWgsl = StaticWgsl::new("block-gen-values", || {
+    [
+        HASH,
+        crate::common::shader!("wgsl/block_sparse/gen_values.wgsl"),
+    ]
+    .concat()
+})
+.following_data();
+program!(LINES, "block-lines", "wgsl/block_sparse/lines.wgsl");
+program!(SCAN, "block-scan", "wgsl/block_sparse/scan.wgsl");
+program!(
+    SCAN_ADD,
+    "block-scan-add",
+    "wgsl/block_sparse/scan_add.wgsl"
+);
+program!(
+    SYMBOLIC,
+    "block-symbolic",
+    "wgsl/block_sparse/symbolic.wgsl"
+);
+program!(C_MAP, "block-c-map", "wgsl/block_sparse/c_map.wgsl");
+program!(NUMERIC, "block-numeric", "wgsl/block_sparse/numeric.wgsl");
+program!(
+    BLOCK_DENSE,
+    "block-dense",
+    "wgsl/block_sparse/block_dense.wgsl"
+);
+/// Its words change with every part: they live with the commands that use them.
+pub const SCATTER: StaticWgsl = StaticWgsl::new("block-scatter", || {
+    crate::common::shader!("wgsl/block_sparse/scatter.wgsl").into()
+})
+.following_data();
+
+/// What lines.wgsl does along the lines of a map.
+#[derive(Clone, Copy)]
+pub enum Lines {
+    CountRows = 0,
+    CountCols = 1,
+    /// A's block rows as (column, slot) pairs, from the rows' inclusive ends.
+    FillRows = 2,
+}
+
+/// The most invocations one pass runs: the kernels number them in a u32.
+const MOST_INVOCATIONS: f64 = (1u64 << 31) as f64;
+
+/// Runs `program` over `count` invocations (workgroups of 256 folded into a 2D
+/// grid) binding `buffers` then `words`, whose word `gx` gets the grid's width.
+fn over(
+    e: &mut GpuEngine,
+    program: &StaticWgsl,
+    buffers: &[&Buffer],
+    count: usize,
+    mut words: [u32; 4],
+    gx: usize,
+) -> Result<()> {
+    if count as f64 > MOST_INVOCATIONS {
+        return Err(GpgpuError::DeviceLimit {
+            what: "a pass over a block-sparse matrix".into(),
+            needed: count as f64,
+            unit: "invocations",
+            limit_name: "the most one pass numbers (2^31)",
+            limit: MOST_INVOCATIONS,
+            hint: "Use a smaller grid or smaller blocks.",
+        });
+    }
+    let groups = line_workgroups(count, e.max_workgroups());
+    words[gx] = groups.0 as u32;
+    e.dispatch(program, buffers, &words, groups, None)
+}
+
+/// A storage buffer of `bytes` (the caller checked the size).
+pub fn buffer(e: &GpuEngine, bytes: usize, label: &str) -> Result<Buffer> {
+    Buffer::new(e.gpu(), bytes as u64, MATRIX, label)
+}
+
+/// A generated matrix's map and slot cells: `stored` of the `cells` keyed by `perm`
+/// (with `stored` 0, a map of no blocks).
+pub fn generate_map(
+    e: &mut GpuEngine,
+    perm: &Permutation,
+    stored: u32,
+    [map, cells]: [&Buffer; 2],
+) -> Result<()> {
+    let k = perm.keys;
+    e.ensure()?;
+    let groups = line_workgroups(perm.cells as usize, e.max_workgroups());
+    let words = [
+        perm.cells,
+        stored,
+        perm.half,
+        groups.0 as u32,
+        k[0],
+        k[1],
+        k[2],
+        k[3],
+    ];
+    e.dispatch(&GEN_MAP, &[map, cells], &words, groups, None)
+}
+
+/// A generated matrix's values: `count` entries, blocks of `b2`, keyed by `key`.
+pub fn generate_values(
+    e: &mut GpuEngine,
+    blocks: &Buffer,
+    count: usize,
+    b2: u32,
+    key: u32,
+) -> Result<()> {
+    over(
+        e,
+        &GEN_VALUES,
+        &[blocks],
+        count,
+        [count as u32, b2, key, 0],
+        3,
+    )
+}
+
+/// `map[cells[s]] = s` for slots `from..from + count`.
+pub fn scatter(
+    e: &mut GpuEngine,
+    cells: &Buffer,
+    map: &Buffer,
+    from: usize,
+    count: usize,
+) -> Result<()> {
+    over(
+        e,
+        &SCATTER,
+        &[cells, map],
+        count,
+        [from as u32, count as u32, 0, 0],
+        2,
+    )
+}
+
+/// lines.wgsl over the `t` lines of `map`.
+pub fn lines(
+    e: &mut GpuEngine,
+    what: Lines,
+    map: &Buffer,
+    counts: &Buffer,
+    csr: &Buffer,
+    t: usize,
+) -> Result<()> {
+    over(
+        e,
+        &LINES,
+        &[map, counts, csr],
+        t,
+        [t as u32, what as u32, 0, 0],
+        2,
+    )
+}
+
+/// `data`'s first `count` u32s ← their inclusive prefix sums, in levels of 1024.
+pub fn scan(e: &mut GpuEngine, data: &Buffer, count: usize) -> Result<()> {
+    let chunks = count.div_ceil(1024).max(1);
+    let sums = buffer(e, chunks * 4, "scan sums")?;
+    let words = [count as u32, chunks as u32, 0, 0];
+    over(e, &SCAN, &[data, &sums], chunks * 256, words, 2)?;
+    if chunks > 1 {
+        scan(e, &sums, chunks)?;
+        over(e, &SCAN_ADD, &[data, &sums], count, words, 2)?;
+    }
+    // Destroyed after the commands using it are submitted.
+    e.keep(sums);
+    Ok(())
+}
+
+/// C's flags over its `t`² cells, from B's map and A's rows (inclusive ends, pairs).
+pub fn symbolic(
+    e: &mut GpuEngine,
+    [b_map, a_ends, a_csr, flags]: [&Buffer; 4],
+    t: usize,
+) -> Result<()> {
+    let words = [t as u32, (t * t) as u32, 0, 0];
+    over(
+        e,
+        &SYMBOLIC,
+        &[b_map, a_ends, a_csr, flags],
+        t * t,
+        words,
+        2,
+    )
+}
+
+/// C's map and slot cells from its flags' inclusive sums.
+pub fn c_map(e: &mut GpuEngine, [sums, map, cells]: [&Buffer; 3], count: usize) -> Result<()> {
+    over(
+        e,
+        &C_MAP,
+        &[sums, map, cells],
+        count,
+        [count as u32, 0, 0, 0],
+        1,
+    )
+}
+
+/// Entries of C one numeric dispatch computes at most (16M): a product of 10⁷ blocks
+/// in one dispatch would keep the GPU busy for seconds without a break.
+const NUMERIC_PART: usize = 1 << 24;
+
+/// C's `stored` blocks of m×m; `m` is [A's blocks, B's blocks, B's map, A's row
+/// ends, A's pairs, C's slot cells, C's blocks].
+pub fn numeric(
+    e: &mut GpuEngine,
+    m: [&Buffer; 7],
+    t: usize,
+    bs: usize,
+    stored: usize,
+) -> Result<()> {
+    // Below 2^32: C's blocks fit one binding.
+    let count = stored * bs * bs;
+    let mut first = 0;
+    loop {
+        let part = NUMERIC_PART.min(count - first);
+        let groups = line_workgroups(part, e.max_workgroups());
+        let words = [t, bs, count, groups.0, first, 0, 0, 0].map(|w| w as u32);
+        e.dispatch(&NUMERIC, &m, &words, groups, None)?;
+        first += part;
+        if first >= count {
+            return Ok(());
+        }
+    }
+}
+
+/// `dense` (n×n, n = t·bs) ← the `stored` blocks at `cells` (`to_dense`), or the
+/// blocks ← their entries of `dense`.
+pub fn block_dense(
+    e: &mut GpuEngine,
+    [cells, blocks, dense]: [&Buffer; 3],
+    [t, bs, stored]: [usize; 3],
+    to_dense: bool,
+) -> Result<()> {
+    let count = stored * bs * bs;
+    let groups = line_workgroups(count, e.max_workgroups());
+    let mode = usize::from(!to_dense);
+    let words = [t, bs, count, groups.0, mode, 0, 0, 0].map(|w| w as u32);
+    e.dispatch(&BLOCK_DENSE, &[cells, blocks, dense], &words, groups, None)
+}
