@@ -105,34 +105,36 @@ fn numeric_path(options: &JsValue) -> Result<NumericPath> {
     }
 }
 
+/// Getters of a count or size the matrix keeps, as `jsName rust_name => method` rows.
+macro_rules! numbers {
+    ($($(#[doc = $doc:tt])* $js:ident $name:ident => $method:ident),* $(,)?) => {
+        #[wasm_bindgen(js_class = GpuBlockSparse)]
+        impl JsGpuBlockSparse {
+            $($(#[doc = $doc])*
+            #[wasm_bindgen(getter, js_name = $js)]
+            pub fn $name(&self) -> f64 {
+                self.inner.borrow().$method() as f64
+            })*
+        }
+    };
+}
+
+numbers! {
+    n n => n,
+    blockSize block_size => block_size,
+    #[doc = " Blocks along a side (n / blockSize)."]
+    gridSize grid_size => grid,
+    storedBlocks stored_blocks => stored,
+    capacity capacity => capacity,
+    #[doc = " For a product: bytes of the temporary GPU buffers the call held besides A, B"]
+    #[doc = " and C (the symbolic phase's, and the dense forms where it ran dense)."]
+    scratchBytes scratch_bytes => scratch_bytes,
+    #[doc = " Bytes of the GPU buffers this matrix holds."]
+    gpuBytes gpu_bytes => gpu_bytes,
+}
+
 #[wasm_bindgen(js_class = GpuBlockSparse)]
 impl JsGpuBlockSparse {
-    #[wasm_bindgen(getter)]
-    pub fn n(&self) -> f64 {
-        self.inner.borrow().n() as f64
-    }
-
-    #[wasm_bindgen(getter, js_name = blockSize)]
-    pub fn block_size(&self) -> f64 {
-        self.inner.borrow().block_size() as f64
-    }
-
-    /// Blocks along a side (n / blockSize).
-    #[wasm_bindgen(getter, js_name = gridSize)]
-    pub fn grid_size(&self) -> f64 {
-        self.inner.borrow().grid() as f64
-    }
-
-    #[wasm_bindgen(getter, js_name = storedBlocks)]
-    pub fn stored_blocks(&self) -> f64 {
-        self.inner.borrow().stored() as f64
-    }
-
-    #[wasm_bindgen(getter)]
-    pub fn capacity(&self) -> f64 {
-        self.inner.borrow().capacity() as f64
-    }
-
     /// Block products computed, for a product (else undefined).
     #[wasm_bindgen(getter, js_name = blockProducts)]
     pub fn block_products(&self) -> Option<f64> {
@@ -152,19 +154,6 @@ impl JsGpuBlockSparse {
     pub fn numeric_path(&self) -> Option<String> {
         let dense = self.inner.borrow().ran_dense()?;
         Some(if dense { "dense" } else { "sparse" }.into())
-    }
-
-    /// For a product: bytes of the temporary GPU buffers the call held besides A, B
-    /// and C (the symbolic phase's, and the dense forms where it ran dense).
-    #[wasm_bindgen(getter, js_name = scratchBytes)]
-    pub fn scratch_bytes(&self) -> f64 {
-        self.inner.borrow().scratch_bytes() as f64
-    }
-
-    /// Bytes of the GPU buffers this matrix holds.
-    #[wasm_bindgen(getter, js_name = gpuBytes)]
-    pub fn gpu_bytes(&self) -> f64 {
-        self.inner.borrow().gpu_bytes() as f64
     }
 
     /// Adds blocks after those written before: `rows[b]`, `cols[b]` on the block grid,

@@ -258,7 +258,6 @@ macro_rules! pair {
         }
     };
     // One of the two exports, its parameters declared as the pair gives them.
-    // One of the two exports, its parameters declared as the pair gives them.
     (
         @fn $form:ident $class:ident $ty:ident [$($mut:ident)?] $names:tt $pair:tt
         $(#[doc = $doc:tt])* $name:ident $js:ident as $ret:tt -> $R:ty;

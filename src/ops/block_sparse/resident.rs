@@ -16,10 +16,11 @@ use crate::webgpu::Buffer;
 
 const HASH: &str = crate::common::shader!("wgsl/block_sparse/hash.wgsl");
 
-macro_rules! program {
-    ($name:ident, $label:literal, $file:literal) => {
-        pub const $name: StaticWgsl =
-            StaticWgsl::new($label, || crate::common::shader!($file).into());
+/// The passes whose source is one file, as `NAME: "label" "file"` rows.
+macro_rules! programs {
+    ($($name:ident: $label:literal $file:literal),* $(,)?) => {
+        $(pub const $name: StaticWgsl =
+            StaticWgsl::new($label, || crate::common::shader!($file).into());)*
     };
 }
 
@@ -39,25 +40,15 @@ pub const GEN_VALUES: StaticWgsl = StaticWgsl::new("block-gen-values", || {
     .concat()
 })
 .following_data();
-program!(LINES, "block-lines", "wgsl/block_sparse/lines.wgsl");
-program!(SCAN, "block-scan", "wgsl/block_sparse/scan.wgsl");
-program!(
-    SCAN_ADD,
-    "block-scan-add",
-    "wgsl/block_sparse/scan_add.wgsl"
-);
-program!(
-    SYMBOLIC,
-    "block-symbolic",
-    "wgsl/block_sparse/symbolic.wgsl"
-);
-program!(C_MAP, "block-c-map", "wgsl/block_sparse/c_map.wgsl");
-program!(NUMERIC, "block-numeric", "wgsl/block_sparse/numeric.wgsl");
-program!(
-    BLOCK_DENSE,
-    "block-dense",
-    "wgsl/block_sparse/block_dense.wgsl"
-);
+programs! {
+    LINES: "block-lines" "wgsl/block_sparse/lines.wgsl",
+    SCAN: "block-scan" "wgsl/block_sparse/scan.wgsl",
+    SCAN_ADD: "block-scan-add" "wgsl/block_sparse/scan_add.wgsl",
+    SYMBOLIC: "block-symbolic" "wgsl/block_sparse/symbolic.wgsl",
+    C_MAP: "block-c-map" "wgsl/block_sparse/c_map.wgsl",
+    NUMERIC: "block-numeric" "wgsl/block_sparse/numeric.wgsl",
+    BLOCK_DENSE: "block-dense" "wgsl/block_sparse/block_dense.wgsl",
+}
 /// Its words change with every part: they live with the commands that use them.
 pub const SCATTER: StaticWgsl = StaticWgsl::new("block-scatter", || {
     crate::common::shader!("wgsl/block_sparse/scatter.wgsl").into()
