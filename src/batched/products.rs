@@ -2,13 +2,15 @@
 //! (at most 32 on a side) in one pass, one invocation or fragment per output entry,
 //! and batched powers by binary exponentiation, the atlases staying on the GPU
 //! between passes. Inputs and results are the matrices one after another,
-//! row-major; on the GPU they lie side by side in an atlas ([`Atlas`]).
+//! row-major; on the GPU they lie side by side in an atlas ([`Atlas`]). A product
+//! may report its pass's GPU time ([`multiply_timed`]): the kernel lab times the
+//! library's pass beside the learner's by the GPU clock, without the transfers.
 
 use std::borrow::Cow;
 
 use crate::blocks::grid;
 use crate::engine::Handle;
-use crate::engine::{Engine, Matrix};
+use crate::engine::{Engine, Matrix, Timer};
 use crate::error::{GpgpuError, Result};
 use crate::plan::batched::{self, BatchedProduct};
 use crate::plan::blocks::Atlas;
@@ -135,9 +137,12 @@ pub fn check_power(e: &Engine, count: usize, n: usize, p: u64) -> Result<()> {
     check_memory(count, &[tile], tile)
 }
 
-/// Uploads the job's inputs and queues every pass; returns the result's atlas
-/// (None for M^0) and its layout.
-fn queue(e: &mut Engine, job: &Job) -> Result<Option<(Matrix, Atlas)>> {
+/// The result's atlas (None for M^0), its layout, and the last pass's timer.
+type Queued = (Option<(Matrix, Atlas)>, Option<Timer>);
+
+/// Uploads the job's inputs and queues every pass (each timed when `timed`, where
+/// the device can); returns the result's atlas (None for M^0) and its layout.
+fn queue(e: &mut Engine, job: &Job, timed: bool) -> Result<Queued> {
     e.ensure()?;
     let inputs: Vec<Shape> = job.inputs.iter().map(|(s, _)| *s).collect();
     let shapes = atlases_fit(e, job.count, &job.plan, &inputs)?;
@@ -161,6 +166,7 @@ fn queue(e: &mut Engine, job: &Job) -> Result<Option<(Matrix, Atlas)>> {
         grid::SMALLER_BATCH,
     )?;
     let mut slots: Vec<Option<Matrix>> = (0..shapes.len()).map(|_| None).collect();
+    let mut timer = None;
     let ran = (|| {
         for (i, (tile, data)) in job.inputs.iter().enumerate() {
             let a = atlas(*tile);
@@ -176,7 +182,9 @@ fn queue(e: &mut Engine, job: &Job) -> Result<Option<(Matrix, Atlas)>> {
             );
             let out = e.alloc(p.c.shape(job.count), Layout::Scalar)?;
             let done = match (&slots[x], &slots[y]) {
-                (Some(a), Some(b)) => e.batched_product(&p, [a, b, &out]),
+                (Some(a), Some(b)) => e
+                    .batched_product(&p, [a, b, &out], timed)
+                    .map(|t| timer = t),
                 _ => Err(GpgpuError::BadArgument {
                     name: "plan".into(),
                     detail: format!("a step reads slot {x} or {y}, which holds nothing"),
@@ -199,27 +207,34 @@ fn queue(e: &mut Engine, job: &Job) -> Result<Option<(Matrix, Atlas)>> {
         }
     }
     ran?;
-    Ok(kept.map(|m| (m, atlas(result.map_or(shapes[0], |r| shapes[r])))))
+    let kept = kept.map(|m| (m, atlas(result.map_or(shapes[0], |r| shapes[r]))));
+    Ok((kept, timer))
 }
 
-/// Runs `job` and reads the result back without blocking (either backend).
-async fn run(handle: &Handle, job: Job<'_>) -> Result<Vec<f32>> {
+/// Runs `job` and reads the result back without blocking (either backend), with
+/// the last pass's GPU ms when `timed` and the device grants it.
+async fn run(handle: &Handle, job: Job<'_>, timed: bool) -> Result<(Vec<f32>, Option<f64>)> {
     handle.ready().await?;
     let (count, n) = (job.count, job.inputs[0].0.rows);
-    let queued = handle.with(|e| {
-        let Some((m, atlas)) = queue(e, &job)? else {
-            return Ok(None);
+    let (queued, timer) = handle.with(|e| {
+        let (Some((m, atlas)), timer) = queue(e, &job, timed)? else {
+            return Ok((None, None));
         };
         let read = crate::engine::read_for_caller(e, &m, Semiring::Ordinary);
         e.recycle(m);
-        Ok(Some((read?, atlas)))
+        Ok((Some((read?, atlas)), timer))
     })?;
     // Uploaded: an owned copy of the inputs goes before the result comes.
     drop(job);
-    match queued {
-        None => Ok(identities(count, n)),
-        Some((read, atlas)) => Ok(atlas.unpack(&read.wait().await?, count)),
-    }
+    let out = match queued {
+        None => identities(count, n),
+        Some((read, atlas)) => atlas.unpack(&read.wait().await?, count),
+    };
+    let ms = match timer {
+        Some(t) => handle.timer_ms(&t).await,
+        None => None,
+    };
+    Ok((out, ms))
 }
 
 /// `count` products A_s·B_s (A_s rows×inner, B_s inner×cols, one after another,
@@ -232,7 +247,21 @@ pub async fn multiply<'a>(
     a: impl Into<Cow<'a, [f32]>>,
     b: impl Into<Cow<'a, [f32]>>,
 ) -> Result<Vec<f32>> {
-    run(handle, product_job(count, dims, a.into(), b.into())?).await
+    let job = product_job(count, dims, a.into(), b.into())?;
+    Ok(run(handle, job, false).await?.0)
+}
+
+/// [`multiply`], with its pass's GPU ms where the device grants timestamps: the
+/// whole call (uploads and readback) as the kernel lab's learner's is, the pass
+/// alone on the GPU clock.
+pub async fn multiply_timed(
+    handle: &Handle,
+    count: usize,
+    dims: [usize; 3],
+    a: &[f32],
+    b: &[f32],
+) -> Result<(Vec<f32>, Option<f64>)> {
+    run(handle, product_job(count, dims, a.into(), b.into())?, true).await
 }
 
 /// M_s^p for `count` n×n matrices, by ⌊log2 p⌋ squarings and popcount(p) − 1
@@ -244,7 +273,9 @@ pub async fn power<'a>(
     m: impl Into<Cow<'a, [f32]>>,
     p: u64,
 ) -> Result<Vec<f32>> {
-    run(handle, power_job(count, n, m.into(), p)?).await
+    Ok(run(handle, power_job(count, n, m.into(), p)?, false)
+        .await?
+        .0)
 }
 
 #[cfg(test)]

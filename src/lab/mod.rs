@@ -164,10 +164,9 @@ pub struct Timing {
     pub kernel: &'static str,
     pub reference: Speed,
     /// "gpu": both timed by GPU timestamps (the passes alone); "wall": by the wall
-    /// clock, where the device grants no timestamps, the library's operation is not
-    /// timed by them or the caller asked for it (products: from a pass's submission
-    /// to the GPU's idle, inputs resident; other data: around upload, run and
-    /// readback).
+    /// clock, where the device grants no timestamps or the caller asked for it
+    /// (products: from a pass's submission to the GPU's idle, inputs resident; other
+    /// data: around upload, run and readback, on both sides).
     pub clock: &'static str,
 }
 

@@ -379,16 +379,33 @@ pub async fn multiply_with(
     x: &[f32],
     long_from: Option<usize>,
 ) -> Result<Vec<f32>> {
+    Ok(multiply_timed(h, a, x, long_from, false).await?.0)
+}
+
+/// [`multiply_with`], with the pass's GPU ms when `timed` and the device grants
+/// timestamps: the kernel lab times the library's SpMV as the learner's, a whole call
+/// whose pass alone is on the GPU clock.
+pub async fn multiply_timed(
+    h: &Handle,
+    a: &Csr,
+    x: &[f32],
+    long_from: Option<usize>,
+    timed: bool,
+) -> Result<(Vec<f32>, Option<f64>)> {
     a.check_vector("x", x.len())?;
     h.ready().await?;
     let (dev, xm) = h.with(|e| {
         let dev = DeviceCsr::upload_checked(e, a, long_from)?;
         dev.and_vectors(e, |dev, e| dev.vector(e, x))
     })?;
-    let y = h.with(|e| dev.multiply(e, &xm, false));
+    let y = h.with(|e| dev.multiply(e, &xm, timed));
     let out = match &y {
         Ok((y, _)) => read(h, y, a.rows).await,
         Err(err) => Err(err.clone()),
+    };
+    let ms = match &y {
+        Ok((_, Some(t))) => h.timer_ms(t).await,
+        _ => None,
     };
     let _ = h.with(|e| {
         if let Ok((y, _)) = y {
@@ -398,7 +415,7 @@ pub async fn multiply_with(
         dev.free(e);
         Ok(())
     });
-    out
+    Ok((out?, ms))
 }
 
 /// The smallest tolerance PageRank on the GPU takes: 2^-22, two float32 units in the

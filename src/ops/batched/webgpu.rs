@@ -6,6 +6,7 @@ use crate::engine::webgpu::{GpuEngine, GpuMatrix};
 use crate::error::Result;
 use crate::ops::shaders::{line_workgroups, ATLAS_WGSL};
 use crate::plan::batched::BatchedProduct;
+use crate::webgpu::Timer;
 
 pub const SOURCE: &str = crate::common::shader!("wgsl/batched/batched_matmul.wgsl");
 
@@ -27,13 +28,15 @@ pub fn product_params(p: &BatchedProduct, max_per_dimension: usize) -> ((usize, 
     (groups, words.iter().map(|&w| w as u32).collect())
 }
 
-/// A batch of small products: out (C's atlas) ← A_s · B_s for every s.
+/// A batch of small products: out (C's atlas) ← A_s · B_s for every s, timed by
+/// `timer` where given.
 pub fn batched_product(
     e: &mut GpuEngine,
     p: &BatchedProduct,
     [a, b, out]: [&GpuMatrix; 3],
+    timer: Option<&Timer>,
 ) -> Result<()> {
     let (groups, words) = product_params(p, e.max_workgroups());
     let m = [a, b, out];
-    e.run(&BATCHED, &m, &[out], &words, groups, None)
+    e.run(&BATCHED, &m, &[out], &words, groups, timer)
 }
