@@ -63,6 +63,9 @@ test('a GLSL exercise: list, hints, a failing starter, the code in the address, 
   assert.equal(r.timing, null);
   assert.ok(await page.isVisible('#lab-heatmap'));
   assert.match(await page.textContent('#lab-first-wrong'), /first wrong element is C\[0\]\[0\]/);
+  // The case table names each case's shape (its numbers, not the code that computes them).
+  const c0 = r.cases[0];
+  assert.equal(await page.textContent('#lab-cases tr:first-child td:nth-child(2)'), `${c0.rows}×${c0.inner} · ${c0.inner}×${c0.cols}`);
 
   // The learner's code goes into the address, and the link reproduces it.
   const wrong = file('multiply.wrong-swapped-xy.glsl');

@@ -29,7 +29,7 @@ function caseRow(c, index, ex) {
   const status = c.nondeterministic && !w ? i18n.t('lab.differs')
     : w ? i18n.t('lab.wrong', { i: w.i, j: w.j, got: fmt(w.got, 7), want: fmt(w.want, 7) }) + (c.nondeterministic ? i18n.t('lab.andDiffers') : '')
       : i18n.t('lab.casePass');
-  for (const text of [index, `caseSize(ex, c)`, c.tolerance === 0 ? i18n.t('lab.exact') : fmt(c.tolerance, 2),
+  for (const text of [index, caseSize(ex, c), c.tolerance === 0 ? i18n.t('lab.exact') : fmt(c.tolerance, 2),
     fmt(c.maxAbsError), fmt(c.maxRelError), status]) tr.append(el('td', String(text)));
   return tr;
 }
