@@ -142,6 +142,8 @@ test('without WebGPU: the WGSL exercises say they need it, GLSL and csr still ch
   assert.equal(r.verdict, 'fail');
   assert.deepEqual(r.cases.map((c) => c.firstWrong && c.firstWrong.j), [null, null, 1]);
   assert.match(await page.textContent('#lab-notice'), /chapter.*rowOffsets\[1\] should be 1: row 0 holds 1 nonzero/);
+  // Each case is one array, named as the learner types it, with its length.
+  assert.deepEqual(await page.$$eval('#lab-cases td:nth-child(2)', (t) => t.map((x) => x.textContent)), ['values: 1×11', 'columns: 1×11', 'rowOffsets: 1×6']);
   const tags = await page.$$eval('.lab-needs', (t) => t.map((x) => x.textContent));
   assert.equal(tags.length, 8);
   assert.ok(tags.every((t) => /needs WebGPU/.test(t)));

@@ -15,8 +15,10 @@ const el = (tag, text) => {
 
 // A case's size as its exercise states it: products rows×inner · inner×cols; batched
 // the count of 3×3 products (C comes back as their 3·count × 3 stack); spmv the
-// matrix's rows × cols and its nonzeros.
+// matrix's rows × cols and its nonzeros; csr the array (1 × its length), by the name
+// the learner types.
 const caseSize = (ex, c) => ({
+  csr: () => `${c.name}: 1×${c.cols}`,
   batched3x3: () => i18n.t('lab.size.batched3x3', { n: c.rows / 3 }),
   spmv: () => i18n.t('lab.case.spmv', { rows: c.rows, cols: c.inner, nnz: c.nnz }),
 }[ex?.id]?.() ?? `${c.rows}×${c.inner} · ${c.inner}×${c.cols}`);
