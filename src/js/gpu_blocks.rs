@@ -330,7 +330,9 @@ impl JsGpgpu {
         &self,
         #[wasm_bindgen(unchecked_param_type = "GpuBlockSparse")] a: JsValue,
         #[wasm_bindgen(unchecked_param_type = "GpuBlockSparse")] b: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "{ numeric?: 'auto' | 'sparse' | 'dense' }")]
+        #[wasm_bindgen(
+            unchecked_optional_param_type = "{ numeric?: 'auto' | 'sparse' | 'dense' }"
+        )]
         options: JsValue,
     ) -> Promise {
         let args = || Ok((lookup("a", &a)?, lookup("b", &b)?, numeric_path(&options)?));

@@ -63,6 +63,9 @@ test('a GLSL exercise: list, hints, a failing starter, the code in the address, 
   assert.equal(r.timing, null);
   assert.ok(await page.isVisible('#lab-heatmap'));
   assert.match(await page.textContent('#lab-first-wrong'), /first wrong element is C\[0\]\[0\]/);
+  // The case table names each case's shape (its numbers, not the code that computes them).
+  const c0 = r.cases[0];
+  assert.equal(await page.textContent('#lab-cases tr:first-child td:nth-child(2)'), `${c0.rows}×${c0.inner} · ${c0.inner}×${c0.cols}`);
 
   // The learner's code goes into the address, and the link reproduces it.
   const wrong = file('multiply.wrong-swapped-xy.glsl');
@@ -139,6 +142,8 @@ test('without WebGPU: the WGSL exercises say they need it, GLSL and csr still ch
   assert.equal(r.verdict, 'fail');
   assert.deepEqual(r.cases.map((c) => c.firstWrong && c.firstWrong.j), [null, null, 1]);
   assert.match(await page.textContent('#lab-notice'), /chapter.*rowOffsets\[1\] should be 1: row 0 holds 1 nonzero/);
+  // Each case is one array, named as the learner types it, with its length.
+  assert.deepEqual(await page.$$eval('#lab-cases td:nth-child(2)', (t) => t.map((x) => x.textContent)), ['values: 1×11', 'columns: 1×11', 'rowOffsets: 1×6']);
   const tags = await page.$$eval('.lab-needs', (t) => t.map((x) => x.textContent));
   assert.equal(tags.length, 8);
   assert.ok(tags.every((t) => /needs WebGPU/.test(t)));

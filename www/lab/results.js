@@ -15,8 +15,10 @@ const el = (tag, text) => {
 
 // A case's size as its exercise states it: products rows×inner · inner×cols; batched
 // the count of 3×3 products (C comes back as their 3·count × 3 stack); spmv the
-// matrix's rows × cols and its nonzeros.
+// matrix's rows × cols and its nonzeros; csr the array (1 × its length), by the name
+// the learner types.
 const caseSize = (ex, c) => ({
+  csr: () => `${c.name}: 1×${c.cols}`,
   batched3x3: () => i18n.t('lab.size.batched3x3', { n: c.rows / 3 }),
   spmv: () => i18n.t('lab.case.spmv', { rows: c.rows, cols: c.inner, nnz: c.nnz }),
 }[ex?.id]?.() ?? `${c.rows}×${c.inner} · ${c.inner}×${c.cols}`);
@@ -29,7 +31,7 @@ function caseRow(c, index, ex) {
   const status = c.nondeterministic && !w ? i18n.t('lab.differs')
     : w ? i18n.t('lab.wrong', { i: w.i, j: w.j, got: fmt(w.got, 7), want: fmt(w.want, 7) }) + (c.nondeterministic ? i18n.t('lab.andDiffers') : '')
       : i18n.t('lab.casePass');
-  for (const text of [index, `caseSize(ex, c)`, c.tolerance === 0 ? i18n.t('lab.exact') : fmt(c.tolerance, 2),
+  for (const text of [index, caseSize(ex, c), c.tolerance === 0 ? i18n.t('lab.exact') : fmt(c.tolerance, 2),
     fmt(c.maxAbsError), fmt(c.maxRelError), status]) tr.append(el('td', String(text)));
   return tr;
 }
