@@ -239,7 +239,17 @@ impl GpuBlocks {
     /// The engine, if the buffers are its device's.
     fn on<'e>(&self, e: &'e mut Engine) -> Result<&'e mut GpuEngine> {
         let g = webgpu(e)?;
-        if (g.id(), g.generation()) != self.owner {
+        // Another Gpgpu's matrix is the caller's mix-up; the same Gpgpu on a newer
+        // device means the buffers were lost with the old one.
+        if g.id() != self.owner.0 {
+            return Err(GpgpuError::BadArgument {
+                name: "matrix".into(),
+                detail: "this GpuBlockSparse was made by another Gpgpu, whose device holds \
+                         its buffers: use it with the Gpgpu that made it"
+                    .into(),
+            });
+        }
+        if g.generation() != self.owner.1 {
             return Err(GpgpuError::RunOutlivedDevice);
         }
         Ok(g)

@@ -26,7 +26,36 @@ const TS_GPU_BLOCKS: &str = r#"
 export interface GpuBlocksPart { rows: Uint32Array; cols: Uint32Array; data: Float32Array; }
 "#;
 
-type Cell = RefCell<GpuBlocks>;
+/// A GpuBlockSparse's matrix, and how many products in flight were given it: their
+/// work reads it when it runs, after the call returned, so a writeBlocks meanwhile
+/// is refused as busy rather than changing the product.
+struct Cell {
+    m: RefCell<GpuBlocks>,
+    readers: std::cell::Cell<u32>,
+}
+
+impl std::ops::Deref for Cell {
+    type Target = RefCell<GpuBlocks>;
+    fn deref(&self) -> &RefCell<GpuBlocks> {
+        &self.m
+    }
+}
+
+/// An operand of a product in flight, counted from the call until the work is done.
+struct Reading(Rc<Cell>);
+
+impl Reading {
+    fn new(m: Rc<Cell>) -> Reading {
+        m.readers.set(m.readers.get() + 1);
+        Reading(m)
+    }
+}
+
+impl Drop for Reading {
+    fn drop(&mut self) {
+        self.0.readers.set(self.0.readers.get() - 1);
+    }
+}
 
 thread_local! {
     static LIVE: Registry<Cell> = Registry::new(
@@ -54,7 +83,12 @@ impl Drop for JsGpuBlockSparse {
 }
 
 fn wrap(m: GpuBlocks, handle: Handle) -> JsValue {
-    let (id, inner) = LIVE.with(|live| live.register(RefCell::new(m)));
+    let (id, inner) = LIVE.with(|live| {
+        live.register(Cell {
+            m: RefCell::new(m),
+            readers: std::cell::Cell::new(0),
+        })
+    });
     let value = JsValue::from(JsGpuBlockSparse { id, inner, handle });
     LIVE.with(|live| live.tag(&value, id));
     value
@@ -161,10 +195,11 @@ impl JsGpuBlockSparse {
     /// increasing row-major order, each once.
     #[wasm_bindgen(js_name = writeBlocks)]
     pub fn write_blocks(&self, rows: &[u32], cols: &[u32], data: &[f32]) -> JsResult<()> {
-        let mut m = self
-            .inner
-            .try_borrow_mut()
-            .map_err(|_| to_js_error(busy("this")))?;
+        let mut m = match self.inner.readers.get() {
+            0 => self.inner.try_borrow_mut().ok(),
+            _ => None,
+        }
+        .ok_or_else(|| to_js_error(busy("this")))?;
         self.handle
             .with(|e| m.write(e, rows, cols, data))
             .map_err(to_js_error)
@@ -324,7 +359,8 @@ impl JsGpgpu {
         js_name = multiplyGpuBlockSparseAsync,
         unchecked_return_type = "Promise<GpuBlockSparse>"
     )]
-    // The borrows hold A and B for the call: a writeBlocks meanwhile is refused as busy.
+    // A and B are counted as read from the call (Reading) and borrowed while the work
+    // runs: a writeBlocks meanwhile is refused as busy.
     #[allow(clippy::await_holding_refcell_ref)]
     pub fn multiply_gpu_block_sparse_async(
         &self,
@@ -335,10 +371,13 @@ impl JsGpgpu {
         )]
         options: JsValue,
     ) -> Promise {
-        let args = || Ok((lookup("a", &a)?, lookup("b", &b)?, numeric_path(&options)?));
+        let args = || {
+            let (a, b) = (lookup("a", &a)?, lookup("b", &b)?);
+            Ok((Reading::new(a), Reading::new(b), numeric_path(&options)?))
+        };
         promise(args().and_then(|(a, b, path)| {
             self.work(move |h| async move {
-                let (ra, rb) = (a.try_borrow(), b.try_borrow());
+                let (ra, rb) = (a.0.try_borrow(), b.0.try_borrow());
                 let (ra, rb) = (ra.map_err(|_| busy("a"))?, rb.map_err(|_| busy("b"))?);
                 let c = resident::multiply(&h, &ra, &rb, path).await?;
                 Ok(wrap(c, h))

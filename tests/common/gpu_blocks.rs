@@ -423,6 +423,36 @@ pub async fn gpu_block_sparse_from_javascript(backend: Backend) {
     for m in [b, c, d] {
         call(&m, "free", &[]).unwrap();
     }
+    // A product's work reads its operands after the call returns: a write before it
+    // has finished is refused, and the product is of the matrix as it was called.
+    let w = call(&g, "gpuBlockSparse", &[num(16.0), num(4.0), num(4.0)]).unwrap();
+    let block = |v: f32| JsValue::from(js_sys::Float32Array::from(&[v; 16][..]));
+    let at = |i: u32| JsValue::from(js_sys::Uint32Array::from(&[i][..]));
+    call(&w, "writeBlocks", &[at(0), at(0), block(1.0)]).unwrap();
+    let pending = call(&g, "multiplyGpuBlockSparseAsync", &[w.clone(), w.clone()]).unwrap();
+    let r = call(&w, "writeBlocks", &[at(1), at(1), block(3.0)]);
+    assert_js_error(
+        r,
+        "BAD_ARGUMENT",
+        "a call in flight is using this GpuBlockSparse",
+    );
+    let p = settle(pending.into()).await.unwrap();
+    assert_eq!(get(&p, "storedBlocks"), 1.0);
+    call(&w, "writeBlocks", &[at(1), at(1), block(3.0)]).unwrap();
+    // Another Gpgpu's matrix is the caller's mix-up, not a lost device.
+    let other = JsValue::from(js_on(backend).await);
+    let o = call(&other, "gpuBlockSparse", &[num(16.0), num(4.0), num(4.0)]).unwrap();
+    let r = settle(
+        call(&g, "multiplyGpuBlockSparseAsync", &[o.clone(), o.clone()])
+            .unwrap()
+            .into(),
+    )
+    .await;
+    assert_js_error(r, "BAD_ARGUMENT", "made by another Gpgpu");
+    for m in [w, p, o] {
+        call(&m, "free", &[]).unwrap();
+    }
+    call(&other, "free", &[]).unwrap();
 }
 
 pub async fn gpu_block_sparse_errors(backend: Backend) {
