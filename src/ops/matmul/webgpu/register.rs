@@ -272,9 +272,10 @@ impl Params {
                                per invocation, each k's values read a k ahead (the k loops \
                                written out); whole tiles only"
                 .into(),
-            Params::Cpu => "CPU form: 8x8 outputs per invocation from global memory, no \
-                            workgroup memory"
-                .into(),
+            Params::Cpu => format!(
+                "CPU form: 8x8 outputs per invocation from global memory, no workgroup \
+                 memory, k in passes of at most {CPU_K_PASS}"
+            ),
         }
     }
 
