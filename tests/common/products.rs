@@ -8,7 +8,8 @@
 use super::*;
 use gpgpu_matrix::plan::random;
 use gpgpu_matrix::plan::reference::{self, to_f64};
-use gpgpu_matrix::Semiring::Ordinary;
+use gpgpu_matrix::Kernel::{Register, Simd};
+use gpgpu_matrix::Semiring::{Boolean, MinPlus, Ordinary};
 
 /// The product checks of shapes and values, one test each, on `$setup`.
 macro_rules! product_tests {
@@ -105,6 +106,60 @@ pub async fn non_square_products(setup: Setup) {
                 &want,
                 FROBENIUS_TOL,
             );
+        }
+    }
+}
+
+/// Mesa's lavapipe (Firefox's WebGPU on a machine without a GPU) ends a shader's loops
+/// after 65,535 iterations in all, without an error: the register kernel's CPU form,
+/// which every software adapter runs, looped once per k (per 4 k in its vec4 form),
+/// so a longer k lacked its last terms (a row sum over 65,536 ones came out 65,535).
+/// The backend's default kernel, k longer than two of the passes the CPU form splits
+/// it into (`CPU_K_PASS`), read as scalars and as vec4s, in each semiring, with the
+/// last k deciding the answer where the semiring could otherwise hide a lost term.
+/// Integer inputs: every sum is exact in float32.
+pub async fn a_long_k_is_summed_in_full(setup: Setup) {
+    let t = setup.shared().await;
+    let pass = gpgpu_matrix::ops::matmul::webgpu::register::CPU_K_PASS;
+    for (seed, (rows, inner, cols)) in [(3, 2 * pass + 5, 1), (9, 2 * pass + 4, 8)]
+        .into_iter()
+        .enumerate()
+    {
+        let last = inner - 1;
+        let seed = seed as u32 * 10;
+        for semiring in [Ordinary, MinPlus, Boolean] {
+            let (mut a, mut b) = match semiring {
+                Boolean => (
+                    vec![0.0; rows * inner],
+                    random::integers(seed + 1, inner * cols, 0, 1),
+                ),
+                _ => (
+                    random::integers(seed + 2, rows * inner, 0, 3),
+                    random::integers(seed + 3, inner * cols, -2, 2),
+                ),
+            };
+            // Boolean: the last term is each row's only one, true in the even columns;
+            // min-plus: the last term is each row's least. (Ordinary: a lost k past
+            // 65,535 drops thousands of terms.)
+            for r in 0..rows {
+                match semiring {
+                    Boolean => a[r * inner + last] = 1.0,
+                    MinPlus => a[r * inner + last] = -100.0 - r as f32,
+                    Ordinary => {}
+                }
+            }
+            if semiring == Boolean {
+                for c in 0..cols {
+                    b[last * cols + c] = if c % 2 == 0 { 1.0 } else { 0.0 };
+                }
+            }
+            let want = reference::multiply(semiring, rows, inner, cols, &to_f64(&a), &to_f64(&b));
+            for (g, kernel, label) in t.pairs().filter(|p| [Register, Simd].contains(&p.1)) {
+                let o = in_semiring(kernel, semiring);
+                let got = g.multiply_async(rows, inner, cols, &a, &b, &o).await;
+                let what = format!("{label} {} {rows}x{inner}·{inner}x{cols}", semiring.name());
+                assert_exact(&what, &got.unwrap(), &want);
+            }
         }
     }
 }

@@ -10,6 +10,7 @@ use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
 product_tests!(Setup::Cpu);
+checks!(Setup::Cpu; common::products: a_long_k_is_summed_in_full);
 chain_tests!(Setup::Cpu);
 boolean_tests!(Setup::Cpu);
 min_plus_tests!(Setup::Cpu);

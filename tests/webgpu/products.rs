@@ -5,3 +5,4 @@
 use crate::common::*;
 
 product_tests!(Setup::WebGpu);
+checks!(Setup::WebGpu; common::products: a_long_k_is_summed_in_full);

@@ -8,8 +8,11 @@
 // times slower there; here every register is a named variable, the loop body is
 // written out, and nothing in the loop branches or clamps: rows and columns past
 // C's edge are clamped to the last ones once, before the loop, and their results
-// are not written (bench/NOTES.md has the measurements).
-struct Dims { rows: u32, inner: u32, cols: u32, unused: u32 }
+// are not written (bench/NOTES.md has the measurements). Each pass runs k from
+// dims.k0 for at most K_PASS steps, adding to what the pass before left in C
+// (matmul/3_register_cpu_any.wgsl says why).
+struct Dims { rows: u32, inner: u32, cols: u32, k0: u32 }
+const K_PASS: u32 = 32768u;
 
 @group(0) @binding(0) var<storage, read> a: array<vec4f>;        // rows × inner
 @group(0) @binding(1) var<storage, read> b: array<vec4f>;        // inner × cols
@@ -21,6 +24,13 @@ fn store(row: u32, j: u32, v: vec4f) {
         c[(row * dims.cols + j) / 4u] =
             vec4f(sr_finish(v.x), sr_finish(v.y), sr_finish(v.z), sr_finish(v.w));
     }
+}
+
+// C's row `row` at columns j..j+3 as the pass before left it (sr_zero on the first
+// pass, and outside C).
+fn begun(row: u32, j: u32) -> vec4f {
+    if (dims.k0 == 0u || row >= dims.rows || j >= dims.cols) { return vec4f(sr_zero()); }
+    return c[(row * dims.cols + j) / 4u];
 }
 
 @compute @workgroup_size(8, 8)
@@ -42,16 +52,16 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
     let a_row7 = min(i + 7u, last) * in4;
     let b_col0 = min(j, dims.cols - 4u) / 4u;
     let b_col1 = min(j + 4u, dims.cols - 4u) / 4u;
-    let z = vec4f(sr_zero());
-    var c00 = z; var c01 = z;
-    var c10 = z; var c11 = z;
-    var c20 = z; var c21 = z;
-    var c30 = z; var c31 = z;
-    var c40 = z; var c41 = z;
-    var c50 = z; var c51 = z;
-    var c60 = z; var c61 = z;
-    var c70 = z; var c71 = z;
-    for (var k4 = 0u; k4 < in4; k4++) {
+    var c00 = begun(i + 0u, j); var c01 = begun(i + 0u, j + 4u);
+    var c10 = begun(i + 1u, j); var c11 = begun(i + 1u, j + 4u);
+    var c20 = begun(i + 2u, j); var c21 = begun(i + 2u, j + 4u);
+    var c30 = begun(i + 3u, j); var c31 = begun(i + 3u, j + 4u);
+    var c40 = begun(i + 4u, j); var c41 = begun(i + 4u, j + 4u);
+    var c50 = begun(i + 5u, j); var c51 = begun(i + 5u, j + 4u);
+    var c60 = begun(i + 6u, j); var c61 = begun(i + 6u, j + 4u);
+    var c70 = begun(i + 7u, j); var c71 = begun(i + 7u, j + 4u);
+    let k4_end = min(in4, (dims.k0 + K_PASS) / 4u);
+    for (var k4 = dims.k0 / 4u; k4 < k4_end; k4++) {
         // B rows 4·k4 .. 4·k4 + 3, two groups of 4 columns each.
         let row = k4 * 4u * cols4;
         let b00 = b[row + 0u * cols4 + b_col0]; let b01 = b[row + 0u * cols4 + b_col1];

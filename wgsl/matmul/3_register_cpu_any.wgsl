@@ -3,8 +3,12 @@
 // invocation in sixteen vec4 registers, A and B read an element at a time straight
 // from global memory. Rows and columns past C's edge are clamped to the last ones
 // once, before the loop, and their results are not written; nothing in the loop
-// branches.
-struct Dims { rows: u32, inner: u32, cols: u32, unused: u32 }
+// branches. Each pass runs k from dims.k0 for at most K_PASS steps, adding to what
+// the pass before left in C: Mesa's lavapipe (Firefox's WebGPU without a GPU) stops
+// every loop of a shader after 65,535 iterations in all, without an error, so a
+// longer k lost its last terms (register::K_PASS splits it).
+struct Dims { rows: u32, inner: u32, cols: u32, k0: u32 }
+const K_PASS: u32 = 32768u;
 
 @group(0) @binding(0) var<storage, read> a: array<f32>;        // rows × inner
 @group(0) @binding(1) var<storage, read> b: array<f32>;        // inner × cols
@@ -16,6 +20,19 @@ fn store(row: u32, j: u32, v: vec4f) {
     for (var lane = 0u; lane < 4u; lane++) {
         if (j + lane < dims.cols) { c[row * dims.cols + j + lane] = sr_finish(v[lane]); }
     }
+}
+
+// C's row `row` at columns j..j+3 as the pass before left it (sr_zero on the first
+// pass, and outside C).
+fn begun(row: u32, j: u32) -> vec4f {
+    var v = vec4f(sr_zero());
+    if (dims.k0 == 0u || row >= dims.rows) { return v; }
+    let at = row * dims.cols + j;
+    if (j < dims.cols) { v.x = c[at]; }
+    if (j + 1u < dims.cols) { v.y = c[at + 1u]; }
+    if (j + 2u < dims.cols) { v.z = c[at + 2u]; }
+    if (j + 3u < dims.cols) { v.w = c[at + 3u]; }
+    return v;
 }
 
 @compute @workgroup_size(8, 8)
@@ -42,16 +59,16 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
     let b_col5 = min(j + 5u, last_col);
     let b_col6 = min(j + 6u, last_col);
     let b_col7 = min(j + 7u, last_col);
-    let z = vec4f(sr_zero());
-    var c00 = z; var c01 = z;
-    var c10 = z; var c11 = z;
-    var c20 = z; var c21 = z;
-    var c30 = z; var c31 = z;
-    var c40 = z; var c41 = z;
-    var c50 = z; var c51 = z;
-    var c60 = z; var c61 = z;
-    var c70 = z; var c71 = z;
-    for (var k = 0u; k < dims.inner; k++) {
+    var c00 = begun(i + 0u, j); var c01 = begun(i + 0u, j + 4u);
+    var c10 = begun(i + 1u, j); var c11 = begun(i + 1u, j + 4u);
+    var c20 = begun(i + 2u, j); var c21 = begun(i + 2u, j + 4u);
+    var c30 = begun(i + 3u, j); var c31 = begun(i + 3u, j + 4u);
+    var c40 = begun(i + 4u, j); var c41 = begun(i + 4u, j + 4u);
+    var c50 = begun(i + 5u, j); var c51 = begun(i + 5u, j + 4u);
+    var c60 = begun(i + 6u, j); var c61 = begun(i + 6u, j + 4u);
+    var c70 = begun(i + 7u, j); var c71 = begun(i + 7u, j + 4u);
+    let k_end = min(dims.inner, dims.k0 + K_PASS);
+    for (var k = dims.k0; k < k_end; k++) {
         let row = k * dims.cols;
         let b0 = vec4f(b[row + b_col0], b[row + b_col1], b[row + b_col2], b[row + b_col3]);
         let b1 = vec4f(b[row + b_col4], b[row + b_col5], b[row + b_col6], b[row + b_col7]);

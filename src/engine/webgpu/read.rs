@@ -121,14 +121,11 @@ impl GpuRead {
                 checked?;
             }
             if let Err(e) = map {
-                // A loss aborts the mapping about a millisecond before `device.lost`
-                // resolves (Chromium), so a read with no checks pending (a run's) said
-                // WEBGPU_ERROR, "a bug": the queue of a lost device finishes after its
-                // loss is reported, so once it has, a loss is known.
-                if !gpu.is_lost() {
-                    let done = gpu.queue().on_submitted_work_done();
-                    let _ = JsFuture::from(js_sys::Promise::from(JsValue::from(done))).await;
-                }
+                // A loss aborts the mapping before `device.lost` resolves (Chromium by
+                // about a millisecond; Firefox, "Buffer unmapped" or "Invalid buffer",
+                // also after the queue's work is done), so a read with no checks pending
+                // (a run's) said WEBGPU_ERROR, "a bug": the loss is given its moment.
+                gpu.lost_after_failure().await;
                 return Err(gpu.failure(format!("mapAsync failed: {}", describe_js(&e))));
             }
             let range = part

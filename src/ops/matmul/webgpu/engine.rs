@@ -10,6 +10,7 @@ use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::{spawn_local, JsFuture};
 use web_sys::gpu_map_mode;
 
+use super::register::CPU_K_PASS;
 use super::{product_workgroups, Fit, PipelineKey, RegisterParams};
 use crate::engine::webgpu::{line_workgroups, Bound, DeviceState, GpuEngine, GpuMatrix};
 use crate::error::{GpgpuError, Result};
@@ -327,6 +328,9 @@ impl GpuEngine {
                 return self.stream_k_product(semiring, [a, b, out], words, how, timer);
             }
         }
+        if register == RegisterParams::CPU && kernel == Kernel::Register {
+            return self.product_in_k_passes(&key, [a, b, out], words, groups, timer);
+        }
         self.dispatch(
             &key,
             &[a.buffer(), b.buffer(), out.buffer()],
@@ -334,6 +338,39 @@ impl GpuEngine {
             groups,
             timer,
         )
+    }
+
+    /// A CPU form's product in passes of at most [`CPU_K_PASS`] k each (one pass where
+    /// k is shorter), the fourth word the pass's first k; timed from the first pass's
+    /// start to the last one's end.
+    fn product_in_k_passes(
+        &mut self,
+        key: &PipelineKey,
+        [a, b, out]: [&GpuMatrix; 3],
+        words: [u32; 4],
+        groups: (usize, usize),
+        timer: Option<&Timer>,
+    ) -> Result<()> {
+        let starts: Vec<usize> = (0..(words[1] as usize).max(1))
+            .step_by(CPU_K_PASS)
+            .collect();
+        let last = starts.len() - 1;
+        for (n, &k0) in starts.iter().enumerate() {
+            let writes = timer.and_then(|t| match (n, last) {
+                (0, 0) => Some(t.writes()),
+                (0, _) => Some(t.begin_writes()),
+                (n, last) if n == last => Some(t.end_writes()),
+                _ => None,
+            });
+            let bound = Bound {
+                first: 0,
+                before: &[a.buffer(), b.buffer(), out.buffer()],
+                words: &[words[0], words[1], words[2], k0 as u32],
+                after: &[],
+            };
+            self.dispatch_bound(key, bound, groups, writes)?;
+        }
+        Ok(())
     }
 
     /// How many workgroups of the 128 × 128 form this GPU runs at once (stream-K's

@@ -272,9 +272,10 @@ impl Params {
                                per invocation, each k's values read a k ahead (the k loops \
                                written out); whole tiles only"
                 .into(),
-            Params::Cpu => "CPU form: 8x8 outputs per invocation from global memory, no \
-                            workgroup memory"
-                .into(),
+            Params::Cpu => format!(
+                "CPU form: 8x8 outputs per invocation from global memory, no workgroup \
+                 memory, k in passes of at most {CPU_K_PASS}"
+            ),
         }
     }
 
@@ -352,6 +353,14 @@ pub fn stream_k_fixup_source() -> String {
 
 /// The double form's slice of k (`BK` in its file).
 const DOUBLE_BK: u32 = 16;
+
+/// The most k one pass of the CPU forms runs (their WGSL's `K_PASS`): Mesa's lavapipe
+/// (Firefox's WebGPU on a machine without a GPU) ends a shader's loops after 65,535
+/// iterations in all, without an error, so the terms past them were left out of C. A
+/// longer k runs in passes that each add to what the pass before left.
+pub const CPU_K_PASS: usize = 32768;
+// Whole vec4 steps, and under lavapipe's 65,535 loop iterations with the stores' 64.
+const _: () = assert!(CPU_K_PASS % 4 == 0 && CPU_K_PASS + 64 < 65535);
 
 /// The loop over a workgroup's parts in matmul/3_register.wgsl, and what `one_part`
 /// writes in its place.
@@ -452,6 +461,15 @@ mod tests {
     fn software_adapters_get_the_cpu_form() {
         assert_eq!(Params::for_device(&info(true, 32768, 256)), Params::CPU);
         assert_eq!(Params::for_device(&info(false, 49152, 1024)), Params::GPU);
+    }
+
+    #[test]
+    fn the_cpu_forms_run_the_k_of_a_pass_the_engine_splits_by() {
+        for fit in [Fit::Vec4, Fit::Any] {
+            let source = Params::CPU.source(fit);
+            assert!(source.contains(&format!("const K_PASS: u32 = {CPU_K_PASS}u;")));
+            assert!(source.contains("k0: u32"));
+        }
     }
 
     #[test]
