@@ -12,7 +12,7 @@ use js_sys::{Float32Array, Float64Array, Object, Promise, Reflect, Uint32Array};
 use wasm_bindgen::prelude::*;
 
 use super::args::{known_keys, number_arg, options_object, set, string_option, to_js_error};
-use super::{op, promise, JsGpgpu, JsResult};
+use super::{export, op, promise, JsGpgpu, JsResult};
 use crate::blocks::resident::{self, coordinates, GpuBlocks, NumericPath};
 use crate::engine::Handle;
 use crate::error::{GpgpuError, Result};
@@ -278,22 +278,12 @@ impl JsGpuBlockSparse {
     }
 }
 
-#[wasm_bindgen(js_class = Gpgpu)]
-impl JsGpgpu {
-    /// An n×n GpuBlockSparse of blockSize blocks with exactly k distinct nonzero
-    /// blocks at seeded random places, values uniform in [-1, 1): made on the GPU
-    /// (WebGPU only). Resolves once made.
-    #[wasm_bindgen(
-        js_name = generateBlockSparseAsync,
-        unchecked_return_type = "Promise<GpuBlockSparse>"
-    )]
-    pub fn generate_block_sparse_async(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
-        #[wasm_bindgen(js_name = blockSize, unchecked_param_type = "number")] bs: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number")] k: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number")] seed: JsValue,
-    ) -> Promise {
+export! {
+    #[doc = " An n×n GpuBlockSparse of blockSize blocks with exactly k distinct nonzero"]
+    #[doc = " blocks at seeded random places, values uniform in [-1, 1): made on the GPU"]
+    #[doc = " (WebGPU only). Resolves once made."]
+    generate_block_sparse_async generateBlockSparseAsync as "Promise<GpuBlockSparse>" -> Promise;
+    [&self] (n: "number", bs as blockSize: "number", k: "number", seed: "number") => {
         let args = || {
             let (n, bs) = size_args(&n, &bs)?;
             let max = u32::MAX as f64;
@@ -311,16 +301,13 @@ impl JsGpgpu {
             })
         }))
     }
+}
 
-    /// An n×n GpuBlockSparse of blockSize blocks with room for `capacity` blocks and
-    /// none stored: `writeBlocks` adds them (WebGPU only).
-    #[wasm_bindgen(js_name = gpuBlockSparse, unchecked_return_type = "GpuBlockSparse")]
-    pub fn gpu_block_sparse(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
-        #[wasm_bindgen(js_name = blockSize, unchecked_param_type = "number")] bs: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number")] capacity: JsValue,
-    ) -> JsResult<JsValue> {
+export! {
+    #[doc = " An n×n GpuBlockSparse of blockSize blocks with room for `capacity` blocks and"]
+    #[doc = " none stored: `writeBlocks` adds them (WebGPU only)."]
+    gpu_block_sparse gpuBlockSparse as "GpuBlockSparse" -> JsResult<JsValue>;
+    [&self] (n: "number", bs as blockSize: "number", capacity: "number") => {
         let make = || {
             let (n, bs) = size_args(&n, &bs)?;
             let capacity = whole("capacity", &capacity, u32::MAX as f64)?;
@@ -328,27 +315,32 @@ impl JsGpgpu {
                 .handle()
                 .with(|e| GpuBlocks::empty(e, n, bs, capacity))
         };
-        make()
-            .map(|m| wrap(m, self.gpu.handle()))
-            .map_err(to_js_error)
+        self.made(make())
     }
+}
 
-    /// A square BlockSparse (its side a multiple of its block size) copied into a
-    /// GpuBlockSparse (WebGPU only).
-    #[wasm_bindgen(js_name = uploadBlockSparse, unchecked_return_type = "GpuBlockSparse")]
-    pub fn upload_block_sparse(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "BlockSparse")] m: JsValue,
-    ) -> JsResult<JsValue> {
+export! {
+    #[doc = " A square BlockSparse (its side a multiple of its block size) copied into a"]
+    #[doc = " GpuBlockSparse (WebGPU only)."]
+    upload_block_sparse uploadBlockSparse as "GpuBlockSparse" -> JsResult<JsValue>;
+    [&self] (m: "BlockSparse") => {
         let make = || {
             let m = super::blocks::lookup("m", &m)?;
             self.gpu.handle().with(|e| resident::upload(e, &m))
         };
-        make()
-            .map(|m| wrap(m, self.gpu.handle()))
-            .map_err(to_js_error)
+        self.made(make())
     }
+}
 
+impl JsGpgpu {
+    /// A GpuBlockSparse made on this Gpgpu, as JavaScript gets it.
+    fn made(&self, m: Result<GpuBlocks>) -> JsResult<JsValue> {
+        m.map(|m| wrap(m, self.gpu.handle())).map_err(to_js_error)
+    }
+}
+
+#[wasm_bindgen(js_class = Gpgpu)]
+impl JsGpgpu {
     /// A·B for GpuBlockSparse A and B of one size and block size, on the GPU: the
     /// symbolic and numeric phases both run there. Resolves to C (its
     /// `blockProducts` counted) once the GPU has computed it. `options.numeric`:

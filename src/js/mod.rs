@@ -204,8 +204,9 @@ pub(crate) fn now(
 
 /// One export from one declaration: its docs, Rust and JS names, TypeScript return
 /// type (`as "…"`, where not the Rust type's) and Rust return type; the receiver in
-/// brackets; the parameters as `name: "TypeScript type"`, the optional ones after a
-/// `;`, each arriving as a `JsValue` of that name; then the body. On `Gpgpu` unless
+/// brackets; the parameters as `name: "TypeScript type"` (`name as jsName: …` where
+/// JavaScript calls it otherwise), the optional ones after a `;`, each arriving as a
+/// `JsValue` of that name; then the body. On `Gpgpu` unless
 /// the declaration starts with `Class JsType:`. Docs are written `#[doc = " …"]`: a
 /// `///` comment passed through a macro reaches wasm-bindgen as a raw string, whose
 /// `r"` it would copy into the .d.ts.
@@ -214,7 +215,7 @@ macro_rules! export {
         $class:ident $ty:ident:
         $(#[doc = $doc:tt])*
         $name:ident $js:ident $(as $ret:tt)? -> $R:ty;
-        [$($recv:tt)+] ($($arg:ident: $t:tt),* $(; $($opt:ident: $ot:tt),*)?) => $body:expr
+        [$($recv:tt)+] ($($arg:ident $(as $js_arg:ident)?: $t:tt),* $(; $($opt:ident: $ot:tt),*)?) => $body:expr
     ) => {
         #[wasm_bindgen(js_class = $class)]
         impl $ty {
@@ -222,7 +223,7 @@ macro_rules! export {
             #[wasm_bindgen(js_name = $js $(, unchecked_return_type = $ret)?)]
             pub fn $name(
                 $($recv)+,
-                $(#[wasm_bindgen(unchecked_param_type = $t)] $arg: JsValue,)*
+                $(#[wasm_bindgen($(js_name = $js_arg,)? unchecked_param_type = $t)] $arg: JsValue,)*
                 $($(#[wasm_bindgen(unchecked_optional_param_type = $ot)] $opt: JsValue,)*)?
             ) -> $R {
                 $body

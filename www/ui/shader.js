@@ -131,8 +131,8 @@ const REGISTER_CPU = [
   { re: /@compute @workgroup_size\(8, 8\)/, note: 'The register kernel\'s form for software adapters such as SwiftShader: no workgroup memory and no barriers, which on a CPU are ordinary memory and a halt of every lane.' },
   { re: /let j = id\.x \* 8u/, note: 'Each invocation computes an 8 × 8 block of C: rows i … i+7, columns j … j+7.' },
   { re: /let a_row0 = /, note: 'Rows and columns past the edge of C are clamped once, before the loop: nothing inside the loop checks or branches.' },
-  { re: /var c00 = z/, note: 'Sixteen vec4 accumulators: the block\'s 64 sums, kept in registers for the whole loop over k.' },
-  { re: /for \(var k4? = 0u; k4? < /, note: 'The loop over k: 8 values of A and 8 of B read from global memory per k feed 64 multiply-adds (4 per value read; the global kernel does ½).' },
+  { re: /var c00 = begun\(/, note: 'Sixteen vec4 accumulators: the block\'s 64 sums, kept in registers for the whole loop over k (starting from what the pass before left in C).' },
+  { re: /for \(var k4? = dims\.k0/, note: 'The loop over k: 8 values of A and 8 of B read from global memory per k feed 64 multiply-adds (4 per value read; the global kernel does ½). It runs in passes of at most 32,768 k: Mesa\'s software Vulkan stops a shader\'s loops after 65,535 iterations, silently.' },
   { re: /c00 = sr_fma4\(/, note: 'vec4 fused multiply-adds: one instruction updates four sums.' },
   { re: /store\(i(?: \+ 0u)?, j, c00\)/, note: 'The 64 results written; those past the edge of C are left out.' },
 ];
