@@ -10,12 +10,18 @@
 //! A matrix is made by the seeded generator ([`generate`]: exactly k distinct blocks,
 //! the same blocks `plan::blockgen` computes on the CPU) or from blocks uploaded in
 //! parts ([`GpuBlocks::empty`] then [`GpuBlocks::write`], in row-major order of the
-//! cells). [`multiply`] finds C's pattern on the GPU (A's block rows as CSR: a count
-//! per row, a prefix sum, a fill; a flag per cell of C; a prefix sum of the flags
-//! makes C's map) and then C's blocks, one invocation per entry of a stored block
-//! of C walking A's block row and skipping the A_ik whose B_kj is not stored. Only
-//! two lines of counts and one word come back between the phases (for P and C's
-//! size). C keeps every block its pattern has, also one whose products cancelled.
+//! cells). [`multiply`] finds C's pattern on the GPU (A's and B's block rows as CSR:
+//! a count per row, a prefix sum, a fill; a flag per cell of C, set by listing the
+//! block products A_ik·B_kj from A's entries through B's rows, or where that is more
+//! work ([`flags_by_listing`]) by each cell walking A's block row; a prefix sum of
+//! the flags makes C's map). Then C's blocks, Gustavson's way so that the work
+//! follows P, the block products: the products are listed again, counted per block of
+//! C, placed in each block's list (count, prefix sum, fill), and one invocation per
+//! entry of a block of C sums its list, in bands of block rows whose lists fit
+//! 256 MiB ([`bands`]). Only three lines of T words come back between the phases
+//! (per block row: its products, C's blocks and A's entries up to it). The order of
+//! a block's list, and so the rounding of its sum, varies from run to run. C keeps
+//! every block its pattern has, also one whose products cancelled.
 //! Where the blocks are dense enough for the dense product to win
 //! ([`dense_pays`]), the numeric phase writes A and B out dense and runs the dense
 //! product kernel instead ([`NumericPath`]). [`GpuBlocks::read`] reads a range of
@@ -26,7 +32,7 @@ use crate::engine::webgpu::{GpuEngine, GpuRead};
 use crate::engine::{Engine, Handle};
 use crate::error::{GpgpuError, Result};
 use crate::kernels::Kernel;
-use crate::ops::block_sparse::resident::{self as pass, Lines};
+use crate::ops::block_sparse::resident::{self as pass, Expand, Lines};
 use crate::plan::blockgen::{self, Generated};
 use crate::plan::blocks::{block_size as check_block_size, BlockSparse};
 use crate::plan::semiring::Semiring;
@@ -412,43 +418,116 @@ pub fn upload(e: &mut Engine, m: &BlockSparse) -> Result<GpuBlocks> {
     Ok(g)
 }
 
-/// Temporaries of a product's symbolic phase: A's row ends and (column, slot)
-/// pairs, A's column counts, B's row counts, C's flags (then their prefix sums).
+/// Temporaries of a product's symbolic phase: A's and B's block rows (inclusive row
+/// ends, (column, slot) pairs), C's flags (then their prefix sums), and what each
+/// block row holds (`pass::row_work`).
 struct Symbolic {
-    ends: Buffer,
-    csr: Buffer,
-    a_cols: Buffer,
-    b_rows: Buffer,
+    a_ends: Buffer,
+    a_csr: Buffer,
+    b_ends: Buffer,
+    b_csr: Buffer,
     flags: Buffer,
+    rows: Buffer,
 }
 
-/// Queues the symbolic phase and starts reading what the host needs: A's column
-/// counts, B's row counts (P = Σ_k both) and the flags' total (C's stored blocks).
-fn symbolic(g: &mut GpuEngine, a: &GpuBlocks, b: &GpuBlocks) -> Result<(Symbolic, [GpuRead; 3])> {
+impl Symbolic {
+    fn bytes(&self) -> u64 {
+        let b = [&self.a_ends, &self.a_csr, &self.b_ends, &self.b_csr];
+        b.iter()
+            .chain([&&self.flags, &&self.rows])
+            .map(|b| b.size())
+            .sum()
+    }
+}
+
+/// Whether C's flags come cheaper from listing the block products (expand.wgsl: P
+/// steps, P ≈ k_A·k_B/T for random patterns) than from each cell walking A's block
+/// row until B has a block under it (symbolic.wgsl: about T² · min(k_A/T, T²/k_B)
+/// steps). Listing wins up to k ≈ T^(5/3) blocks; the CUDA report's rows 4 and 5,
+/// denser, walk.
+pub fn flags_by_listing(t: usize, ka: usize, kb: usize) -> bool {
+    let (t, ka, kb) = (t as f64, ka as f64, kb as f64);
+    ka * kb / t <= t * t * (ka / t).min(t * t / kb.max(1.0))
+}
+
+/// Queues the symbolic phase and starts reading what the host needs: per block row,
+/// its block products, C's stored blocks and A's entries up to it (3T words).
+fn symbolic(g: &mut GpuEngine, a: &GpuBlocks, b: &GpuBlocks) -> Result<(Symbolic, GpuRead)> {
     let t = a.grid;
     let l = &g.info().limits;
     check_size("the product's flags", (t * t) as f64 * 4.0, l)?;
     check_size("A's block rows", a.stored as f64 * 8.0, l)?;
+    check_size("B's block rows", b.stored as f64 * 8.0, l)?;
     let s = Symbolic {
-        ends: pass::buffer(g, t * 4, "A's row ends")?,
-        csr: pass::buffer(g, a.stored * 8, "A's rows")?,
-        a_cols: pass::buffer(g, t * 4, "A's column counts")?,
-        b_rows: pass::buffer(g, t * 4, "B's row counts")?,
+        a_ends: pass::buffer(g, t * 4, "A's row ends")?,
+        a_csr: pass::buffer(g, a.stored * 8, "A's rows")?,
+        b_ends: pass::buffer(g, t * 4, "B's row ends")?,
+        b_csr: pass::buffer(g, b.stored * 8, "B's rows")?,
         flags: pass::buffer(g, t * t * 4, "C's flags")?,
+        rows: pass::buffer(g, t * 3 * 4, "C's rows' work")?,
     };
-    pass::lines(g, Lines::CountRows, &a.map, &s.ends, &s.csr, t)?;
-    pass::scan(g, &s.ends, t)?;
-    pass::lines(g, Lines::FillRows, &a.map, &s.ends, &s.csr, t)?;
-    pass::lines(g, Lines::CountCols, &a.map, &s.a_cols, &s.csr, t)?;
-    pass::lines(g, Lines::CountRows, &b.map, &s.b_rows, &s.csr, t)?;
-    pass::symbolic(g, [&b.map, &s.ends, &s.csr, &s.flags], t)?;
+    for (m, ends, csr) in [(a, &s.a_ends, &s.a_csr), (b, &s.b_ends, &s.b_csr)] {
+        pass::lines(g, Lines::CountRows, &m.map, ends, csr, t)?;
+        pass::scan(g, ends, t)?;
+        pass::lines(g, Lines::FillRows, &m.map, ends, csr, t)?;
+    }
+    if flags_by_listing(t, a.stored, b.stored) {
+        let unused = pass::buffer(g, 4, "unused")?;
+        let m = [
+            &s.a_csr, &a.cells, &s.b_ends, &s.b_csr, &a.cells, &s.flags, &unused,
+        ];
+        pass::expand(g, Expand::Flag, m, t, [0, a.stored, 0])?;
+        g.keep(unused);
+    } else {
+        pass::symbolic(g, [&b.map, &s.a_ends, &s.a_csr, &s.flags], t)?;
+    }
     pass::scan(g, &s.flags, t * t)?;
-    let reads = [
-        g.read_range(&s.a_cols, 0, t as u64 * 4)?,
-        g.read_range(&s.b_rows, 0, t as u64 * 4)?,
-        g.read_range(&s.flags, (t * t - 1) as u64 * 4, 4)?,
-    ];
-    Ok((s, reads))
+    pass::row_work(g, [&s.a_ends, &s.a_csr, &s.b_ends, &s.flags, &s.rows], t)?;
+    let read = g.read_range(&s.rows, 0, t as u64 * 12)?;
+    Ok((s, read))
+}
+
+/// A band of C's block rows whose block products are listed at once: A's entries
+/// `entries`, C's blocks `blocks`, `products` of them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Band {
+    pub entries: std::ops::Range<usize>,
+    pub blocks: std::ops::Range<usize>,
+    pub products: u64,
+}
+
+/// Splits C's block rows into bands of at most `most` block products each (a row
+/// with more is a band of its own), from each row's products, C's blocks up to it
+/// and A's entries up to it (row_work.wgsl's three lines). Bands without blocks of
+/// C are left out.
+pub fn bands(products: &[u32], blocks_to: &[u32], entries_to: &[u32], most: u64) -> Vec<Band> {
+    let mut out = vec![];
+    let mut band = Band {
+        entries: 0..0,
+        blocks: 0..0,
+        products: 0,
+    };
+    for i in 0..products.len() {
+        let p = products[i] as u64;
+        if band.products > 0 && band.products + p > most {
+            let next = band.entries.end..band.entries.end;
+            let blocks = band.blocks.end..band.blocks.end;
+            out.push(std::mem::replace(
+                &mut band,
+                Band {
+                    entries: next,
+                    blocks,
+                    products: 0,
+                },
+            ));
+        }
+        band.products += p;
+        band.entries.end = entries_to[i] as usize;
+        band.blocks.end = blocks_to[i] as usize;
+    }
+    out.push(band);
+    out.retain(|b| !b.blocks.is_empty());
+    out
 }
 
 /// How a product's numeric phase runs.
@@ -456,7 +535,8 @@ fn symbolic(g: &mut GpuEngine, a: &GpuBlocks, b: &GpuBlocks) -> Result<(Symbolic
 pub enum NumericPath {
     /// Dense where [`dense_pays`] says so and the dense forms fit the device, else sparse.
     Auto,
-    /// numeric.wgsl: each entry of C's blocks walks A's block row.
+    /// Each block of C from the list of its block products (expand.wgsl, listed.wgsl):
+    /// work in proportion to the products, listed in bands of block rows.
     Sparse,
     /// A and B written out dense, the dense product kernel, C's blocks read from its
     /// result (three n×n buffers more).
@@ -471,6 +551,11 @@ pub fn dense_pays(n: usize, bs: usize, products: u64) -> bool {
     products as f64 * (bs * bs * bs) as f64 * 32.0 >= (n as f64).powi(3)
 }
 
+/// The bytes of block-product lists the sparse numeric phase holds at once (at most
+/// the device's binding size): 256 MiB, 32M products, lists a product of 5·10⁸ in
+/// 16 bands.
+const LIST_BYTES: u64 = 256 << 20;
+
 /// A·B for square GPU-resident A and B of one size and block size: C on the GPU,
 /// with its block products counted. Resolves once the GPU has computed C.
 pub async fn multiply(
@@ -478,6 +563,18 @@ pub async fn multiply(
     a: &GpuBlocks,
     b: &GpuBlocks,
     path: NumericPath,
+) -> Result<GpuBlocks> {
+    multiply_listing(handle, a, b, path, None).await
+}
+
+/// [`multiply`], the sparse numeric phase listing at most `most` block products at
+/// once (None: as many as 256 MiB and the device's binding size hold).
+pub async fn multiply_listing(
+    handle: &Handle,
+    a: &GpuBlocks,
+    b: &GpuBlocks,
+    path: NumericPath,
+    most: Option<u64>,
 ) -> Result<GpuBlocks> {
     if (a.n, a.block_size) != (b.n, b.block_size) {
         return Err(bad(
@@ -491,7 +588,7 @@ pub async fn multiply(
     }
     handle.ready().await?;
     let t0 = now_ms();
-    let (s, reads) = handle.with(|e| {
+    let (s, rows) = handle.with(|e| {
         b.on(e)?;
         let g = a.on(e)?;
         let made = symbolic(g, a, b);
@@ -499,14 +596,11 @@ pub async fn multiply(
         g.flush();
         made
     })?;
-    let [a_cols, b_rows, total] = reads;
-    let (a_cols, b_rows) = (a_cols.wait_f32().await?, b_rows.wait_f32().await?);
-    let stored = total.wait_f32().await?[0].to_bits() as usize;
-    let products = a_cols
-        .iter()
-        .zip(&b_rows)
-        .map(|(x, y)| x.to_bits() as u64 * y.to_bits() as u64)
-        .sum();
+    let rows: Vec<u32> = rows.wait_f32().await?.iter().map(|x| x.to_bits()).collect();
+    let t = a.grid;
+    let (row_products, blocks_to, entries_to) = (&rows[..t], &rows[t..2 * t], &rows[2 * t..]);
+    let stored = blocks_to[t - 1] as usize;
+    let products = row_products.iter().map(|&p| p as u64).sum();
     let t1 = now_ms();
     let (mut c, idle) = handle.with(|e| {
         let fits = e.check_shape(Shape::square(a.n)).is_ok();
@@ -519,7 +613,24 @@ pub async fn multiply(
             false => None,
         };
         let g = a.on(e)?;
-        let made = numeric(g, a, b, &s, stored, kernel).map(|mut c| {
+        let lists = match kernel {
+            Some(_) => vec![],
+            None => {
+                let l = &g.info().limits;
+                let bound = (l.max_storage_buffer_binding_size.min(l.max_buffer_size) as u64)
+                    .min(LIST_BYTES);
+                let lists = bands(
+                    row_products,
+                    blocks_to,
+                    entries_to,
+                    most.unwrap_or(bound / 8),
+                );
+                let longest = lists.iter().map(|b| b.products).max().unwrap_or(0);
+                check_size("a block row's block products", longest as f64 * 8.0, l)?;
+                lists
+            }
+        };
+        let made = numeric(g, [a, b], &s, stored, kernel, &lists).map(|mut c| {
             c.products = Some(products);
             c
         });
@@ -533,35 +644,42 @@ pub async fn multiply(
 }
 
 /// Queues C's map and blocks, `stored` of them, after the symbolic phase `s`: by
-/// the dense product `kernel` if given, else by numeric.wgsl.
+/// the dense product `kernel` if given, else band by band of `lists`.
 fn numeric(
     g: &mut GpuEngine,
-    a: &GpuBlocks,
-    b: &GpuBlocks,
+    [a, b]: [&GpuBlocks; 2],
     s: &Symbolic,
     stored: usize,
     kernel: Option<Kernel>,
+    lists: &[Band],
 ) -> Result<GpuBlocks> {
     let (bs, t) = (a.block_size, a.grid);
     let mut c = GpuBlocks::alloc(g, a.n, bs, stored)?;
     (c.stored, c.last, c.dense) = (stored, Some(t * t), Some(kernel.is_some()));
     pass::c_map(g, [&s.flags, &c.map, &c.cells], t * t)?;
-    c.scratch = [&s.ends, &s.csr, &s.a_cols, &s.b_rows, &s.flags]
-        .iter()
-        .map(|b| b.size())
-        .sum();
-    match kernel {
-        Some(kernel) => {
-            c.scratch += 3 * (a.n * a.n * 4) as u64;
-            dense(g, [a, b, &c], kernel)?;
-        }
-        None => {
-            let m = [
-                &a.blocks, &b.blocks, &b.map, &s.ends, &s.csr, &c.cells, &c.blocks,
-            ];
-            pass::numeric(g, m, t, bs, stored)?;
-        }
+    c.scratch = s.bytes();
+    if let Some(kernel) = kernel {
+        c.scratch += 3 * (a.n * a.n * 4) as u64;
+        dense(g, [a, b, &c], kernel)?;
+        return Ok(c);
     }
+    let most = |f: fn(&Band) -> usize| lists.iter().map(f).max().unwrap_or(0).max(1);
+    let pairs = pass::buffer(g, most(|b| b.products as usize) * 8, "block products")?;
+    let starts = pass::buffer(g, most(|b| b.blocks.len()) * 4, "block products' starts")?;
+    c.scratch += pairs.size() + starts.size();
+    for band in lists {
+        let (blocks, lo) = (band.blocks.len(), band.blocks.start);
+        let entries = [band.entries.start, band.entries.len(), lo];
+        let m = |at| [&s.a_csr, &a.cells, &s.b_ends, &s.b_csr, &c.map, at, &pairs];
+        pass::clear(g, &starts, blocks * 4)?;
+        pass::expand(g, Expand::Count, m(&starts), t, entries)?;
+        pass::scan(g, &starts, blocks)?;
+        pass::expand(g, Expand::List, m(&starts), t, entries)?;
+        let m = [&a.blocks, &b.blocks, &pairs, &starts, &c.blocks];
+        pass::listed(g, m, bs, [blocks, band.products as usize, lo])?;
+    }
+    g.keep(pairs);
+    g.keep(starts);
     Ok(c)
 }
 
@@ -591,7 +709,46 @@ fn dense(g: &mut GpuEngine, [a, b, c]: [&GpuBlocks; 3], kernel: Kernel) -> Resul
 
 #[cfg(test)]
 mod tests {
-    use super::dense_pays;
+    use super::{bands, dense_pays, flags_by_listing, Band};
+
+    #[test]
+    fn bands_hold_at_most_their_products_and_cover_every_block() {
+        // Per row: products, C's blocks up to it, A's entries up to it.
+        let products = [3, 0, 5, 2, 9, 0, 1];
+        let blocks_to = [2, 2, 5, 6, 10, 10, 11];
+        let entries_to = [1, 1, 3, 4, 7, 7, 8];
+        let band = |e: std::ops::Range<usize>, b: std::ops::Range<usize>, p| Band {
+            entries: e,
+            blocks: b,
+            products: p,
+        };
+        assert_eq!(
+            bands(&products, &blocks_to, &entries_to, 8),
+            [
+                // A row past the bound (9) is a band of its own.
+                band(0..3, 0..5, 8),
+                band(3..4, 5..6, 2),
+                band(4..7, 6..10, 9),
+                band(7..8, 10..11, 1),
+            ]
+        );
+        assert_eq!(
+            bands(&products, &blocks_to, &entries_to, 100),
+            [band(0..8, 0..11, 20)]
+        );
+        // No products: no bands.
+        assert!(bands(&[0, 0], &[0, 0], &[0, 0], 5).is_empty());
+    }
+
+    #[test]
+    fn sparse_products_list_their_flags_and_the_reports_dense_rows_walk() {
+        // T = 2048 blocks of 8: k = 10⁴ lists (P ≈ 5·10⁴ steps, a walk ≈ 2·10⁷);
+        // row 4's k = 10⁶ walks (P ≈ 5·10⁸, the walk ≈ 1.8·10⁷).
+        assert!(flags_by_listing(2048, 10_000, 10_000));
+        assert!(!flags_by_listing(2048, 1_000_000, 1_000_000));
+        assert!(!flags_by_listing(4096, 10_000_000, 10_000_000));
+        assert!(flags_by_listing(4096, 0, 0));
+    }
 
     #[test]
     fn the_cuda_reports_dense_rows_take_the_dense_product() {

@@ -345,8 +345,9 @@ impl JsGpgpu {
     /// symbolic and numeric phases both run there. Resolves to C (its
     /// `blockProducts` counted) once the GPU has computed it. `options.numeric`:
     /// 'dense' writes A and B out dense and runs the dense product kernel, 'sparse'
-    /// walks A's block rows; 'auto' (the default) takes the dense one where the block
-    /// products' multiply-adds reach n³/32 and the dense forms fit the device.
+    /// sums each block of C over the list of its block products; 'auto' (the default)
+    /// takes the dense one where the block products' multiply-adds reach n³/32 and
+    /// the dense forms fit the device.
     #[wasm_bindgen(
         js_name = multiplyGpuBlockSparseAsync,
         unchecked_return_type = "Promise<GpuBlockSparse>"

@@ -6,7 +6,7 @@
 //! the CPU, the error that says WebGPU is needed.
 
 use super::*;
-use gpgpu_matrix::blocks::resident::{dense_pays, GpuBlocks, NumericPath};
+use gpgpu_matrix::blocks::resident::{dense_pays, multiply_listing, GpuBlocks, NumericPath};
 use gpgpu_matrix::plan::blockgen::{reference_block, relative_error, Generated};
 use gpgpu_matrix::plan::blocks::{symbolic, BlockSparse, Pattern};
 use gpgpu_matrix::plan::reference::{self, to_f64};
@@ -114,10 +114,17 @@ async fn check_product(g: &Gpgpu, what: &str, a: &BlockSparse, b: &BlockSparse) 
         .collect();
     let n = a.shape.rows;
     let dense = dense_product(a, b);
-    for path in [NumericPath::Sparse, NumericPath::Dense, NumericPath::Auto] {
-        let what = format!("{what}, {path:?}");
-        let c = g
-            .multiply_gpu_block_sparse_async(&ga, &gb, path)
+    // The sparse path also in bands of at most 5 block products (most rows then a
+    // band of their own, some past the bound).
+    let ways = [
+        (NumericPath::Sparse, None),
+        (NumericPath::Sparse, Some(5)),
+        (NumericPath::Dense, None),
+        (NumericPath::Auto, None),
+    ];
+    for (path, most) in ways {
+        let what = format!("{what}, {path:?} listing {most:?}");
+        let c = multiply_listing(&g.handle(), &ga, &gb, path, most)
             .await
             .unwrap();
         assert_eq!(c.products(), Some(want.products), "{what}: block products");
@@ -196,8 +203,8 @@ pub async fn a_grid_past_two_scan_levels_matches_the_cpu(backend: Backend) {
     let (ka, kb) = (2500, 3000);
     let a = g.generate_block_sparse_async(n, bs, ka, 11).await.unwrap();
     let b = g.generate_block_sparse_async(n, bs, kb, 12).await.unwrap();
-    let c = g
-        .multiply_gpu_block_sparse_async(&a, &b, NumericPath::Sparse)
+    // Listed in bands of at most 1000 block products.
+    let c = multiply_listing(&g.handle(), &a, &b, NumericPath::Sparse, Some(1000))
         .await
         .unwrap();
     let (ga, gb) = (

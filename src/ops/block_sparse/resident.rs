@@ -4,8 +4,10 @@
 //! The generator (wgsl/block_sparse/gen_map.wgsl, gen_values.wgsl), the uploaded
 //! parts' map entries (scatter.wgsl), the symbolic phase (lines.wgsl: A's block rows
 //! as CSR; symbolic.wgsl: C's flags; scan.wgsl and scan_add.wgsl: their prefix sum;
-//! c_map.wgsl: C's map) and the numeric phase (numeric.wgsl, or block_dense.wgsl
-//! around the dense product kernel).
+//! c_map.wgsl: C's map; expand.wgsl: C's flags by listing the block products, where
+//! that is less work than symbolic.wgsl's walk; row_work.wgsl: what each block row
+//! holds) and the numeric phase (expand.wgsl listing each block's products, then
+//! listed.wgsl; or block_dense.wgsl around the dense product kernel).
 
 use crate::engine::program::StaticWgsl;
 use crate::engine::webgpu::{line_workgroups, GpuEngine};
@@ -46,7 +48,9 @@ programs! {
     SCAN_ADD: "block-scan-add" "wgsl/block_sparse/scan_add.wgsl",
     SYMBOLIC: "block-symbolic" "wgsl/block_sparse/symbolic.wgsl",
     C_MAP: "block-c-map" "wgsl/block_sparse/c_map.wgsl",
-    NUMERIC: "block-numeric" "wgsl/block_sparse/numeric.wgsl",
+    EXPAND: "block-expand" "wgsl/block_sparse/expand.wgsl",
+    ROW_WORK: "block-row-work" "wgsl/block_sparse/row_work.wgsl",
+    LISTED: "block-listed" "wgsl/block_sparse/listed.wgsl",
     BLOCK_DENSE: "block-dense" "wgsl/block_sparse/block_dense.wgsl",
 }
 /// Its words change with every part: they live with the commands that use them.
@@ -69,12 +73,12 @@ const MOST_INVOCATIONS: f64 = (1u64 << 31) as f64;
 
 /// Runs `program` over `count` invocations (workgroups of 256 folded into a 2D
 /// grid) binding `buffers` then `words`, whose word `gx` gets the grid's width.
-fn over(
+fn over<const N: usize>(
     e: &mut GpuEngine,
     program: &StaticWgsl,
     buffers: &[&Buffer],
     count: usize,
-    mut words: [u32; 4],
+    mut words: [u32; N],
     gx: usize,
 ) -> Result<()> {
     if count as f64 > MOST_INVOCATIONS {
@@ -224,28 +228,73 @@ pub fn c_map(e: &mut GpuEngine, [sums, map, cells]: [&Buffer; 3], count: usize) 
 /// in one dispatch would keep the GPU busy for seconds without a break.
 const NUMERIC_PART: usize = 1 << 24;
 
-/// C's `stored` blocks of m×m; `m` is [A's blocks, B's blocks, B's map, A's row
-/// ends, A's pairs, C's slot cells, C's blocks].
-pub fn numeric(
+/// What expand.wgsl does with each block product it lists.
+#[derive(Clone, Copy)]
+pub enum Expand {
+    /// Flags C's cell (`at`: C's t² flags).
+    Flag = 0,
+    /// Counts it for its block of C (`at`: a count per block of the band).
+    Count = 1,
+    /// Puts its (A slot, B slot) in its block's list (`at`: the counts' inclusive sums).
+    List = 2,
+}
+
+/// expand.wgsl over A's CSR entries `first..first + count`, going through B's rows;
+/// `m` is [A's pairs, A's slot cells, B's row ends, B's pairs, C's map, `at`, the
+/// lists], `lo` the band's first block of C.
+pub fn expand(
     e: &mut GpuEngine,
+    what: Expand,
     m: [&Buffer; 7],
     t: usize,
+    [first, count, lo]: [usize; 3],
+) -> Result<()> {
+    if count == 0 {
+        return Ok(());
+    }
+    let words = [t, what as usize, first, count, lo, 0, 0, 0].map(|w| w as u32);
+    over(e, &EXPAND, &m, count, words, 5)
+}
+
+/// row_work.wgsl: per block row, its block products, C's blocks up to it and A's
+/// entries up to it (3t words in `out`), from A's rows, B's row ends and the flags'
+/// inclusive sums.
+pub fn row_work(
+    e: &mut GpuEngine,
+    [a_ends, a_csr, b_ends, sums, out]: [&Buffer; 5],
+    t: usize,
+) -> Result<()> {
+    let m = [a_ends, a_csr, b_ends, sums, out];
+    over(e, &ROW_WORK, &m, t, [t as u32, 0, 0, 0], 1)
+}
+
+/// C's `blocks` blocks of m×m from `lo` on, from their lists (`m`: [A's blocks, B's
+/// blocks, the lists, the lists' starts, C's blocks]) of `total` products in all.
+pub fn listed(
+    e: &mut GpuEngine,
+    m: [&Buffer; 5],
     bs: usize,
-    stored: usize,
+    [blocks, total, lo]: [usize; 3],
 ) -> Result<()> {
     // Below 2^32: C's blocks fit one binding.
-    let count = stored * bs * bs;
+    let count = blocks * bs * bs;
     let mut first = 0;
-    loop {
+    while first < count {
         let part = NUMERIC_PART.min(count - first);
         let groups = line_workgroups(part, e.max_workgroups());
-        let words = [t, bs, count, groups.0, first, 0, 0, 0].map(|w| w as u32);
-        e.dispatch(&NUMERIC, &m, &words, groups, None)?;
+        let words = [bs, count, blocks, total, lo, first, groups.0, 0].map(|w| w as u32);
+        e.dispatch(&LISTED, &m, &words, groups, None)?;
         first += part;
-        if first >= count {
-            return Ok(());
-        }
     }
+    Ok(())
+}
+
+/// Zeroes `buffer`'s first `bytes`.
+pub fn clear(e: &mut GpuEngine, buffer: &Buffer, bytes: usize) -> Result<()> {
+    e.ensure()?;
+    e.encoder()
+        .clear_buffer_with_f64_and_f64(buffer.raw(), 0.0, bytes as f64);
+    Ok(())
 }
 
 /// `dense` (n×n, n = t·bs) ← the `stored` blocks at `cells` (`to_dense`), or the

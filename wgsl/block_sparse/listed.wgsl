@@ -1,0 +1,34 @@
+// C's stored blocks lo..lo+blocks from their lists of block products (expand.wgsl):
+// one invocation per entry (r, col) of a block, summing (A_ik·B_kj)[r, col] over the
+// block's (A slot, B slot) pairs, which start at `starts` (the next block's start, or
+// `total`, ends them). Blocks are m×m, row-major, one after another by slot. A
+// dispatch covers the entries first..count (large products take several).
+struct Params { m: u32, count: u32, blocks: u32, total: u32, lo: u32, first: u32, groups_x: u32, unused: u32 }
+
+@group(0) @binding(0) var<storage, read> a: array<f32>;
+@group(0) @binding(1) var<storage, read> b: array<f32>;
+@group(0) @binding(2) var<storage, read> pairs: array<u32>;
+@group(0) @binding(3) var<storage, read> starts: array<u32>;
+@group(0) @binding(4) var<storage, read_write> c: array<f32>;
+@group(0) @binding(5) var<uniform> u: Params;
+
+@compute @workgroup_size(256)
+fn main(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_index) li: u32) {
+    let g = u.first + (wg.y * u.groups_x + wg.x) * 256u + li;
+    if (g >= u.count) { return; }
+    let b2 = u.m * u.m;
+    let block = g / b2;
+    let e = g % b2;
+    let r = e / u.m;
+    let col = e % u.m;
+    let end = select(u.total, starts[block + 1u], block + 1u < u.blocks);
+    var acc = 0.0;
+    for (var p = starts[block]; p < end; p++) {
+        let at = pairs[2u * p] * b2 + r * u.m;
+        let bt = pairs[2u * p + 1u] * b2 + col;
+        for (var q = 0u; q < u.m; q++) {
+            acc = fma(a[at + q], b[bt + q * u.m], acc);
+        }
+    }
+    c[(u.lo + block) * b2 + e] = acc;
+}
