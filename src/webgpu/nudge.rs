@@ -19,7 +19,9 @@
 //! from 101 s to 1.1 s. Nudges at least 0, 0.5, 1 and 2 ms apart gave 0.7–1.8, 0.7–1.3,
 //! 1.1–1.7 and 2.0–2.2 ms a small readback; `FIREFOX_EVERY_MS` is 0.5 (Firefox's
 //! clock steps by 1 ms in a page that is not cross-origin isolated, so mostly one
-//! nudge per step).
+//! nudge per step). Firefox answers error scopes, compilation info and
+//! createComputePipelineAsync without the poll (0.2–0.7 ms); `'auto'`'s check of a new
+//! device (`lost::lost_at_once`, before any engine) submits once itself: 100 to 0.3–1.3 ms.
 //!
 //! Nudges must not come faster than the GPU process takes them: one every loop turn,
 //! or every 0.05 ms, left it seconds behind (a product after such waits took 100+ ms
