@@ -34,8 +34,9 @@ GECKODRIVER ?= $(HOME)/.cargo/bin/geckodriver
 # The whole suite found what Chromium's SwiftShader does not: lavapipe ends a shader's
 # loops after 65,535 iterations in all, silently, so a product whose k ran longer lacked
 # its last terms (the register kernel's CPU form splits k into passes; global and
-# tiled16, which loop once per k, get k cut into tiles, and a run holding the matrices
-# whole refuses such a k: products::a_long_k_is_summed_in_full); Firefox fails a
+# tiled16, which loop once per k, get k cut into tiles: products::a_long_k_is_summed_in_full;
+# a run, holding its matrices whole, refuses such a k:
+# products::a_run_of_a_teaching_kernel_refuses_a_k_a_software_adapter_cuts_short); Firefox fails a
 # destroyed device's mapAsync ("Buffer unmapped", "Invalid buffer") before its loss is
 # seen, which reads called WEBGPU_ERROR, not DEVICE_LOST (now given the loss's moment:
 # device::a_destroyed_device_is_device_lost_and_the_next_call_gets_a_new_one), and
