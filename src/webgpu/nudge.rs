@@ -10,18 +10,20 @@
 //! 1.3 ms and at 1024 from 4.6 to 2.3 ms.
 //!
 //! Firefox looks on a 100 ms timer (`POLL_TIME_MS` in its WebGPUParent.cpp, Mozilla
-//! bug 1870699), or when work is submitted: every wait took about 100 ms, however
+//! bug 1870699), or when work is submitted: a small wait took about 100 ms, however
 //! little the GPU had to do. There each nudge also submits an empty command buffer.
 //! Measured in Firefox ESR 153 on Mesa's lavapipe (a software adapter: the delay is a
 //! timer, not computing, so Firefox nudges on every adapter): a 16 × 16 product's
 //! readback went from 100 to about 1 ms, a run's step and `whenDone` from 100 to
-//! 0.5 ms, n = 256 from 100 to 4–6 ms (its computing), and a thousand async calls
-//! from 101 s to 1.1 s. Nudges at least 0, 0.5, 1 and 2 ms apart gave 0.7–1.8, 0.7–1.3,
-//! 1.1–1.7 and 2.0–2.2 ms a small readback; `FIREFOX_EVERY_MS` is 0.5 (Firefox's
-//! clock steps by 1 ms in a page that is not cross-origin isolated, so mostly one
-//! nudge per step). Firefox answers error scopes, compilation info and
-//! createComputePipelineAsync without the poll (0.2–0.7 ms); `'auto'`'s check of a new
-//! device (`lost::lost_at_once`, before any engine) submits once itself: 100 to 0.3–1.3 ms.
+//! 0.5 ms, a 256 × 256 product from 100 to 4–6 ms (its computing), a thousand async
+//! calls from 101 s to 1.1 s; the loop's turns took little from lavapipe's computing on
+//! the same 2 cores (a 1024 × 1024 product: 277–339 ms nudged, 279–315 not). Nudges at
+//! least 0, 0.5, 1 and 2 ms apart gave a small readback 0.7–1.8, 0.7–1.3, 1.1–1.7 and
+//! 2.0–2.2 ms; `FIREFOX_EVERY_MS` is 0.5 (Firefox's clock steps by 1 ms in a page that
+//! is not cross-origin isolated, so mostly one nudge per step). Firefox answers error
+//! scopes, compilation info and createComputePipelineAsync without the poll (0.2–0.7
+//! ms); `'auto'`'s check of a new device (`lost::lost_at_once`, before any engine)
+//! submits once itself: 100 to 0.3–1.3 ms.
 //!
 //! Nudges must not come faster than the GPU process takes them: one every loop turn,
 //! or every 0.05 ms, left it seconds behind (a product after such waits took 100+ ms
