@@ -167,7 +167,18 @@ pub fn begin_product<'a>(
     let (a, b) = (a.into(), b.into());
     let (sa, sb) = (Shape::new(rows, inner), Shape::new(inner, cols));
     let out = Shape::new(rows, cols);
-    match tile_for(engine, &[sa, sb, out], options)? {
+    let mut tile = tile_for(engine, &[sa, sb, out], options)?;
+    if tile.is_none() {
+        // A k longer than the kernel sums in one pass here is cut into tiles too.
+        let kernel = engine.choose_kernel(options.kernel, out).ok();
+        if let Some(l) = kernel
+            .and_then(|k| engine.longest_k(k))
+            .filter(|&l| inner > l)
+        {
+            tile = Some(grid::device_tile(engine).min(l));
+        }
+    }
+    match tile {
         None => {
             start_product(engine, [rows, inner, cols], a, b, &untiled(options)).map(Work::Whole)
         }

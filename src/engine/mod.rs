@@ -692,6 +692,8 @@ impl Idle {
         match self {
             Idle::Gl(gl) => webgl_readback::gpu_idle(&gl).await,
             Idle::Gpu(gpu, done) => {
+                // Firefox answers onSubmittedWorkDone on its GPU process's poll.
+                let _waiting = gpu.nudger().wait();
                 let finished = done.await;
                 gpu.settle().await?;
                 // onSubmittedWorkDone resolves on a destroyed device too, the work

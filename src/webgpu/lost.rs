@@ -23,6 +23,12 @@ pub fn describe_loss(info: JsValue) -> String {
 pub async fn lost_at_once(device: &GpuDevice) -> Option<String> {
     use js_sys::Promise;
     let done = Promise::from(JsValue::from(device.queue().on_submitted_work_done()));
+    if super::nudge::is_firefox() {
+        // Firefox answers on its GPU process's 100 ms poll unless work is submitted.
+        device
+            .queue()
+            .submit(&[device.create_command_encoder().finish()]);
+    }
     let _ = JsFuture::from(done).await; // a lost device may reject: lost says why
     next_tick().await;
     // Settled, `lost` wins the race (its reaction is queued first); pending, it loses.

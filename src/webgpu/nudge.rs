@@ -1,4 +1,5 @@
-//! Nudges Chrome's GPU process while the page waits for a readback's map.
+//! Nudges the browser's GPU process while the page waits on it: a readback's map, a
+//! run's `whenDone` (onSubmittedWorkDone) and the error checks before them.
 //!
 //! Chrome resolves `mapAsync` (and error scopes) only when its GPU process next looks
 //! for finished work, which it does on a timer of 1–2 ms unless commands arrive. So a
@@ -8,15 +9,31 @@
 //! loop while the page waits took a raw upload-copy-readback at n = 512 from 3.5 to
 //! 1.3 ms and at 1024 from 4.6 to 2.3 ms.
 //!
+//! Firefox looks on a 100 ms timer (`POLL_TIME_MS` in its WebGPUParent.cpp, Mozilla
+//! bug 1870699), or when work is submitted: a small wait took about 100 ms, however
+//! little the GPU had to do. There each nudge also submits an empty command buffer.
+//! Measured in Firefox ESR 153 on Mesa's lavapipe (a software adapter: the delay is a
+//! timer, not computing, so Firefox nudges on every adapter): a 16 × 16 product's
+//! readback went from 100 to about 1 ms, a run's step and `whenDone` from 100 to
+//! 0.5 ms, a 256 × 256 product from 100 to 4–6 ms (its computing), a thousand async
+//! calls from 101 s to 1.1 s; the loop's turns took little from lavapipe's computing on
+//! the same 2 cores (a 1024 × 1024 product: 277–339 ms nudged, 279–315 not). Nudges at
+//! least 0, 0.5, 1 and 2 ms apart gave a small readback 0.7–1.8, 0.7–1.3, 1.1–1.7 and
+//! 2.0–2.2 ms; `FIREFOX_EVERY_MS` is 0.5 (Firefox's clock steps by 1 ms in a page that
+//! is not cross-origin isolated, so mostly one nudge per step). Firefox answers error
+//! scopes, compilation info and createComputePipelineAsync without the poll (0.2–0.7
+//! ms); `'auto'`'s check of a new device (`lost::lost_at_once`, before any engine)
+//! submits once itself: 100 to 0.3–1.3 ms.
+//!
 //! Nudges must not come faster than the GPU process takes them: one every loop turn,
 //! or every 0.05 ms, left it seconds behind (a product after such waits took 100+ ms
 //! instead of 2). So each nudge is an empty error scope, which the GPU process
 //! answers on the device's timeline (not after the queue's work), and the next is sent
 //! only once the last is answered, and at least `EVERY_MS` later: as fast as this
-//! machine's GPU process goes, never faster. A software adapter's "GPU process" is
-//! busy computing on the same cores, so engines there leave nudging off; so do other
-//! browsers than Chromium's (Firefox's wgpu, Safari's WebKit), whose readbacks were
-//! never measured with it: [`helps`].
+//! machine's GPU process goes, never faster. In Chromium a software adapter's "GPU
+//! process" is busy computing on the same cores, and its own timer costs only 1–2 ms,
+//! so engines there leave nudging off; Safari's WebKit, never measured with it, too:
+//! [`helps`].
 
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
@@ -35,10 +52,19 @@ extern "C" {
     fn then(this: &Answer, resolve: &JsValue, reject: &JsValue);
 }
 
-/// Whether an engine nudges its readback waits: on a hardware adapter in a Chromium-based
-/// browser (Chrome, Edge), where it was measured to help.
+/// Whether an engine nudges its waits: on a hardware adapter in a Chromium-based browser
+/// (Chrome, Edge), and on every adapter in Firefox, where each was measured to help.
 pub fn helps(info: &super::GpuInfo) -> bool {
-    !info.is_software() && is_chromium()
+    is_firefox() || (!info.is_software() && is_chromium())
+}
+
+/// Firefox (in a window or a worker): its user agent names "Firefox/" and a version.
+pub fn is_firefox() -> bool {
+    js_sys::Reflect::get(&js_sys::global(), &"navigator".into())
+        .and_then(|n| js_sys::Reflect::get(&n, &"userAgent".into()))
+        .ok()
+        .and_then(|a| a.as_string())
+        .is_some_and(|a| a.contains("Firefox/"))
 }
 
 /// Chromium, Chrome or Edge: only their `navigator.userAgentData` exists, and its brands
@@ -57,8 +83,10 @@ pub fn is_chromium() -> bool {
     })
 }
 
-/// The least time between two nudges, in ms (besides the last being answered).
+/// The least time between two nudges, in ms (besides the last being answered), in
+/// Chromium and in Firefox (whose nudges each submit a command buffer).
 const EVERY_MS: f64 = 0.1;
+const FIREFOX_EVERY_MS: f64 = 0.5;
 
 /// What the loop's port calls each turn.
 type OnMessage = Closure<dyn FnMut()>;
@@ -68,6 +96,9 @@ pub struct Nudger(Rc<State>);
 
 struct State {
     device: GpuDevice,
+    /// Each nudge submits an empty command buffer too (Firefox), `every` ms apart at least.
+    submit: bool,
+    every: f64,
     /// A nudge whose answer has not come back: the next waits for it.
     in_flight: Cell<bool>,
     /// Where each nudge's answer handler reaches the state (`turn`).
@@ -90,8 +121,11 @@ pub struct Waiting(Option<Rc<State>>);
 impl Nudger {
     pub fn new(device: GpuDevice) -> Nudger {
         let ports = MessageChannel::new().ok().map(|c| (c.port1(), c.port2()));
+        let submit = is_firefox();
         let state = Rc::new_cyclic(|weak| State {
             device,
+            submit,
+            every: if submit { FIREFOX_EVERY_MS } else { EVERY_MS },
             in_flight: Cell::new(false),
             weak: weak.clone(),
             enabled: Cell::new(false),
@@ -157,12 +191,17 @@ impl State {
             return;
         }
         let now = self.performance.as_ref().map_or(0.0, |p| p.now());
-        if !self.in_flight.get() && now - self.last.get() >= EVERY_MS {
+        if !self.in_flight.get() && now - self.last.get() >= self.every {
             self.last.set(now);
             // An empty error scope: a command that the GPU process answers on the
             // device's timeline, not after the queue's work, so that its answer says the
             // GPU process has taken the nudge, and the next one waits for it.
             self.device.push_error_scope(GpuErrorFilter::Validation);
+            if self.submit {
+                // Firefox's GPU process looks for finished work when work is submitted.
+                let empty = self.device.create_command_encoder().finish();
+                self.device.queue().submit(&[empty]);
+            }
             let answered = js_sys::Promise::from(JsValue::from(self.device.pop_error_scope()));
             // A handler of its own, freed when it runs: the answer may come after the
             // engine (and this state) is gone, and a handler dropped with the state

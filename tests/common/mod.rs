@@ -131,13 +131,19 @@ pub fn skipped_without(backend: Backend, test: &str) -> bool {
         }
         _ => return false,
     };
-    let agent = Reflect::get(&navigator, &"userAgent".into())
+    skipped(test, why);
+    true
+}
+
+/// Says in the test output that `test` is skipped, why, and in which browser.
+pub fn skipped(test: &str, why: &str) {
+    let agent = Reflect::get(&js_sys::global(), &"navigator".into())
+        .and_then(|n| Reflect::get(&n, &"userAgent".into()))
         .ok()
         .and_then(|a| a.as_string());
     web_sys::console::log_1(
         &format!("SKIPPED {test}: {why} ({})", agent.unwrap_or_default()).into(),
     );
-    true
 }
 
 /// Where a parameterised check runs.

@@ -45,6 +45,20 @@ test('bench reports state the resolution a result recorded and round its wall ti
   assert.equal(wallFmt({})(4.567), '4.57 ms');
 });
 
+test('with a 1 ms clock a bench run\'s progress lines show whole ms, as its report does', async () => {
+  // LU times one call per reading (no batch), so each of its wall-clock figures is a
+  // whole number of the clock's steps; before, the lines printed "3.00 ms".
+  const page = await openPage(browser, `${server.origin}/www/bench/index.html?suite=lu&run=1&sizes=16,32&backends=webgl&repeats=3`, undefined, { init: coarseClock });
+  assert.equal(await waitForStatus(page, 120_000), 'done', await page.textContent('#status'));
+  const lines = await page.evaluate(() => window.benchLog.filter((l) => /^webgl n=\d+: /.test(l)));
+  assert.equal(lines.length, 2, lines.join('\n'));
+  for (const line of lines) {
+    assert.match(line, /^webgl n=\d+: (\d+|< 1) ms, /);
+    assert.deepEqual(finer(line), [], line);
+  }
+  await page.context().close();
+});
+
 /** In the page, before its scripts: performance.now() in whole ms, and no GPU timers. */
 function coarseClock() {
   const real = performance.now.bind(performance);

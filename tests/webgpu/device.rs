@@ -312,6 +312,10 @@ async fn a_destroyed_device_is_device_lost_and_the_next_call_gets_a_new_one() {
 /// `device.lost` resolves) said WEBGPU_ERROR "mapAsync failed … This is a bug". So is
 /// `whenDone()`, in flight or called right after the loss: onSubmittedWorkDone
 /// resolves on a destroyed device, and it resolved though the run's passes were lost.
+/// Firefox reports the queue's work done before the loss (its `lost` resolved 0.6 ms
+/// after onSubmittedWorkDone, both on the GPU process's next poll), so there those two
+/// resolve, saying only that nothing is left to wait for; its reads are DEVICE_LOST
+/// (no data comes from a lost device), and so is a whenDone once the loss is known.
 #[wasm_bindgen_test]
 async fn a_runs_reads_in_flight_at_a_loss_are_device_lost() {
     let g = js_on(Backend::WebGpu).await;
@@ -329,10 +333,20 @@ async fn a_runs_reads_in_flight_at_a_loss_are_device_lost() {
     let device: web_sys::GpuDevice = g.device().unchecked_into();
     device.destroy();
     reads.push(("whenDone after the loss", run.when_done()));
+    let firefox = gpgpu_matrix::webgpu::nudge::is_firefox();
     for (what, p) in reads {
-        let msg = assert_js_error(settle(p).await, "DEVICE_LOST", "the WebGPU device was lost");
+        let got = settle(p).await;
+        if firefox && what.starts_with("whenDone") && got.is_ok() {
+            continue;
+        }
+        let msg = assert_js_error(got, "DEVICE_LOST", "the WebGPU device was lost");
         assert!(msg.contains("start a new one"), "{what}: {msg}");
     }
+    let known = assert_js_error(settle(run.when_done()).await, "DEVICE_LOST", "was lost");
+    assert!(
+        known.contains("start a new one"),
+        "whenDone once known: {known}"
+    );
     let r = settle(g.square_async(num(2.0), m, u())).await.unwrap();
     assert_eq!(floats(&r), [7.0, 10.0, 15.0, 22.0]);
 }
@@ -443,6 +457,15 @@ async fn a_buffer_the_gpu_cannot_hold_is_out_of_memory_and_the_next_call_works()
         // vkAllocateMemory refuses a 1 GiB buffer within the 1 GiB limits.
         return;
     }
+    let device: web_sys::GpuDevice = g.device().unchecked_into();
+    if holds(&device, (1u64 << 30) as f64).await {
+        // Mesa's lavapipe (Firefox's adapter here) gives it: there is nothing to refuse.
+        skipped(
+            "a_buffer_the_gpu_cannot_hold_is_out_of_memory_and_the_next_call_works",
+            "this adapter holds a 1 GiB buffer, so a product needing one is not out of memory",
+        );
+        return;
+    }
     let live = || js_sys::JSON::stringify(&g.live_objects()).unwrap();
     let m = [1.0f32, 2.0, 3.0, 4.0];
     let r = settle(g.square_async(num(2.0), js(&m), u())).await;
@@ -464,6 +487,18 @@ async fn a_buffer_the_gpu_cannot_hold_is_out_of_memory_and_the_next_call_works()
     }
     g.trim();
     assert_eq!(live(), before);
+}
+
+/// Whether `device` gives a storage buffer of `bytes` (one is made, then destroyed).
+async fn holds(device: &web_sys::GpuDevice, bytes: f64) -> bool {
+    device.push_error_scope(web_sys::GpuErrorFilter::OutOfMemory);
+    let usage = web_sys::gpu_buffer_usage::STORAGE;
+    let made = device.create_buffer(&web_sys::GpuBufferDescriptor::new_with_f64(bytes, usage));
+    let error = wasm_bindgen_futures::JsFuture::from(device.pop_error_scope()).await;
+    if let Ok(b) = made {
+        b.destroy();
+    }
+    error.is_ok_and(|e| e.is_null())
 }
 
 #[wasm_bindgen_test]
@@ -517,17 +552,20 @@ async fn large_transfers_reuse_their_staging_buffers_with_fresh_data() {
 
 #[wasm_bindgen_test]
 async fn nudged_readbacks_resolve_and_the_nudging_stops_when_nothing_waits() {
-    // `webgpu::nudge` is on for hardware adapters in Chromium only (these suites run in
-    // Chromium, which its user-agent brands say); forced on here. While a read
-    // waits the loop runs; once nothing waits it stops on its next turn. 1024 × 1024
-    // comes back in 4 parts (`read_parts`), 33 × 33 and 1 × 1 in one.
+    // `webgpu::nudge` is on for every adapter in Firefox and for hardware adapters in
+    // Chromium (these suites run Chromium on SwiftShader, a software adapter, and
+    // Firefox on lavapipe); forced on here where it is off. While a read waits the
+    // loop runs; once nothing waits it stops on its next turn. 1024 × 1024 comes back
+    // in 4 parts (`read_parts`), 33 × 33 and 1 × 1 in one.
+    use gpgpu_matrix::webgpu::nudge::{is_chromium, is_firefox};
     let g = on(Backend::WebGpu).await;
     let nudging = || g.engine().webgpu().unwrap().nudging();
-    assert_eq!(nudging(), (false, false), "off on a software adapter");
+    let firefox = is_firefox();
     assert!(
-        gpgpu_matrix::webgpu::nudge::is_chromium(),
-        "the brands name Chromium"
+        firefox != is_chromium(),
+        "the user agent names Firefox, or the brands Chromium"
     );
+    assert_eq!(nudging(), (firefox, false), "on in Firefox only");
     g.engine().webgpu().unwrap().set_nudging(true);
     let options = Default::default();
     for n in [1usize, 33, 1024] {

@@ -14,7 +14,7 @@
 // protocol). Driven by scripts/bench-batched.mjs.
 import init, { Gpgpu } from '../pkg/gpgpu_matrix.js';
 import { uniformMatrix, mulberry32 } from '../reference.js';
-import { deriveLabel, fmtMs } from './systems-report.js';
+import { deriveLabel, fmtMs, wallLog } from './systems-report.js';
 import { errText, flush, guard, log, probeRenderer, runPage, setBench } from './page.js';
 import { readBatchedParams } from './batched-params.js';
 import { batchedMarkdown, batchedPlot, derive, median } from './batched-report.js';
@@ -103,7 +103,7 @@ class Run {
       } catch (e) { this.fail(rec, e, be); }
       result.ransac.push(rec);
       log(rec.status === 'error' ? `ransac ${be}: error (${rec.reason})`
-        : `ransac ${be}: ${p.iterations} hypotheses × ${p.points} points: fit ${fmtMs(rec.fitMs)}, score ${fmtMs(rec.scoreMs)} (GPU), whole call ${fmtMs(rec.whole.medianMs)}; ` +
+        : `ransac ${be}: ${p.iterations} hypotheses × ${p.points} points: fit ${fmtMs(rec.fitMs)}, score ${fmtMs(rec.scoreMs)} (GPU), whole call ${wallLog(rec.whole.medianMs, rec.whole.batch)}; ` +
           `best ${rec.bestCount} inliers (true ${rec.check.trueInliers}), ${ok(rec.check)}`);
       await flush();
     }
@@ -145,7 +145,7 @@ class Run {
         if (kind === 'dlt' && rec.last) rec.nullVector = nullVectorResiduals(rec.last, scene, samples, n, 4 * p.checkSamples);
         delete rec.last;
         result.nullvec.push(rec);
-        log(rec.whole ? `nullvec ${be} ${kind.padEnd(8)}: ${n} 9×9 SVDs in ${fmtMs(rec.whole.medianMs)} (whole call), sweeps mean ${rec.check.meanSweeps.toFixed(2)} max ${rec.check.maxSweeps}` +
+        log(rec.whole ? `nullvec ${be} ${kind.padEnd(8)}: ${n} 9×9 SVDs in ${wallLog(rec.whole.medianMs, rec.whole.batch)} (whole call), sweeps mean ${rec.check.meanSweeps.toFixed(2)} max ${rec.check.maxSweeps}` +
           `${rec.nullVector ? `, null-vector H at its 4 points: median ${rec.nullVector.median.toExponential(1)} px` : ''}, ${ok(rec.check)}`
           : `nullvec ${be} ${kind}: ${rec.status} (${rec.reason})`);
         await flush();
@@ -166,7 +166,7 @@ class Run {
           const pr = prev.get(be);
           const predicted = pr ? pr.ms * (batch / pr.batch) : 0;
           if (stopped.has(be)) rec = { ...base, status: 'skipped', reason: stopped.get(be) };
-          else if (predicted > p.skipFactor * p.capS * 1000) rec = { ...base, status: 'skipped', reason: `predicted ${fmtMs(predicted)}` };
+          else if (predicted > p.skipFactor * p.capS * 1000) rec = { ...base, status: 'skipped', reason: `predicted ${wallLog(predicted)}` };
           else {
             try { a = a || uniformMatrix((p.seed * 7919 + side * 31 + batch) >>> 0, batch * side * side); } catch (e) { rec = { ...base, status: 'error', reason: `making the input: ${errText(e)}` }; }
             if (!rec) rec = await this.svdPoint(be, batch, side, a);
@@ -175,7 +175,7 @@ class Run {
           if (rec.whole) prev.set(be, { batch, ms: rec.whole.medianMs });
           if (rec.status === 'error' || (rec.status === 'skipped' && /predicted/.test(rec.reason))) stopped.set(be, `a smaller batch: ${String(rec.reason).slice(0, 120)}`);
           result.svd.push(rec);
-          log(rec.whole ? `svd ${be} ${side}×${side} batch ${batch}: ${fmtMs(rec.whole.medianMs)}, ${rec.perS.toPrecision(3)} SVDs/s, sweeps mean ${rec.check.meanSweeps.toFixed(2)}, ${ok(rec.check)}`
+          log(rec.whole ? `svd ${be} ${side}×${side} batch ${batch}: ${wallLog(rec.whole.medianMs, rec.whole.batch)}, ${rec.perS.toPrecision(3)} SVDs/s, sweeps mean ${rec.check.meanSweeps.toFixed(2)}, ${ok(rec.check)}`
             : `svd ${be} ${side}×${side} batch ${batch}: ${rec.status} (${String(rec.reason).slice(0, 200)})`);
           await flush();
         }
@@ -203,7 +203,7 @@ class Run {
           rec.check = checkProducts(last, a, b, batch, k, p.checkSamples);
         } catch (e) { this.fail(rec, e, be); }
         result.products.push(rec);
-        log(rec.whole ? `product ${be} k=${k} batch ${batch}: ${fmtMs(rec.whole.medianMs)}, ${rec.gflops.toPrecision(3)} GFLOP/s (whole call), rel.err ${rec.check.relErr.toExponential(1)}, ${ok(rec.check)}`
+        log(rec.whole ? `product ${be} k=${k} batch ${batch}: ${wallLog(rec.whole.medianMs, rec.whole.batch)}, ${rec.gflops.toPrecision(3)} GFLOP/s (whole call), rel.err ${rec.check.relErr.toExponential(1)}, ${ok(rec.check)}`
           : `product ${be} k=${k}: ${rec.status} (${rec.reason})`);
         await flush();
       }
@@ -226,7 +226,7 @@ class Run {
           rec.check.ok = rec.check.ok && rec.checkOne.ok;
         } catch (e) { this.fail(rec, e, be); }
         result.chains.push(rec);
-        log(rec.many ? `chain ${be} k=${k} batch ${batch}: M² ${fmtMs(rec.one.medianMs)}, M^(2^${s}) ${fmtMs(rec.many.medianMs)}: ${fmtMs(rec.perPassMs)} per squaring, ` +
+        log(rec.many ? `chain ${be} k=${k} batch ${batch}: M² ${wallLog(rec.one.medianMs, rec.one.batch)}, M^(2^${s}) ${wallLog(rec.many.medianMs, rec.many.batch)}: ${fmtMs(rec.perPassMs)} per squaring, ` +
           `${rec.gflops ? rec.gflops.toPrecision(3) : '–'} GFLOP/s compute, ${ok(rec.check)}`
           : `chain ${be} k=${k}: ${rec.status} (${rec.reason})`);
         await flush();

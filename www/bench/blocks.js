@@ -14,7 +14,7 @@
 import init, { BlockSparse, Gpgpu } from '../pkg/gpgpu_matrix.js';
 import { cudaReport } from './blocks-gpu.js';
 import { uniformMatrix } from '../reference.js';
-import { deriveLabel, fmtMs } from './systems-report.js';
+import { deriveLabel, fmtMs, wallLog } from './systems-report.js';
 import { errText, flush, guard, log, probeRenderer, runPage, setBench } from './page.js';
 import { CROSS_DENSITIES, CUDA_ROWS, readBlocksParams } from './blocks-params.js';
 import { blocksMarkdown, blocksPlot, derive, median, steps125 } from './blocks-report.js';
@@ -128,7 +128,7 @@ class Run {
   line(rec) {
     const head = `${rec.part} ${rec.backend.padEnd(6)} n=${rec.n} m=${rec.m} d=${+rec.density.toPrecision(3)} P=${rec.P}`;
     if (rec.status === 'error' || rec.status === 'skipped') return `${head}: ${rec.status} (${String(rec.reason).slice(0, 200)})`;
-    return `${head}: ${fmtMs(rec.whole.medianMs)} (plan ${fmtMs(rec.plan?.medianMs)}, ${rec.whole.status === 'single' ? '1 run' : `${rec.whole.timesMs.length}×${rec.whole.batch}`}` +
+    return `${head}: ${wallLog(rec.whole.medianMs, rec.whole.batch)} (plan ${wallLog(rec.plan?.medianMs, rec.plan?.batch)}, ${rec.whole.status === 'single' ? '1 run' : `${rec.whole.timesMs.length}×${rec.whole.batch}`}` +
       `${rec.relErr != null ? `, rel.err ${rec.relErr.toExponential(1)}` : ''}, t/P ${((1000 * rec.whole.medianMs) / rec.P).toPrecision(3)} µs` +
       `${rec.gpuMs != null ? `; GPU ${fmtMs(rec.gpuMs)}, ${((1000 * rec.gpuMs) / rec.P).toPrecision(3)} µs/P` : ''})`;
   }
@@ -152,7 +152,7 @@ class Run {
             const p = prev.get(be);
             const predicted = p ? p.ms * (info.P / p.P) : 0;
             let rec;
-            if (predicted > this.params.skipFactor * this.params.capS * 1000) rec = { backend: be, ...base, ...info, status: 'skipped', reason: `predicted ${fmtMs(predicted)}` };
+            if (predicted > this.params.skipFactor * this.params.capS * 1000) rec = { backend: be, ...base, ...info, status: 'skipped', reason: `predicted ${wallLog(predicted)}` };
             else rec = await this.product(be, a, b, { ...base, ...info }, first && n <= this.params.verifyMaxN);
             if (rec.whole) prev.set(be, { P: info.P, ms: rec.whole.medianMs });
             result.records.push(rec);
@@ -184,7 +184,7 @@ class Run {
           } catch (e) { Object.assign(rec, { status: 'error', reason: errText(e) }); }
         }
         result.dense.push(rec);
-        log(`dense  ${be.padEnd(6)} n=${n}: ${rec.medianMs ? fmtMs(rec.medianMs) : `${rec.status} (${rec.reason})`}`);
+        log(`dense  ${be.padEnd(6)} n=${n}: ${rec.medianMs ? wallLog(rec.medianMs) : `${rec.status} (${rec.reason})`}`);
       }
     }
     for (const m of crossBlocks) {
@@ -205,7 +205,7 @@ class Run {
             const predicted = p ? p.ms * (d / p.d) ** 2 : 0;
             let rec;
             if (predicted > this.params.skipFactor * this.params.capS * 1000) {
-              rec = { backend: be, ...base, ...info, status: 'skipped', reason: `predicted ${fmtMs(predicted)}` };
+              rec = { backend: be, ...base, ...info, status: 'skipped', reason: `predicted ${wallLog(predicted)}` };
               active.delete(be);
             } else rec = await this.product(be, a, b, { ...base, ...info }, false);
             if (rec.whole) {
@@ -213,7 +213,7 @@ class Run {
               if (rec.whole.medianMs >= dense.get(be)) active.delete(be);
             } else active.delete(be);
             result.records.push(rec);
-            log(`${this.line(rec)}; dense ${fmtMs(dense.get(be))}`);
+            log(`${this.line(rec)}; dense ${wallLog(dense.get(be))}`);
           }
         } finally {
           a.sparse.free(); b.sparse.free();
@@ -251,7 +251,7 @@ class Run {
         BlockSparse.productPlan(a.sparse, b.sparse);
         info.plan = { status: 'single', timesMs: [performance.now() - t0], medianMs: performance.now() - t0 };
       }
-      log(`cuda   n=${n} m=${m} k=${k}: operands in ${fmtMs(info.genMs)}, P=${info.P}, C blocks ${info.cBlocks}`);
+      log(`cuda   n=${n} m=${m} k=${k}: operands in ${wallLog(info.genMs)}, P=${info.P}, C blocks ${info.cBlocks}`);
       try {
         for (const be of backends) {
           const rec = await this.product(be, a, b, { ...base, ...info }, n <= this.params.verifyMaxN);

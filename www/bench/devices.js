@@ -9,6 +9,10 @@ import { deriveLabel } from './systems-report.js';
 import { errText, flush, log, probeRenderer, runPage, setBench } from './page.js';
 import { deriveDevices, devicesMarkdown, devicesPlot, median, readDevicesParams } from './devices-report.js';
 import { splitSummary, timedSplits } from '../split-timing.js';
+import { timerResolutionMs, wallNumber } from '../ui/clock.js';
+
+/** A wall-clock time for a progress line, in ms, rounded as the report rounds it. */
+const ms = (x) => wallNumber(x, { res: timerResolutionMs() });
 
 /** www/, which TF_SCRIPTS and node_modules/ are relative to (this module is in www/bench/). */
 const WWW = new URL('../', import.meta.url);
@@ -115,7 +119,7 @@ async function cpuPart(params, result, threads) {
           workers: timed.length ? timed[timed.length - 1].workerMs.length : NaN,
         };
         result.cpu.push(row);
-        log(`cpu n=${n}: ours ${t} thread(s) ${oursMs.toFixed(1)} ms (${g(n, oursMs).toFixed(2)} GFLOP/s; kernel max ${row.kernelMaxMs.toFixed(1)} ms, overhead ${row.overheadMs.toFixed(1)} ms); TF.js WASM ${tfThreads} thread(s) ${tfMs.toFixed(1)} ms (${g(n, tfMs).toFixed(2)} GFLOP/s)`);
+        log(`cpu n=${n}: ours ${t} thread(s) ${ms(oursMs)} ms (${g(n, oursMs).toFixed(2)} GFLOP/s; kernel max ${ms(row.kernelMaxMs)} ms, overhead ${ms(row.overheadMs)} ms); TF.js WASM ${tfThreads} thread(s) ${ms(tfMs)} ms (${g(n, tfMs).toFixed(2)} GFLOP/s)`);
       }
     }
   } finally {
@@ -149,7 +153,7 @@ async function sweepPart(params, result, gpus) {
     await flush();
     const p = await splitPoint(devices, n, a, b, [ratio, 1 - ratio], params.repeats);
     sweep.points.push({ ratio, ...p });
-    log(`  rows ${p.rows.join('/')}, ms ${p.ms.map((x) => x.toFixed(1)).join('/')}, total ${p.totalMs.toFixed(1)}`);
+    log(`  rows ${p.rows.join('/')}, ms ${p.ms.map((x) => ms(x)).join('/')}, total ${ms(p.totalMs)}`);
   }
   sweep.points.sort((x, y) => x.ratio - y.ratio);
   log('sweep: auto');
@@ -168,7 +172,7 @@ async function sweepPart(params, result, gpus) {
   }
   sweep.auto = splitSummary(autoRuns);
   sweep.bestAgain = { ratio: best.ratio, ...splitSummary(bestRuns) };
-  log(`  auto ratios ${sweep.auto.ratios.map((x) => x.toFixed(3)).join('/')}, total ${sweep.auto.totalMs.toFixed(1)} ms; best ratio ${best.ratio} again ${sweep.bestAgain.totalMs.toFixed(1)} ms`);
+  log(`  auto ratios ${sweep.auto.ratios.map((x) => x.toFixed(3)).join('/')}, total ${ms(sweep.auto.totalMs)} ms; best ratio ${best.ratio} again ${ms(sweep.bestAgain.totalMs)} ms`);
 }
 
 async function allPart(params, result, gpus) {
@@ -186,7 +190,7 @@ async function allPart(params, result, gpus) {
   await flush();
   const auto = await autoPoint(new Devices(names.map((k) => gpus.get(k))), n, a, b, params);
   result.all = { n, devices: names, aloneMs, auto };
-  log(`  rows ${auto.rows.join('/')}, total ${auto.totalMs.toFixed(1)} ms; alone ${aloneMs.map((x) => x.toFixed(1)).join('/')}`);
+  log(`  rows ${auto.rows.join('/')}, total ${ms(auto.totalMs)} ms; alone ${aloneMs.map((x) => ms(x)).join('/')}`);
 }
 
 export async function runDevicesBench(params) {

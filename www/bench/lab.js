@@ -6,7 +6,7 @@
 // scripts/bench-lab.mjs.
 import init, { Gpgpu } from '../pkg/gpgpu_matrix.js';
 import { EXERCISES, fileOf } from '../lab/exercises.js';
-import { deriveLabel, median } from './systems-report.js';
+import { deriveLabel, fmtMs, median, wallLog } from './systems-report.js';
 import { errText, guard, log, probeRenderer, runPage, setBench } from './page.js';
 import { readLabParams } from './lab-params.js';
 import { labMarkdown, labPlot } from './lab-report.js';
@@ -49,7 +49,9 @@ export async function runLabBench(params) {
           runs: runs.map((x) => x.timing),
         };
       }
-      log(`${ex.id}: ${record.verdict}${record.timing ? `, ${record.timing.ms.toFixed(2)} ms against ${record.timing.reference.kernel}'s ${record.timing.reference.ms.toFixed(2)} ms` : ''}`);
+      // GPU-clock times keep their digits; wall-clock ones are rounded to the clock's step.
+      const shown = (v) => (record.timing?.clock === 'wall' ? wallLog(v) : fmtMs(v));
+      log(`${ex.id}: ${record.verdict}${record.timing ? `, ${shown(record.timing.ms)} against ${record.timing.reference.kernel}'s ${shown(record.timing.reference.ms)}` : ''}`);
     } catch (e) {
       record.error = errText(e);
       log(`${ex.id}: ${record.error}`);

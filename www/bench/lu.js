@@ -5,7 +5,7 @@
 // Driven by scripts/bench-lu.mjs.
 import init, { Gpgpu } from '../pkg/gpgpu_matrix.js';
 import { uniformMatrix } from '../reference.js';
-import { deriveLabel, fmtMs, median } from './systems-report.js';
+import { deriveLabel, median, wallLog } from './systems-report.js';
 import { errText, flush, guard, log, probeRenderer, runPage, setBench } from './page.js';
 import { readLuParams } from './lu-params.js';
 import { luFlops, luMarkdown, luPlot } from './lu-report.js';
@@ -107,8 +107,8 @@ export async function runLuBench(params) {
         rec.solveMs = performance.now() - t0;
         rec.residual = s.residual;
         if (s.x) rec.residualJs = residual(n, a, s.x, b);
-        if (m.status === 'single') stop = `n=${n} took ${fmtMs(m.medianMs)}, over the cap of ${params.capS} s`;
-        log(`${be} n=${n}: ${fmtMs(m.medianMs)}, ${rec.gflops.toPrecision(3)} GFLOP/s, ${rec.passes} passes, residual ${rec.residual?.toExponential(2)}, factor error ${rec.factorError?.toExponential(2) ?? '–'}`);
+        if (m.status === 'single') stop = `n=${n} took ${wallLog(m.medianMs, m.batch)}, over the cap of ${params.capS} s`;
+        log(`${be} n=${n}: ${wallLog(m.medianMs, m.batch)}, ${rec.gflops.toPrecision(3)} GFLOP/s, ${rec.passes} passes, residual ${rec.residual?.toExponential(2)}, factor error ${rec.factorError?.toExponential(2) ?? '–'}`);
       } catch (e) {
         rec.status = 'error';
         rec.reason = errText(e);

@@ -8,7 +8,7 @@
 // Progress lines and results as the other bench pages (www/bench/page.js). Driven by
 // scripts/bench-sparse.mjs.
 import init, { Csr, Gpgpu } from '../pkg/gpgpu_matrix.js';
-import { deriveLabel, median } from './systems-report.js';
+import { deriveLabel, median, wallLog } from './systems-report.js';
 import { errText, flush, guard, log, probeRenderer, runPage, setBench } from './page.js';
 import { readSparseParams } from './sparse-params.js';
 import { derive, sparseMarkdown, sparsePlot, spmvBytes, timeOf } from './sparse-report.js';
@@ -103,7 +103,7 @@ export async function runSparseBench(params) {
                 Object.assign(lr, await measure((r) => gpu.benchSpmvAsync(csr, r, params.longRow), params, `${be} SpMV, long rows`), { status: 'ok' });
                 lr.GBs = spmvBytes(lr.rows, lr.nnz) / timeOf(lr) / 1e6;
                 lr.wallGBs = spmvBytes(lr.rows, lr.nnz) / lr.wallMs / 1e6;
-                log(`${be.padEnd(6)} skewed, rows past ${params.longRow} by a workgroup each: GPU ${lr.gpuMs?.toPrecision(3) ?? '–'} ms, wall ${lr.wallMs.toPrecision(3)} ms → ${lr.GBs.toPrecision(3)} GB/s`);
+                log(`${be.padEnd(6)} skewed, rows past ${params.longRow} by a workgroup each: GPU ${lr.gpuMs?.toPrecision(3) ?? '–'} ms, wall ${wallLog(lr.wallMs, lr.repeats)} → ${lr.GBs.toPrecision(3)} GB/s`);
               } catch (e) {
                 Object.assign(lr, { status: 'error', reason: errText(e) });
                 stopped.add(`${be}|skewed-long`);
@@ -111,7 +111,7 @@ export async function runSparseBench(params) {
               result.records.push(lr);
             }
             log(rec.status === 'ok'
-              ? `${be.padEnd(6)} ${kind.padEnd(7)} nnz=${rec.nnz} rows=${rows} longest=${rec.maxRow}: wall ${rec.wallMs.toPrecision(3)} ms, GPU ${rec.gpuMs?.toPrecision(3) ?? '–'} ms → ${rec.GBs.toPrecision(3)} GB/s${rec.streamGBs ? `; ceiling ${rec.streamGBs.toPrecision(3)} GB/s` : ''}`
+              ? `${be.padEnd(6)} ${kind.padEnd(7)} nnz=${rec.nnz} rows=${rows} longest=${rec.maxRow}: wall ${wallLog(rec.wallMs, rec.repeats)}, GPU ${rec.gpuMs?.toPrecision(3) ?? '–'} ms → ${rec.GBs.toPrecision(3)} GB/s${rec.streamGBs ? `; ceiling ${rec.streamGBs.toPrecision(3)} GB/s` : ''}`
               : `${be.padEnd(6)} ${kind.padEnd(7)} nnz=${nnz}: ${rec.reason}`);
             await flush();
           }

@@ -16,6 +16,8 @@
 // the warm-up itself, compile included), 'skipped' (not run: too slow / over a size
 // limit), 'error' (threw), 'unavailable' (system could not start).
 
+import { timerResolutionMs } from '../ui/clock.js';
+
 /** The system every ratio is taken against. */
 export const BASELINE = 'tfjs-webgl';
 /** The system the WebGPU kernels' ratios are taken against (the WebGPU tables). */
@@ -90,6 +92,12 @@ export function wallFmt(result) {
     return `${v.toFixed(Math.min(v >= 100 ? 0 : v >= 10 ? 1 : v >= 1 ? 2 : 3, places))} ms`;
   };
 }
+
+/**
+ * wallFmt by this browser's clock (www/ui/clock.js, measured at the page's start): the
+ * progress lines' wall-clock figures, rounded as the result's report rounds them.
+ */
+export const wallLog = (ms, over) => wallFmt({ timerResolutionMs: timerResolutionMs() })(ms, over);
 
 /** YYYY-MM-DD of the result's date (UTC), for file names. */
 export function resultDay(result) {

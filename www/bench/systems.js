@@ -9,7 +9,7 @@
 // window.benchResult and, with ?post=1, POST /result (the gpu-browser server protocol).
 import init, { Gpgpu } from '../pkg/gpgpu_matrix.js';
 import { uniformMatrix, compare, mulberry32 } from '../reference.js';
-import { BASELINE, WEBGPU_BASELINE, deriveLabel, fmtErr, fmtMs, fmtNum, gflops, markdownReport, median } from './systems-report.js';
+import { BASELINE, WEBGPU_BASELINE, deriveLabel, fmtErr, fmtMs, fmtNum, gflops, markdownReport, median, wallLog } from './systems-report.js';
 import { renderPlot } from './systems-plot.js';
 import { mountFigureTools } from '../ui/figures.js';
 import { timerResolutionMs } from '../ui/clock.js';
@@ -218,9 +218,12 @@ function describe(rec, sys) {
   const head = `n=${rec.n} ${rec.mode.padEnd(6)} ${sys.label.padEnd(26)}`;
   if (rec.status === 'skipped') return `${head} skipped (${rec.reason})`;
   if (rec.status === 'error') return `${head} ERROR ${rec.reason.split('\n')[0].slice(0, 300)}`;
-  const t = rec.mode === 'chain' ? `${fmtMs(rec.perPassMs)}/pass` : fmtMs(rec.medianMs);
+  // Wall-clock figures rounded as the report rounds them: a sample is the mean of `batch`
+  // calls, a chain's pass one of `passes`.
+  const batch = rec.batch || 1;
+  const t = rec.mode === 'chain' ? `${wallLog(rec.perPassMs, batch * (rec.passes || 1))}/pass` : wallLog(rec.medianMs, batch);
   const runs = rec.status === 'single' ? '1 run (over cap)'
-    : `median of ${rec.timesMs.length}${rec.batch > 1 ? ` means of ${rec.batch}` : ''}, warm-up ${fmtMs(rec.warmupMs)}`;
+    : `median of ${rec.timesMs.length}${rec.batch > 1 ? ` means of ${rec.batch}` : ''}, warm-up ${wallLog(rec.warmupMs)}`;
   const err = rec.relFrobenius !== undefined ? `, rel.err ${fmtErr(rec.relFrobenius)}` : '';
   return `${head} ${t.padStart(11)}  ${fmtNum(rec.gflops).padStart(6)} GFLOP/s  (${runs}${err})${describeCompute(rec)}`;
 }
@@ -229,11 +232,11 @@ function describe(rec, sys) {
 function describeCompute(rec) {
   const c = rec.compute;
   if (!c) return '';
-  const part = (ms, status, why, err) => (Number.isFinite(ms)
-    ? `${fmtMs(ms)}/pass (${fmtNum(gflops(rec.n, ms))} GFLOP/s${status === 'single' ? ', 1 run' : ''}${Number.isFinite(err) ? `, rel.err ${fmtErr(err)}` : ''})`
+  const part = (ms, status, why, err, fmt) => (Number.isFinite(ms)
+    ? `${fmt(ms)}/pass (${fmtNum(gflops(rec.n, ms))} GFLOP/s${status === 'single' ? ', 1 run' : ''}${Number.isFinite(err) ? `, rel.err ${fmtErr(err)}` : ''})`
     : `${status}${why ? ` (${String(why).slice(0, 80)})` : ''}`);
-  return `; compute only: wall ${part(c.wallMsPerPass, c.wallStatus, c.wallReason || c.reason, c.wallRelFrobenius)}, ` +
-    `GPU timestamps ${part(c.gpuMsPerPass, c.gpuStatus, c.gpuReason || c.reason, c.gpuRelFrobenius)}`;
+  return `; compute only: wall ${part(c.wallMsPerPass, c.wallStatus, c.wallReason || c.reason, c.wallRelFrobenius, (ms) => wallLog(ms, (c.wallBatch || 1) * (rec.passes || 1)))}, ` +
+    `GPU timestamps ${part(c.gpuMsPerPass, c.gpuStatus, c.gpuReason || c.reason, c.gpuRelFrobenius, fmtMs)}`;
 }
 
 // --- environment ------------------------------------------------------------------------------------
@@ -426,7 +429,7 @@ export async function runBench(params) {
       const ref = mode === 'single' ? buildReference(n, a, params) : buildChainReference(n, a, params);
       refs[mode] = ref;
       result.references.push({ n, mode, method: ref.method, ms: ref.ms });
-      log(`n=${n}: float64 reference for ${mode} (${ref.method}) in ${fmtMs(ref.ms)}`);
+      log(`n=${n}: float64 reference for ${mode} (${ref.method}) in ${wallLog(ref.ms)}`);
     }
     for (const sys of systems) {
       for (const mode of params.modes) {

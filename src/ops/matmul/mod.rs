@@ -66,6 +66,15 @@ impl Engine {
         }
     }
 
+    /// The longest k one pass of `kernel` sums in full here (None: any; see
+    /// [`GpuEngine::longest_k`]).
+    pub fn longest_k(&self, kernel: Kernel) -> Option<usize> {
+        match self {
+            Engine::WebGpu(e) => e.longest_k(kernel),
+            _ => None,
+        }
+    }
+
     /// The kernel to run: `requested` if this device runs it, else the backend's
     /// rule (see [`webgl::choose`] and [`choose_webgpu`]).
     pub fn choose_kernel(&self, requested: Option<Kernel>, out: Shape) -> Result<Kernel> {

@@ -309,6 +309,23 @@ impl GpuEngine {
             });
         }
         shape::check_product("product", a.shape, b.shape, out.shape)?;
+        if let Some(longest) = self.longest_k(kernel).filter(|&l| a.shape.cols > l) {
+            // A plain call tiles such a k (`work`); a run or an operation holds it whole.
+            return Err(GpgpuError::DeviceLimit {
+                what: format!(
+                    "A product by kernel '{}' with k = {}",
+                    kernel.name(),
+                    a.shape.cols
+                ),
+                needed: a.shape.cols as f64,
+                unit: "steps of k in one pass",
+                limit_name: "what this software adapter sums in one shader (it may end a \
+                             shader's loops after 65,535 iterations, silently)",
+                limit: longest as f64,
+                hint: "Use the register kernel, which sums k in passes, or a plain product, \
+                       which cuts k into tiles.",
+            });
+        }
         self.poison(out)?;
         let register = self.register_for(a.shape.rows, a.shape.cols, b.shape.cols);
         let fit = Fit::of(&register, a.shape.rows, a.shape.cols, b.shape.cols);
@@ -338,6 +355,17 @@ impl GpuEngine {
             groups,
             timer,
         )
+    }
+
+    /// The longest k one pass of `kernel` sums in full on this device (None: any). A
+    /// software adapter may end a shader's loops after 65,535 iterations in all, without
+    /// an error (Mesa's lavapipe: Firefox's WebGPU on a machine without a GPU), and
+    /// global and tiled16, kept line for line with their CUDA, loop once per k, so a
+    /// longer k is cut into tiles whose products are summed (`work`). The register
+    /// kernel's form there runs k in passes of its own ([`CPU_K_PASS`]).
+    pub fn longest_k(&self, kernel: Kernel) -> Option<usize> {
+        let looped = matches!(kernel, Kernel::Global | Kernel::Tiled16);
+        (looped && self.info().is_software()).then_some(CPU_K_PASS)
     }
 
     /// A CPU form's product in passes of at most [`CPU_K_PASS`] k each (one pass where
