@@ -129,14 +129,25 @@ pub fn grid(n: usize, bs: usize) -> Result<usize> {
 
 impl GpuBlocks {
     /// Buffers for `capacity` blocks on a `grid`² grid, their sizes checked against
-    /// the device's limits before any is made.
-    fn alloc(g: &GpuEngine, n: usize, bs: usize, capacity: usize) -> Result<GpuBlocks> {
+    /// the device's limits before any is made; `reuse`: spare buffers of earlier
+    /// products where they fit (their contents left as they were).
+    fn alloc(
+        g: &mut GpuEngine,
+        n: usize,
+        bs: usize,
+        capacity: usize,
+        reuse: bool,
+    ) -> Result<GpuBlocks> {
         let t = grid(n, bs)?;
         let l = &g.info().limits;
         let cells = (t * t) as f64;
         check_size(&format!("the map of {t}x{t} blocks"), cells * 4.0, l)?;
         let values = capacity as f64 * (bs * bs) as f64;
         check_size(&format!("{capacity} blocks of {bs}x{bs}"), values * 4.0, l)?;
+        let make = |g: &mut GpuEngine, bytes, label| match reuse {
+            true => pass::reused(g, bytes, label),
+            false => pass::buffer(g, bytes, label),
+        };
         Ok(GpuBlocks {
             n,
             block_size: bs,
@@ -150,9 +161,9 @@ impl GpuBlocks {
             generated: None,
             owner: (g.id(), g.generation()),
             last: None,
-            map: pass::buffer(g, t * t * 4, "block map")?,
-            cells: pass::buffer(g, capacity * 4, "block cells")?,
-            blocks: pass::buffer(g, capacity * bs * bs * 4, "blocks")?,
+            map: make(g, t * t * 4, "block map")?,
+            cells: make(g, capacity * 4, "block cells")?,
+            blocks: make(g, capacity * bs * bs * 4, "blocks")?,
         })
     }
 
@@ -170,7 +181,7 @@ impl GpuBlocks {
             ));
         }
         let g = webgpu(e)?;
-        let m = GpuBlocks::alloc(g, n, bs, capacity)?;
+        let m = GpuBlocks::alloc(g, n, bs, capacity, false)?;
         let none = Generated::new(t as u32, bs as u32, 0, 0);
         pass::generate_map(g, &none.perm, 0, [&m.map, &m.cells])?;
         Ok(m)
@@ -383,7 +394,7 @@ pub async fn generate(
     handle.ready().await?;
     let (m, idle) = handle.with(|e| {
         let g = webgpu(e)?;
-        let mut m = GpuBlocks::alloc(g, n, bs, k)?;
+        let mut m = GpuBlocks::alloc(g, n, bs, k, false)?;
         let made = Generated::new(t as u32, bs as u32, k as u32, seed);
         pass::generate_map(g, &made.perm, k as u32, [&m.map, &m.cells])?;
         let key = blockgen::value_key(seed);
@@ -431,6 +442,18 @@ struct Symbolic {
 }
 
 impl Symbolic {
+    fn buffers(self) -> [Buffer; 6] {
+        let Symbolic {
+            a_ends,
+            a_csr,
+            b_ends,
+            b_csr,
+            flags,
+            rows,
+        } = self;
+        [a_ends, a_csr, b_ends, b_csr, flags, rows]
+    }
+
     fn bytes(&self) -> u64 {
         let b = [&self.a_ends, &self.a_csr, &self.b_ends, &self.b_csr];
         b.iter()
@@ -459,12 +482,12 @@ fn symbolic(g: &mut GpuEngine, a: &GpuBlocks, b: &GpuBlocks) -> Result<(Symbolic
     check_size("A's block rows", a.stored as f64 * 8.0, l)?;
     check_size("B's block rows", b.stored as f64 * 8.0, l)?;
     let s = Symbolic {
-        a_ends: pass::buffer(g, t * 4, "A's row ends")?,
-        a_csr: pass::buffer(g, a.stored * 8, "A's rows")?,
-        b_ends: pass::buffer(g, t * 4, "B's row ends")?,
-        b_csr: pass::buffer(g, b.stored * 8, "B's rows")?,
-        flags: pass::buffer(g, t * t * 4, "C's flags")?,
-        rows: pass::buffer(g, t * 3 * 4, "C's rows' work")?,
+        a_ends: pass::reused(g, t * 4, "A's row ends")?,
+        a_csr: pass::reused(g, a.stored * 8, "A's rows")?,
+        b_ends: pass::reused(g, t * 4, "B's row ends")?,
+        b_csr: pass::reused(g, b.stored * 8, "B's rows")?,
+        flags: pass::reused(g, t * t * 4, "C's flags")?,
+        rows: pass::reused(g, t * 3 * 4, "C's rows' work")?,
     };
     for (m, ends, csr) in [(a, &s.a_ends, &s.a_csr), (b, &s.b_ends, &s.b_csr)] {
         pass::lines(g, Lines::CountRows, &m.map, ends, csr, t)?;
@@ -472,6 +495,8 @@ fn symbolic(g: &mut GpuEngine, a: &GpuBlocks, b: &GpuBlocks) -> Result<(Symbolic
         pass::lines(g, Lines::FillRows, &m.map, ends, csr, t)?;
     }
     if flags_by_listing(t, a.stored, b.stored) {
+        // Listing only sets flags: the rest must be 0 (a spare buffer holds old ones).
+        pass::clear(g, &s.flags, t * t * 4)?;
         let unused = pass::buffer(g, 4, "unused")?;
         let m = [
             &s.a_csr, &a.cells, &s.b_ends, &s.b_csr, &a.cells, &s.flags, &unused,
@@ -634,13 +659,28 @@ pub async fn multiply_listing(
             c.products = Some(products);
             c
         });
+        s.buffers().into_iter().for_each(|b| pass::spare(g, b));
         g.flush();
         Ok((made?, e.idle()?))
     })?;
-    drop(s);
     idle.wait().await?;
     c.phase_ms = Some([t1 - t0, now_ms() - t1]);
     Ok(c)
+}
+
+/// Hands `m`'s buffers to the device's spares, for the C of later products
+/// (`ops::block_sparse::resident::spare`); those of another engine or device go.
+pub fn give_back(e: &mut Engine, m: GpuBlocks) {
+    if let Some(g) = e.webgpu() {
+        if m.owner == (g.id(), g.generation()) {
+            let GpuBlocks {
+                map, cells, blocks, ..
+            } = m;
+            [map, cells, blocks]
+                .into_iter()
+                .for_each(|b| pass::spare(g, b));
+        }
+    }
 }
 
 /// Queues C's map and blocks, `stored` of them, after the symbolic phase `s`: by
@@ -654,7 +694,7 @@ fn numeric(
     lists: &[Band],
 ) -> Result<GpuBlocks> {
     let (bs, t) = (a.block_size, a.grid);
-    let mut c = GpuBlocks::alloc(g, a.n, bs, stored)?;
+    let mut c = GpuBlocks::alloc(g, a.n, bs, stored, true)?;
     (c.stored, c.last, c.dense) = (stored, Some(t * t), Some(kernel.is_some()));
     pass::c_map(g, [&s.flags, &c.map, &c.cells], t * t)?;
     c.scratch = s.bytes();
@@ -664,8 +704,8 @@ fn numeric(
         return Ok(c);
     }
     let most = |f: fn(&Band) -> usize| lists.iter().map(f).max().unwrap_or(0).max(1);
-    let pairs = pass::buffer(g, most(|b| b.products as usize) * 8, "block products")?;
-    let starts = pass::buffer(g, most(|b| b.blocks.len()) * 4, "block products' starts")?;
+    let pairs = pass::reused(g, most(|b| b.products as usize) * 8, "block products")?;
+    let starts = pass::reused(g, most(|b| b.blocks.len()) * 4, "block products' starts")?;
     c.scratch += pairs.size() + starts.size();
     for band in lists {
         let (blocks, lo) = (band.blocks.len(), band.blocks.start);
@@ -678,8 +718,8 @@ fn numeric(
         let m = [&a.blocks, &b.blocks, &pairs, &starts, &c.blocks];
         pass::listed(g, m, bs, [blocks, band.products as usize, lo])?;
     }
-    g.keep(pairs);
-    g.keep(starts);
+    pass::spare(g, pairs);
+    pass::spare(g, starts);
     Ok(c)
 }
 

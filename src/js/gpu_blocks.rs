@@ -72,13 +72,29 @@ thread_local! {
 #[wasm_bindgen(js_name = GpuBlockSparse)]
 pub struct JsGpuBlockSparse {
     id: u32,
-    inner: Rc<Cell>,
+    /// None only while it is dropped.
+    inner: Option<Rc<Cell>>,
     handle: Handle,
+}
+
+impl JsGpuBlockSparse {
+    fn cell(&self) -> &Cell {
+        self.inner.as_deref().expect("set until the drop")
+    }
 }
 
 impl Drop for JsGpuBlockSparse {
     fn drop(&mut self) {
         let _ = LIVE.try_with(|live| live.forget(self.id));
+        // Its last holder hands the buffers to the device's spares, for the next
+        // product's C (`resident::give_back`); a call in flight holds it until done.
+        if let Some(cell) = self.inner.take().and_then(|c| Rc::try_unwrap(c).ok()) {
+            let m = cell.m.into_inner();
+            let _ = self.handle.with(|e| {
+                resident::give_back(e, m);
+                Ok(())
+            });
+        }
     }
 }
 
@@ -89,6 +105,7 @@ fn wrap(m: GpuBlocks, handle: Handle) -> JsValue {
             readers: std::cell::Cell::new(0),
         })
     });
+    let inner = Some(inner);
     let value = JsValue::from(JsGpuBlockSparse { id, inner, handle });
     LIVE.with(|live| live.tag(&value, id));
     value
@@ -147,7 +164,7 @@ macro_rules! numbers {
             $($(#[doc = $doc])*
             #[wasm_bindgen(getter, js_name = $js)]
             pub fn $name(&self) -> f64 {
-                self.inner.borrow().$method() as f64
+                self.cell().borrow().$method() as f64
             })*
         }
     };
@@ -172,21 +189,21 @@ impl JsGpuBlockSparse {
     /// Block products computed, for a product (else undefined).
     #[wasm_bindgen(getter, js_name = blockProducts)]
     pub fn block_products(&self) -> Option<f64> {
-        self.inner.borrow().products().map(|p| p as f64)
+        self.cell().borrow().products().map(|p| p as f64)
     }
 
     /// For a product: ms of its symbolic phase (until C's size was known) and of its
     /// numeric phase (until the GPU finished), as [symbolic, numeric].
     #[wasm_bindgen(getter, js_name = phaseMs)]
     pub fn phase_ms(&self) -> Option<Vec<f64>> {
-        self.inner.borrow().phase_ms().map(|p| p.to_vec())
+        self.cell().borrow().phase_ms().map(|p| p.to_vec())
     }
 
     /// For a product: 'dense' if its numeric phase ran on the dense product kernel,
     /// else 'sparse' (undefined for other matrices).
     #[wasm_bindgen(getter, js_name = numericPath)]
     pub fn numeric_path(&self) -> Option<String> {
-        let dense = self.inner.borrow().ran_dense()?;
+        let dense = self.cell().borrow().ran_dense()?;
         Some(if dense { "dense" } else { "sparse" }.into())
     }
 
@@ -195,8 +212,8 @@ impl JsGpuBlockSparse {
     /// increasing row-major order, each once.
     #[wasm_bindgen(js_name = writeBlocks)]
     pub fn write_blocks(&self, rows: &[u32], cols: &[u32], data: &[f32]) -> JsResult<()> {
-        let mut m = match self.inner.readers.get() {
-            0 => self.inner.try_borrow_mut().ok(),
+        let mut m = match self.cell().readers.get() {
+            0 => self.cell().try_borrow_mut().ok(),
             _ => None,
         }
         .ok_or_else(|| to_js_error(busy("this")))?;
@@ -217,7 +234,7 @@ impl JsGpuBlockSparse {
         let read = || {
             let max = u32::MAX as f64;
             let (start, count) = (whole("start", &start, max)?, whole("count", &count, max)?);
-            let m = self.inner.try_borrow().map_err(|_| busy("this"))?;
+            let m = self.cell().try_borrow().map_err(|_| busy("this"))?;
             self.handle.with(|e| m.start_read(e, start, count))
         };
         promise(read().and_then(|r| {

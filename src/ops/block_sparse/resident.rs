@@ -10,10 +10,11 @@
 //! listed.wgsl; or block_dense.wgsl around the dense product kernel).
 
 use crate::engine::program::StaticWgsl;
+use crate::engine::webgpu::DeviceState;
 use crate::engine::webgpu::{line_workgroups, GpuEngine};
 use crate::error::{GpgpuError, Result};
 use crate::plan::blockgen::Permutation;
-use crate::webgpu::buffer::MATRIX;
+use crate::webgpu::buffer::{allocated_size, MATRIX};
 use crate::webgpu::Buffer;
 
 const HASH: &str = crate::common::shader!("wgsl/block_sparse/hash.wgsl");
@@ -99,6 +100,55 @@ fn over<const N: usize>(
 /// A storage buffer of `bytes` (the caller checked the size).
 pub fn buffer(e: &GpuEngine, bytes: usize, label: &str) -> Result<Buffer> {
     Buffer::new(e.gpu(), bytes as u64, MATRIX, label)
+}
+
+/// Large buffers of earlier products kept for the next ones, with the device: a new
+/// 1 GiB buffer cost 36 ms on the H100, writing into a kept one 0.5 ms
+/// (bench/probes/alloc.html), and a product's time followed C's bytes (about 100 ms
+/// per GiB in the middle of the fit) more than its block products.
+#[derive(Default)]
+struct Spares(Vec<Buffer>);
+
+impl DeviceState for Spares {
+    fn trim(&mut self) {
+        self.0.clear();
+    }
+}
+
+/// Buffers below this are made anew (they cost little), and the spares hold at most
+/// `MOST_SPARES` buffers and `SPARE_BYTES` bytes (the oldest go first).
+const LEAST_SPARE: u64 = 1 << 20;
+const MOST_SPARES: usize = 8;
+const SPARE_BYTES: u64 = 2 << 30;
+
+/// A storage buffer of `bytes` whose contents are left as they were: a spare one at
+/// most a quarter larger if there is one, else a new one.
+pub fn reused(e: &mut GpuEngine, bytes: usize, label: &str) -> Result<Buffer> {
+    let want = allocated_size(bytes as u64);
+    let kept = &mut e.state(|_| Spares::default()).0;
+    let fits = |b: &Buffer| b.size() >= want && b.size() - want <= want / 4;
+    let best = (0..kept.len())
+        .filter(|&i| fits(&kept[i]))
+        .min_by_key(|&i| kept[i].size());
+    match best {
+        Some(i) => Ok(kept.remove(i)),
+        None => buffer(e, bytes, label),
+    }
+}
+
+/// Keeps `b` for [`reused`]; a small one, or the oldest spares past the bounds, go
+/// once the commands recorded so far are submitted.
+pub fn spare(e: &mut GpuEngine, b: Buffer) {
+    if b.size() < LEAST_SPARE || !b.gpu().same(e.gpu()) {
+        return e.keep(b);
+    }
+    let kept = &mut e.state(|_| Spares::default()).0;
+    kept.push(b);
+    let mut gone = vec![];
+    while kept.len() > MOST_SPARES || kept.iter().map(Buffer::size).sum::<u64>() > SPARE_BYTES {
+        gone.push(kept.remove(0));
+    }
+    gone.into_iter().for_each(|b| e.keep(b));
 }
 
 /// A generated matrix's map and slot cells: `stored` of the `cells` keyed by `perm`
