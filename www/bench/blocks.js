@@ -300,8 +300,10 @@ export async function runBlocksBench(params) {
   }
   log(`parts ${params.parts.join(',')}; fit n=${params.n} m=${params.blocks.join(',')} P ${params.pmin}..${params.pmax}; cross n=${params.crossN} m=${params.crossBlocks.join(',')}; cuda up to n=${params.cudaMaxN}; repeats ${params.repeats}, cap ${params.capS} s, deadline ${params.deadlineS} s`);
   try {
-    for (const part of ['fit', 'cross', 'cuda']) if (params.parts.includes(part)) await run[part](result);
+    // The report first: its rows state WebAssembly memory's peak, which the other parts'
+    // CPU operands would raise (a fit at n = 16384 grew it to 1125 MiB).
     if (params.parts.includes('report')) await cudaReport(run, result, wasm.memory);
+    for (const part of ['fit', 'cross', 'cuda']) if (params.parts.includes(part)) await run[part](result);
   } catch (e) {
     result.error = errText(e);
     log(`FATAL: ${e?.stack || e}`);
