@@ -131,13 +131,7 @@ impl GpuBlocks {
     /// Buffers for `capacity` blocks on a `grid`² grid, their sizes checked against
     /// the device's limits before any is made; `reuse`: spare buffers of earlier
     /// products where they fit (their contents left as they were).
-    fn alloc(
-        g: &mut GpuEngine,
-        n: usize,
-        bs: usize,
-        capacity: usize,
-        reuse: bool,
-    ) -> Result<GpuBlocks> {
+    fn alloc(g: &mut GpuEngine, [n, bs, capacity]: [usize; 3], reuse: bool) -> Result<GpuBlocks> {
         let t = grid(n, bs)?;
         let l = &g.info().limits;
         let cells = (t * t) as f64;
@@ -181,7 +175,7 @@ impl GpuBlocks {
             ));
         }
         let g = webgpu(e)?;
-        let m = GpuBlocks::alloc(g, n, bs, capacity, false)?;
+        let m = GpuBlocks::alloc(g, [n, bs, capacity], false)?;
         let none = Generated::new(t as u32, bs as u32, 0, 0);
         pass::generate_map(g, &none.perm, 0, [&m.map, &m.cells])?;
         Ok(m)
@@ -394,7 +388,7 @@ pub async fn generate(
     handle.ready().await?;
     let (m, idle) = handle.with(|e| {
         let g = webgpu(e)?;
-        let mut m = GpuBlocks::alloc(g, n, bs, k, false)?;
+        let mut m = GpuBlocks::alloc(g, [n, bs, k], false)?;
         let made = Generated::new(t as u32, bs as u32, k as u32, seed);
         pass::generate_map(g, &made.perm, k as u32, [&m.map, &m.cells])?;
         let key = blockgen::value_key(seed);
@@ -694,7 +688,7 @@ fn numeric(
     lists: &[Band],
 ) -> Result<GpuBlocks> {
     let (bs, t) = (a.block_size, a.grid);
-    let mut c = GpuBlocks::alloc(g, a.n, bs, stored, true)?;
+    let mut c = GpuBlocks::alloc(g, [a.n, bs, stored], true)?;
     (c.stored, c.last, c.dense) = (stored, Some(t * t), Some(kernel.is_some()));
     pass::c_map(g, [&s.flags, &c.map, &c.cells], t * t)?;
     c.scratch = s.bytes();

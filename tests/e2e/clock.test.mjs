@@ -59,6 +59,18 @@ test('with a 1 ms clock a bench run\'s progress lines show whole ms, as its repo
   await page.context().close();
 });
 
+test('with a 1 ms clock the GPU-resident block-sparse report\'s lines show whole ms', async () => {
+  // Its calls' times and phases (the library's own readings of the same clock) were
+  // printed with two decimals.
+  const page = await openPage(browser, `${server.origin}/www/bench/index.html?suite=blocks&run=1&parts=report&backends=webgpu&reportMaxN=256`, undefined, { init: coarseClock });
+  assert.equal(await waitForStatus(page, 120_000), 'done', await page.textContent('#status'));
+  const lines = await page.evaluate(() => window.benchLog.filter((l) => /^report n=256 /.test(l)));
+  assert.equal(lines.length, 2, lines.join('\n'));
+  assert.match(lines[1], /^report n=256 m=4 k=1000 dense: (\d+|< 1) ms \(symbolic (\d+|< 1) ms, /);
+  for (const line of lines) assert.deepEqual(finer(line), [], line);
+  await page.context().close();
+});
+
 /** In the page, before its scripts: performance.now() in whole ms, and no GPU timers. */
 function coarseClock() {
   const real = performance.now.bind(performance);

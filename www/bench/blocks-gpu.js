@@ -10,7 +10,7 @@
 // writes it as bench/results/<date>-cuda-report-<label>.{json,md}.
 import { GpuBlockSparse } from '../pkg/gpgpu_matrix.js';
 import { mulberry32 } from '../reference.js';
-import { fmtMs } from './systems-report.js';
+import { wallLog } from './systems-report.js';
 import { errText, flush, guard, log } from './page.js';
 import { CUDA_ROWS } from './blocks-params.js';
 import { median } from './blocks-report.js';
@@ -40,7 +40,7 @@ async function reportRow(gpu, row, numeric, params, memory) {
     const b = await guard(gpu.generateBlockSparseAsync(n, m, k, seedB), watch, 'generate B');
     held.push(b);
     out.generateSeconds = (performance.now() - t0) / 1000;
-    log(`report n=${n} m=${m} k=${k}: A and B made on the GPU in ${fmtMs(out.generateSeconds * 1000)}`);
+    log(`report n=${n} m=${m} k=${k}: A and B made on the GPU in ${wallLog(out.generateSeconds * 1000)}`);
     await flush();
     // The first call (pipelines compiled then) is timed apart; more calls while short.
     const times = [], phases = [];
@@ -81,7 +81,7 @@ async function reportRow(gpu, row, numeric, params, memory) {
     out.samples = params.reportSamples;
     out.wasmPeakBytes = memory.buffer.byteLength;
     out.status = 'ok';
-    log(`report n=${n} m=${m} k=${k} ${out.numericPath}: ${fmtMs(out.seconds * 1000)} (symbolic ${fmtMs(last[0])}, numeric ${fmtMs(last[1])}; first call ${fmtMs(out.firstSeconds * 1000)}), P=${out.products}, C blocks ${out.cBlocks}, max rel. err ${worst.toExponential(1)}, GPU ${(out.gpuBytes / 2 ** 20).toFixed(0)} MiB, wasm ${(out.wasmPeakBytes / 2 ** 20).toFixed(0)} MiB; K40 ${k40S} s`);
+    log(`report n=${n} m=${m} k=${k} ${out.numericPath}: ${wallLog(out.seconds * 1000)} (symbolic ${wallLog(last[0])}, numeric ${wallLog(last[1])}; first call ${wallLog(out.firstSeconds * 1000)}), P=${out.products}, C blocks ${out.cBlocks}, max rel. err ${worst.toExponential(1)}, GPU ${(out.gpuBytes / 2 ** 20).toFixed(0)} MiB, wasm ${(out.wasmPeakBytes / 2 ** 20).toFixed(0)} MiB; K40 ${k40S} s`);
   } catch (e) {
     out.status = 'error';
     out.reason = errText(e);
