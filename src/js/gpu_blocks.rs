@@ -68,7 +68,8 @@ thread_local! {
 
 /// A square block-sparse matrix whose map and blocks live in WebGPU buffers (the
 /// CUDA report's format, past what WebAssembly memory holds). Call `free()` when
-/// done: it releases the buffers.
+/// done: its buffers go to the device's spares, which later products reuse
+/// (`gpu.trim()` releases them).
 #[wasm_bindgen(js_name = GpuBlockSparse)]
 pub struct JsGpuBlockSparse {
     id: u32,
