@@ -132,13 +132,16 @@ impl Buffer {
     }
 }
 
-/// Keeps `b` in `list` of reusable buffers, dropping the oldest while there are more
-/// than `most` or they hold more than `most_bytes`.
-pub fn keep_recent(list: &mut Vec<Buffer>, b: Buffer, most: usize, most_bytes: u64) {
+/// Keeps `b` in `list` of reusable buffers, taking out the oldest while there are more
+/// than `most` or they hold more than `most_bytes`: those are returned (dropped at once
+/// by a caller whose buffers no recorded command still uses).
+pub fn keep_recent(list: &mut Vec<Buffer>, b: Buffer, most: usize, most_bytes: u64) -> Vec<Buffer> {
     list.push(b);
+    let mut gone = vec![];
     while list.len() > most || list.iter().map(|b| b.size()).sum::<u64>() > most_bytes {
-        list.remove(0);
+        gone.push(list.remove(0));
     }
+    gone
 }
 
 /// The size `Buffer::new` allocates for `size` bytes: at least 16, a multiple of 16

@@ -14,7 +14,7 @@ use crate::engine::webgpu::DeviceState;
 use crate::engine::webgpu::{line_workgroups, GpuEngine};
 use crate::error::{GpgpuError, Result};
 use crate::plan::blockgen::Permutation;
-use crate::webgpu::buffer::{allocated_size, MATRIX};
+use crate::webgpu::buffer::{allocated_size, keep_recent, MATRIX};
 use crate::webgpu::Buffer;
 
 const HASH: &str = crate::common::shader!("wgsl/block_sparse/hash.wgsl");
@@ -143,11 +143,8 @@ pub fn spare(e: &mut GpuEngine, b: Buffer) {
         return e.keep(b);
     }
     let kept = &mut e.state(|_| Spares::default()).0;
-    kept.push(b);
-    let mut gone = vec![];
-    while kept.len() > MOST_SPARES || kept.iter().map(Buffer::size).sum::<u64>() > SPARE_BYTES {
-        gone.push(kept.remove(0));
-    }
+    // Recorded commands may still use the spares let go: they go once submitted.
+    let gone = keep_recent(kept, b, MOST_SPARES, SPARE_BYTES);
     gone.into_iter().for_each(|b| e.keep(b));
 }
 
