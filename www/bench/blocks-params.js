@@ -21,12 +21,12 @@ const PROFILES = {
   swiftshader: {
     n: 2048, blocks: [4, 8], pmin: 1e3, pmax: 1e6,
     crossN: 1024, crossBlocks: [4, 8, 16, 32],
-    cudaMaxN: 4096, reportMaxN: 4096, capS: 20, deadlineS: Infinity,
+    cudaMaxN: 4096, reportMaxN: 4096, capS: 20, deadlineS: Infinity, heatMs: 0,
   },
   gpu: {
     n: 16384, blocks: [8, 16], pmin: 1e3, pmax: 2e6,
     crossN: 4096, crossBlocks: [4, 8, 16, 32],
-    cudaMaxN: 16384, reportMaxN: 16384, capS: 10, deadlineS: Infinity,
+    cudaMaxN: 16384, reportMaxN: 16384, capS: 10, deadlineS: Infinity, heatMs: 1000,
   },
 };
 
@@ -56,6 +56,7 @@ export function readBlocksParams(search) {
     capS: num('cap', base.capS, { min: 0 }),                                    // a warm-up longer than this: no repeats
     skipFactor: num('skipFactor', 4, { min: 0 }),                               // predicted call > this × cap: not run
     minSampleMs: num('minSample', 20, { min: 0 }),                              // shorter calls are timed in batches
+    heatMs: num('heat', base.heatMs, { min: 0 }),                               // untimed back-to-back calls before the samples
     deadlineS: num('deadline', base.deadlineS, { min: 0 }),                     // no new measurement after this
     watchdogS: num('watchdog', 300, { min: 1 }),                                // a call with no answer after this: error, backend dropped
     verifyMaxN: num('verifyMaxN', 4096, { min: 0, whole: true }),               // sampled check of C up to this n

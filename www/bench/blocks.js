@@ -22,8 +22,11 @@ import { checkProduct, makeOperand, randomPattern } from './blocks-inputs.js';
 
 /**
  * Times `fn` (sync or async): a warm-up call; over the cap, that one run is the sample;
- * else `repeats` samples, each the mean of a batch of back-to-back calls when one call is
- * shorter than minSampleMs (the page's timer has 0.1 ms steps).
+ * else back-to-back calls for heatMs (untimed: an idle GPU's clock is low, the H100's
+ * 345 MHz against 1,980 MHz busy, and a short call after the bench's CPU work between
+ * points ran up to 4× slower, bench/NOTES.md), then `repeats` samples, each the mean of
+ * a batch of back-to-back calls when one call is shorter than minSampleMs (the page's
+ * timer has 0.1 ms steps).
  */
 async function measure(fn, params, what) {
   const capMs = params.capS * 1000, watch = params.watchdogS * 1000;
@@ -36,6 +39,8 @@ async function measure(fn, params, what) {
     m.timesMs.push(m.warmupMs);
   } else {
     m.status = 'ok';
+    const heat = performance.now();
+    while (performance.now() - heat < params.heatMs) await guard(fn(), watch, what);
     if (m.warmupMs < Math.max(params.minSampleMs, 200)) {
       t0 = performance.now();
       await guard(fn(), watch, what);
