@@ -104,7 +104,8 @@ export async function cudaReport(run, result, memory) {
   const gpu = run.gpus.get('webgpu') || run.gpus.get('resident');
   const report = {
     rows: [], leftOut: [],
-    seconds: 'the whole multiplyGpuBlockSparseAsync call (generating A and B excluded); median of the calls after the first',
+    seconds: 'the whole multiplyGpuBlockSparseAsync call (generating A and B excluded); median of the calls after the first' +
+      (run.params.heatMs ? ` and ${run.params.heatMs} ms of untimed calls (the GPU's clock up)` : ''),
     gpuBytes: 'GPU buffers held during the call: A, B, C and the call\'s temporaries',
   };
   result.cudaReport = report;

@@ -132,7 +132,7 @@ export function blocksMarkdown(result) {
   L.push(`WebGL renderer: ${e.renderer || '?'}; WebGPU adapter: ${[e.webgpu?.vendor, e.webgpu?.architecture, e.webgpu?.description].filter(Boolean).join(' ') || e.webgpu?.reason || '?'}` +
     `${e.webgpu?.fallback ? ' (fallback adapter)' : ''}.`);
   L.push(`Times: the whole \`await gpu.multiplyBlockSparseAsync(a, b)\` (symbolic phase + upload + GPU + readback + assembly), ` +
-    `median of ${result.params?.repeats} timed calls after a warm-up (short calls timed in batches); ` +
+    `median of ${result.params?.repeats} timed calls after a warm-up${result.params?.heatMs ? ` and ${result.params.heatMs} ms of untimed calls (the GPU's clock up)` : ''} (short calls timed in batches); ` +
     `"plan" = \`BlockSparse.productPlan(a, b)\` alone (the symbolic phase on the CPU); P = block products computed. ` +
     `Random patterns (seed ${result.params?.seed}): each of A and B has k blocks at distinct random places.` +
     `${result.totalS ? ` Run: ${result.totalS.toFixed(0)} s.` : ''}`, '');

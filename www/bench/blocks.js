@@ -329,7 +329,7 @@ the block products P at a fixed n, the density where the dense product (<code>gp
 becomes faster, and the CUDA report's table. Runs with <code>?run=1</code>; parameters
 (<code>profile=swiftshader|gpu</code>, <code>parts=fit,cross,cuda,report</code>, <code>backends=webgl,webgpu,resident</code>, <code>n=</code>,
 <code>blocks=</code>, <code>pmin=</code>, <code>pmax=</code>, <code>crossN=</code>, <code>crossBlocks=</code>,
-<code>cudaMaxN=</code>, <code>reportMaxN=</code>, <code>reportSamples=</code>, <code>reportPaths=</code>, <code>repeats=</code>, <code>cap=</code>, <code>deadline=</code>, <code>seed=</code>,
+<code>cudaMaxN=</code>, <code>reportMaxN=</code>, <code>reportSamples=</code>, <code>reportPaths=</code>, <code>repeats=</code>, <code>heat=</code>, <code>cap=</code>, <code>deadline=</code>, <code>seed=</code>,
 <code>post=1</code>): <code>www/bench/blocks-params.js</code>. From a shell: <code>make bench-blocks</code>.</p>
 `,
 };
