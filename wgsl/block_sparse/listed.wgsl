@@ -22,13 +22,24 @@ fn main(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_index) li: u
     let r = e / u.m;
     let col = e % u.m;
     let end = select(u.total, starts[block + 1u], block + 1u < u.blocks);
-    var acc = 0.0;
-    for (var p = starts[block]; p < end; p++) {
+    // Two block products a step, in two sums: each product waits on its pair's load and
+    // then its blocks' (random in A and B, mostly from L2 or memory), and the two chains
+    // are independent, so the GPU overlaps their latency (bench/NOTES.md, issue 39).
+    var acc = vec2f(0.0);
+    var p = starts[block];
+    for (; p + 1u < end; p += 2u) {
+        let at = vec2u(pairs[2u * p], pairs[2u * p + 2u]) * b2 + r * u.m;
+        let bt = vec2u(pairs[2u * p + 1u], pairs[2u * p + 3u]) * b2 + col;
+        for (var q = 0u; q < u.m; q++) {
+            acc = fma(vec2f(a[at.x + q], a[at.y + q]), vec2f(b[bt.x + q * u.m], b[bt.y + q * u.m]), acc);
+        }
+    }
+    if (p < end) {
         let at = pairs[2u * p] * b2 + r * u.m;
         let bt = pairs[2u * p + 1u] * b2 + col;
         for (var q = 0u; q < u.m; q++) {
-            acc = fma(a[at + q], b[bt + q * u.m], acc);
+            acc.x = fma(a[at + q], b[bt + q * u.m], acc.x);
         }
     }
-    c[(u.lo + block) * b2 + e] = acc;
+    c[(u.lo + block) * b2 + e] = acc.x + acc.y;
 }
