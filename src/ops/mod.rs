@@ -151,6 +151,7 @@ mod tests {
             block_sparse::resident::EXPAND,
             block_sparse::resident::ROW_WORK,
             block_sparse::resident::LISTED,
+            block_sparse::resident::LISTED4,
             block_sparse::resident::BLOCK_DENSE,
             block_sparse::resident::SCATTER,
             svd::webgpu::JACOBI,

@@ -170,6 +170,8 @@ pub async fn gpu_products_match_the_cpu_symbolic_phase_and_reference(backend: Ba
         (64, 8, 0.4, 0.4),
         (150, 3, 0.05, 0.1),
         (36, 2, 1.0, 1.0),
+        (96, 12, 0.5, 0.4),
+        (64, 16, 0.6, 0.6),
     ] {
         let (a, b) = (
             with_gaps(n as u32, n, bs, da),
@@ -362,7 +364,7 @@ pub async fn gpu_block_sparse_from_javascript(backend: Backend) {
     .unwrap();
     let stored = get(&c, "storedBlocks");
     assert!(stored > 0.0 && get(&c, "blockProducts") > 0.0);
-    // 'auto': dense where the block products' multiply-adds reach n³/32.
+    // 'auto': dense where dense_pays says so.
     let auto = match dense_pays(64, 4, get(&c, "blockProducts") as u64) {
         true => "dense",
         false => "sparse",

@@ -7,7 +7,8 @@
 //! c_map.wgsl: C's map; expand.wgsl: C's flags by listing the block products, where
 //! that is less work than symbolic.wgsl's walk; row_work.wgsl: what each block row
 //! holds) and the numeric phase (expand.wgsl listing each block's products, then
-//! listed.wgsl; or block_dense.wgsl around the dense product kernel).
+//! listed.wgsl, or listed4.wgsl where the block side is a multiple of 4; or
+//! block_dense.wgsl around the dense product kernel).
 
 use crate::engine::program::StaticWgsl;
 use crate::engine::webgpu::DeviceState;
@@ -52,6 +53,7 @@ programs! {
     EXPAND: "block-expand" "wgsl/block_sparse/expand.wgsl",
     ROW_WORK: "block-row-work" "wgsl/block_sparse/row_work.wgsl",
     LISTED: "block-listed" "wgsl/block_sparse/listed.wgsl",
+    LISTED4: "block-listed4" "wgsl/block_sparse/listed4.wgsl",
     BLOCK_DENSE: "block-dense" "wgsl/block_sparse/block_dense.wgsl",
 }
 /// Its words change with every part: they live with the commands that use them.
@@ -323,14 +325,20 @@ pub fn listed(
     bs: usize,
     [blocks, total, lo]: [usize; 3],
 ) -> Result<()> {
+    // Sides that are a multiple of 4: four sums an invocation, a quarter of the
+    // invocations; row 4 of the CUDA report 230 -> 129 ms on the H100 (bench/NOTES.md).
     // Below 2^32: C's blocks fit one binding.
-    let count = blocks * bs * bs;
+    let (program, lanes) = match bs % 4 {
+        0 => (&LISTED4, 4),
+        _ => (&LISTED, 1),
+    };
+    let count = blocks * bs * bs / lanes;
     let mut first = 0;
     while first < count {
-        let part = NUMERIC_PART.min(count - first);
+        let part = (NUMERIC_PART / lanes).min(count - first);
         let groups = line_workgroups(part, e.max_workgroups());
         let words = [bs, count, blocks, total, lo, first, groups.0, 0].map(|w| w as u32);
-        e.dispatch(&LISTED, &m, &words, groups, None)?;
+        e.dispatch(program, &m, &words, groups, None)?;
         first += part;
     }
     Ok(())
