@@ -562,12 +562,13 @@ pub enum NumericPath {
     Dense,
 }
 
-/// Whether the dense product beats the block-sparse numeric pass: when the block
-/// products' multiply-adds P·m³ reach n³/32. On the H100 the register kernel computes
-/// about 35 TFLOP/s (bench/NOTES.md), the block-sparse pass about 0.7 (1.4 ns per 8×8
-/// block product, bench/results/2026-11-24-blocks-h100.md): some 50× apart.
+/// Whether the dense product beats the block-sparse numeric pass, by their times on
+/// the H100 (bench/NOTES.md): the dense path about 0.083 ps per n³ (364 ms at
+/// n = 16384, its symbolic phase included), the sparse one about 0.15 ns + 0.2 ps·m³
+/// per block product (0.26 ns at m = 8, 0.15–0.22 at m = 4).
 pub fn dense_pays(n: usize, bs: usize, products: u64) -> bool {
-    products as f64 * (bs * bs * bs) as f64 * 32.0 >= (n as f64).powi(3)
+    let sparse_ns = products as f64 * (0.15 + 2e-4 * (bs * bs * bs) as f64);
+    sparse_ns >= 8.3e-5 * (n as f64).powi(3)
 }
 
 /// The bytes of block-product lists the sparse numeric phase holds at once (at most
@@ -786,13 +787,14 @@ mod tests {
 
     #[test]
     fn the_cuda_reports_dense_rows_take_the_dense_product() {
-        // (n, m, block products of the bench's seeded operands): rows 2 and 3 walk
-        // A's block rows; rows 4 and 5 (P·m³ past n³/32) and the tiny row 1 go dense.
+        // (n, m, block products of the bench's seeded operands), as measured on the
+        // H100: rows 2-4 list their block products (row 4: 129 ms against 364 ms dense);
+        // row 5 (2.4·10¹⁰ products: 5.5 s against 0.35 s) and the tiny row 1 go dense.
         for (n, m, p, dense) in [
             (256, 4, 15_540, true),
             (2048, 8, 390_408, false),
             (4096, 4, 9_767_836, false),
-            (16384, 8, 490_000_000, true),
+            (16384, 8, 490_000_000, false),
             (16384, 4, 24_000_000_000, true),
         ] {
             assert_eq!(dense_pays(n, m, p), dense, "n = {n}");
