@@ -1,7 +1,8 @@
 // The block-sparse bench's analysis and report, pure (no DOM): the page
 // (www/bench/blocks.js) and Node (scripts/bench-blocks.mjs) both import it.
 //   fits: t ≈ c₀ + c₁·P by least squares (plain, and relative: each point weighted 1/t²)
-//   spread: max/min of t/P over the upper two decades of P
+//   spread: max/min of t/P over the upper two decades of P, and of (t − c₀)/P with the
+//     relative fit's c₀ (the cost per block product net of the call's fixed cost)
 //   crossover: the density where the block-sparse call gets as slow as the dense one
 //   markdown report and a log-log SVG plot of t against P
 import { clockLine, median, resultDay, wallFmt } from './systems-report.js';
@@ -67,12 +68,15 @@ export function analyseSweep(recs, key = 'whole') {
   const pMax = Math.max(...pts.map((p) => p.x)), pMin = Math.min(...pts.map((p) => p.x));
   const upper = pts.filter((p) => p.x >= pMax / 100);
   const perP = upper.map((p) => p.t / p.x);
+  const relative = fitLine(pts, (p) => 1 / (p.t * p.t));
+  const net = upper.map((p) => (p.t - relative.c0) / p.x);
   return {
     points: pts.length, pMin, pMax, decades: Math.log10(pMax / pMin),
     plain: fitLine(pts),
-    relative: fitLine(pts, (p) => 1 / (p.t * p.t)),
+    relative,
     upperPoints: upper.length, upperFrom: Math.min(...upper.map((p) => p.x)),
     tPerPMin: Math.min(...perP), tPerPMax: Math.max(...perP), spread: Math.max(...perP) / Math.min(...perP),
+    netSpread: Math.min(...net) > 0 ? Math.max(...net) / Math.min(...net) : null,
   };
 }
 
@@ -124,7 +128,7 @@ const runs = (t) => (!t ? '' : t.status === 'single' ? '1 (over cap)' : `${t.tim
 const why = (r) => String(r.reason || '').split('\n')[0].slice(0, 160);
 
 export function blocksMarkdown(result) {
-  const d = result.derived || derive(result);
+  const d = derive(result); // anew: a result read back from JSON may predate a derived column
   const L = [];
   const e = result.env || {};
   const wall = wallFmt(result);
@@ -151,13 +155,13 @@ export function blocksMarkdown(result) {
     L.push('');
   }
   L.push('Fits (t in ms): plain least squares, and relative (each point weighted 1/t², so the small-P points count as much as the large).', '');
-  L.push('| backend | n | m | P range (decades) | plain c₀ (ms) | plain c₁ (µs/product) | relative c₀ (ms) | relative c₁ (µs) | worst relative residual (relative fit) | t/P spread, upper two decades (points) | the same for whole − plan |');
-  L.push('|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|');
+  L.push('| backend | n | m | P range (decades) | plain c₀ (ms) | plain c₁ (µs/product) | relative c₀ (ms) | relative c₁ (µs) | worst relative residual (relative fit) | t/P spread, upper two decades (points) | (t − c₀)/P spread, the same points | the same for whole − plan |');
+  L.push('|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const f of d.fits) {
     const w = f.whole, gp = f.gpuPart;
     if (!w) { L.push(`| ${f.backend} | ${f.n} | ${f.m} | too few points | | | | | | | |`); continue; }
     L.push(`| ${f.backend} | ${f.n} | ${f.m} | ${g3(w.pMin)}–${g3(w.pMax)} (${w.decades.toFixed(1)}) | ${g3(w.plain?.c0)} | ${g3(1000 * w.plain?.c1)} | ` +
-      `${g3(w.relative?.c0)} | ${g3(1000 * w.relative?.c1)} | ${pct(w.relative?.maxRelResidual)} | ${w.spread.toFixed(2)}× (${w.upperPoints}) | ${gp ? `${gp.spread.toFixed(2)}×` : '–'} |`);
+      `${g3(w.relative?.c0)} | ${g3(1000 * w.relative?.c1)} | ${pct(w.relative?.maxRelResidual)} | ${w.spread.toFixed(2)}× (${w.upperPoints}) | ${w.netSpread ? `${w.netSpread.toFixed(2)}×` : '–'} | ${gp ? `${gp.spread.toFixed(2)}×` : '–'} |`);
   }
   L.push('');
   if (d.fits.some((f) => f.gpu)) {
@@ -302,7 +306,7 @@ export function cudaReportMarkdown(result) {
   const lines = [
     `# The CUDA report's table on GPU-resident block-sparse matrices (${result.label || ''})`,
     '',
-    `${result.env?.webgpu ? `WebGPU: ${[result.env.webgpu.vendor, result.env.webgpu.architecture, result.env.webgpu.description].filter(Boolean).join(' ')}. ` : ''}seconds: ${r.seconds || 'the whole call'}. numeric: the numeric phase's path (dense: A and B written out dense and the dense product kernel; auto takes it where P·m³ ≥ n³/32). GPU MiB: ${r.gpuBytes || 'GPU buffers held'}. maxRelError: relative Frobenius error of sampled blocks of C against float64 products computed on the CPU from the generator.`,
+    `${result.env?.webgpu ? `WebGPU: ${[result.env.webgpu.vendor, result.env.webgpu.architecture, result.env.webgpu.description].filter(Boolean).join(' ')}. ` : ''}seconds: ${r.seconds || 'the whole call'}. numeric: the numeric phase's path (dense: A and B written out dense and the dense product kernel; auto takes it where its time, estimated per n³ and per block product, is the shorter). GPU MiB: ${r.gpuBytes || 'GPU buffers held'}. maxRelError: relative Frobenius error of sampled blocks of C against float64 products computed on the CPU from the generator.`,
     '',
     '| n | m | k | block products | numeric | seconds | K40 s | speed-up | symbolic s | numeric s | first call s | C blocks | max rel. error | wasm MiB | GPU MiB |',
     '|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
