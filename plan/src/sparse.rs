@@ -251,8 +251,11 @@ impl Csr {
         };
         let r = index("rowIndices", row_index, rows, "rows")?;
         let c = index("columnIndices", col_index, cols, "columns")?;
-        let mut order: Vec<usize> = (0..r.len()).collect();
-        order.sort_by_key(|&k| (r[k], c[k]));
+        let order = crate::shape::cell_order(
+            (0..r.len())
+                .map(|k| (r[k] as usize, c[k] as usize, k))
+                .collect(),
+        );
         let (mut vals, mut columns, mut offsets) =
             (Vec::<f32>::new(), vec![], vec![0u32; rows + 1]);
         let mut last = None;
