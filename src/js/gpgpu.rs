@@ -139,7 +139,12 @@ impl JsGpgpu {
         // Through the one Promise runner that every operation shares (a second
         // runner's state machine and glue cost ~1 KB of wasm).
         promise(options.and_then(|options| {
-            op(async move { Ok(JsGpgpu { gpu: Gpgpu::create(options).await? }.into()) })
+            op(async move {
+                Ok(JsGpgpu {
+                    gpu: Gpgpu::create(options).await?,
+                }
+                .into())
+            })
         }))
     }
 
