@@ -70,13 +70,14 @@ impl Run {
         // leaves the numbers as they are; anything else is brought into wasm memory,
         // checked and prepared.
         let direct = semiring == Semiring::Ordinary && engine.backend() == Backend::WebGpu;
-        let inputs = inputs
-            .iter()
-            .map(|(shape, data)| match data {
-                Input::Js(_) if direct => Ok((*shape, data.clone())),
-                _ => data.in_wasm().map(|d| (*shape, Input::Wasm(d))),
-            })
-            .collect::<Result<Vec<_>>>()?;
+        let mut held = Vec::with_capacity(inputs.len());
+        for (shape, data) in inputs {
+            held.push(match data {
+                Input::Js(_) if direct => (*shape, data.clone()),
+                _ => (*shape, Input::Wasm(data.in_wasm()?)),
+            });
+        }
+        let inputs = held;
         for (i, (_, data)) in inputs.iter().enumerate() {
             if let Input::Wasm(d) = data {
                 semiring.check_domain(name(i), d)?;

@@ -308,7 +308,6 @@ impl BlockSparse {
         let bs = self::block_size(block_size as f64)?;
         let (gr, gc) = Self::grid(shape, bs);
         Self::check_grid(gr)?;
-        let mut order: Vec<usize> = (0..blocks.len()).collect();
         for &(i, j, data) in blocks {
             if i >= gr || j >= gc {
                 return Err(GpgpuError::BadArgument {
@@ -322,7 +321,13 @@ impl BlockSparse {
             }
             shape::check_len(&format!("block ({i}, {j})"), Shape::square(bs), data.len())?;
         }
-        order.sort_by_key(|&s| (blocks[s].0, blocks[s].1));
+        let order = shape::cell_order(
+            blocks
+                .iter()
+                .enumerate()
+                .map(|(s, b)| (b.0, b.1, s))
+                .collect(),
+        );
         if let Some(w) = order
             .windows(2)
             .find(|w| (blocks[w[0]].0, blocks[w[0]].1) == (blocks[w[1]].0, blocks[w[1]].1))

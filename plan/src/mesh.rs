@@ -215,7 +215,8 @@ impl Mesh {
     }
 
     /// Each node sends what it holds of `matrix` to `to(node)` (None: it keeps it).
-    fn shift(&self, matrix: Operand, to: impl Fn(Index) -> Option<Index>) -> Vec<Message> {
+    /// `to` is a `dyn Fn`: one shift in the wasm, not one per rule (five).
+    fn shift(&self, matrix: Operand, to: &dyn Fn(Index) -> Option<Index>) -> Vec<Message> {
         self.nodes()
             .filter_map(|from| {
                 let (a, b) = self.holding(from);
@@ -393,7 +394,7 @@ fn fox(mut mesh: Mesh) -> Mesh {
             "stage {k}: C(i, j) += A(i, {diagonal}) · B({diagonal}, j)"
         ));
         if k + 1 < q {
-            let messages = mesh.shift(Operand::B, |[i, j]| Some([(i + q - 1) % q, j]));
+            let messages = mesh.shift(Operand::B, &|[i, j]| Some([(i + q - 1) % q, j]));
             let label =
                 format!("stage {k}: B rolls up: node (i, j) sends its B to (i-1 mod {q}, j)");
             mesh.communicate(StepKind::Roll, label, messages);
@@ -407,8 +408,12 @@ fn fox(mut mesh: Mesh) -> Mesh {
 fn cannon(mut mesh: Mesh) -> Mesh {
     let q = mesh.q;
     if q > 1 {
-        let mut messages = mesh.shift(Operand::A, |[i, j]| (i > 0).then_some([i, (j + q - i) % q]));
-        messages.extend(mesh.shift(Operand::B, |[i, j]| (j > 0).then_some([(i + q - j) % q, j])));
+        let mut messages = mesh.shift(Operand::A, &|[i, j]| {
+            (i > 0).then_some([i, (j + q - i) % q])
+        });
+        messages.extend(mesh.shift(Operand::B, &|[i, j]| {
+            (j > 0).then_some([(i + q - j) % q, j])
+        }));
         let label = "skew: row i of A shifts left by i, column j of B up by j".to_string();
         mesh.communicate(StepKind::Skew, label, messages);
     }
@@ -423,8 +428,8 @@ fn cannon(mut mesh: Mesh) -> Mesh {
             "stage {k}: C(i, j) += A(i, {index}) · B({index}, j)"
         ));
         if k + 1 < q {
-            let mut messages = mesh.shift(Operand::A, |[i, j]| Some([i, (j + q - 1) % q]));
-            messages.extend(mesh.shift(Operand::B, |[i, j]| Some([(i + q - 1) % q, j])));
+            let mut messages = mesh.shift(Operand::A, &|[i, j]| Some([i, (j + q - 1) % q]));
+            messages.extend(mesh.shift(Operand::B, &|[i, j]| Some([(i + q - 1) % q, j])));
             let label = format!("stage {k}: A rolls left and B rolls up by one node");
             mesh.communicate(StepKind::Roll, label, messages);
         }

@@ -174,6 +174,15 @@ pub fn product_shapes([rows, inner, cols]: [usize; 3], a: usize, b: usize) -> Re
     Ok([sa, sb, Shape::new(rows, cols)])
 }
 
+/// The order of `(row, column, index)` cells by row, then column, then index: the
+/// sorted cells' indices. One sort for every caller (each sort's type is a copy of
+/// the whole sort in the wasm), and with the index in the key equal cells keep their
+/// input order, as a stable sort would.
+pub(crate) fn cell_order(mut cells: Vec<(usize, usize, usize)>) -> Vec<usize> {
+    cells.sort_unstable();
+    cells.into_iter().map(|(_, _, k)| k).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

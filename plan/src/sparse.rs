@@ -229,30 +229,32 @@ impl Csr {
                 ));
             }
         }
+        // A loop, not a collect into Result: that adapter cost the wasm about 1 KB.
         let index = |name: &str, list: &[f64], limit: usize, what: &str| -> Result<Vec<u32>> {
-            list.iter()
-                .enumerate()
-                .map(|(k, &v)| {
-                    if v.fract() == 0.0 && v >= 0.0 && v < limit as f64 {
-                        Ok(v as u32)
-                    } else {
-                        Err(bad(
-                            name,
-                            format!(
-                                "{name}[{k}] = {} is out of range: the matrix has {limit} {what} \
-                                 (whole numbers 0 to {})",
-                                js_number(v),
-                                limit - 1
-                            ),
-                        ))
-                    }
-                })
-                .collect()
+            let mut out = Vec::with_capacity(list.len());
+            for (k, &v) in list.iter().enumerate() {
+                if !(v.fract() == 0.0 && v >= 0.0 && v < limit as f64) {
+                    return Err(bad(
+                        name,
+                        format!(
+                            "{name}[{k}] = {} is out of range: the matrix has {limit} {what} \
+                             (whole numbers 0 to {})",
+                            js_number(v),
+                            limit - 1
+                        ),
+                    ));
+                }
+                out.push(v as u32);
+            }
+            Ok(out)
         };
         let r = index("rowIndices", row_index, rows, "rows")?;
         let c = index("columnIndices", col_index, cols, "columns")?;
-        let mut order: Vec<usize> = (0..r.len()).collect();
-        order.sort_by_key(|&k| (r[k], c[k]));
+        let order = crate::shape::cell_order(
+            (0..r.len())
+                .map(|k| (r[k] as usize, c[k] as usize, k))
+                .collect(),
+        );
         let (mut vals, mut columns, mut offsets) =
             (Vec::<f32>::new(), vec![], vec![0u32; rows + 1]);
         let mut last = None;

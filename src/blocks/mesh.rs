@@ -122,11 +122,11 @@ fn queue(
             }
         });
     }
-    held.c
-        .iter()
-        .flatten()
-        .map(|c| e.read(c, Semiring::Ordinary))
-        .collect()
+    let mut reads = Vec::with_capacity(held.c.len());
+    for c in held.c.iter().flatten() {
+        reads.push(e.read(c, Semiring::Ordinary)?);
+    }
+    Ok(reads)
 }
 
 /// a·b into a new matrix (given back to the pool if the pass fails).

@@ -371,9 +371,10 @@ impl GlEngine {
             }
             out
         } else {
-            let planes = (0..m.layout.planes())
-                .map(|p| m.target.read(p))
-                .collect::<Result<Vec<_>>>()?;
+            let mut planes = Vec::with_capacity(m.layout.planes());
+            for p in 0..m.layout.planes() {
+                planes.push(m.target.read(p)?);
+            }
             let views: Vec<&[f32]> = planes.iter().map(|p| &p[..]).collect();
             m.layout.unpack(m.shape, &views)?
         };

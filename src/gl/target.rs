@@ -146,9 +146,10 @@ impl RenderTarget {
         format: TexFormat,
         count: usize,
     ) -> Result<RenderTarget> {
-        let textures = (0..count)
-            .map(|_| Texture::new(gl, width, height, format))
-            .collect::<Result<Vec<_>>>()?;
+        let mut textures = Vec::with_capacity(count);
+        for _ in 0..count {
+            textures.push(Texture::new(gl, width, height, format)?);
+        }
         let framebuffer = FramebufferObject::new(gl)?;
         gl.bind_framebuffer(GL::FRAMEBUFFER, Some(framebuffer.raw()));
         for (i, t) in textures.iter().enumerate() {

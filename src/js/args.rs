@@ -30,7 +30,13 @@ pub fn to_js_error(e: GpgpuError) -> JsValue {
 }
 
 pub(crate) fn set(obj: &Object, key: &str, value: impl Into<JsValue>) {
-    let _ = Reflect::set(obj, &key.into(), &value.into());
+    set_value(obj, key, value.into())
+}
+
+/// `set`'s body once, not once per value type.
+#[inline(never)]
+fn set_value(obj: &Object, key: &str, value: JsValue) {
+    let _ = Reflect::set(obj, &key.into(), &value);
 }
 
 /// An Array of one plain object per item, its fields set by `fields`.

@@ -97,12 +97,11 @@ fn ratios_option(options: &JsValue) -> Result<Ratios> {
             ),
         });
     }
-    let r: Result<Vec<f64>> = Array::from(&v)
-        .iter()
-        .enumerate()
-        .map(|(i, x)| number_arg(&format!("options.ratios[{i}]"), &x))
-        .collect();
-    Ok(Ratios::Given(r?))
+    let mut r = vec![];
+    for (i, x) in Array::from(&v).iter().enumerate() {
+        r.push(number_arg(&format!("options.ratios[{i}]"), &x)?);
+    }
+    Ok(Ratios::Given(r))
 }
 
 /// The keys a split takes: `ratios` and `semiring` (docs/api.md, "Several devices"). Any
@@ -161,12 +160,11 @@ impl JsDevices {
                 }))
             }
         };
-        let handles: Result<Vec<_>> = list
-            .iter()
-            .enumerate()
-            .map(|(i, v)| engine_of(&v, i))
-            .collect();
-        let inner = Devices::new(handles.map_err(to_js_error)?).map_err(to_js_error)?;
+        let mut handles = vec![];
+        for (i, v) in list.iter().enumerate() {
+            handles.push(engine_of(&v, i).map_err(to_js_error)?);
+        }
+        let inner = Devices::new(handles).map_err(to_js_error)?;
         Ok(JsDevices {
             inner: Rc::new(inner),
         })

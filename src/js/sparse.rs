@@ -101,22 +101,21 @@ fn index_arg(name: &str, value: &JsValue) -> Result<Vec<u32>> {
         return Ok(if len == 0 { Vec::new() } else { a.to_vec() });
     }
     let v = f64_arg(name, value)?;
-    v.iter()
-        .enumerate()
-        .map(|(k, &x)| {
-            if x.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&x) {
-                Ok(x as u32)
-            } else {
-                Err(GpgpuError::BadArgument {
-                    name: name.into(),
-                    detail: format!(
-                        "{name}[{k}] = {} is not a whole number >= 0: indices count from 0",
-                        crate::error::js_number(x)
-                    ),
-                })
-            }
-        })
-        .collect()
+    // A loop, not a collect into Result (whose adapter is code of its own per use).
+    let mut out = Vec::with_capacity(v.len());
+    for (k, &x) in v.iter().enumerate() {
+        if !(x.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&x)) {
+            return Err(GpgpuError::BadArgument {
+                name: name.into(),
+                detail: format!(
+                    "{name}[{k}] = {} is not a whole number >= 0: indices count from 0",
+                    crate::error::js_number(x)
+                ),
+            });
+        }
+        out.push(x as u32);
+    }
+    Ok(out)
 }
 
 /// Bytes a number of an index array takes while it is copied: 4 from a
@@ -137,11 +136,11 @@ fn is_u32(value: &JsValue) -> bool {
 /// A call's arrays `(name, value, bytes per number of its copy)`: every kind checked,
 /// and their copies' sizes (see [`check_copies`]), before any is copied.
 fn check_arrays(what: &str, arrays: &[(&str, &JsValue, usize)]) -> Result<()> {
-    let copies: Result<Vec<_>> = arrays
-        .iter()
-        .map(|&(name, value, bytes)| Ok((name, array_len(name, value)?, bytes)))
-        .collect();
-    check_copies(what, &copies?)
+    let mut copies = Vec::with_capacity(arrays.len());
+    for &(name, value, bytes) in arrays {
+        copies.push((name, array_len(name, value)?, bytes));
+    }
+    check_copies(what, &copies)
 }
 
 fn f64_arg(name: &str, value: &JsValue) -> Result<Vec<f64>> {

@@ -128,19 +128,20 @@ impl Checks {
 
 /// The error messages of a compilation, as "line:column message" lines, or None.
 fn compile_errors(program: &str, info: &GpuCompilationInfo) -> Option<GpgpuError> {
-    let log: Vec<String> = info
-        .messages()
-        .iter()
-        .map(|m| m.unchecked_into::<GpuCompilationMessage>())
-        .filter(|m| m.type_() == GpuCompilationMessageType::Error)
-        .map(|m| {
+    // Written into one String ("; " between messages): a join of a Vec<String> was
+    // the only one of its type in the wasm.
+    let mut log = String::new();
+    for m in info.messages().iter() {
+        let m = m.unchecked_into::<GpuCompilationMessage>();
+        if m.type_() == GpuCompilationMessageType::Error {
             let (line, column) = (display(m.line_num()), display(m.line_pos()));
-            format!("{line}:{column} {}", m.message())
-        })
-        .collect();
+            let sep = if log.is_empty() { "" } else { "; " };
+            log += &format!("{sep}{line}:{column} {}", m.message());
+        }
+    }
     (!log.is_empty()).then(|| GpgpuError::ShaderCompile {
         program: program.into(),
         stage: "WGSL compute",
-        log: log.join("; "),
+        log,
     })
 }
