@@ -10,7 +10,8 @@
 //   node scripts/bench-blocks.mjs --from-json RESULT.json [--out DIR]   post-process a result (the GPU's)
 //   With part `report` (the CUDA report's table through GPU-resident matrices, WebGPU) the
 //   result's table also goes to bench/results/<day>-cuda-report-<label>.{json,md} (<label>
-//   without its blocks- prefix: --label h100 gives cuda-report-h100), e.g. on SwiftShader
+//   without its blocks- prefix: --label h100 gives blocks-h100 (the page puts the prefix on a
+//   label without it) and cuda-report-h100), e.g. on SwiftShader
 //     node scripts/bench-blocks.mjs --query 'parts=report&backends=webgpu' --label swiftshader
 //   node scripts/bench-blocks.mjs --stage-gpu [--query ...] [--secs 540]
 //       copies www/pkg and the page's own modules into .gpuchrome/extra/ (GPUCHROME_DIR=…/.gpuchrome

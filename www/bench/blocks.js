@@ -278,7 +278,10 @@ export async function runBlocksBench(params) {
   log(`renderer: ${renderer}`);
   await flush();
   const result = {
-    schema: 'blocks-1', date: new Date().toISOString(), label: params.label || `blocks-${deriveLabel(renderer)}`,
+    schema: 'blocks-1', date: new Date().toISOString(),
+    // A block-sparse result's label starts with blocks-: a bare `h100` or `swiftshader`
+    // took the systems bench's entry in bench/results/latest.json (the page's footer links).
+    label: params.label ? params.label.replace(/^(?!blocks-)/, 'blocks-') : `blocks-${deriveLabel(renderer)}`,
     env: { renderer, userAgent: navigator.userAgent, hardwareConcurrency: navigator.hardwareConcurrency, deviceMemory: navigator.deviceMemory, page: location.href, browserFlags: params.browserFlags },
     params: { ...params, problems: undefined, autostart: undefined, crossDensities: CROSS_DENSITIES },
     records: [], dense: [], cudaLeftOut: [],
