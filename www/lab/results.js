@@ -52,7 +52,7 @@ function timingText(ex, t, all) {
   // the others as whole calls, transfers included (three).
   const product = !['batched3x3', 'blocksparse', 'spmv'].includes(ex.id);
   const label = i18n.t(t.clock === 'gpu' ? 'lab.clock.gpu' : product ? 'lab.clock.wallPass' : 'lab.clock.wall');
-  // GPU timestamps keep their digits; the wall clock's are no finer than its resolution, stated.
+  // GPU timer figures keep their digits; the wall clock's are no finer than its resolution, stated.
   const wall = t.clock !== 'gpu';
   const clock = wall ? i18n.t('clock.figure', { time: label, res: resolutionText() }) : label;
   const time = wall ? (v) => wallNumber(v) : fmt;
