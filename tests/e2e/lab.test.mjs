@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { inflateRawSync, deflateRawSync } from 'node:zlib';
 import { after, before, test } from 'node:test';
 import { ROOT, launchBrowser, openPage, startServer, waitForStatus } from './harness.mjs';
@@ -98,10 +99,20 @@ test('a GLSL exercise: list, hints, a failing starter, the code in the address, 
   assert.equal(r.compile.messages[0].line, at + 1);
   assert.match(r.compile.messages[0].message, /missing/);
   assert.ok(await linked.$('.cm-lintRange-error'), 'the error is marked in the editor');
+  assert.equal(await linked.$eval('#lab-messages li', (li) => getComputedStyle(li).whiteSpace), 'pre-wrap', 'a message keeps its lines');
   assert.deepEqual(page.problems(), []);
   assert.deepEqual(linked.problems(), []);
   await page.context().close();
   await linked.context().close();
+});
+
+test('a compiler message of several lines (Firefox\'s WGSL compiler) keeps them, its blank frame dropped', async () => {
+  const { compilerLine } = await import(pathToFileURL(join(ROOT, 'www', 'lab', 'results.js')).href);
+  // As Firefox ESR 153 gave it for an unknown identifier at line 22, column 23.
+  const snippet = "Shader 'learner' parsing error: no definition in scope for identifier: `roww`\n   ┌─ wgsl:22:23\n   │\n22 │         acc = acc + A[roww * dims.inner + k];\n   │                       ^^^^ unknown identifier";
+  assert.equal(compilerLine({ line: 22, column: 23, message: `\n${snippet}\n\n` }), `line 22:23: ${snippet}`);
+  assert.equal(compilerLine({ line: 12, column: 0, message: "'for' : syntax error" }), "line 12: 'for' : syntax error");
+  assert.equal(compilerLine({ line: 0, column: 0, message: '  link failed \n' }), '  link failed');
 });
 
 test('a teacher\'s list with solutions: a WGSL kernel passes on WebGPU, timed; progress exported', async () => {
