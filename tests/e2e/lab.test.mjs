@@ -144,6 +144,25 @@ test('a teacher\'s list with solutions: a WGSL kernel passes on WebGPU, timed; p
   await page.context().close();
 });
 
+test('a link\'s unknown exercise ids are said, not dropped in silence', async () => {
+  const code = encode(file('global.solution.wgsl'));
+  const page = await openPage(browser, `${server.origin}/www/lab.html?exercises=tiledd,square&exercise=global&code=${code}`);
+  await waitForStatus(page, 60_000, ['ready']);
+  assert.deepEqual(await page.$$eval('#lab-exercises button', (b) => b.map((x) => x.dataset.id)), ['square']);
+  assert.equal(await editorText(page), file('square.starter.glsl'));
+  const notice = await page.textContent('#lab-notice');
+  assert.match(notice, /left out: tiledd \(/);
+  assert.match(notice, /exercise global, which this page does not offer; square is open instead/);
+  assert.match(notice, /code in the link, written for global, is not loaded/);
+  assert.equal(await page.getAttribute('#lab-notice', 'role'), 'alert');
+  // A good link says nothing.
+  await page.goto(`${server.origin}/www/lab.html?exercises=square,multiply&exercise=multiply`);
+  await waitForStatus(page, 60_000, ['ready']);
+  assert.equal(await page.isVisible('#lab-notice'), false);
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
+
 test('without WebGPU: the WGSL exercises say they need it, GLSL and csr still check', async () => {
   const noGpu = () => { Object.defineProperty(Navigator.prototype, 'gpu', { get: () => undefined }); };
   const page = await openPage(browser, `${server.origin}/www/lab.html?exercise=csr&check=1`, undefined, { init: noGpu });
