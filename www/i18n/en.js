@@ -90,7 +90,7 @@ export default {
     'backend.help.webgpuSoft': 'Here {what}: every “GPU” time is CPU time.',
     'webgpu.none': 'this browser has no WebGPU (navigator.gpu is missing)',
     'webgpu.noAdapter': 'this browser has WebGPU but offers no adapter (requestAdapter() gave none)',
-    'webgpu.anAdapter': 'an adapter',
+    'webgpu.unnamed': 'it gives no name',
     'webgpu.software': 'the browser\'s WebGPU adapter ({name}) is a software one, running on the CPU',
     'webgpu.hardware': 'the browser\'s WebGPU adapter ({name}) is a hardware GPU',
     'webgl.none': 'this browser gives no WebGL2 context',

@@ -90,7 +90,7 @@ export default {
     'backend.help.webgpuSoft': 'Qui {what}: ogni tempo “GPU” è tempo di CPU.',
     'webgpu.none': 'questo browser non ha WebGPU (manca navigator.gpu)',
     'webgpu.noAdapter': 'questo browser ha WebGPU ma non offre alcun adattatore (requestAdapter() non ne ha dato)',
-    'webgpu.anAdapter': 'un adattatore',
+    'webgpu.unnamed': 'non dà il suo nome',
     'webgpu.software': 'l’adattatore WebGPU del browser ({name}) è software, e gira sulla CPU',
     'webgpu.hardware': 'l’adattatore WebGPU del browser ({name}) è una GPU hardware',
     'webgl.none': 'questo browser non dà alcun contesto WebGL2',
