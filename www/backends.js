@@ -17,7 +17,7 @@ export async function probeWebgpu() {
   } catch { /* treated as no adapter */ }
   if (!adapter) return { state: 'no-adapter', text: t('webgpu.noAdapter') };
   const info = adapter.info || {};
-  const name = [info.vendor, info.architecture].filter(Boolean).join(' ') || t('webgpu.anAdapter');
+  const name = [info.vendor, info.architecture].filter(Boolean).join(' ') || t('webgpu.unnamed'); // Firefox's gives none
   // Chromium 156 reports it in adapter.info; older ones had adapter.isFallbackAdapter.
   const fallback = info.isFallbackAdapter ?? adapter.isFallbackAdapter ?? false;
   return fallback

@@ -14,18 +14,21 @@ after(async () => { await browser?.close(); server?.stop(); });
 /**
  * In the page, before its scripts: navigator.gpu.requestAdapter gives the real adapter
  * dressed as a hardware one (so 'auto' asks it for a device), whose requestDevice
- * rejects ('reject') or gives a device already destroyed ('lost').
+ * rejects ('reject') or gives a device already destroyed ('lost'); or ('unnamed') as
+ * the software adapter Firefox gives, whose info names nothing.
  */
 function stubAdapter(mode) {
   const gpu = navigator.gpu;
   const request = gpu.requestAdapter.bind(gpu);
-  const info = { vendor: 'stub', architecture: 'stub-gpu', device: '', description: 'a stubbed hardware adapter', isFallbackAdapter: false };
+  const info = mode === 'unnamed'
+    ? { vendor: '', architecture: '', device: '', description: '', isFallbackAdapter: true }
+    : { vendor: 'stub', architecture: 'stub-gpu', device: '', description: 'a stubbed hardware adapter', isFallbackAdapter: false };
   gpu.requestAdapter = async (options) => {
     const real = await request(options);
     return real && new Proxy(real, {
       get(target, key) {
         if (key === 'info') return info;
-        if (key === 'requestDevice') {
+        if (key === 'requestDevice' && mode !== 'unnamed') {
           if (mode === 'reject') return () => Promise.reject(new DOMException('stubbed: no device today', 'OperationError'));
           return async (descriptor) => { const d = await target.requestDevice(descriptor); d.destroy(); return d; };
         }
@@ -73,6 +76,14 @@ for (const [mode, why] of FALLBACKS) {
     await page.context().close();
   });
 }
+
+test('a software adapter that gives no name (as Firefox\'s does) is said to give none', async () => {
+  const page = await openPage(browser, `${server.origin}/index.html?n=8`, undefined, { init: stubAdapter, initArg: 'unnamed' });
+  assert.equal(await waitForStatus(page), 'done');
+  assert.match(await page.textContent('#backend-help'), /Here the browser's WebGPU adapter \(it gives no name\) is a software one, running on the CPU: auto → webgl\.$/);
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
 
 test("'auto' on SwiftShader's software adapter falls back from nothing: no reason given", async () => {
   const page = await openPage(browser, `${server.origin}/index.html?n=8`);

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { inflateRawSync, deflateRawSync } from 'node:zlib';
 import { after, before, test } from 'node:test';
 import { ROOT, launchBrowser, openPage, startServer, waitForStatus } from './harness.mjs';
@@ -98,10 +99,20 @@ test('a GLSL exercise: list, hints, a failing starter, the code in the address, 
   assert.equal(r.compile.messages[0].line, at + 1);
   assert.match(r.compile.messages[0].message, /missing/);
   assert.ok(await linked.$('.cm-lintRange-error'), 'the error is marked in the editor');
+  assert.equal(await linked.$eval('#lab-messages li', (li) => getComputedStyle(li).whiteSpace), 'pre-wrap', 'a message keeps its lines');
   assert.deepEqual(page.problems(), []);
   assert.deepEqual(linked.problems(), []);
   await page.context().close();
   await linked.context().close();
+});
+
+test('a compiler message of several lines (Firefox\'s WGSL compiler) keeps them, its blank frame dropped', async () => {
+  const { compilerLine } = await import(pathToFileURL(join(ROOT, 'www', 'lab', 'results.js')).href);
+  // As Firefox ESR 153 gave it for an unknown identifier at line 22, column 23.
+  const snippet = "Shader 'learner' parsing error: no definition in scope for identifier: `roww`\n   ┌─ wgsl:22:23\n   │\n22 │         acc = acc + A[roww * dims.inner + k];\n   │                       ^^^^ unknown identifier";
+  assert.equal(compilerLine({ line: 22, column: 23, message: `\n${snippet}\n\n` }), `line 22:23: ${snippet}`);
+  assert.equal(compilerLine({ line: 12, column: 0, message: "'for' : syntax error" }), "line 12: 'for' : syntax error");
+  assert.equal(compilerLine({ line: 0, column: 0, message: '  link failed \n' }), '  link failed');
 });
 
 test('a teacher\'s list with solutions: a WGSL kernel passes on WebGPU, timed; progress exported', async () => {
@@ -129,6 +140,25 @@ test('a teacher\'s list with solutions: a WGSL kernel passes on WebGPU, timed; p
   const rows = readFileSync(await csv.path(), 'utf8').trim().split('\n');
   assert.match(rows[0], /^exercise,passed,checks,best_ms/);
   assert.match(rows.find((l) => l.startsWith('global,')), /^global,true,1,/);
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});
+
+test('a link\'s unknown exercise ids are said, not dropped in silence', async () => {
+  const code = encode(file('global.solution.wgsl'));
+  const page = await openPage(browser, `${server.origin}/www/lab.html?exercises=tiledd,square&exercise=global&code=${code}`);
+  await waitForStatus(page, 60_000, ['ready']);
+  assert.deepEqual(await page.$$eval('#lab-exercises button', (b) => b.map((x) => x.dataset.id)), ['square']);
+  assert.equal(await editorText(page), file('square.starter.glsl'));
+  const notice = await page.textContent('#lab-notice');
+  assert.match(notice, /left out: tiledd \(/);
+  assert.match(notice, /exercise global, which this page does not offer; square is open instead/);
+  assert.match(notice, /code in the link, written for global, is not loaded/);
+  assert.equal(await page.getAttribute('#lab-notice', 'role'), 'alert');
+  // A good link says nothing.
+  await page.goto(`${server.origin}/www/lab.html?exercises=square,multiply&exercise=multiply`);
+  await waitForStatus(page, 60_000, ['ready']);
+  assert.equal(await page.isVisible('#lab-notice'), false);
   assert.deepEqual(page.problems(), []);
   await page.context().close();
 });

@@ -244,7 +244,18 @@ async function boot() {
     code = await decodeCode(params.code).catch(() => { unreadable = true; return null; });
   }
   await open(chosen, code);
-  if (unreadable) say(t('lab.unreadable'), true);
+  // A link's typo is said, not dropped in silence: a teacher's list would lose an
+  // exercise, a learner's link its code.
+  const unknown = (params.exercises ?? []).filter((id) => !EXERCISES.some((e) => e.id === id));
+  const notes = [];
+  if (unknown.length) notes.push(t('lab.unknownSome', { asked: unknown.join(', '), known: EXERCISES.map((e) => e.id).join(', ') }));
+  if (params.exercise && chosen.id !== params.exercise) {
+    notes.push(t('lab.notOffered', { id: params.exercise, chosen: chosen.id }));
+    if (params.code) notes.push(t('lab.codeNotLoaded', { id: params.exercise }));
+  }
+  if (unreadable) notes.push(t('lab.unreadable'));
+  // After what open() said (an exercise this browser cannot check).
+  if (notes.length) say([$('lab-notice').textContent, ...notes].filter(Boolean).join(' '), true);
   if (params.check) await check();
 }
 

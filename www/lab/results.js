@@ -23,6 +23,16 @@ const caseSize = (ex, c) => ({
   spmv: () => i18n.t('lab.case.spmv', { rows: c.rows, cols: c.inner, nnz: c.nnz }),
 }[ex?.id]?.() ?? `${c.rows}×${c.inner} · ${c.inner}×${c.cols}`);
 
+/**
+ * A compiler message as the page shows it, at its line. Firefox's WGSL compiler (Naga)
+ * writes a snippet of several lines with a caret under the fault, framed by blank lines:
+ * `.lab-messages` keeps the lines (pre-wrap, monospace), so only the frame is dropped.
+ */
+export function compilerLine(m) {
+  const message = m.message.replace(/^\s*\n/, '').trimEnd();
+  return m.line ? i18n.t('lab.line', { at: `${m.line}${m.column ? `:${m.column}` : ''}`, message }) : message;
+}
+
 function caseRow(c, index, ex) {
   const tr = el('tr');
   const ok = !c.firstWrong && !c.nondeterministic;
@@ -52,7 +62,7 @@ function timingText(ex, t, all) {
   // the others as whole calls, transfers included (three).
   const product = !['batched3x3', 'blocksparse', 'spmv'].includes(ex.id);
   const label = i18n.t(t.clock === 'gpu' ? 'lab.clock.gpu' : product ? 'lab.clock.wallPass' : 'lab.clock.wall');
-  // GPU timestamps keep their digits; the wall clock's are no finer than its resolution, stated.
+  // GPU timer figures keep their digits; the wall clock's are no finer than its resolution, stated.
   const wall = t.clock !== 'gpu';
   const clock = wall ? i18n.t('clock.figure', { time: label, res: resolutionText() }) : label;
   const time = wall ? (v) => wallNumber(v) : fmt;
@@ -72,8 +82,7 @@ export async function renderResult({ ex, result, maps, gpu, entry, all }) {
   $('lab-verdict').textContent = !result.compile.ok ? i18n.t('lab.verdict.compile')
     : pass ? i18n.t('lab.verdict.pass', { count: result.cases.length }) : i18n.t('lab.verdict.fail');
   $('lab-verdict').className = pass ? 'lab-pass' : 'lab-fail';
-  $('lab-messages').replaceChildren(...result.compile.messages.map((m) => el('li',
-    m.line ? i18n.t('lab.line', { at: `${m.line}${m.column ? `:${m.column}` : ''}`, message: m.message }) : m.message)));
+  $('lab-messages').replaceChildren(...result.compile.messages.map((m) => el('li', compilerLine(m))));
   $('lab-cases').replaceChildren(...result.cases.map((c, i) => caseRow(c, i, ex)));
   $('lab-cases-table').hidden = result.cases.length === 0;
   const bad = result.cases.findIndex((c) => c.firstWrong || c.nondeterministic);
