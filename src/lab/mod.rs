@@ -262,7 +262,7 @@ type Ran = std::result::Result<(Vec<Outcome>, Option<Timing>), Vec<Message>>;
 /// compile's error scope); any other error stays one. A WebGPU failure on a device
 /// lost meanwhile is the loss (DEVICE_LOST), not the learner's bindings: Firefox
 /// fails a lost device's work before it reports the loss.
-async fn learner_error(handle: &Handle, e: GpgpuError) -> Result<Vec<Message>> {
+async fn learner_error(handle: &Handle, e: GpgpuError, source: &str) -> Result<Vec<Message>> {
     if let GpgpuError::WebGpu { .. } = e {
         let gpu = handle.with(|engine| Ok(engine.webgpu().map(|w| w.gpu().clone())))?;
         if let Some(gpu) = gpu {
@@ -271,18 +271,65 @@ async fn learner_error(handle: &Handle, e: GpgpuError) -> Result<Vec<Message>> {
             }
         }
     }
-    match e {
-        GpgpuError::WebGpu { detail } => Ok(vec![Message {
-            line: 0,
-            column: 0,
-            message: format!(
-                "the kernel does not fit the exercise's bindings (each declared as the \
-                 statement gives it: var<storage, read>, var<storage, read_write> or \
-                 var<uniform>, at its binding): {detail}"
-            ),
-        }]),
-        e => compile_messages(e),
-    }
+    let message = match e {
+        // Named by the entry point, not the bindings, which the browser's message
+        // would otherwise be read as blaming.
+        GpgpuError::WebGpu { detail } if !has_main(source) => format!(
+            "the exercise runs the kernel's entry point `@compute @workgroup_size(…) fn \
+             main(…)`, which this kernel does not have: {detail}"
+        ),
+        GpgpuError::WebGpu { detail } => format!(
+            "the kernel does not fit the exercise's bindings (each declared as the \
+             statement gives it: var<storage, read>, var<storage, read_write> or \
+             var<uniform>, at its binding): {detail}"
+        ),
+        // A learner's draw refused: a uniform of another type than the library sets
+        // (WebGL checks each call) or, in Chromium, a kernel without an output.
+        GpgpuError::Gl { detail } if detail.starts_with("drawing with learner") => format!(
+            "the GPU refused to draw with the kernel ({detail}): declare A and B as \
+             `uniform highp sampler2D`, dims as `uniform ivec3` and the output as \
+             `out vec4 result;`, as the starter does"
+        ),
+        e => return compile_messages(e),
+    };
+    Ok(vec![Message {
+        line: 0,
+        column: 0,
+        message,
+    }])
+}
+
+/// `source`'s lines without their `//` comments (so a declaration commented out
+/// counts as missing; `/* */` comments are not looked into).
+fn code_lines(source: &str) -> impl Iterator<Item = &str> {
+    source
+        .lines()
+        .map(|l| l.find("//").map_or(l, |at| &l[..at]))
+}
+
+/// Whether a GLSL fragment kernel declares an output (`out vec4 result;`, with a
+/// precision or a `layout(location = 0)` before it or not). Without one a draw writes
+/// nothing: Chromium refuses it, Firefox and WebKit leave C as it was.
+pub fn declares_output(source: &str) -> bool {
+    code_lines(source).any(|l| {
+        let l = l.trim();
+        let l = match l.strip_prefix("layout") {
+            Some(rest) => rest.split_once(')').map_or("", |(_, r)| r.trim_start()),
+            None => l,
+        };
+        l.split_whitespace().next() == Some("out") && l.ends_with(';')
+    })
+}
+
+/// Whether a WGSL kernel has a function `main`, the entry point the lab runs.
+pub fn has_main(source: &str) -> bool {
+    code_lines(source).any(|l| {
+        let words: Vec<&str> = l
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .collect();
+        words.windows(2).any(|w| w == ["fn", "main"])
+    })
 }
 
 async fn product_cases(
@@ -305,7 +352,17 @@ async fn product_cases(
         },
     };
     if let Err(e) = supplied::compile(handle, &program).await {
-        return learner_error(handle, e).await.map(Err);
+        return learner_error(handle, e, source).await.map(Err);
+    }
+    if exercise.backend() == Backend::WebGl && !declares_output(source) {
+        return Ok(Err(vec![Message {
+            line: 0,
+            column: 0,
+            message: "the kernel declares no output, so its draw writes nothing: declare \
+                      `out vec4 result;` as the starter does and write C[i][j] into \
+                      result.r"
+                .into(),
+        }]));
     }
     let mut outcomes = Vec::new();
     for (index, shape) in cases::shapes(exercise, tile).into_iter().enumerate() {
@@ -314,7 +371,7 @@ async fn product_cases(
         for _ in 0..2 {
             match supplied::product(handle, &program, case.dims, &case.a, &case.b).await {
                 Ok(c) => runs.push(c),
-                Err(e) => return learner_error(handle, e).await.map(Err),
+                Err(e) => return learner_error(handle, e, source).await.map(Err),
             }
         }
         outcomes.push(cases::compare(exercise, &case, &runs[0], &runs[1]));
@@ -343,7 +400,7 @@ async fn data_cases(
     };
     let wgsl = Wgsl::new("learner", source).with_layout(&supplied::layout(inputs));
     if let Err(e) = supplied::compile(handle, &Supplied::Compute(wgsl.clone())).await {
-        return learner_error(handle, e).await.map(Err);
+        return learner_error(handle, e, source).await.map(Err);
     }
     let mut outcomes = Vec::new();
     for (index, size) in data::sizes(exercise, per_group).into_iter().enumerate() {
@@ -354,7 +411,7 @@ async fn data_cases(
             let d = data::dispatch(&case, &inputs);
             match supplied::dispatch(handle, &wgsl, &d, false).await {
                 Ok((got, _)) => runs.push(got),
-                Err(e) => return learner_error(handle, e).await.map(Err),
+                Err(e) => return learner_error(handle, e, source).await.map(Err),
             }
         }
         let mut outcome = cases::judge(
@@ -516,6 +573,22 @@ mod tests {
             tile("const TILE_ROWS = 4;\nconst TILE_COLS = 1u; // one").unwrap(),
             [4, 1]
         );
+    }
+
+    #[test]
+    fn outputs_and_entry_points_are_found_outside_comments() {
+        assert!(declares_output("out vec4 result;  // C[i][j]"));
+        assert!(declares_output("  out highp vec4 c;"));
+        assert!(declares_output("layout(location = 0) out vec4 result;"));
+        assert!(!declares_output(
+            "// out vec4 result;\nvoid f(out vec4 r) {}"
+        ));
+        assert!(!declares_output("uniform ivec3 dims;"));
+        assert!(has_main(
+            "@compute @workgroup_size(8, 8)\nfn main(@builtin(global_invocation_id) id: vec3u) {"
+        ));
+        assert!(has_main("fn  main (i: u32) {}"));
+        assert!(!has_main("// fn main(\nfn kernel() {}\nfn mainly() {}"));
     }
 
     #[test]

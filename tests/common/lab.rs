@@ -18,6 +18,7 @@ macro_rules! lab_tests {
             lab_compile_errors_land_on_their_line,
             lab_a_passing_kernel_is_timed_beside_the_library,
             lab_a_kernel_that_leaves_a_binding_unused_still_runs,
+            lab_a_kernel_without_its_output_or_entry_point_is_told_so,
             lab_a_loss_during_a_check_is_its_error_and_the_next_check_passes,
         );
     };
@@ -289,6 +290,56 @@ pub async fn lab_a_kernel_that_leaves_a_binding_unused_still_runs(backend: Backe
         .unwrap();
     assert!(!r.pass && r.cases.is_empty(), "{}", describe(&r));
     assert!(r.compile.messages[0].message.contains("bindings"), "{r:?}");
+}
+
+/// What a kernel must declare that no compiler asks for: a GLSL output (without one
+/// Chromium refuses the draw and Firefox leaves C as it was), the uniforms' types the
+/// library sets (WebGL refuses the call), WGSL's entry point `main` (the pipeline
+/// fails, which read as the bindings' fault): each is the learner's message.
+pub async fn lab_a_kernel_without_its_output_or_entry_point_is_told_so(backend: Backend) {
+    let f = match backend {
+        Backend::WebGl => &FILES[1],
+        Backend::WebGpu => &FILES[2],
+        Backend::Cpu => return,
+    };
+    let g = on(backend).await;
+    let told = |r: &LabResult, what: &str| {
+        assert!(!r.compile.ok && !r.pass && r.cases.is_empty(), "{r:?}");
+        assert!(
+            r.compile.messages[0].message.contains(what),
+            "{what}: {r:?}"
+        );
+    };
+    if backend == Backend::WebGl {
+        let silent = f
+            .solution
+            .replace("out vec4 result;", "")
+            .replace("result = vec4(sum, 0.0, 0.0, 0.0);", "");
+        assert!(!silent.contains("out vec4") && !silent.contains("result ="));
+        let r = lab::check(&g.handle(), f.exercise, &silent, UNTIMED)
+            .await
+            .unwrap();
+        told(&r, "declares no output");
+        let retyped = f
+            .solution
+            .replace("uniform ivec3 dims;", "uniform ivec4 dims;");
+        assert_ne!(retyped, f.solution);
+        let r = lab::check(&g.handle(), f.exercise, &retyped, UNTIMED)
+            .await
+            .unwrap();
+        told(&r, "uniform ivec3");
+    } else {
+        let renamed = f.solution.replace("fn main(", "fn kernel(");
+        assert_ne!(renamed, f.solution);
+        let r = lab::check(&g.handle(), f.exercise, &renamed, UNTIMED)
+            .await
+            .unwrap();
+        told(&r, "fn main");
+    }
+    let r = lab::check(&g.handle(), f.exercise, f.solution, UNTIMED)
+        .await
+        .unwrap();
+    assert!(r.pass, "{}", describe(&r));
 }
 
 /// The GPU of a Gpgpu lost at the `k`-th submission (WebGPU: the device destroyed, as
