@@ -120,7 +120,15 @@ export class CpuPool {
 
   // C rows [start, end) of a product on worker `index`: resolves to { c, ms }.
   run(index, semiring, rows, inner, cols, a, b) {
-    this.start();
+    // A Worker that cannot be made (none in the global scope, as in Node; a policy that
+    // refuses it) is this job's rejection, WORKER_ERROR: thrown, it went up through the
+    // wasm into a task of its own, uncaught, and the call's promise never settled.
+    try {
+      this.start();
+    } catch (e) {
+      this.stop();
+      return Promise.reject(new Error(`worker error: ${e && e.message || e} (threads: 0 runs the products on the calling thread instead)`));
+    }
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });

@@ -100,6 +100,33 @@ async fn a_failing_worker_is_a_gpgpu_error_and_nothing_is_left() {
     assert_eq!(g.live("workers"), 2);
 }
 
+/// Where no Worker can be made (none in the global scope, as in Node), an async
+/// product is WORKER_ERROR naming the way out, not an exception thrown past the call;
+/// with Worker back, the next call starts the workers and succeeds.
+#[wasm_bindgen_test]
+async fn no_worker_constructor_is_a_worker_error() {
+    let g = cpu(2).await;
+    let n = 16;
+    let m = uniform(4, n * n);
+    let o = gpgpu_matrix::Options::default();
+    let global = js_sys::global();
+    let worker = js_sys::Reflect::get(&global, &"Worker".into()).unwrap();
+    js_sys::Reflect::delete_property(&global, &"Worker".into()).unwrap();
+    let err = g.square_async(n, &m, &o).await;
+    js_sys::Reflect::set(&global, &"Worker".into(), &worker).unwrap();
+    let err = err.unwrap_err();
+    assert_eq!(err.code(), "WORKER_ERROR", "{err}");
+    assert!(err.to_string().contains("threads: 0"), "{err}");
+    assert_eq!(g.live("workers"), 0);
+    let want = reference::square(Semiring::Ordinary, n, &to_f64(&m));
+    assert_close(
+        "after",
+        &g.square_async(n, &m, &o).await.unwrap(),
+        &want,
+        FROBENIUS_TOL,
+    );
+}
+
 /// 100 create/free cycles, each running an async product, leave no worker.
 #[wasm_bindgen_test]
 async fn a_hundred_create_free_cycles_leave_no_worker() {

@@ -110,6 +110,17 @@ test('the default demo squares a 128×128 random matrix and matches the float64 
   await page.context().close();
 });
 
+test('at tablet widths the pass timeline scrolls in its box, not the page sideways', async () => {
+  for (const width of [901, 820, 768, 610]) {
+    const page = await openPage(browser, `${server.origin}/index.html?n=16&op=repeat&k=2`, { width, height: 900 });
+    assert.equal(await waitForStatus(page), 'done', await page.textContent('#status'));
+    const doc = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(doc <= width, `${width} px: the page is ${doc} px wide`);
+    assert.deepEqual(page.problems(), []);
+    await page.context().close();
+  }
+});
+
 test('the page is readable at phone width (390×844): one column, nothing wider than the screen', async () => {
   const page = await openPage(browser, `${server.origin}/index.html?n=16&op=power&p=5`, { width: 390, height: 844 });
   const status = await waitForStatus(page);

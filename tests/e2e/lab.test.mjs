@@ -204,3 +204,20 @@ test('the csr exercise\'s hints lead to the chapter\'s wrong entry without givin
     assert.doesNotMatch(h, /\bstarts at \d|\bnot at \d|\brow \d\b|\[0, ?\d/, h);
   }
 });
+
+test('the progress table fits its column: no sideways scroll from a phone to a wide screen', async () => {
+  for (const width of [1600, 1280, 1024, 700, 390, 320]) {
+    const page = await openPage(browser, `${server.origin}/www/lab.html?exercise=multiply`, { width, height: 800 });
+    await page.waitForFunction(() => document.body.dataset.status === 'ready');
+    const seen = await page.evaluate(() => {
+      const table = document.getElementById('lab-progress').closest('table').getBoundingClientRect();
+      const aside = document.getElementById('lab-progress').closest('aside').getBoundingClientRect();
+      return { scroll: document.documentElement.scrollWidth, view: innerWidth, table: table.right, aside: aside.right };
+    });
+    assert.ok(seen.scroll <= seen.view, `${width} px: the page is ${seen.scroll} px wide`);
+    // At 320 px the table is wider than the screen and scrolls inside its column.
+    if (width > 320) assert.ok(seen.table <= seen.aside + 0.5, `${width} px: the table ends at ${seen.table}, its column at ${seen.aside}`);
+    assert.deepEqual(page.problems(), []);
+    await page.context().close();
+  }
+});
