@@ -65,10 +65,23 @@ pub(crate) fn keys(obj: &Object, what: &str) -> Result<Vec<String>> {
 
 /// BAD_ARGUMENT for an exception the caller's code threw while `name` was read.
 fn threw(name: &str, e: &JsValue) -> GpgpuError {
+    let error = describe_js(e);
+    GpgpuError::BadArgument {
+        name: name.into(),
+        detail: format!(
+            "reading it threw {error} (a getter, Proxy or iterator of its own ran); pass \
+             plain data: a typed array, an array of numbers, an object of plain fields"
+        ),
+    }
+}
+
+/// A JavaScript exception as a message says it: "TypeError: …" (its name and message,
+/// not a `JsValue(…)` dump with its stack), a thrown string quoted, else its kind.
+pub fn describe_js(e: &JsValue) -> String {
     let message = Reflect::get(e, &"message".into())
         .ok()
         .and_then(|m| m.as_string());
-    let error = match (message, e.as_string()) {
+    match (message, e.as_string()) {
         (Some(m), _) => {
             let kind = Reflect::get(e, &"name".into())
                 .ok()
@@ -78,13 +91,6 @@ fn threw(name: &str, e: &JsValue) -> GpgpuError {
         }
         (None, Some(s)) => format!("'{s}'"),
         (None, None) => js_kind_or_number(e),
-    };
-    GpgpuError::BadArgument {
-        name: name.into(),
-        detail: format!(
-            "reading it threw {error} (a getter, Proxy or iterator of its own ran); pass \
-             plain data: a typed array, an array of numbers, an object of plain fields"
-        ),
     }
 }
 

@@ -11,6 +11,7 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
 use super::program::{FragmentProgram, ProgramId};
+use crate::common::guard::describe_js;
 use crate::error::{GpgpuError, Result};
 use crate::gl::capabilities::{self, DeviceInfo};
 use crate::gl::context::Canvas;
@@ -130,7 +131,7 @@ impl GlEngine {
             .event_target()
             .add_event_listener_with_callback("webglcontextlost", on_lost.as_ref().unchecked_ref())
             .map_err(|e| GpgpuError::Gl {
-                detail: format!("addEventListener failed: {e:?}"),
+                detail: format!("addEventListener failed: {}", describe_js(&e)),
             })?;
         let mut engine = GlEngine {
             id: crate::common::next_engine_id(),

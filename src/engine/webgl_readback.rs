@@ -2,9 +2,12 @@
 //! a fence after them, then poll the fence from the event loop and copy out with
 //! getBufferSubData only once the GPU is done, so the main thread never stalls.
 
+use wasm_bindgen::JsValue;
+
+use crate::common::guard::describe_js;
 use crate::common::next_tick;
 use crate::engine::webgl::GlMatrix;
-use crate::error::Result;
+use crate::error::{GpgpuError, Result};
 use crate::gl::objects::{Buffer, Fence};
 use crate::gl::target::keep_channels;
 use crate::gl::{Gl, GL};
@@ -84,7 +87,7 @@ impl GlRead {
             gl.pixel_storei(GL::PACK_SKIP_PIXELS, 0);
             gl.bind_framebuffer(GL::READ_FRAMEBUFFER, None);
             gl.bind_buffer(GL::PIXEL_PACK_BUFFER, None);
-            read.map_err(|e| gl.failure(format!("readPixels into a pack buffer threw {e:?}")))?;
+            read.map_err(|e| pack_read_threw(gl, &e))?;
             let planes = vec![PlaneRead {
                 buffer,
                 floats,
@@ -103,7 +106,7 @@ impl GlRead {
             let read = gl.read_pixels_with_i32(0, 0, w as i32, h as i32, format, GL::FLOAT, 0);
             gl.bind_framebuffer(GL::READ_FRAMEBUFFER, None);
             gl.bind_buffer(GL::PIXEL_PACK_BUFFER, None);
-            read.map_err(|e| gl.failure(format!("readPixels into a pack buffer threw {e:?}")))?;
+            read.map_err(|e| pack_read_threw(gl, &e))?;
             planes.push(PlaneRead {
                 buffer,
                 floats,
@@ -177,6 +180,14 @@ impl GlRead {
 }
 
 /// Polls `fence` once per event-loop turn until the GPU has passed it.
+/// GL_ERROR for a `readPixels` into a pack buffer that threw.
+fn pack_read_threw(gl: &Gl, e: &JsValue) -> GpgpuError {
+    gl.failure(format!(
+        "readPixels into a pack buffer threw {}",
+        describe_js(e)
+    ))
+}
+
 async fn wait_for(gl: &Gl, fence: &Fence) -> Result<()> {
     loop {
         // Lost, or lost and already restored between two polls: the fence is gone.

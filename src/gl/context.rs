@@ -5,6 +5,7 @@ use std::cell::RefCell;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{EventTarget, HtmlCanvasElement, OffscreenCanvas, WebGl2RenderingContext};
 
+use crate::common::guard::describe_js;
 use crate::error::{GpgpuError, Result};
 
 thread_local! {
@@ -58,7 +59,7 @@ impl Canvas {
             let el = doc
                 .create_element("canvas")
                 .map_err(|e| GpgpuError::NoWebGl2 {
-                    detail: format!("could not create a canvas: {e:?}"),
+                    detail: format!("could not create a canvas: {}", describe_js(&e)),
                 })?;
             let canvas: HtmlCanvasElement = el.unchecked_into();
             canvas.set_width(1);
@@ -68,7 +69,7 @@ impl Canvas {
         OffscreenCanvas::new(1, 1)
             .map(Canvas::Offscreen)
             .map_err(|e| GpgpuError::NoWebGl2 {
-                detail: format!("no document and no OffscreenCanvas: {e:?}"),
+                detail: format!("no document and no OffscreenCanvas: {}", describe_js(&e)),
             })
     }
 
@@ -158,7 +159,7 @@ impl Canvas {
                     .into(),
             }),
             Err(e) => Err(GpgpuError::NoWebGl2 {
-                detail: format!("getContext('webgl2') threw {e:?}"),
+                detail: format!("getContext('webgl2') threw {}", describe_js(&e)),
             }),
         }
     }

@@ -3,6 +3,7 @@
 
 use super::objects::{FramebufferObject, TextureObject};
 use super::{Gl, GL};
+use crate::common::guard::describe_js;
 use crate::error::{GpgpuError, Result};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -125,7 +126,7 @@ impl Texture {
         };
         gl.pixel_storei(GL::UNPACK_ROW_LENGTH, 0);
         gl.pixel_storei(GL::UNPACK_SKIP_PIXELS, 0);
-        result.map_err(|e| gl.failure(format!("texSubImage2D threw {e:?}")))?;
+        result.map_err(|e| gl.failure(format!("texSubImage2D threw {}", describe_js(&e))))?;
         gl.check("uploading a float texture")
     }
 }
@@ -281,7 +282,7 @@ impl RenderTarget {
             )
         };
         gl.bind_framebuffer(GL::READ_FRAMEBUFFER, None);
-        result.map_err(|e| gl.failure(format!("readPixels threw {e:?}")))?;
+        result.map_err(|e| gl.failure(format!("readPixels threw {}", describe_js(&e))))?;
         gl.check("reading back a float texture")?;
         keep_channels(data, read_channels, self.format().channels())
     }
@@ -319,7 +320,10 @@ impl RenderTarget {
         self.gl.pixel_storei(GL::PACK_ROW_LENGTH, 0);
         self.gl.pixel_storei(GL::PACK_SKIP_PIXELS, 0);
         self.gl.bind_framebuffer(GL::READ_FRAMEBUFFER, None);
-        result.map_err(|e| self.gl.failure(format!("readPixels threw {e:?}")))?;
+        result.map_err(|e| {
+            self.gl
+                .failure(format!("readPixels threw {}", describe_js(&e)))
+        })?;
         self.gl.check("reading back a float texture")
     }
 
@@ -341,7 +345,10 @@ impl RenderTarget {
             )
         };
         self.gl.bind_framebuffer(GL::READ_FRAMEBUFFER, None);
-        result.map_err(|e| self.gl.failure(format!("readPixels threw {e:?}")))?;
+        result.map_err(|e| {
+            self.gl
+                .failure(format!("readPixels threw {}", describe_js(&e)))
+        })?;
         self.gl.check("reading one texel")?;
         Ok(texel)
     }

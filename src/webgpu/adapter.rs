@@ -11,6 +11,7 @@ use web_sys::{
     GpuPowerPreference, GpuRequestAdapterOptions, GpuSupportedLimits,
 };
 
+use crate::common::guard::describe_js;
 use crate::error::{GpgpuError, Result};
 
 /// The limits the library asks for and checks sizes against.
@@ -220,14 +221,6 @@ async fn requested(promise: JsValue, call: &str) -> Result<JsValue> {
         .map_err(|e| GpgpuError::NoWebGpu {
             detail: format!("{call} failed: {}", describe_js(&e)),
         })
-}
-
-/// A JS exception's message, or its string form.
-pub fn describe_js(e: &JsValue) -> String {
-    e.dyn_ref::<js_sys::Error>()
-        .map(|e| String::from(e.message()))
-        .or_else(|| e.as_string())
-        .unwrap_or_else(|| format!("{e:?}"))
 }
 
 /// The power preference named in JavaScript: "low-power" or "high-performance".

@@ -337,6 +337,13 @@ pub async fn arguments_whose_own_code_throws_are_bad_argument(setup: JsSetup) {
         .multiply([num(2.0), num(2.0), num(2.0)], js(&[1.0; 4]), getter(), u())
         .await;
     assert_js_error(r, "BAD_ARGUMENT", "b: reading it threw Error: boom");
+    // The same words for what a browser call throws (readPixels, createBuffer, a Worker
+    // that cannot be made): its name and message, not a `JsValue(…)` dump with a stack.
+    let refused = made("return new DOMException('refused', 'SecurityError');");
+    assert_eq!(
+        gpgpu_matrix::common::guard::describe_js(&refused),
+        "SecurityError: refused"
+    );
     let proxy = made(
         "return new Proxy([1, 2, 3, 4], { get(t, k) { \
            if (k === 'length') throw new RangeError('no length'); return t[k]; } });",

@@ -12,8 +12,9 @@ use wasm_bindgen_futures::{spawn_local, JsFuture};
 use web_sys::{GpuAdapter, GpuDevice, GpuPowerPreference, GpuUncapturedErrorEvent};
 
 use super::{Background, GpuEngine};
+use crate::common::guard::describe_js;
 use crate::error::{GpgpuError, Result};
-use crate::webgpu::adapter::{self, describe_js};
+use crate::webgpu::adapter;
 use crate::webgpu::Gpu;
 
 /// Where a request for a replacement device stands, and how many were made.

@@ -30,9 +30,10 @@ pub use read::{read_parts, GpuRead};
 pub use state::DeviceState;
 
 use super::program::{ComputeProgram, ProgramId, StaticWgsl};
+use crate::common::guard::describe_js;
 use crate::error::{GpgpuError, Result};
 use crate::plan::shape::{self, Shape};
-use crate::webgpu::adapter::{self, describe_js};
+use crate::webgpu::adapter;
 use crate::webgpu::buffer::{allocated_size, check_size, keep_recent, MATRIX, UNIFORM};
 use crate::webgpu::staging;
 use crate::webgpu::{
@@ -437,7 +438,10 @@ impl GpuEngine {
         // Submitted before the buffer is mapped again (a mapped buffer cannot be in a
         // submit).
         self.flush();
-        copied.map_err(|e| self.gpu.failure(format!("copyBufferToBuffer threw {e:?}")))?;
+        copied.map_err(|e| {
+            self.gpu
+                .failure(format!("copyBufferToBuffer threw {}", describe_js(&e)))
+        })?;
         self.staging.keep_write(staging);
         Ok(())
     }

@@ -6,8 +6,8 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::gpu_map_mode;
 
 use super::{GpuEngine, GpuMatrix};
+use crate::common::guard::describe_js;
 use crate::error::Result;
-use crate::webgpu::adapter::describe_js;
 use crate::webgpu::{Buffer, Gpu, StagingPool};
 
 impl GpuEngine {
@@ -34,7 +34,10 @@ impl GpuEngine {
                     0.0,
                     part.min(copied_bytes - offset) as f64,
                 );
-            copied.map_err(|e| self.gpu.failure(format!("copyBufferToBuffer threw {e:?}")))?;
+            copied.map_err(|e| {
+                self.gpu
+                    .failure(format!("copyBufferToBuffer threw {}", describe_js(&e)))
+            })?;
             parts.push((offset, staging));
         }
         self.flush();

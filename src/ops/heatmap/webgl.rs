@@ -2,6 +2,7 @@
 //! context's canvas, then copies that onto a page canvas (GPU to GPU in the
 //! browser: no readPixels).
 
+use crate::common::guard::describe_js;
 use crate::common::style::{mapping, Drawn, Style};
 use crate::engine::webgl::{bind_matrix, Destination, GlEngine, GlMatrix};
 use crate::error::{GpgpuError, Result};
@@ -68,7 +69,7 @@ pub fn present(engine: &GlEngine, target: &Canvas) -> Result<()> {
         }
     };
     drawn.map_err(|e| GpgpuError::Gl {
-        detail: format!("drawImage of the heatmap failed: {e:?}"),
+        detail: format!("drawImage of the heatmap failed: {}", describe_js(&e)),
     })
 }
 

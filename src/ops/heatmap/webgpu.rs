@@ -6,6 +6,7 @@
 use wasm_bindgen::Clamped;
 use web_sys::{CanvasRenderingContext2d, ImageData};
 
+use crate::common::guard::describe_js;
 use crate::common::Style;
 use crate::engine::program::StaticWgsl;
 use crate::engine::webgpu::{GpuEngine, GpuMatrix, GpuRead};
@@ -55,13 +56,13 @@ fn put_image(
 ) -> Result<()> {
     let image = image.map_err(|e| GpgpuError::BadArgument {
         name: "canvas".into(),
-        detail: format!("ImageData of {width}x{height} failed: {e:?}"),
+        detail: format!("ImageData of {width}x{height} failed: {}", describe_js(&e)),
     })?;
     context
         .put_image_data(&image, 0, 0)
         .map_err(|e| GpgpuError::BadArgument {
             name: "canvas".into(),
-            detail: format!("putImageData failed: {e:?}"),
+            detail: format!("putImageData failed: {}", describe_js(&e)),
         })
 }
 

@@ -12,6 +12,7 @@ use web_sys::gpu_map_mode;
 
 use super::register::CPU_K_PASS;
 use super::{product_workgroups, Fit, PipelineKey, RegisterParams};
+use crate::common::guard::describe_js;
 use crate::engine::webgpu::{line_workgroups, Bound, DeviceState, GpuEngine, GpuMatrix};
 use crate::error::{GpgpuError, Result};
 use crate::kernels::{Backend, Kernel};
@@ -566,7 +567,7 @@ impl GpuEngine {
         self.flush();
         copied.map_err(|e| {
             self.gpu()
-                .failure(format!("copyBufferToBuffer threw {e:?}"))
+                .failure(format!("copyBufferToBuffer threw {}", describe_js(&e)))
         })?;
         cell.set(Resident::Measuring { tiles });
         let mapped = JsFuture::from(js_sys::Promise::from(JsValue::from(
