@@ -65,23 +65,8 @@ pub(crate) fn keys(obj: &Object, what: &str) -> Result<Vec<String>> {
 
 /// BAD_ARGUMENT for an exception the caller's code threw while `name` was read.
 fn threw(name: &str, e: &JsValue) -> GpgpuError {
-    let error = describe_js(e);
-    GpgpuError::BadArgument {
-        name: name.into(),
-        detail: format!(
-            "reading it threw {error} (a getter, Proxy or iterator of its own ran); pass \
-             plain data: a typed array, an array of numbers, an object of plain fields"
-        ),
-    }
-}
-
-/// A JavaScript exception as a message says it: "TypeError: …" (its name and message,
-/// not a `JsValue(…)` dump with its stack), a thrown string quoted, else its kind.
-pub fn describe_js(e: &JsValue) -> String {
-    let message = Reflect::get(e, &"message".into())
-        .ok()
-        .and_then(|m| m.as_string());
-    match (message, e.as_string()) {
+    // The caller's own code threw: its exception's type is part of the story.
+    let error = match (message_of(e), e.as_string()) {
         (Some(m), _) => {
             let kind = Reflect::get(e, &"name".into())
                 .ok()
@@ -91,7 +76,29 @@ pub fn describe_js(e: &JsValue) -> String {
         }
         (None, Some(s)) => format!("'{s}'"),
         (None, None) => js_kind_or_number(e),
+    };
+    GpgpuError::BadArgument {
+        name: name.into(),
+        detail: format!(
+            "reading it threw {error} (a getter, Proxy or iterator of its own ran); pass \
+             plain data: a typed array, an array of numbers, an object of plain fields"
+        ),
     }
+}
+
+/// What a browser call that threw said, for a message that names the call: the
+/// exception's message (an Error's, a DOMException's, an event's), a thrown string, else
+/// its kind; never a `JsValue(…)` dump with its stack.
+pub fn describe_js(e: &JsValue) -> String {
+    message_of(e)
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| js_kind_or_number(e))
+}
+
+fn message_of(e: &JsValue) -> Option<String> {
+    Reflect::get(e, &"message".into())
+        .ok()
+        .and_then(|m| m.as_string())
 }
 
 /// `%TypedArray%.prototype`'s getters, and Float32Array.prototype.

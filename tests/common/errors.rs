@@ -337,13 +337,13 @@ pub async fn arguments_whose_own_code_throws_are_bad_argument(setup: JsSetup) {
         .multiply([num(2.0), num(2.0), num(2.0)], js(&[1.0; 4]), getter(), u())
         .await;
     assert_js_error(r, "BAD_ARGUMENT", "b: reading it threw Error: boom");
-    // The same words for what a browser call throws (readPixels, createBuffer, a Worker
-    // that cannot be made): its name and message, not a `JsValue(…)` dump with a stack.
+    // What a browser call threw (readPixels, createBuffer, …) is said by its message,
+    // not a `JsValue(…)` dump with a stack: also for an exception that is not an Error.
+    let describe = gpgpu_matrix::common::guard::describe_js;
     let refused = made("return new DOMException('refused', 'SecurityError');");
-    assert_eq!(
-        gpgpu_matrix::common::guard::describe_js(&refused),
-        "SecurityError: refused"
-    );
+    assert_eq!(describe(&refused), "refused");
+    let event = made("return { type: 'error', message: 'no Worker here' };");
+    assert_eq!(describe(&event), "no Worker here");
     let proxy = made(
         "return new Proxy([1, 2, 3, 4], { get(t, k) { \
            if (k === 'length') throw new RangeError('no length'); return t[k]; } });",
