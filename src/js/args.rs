@@ -380,7 +380,7 @@ pub(crate) fn parse_options(
     semiring_allowed: bool,
 ) -> Result<Options> {
     let mut options = Options::default();
-    let Some(obj) = options_object(value, "options", "{ kernel: 'packed' }")? else {
+    let Some(obj) = options_object(value, "options", "{ kernel: 'auto' }")? else {
         return Ok(options);
     };
     let kernels = format!("'auto' or {}", kernel_names());

@@ -753,9 +753,9 @@ pub async fn options_that_are_not_plain_objects_are_refused(setup: JsSetup) {
         let r = settle(gpgpu_matrix::js::JsGpgpu::create(value.clone())).await;
         assert_js_error(r, "BAD_ARGUMENT", &says("{ backend: 'webgpu' }"));
         let r = api.square(num(2.0), m(), value.clone()).await;
-        assert_js_error(r, "BAD_ARGUMENT", &says("{ kernel: 'packed' }"));
+        assert_js_error(r, "BAD_ARGUMENT", &says("{ kernel: 'auto' }"));
         let r = api.fibonacci(num(10.0), value.clone()).await;
-        assert_js_error(r, "BAD_ARGUMENT", &says("{ kernel: 'packed' }"));
+        assert_js_error(r, "BAD_ARGUMENT", &says("{ kernel: 'auto' }"));
         let r = settle(api.g.pagerank_async(csr.clone(), value.clone())).await;
         assert_js_error(r, "BAD_ARGUMENT", &says("{ damping: 0.85 }"));
         let two = [num(2.0), num(2.0)];
