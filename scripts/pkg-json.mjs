@@ -18,7 +18,7 @@ const json = {
   type: 'module',
   // What wasm-pack --target web writes, plus `exports` (which also lets a bundler or a
   // server find the .wasm by its package path).
-  files: ['gpgpu_matrix_bg.wasm', 'gpgpu_matrix.js', 'gpgpu_matrix.d.ts', 'gpgpu_matrix_bg.wasm.d.ts', 'snippets/', 'LICENSE-MIT', 'LICENSE-APACHE'],
+  files: ['gpgpu_matrix_bg.wasm', 'gpgpu_matrix.js', 'gpgpu_matrix.d.ts', 'gpgpu_matrix_bg.wasm.d.ts', 'snippets/', 'docs/', 'LICENSE-MIT', 'LICENSE-APACHE'],
   module: 'gpgpu_matrix.js',
   types: 'gpgpu_matrix.d.ts',
   exports: {

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { after, before, test } from 'node:test';
 import { launchBrowser, ROOT } from './harness.mjs';
 
@@ -81,11 +81,29 @@ test('make pkg gives the npm package in wasm-pack\'s layout, and npm packs it', 
   const snippets = readdirSync(join(ROOT, 'www', 'pkg', 'snippets'), { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile()).map((e) => relative(join(ROOT, 'www', 'pkg'), join(e.parentPath, e.name)));
   assert.ok(snippets.length > 0, 'www/pkg/snippets holds the worker pool');
-  assert.deepEqual(packed, ['LICENSE-APACHE', 'LICENSE-MIT', 'README.md', 'gpgpu_matrix.d.ts', 'gpgpu_matrix.js',
-    'gpgpu_matrix_bg.wasm', 'gpgpu_matrix_bg.wasm.d.ts', 'package.json', ...snippets].sort());
+  assert.deepEqual(packed, ['LICENSE-APACHE', 'LICENSE-MIT', 'README.md', 'docs/api.md', 'docs/kernels.md', 'docs/rust.md',
+    'gpgpu_matrix.d.ts', 'gpgpu_matrix.js', 'gpgpu_matrix_bg.wasm', 'gpgpu_matrix_bg.wasm.d.ts', 'package.json', ...snippets].sort());
   // The package is the page's own build.
   assert.deepEqual(readFileSync(join(project, 'node_modules', 'gpgpu-matrix', 'gpgpu_matrix_bg.wasm')), readFileSync(join(ROOT, 'www', 'pkg', 'gpgpu_matrix_bg.wasm')));
-  assert.equal(readFileSync(join(project, 'node_modules', 'gpgpu-matrix', 'README.md'), 'utf8'), guide);
+  // The README is the guide, only its links rewritten for the package's layout.
+  const linkless = (md) => md.replace(/\]\([^)\s]+\)/g, ']()');
+  assert.equal(linkless(readFileSync(join(project, 'node_modules', 'gpgpu-matrix', 'README.md'), 'utf8')), linkless(guide));
+});
+
+test('every relative link of the installed package\'s documents leads to a file it holds', () => {
+  // The README linked api.md and rust.md, which the tarball did not carry.
+  const installed = join(project, 'node_modules', 'gpgpu-matrix');
+  const docs = tarball.files.map((f) => f.path).filter((p) => p.endsWith('.md'));
+  const links = [];
+  for (const doc of docs) {
+    const text = readFileSync(join(installed, doc), 'utf8').replace(/^```[\s\S]*?^```/gm, '');
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:|^#/.test(target)) continue;
+      links.push(`${doc} → ${target}`);
+      assert.ok(existsSync(join(installed, dirname(doc), target.split('#')[0])), `${doc} links ${target}, which the package lacks`);
+    }
+  }
+  assert.ok(links.some((l) => l.startsWith('README.md → docs/api.md')), links.join('\n'));
 });
 
 test('the guide\'s Rust example is the one tests/webgl/guide.rs runs', () => {
