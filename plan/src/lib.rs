@@ -1,7 +1,7 @@
 //! gpgpu-matrix's pure-Rust part: shapes and validation, texture layouts, pass plans,
 //! the float64 reference, error metrics, seeded random inputs, symbolic phases, Fox's
-//! and Cannon's message-passing algorithms as data, the error type, and the CPU
-//! backend's kernel and passes. None of it touches WebGL or WebGPU, so `cargo test`
+//! and Cannon's message-passing algorithms as data, and the CPU backend's kernel and
+//! passes (the error type is the crate below, `error/`, re-exported here). None of it touches WebGL or WebGPU, so `cargo test`
 //! checks it natively without a browser. The library re-exports it (`gpgpu_matrix::plan`,
 //! `gpgpu_matrix::error`, `gpgpu_matrix::cpu::{kernel, passes}`).
 //!
@@ -12,8 +12,8 @@ pub mod batched;
 pub mod blockgen;
 pub mod blocks;
 pub mod cpu;
-pub mod decimal;
-pub mod error;
+pub use gpgpu_matrix_error::decimal;
+pub use gpgpu_matrix_error::error;
 pub mod graphs;
 pub mod homography;
 pub mod layout;

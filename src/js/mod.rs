@@ -303,7 +303,7 @@ mod tests {
     /// code cannot be forgotten here).
     #[test]
     fn the_typescript_error_codes_are_every_code_the_library_gives() {
-        let source = include_str!("../../plan/src/error.rs");
+        let source = include_str!("../../error/src/error.rs");
         let body = &source[source.find("pub fn code(&self)").unwrap()..];
         let body = &body[..body.find("\n    }\n").unwrap()];
         let codes: Vec<&str> = body

@@ -178,7 +178,7 @@ test('a lost WebGL context shows a banner; after the restore, Run works again', 
 test('every code the library can throw has its own title and advice on the page', async () => {
   const { readFileSync } = await import('node:fs');
   const { describeError } = await import('../../www/ui/errors.js');
-  const source = readFileSync(new URL('../../plan/src/error.rs', import.meta.url), 'utf8');
+  const source = readFileSync(new URL('../../error/src/error.rs', import.meta.url), 'utf8');
   const codes = [...new Set([...source.matchAll(/=> "([A-Z0-9_]+)",?$/gm)].map((m) => m[1]))];
   assert.ok(codes.length >= 18 && codes.includes('FREED') && codes.includes('WORKER_ERROR'), codes.join(' '));
   for (const code of codes) {
