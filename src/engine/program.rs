@@ -20,7 +20,7 @@ use std::hash::{Hash, Hasher};
 pub use crate::webgpu::Access;
 
 /// A program's identity: equal ids, equal compiled programs (the cache key).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct ProgramId(u64);
 
 impl ProgramId {

@@ -3,8 +3,8 @@
 //! upload → passes → readback. It survives context loss: objects of the lost
 //! context are forgotten and rebuilt on the first call after restoration.
 
+use crate::common::map::VecMap;
 use std::cell::Cell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use wasm_bindgen::closure::Closure;
@@ -77,7 +77,7 @@ fn format_of(layout: Layout) -> TexFormat {
 /// Objects that live as long as the context does.
 struct Resources {
     quad: Quad,
-    programs: HashMap<ProgramId, Program>,
+    programs: VecMap<ProgramId, Program>,
     free: Vec<RenderTarget>,
 }
 
@@ -85,7 +85,7 @@ impl Resources {
     fn new(gl: &Gl) -> Result<Resources> {
         Ok(Resources {
             quad: Quad::new(gl)?,
-            programs: HashMap::new(),
+            programs: VecMap::new(),
             free: Vec::new(),
         })
     }
@@ -213,15 +213,14 @@ impl GlEngine {
     pub fn program(&mut self, program: &dyn FragmentProgram) -> Result<&Program> {
         let gl = self.gl.clone();
         let res = self.resources()?;
-        let made = match res.programs.entry(program.id()) {
-            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
-            std::collections::hash_map::Entry::Vacant(e) => e.insert(Program::new(
+        let made = res.programs.get_or_try_insert(program.id(), || {
+            Program::new(
                 &gl,
                 &program.name(),
                 &program.vertex_source(),
                 &program.fragment_source(),
-            )?),
-        };
+            )
+        })?;
         Ok(made)
     }
 

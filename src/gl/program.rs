@@ -1,8 +1,8 @@
 //! Shader programs: compile, link, report failures with the driver's info log,
 //! and look uniforms up once.
 
+use crate::common::map::VecMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 use wasm_bindgen::JsValue;
 use web_sys::WebGlUniformLocation;
@@ -19,7 +19,7 @@ pub struct Program {
     gl: Gl,
     object: ProgramObject,
     name: String,
-    uniforms: RefCell<HashMap<String, Option<WebGlUniformLocation>>>,
+    uniforms: RefCell<VecMap<String, Option<WebGlUniformLocation>>>,
 }
 
 fn compile(gl: &Gl, program: &str, stage: u32, source: &str) -> Result<Shader> {
@@ -75,7 +75,7 @@ impl Program {
             gl: gl.clone(),
             object,
             name: name.into(),
-            uniforms: RefCell::new(HashMap::new()),
+            uniforms: RefCell::new(VecMap::new()),
         })
     }
 

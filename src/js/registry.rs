@@ -4,17 +4,17 @@
 //! references (the JS object owns the data; `free()` drops it and its entry).
 
 use super::args::set;
+use crate::common::map::VecMap;
 use js_sys::{Object, Reflect};
 use std::any::Any;
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 use std::marker::PhantomData;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::{JsCast, JsValue};
 
 /// The registry of objects of type `T`: a typed face over [`Ids`], which holds them
 /// as `dyn Any`, so that the three registries share one map and one copy of the
-/// lookup and error code in the wasm (each `HashMap<u32, Weak<T>>` was its own).
+/// lookup and error code in the wasm (each map of `Weak<T>` was its own).
 pub(crate) struct Registry<T> {
     ids: Ids,
     kind: PhantomData<fn() -> T>,
@@ -26,7 +26,7 @@ struct Ids {
     /// What a call expects, and what it says of a freed one (see `find`).
     expected: &'static str,
     freed: &'static str,
-    live: RefCell<HashMap<u32, Weak<dyn Any>>>,
+    live: RefCell<VecMap<u32, Weak<dyn Any>>>,
     next: Cell<u32>,
 }
 
@@ -41,7 +41,7 @@ impl<T: 'static> Registry<T> {
                 key,
                 expected,
                 freed,
-                live: RefCell::new(HashMap::new()),
+                live: RefCell::new(VecMap::new()),
                 next: Cell::new(1),
             },
             kind: PhantomData,

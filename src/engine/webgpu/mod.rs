@@ -7,9 +7,9 @@
 //! after it arrives swaps it in, forgets every object of the old one and bumps the
 //! generation, so that runs of the old device fail clearly.
 
+use crate::common::map::VecMap;
 use std::any::TypeId;
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use wasm_bindgen::closure::Closure;
@@ -74,12 +74,12 @@ struct Batch {
     passes: usize,
     keep: Vec<Buffer>,
     /// Uniform blocks whose words follow the data (`uniform_follows_data`).
-    uniforms: HashMap<Vec<u32>, Buffer>,
+    uniforms: VecMap<Vec<u32>, Buffer>,
     /// The compute pass open for untimed dispatches, and the pipeline it has set.
     open: Option<(GpuComputePassEncoder, ProgramId)>,
     /// Bind groups made for this batch's dispatches, by pipeline and buffer ids
     /// (ids are never reused, so an entry cannot match a newer buffer).
-    groups: HashMap<(ProgramId, Vec<u64>), BindGroup>,
+    groups: VecMap<(ProgramId, Vec<u64>), BindGroup>,
 }
 
 impl Batch {
@@ -88,9 +88,9 @@ impl Batch {
             encoder: gpu.device().create_command_encoder(),
             passes: 0,
             keep: vec![],
-            uniforms: HashMap::new(),
+            uniforms: VecMap::new(),
             open: None,
-            groups: HashMap::new(),
+            groups: VecMap::new(),
         }
     }
 
@@ -160,11 +160,11 @@ pub struct GpuEngine {
     info: GpuInfo,
     power: Option<GpuPowerPreference>,
     counts: Rc<Cell<LiveCounts>>,
-    pipelines: HashMap<ProgramId, ComputePipeline>,
+    pipelines: VecMap<ProgramId, ComputePipeline>,
     free: Vec<Buffer>,
     /// Mappable buffers kept for large uploads and readbacks.
     staging: StagingPool,
-    uniforms: HashMap<Vec<u32>, Buffer>,
+    uniforms: VecMap<Vec<u32>, Buffer>,
     poison: Option<f32>,
     generation: u32,
     replacement: Rc<RefCell<Replacement>>,
@@ -177,7 +177,7 @@ pub struct GpuEngine {
     submit_after: usize,
     background: Background,
     /// What operations keep with the device (`state`), by type.
-    states: HashMap<TypeId, Box<dyn DeviceState>>,
+    states: VecMap<TypeId, Box<dyn DeviceState>>,
     /// Keeps the uncaptured-error handler alive as long as its device.
     _on_error: Closure<dyn FnMut(GpuUncapturedErrorEvent)>,
 }
@@ -217,15 +217,15 @@ impl GpuEngine {
         GpuEngine {
             id: crate::common::next_engine_id(),
             background: Background::default(),
-            states: HashMap::new(),
+            states: VecMap::new(),
             gpu,
             info,
             power,
             counts,
-            pipelines: HashMap::new(),
+            pipelines: VecMap::new(),
             free: Vec::new(),
             staging: StagingPool::default(),
-            uniforms: HashMap::new(),
+            uniforms: VecMap::new(),
             poison: None,
             generation: 0,
             replacement,
@@ -482,8 +482,7 @@ impl GpuEngine {
     fn pipeline(&mut self, id: ProgramId, program: &dyn ComputeProgram) -> &ComputePipeline {
         let gpu = &self.gpu;
         self.pipelines
-            .entry(id)
-            .or_insert_with(|| compile(gpu, program))
+            .get_or_insert_with(id, || compile(gpu, program))
     }
 
     /// The most workgroups a dispatch has along one dimension (grids fold past it).

@@ -22,8 +22,7 @@ impl GpuEngine {
         let info = &self.info;
         let state: &mut dyn Any = self
             .states
-            .entry(TypeId::of::<T>())
-            .or_insert_with(|| Box::new(make(info)))
+            .get_or_insert_with(TypeId::of::<T>(), || Box::new(make(info)))
             .as_mut();
         state
             .downcast_mut()

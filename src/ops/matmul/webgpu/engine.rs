@@ -2,8 +2,8 @@
 //! and shape, the pipeline key of a product, and stream-K tails on whole tiles (their
 //! state kept with the device through `GpuEngine::state`).
 
+use crate::common::map::VecMap;
 use std::cell::Cell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use wasm_bindgen::JsValue;
@@ -56,7 +56,7 @@ struct StreamKState {
     counter: Option<Buffer>,
     /// The uniform blocks of the plans run, by their words (a chain's products share
     /// theirs).
-    blocks: HashMap<Vec<u32>, Buffer>,
+    blocks: VecMap<Vec<u32>, Buffer>,
 }
 
 impl StreamKState {
@@ -69,7 +69,7 @@ impl StreamKState {
             resident: Rc::new(Cell::new(start)),
             scratch: None,
             counter: None,
-            blocks: HashMap::new(),
+            blocks: VecMap::new(),
         }
     }
 
