@@ -234,6 +234,16 @@ pub async fn check(
         cases: Vec::new(),
         timing: None,
     };
+    // An empty editor would be the compiler's "'' : syntax error" or a missing tile.
+    if source.trim_ascii().is_empty() {
+        return Ok(failed(vec![Message {
+            line: 0,
+            column: 0,
+            message: "the kernel is empty: write it in the editor, or start again from the \
+                      exercise's starter"
+                .into(),
+        }]));
+    }
     let ran = match exercise.data_inputs() {
         Some(inputs) => data_cases(handle, exercise, source, inputs, options).await?,
         None => product_cases(handle, exercise, source, options).await?,
@@ -278,6 +288,14 @@ async fn learner_error(handle: &Handle, e: GpgpuError, source: &str) -> Result<V
             "the exercise runs the kernel's entry point `@compute @workgroup_size(…) fn \
              main(…)`, which this kernel does not have: {detail}"
         ),
+        // The pipeline's other refusal a learner meets: a workgroup over the device's
+        // limits, which is no fault of the bindings.
+        GpgpuError::WebGpu { detail } if detail.to_ascii_lowercase().contains("workgroup") => {
+            format!(
+                "the workgroup is larger than this GPU allows: make the sides of \
+                 @workgroup_size(…) and their product smaller: {detail}"
+            )
+        }
         GpgpuError::WebGpu { detail } => format!(
             "the kernel does not fit the exercise's bindings (each declared as the \
              statement gives it: var<storage, read>, var<storage, read_write> or \
@@ -531,14 +549,17 @@ pub fn glsl_messages(log: &str) -> Vec<Message> {
         let rest = l.split_once(": ").map_or(l, |(_, r)| r);
         let mut parts = rest.splitn(3, ':');
         let line = match (parts.next(), parts.next(), parts.next()) {
+            // ANGLE writes `-1:-1` for a message about no line (a missing main()).
+            (Some(_), Some("-1"), Some(text)) => Some((0, text.trim())),
             (Some(_), Some(line), Some(text)) => line.parse().ok().map(|n| (n, text.trim())),
             _ => None,
         };
         out.push(match line {
+            // An empty token ('') names nothing the learner wrote.
             Some((line, text)) => Message {
                 line,
                 column: 0,
-                message: text.into(),
+                message: text.strip_prefix("'' : ").unwrap_or(text).into(),
             },
             None => Message {
                 line: 0,
@@ -613,5 +634,7 @@ mod tests {
         assert_eq!((g[0].line, g[0].column), (10, 0));
         assert_eq!(g[0].message, "'missing' : undeclared identifier");
         assert_eq!(glsl_messages("link failed")[0].line, 0);
+        let m = glsl_messages("ERROR: -1:-1: '' : Missing main()");
+        assert_eq!((m[0].line, m[0].message.as_str()), (0, "Missing main()"));
     }
 }

@@ -295,7 +295,8 @@ pub async fn lab_a_kernel_that_leaves_a_binding_unused_still_runs(backend: Backe
 /// What a kernel must declare that no compiler asks for: a GLSL output (without one
 /// Chromium refuses the draw and Firefox leaves C as it was), the uniforms' types the
 /// library sets (WebGL refuses the call), WGSL's entry point `main` (the pipeline
-/// fails, which read as the bindings' fault): each is the learner's message.
+/// fails, which read as the bindings' fault), a workgroup within the device's limits
+/// and, first of all, some source: each is the learner's message.
 pub async fn lab_a_kernel_without_its_output_or_entry_point_is_told_so(backend: Backend) {
     let f = match backend {
         Backend::WebGl => &FILES[1],
@@ -328,6 +329,14 @@ pub async fn lab_a_kernel_without_its_output_or_entry_point_is_told_so(backend: 
             .await
             .unwrap();
         told(&r, "uniform ivec3");
+        // No main(): ANGLE's log names no line ("-1:-1") and an empty token.
+        let headless = f.solution.replace("void main()", "void kernel()");
+        assert_ne!(headless, f.solution);
+        let r = lab::check(&g.handle(), f.exercise, &headless, UNTIMED)
+            .await
+            .unwrap();
+        told(&r, "main");
+        assert!(!r.compile.messages[0].message.contains("-1:-1"), "{r:?}");
     } else {
         let renamed = f.solution.replace("fn main(", "fn kernel(");
         assert_ne!(renamed, f.solution);
@@ -335,6 +344,25 @@ pub async fn lab_a_kernel_without_its_output_or_entry_point_is_told_so(backend: 
             .await
             .unwrap();
         told(&r, "fn main");
+        // A workgroup over the device's limits (every device allows 256 invocations
+        // at least, none 4096) is the workgroup's fault, not the bindings'.
+        let wide = f
+            .solution
+            .replace("TILE_ROWS: u32 = 8u", "TILE_ROWS: u32 = 64u")
+            .replace("TILE_COLS: u32 = 8u", "TILE_COLS: u32 = 64u");
+        assert_ne!(wide, f.solution);
+        let r = lab::check(&g.handle(), f.exercise, &wide, UNTIMED)
+            .await
+            .unwrap();
+        told(&r, "workgroup is larger than this GPU allows");
+        assert!(!r.compile.messages[0].message.contains("bindings"), "{r:?}");
+    }
+    // An empty editor is said as such, not as the compiler's "'' : syntax error".
+    for empty in ["", " \n\t\n"] {
+        let r = lab::check(&g.handle(), f.exercise, empty, UNTIMED)
+            .await
+            .unwrap();
+        told(&r, "the kernel is empty");
     }
     let r = lab::check(&g.handle(), f.exercise, f.solution, UNTIMED)
         .await
