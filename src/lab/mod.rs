@@ -561,10 +561,11 @@ pub fn glsl_messages(log: &str) -> Vec<Message> {
                 column: 0,
                 message: text.strip_prefix("'' : ").unwrap_or(text).into(),
             },
+            // Firefox's line-less messages: "ERROR: Missing main()".
             None => Message {
                 line: 0,
                 column: 0,
-                message: l.into(),
+                message: l.strip_prefix("ERROR: ").unwrap_or(l).into(),
             },
         });
     }
@@ -636,5 +637,9 @@ mod tests {
         assert_eq!(glsl_messages("link failed")[0].line, 0);
         let m = glsl_messages("ERROR: -1:-1: '' : Missing main()");
         assert_eq!((m[0].line, m[0].message.as_str()), (0, "Missing main()"));
+        assert_eq!(
+            glsl_messages("ERROR: Missing main()")[0].message,
+            "Missing main()"
+        );
     }
 }
