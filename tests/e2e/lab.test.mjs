@@ -221,3 +221,42 @@ test('the progress table fits its column: no sideways scroll from a phone to a w
     await page.context().close();
   }
 });
+
+test('keyboard only, on a projector and an iPad: a visible focus on every control, the editor left with Esc then Tab', async () => {
+  for (const viewport of [{ width: 1024, height: 768 }, { width: 768, height: 1024 }]) {
+    const page = await openPage(browser, `${server.origin}/www/lab.html?exercise=square`, viewport);
+    await waitForStatus(page, 60_000, ['ready']);
+    const focused = () => page.evaluate(() => {
+      const e = document.activeElement;
+      // The editor's focus shows on its frame (CodeMirror's .cm-focused), not on its text.
+      const shown = e.closest('.cm-editor') ?? e;
+      const s = getComputedStyle(shown);
+      return { editor: e.classList.contains('cm-content'), id: e.id, outline: s.outlineStyle === 'none' ? 0 : parseFloat(s.outlineWidth) };
+    });
+    let f;
+    for (let i = 0; i < 30; i++) {
+      await page.keyboard.press('Tab');
+      // CodeMirror marks its frame focused on its next update.
+      if (await page.evaluate(() => document.activeElement.classList.contains('cm-content'))) await page.waitForSelector('.cm-editor.cm-focused');
+      f = await focused();
+      // As the teaching page's: 3 px, seen from the back of a room.
+      assert.ok(f.outline >= 3, `${viewport.width} px, Tab ${i + 1}: ${JSON.stringify(f)}`);
+      if (f.editor) break;
+    }
+    assert.ok(f.editor, `${viewport.width} px: Tab reaches the editor`);
+    // Tab indents there (as in any code editor); the page says how to leave, and that works.
+    await page.keyboard.press('Tab');
+    assert.ok((await focused()).editor);
+    const described = await page.$eval('.cm-content', (c) => (c.getAttribute('aria-describedby') ?? '').split(' ')
+      .map((id) => document.getElementById(id)?.textContent ?? '').join(' '));
+    assert.match(described, /Esc.*then Tab/, described);
+    assert.ok(await page.isVisible('#lab-editor-keys'));
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Tab');
+    f = await focused();
+    assert.equal(f.id, 'lab-check');
+    assert.ok(f.outline >= 3, JSON.stringify(f));
+    assert.deepEqual(page.problems(), []);
+    await page.context().close();
+  }
+});

@@ -543,6 +543,7 @@ export default {
     'lab.hint': 'Show a hint',
     'lab.hintLeft': 'Show a hint ({left} left)',
     'lab.noHints': 'No more hints',
+    'lab.editorKeys': 'In the editor Tab indents: press Esc, then Tab, to leave it.',
     'lab.reset': 'Back to the starter',
     'lab.showSolution': 'Show the reference solution',
     'lab.th.case': 'case',

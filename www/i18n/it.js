@@ -546,6 +546,7 @@ export default {
     'lab.hint': 'Mostra un suggerimento',
     'lab.hintLeft': 'Mostra un suggerimento (ne restano {left})',
     'lab.noHints': 'Nessun altro suggerimento',
+    'lab.editorKeys': 'Nell’editor Tab indenta: premi Esc, poi Tab, per uscirne.',
     'lab.reset': 'Torna al codice iniziale',
     'lab.showSolution': 'Mostra la soluzione di riferimento',
     'lab.th.case': 'caso',
