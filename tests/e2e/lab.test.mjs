@@ -260,3 +260,21 @@ test('keyboard only, on a projector and an iPad: a visible focus on every contro
     await page.context().close();
   }
 });
+
+test('a kernel that computes NaN or ±Inf is not told its elements were never written', async () => {
+  const solution = file('global.solution.wgsl');
+  const store = 'C[i * dims.cols + j] = sum;';
+  assert.ok(solution.includes(store));
+  // dims.pad is 0: a division the compiler cannot fold, 0/0 (NaN) or x/0 (±Inf) at run time.
+  for (const [wrote, computed, got] of [['(sum - sum)', /computed as NaN/, 'NaN'], ['(abs(sum) + 1.0)', /±Inf/, 'Infinity']]) {
+    const code = encode(solution.replace(store, `C[i * dims.cols + j] = ${wrote} / f32(dims.pad);`));
+    const page = await openPage(browser, `${server.origin}/www/lab.html?exercise=global&check=1&code=${code}`);
+    assert.equal(await waitForStatus(page), 'done');
+    const r = await page.evaluate(() => window.labResult);
+    assert.equal(r.verdict, 'fail');
+    assert.equal(String(r.cases[0].firstWrong.got), got, JSON.stringify(r.cases[0]));
+    assert.match(await page.textContent('#lab-first-wrong'), computed);
+    assert.deepEqual(page.problems(), []);
+    await page.context().close();
+  }
+});

@@ -602,7 +602,7 @@ export default {
     'lab.line': 'line {at}: {message}',
     'lab.firstWrong': 'Case {bad} ({shape}): the first wrong element is C[{i}][{j}] = {got}, the float64 reference {want}. ',
     'lab.case': 'Case {bad}: ',
-    'lab.heatmap': 'The heatmap shows each element\'s error over its scale (0 to {range}); NaN marks an element never written.',
+    'lab.heatmap': 'The heatmap shows each element\'s error over its scale (0 to {range}); NaN marks an element never written or computed as NaN (0/0, the square root of a negative), ±Inf one computed infinite (x/0, an overflow).',
     'lab.best': ' Your best: {ms} ms, ratio {ratio}.',
     'lab.passed': 'passed',
     'lab.notYet': 'not yet',

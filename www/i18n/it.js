@@ -605,7 +605,7 @@ export default {
     'lab.line': 'riga {at}: {message}',
     'lab.firstWrong': 'Caso {bad} ({shape}): il primo elemento sbagliato è C[{i}][{j}] = {got}, il riferimento float64 {want}. ',
     'lab.case': 'Caso {bad}: ',
-    'lab.heatmap': 'La mappa di calore mostra l’errore di ogni elemento rispetto alla sua scala (da 0 a {range}); NaN segna un elemento mai scritto.',
+    'lab.heatmap': 'La mappa di calore mostra l’errore di ogni elemento rispetto alla sua scala (da 0 a {range}); NaN segna un elemento mai scritto o calcolato come NaN (0/0, la radice quadrata di un negativo), ±Inf uno calcolato infinito (x/0, un overflow).',
     'lab.best': ' Il tuo meglio: {ms} ms, rapporto {ratio}.',
     'lab.passed': 'superato',
     'lab.notYet': 'non ancora',
