@@ -288,9 +288,23 @@ async fn learner_error(handle: &Handle, e: GpgpuError, source: &str) -> Result<V
             "the exercise runs the kernel's entry point `@compute @workgroup_size(…) fn \
              main(…)`, which this kernel does not have: {detail}"
         ),
-        // The pipeline's other refusal a learner meets: a workgroup over the device's
-        // limits, which is no fault of the bindings.
-        GpgpuError::WebGpu { detail } if detail.to_ascii_lowercase().contains("workgroup") => {
+        // The pipeline's other refusals a learner meets: a workgroup over the device's
+        // limits, which is no fault of the bindings (by Chromium's and Firefox's words;
+        // "workgroup" alone is in any dispatch's message).
+        GpgpuError::WebGpu { detail }
+            if over_limit(&detail, &["workgroup storage", "workgroup memory"]) =>
+        {
+            format!(
+                "the kernel's var<workgroup> arrays need more workgroup memory than this \
+                 GPU has: make them smaller: {detail}"
+            )
+        }
+        GpgpuError::WebGpu { detail }
+            if over_limit(
+                &detail,
+                &["workgroup size", "workgroup_size", "workgroup invocations"],
+            ) =>
+        {
             format!(
                 "the workgroup is larger than this GPU allows: make the sides of \
                  @workgroup_size(…) and their product smaller: {detail}"
@@ -315,6 +329,12 @@ async fn learner_error(handle: &Handle, e: GpgpuError, source: &str) -> Result<V
         column: 0,
         message,
     }])
+}
+
+/// Whether a browser's message `detail` names one of `limits` (lower case).
+fn over_limit(detail: &str, limits: &[&str]) -> bool {
+    let detail = detail.to_ascii_lowercase();
+    limits.iter().any(|l| detail.contains(l))
 }
 
 /// `source`'s lines without their `//` comments (so a declaration commented out

@@ -358,6 +358,26 @@ pub async fn lab_a_kernel_without_its_output_or_entry_point_is_told_so(backend: 
             .unwrap();
         told(&r, "workgroup is larger than this GPU allows");
         assert!(!r.compile.messages[0].message.contains("bindings"), "{r:?}");
+        // 256 KiB of workgroup memory: over every device's limit (16 KiB to 64 KiB).
+        let hungry = f
+            .solution
+            .replace(
+                "@compute",
+                "var<workgroup> big: array<vec4f, 16384>;\n@compute",
+            )
+            .replace("var sum = 0.0;", "var sum = big[0].x;");
+        let r = lab::check(&g.handle(), f.exercise, &hungry, UNTIMED)
+            .await
+            .unwrap();
+        told(&r, "more workgroup memory than this GPU has");
+        // A uniform larger than the exercise binds is the bindings' fault, though the
+        // browser's message names the dispatch (dispatchWorkgroups).
+        let wide_dims = f.solution.replace("pad: u32 }", "pad: u32, more: vec4u }");
+        assert_ne!(wide_dims, f.solution);
+        let r = lab::check(&g.handle(), f.exercise, &wide_dims, UNTIMED)
+            .await
+            .unwrap();
+        told(&r, "bindings");
     }
     // An empty editor is said as such, not as the compiler's "'' : syntax error".
     for empty in ["", " \n\t\n"] {
