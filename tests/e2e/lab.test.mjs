@@ -278,3 +278,30 @@ test('a kernel that computes NaN or ±Inf is not told its elements were never wr
     await page.context().close();
   }
 });
+
+test('another exercise opened during a check: the check ends in the progress table, not as the new exercise\'s verdict', async () => {
+  const page = await openPage(browser, `${server.origin}/www/lab.html?exercise=square&code=${encode(file('square.solution.glsl'))}`);
+  await waitForStatus(page, 60_000, ['ready']);
+  await page.click('#lab-check');
+  await page.waitForFunction(() => document.body.dataset.status === 'checking');
+  await page.click('#lab-exercises button[data-id="multiply"]');
+  await page.waitForFunction(() => /C = A·B/.test(document.getElementById('lab-title').textContent));
+  // One check at a time, on one GPU: the new exercise's waits for it.
+  assert.ok(await page.isDisabled('#lab-check'));
+  // Square's check goes on to its end and is kept (a pass, timed).
+  await page.waitForFunction(() => /square\s*passed/.test(document.getElementById('lab-progress').textContent), null, { timeout: 120_000 });
+  await waitForStatus(page, 10_000, ['ready']);
+  assert.equal(await page.isVisible('#lab-result'), false, 'square\'s verdict is not shown under multiply');
+  assert.equal(await page.evaluate(() => document.body.dataset.verdict), undefined);
+  assert.equal(await page.isDisabled('#lab-check'), false);
+  assert.match(await page.textContent('#lab-notice'), /“square”.*passed/);
+  assert.equal(await editorText(page), file('multiply.starter.glsl'));
+  // And multiply checks as usual.
+  assert.equal(await checkNow(page), 'done');
+  const r = await page.evaluate(() => window.labResult);
+  assert.equal(r.exercise, 'multiply');
+  assert.equal(r.verdict, 'fail');
+  assert.match(await page.textContent('#lab-verdict'), /Fail/);
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});

@@ -604,6 +604,7 @@ export default {
     'lab.case': 'Case {bad}: ',
     'lab.heatmap': 'The heatmap shows each element\'s error over its scale (0 to {range}); NaN marks an element never written or computed as NaN (0/0, the square root of a negative), ±Inf one computed infinite (x/0, an overflow).',
     'lab.best': ' Your best: {ms} ms, ratio {ratio}.',
+    'lab.leftDone': 'The check of “{id}”, left running, has ended: {verdict} (in your progress).',
     'lab.passed': 'passed',
     'lab.notYet': 'not yet',
     // The sections' own widgets (www/sections/): buttons, labels, status lines, table headers.

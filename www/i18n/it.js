@@ -607,6 +607,7 @@ export default {
     'lab.case': 'Caso {bad}: ',
     'lab.heatmap': 'La mappa di calore mostra l’errore di ogni elemento rispetto alla sua scala (da 0 a {range}); NaN segna un elemento mai scritto o calcolato come NaN (0/0, la radice quadrata di un negativo), ±Inf uno calcolato infinito (x/0, un overflow).',
     'lab.best': ' Il tuo meglio: {ms} ms, rapporto {ratio}.',
+    'lab.leftDone': 'La verifica di “{id}”, lasciata in corso, è finita: {verdict} (nei tuoi progressi).',
     'lab.passed': 'superato',
     'lab.notYet': 'non ancora',
     // The sections' own widgets (www/sections/): buttons, labels, status lines, table headers.
