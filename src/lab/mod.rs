@@ -234,6 +234,16 @@ pub async fn check(
         cases: Vec::new(),
         timing: None,
     };
+    // An empty editor would be the compiler's "'' : syntax error" or a missing tile.
+    if source.trim_ascii().is_empty() {
+        return Ok(failed(vec![Message {
+            line: 0,
+            column: 0,
+            message: "the kernel is empty: write it in the editor, or start again from the \
+                      exercise's starter"
+                .into(),
+        }]));
+    }
     let ran = match exercise.data_inputs() {
         Some(inputs) => data_cases(handle, exercise, source, inputs, options).await?,
         None => product_cases(handle, exercise, source, options).await?,
@@ -278,6 +288,28 @@ async fn learner_error(handle: &Handle, e: GpgpuError, source: &str) -> Result<V
             "the exercise runs the kernel's entry point `@compute @workgroup_size(…) fn \
              main(…)`, which this kernel does not have: {detail}"
         ),
+        // The pipeline's other refusals a learner meets: a workgroup over the device's
+        // limits, which is no fault of the bindings (by Chromium's and Firefox's words;
+        // "workgroup" alone is in any dispatch's message).
+        GpgpuError::WebGpu { detail }
+            if over_limit(&detail, &["workgroup storage", "workgroup memory"]) =>
+        {
+            format!(
+                "the kernel's var<workgroup> arrays need more workgroup memory than this \
+                 GPU has: make them smaller: {detail}"
+            )
+        }
+        GpgpuError::WebGpu { detail }
+            if over_limit(
+                &detail,
+                &["workgroup size", "workgroup_size", "workgroup invocations"],
+            ) =>
+        {
+            format!(
+                "the workgroup is larger than this GPU allows: make the sides of \
+                 @workgroup_size(…) and their product smaller: {detail}"
+            )
+        }
         GpgpuError::WebGpu { detail } => format!(
             "the kernel does not fit the exercise's bindings (each declared as the \
              statement gives it: var<storage, read>, var<storage, read_write> or \
@@ -297,6 +329,12 @@ async fn learner_error(handle: &Handle, e: GpgpuError, source: &str) -> Result<V
         column: 0,
         message,
     }])
+}
+
+/// Whether a browser's message `detail` names one of `limits` (lower case).
+fn over_limit(detail: &str, limits: &[&str]) -> bool {
+    let detail = detail.to_ascii_lowercase();
+    limits.iter().any(|l| detail.contains(l))
 }
 
 /// `source`'s lines without their `//` comments (so a declaration commented out
@@ -531,19 +569,23 @@ pub fn glsl_messages(log: &str) -> Vec<Message> {
         let rest = l.split_once(": ").map_or(l, |(_, r)| r);
         let mut parts = rest.splitn(3, ':');
         let line = match (parts.next(), parts.next(), parts.next()) {
+            // ANGLE writes `-1:-1` for a message about no line (a missing main()).
+            (Some(_), Some("-1"), Some(text)) => Some((0, text.trim())),
             (Some(_), Some(line), Some(text)) => line.parse().ok().map(|n| (n, text.trim())),
             _ => None,
         };
         out.push(match line {
+            // An empty token ('') names nothing the learner wrote.
             Some((line, text)) => Message {
                 line,
                 column: 0,
-                message: text.into(),
+                message: text.strip_prefix("'' : ").unwrap_or(text).into(),
             },
+            // Firefox's line-less messages: "ERROR: Missing main()".
             None => Message {
                 line: 0,
                 column: 0,
-                message: l.into(),
+                message: l.strip_prefix("ERROR: ").unwrap_or(l).into(),
             },
         });
     }
@@ -613,5 +655,11 @@ mod tests {
         assert_eq!((g[0].line, g[0].column), (10, 0));
         assert_eq!(g[0].message, "'missing' : undeclared identifier");
         assert_eq!(glsl_messages("link failed")[0].line, 0);
+        let m = glsl_messages("ERROR: -1:-1: '' : Missing main()");
+        assert_eq!((m[0].line, m[0].message.as_str()), (0, "Missing main()"));
+        assert_eq!(
+            glsl_messages("ERROR: Missing main()")[0].message,
+            "Missing main()"
+        );
     }
 }

@@ -295,7 +295,8 @@ pub async fn lab_a_kernel_that_leaves_a_binding_unused_still_runs(backend: Backe
 /// What a kernel must declare that no compiler asks for: a GLSL output (without one
 /// Chromium refuses the draw and Firefox leaves C as it was), the uniforms' types the
 /// library sets (WebGL refuses the call), WGSL's entry point `main` (the pipeline
-/// fails, which read as the bindings' fault): each is the learner's message.
+/// fails, which read as the bindings' fault), a workgroup within the device's limits
+/// and, first of all, some source: each is the learner's message.
 pub async fn lab_a_kernel_without_its_output_or_entry_point_is_told_so(backend: Backend) {
     let f = match backend {
         Backend::WebGl => &FILES[1],
@@ -310,31 +311,58 @@ pub async fn lab_a_kernel_without_its_output_or_entry_point_is_told_so(backend: 
             "{what}: {r:?}"
         );
     };
+    // Each broken kernel with the words its message must hold.
+    let mut broken: Vec<(String, &str)> = Vec::new();
     if backend == Backend::WebGl {
         let silent = f
             .solution
             .replace("out vec4 result;", "")
             .replace("result = vec4(sum, 0.0, 0.0, 0.0);", "");
         assert!(!silent.contains("out vec4") && !silent.contains("result ="));
-        let r = lab::check(&g.handle(), f.exercise, &silent, UNTIMED)
-            .await
-            .unwrap();
-        told(&r, "declares no output");
+        broken.push((silent, "declares no output"));
         let retyped = f
             .solution
             .replace("uniform ivec3 dims;", "uniform ivec4 dims;");
-        assert_ne!(retyped, f.solution);
-        let r = lab::check(&g.handle(), f.exercise, &retyped, UNTIMED)
-            .await
-            .unwrap();
-        told(&r, "uniform ivec3");
+        broken.push((retyped, "uniform ivec3"));
+        // No main(): ANGLE's log names no line ("-1:-1") and an empty token, Firefox's
+        // keeps its "ERROR: " prefix (both checked below).
+        broken.push((f.solution.replace("void main()", "void kernel()"), "main"));
     } else {
-        let renamed = f.solution.replace("fn main(", "fn kernel(");
-        assert_ne!(renamed, f.solution);
-        let r = lab::check(&g.handle(), f.exercise, &renamed, UNTIMED)
+        broken.push((f.solution.replace("fn main(", "fn kernel("), "fn main"));
+        // A workgroup over the device's limits (every device allows 256 invocations
+        // at least, none 4096) is the workgroup's fault, not the bindings'.
+        let wide = f
+            .solution
+            .replace("TILE_ROWS: u32 = 8u", "TILE_ROWS: u32 = 64u")
+            .replace("TILE_COLS: u32 = 8u", "TILE_COLS: u32 = 64u");
+        broken.push((wide, "workgroup is larger than this GPU allows"));
+        // 256 KiB of workgroup memory: over every device's limit (16 KiB to 64 KiB).
+        let hungry = f
+            .solution
+            .replace(
+                "@compute",
+                "var<workgroup> big: array<vec4f, 16384>;\n@compute",
+            )
+            .replace("var sum = 0.0;", "var sum = big[0].x;");
+        broken.push((hungry, "more workgroup memory than this GPU has"));
+        // A uniform larger than the exercise binds is the bindings' fault, though the
+        // browser's message names the dispatch (dispatchWorkgroups).
+        let wide_dims = f.solution.replace("pad: u32 }", "pad: u32, more: vec4u }");
+        broken.push((wide_dims, "bindings"));
+    }
+    // An empty editor is said as such, not as the compiler's "'' : syntax error".
+    broken.push((String::new(), "the kernel is empty"));
+    broken.push((" \n\t\n".into(), "the kernel is empty"));
+    for (source, what) in &broken {
+        assert_ne!(source, f.solution, "{what}");
+        let r = lab::check(&g.handle(), f.exercise, source, UNTIMED)
             .await
             .unwrap();
-        told(&r, "fn main");
+        told(&r, what);
+        let m = &r.compile.messages[0].message;
+        assert!(!m.contains("-1:-1") && !m.starts_with("ERROR"), "{r:?}");
+        // Only the bindings' message blames the bindings.
+        assert_eq!(m.contains("bindings"), *what == "bindings", "{r:?}");
     }
     let r = lab::check(&g.handle(), f.exercise, f.solution, UNTIMED)
         .await

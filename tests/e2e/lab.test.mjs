@@ -221,3 +221,87 @@ test('the progress table fits its column: no sideways scroll from a phone to a w
     await page.context().close();
   }
 });
+
+test('keyboard only, on a projector and an iPad: a visible focus on every control, the editor left with Esc then Tab', async () => {
+  for (const viewport of [{ width: 1024, height: 768 }, { width: 768, height: 1024 }]) {
+    const page = await openPage(browser, `${server.origin}/www/lab.html?exercise=square`, viewport);
+    await waitForStatus(page, 60_000, ['ready']);
+    const focused = () => page.evaluate(() => {
+      const e = document.activeElement;
+      // The editor's focus shows on its frame (CodeMirror's .cm-focused), not on its text.
+      const shown = e.closest('.cm-editor') ?? e;
+      const s = getComputedStyle(shown);
+      return { editor: e.classList.contains('cm-content'), id: e.id, outline: s.outlineStyle === 'none' ? 0 : parseFloat(s.outlineWidth) };
+    });
+    let f;
+    for (let i = 0; i < 30; i++) {
+      await page.keyboard.press('Tab');
+      // CodeMirror marks its frame focused on its next update.
+      if (await page.evaluate(() => document.activeElement.classList.contains('cm-content'))) await page.waitForSelector('.cm-editor.cm-focused');
+      f = await focused();
+      // As the teaching page's: 3 px, seen from the back of a room.
+      assert.ok(f.outline >= 3, `${viewport.width} px, Tab ${i + 1}: ${JSON.stringify(f)}`);
+      if (f.editor) break;
+    }
+    assert.ok(f.editor, `${viewport.width} px: Tab reaches the editor`);
+    // Tab indents there (as in any code editor); the page says how to leave, and that works.
+    await page.keyboard.press('Tab');
+    assert.ok((await focused()).editor);
+    const described = await page.$eval('.cm-content', (c) => (c.getAttribute('aria-describedby') ?? '').split(' ')
+      .map((id) => document.getElementById(id)?.textContent ?? '').join(' '));
+    assert.match(described, /Esc.*then Tab/, described);
+    assert.ok(await page.isVisible('#lab-editor-keys'));
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Tab');
+    f = await focused();
+    assert.equal(f.id, 'lab-check');
+    assert.ok(f.outline >= 3, JSON.stringify(f));
+    assert.deepEqual(page.problems(), []);
+    await page.context().close();
+  }
+});
+
+test('a kernel that computes NaN or ±Inf is not told its elements were never written', async () => {
+  const solution = file('global.solution.wgsl');
+  const store = 'C[i * dims.cols + j] = sum;';
+  assert.ok(solution.includes(store));
+  // dims.pad is 0: a division the compiler cannot fold, 0/0 (NaN) or x/0 (±Inf) at run time.
+  for (const [wrote, computed, got] of [['(sum - sum)', /computed as NaN/, 'NaN'], ['(abs(sum) + 1.0)', /±Inf/, 'Infinity']]) {
+    const code = encode(solution.replace(store, `C[i * dims.cols + j] = ${wrote} / f32(dims.pad);`));
+    const page = await openPage(browser, `${server.origin}/www/lab.html?exercise=global&check=1&code=${code}`);
+    assert.equal(await waitForStatus(page), 'done');
+    const r = await page.evaluate(() => window.labResult);
+    assert.equal(r.verdict, 'fail');
+    assert.equal(String(r.cases[0].firstWrong.got), got, JSON.stringify(r.cases[0]));
+    assert.match(await page.textContent('#lab-first-wrong'), computed);
+    assert.deepEqual(page.problems(), []);
+    await page.context().close();
+  }
+});
+
+test('another exercise opened during a check: the check ends in the progress table, not as the new exercise\'s verdict', async () => {
+  const page = await openPage(browser, `${server.origin}/www/lab.html?exercise=square&code=${encode(file('square.solution.glsl'))}`);
+  await waitForStatus(page, 60_000, ['ready']);
+  await page.click('#lab-check');
+  await page.waitForFunction(() => document.body.dataset.status === 'checking');
+  await page.click('#lab-exercises button[data-id="multiply"]');
+  await page.waitForFunction(() => /C = A·B/.test(document.getElementById('lab-title').textContent));
+  // One check at a time, on one GPU: the new exercise's waits for it.
+  assert.ok(await page.isDisabled('#lab-check'));
+  // Square's check goes on to its end and is kept (a pass, timed).
+  await page.waitForFunction(() => /square\s*passed/.test(document.getElementById('lab-progress').textContent), null, { timeout: 120_000 });
+  await waitForStatus(page, 10_000, ['ready']);
+  assert.equal(await page.isVisible('#lab-result'), false, 'square\'s verdict is not shown under multiply');
+  assert.equal(await page.evaluate(() => document.body.dataset.verdict), undefined);
+  assert.equal(await page.isDisabled('#lab-check'), false);
+  assert.match(await page.textContent('#lab-notice'), /“square”.*passed/);
+  assert.equal(await editorText(page), file('multiply.starter.glsl'));
+  // And multiply checks as usual.
+  assert.equal(await checkNow(page), 'done');
+  const r = await page.evaluate(() => window.labResult);
+  assert.equal(r.exercise, 'multiply');
+  assert.equal(r.verdict, 'fail');
+  assert.match(await page.textContent('#lab-verdict'), /Fail/);
+  assert.deepEqual(page.problems(), []);
+  await page.context().close();
+});

@@ -543,6 +543,7 @@ export default {
     'lab.hint': 'Show a hint',
     'lab.hintLeft': 'Show a hint ({left} left)',
     'lab.noHints': 'No more hints',
+    'lab.editorKeys': 'In the editor Tab indents: press Esc, then Tab, to leave it.',
     'lab.reset': 'Back to the starter',
     'lab.showSolution': 'Show the reference solution',
     'lab.th.case': 'case',
@@ -601,8 +602,9 @@ export default {
     'lab.line': 'line {at}: {message}',
     'lab.firstWrong': 'Case {bad} ({shape}): the first wrong element is C[{i}][{j}] = {got}, the float64 reference {want}. ',
     'lab.case': 'Case {bad}: ',
-    'lab.heatmap': 'The heatmap shows each element\'s error over its scale (0 to {range}); NaN marks an element never written.',
+    'lab.heatmap': 'The heatmap shows each element\'s error over its scale (0 to {range}); NaN marks an element never written or computed as NaN (0/0, the square root of a negative), ±Inf one computed infinite (x/0, an overflow).',
     'lab.best': ' Your best: {ms} ms, ratio {ratio}.',
+    'lab.leftDone': 'The check of “{id}”, left running, has ended: {verdict} (in your progress).',
     'lab.passed': 'passed',
     'lab.notYet': 'not yet',
     // The sections' own widgets (www/sections/): buttons, labels, status lines, table headers.

@@ -546,6 +546,7 @@ export default {
     'lab.hint': 'Mostra un suggerimento',
     'lab.hintLeft': 'Mostra un suggerimento (ne restano {left})',
     'lab.noHints': 'Nessun altro suggerimento',
+    'lab.editorKeys': 'Nell’editor Tab indenta: premi Esc, poi Tab, per uscirne.',
     'lab.reset': 'Torna al codice iniziale',
     'lab.showSolution': 'Mostra la soluzione di riferimento',
     'lab.th.case': 'caso',
@@ -604,8 +605,9 @@ export default {
     'lab.line': 'riga {at}: {message}',
     'lab.firstWrong': 'Caso {bad} ({shape}): il primo elemento sbagliato è C[{i}][{j}] = {got}, il riferimento float64 {want}. ',
     'lab.case': 'Caso {bad}: ',
-    'lab.heatmap': 'La mappa di calore mostra l’errore di ogni elemento rispetto alla sua scala (da 0 a {range}); NaN segna un elemento mai scritto.',
+    'lab.heatmap': 'La mappa di calore mostra l’errore di ogni elemento rispetto alla sua scala (da 0 a {range}); NaN segna un elemento mai scritto o calcolato come NaN (0/0, la radice quadrata di un negativo), ±Inf uno calcolato infinito (x/0, un overflow).',
     'lab.best': ' Il tuo meglio: {ms} ms, rapporto {ratio}.',
+    'lab.leftDone': 'La verifica di “{id}”, lasciata in corso, è finita: {verdict} (nei tuoi progressi).',
     'lab.passed': 'superato',
     'lab.notYet': 'non ancora',
     // The sections' own widgets (www/sections/): buttons, labels, status lines, table headers.

@@ -72,7 +72,8 @@ export function createEditor(parent, { onChange, onRun }) {
         EditorView.updateListener.of((u) => { if (u.docChanged) onChange(u.state.doc.toString()); }),
         // tabindex: contenteditable is reached by Tab anyway; the attribute tells checkers
         // (axe-core's scrollable-region-focusable) that the scrolling editor holds a focusable.
-        EditorView.contentAttributes.of({ 'aria-label': 'kernel source', tabindex: '0' }),
+        // aria-describedby: how a keyboard leaves it (indentWithTab keeps Tab; Esc, then Tab, goes on).
+        EditorView.contentAttributes.of({ 'aria-label': 'kernel source', tabindex: '0', 'aria-describedby': 'lab-editor-keys' }),
       ],
     }),
   });

@@ -124,6 +124,12 @@ async function open(ex, code = null) {
   $('lab-result').hidden = true;
   await load(ex, 'starter', code);
   delete body.dataset.verdict;
+  // A check still running (of the exercise left) keeps the GPU: this one waits for it.
+  if (checking) return;
+  ready(ex);
+}
+
+function ready(ex) {
   setStatus(available(ex) ? 'ready' : 'unavailable');
   $('lab-check').disabled = !available(ex);
   say(available(ex) ? '' : t('lab.needs', { id: ex.id, api: ex.language === 'glsl' ? 'WebGL2' : 'WebGPU' }));
@@ -132,9 +138,30 @@ async function open(ex, code = null) {
 let support = { webgl: false, webgpu: false };
 const available = (ex) => ({ glsl: support.webgl, wgsl: support.webgpu }[ex.language] ?? true);
 
+// The exercise being checked, while a check runs.
+let checking = null;
+
 async function check() {
-  if (!available(current) || body.dataset.status === 'checking') return;
+  if (!available(current) || checking) return;
   const ex = current;
+  checking = ex;
+  try {
+    await checkOnce(ex);
+  } finally {
+    checking = null;
+  }
+  // The learner opened another exercise meanwhile: the result is kept in the
+  // progress table and said, not shown as the new exercise's verdict.
+  if (current !== ex) {
+    const verdict = window.labResult?.verdict;
+    ready(current);
+    delete body.dataset.verdict;
+    renderProgress(EXERCISES, progress.load());
+    say(t('lab.leftDone', { id: ex.id, verdict: t(verdict === 'pass' ? 'lab.passed' : 'lab.notYet') }));
+  }
+}
+
+async function checkOnce(ex) {
   setStatus('checking');
   $('lab-check').disabled = true;
   say(t('lab.checking'));
@@ -173,6 +200,7 @@ async function check() {
     },
   };
   const entry = progress.record(result);
+  if (current !== ex) return; // another exercise opened meanwhile: check() says where this went
   say(result.note ?? '');
   editor.mark(result.compile.messages);
   const gpu = ex.language === 'none' ? null : await gpuFor(ex);
