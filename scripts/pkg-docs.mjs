@@ -29,14 +29,16 @@ function relink(from, text, target) {
   if (!shipped) {
     return /\.md$/.test(text) ? `\`${repoPath}\` in the repository` : `${text} (in the repository's \`${repoPath}\`)`;
   }
-  return `[${text}](${posix.relative(posix.dirname(SHIPPED[from]), shipped) || '.'}${suffix})`;
+  // A link that shows the file's name shows the package's: [guide.md] is the README there.
+  const shown = text === posix.basename(repoPath) ? posix.basename(shipped) : text;
+  return `[${shown}](${posix.relative(posix.dirname(SHIPPED[from]), shipped) || '.'}${suffix})`;
 }
 
 for (const [from, to] of Object.entries(SHIPPED)) {
   const text = readFileSync(join(ROOT, from), 'utf8');
   // Links outside code blocks: fenced blocks are examples, copied as they are.
   const parts = text.split(/(^```[\s\S]*?^```)/m);
-  const body = parts.map((part, i) => (i % 2 ? part : part.replace(/\[([^\]]*)\]\(([^)\s]+)\)/g, (_, t, target) => relink(from, t, target)))).join('');
+  const body = parts.map((part, i) => (i % 2 ? part : part.replace(/\[([^[\]]*)\]\(([^)\s]+)\)/g, (_, t, target) => relink(from, t, target)))).join('');
   mkdirSync(posix.dirname(join(out, to)), { recursive: true });
   writeFileSync(join(out, to), body);
 }

@@ -3,7 +3,6 @@
 
 use std::fmt;
 
-/// Why a dimension or count given by the caller was refused.
 /// What to do about a WebGPU device limit.
 pub const WEBGPU_LIMIT_HINT: &str = "Use a smaller matrix (the device's limits are in info()), \
      or the WebGL backend, whose limit is the texture size; the plain and Async products cut \
@@ -19,6 +18,7 @@ pub const CPU_LIMIT_HINT: &str = "The CPU backend uses no GPU; it takes matrices
      n = 12,900 or so). Use sides of at most 16384; the plain and Async products cut \
      matrices past that into tiles, step-through runs do not.";
 
+/// Why a dimension or count given by the caller was refused.
 #[derive(Clone, Debug, PartialEq)]
 pub enum NumberProblem {
     NotFinite,

@@ -112,7 +112,7 @@ fn split_keys(options: &JsValue) -> Result<()> {
         options,
         "options",
         &["ratios", "semiring"],
-        "{ ratios: [1, 2] }",
+        "{ ratios: 'auto' }",
     )? {
         None => Ok(()),
         Some(key) => Err(GpgpuError::BadArgument {

@@ -13,7 +13,7 @@ pub struct JsGpgpu {
 /// `{ backend?, canvas?, powerPreference? }` of `Gpgpu.create`.
 fn create_options(value: &JsValue) -> Result<CreateOptions> {
     let mut options = CreateOptions::default();
-    let Some(obj) = options_object(value, "options", "{ backend: 'webgpu' }")? else {
+    let Some(obj) = options_object(value, "options", "{ backend: 'auto' }")? else {
         return Ok(options);
     };
     for key in crate::common::guard::keys(obj, "options")? {

@@ -216,7 +216,17 @@ async fn the_javascript_devices_class_splits_and_checks_its_arguments() {
         !message.contains("maxTile") && !message.contains("kernel"),
         "{message}"
     );
-    assert_js_error(settle(call(num(1.0))).await, "BAD_ARGUMENT", "{ ratios");
+    let advice = "must be an object such as { ratios: 'auto' }, got a number";
+    assert_js_error(settle(call(num(1.0))).await, "BAD_ARGUMENT", advice);
+    // The advice, followed, works whatever the number of devices: { ratios: [1, 2] },
+    // said before, was BAD_ARGUMENT again for any number but 2.
+    let cpu1 = JsValue::from(js_on(Backend::Cpu).await);
+    let one = JsDevices::new(Array::of1(&cpu1).into()).unwrap();
+    let alone =
+        |o: JsValue| one.multiply_split_async(two(), two(), two(), js(&[1.0; 4]), js(&[1.0; 4]), o);
+    assert_js_error(settle(alone(num(1.0))).await, "BAD_ARGUMENT", advice);
+    let r = settle(alone(with("auto".into()))).await.unwrap();
+    assert_eq!(floats(&prop(&r, "c")), [2.0; 4]);
     let r = settle(call(keyed("semiring", "min-plus".into())))
         .await
         .unwrap();

@@ -413,9 +413,9 @@ test('options given as an array, a Map, a Date, a RegExp or a Promise are BAD_AR
   const { 'squareAsync null prototype, unknown kernel': unknown, ...rest } = got;
   assert.match(unknown, /^BAD_ARGUMENT: options.kernel: unknown kernel 'fast'; use 'auto' or one of naive, /);
   assert.deepEqual(rest, {
-    'Gpgpu.create([])': object("{ backend: 'webgpu' }", 'an Array'),
-    'Gpgpu.create(5)': object("{ backend: 'webgpu' }", 'a number'),
-    'Gpgpu.create Map': object("{ backend: 'webgpu' }", 'a Map'),
+    'Gpgpu.create([])': object("{ backend: 'auto' }", 'an Array'),
+    'Gpgpu.create(5)': object("{ backend: 'auto' }", 'a number'),
+    'Gpgpu.create Map': object("{ backend: 'auto' }", 'a Map'),
     'squareAsync []': object("{ kernel: 'auto' }", 'an Array'),
     'squareAsync Map': object("{ kernel: 'auto' }", 'a Map'),
     'squareAsync Date': object("{ kernel: 'auto' }", 'a Date'),

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { after, before, test } from 'node:test';
 import { launchBrowser, ROOT } from './harness.mjs';
 
@@ -104,6 +104,24 @@ test('every relative link of the installed package\'s documents leads to a file 
     }
   }
   assert.ok(links.some((l) => l.startsWith('README.md → docs/api.md')), links.join('\n'));
+});
+
+test('the installed package\'s documents name its files as the package holds them', () => {
+  // api.md said the types were in `www/pkg/gpgpu_matrix.d.ts` (a checkout's build) and
+  // linked the README as [guide.md](../README.md): neither name is in the package.
+  const installed = join(project, 'node_modules', 'gpgpu-matrix');
+  const own = /(^|\/)(gpgpu_matrix\.(js|d\.ts)|gpgpu_matrix_bg\.wasm(\.d\.ts)?)$/;
+  const wrong = [];
+  for (const doc of tarball.files.map((f) => f.path).filter((p) => p.endsWith('.md'))) {
+    const text = readFileSync(join(installed, doc), 'utf8').replace(/^```[\s\S]*?^```/gm, '');
+    for (const [, span] of text.matchAll(/`([^`\s]+)`/g)) {
+      if (own.test(span) && !existsSync(join(installed, span))) wrong.push(`${doc}: \`${span}\``);
+    }
+    for (const [, name, target] of text.matchAll(/\[([\w.-]+\.md)\]\(([^)#\s]+)/g)) {
+      if (!/^[a-z]+:/.test(target) && basename(target) !== name) wrong.push(`${doc}: [${name}](${target})`);
+    }
+  }
+  assert.deepEqual(wrong, []);
 });
 
 test('the guide\'s Rust example is the one tests/webgl/guide.rs runs', () => {
