@@ -1,7 +1,8 @@
 //! Backend-neutral pieces that every layer may use: a matrix's statistics, the
 //! heatmap's style, the event loop's next turn and the blocking adaptor, the wall clock
 //! and its resolution, the caches' map, and the safe reading of the caller's JavaScript
-//! values and typed arrays. Nothing here knows a backend or an operation; it imports only the error type.
+//! values and typed arrays. Nothing here knows a backend or an operation; it imports
+//! only the error type.
 
 pub mod arrays;
 pub mod clock;

@@ -2,12 +2,9 @@
 //! a fence after them, then poll the fence from the event loop and copy out with
 //! getBufferSubData only once the GPU is done, so the main thread never stalls.
 
-use wasm_bindgen::JsValue;
-
-use crate::common::guard::describe_js;
 use crate::common::next_tick;
 use crate::engine::webgl::GlMatrix;
-use crate::error::{GpgpuError, Result};
+use crate::error::Result;
 use crate::gl::objects::{Buffer, Fence};
 use crate::gl::target::keep_channels;
 use crate::gl::{Gl, GL};
@@ -87,7 +84,7 @@ impl GlRead {
             gl.pixel_storei(GL::PACK_SKIP_PIXELS, 0);
             gl.bind_framebuffer(GL::READ_FRAMEBUFFER, None);
             gl.bind_buffer(GL::PIXEL_PACK_BUFFER, None);
-            read.map_err(|e| pack_read_threw(gl, &e))?;
+            read.map_err(|e| gl.threw("readPixels into a pack buffer", &e))?;
             let planes = vec![PlaneRead {
                 buffer,
                 floats,
@@ -106,7 +103,7 @@ impl GlRead {
             let read = gl.read_pixels_with_i32(0, 0, w as i32, h as i32, format, GL::FLOAT, 0);
             gl.bind_framebuffer(GL::READ_FRAMEBUFFER, None);
             gl.bind_buffer(GL::PIXEL_PACK_BUFFER, None);
-            read.map_err(|e| pack_read_threw(gl, &e))?;
+            read.map_err(|e| gl.threw("readPixels into a pack buffer", &e))?;
             planes.push(PlaneRead {
                 buffer,
                 floats,
@@ -180,14 +177,6 @@ impl GlRead {
 }
 
 /// Polls `fence` once per event-loop turn until the GPU has passed it.
-/// GL_ERROR for a `readPixels` into a pack buffer that threw.
-fn pack_read_threw(gl: &Gl, e: &JsValue) -> GpgpuError {
-    gl.failure(format!(
-        "readPixels into a pack buffer threw {}",
-        describe_js(e)
-    ))
-}
-
 async fn wait_for(gl: &Gl, fence: &Fence) -> Result<()> {
     loop {
         // Lost, or lost and already restored between two polls: the fence is gone.

@@ -107,6 +107,14 @@ impl Gl {
         }
     }
 
+    /// The error for a browser call `call` that threw `e`, quoting its message.
+    pub fn threw(&self, call: &str, e: &wasm_bindgen::JsValue) -> GpgpuError {
+        self.failure(format!(
+            "{call} threw {}",
+            crate::common::guard::describe_js(e)
+        ))
+    }
+
     /// Fails with ContextLost if the context is gone, else with the GL error if any.
     pub fn check(&self, what: &str) -> Result<(), GpgpuError> {
         if self.is_context_lost() {

@@ -3,7 +3,6 @@
 
 use super::objects::{FramebufferObject, TextureObject};
 use super::{Gl, GL};
-use crate::common::guard::describe_js;
 use crate::error::{GpgpuError, Result};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -126,7 +125,7 @@ impl Texture {
         };
         gl.pixel_storei(GL::UNPACK_ROW_LENGTH, 0);
         gl.pixel_storei(GL::UNPACK_SKIP_PIXELS, 0);
-        result.map_err(|e| gl.failure(format!("texSubImage2D threw {}", describe_js(&e))))?;
+        result.map_err(|e| gl.threw("texSubImage2D", &e))?;
         gl.check("uploading a float texture")
     }
 }
@@ -282,7 +281,7 @@ impl RenderTarget {
             )
         };
         gl.bind_framebuffer(GL::READ_FRAMEBUFFER, None);
-        result.map_err(|e| gl.failure(format!("readPixels threw {}", describe_js(&e))))?;
+        result.map_err(|e| gl.threw("readPixels", &e))?;
         gl.check("reading back a float texture")?;
         keep_channels(data, read_channels, self.format().channels())
     }
@@ -320,10 +319,7 @@ impl RenderTarget {
         self.gl.pixel_storei(GL::PACK_ROW_LENGTH, 0);
         self.gl.pixel_storei(GL::PACK_SKIP_PIXELS, 0);
         self.gl.bind_framebuffer(GL::READ_FRAMEBUFFER, None);
-        result.map_err(|e| {
-            self.gl
-                .failure(format!("readPixels threw {}", describe_js(&e)))
-        })?;
+        result.map_err(|e| self.gl.threw("readPixels", &e))?;
         self.gl.check("reading back a float texture")
     }
 
@@ -345,10 +341,7 @@ impl RenderTarget {
             )
         };
         self.gl.bind_framebuffer(GL::READ_FRAMEBUFFER, None);
-        result.map_err(|e| {
-            self.gl
-                .failure(format!("readPixels threw {}", describe_js(&e)))
-        })?;
+        result.map_err(|e| self.gl.threw("readPixels", &e))?;
         self.gl.check("reading one texel")?;
         Ok(texel)
     }

@@ -4,7 +4,6 @@
 use web_sys::{gpu_buffer_usage, GpuBuffer, GpuBufferDescriptor};
 
 use super::Gpu;
-use crate::common::guard::describe_js;
 use crate::error::{GpgpuError, Result};
 
 /// What a matrix buffer is used for: bound to kernels, copied to and from.
@@ -54,7 +53,7 @@ impl Buffer {
                 &format!("creating a {size}-byte buffer"),
                 || gpu.device().create_buffer(&descriptor),
             )
-            .map_err(|e| gpu.failure(format!("createBuffer threw {}", describe_js(&e))))?;
+            .map_err(|e| gpu.threw("createBuffer", &e))?;
         gpu.adjust(|c| c.buffers += 1);
         let id = NEXT_ID.with(|n| {
             n.set(n.get() + 1);
@@ -129,10 +128,7 @@ impl Buffer {
         self.gpu
             .queue()
             .write_buffer_with_f64_and_buffer_source(&self.raw, offset as f64, source)
-            .map_err(|e| {
-                self.gpu
-                    .failure(format!("writeBuffer threw {}", describe_js(&e)))
-            })
+            .map_err(|e| self.gpu.threw("writeBuffer", &e))
     }
 }
 

@@ -164,4 +164,12 @@ impl Gpu {
             }
         }
     }
+
+    /// The error for a browser call `call` that threw `e`, quoting its message.
+    pub fn threw(&self, call: &str, e: &wasm_bindgen::JsValue) -> GpgpuError {
+        self.failure(format!(
+            "{call} threw {}",
+            crate::common::guard::describe_js(e)
+        ))
+    }
 }

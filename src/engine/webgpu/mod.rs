@@ -30,7 +30,6 @@ pub use read::{read_parts, GpuRead};
 pub use state::DeviceState;
 
 use super::program::{ComputeProgram, ProgramId, StaticWgsl};
-use crate::common::guard::describe_js;
 use crate::error::{GpgpuError, Result};
 use crate::plan::shape::{self, Shape};
 use crate::webgpu::adapter;
@@ -419,10 +418,7 @@ impl GpuEngine {
         let range = staging
             .raw()
             .get_mapped_range_with_f64_and_f64(0.0, bytes as f64)
-            .map_err(|e| {
-                self.gpu
-                    .failure(format!("getMappedRange threw {}", describe_js(&e)))
-            })?;
+            .map_err(|e| self.gpu.threw("getMappedRange", &e))?;
         let written = write(Target::Mapped(&js_sys::Float32Array::new(&range)));
         staging.raw().unmap();
         written?;
@@ -438,10 +434,7 @@ impl GpuEngine {
         // Submitted before the buffer is mapped again (a mapped buffer cannot be in a
         // submit).
         self.flush();
-        copied.map_err(|e| {
-            self.gpu
-                .failure(format!("copyBufferToBuffer threw {}", describe_js(&e)))
-        })?;
+        copied.map_err(|e| self.gpu.threw("copyBufferToBuffer", &e))?;
         self.staging.keep_write(staging);
         Ok(())
     }

@@ -34,10 +34,7 @@ impl GpuEngine {
                     0.0,
                     part.min(copied_bytes - offset) as f64,
                 );
-            copied.map_err(|e| {
-                self.gpu
-                    .failure(format!("copyBufferToBuffer threw {}", describe_js(&e)))
-            })?;
+            copied.map_err(|e| self.gpu.threw("copyBufferToBuffer", &e))?;
             parts.push((offset, staging));
         }
         self.flush();
@@ -135,7 +132,7 @@ impl GpuRead {
                 .staging
                 .raw()
                 .get_mapped_range_with_f64_and_f64(0.0, part.len.div_ceil(4) as f64 * 4.0)
-                .map_err(|e| gpu.failure(format!("getMappedRange threw {}", describe_js(&e))))?;
+                .map_err(|e| gpu.threw("getMappedRange", &e))?;
             sink(part.offset, &range);
             part.staging.raw().unmap();
             pool.keep_read(part.staging);

@@ -12,7 +12,6 @@ use web_sys::gpu_map_mode;
 
 use super::register::CPU_K_PASS;
 use super::{product_workgroups, Fit, PipelineKey, RegisterParams};
-use crate::common::guard::describe_js;
 use crate::engine::webgpu::{line_workgroups, Bound, DeviceState, GpuEngine, GpuMatrix};
 use crate::error::{GpgpuError, Result};
 use crate::kernels::{Backend, Kernel};
@@ -565,10 +564,7 @@ impl GpuEngine {
                 8.0,
             );
         self.flush();
-        copied.map_err(|e| {
-            self.gpu()
-                .failure(format!("copyBufferToBuffer threw {}", describe_js(&e)))
-        })?;
+        copied.map_err(|e| self.gpu().threw("copyBufferToBuffer", &e))?;
         cell.set(Resident::Measuring { tiles });
         let mapped = JsFuture::from(js_sys::Promise::from(JsValue::from(
             staging.raw().map_async(gpu_map_mode::READ),
