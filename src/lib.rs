@@ -143,3 +143,16 @@ pub use plan::shape::Shape;
 pub use run::Run;
 pub use webgpu::GpuInfo;
 pub use work::Options;
+
+/// The wasm's allocator: talc, 2.4 KB gzipped smaller than the standard library's dlmalloc
+/// and as fast where the benches allocate (bench/NOTES.md, 2026-12-07). It grows WebAssembly
+/// memory as dlmalloc did; a matrix memory cannot hold is still OUT_OF_MEMORY, through the
+/// same fallible reservations. The `talc` feature (default) brings it: a crate with an
+/// allocator of its own turns default features off.
+#[cfg(all(
+    feature = "talc",
+    target_arch = "wasm32",
+    not(target_feature = "atomics")
+))]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
