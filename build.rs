@@ -28,13 +28,27 @@ fn strip_dir(from: &Path, to: &Path) {
     }
 }
 
-/// Each line without its `//` comment and trailing blanks (GLSL and WGSL have no string
-/// literals, so `//` always starts a comment; neither project file uses `/* */`).
+/// Each line without its `//` comment, its indentation and trailing blanks, and with each
+/// run of blanks inside it written as one space (GLSL and WGSL have no string literals, so
+/// `//` always starts a comment and blanks only separate tokens; neither project file uses
+/// `/* */`). A line continued by `\` gets a space before it, so that the next line's
+/// first word, no longer indented, does not join its last. -0.9 KB gzipped against
+/// keeping the blanks (bench/NOTES.md).
 fn strip(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for line in text.lines() {
         let code = line.find("//").map_or(line, |at| &line[..at]);
-        out.push_str(code.trim_end());
+        let mut words = code.split_whitespace();
+        if let Some(first) = words.next() {
+            out.push_str(first);
+            for word in words {
+                out.push(' ');
+                out.push_str(word);
+            }
+            if out.ends_with('\\') && !out.ends_with(" \\") {
+                out.insert(out.len() - 1, ' ');
+            }
+        }
         out.push('\n');
     }
     out
