@@ -70,7 +70,7 @@ setup:
 setup-test:
 	@scripts/setup.sh test
 
-# wasm-opt -Oz, then wasm-bindgen without the name section (scripts/bindgen.sh says why).
+# wasm-opt -Oz, wasm-bindgen without the name section, wasm-opt again (scripts/bindgen.sh says why).
 build: setup
 	cargo build --release --target $(WASM_TARGET) --lib
 	scripts/bindgen.sh www/pkg
