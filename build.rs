@@ -32,8 +32,8 @@ fn strip_dir(from: &Path, to: &Path) {
 /// run of blanks inside it written as one space (GLSL and WGSL have no string literals, so
 /// `//` always starts a comment and blanks only separate tokens; neither project file uses
 /// `/* */`). A line continued by `\` gets a space before it, so that the next line's
-/// first word, no longer indented, does not join its last. -0.9 KB gzipped against
-/// keeping the blanks (bench/NOTES.md).
+/// first word, no longer indented, does not join its last. -0.5 KB gzipped against
+/// keeping the blanks (bench/NOTES.md, 2026-12-07).
 fn strip(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for line in text.lines() {

@@ -197,15 +197,13 @@ for old, new in exports.items():
     if len(reach.findall(glue)) != len(call.findall(glue)):
         fail(f"{old} is reached in {GLUE} other than as wasm.{old}")
     glue = call.sub("wasm." + new, glue)
-    for text, pattern, form in (
-        (types, r"^    readonly {}:", "    readonly {}:"),
-        (wasm_types, r"^export const {}:", "export const {}:"),
-    ):
-        key = re.compile(pattern.format(re.escape(old)), re.M)
+    listed = []
+    for text, prefix in ((types, "    readonly "), (wasm_types, "export const ")):
+        key = re.compile("^" + re.escape(prefix + old) + ":", re.M)
         if len(key.findall(text)) != 1:
             fail(f"{old} is not listed once among the exports' types")
-    types = re.sub(r"^    readonly {}:".format(re.escape(old)), "    readonly " + new + ":", types, flags=re.M)
-    wasm_types = re.sub(r"^export const {}:".format(re.escape(old)), "export const " + new + ":", wasm_types, flags=re.M)
+        listed.append(key.sub(prefix + new + ":", text))
+    types, wasm_types = listed
 
 with open(WASM, "wb") as f:
     f.write(out)
